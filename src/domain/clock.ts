@@ -1,0 +1,54 @@
+/** The default start of a manual clock: a fixed instant, so seeded runs are repeatable. */
+export const DEFAULT_MANUAL_START = '2025-11-03T09:00:00.000Z';
+
+/** The fake's source of time. Time-driven steps are derived from it when state is read. */
+export interface Clock {
+  /** Current time in epoch milliseconds. */
+  now(): number;
+  /** Moves time forward by `ms` milliseconds (also on a system clock, as an offset). */
+  advance(ms: number): void;
+  /** Sets the current time (manual clocks) or the offset that makes it so (system clocks). */
+  set(time: Date | string | number): void;
+}
+
+function assertAdvance(ms: number): void {
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new RangeError(`Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got ${ms}. Time never goes backwards; use clock.set() to jump.`);
+  }
+}
+
+function toEpoch(time: Date | string | number): number {
+  const ms = time instanceof Date ? time.getTime() : typeof time === 'number' ? time : Date.parse(time);
+  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the fake clock: "${String(time)}" is not a valid date.`);
+  return ms;
+}
+
+/**
+ * A clock that moves only when told: the default in tests.
+ * @example
+ * const clock = createManualClock('2025-11-03T09:00:00Z'); clock.advance(2000)
+ */
+export function createManualClock(start: Date | string | number = DEFAULT_MANUAL_START): Clock {
+  let current = toEpoch(start);
+  return {
+    now: () => current,
+    advance(ms) { assertAdvance(ms); current += ms; },
+    set(time) { current = toEpoch(time); },
+  };
+}
+
+/**
+ * Wall-clock time plus an offset that `advance` grows: the default of the dev server.
+ * @example
+ * const clock = createSystemClock(); clock.advance(60_000) // a minute from now
+ */
+export function createSystemClock(): Clock {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance(ms) { assertAdvance(ms); offset += ms; },
+    set(time) { offset = toEpoch(time) - Date.now(); },
+  };
+}
+
+export { formatDateTime, parseDateTime, parseDateTimeMicros } from '../schemas/datetime.js';

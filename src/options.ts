@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { Clock } from './domain/clock.js';
+import { DEFAULT_MANUAL_START } from './domain/clock.js';
+import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
+import { formatPath } from './domain/fixtures.js';
+import type { FixtureInput } from './schemas/records.js';
+
+/** The documented default session API key of the fake (it is not a secret of anyone's). */
+export const DEFAULT_API_KEY = 'fakehands-dev-key';
+/** Where the API is mounted unless told otherwise. */
+export const DEFAULT_BASE_URL = 'http://localhost:3000';
+
+const TimingsObject = z.strictObject({
+  sandboxStartMs: z.number().min(0).optional(),
+  startTaskStepMs: z.number().min(0).optional(),
+  agentRunMs: z.number().min(0).optional(),
+});
+
+const isClock = (value: unknown): value is Clock =>
+  typeof value === 'object' && value !== null && typeof (value as Clock).now === 'function' && typeof (value as Clock).advance === 'function';
+
+/** Every knob of the fake, validated, with defaults. */
+export const FakeOptions = z.strictObject({
+  /** Absolute URL the API is mounted at; requests elsewhere are not intercepted. */
+  baseUrl: z.url({ protocol: /^https?$/ }).default(DEFAULT_BASE_URL),
+  /** The key expected in `X-Session-API-Key`. */
+  apiKey: z.string().min(1).default(DEFAULT_API_KEY),
+  /** Which routes need the key: `all` (default), `legacy` (the real server's: non-/api/v1 only) or `none`. */
+  auth: z.enum(['all', 'legacy', 'none']).default('all'),
+  /** Seed of every generated id, name, key and timestamp. */
+  seed: z.int().default(1),
+  /** The data to start from: `default`, `empty`, a path to a JSON file, or a fixture object. */
+  fixture: z.union([z.string().min(1), z.custom<FixtureInput>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a fixture name, path or object')]).default('default'),
+  /** How long time-driven steps take: `realistic` (default), `instant`, or per-step milliseconds. */
+  timings: z.union([z.enum(['realistic', 'instant']), TimingsObject]).default('realistic'),
+  /** `manual` (default: moves only with `clock.advance`), `system` (wall time), or your own `Clock`. */
+  clock: z.union([z.enum(['manual', 'system']), z.custom<Clock>(isClock, 'expected "manual", "system" or a Clock')]).default('manual'),
+  /** Start of a manual clock. */
+  now: z.union([z.string(), z.date(), z.number()]).default(DEFAULT_MANUAL_START),
+  /** `created_by_user_id` of what the caller creates. */
+  userId: z.string().nullable().default(null),
+  /** Check every answer against its route's response schema and throw on a violation (for test suites). */
+  checkResponses: z.boolean().default(false),
+});
+
+/** Options of `createFake`, as written by the caller (everything optional). */
+export type FakeOptionsInput = z.input<typeof FakeOptions>;
+/** Options of `createFake` with defaults applied. */
+export type ResolvedFakeOptions = z.output<typeof FakeOptions>;
+
+/** Validates options; throws an error naming each bad option. */
+export function resolveOptions(input: FakeOptionsInput = {}): ResolvedFakeOptions {
+  const result = FakeOptions.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
+    throw new TypeError(`Failed to create the fake: invalid options (${problems}). See "Options" in the README.`);
+  }
+  return result.data;
+}
+
+/** The timings an option names. */
+export function resolveTimings(option: ResolvedFakeOptions['timings']): Timings {
+  if (option === 'realistic') return REALISTIC_TIMINGS;
+  if (option === 'instant') return INSTANT_TIMINGS;
+  return { ...REALISTIC_TIMINGS, ...Object.fromEntries(Object.entries(option).filter(([, v]) => v !== undefined)) };
+}

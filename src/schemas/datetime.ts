@@ -1,0 +1,32 @@
+/**
+ * Datetimes on the wire, written as pydantic writes them: `2025-11-03T09:00:00.123456Z`.
+ * The stored form is this canonical one, so creation times sort as strings.
+ */
+
+/** Formats epoch milliseconds plus extra microseconds (0–999) in the canonical form. */
+export function formatDateTime(ms: number, micros = 0): string {
+  return `${new Date(ms).toISOString().slice(0, 23)}${String(micros).padStart(3, '0')}Z`;
+}
+
+/** Parses an ISO 8601 datetime (any offset, up to microseconds) to epoch microseconds; NaN when it is not one. */
+export function parseDateTimeMicros(value: string): number {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?(Z|z|[+-]\d{2}:?\d{2})?$/.exec(value);
+  if (!match) return Number.NaN;
+  const fraction = (match[2] ?? '').padEnd(6, '0');
+  const seconds = match[1]!.length === 16 ? `${match[1]}:00` : match[1];
+  let offset = match[3] ?? 'Z';
+  if (/^[+-]\d{4}$/.test(offset)) offset = `${offset.slice(0, 3)}:${offset.slice(3)}`;
+  const ms = Date.parse(`${seconds}.${fraction.slice(0, 3)}${offset.toUpperCase()}`);
+  return Number.isFinite(ms) ? ms * 1000 + Number(fraction.slice(3)) : Number.NaN;
+}
+
+/** Parses an ISO 8601 datetime to epoch milliseconds. */
+export function parseDateTime(value: string): number {
+  return Math.floor(parseDateTimeMicros(value) / 1000);
+}
+
+/** Rewrites any accepted ISO 8601 datetime in the canonical form. */
+export function canonicalDateTime(value: string): string {
+  const micros = parseDateTimeMicros(value);
+  return formatDateTime(Math.floor(micros / 1000), ((micros % 1000) + 1000) % 1000);
+}

@@ -1,0 +1,82 @@
+/**
+ * What the fake stores. These are the records of the @msw/data collections, the shape of
+ * fixtures and of `fake.snapshot()`. Live fields (status derived from time, URLs, keys shown
+ * only while running) are computed from them when read.
+ */
+import { z } from 'zod';
+import { ConversationTrigger, DateTime as WireDateTime, ProviderType } from './common.js';
+import { canonicalDateTime } from './datetime.js';
+import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus } from './app-conversation.js';
+import { ProviderToken } from './legacy.js';
+import { MCPConfig } from './mcp.js';
+import { SandboxSpecInfo } from './sandbox-spec.js';
+
+/** A stored datetime: any ISO 8601 form is accepted and kept in the canonical form, so times sort as strings. */
+const DateTime = WireDateTime.transform(canonicalDateTime);
+
+/** Sandbox states that are stored; MISSING is the absence of a record. */
+export const StoredSandboxStatus = z.enum(['STARTING', 'RUNNING', 'PAUSED', 'ERROR']);
+export type StoredSandboxStatus = z.infer<typeof StoredSandboxStatus>;
+
+/** A stored sandbox. `status_changed_at` anchors time-driven transitions. */
+export const SandboxRecord = z.strictObject({
+  id: z.string().min(1),
+  created_by_user_id: z.string().nullable().default(null),
+  sandbox_spec_id: z.string().min(1),
+  status: StoredSandboxStatus,
+  status_changed_at: DateTime.optional(),
+  session_api_key: z.string().min(1),
+  agent_port: z.int().min(1).max(65535),
+  created_at: DateTime,
+});
+export type SandboxRecord = z.infer<typeof SandboxRecord>;
+
+/** A stored conversation, V0 (legacy) or V1. Its status is never stored: it is its sandbox's. */
+export const ConversationRecord = z.strictObject({
+  id: z.string().min(1),
+  version: z.enum(['V0', 'V1']),
+  sandbox_id: z.string().min(1),
+  created_by_user_id: z.string().nullable().default(null),
+  title: z.string().nullable().default(null),
+  selected_repository: z.string().nullable().default(null),
+  selected_branch: z.string().nullable().default(null),
+  git_provider: ProviderType.nullable().default(null),
+  trigger: ConversationTrigger.nullable().default(null),
+  pr_number: z.array(z.int()).default([]),
+  llm_model: z.string().nullable().default(null),
+  parent_conversation_id: z.string().nullable().default(null),
+  agent_type: AgentType.default('default'),
+  has_initial_message: z.boolean().default(false),
+  agent_started_at: DateTime.optional(),
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export type ConversationRecord = z.infer<typeof ConversationRecord>;
+
+/** A stored start task. `app_conversation_id` is assigned at once but shown only when READY. */
+export const StartTaskRecord = z.strictObject({
+  id: z.uuid(),
+  created_by_user_id: z.string().nullable().default(null),
+  status: AppConversationStartTaskStatus,
+  status_changed_at: DateTime.optional(),
+  detail: z.string().nullable().default(null),
+  app_conversation_id: z.uuid(),
+  sandbox_id: z.string().nullable().default(null),
+  request: AppConversationStartRequest,
+  created_at: DateTime,
+  updated_at: DateTime,
+});
+export type StartTaskRecord = z.infer<typeof StartTaskRecord>;
+
+/** A whole data set: what a fixture file holds and what `fake.snapshot()` returns. */
+export const Fixture = z.strictObject({
+  sandbox_specs: z.array(SandboxSpecInfo).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
+  sandboxes: z.array(SandboxRecord).default([]),
+  conversations: z.array(ConversationRecord).default([]),
+  start_tasks: z.array(StartTaskRecord).default([]),
+  provider_tokens: z.partialRecord(ProviderType, ProviderToken).default({}),
+  mcp_config: MCPConfig.nullable().default(null),
+});
+export type Fixture = z.infer<typeof Fixture>;
+/** A fixture as written by hand: defaults may be left out. */
+export type FixtureInput = z.input<typeof Fixture>;

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { DateTime } from './common.js';
+
+/** Default working directory inside a sandbox. */
+export const DEFAULT_WORKING_DIR = '/home/openhands/workspace';
+
+/** A template for sandboxes, e.g. a container image preset (`SandboxSpecInfo`). */
+export const SandboxSpecInfo = z.object({
+  id: z.string().min(1),
+  command: z.array(z.string()).nullable(),
+  created_at: DateTime,
+  initial_env: z.record(z.string(), z.string()),
+  working_dir: z.string(),
+});
+export type SandboxSpecInfo = z.infer<typeof SandboxSpecInfo>;
