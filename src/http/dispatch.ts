@@ -72,17 +72,20 @@ export class Router {
     this.#compiled = routes.map(compile).sort((a, b) => b.segments.filter(Boolean).length - a.segments.filter(Boolean).length);
   }
 
-  /** Routes `method` and `path` (relative to the base URL, percent-encoded). */
+  /**
+   * Routes `method` and `path` (relative to the base URL, percent-encoded). As in Starlette, a 405
+   * names the method of the first route whose path matched.
+   */
   find(method: string, path: string): Routing {
     const parts = path.split('/').slice(1);
-    const allowed: string[] = [];
+    let firstPartial: string | null = null;
     for (const candidate of this.#compiled) {
       const params = matchSegments(candidate, parts);
       if (!params) continue;
       if (candidate.route.method === method) return { kind: 'match', match: { route: candidate.route, params } };
-      if (!allowed.includes(candidate.route.method)) allowed.push(candidate.route.method);
+      firstPartial ??= candidate.route.method;
     }
-    return allowed.length > 0 ? { kind: 'method', allowed } : { kind: 'none' };
+    return firstPartial ? { kind: 'method', allowed: [firstPartial] } : { kind: 'none' };
   }
 }
 

@@ -1,0 +1,365 @@
+import { describe, expect, it } from 'vitest';
+import type { AppConversation, AppConversationStartTask } from '../../src/schemas/app-conversation.js';
+import type { SandboxInfo } from '../../src/schemas/sandbox.js';
+import { call, useFake } from '../support/api.js';
+
+type Page<T> = { items: T[]; next_page_id: string | null };
+
+const env = useFake({ fixture: 'empty' });
+
+const START_REQUEST = {
+  selected_repository: 'OpenHands/OpenHands',
+  selected_branch: 'main',
+  git_provider: 'github',
+  initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] },
+};
+
+async function startTask(body: object = START_REQUEST): Promise<AppConversationStartTask> {
+  const { status, body: task } = await call<AppConversationStartTask>('POST', '/api/v1/app-conversations', { body });
+  expect(status).toBe(200);
+  return task;
+}
+
+async function task(id: string): Promise<AppConversationStartTask> {
+  const { body } = await call<(AppConversationStartTask | null)[]>('GET', `/api/v1/app-conversations/start-tasks?ids=${id}`);
+  return body[0]!;
+}
+
+async function conversation(id: string): Promise<AppConversation> {
+  const { body } = await call<(AppConversation | null)[]>('GET', `/api/v1/app-conversations?ids=${id}`);
+  return body[0]!;
+}
+
+/** Starts a conversation and advances the clock until its task is READY. */
+async function readyConversation(body: object = START_REQUEST): Promise<AppConversation> {
+  const { id } = await startTask(body);
+  for (let i = 0; i < 50; i++) {
+    const current = await task(id);
+    if (current.status === 'READY') return conversation(current.app_conversation_id!);
+    env.fake.clock.advance(250);
+  }
+  throw new Error('start task never became READY');
+}
+
+describe('POST /api/v1/app-conversations', () => {
+  it('answers at once with a WORKING start task that echoes the request', async () => {
+    const started = await startTask();
+    expect(started).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      created_by_user_id: null,
+      status: 'WORKING',
+      detail: null,
+      app_conversation_id: null,
+      sandbox_id: null,
+      agent_server_url: null,
+      request: {
+        sandbox_id: null,
+        initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }], run: true },
+        processors: null,
+        llm_model: null,
+        selected_repository: 'OpenHands/OpenHands',
+        selected_branch: 'main',
+        git_provider: 'github',
+        title: null,
+        trigger: null,
+        pr_number: [],
+        parent_conversation_id: null,
+        agent_type: 'default',
+      },
+      created_at: started.created_at,
+      updated_at: started.created_at,
+    });
+  });
+
+  it('steps through every status to READY as time passes, filling sandbox_id, then app_conversation_id and agent_server_url', async () => {
+    const { id } = await startTask();
+    const { startTaskStepMs, sandboxStartMs } = env.fake.timings;
+    const seen: string[] = [];
+    for (let elapsed = 0; elapsed <= sandboxStartMs + 6 * startTaskStepMs; elapsed += 50) {
+      const current = await task(id);
+      if (seen.at(-1) !== current.status) seen.push(current.status);
+      if (current.status === 'WAITING_FOR_SANDBOX') expect(current.sandbox_id).toMatch(/^oh-agent-server-/);
+      if (current.status !== 'READY') expect(current.app_conversation_id).toBeNull();
+      env.fake.clock.advance(50);
+    }
+    expect(seen).toEqual([
+      'WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT',
+      'SETTING_UP_GIT_HOOKS', 'STARTING_CONVERSATION', 'READY',
+    ]);
+    const ready = await task(id);
+    expect(ready.app_conversation_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ready.agent_server_url).toMatch(/^http:\/\/localhost:\d+$/);
+  });
+
+  it('skips PREPARING_REPOSITORY without a repository', async () => {
+    const { id } = await startTask({});
+    const seen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      seen.add((await task(id)).status);
+      env.fake.clock.advance(200);
+    }
+    expect(seen.has('PREPARING_REPOSITORY')).toBe(false);
+    expect(seen.has('READY')).toBe(true);
+  });
+
+  it('creates a RUNNING conversation powered by a new sandbox: url, key and execution status', async () => {
+    const created = await readyConversation();
+    expect(created).toMatchObject({
+      selected_repository: 'OpenHands/OpenHands',
+      selected_branch: 'main',
+      git_provider: 'github',
+      trigger: 'gui',
+      title: `Conversation ${created.id.replaceAll('-', '').slice(0, 5)}`,
+      sandbox_status: 'RUNNING',
+      execution_status: 'running',
+      conversation_url: expect.stringMatching(new RegExp(`^http://localhost:\\d+/api/conversations/${created.id.replaceAll('-', '')}$`)),
+      session_api_key: expect.stringMatching(/^[A-Za-z0-9]{43}$/),
+    });
+    const [sandbox] = (await call<SandboxInfo[]>('GET', `/api/v1/sandboxes?id=${created.sandbox_id}`)).body;
+    expect(sandbox!.session_api_key).toBe(created.session_api_key);
+  });
+
+  it('the agent of a conversation with an initial message finishes; without one it is idle', async () => {
+    const withMessage = await readyConversation();
+    env.fake.clock.advance(env.fake.timings.agentRunMs);
+    expect((await conversation(withMessage.id)).execution_status).toBe('finished');
+    const withoutMessage = await readyConversation({ title: 'Quiet' });
+    expect(withoutMessage.execution_status).toBe('idle');
+    expect(withoutMessage.title).toBe('Quiet');
+  });
+
+  it('reuses a given RUNNING sandbox', async () => {
+    const first = await readyConversation();
+    const second = await readyConversation({ sandbox_id: first.sandbox_id });
+    expect(second.sandbox_id).toBe(first.sandbox_id);
+    expect((await call<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search')).body.items).toHaveLength(1);
+  });
+
+  it('resumes a given PAUSED sandbox and reuses it', async () => {
+    const first = await readyConversation();
+    await call('POST', `/api/v1/sandboxes/${first.sandbox_id}/pause`);
+    const { id } = await startTask({ sandbox_id: first.sandbox_id });
+    const [sandbox] = (await call<SandboxInfo[]>('GET', `/api/v1/sandboxes?id=${first.sandbox_id}`)).body;
+    expect(sandbox!.status).toBe('STARTING');
+    env.fake.clock.advance(10_000);
+    const done = await task(id);
+    expect(done.status).toBe('READY');
+    expect((await conversation(done.app_conversation_id!)).sandbox_id).toBe(first.sandbox_id);
+  });
+
+  it('ends in ERROR with a detail when the given sandbox does not exist', async () => {
+    const { id } = await startTask({ sandbox_id: 'oh-agent-server-nope' });
+    env.fake.clock.advance(10_000);
+    expect(await task(id)).toMatchObject({
+      status: 'ERROR',
+      detail: 'Sandbox not found: it was deleted before the conversation could start',
+      app_conversation_id: null,
+      sandbox_id: 'oh-agent-server-nope',
+    });
+  });
+
+  it('ends in ERROR when its sandbox fails while the task waits for it', async () => {
+    const { id } = await startTask();
+    env.fake.clock.advance(env.fake.timings.startTaskStepMs);
+    const waiting = await task(id);
+    expect(waiting.status).toBe('WAITING_FOR_SANDBOX');
+    await env.fake.service.failSandbox(waiting.sandbox_id!);
+    expect(await task(id)).toMatchObject({ status: 'ERROR', detail: 'Sandbox entered error state' });
+  });
+
+  it('links a child conversation to its parent in sub_conversation_ids', async () => {
+    const parent = await readyConversation();
+    const child = await readyConversation({ parent_conversation_id: parent.id, agent_type: 'plan' });
+    expect(child.parent_conversation_id).toBe(parent.id);
+    expect((await conversation(parent.id)).sub_conversation_ids).toEqual([child.id]);
+  });
+
+  it('rejects a bad parent_conversation_id with 422 uuid_parsing and creates nothing', async () => {
+    const before = await env.fake.snapshot();
+    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { parent_conversation_id: 'not-a-uuid' } });
+    expect(status).toBe(422);
+    expect(body).toEqual({
+      detail: [{
+        type: 'uuid_parsing',
+        loc: ['body', 'parent_conversation_id'],
+        msg: 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
+        input: 'not-a-uuid',
+        ctx: { error: 'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1' },
+      }],
+    });
+    expect(await env.fake.snapshot()).toEqual(before);
+  });
+
+  it('rejects a wrong trigger, agent_type and pr_number with one 422 entry each', async () => {
+    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { trigger: 'email', agent_type: 'x', pr_number: ['a'] } });
+    expect(status).toBe(422);
+    expect((body as { detail: { type: string; loc: unknown[] }[] }).detail.map((e) => [e.type, e.loc])).toEqual([
+      ['enum', ['body', 'trigger']],
+      ['int_parsing', ['body', 'pr_number', 0]],
+      ['enum', ['body', 'agent_type']],
+    ]);
+  });
+
+  it('requires a body: 422 missing at ["body"]', async () => {
+    const { status, body } = await call('POST', '/api/v1/app-conversations');
+    expect(status).toBe(422);
+    expect(body).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+  });
+});
+
+describe('GET /api/v1/app-conversations', () => {
+  it('with ids: answers an array aligned with the ids, null for each missing one', async () => {
+    const a = await readyConversation();
+    const b = await readyConversation();
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const { status, body } = await call<(AppConversation | null)[]>('GET', `/api/v1/app-conversations?ids=${b.id}&ids=${missing}&ids=${a.id}`);
+    expect(status).toBe(200);
+    expect(body.map((c) => c?.id ?? null)).toEqual([b.id, null, a.id]);
+  });
+
+  it('with ids: accepts ids written as 32 hex digits', async () => {
+    const a = await readyConversation();
+    const { body } = await call<(AppConversation | null)[]>('GET', `/api/v1/app-conversations?ids=${a.id.replaceAll('-', '')}`);
+    expect(body[0]!.id).toBe(a.id);
+  });
+
+  it('with an id that is not a UUID: 422 uuid_parsing at ["query", "ids", index]', async () => {
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', '/api/v1/app-conversations?ids=00000000-0000-4000-8000-000000000000&ids=abc');
+    expect(status).toBe(422);
+    expect(body.detail.map((e) => [e.type, e.loc])).toEqual([['uuid_parsing', ['query', 'ids', 1]]]);
+  });
+
+  it('without ids: lists, the same page as /search', async () => {
+    await readyConversation();
+    await readyConversation();
+    const list = await call('GET', '/api/v1/app-conversations?limit=1');
+    const search = await call('GET', '/api/v1/app-conversations/search?limit=1');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual(search.body);
+  });
+});
+
+describe('GET /api/v1/app-conversations/search', () => {
+  it('pages newest first with next_page_id until null', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 5; i++) created.push((await readyConversation()).id);
+    const seen: string[] = [];
+    let pageId: string | null = null;
+    do {
+      const query: string = pageId ? `?limit=2&page_id=${pageId}` : '?limit=2';
+      const page: Page<AppConversation> = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search${query}`)).body;
+      seen.push(...page.items.map((c) => c.id));
+      pageId = page.next_page_id;
+    } while (pageId);
+    expect(seen).toEqual([...created].reverse());
+  });
+
+  it('filters by title__contains (case-insensitive) and by created_at range', async () => {
+    const alpha = await readyConversation({ title: 'Alpha release notes' });
+    env.fake.clock.advance(60_000);
+    const middle = new Date(env.fake.clock.now()).toISOString();
+    const beta = await readyConversation({ title: 'Beta rollout' });
+    const byTitle = (await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?title__contains=ALPHA')).body;
+    expect(byTitle.items.map((c) => c.id)).toEqual([alpha.id]);
+    const after = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?created_at__gte=${middle}`)).body;
+    expect(after.items.map((c) => c.id)).toEqual([beta.id]);
+    const before = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?created_at__lt=${middle}`)).body;
+    expect(before.items.map((c) => c.id)).toEqual([alpha.id]);
+  });
+
+  it('sorts by TITLE', async () => {
+    await readyConversation({ title: 'b' });
+    await readyConversation({ title: 'a' });
+    await readyConversation({ title: 'c' });
+    const { body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=TITLE');
+    expect(body.items.map((c) => c.title)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('leaves sub-conversations out unless include_sub_conversations=true', async () => {
+    const parent = await readyConversation();
+    await readyConversation({ parent_conversation_id: parent.id });
+    expect((await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search')).body.items).toHaveLength(1);
+    expect((await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?include_sub_conversations=true')).body.items).toHaveLength(2);
+  });
+
+  it('shows the conversation STOPPED-side status after its sandbox is paused and RUNNING again after resume', async () => {
+    const created = await readyConversation();
+    await call('POST', `/api/v1/sandboxes/${created.sandbox_id}/pause`);
+    expect(await conversation(created.id)).toMatchObject({ sandbox_status: 'PAUSED', execution_status: null, conversation_url: null, session_api_key: null });
+    await call('POST', `/api/v1/sandboxes/${created.sandbox_id}/resume`);
+    expect((await conversation(created.id)).sandbox_status).toBe('STARTING');
+    env.fake.clock.advance(env.fake.timings.sandboxStartMs);
+    expect((await conversation(created.id)).sandbox_status).toBe('RUNNING');
+  });
+
+  it('shows sandbox_status MISSING once the sandbox is deleted', async () => {
+    const created = await readyConversation();
+    await call('DELETE', `/api/v1/sandboxes/${created.sandbox_id}`);
+    expect((await conversation(created.id)).sandbox_status).toBe('MISSING');
+  });
+
+  it('rejects a bad created_at__gte, sort_order and include_sub_conversations in one 422', async () => {
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', '/api/v1/app-conversations/search?created_at__gte=yesterday&sort_order=NEWEST&include_sub_conversations=maybe');
+    expect(status).toBe(422);
+    expect(body.detail.map((e) => [e.type, e.loc])).toEqual([
+      ['datetime_from_date_parsing', ['query', 'created_at__gte']],
+      ['bool_parsing', ['query', 'include_sub_conversations']],
+      ['enum', ['query', 'sort_order']],
+    ]);
+  });
+});
+
+describe('GET /api/v1/app-conversations/count', () => {
+  it('counts V1 conversations matching the filters, as a bare integer', async () => {
+    await readyConversation({ title: 'one' });
+    await readyConversation({ title: 'two' });
+    await call('POST', '/api/conversations', { body: {} });
+    expect(await call('GET', '/api/v1/app-conversations/count')).toMatchObject({ status: 200, body: 2 });
+    expect((await call('GET', '/api/v1/app-conversations/count?title__contains=tw')).body).toBe(1);
+  });
+});
+
+describe('GET /api/v1/app-conversations/start-tasks', () => {
+  it('answers an array aligned with the ids, null for each missing one', async () => {
+    const a = await startTask();
+    const { body } = await call<(AppConversationStartTask | null)[]>('GET', `/api/v1/app-conversations/start-tasks?ids=00000000-0000-4000-8000-000000000000&ids=${a.id}`);
+    expect(body.map((t) => t?.id ?? null)).toEqual([null, a.id]);
+  });
+
+  it('requires ids: 422 missing', async () => {
+    expect((await call('GET', '/api/v1/app-conversations/start-tasks')).body).toEqual({
+      detail: [{ type: 'missing', loc: ['query', 'ids'], msg: 'Field required', input: null }],
+    });
+  });
+});
+
+describe('GET /api/v1/app-conversations/start-tasks/search', () => {
+  it('pages tasks newest first and finds the task of a conversation with conversation_id__eq', async () => {
+    const first = await readyConversation();
+    await startTask();
+    await startTask();
+    const page1 = (await call<Page<AppConversationStartTask>>('GET', '/api/v1/app-conversations/start-tasks/search?limit=2')).body;
+    expect(page1.items).toHaveLength(2);
+    expect(page1.next_page_id).toBe('2');
+    const page2 = (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?limit=2&page_id=${page1.next_page_id}`)).body;
+    expect(page2).toMatchObject({ next_page_id: null, items: [{ app_conversation_id: first.id }] });
+    const byConversation = (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${first.id}`)).body;
+    expect(byConversation.items.map((t) => t.app_conversation_id)).toEqual([first.id]);
+  });
+
+  it('sorts oldest first with sort_order=CREATED_AT', async () => {
+    const a = await startTask();
+    env.fake.clock.advance(5);
+    const b = await startTask();
+    const { body } = await call<Page<AppConversationStartTask>>('GET', '/api/v1/app-conversations/start-tasks/search?sort_order=CREATED_AT');
+    expect(body.items.map((t) => t.id)).toEqual([a.id, b.id]);
+  });
+});
+
+describe('GET /api/v1/app-conversations/start-tasks/count', () => {
+  it('counts start tasks as a bare integer', async () => {
+    await startTask();
+    await startTask();
+    expect(await call('GET', '/api/v1/app-conversations/start-tasks/count')).toMatchObject({ status: 200, body: 2 });
+  });
+});

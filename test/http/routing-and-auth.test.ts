@@ -1,0 +1,64 @@
+import { setupServer } from 'msw/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFake } from '../../src/index.js';
+import { call, useFake } from '../support/api.js';
+
+const env = useFake({ fixture: 'empty' });
+
+describe('unknown routes', () => {
+  it('answers 404 {"detail": "Not Found"} for any other path under the base URL', async () => {
+    for (const path of ['/api/nothing', '/api/v1/sandboxes/x/y/z', '/api/v1/app-conversations/search/extra', '/']) {
+      expect(await call('GET', path)).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+    }
+  });
+
+  it('answers 405 {"detail": "Method Not Allowed"} with an Allow header for a known path and a wrong method', async () => {
+    const { status, body, headers } = await call('PUT', '/api/v1/sandboxes/search');
+    expect([status, body]).toEqual([405, { detail: 'Method Not Allowed' }]);
+    expect(headers.get('allow')).toBe('GET');
+    expect((await call('GET', '/api/v1/sandboxes/abc/pause')).status).toBe(405);
+  });
+
+  it('checks the key before routing: an unknown path without a key is 401', async () => {
+    expect(await call('GET', '/api/nothing', { key: null })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
+  });
+});
+
+describe('auth policy "all" (default)', () => {
+  it('requires X-Session-API-Key on every endpoint, V1 included', async () => {
+    expect(await call('GET', '/api/v1/sandboxes/search', { key: null })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
+    expect((await call('GET', '/api/v1/sandboxes/search', { key: 'test-session-ke' })).status).toBe(401);
+    expect((await call('GET', '/api/v1/sandboxes/search')).status).toBe(200);
+  });
+
+  it('a rejected request changes nothing', async () => {
+    const before = await env.fake.snapshot();
+    expect((await call('POST', '/api/v1/sandboxes', { key: null })).status).toBe(401);
+    expect(await env.fake.snapshot()).toEqual(before);
+  });
+});
+
+describe('auth policies "legacy" and "none"', () => {
+  const server = setupServer();
+  afterEach(() => server.close());
+
+  it('"legacy" checks only the non-/api/v1 routes, as the real server does', async () => {
+    const fake = await createFake({ auth: 'legacy', fixture: 'empty', baseUrl: 'http://legacy.test' });
+    const ask = (method: string, path: string) => fake.fetch(new Request(`http://legacy.test${path}`, { method }));
+    expect((await ask('GET', '/api/v1/sandboxes/search')).status).toBe(200);
+    expect((await ask('GET', '/api/conversations')).status).toBe(401);
+  });
+
+  it('"none" checks nothing', async () => {
+    const fake = await createFake({ auth: 'none', fixture: 'empty', baseUrl: 'http://none.test' });
+    expect((await fake.fetch(new Request('http://none.test/api/conversations'))).status).toBe(200);
+  });
+
+  it('serves under a base URL with a path prefix and leaves other origins alone', async () => {
+    const fake = await createFake({ fixture: 'empty', baseUrl: 'http://api.test/openhands', auth: 'none' });
+    server.resetHandlers(...fake.handlers);
+    server.listen({ onUnhandledRequest: 'bypass' });
+    expect((await fetch('http://api.test/openhands/api/v1/sandboxes/search')).status).toBe(200);
+    expect((await fetch('http://api.test/openhands/api/v1/nothing')).status).toBe(404);
+  });
+});
