@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Where CI wants vitest's JSON report (see .ci/run); unset locally. */
+const jsonReport = process.env.FAKEHANDS_VITEST_JSON;
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -7,5 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { PACT_DO_NOT_TRACK: 'true' },
+    reporters: jsonReport ? ['default', 'json'] : ['default'],
+    ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
   },
 });
