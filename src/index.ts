@@ -13,6 +13,8 @@ import { RandomSource } from './domain/ids.js';
 import type { Timings } from './domain/lifecycle.js';
 import { FakeService } from './domain/service.js';
 import { Dispatcher } from './http/dispatch.js';
+import { Faults } from './http/faults.js';
+import { Journal } from './http/journal.js';
 import { createHandlers } from './http/handlers.js';
 import { routes } from './http/routes.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
@@ -47,6 +49,12 @@ export interface Fake {
   reset(options?: ResetOptions): Promise<void>;
   /** Everything the fake holds, as a fixture, with time-driven steps settled and tokens redacted. */
   snapshot(): Promise<Fixture>;
+  /** Faults to inject: `fake.faults.add({ kind: 'status', method: 'POST', path: '/api/v1/sandboxes', status: 503 })`. */
+  readonly faults: Faults;
+  /** The last requests answered (method, path, status, timing; never a header). */
+  readonly journal: Journal;
+  /** Registers a function called after every request that changed state, before it is answered. */
+  onChange(listener: () => Promise<void> | void): void;
 }
 
 /** Reads a fixture given by name, path or object. */
@@ -91,8 +99,16 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
   };
 
   let service = await build();
+  const faults = new Faults();
+  const journal = new Journal(options.journalSize);
+  const listeners: (() => Promise<void> | void)[] = [];
   const dispatcher = new Dispatcher(routes, () => service, {
     baseUrl: options.baseUrl, apiKey: options.apiKey, auth: options.auth, checkResponses: options.checkResponses,
+    faults, journal,
+    latency: options.latency && { ...options.latency, seed: options.seed },
+    onChange: async () => {
+      for (const listener of listeners) await listener();
+    },
   });
 
   return {
@@ -103,6 +119,11 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
     },
     options,
     timings,
+    faults,
+    journal,
+    onChange(listener) {
+      listeners.push(listener);
+    },
     fetch: (request) => dispatcher.handle(request),
     async reset(resetOptions = {}) {
       if (resetOptions.fixture !== undefined) fixtureOption = resetOptions.fixture;
@@ -121,6 +142,8 @@ export { generateFixture, type GenerateOptions } from './domain/generate.js';
 export { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
 export { FixtureError } from './domain/fixtures.js';
 export { ContractViolationError } from './http/dispatch.js';
+export { Faults, FaultSpec, type Fault, type FaultSpecInput } from './http/faults.js';
+export { Journal, type JournalEntry } from './http/journal.js';
 export { routes } from './http/routes.js';
 export type { Route } from './http/route.js';
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';

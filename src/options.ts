@@ -39,6 +39,10 @@ export const FakeOptions = z.strictObject({
   now: z.union([z.string(), z.date(), z.number()]).default(DEFAULT_MANUAL_START),
   /** `created_by_user_id` of what the caller creates. */
   userId: z.string().nullable().default(null),
+  /** Extra latency per request in milliseconds, picked between min and max by a generator seeded with `seed`. */
+  latency: z.strictObject({ min: z.int().min(0), max: z.int().min(0) }).refine((l) => l.min <= l.max, 'min must not exceed max').nullable().default(null),
+  /** How many answered requests the journal keeps. */
+  journalSize: z.int().min(1).max(100_000).default(500),
   /** Check every answer against its route's response schema and throw on a violation (for test suites). */
   checkResponses: z.boolean().default(false),
 });

@@ -11,6 +11,8 @@ import { findPythonJsonError } from './python-json.js';
 import { detail, json, methodNotAllowed, notFound, unauthorized, unprocessable } from './responses.js';
 import type { Route } from './route.js';
 import { toValidationErrors } from './validation.js';
+import type { Faults } from './faults.js';
+import type { Journal } from './journal.js';
 
 /** Schemas of the error answers, for response checks. */
 const ERROR_SCHEMAS: Record<number, z.ZodType> = {
@@ -27,7 +29,32 @@ export interface DispatcherOptions {
   auth: AuthPolicy;
   /** Check every answer against its route's response schema and throw on a violation. */
   checkResponses: boolean;
+  /** Faults to inject. */
+  faults?: Faults;
+  /** Where answered requests are remembered. */
+  journal?: Journal;
+  /** Extra latency per request, picked in [min, max] ms by a seeded generator. */
+  latency?: { min: number; max: number; seed: number } | null;
+  /** Called after a request changed state, before it is answered (the state file is written here). */
+  onChange?: () => Promise<void>;
 }
+
+/** Methods whose successful answers mean the state changed. */
+const CHANGING_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+
+/** A small seeded generator (mulberry32) for latency, kept apart from the data's random source. */
+function seededUniform(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** An answer that does not match its route's schema: the fake broke its own contract. */
 export class ContractViolationError extends Error {
@@ -177,6 +204,7 @@ export class Dispatcher {
   readonly basePath: string;
   /** Origin of the base URL. */
   readonly origin: string;
+  readonly #uniform: (() => number) | null;
 
   /** Creates a dispatcher over `routes`; `service` returns the current service (it changes on reset). */
   constructor(routes: readonly Route[], service: () => FakeService, options: DispatcherOptions) {
@@ -186,6 +214,7 @@ export class Dispatcher {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.origin = base.origin;
+    this.#uniform = options.latency ? seededUniform(options.latency.seed) : null;
   }
 
   /** The path of `url` relative to the base URL, or `null` when it is not under it. */
@@ -201,15 +230,43 @@ export class Dispatcher {
     return this.#router.find(method, path);
   }
 
-  /** Answers a request under the base URL, whatever its path. */
+  /** Answers a request under the base URL, whatever its path, and records it in the journal. */
   async handle(request: Request): Promise<Response> {
+    const started = performance.now();
     const url = new URL(request.url);
     const path = this.relativePath(url) ?? url.pathname;
+    const response = await this.#pipeline(request, url, path);
+    this.#options.journal?.record({
+      method: request.method.toUpperCase(), path, query: url.search, status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    });
+    return response;
+  }
+
+  async #pipeline(request: Request, url: URL, path: string): Promise<Response> {
+    const method = request.method.toUpperCase();
+    const latency = this.#options.latency;
+    if (latency && this.#uniform) await sleep(latency.min + Math.round(this.#uniform() * (latency.max - latency.min)));
     if (!this.#authorized(path, request)) return unauthorized();
-    const routing = this.#router.find(request.method.toUpperCase(), path);
+    const injected = this.#options.faults?.take(method, path);
+    if (injected) {
+      const { fault, params } = injected;
+      if (fault.kind === 'status') return json(fault.status, fault.body ?? { detail: 'Injected fault' });
+      if (fault.kind === 'network') return Response.error();
+      if (fault.kind === 'delay') await sleep(fault.delay_ms);
+      if (fault.kind === 'sandbox_error') {
+        const routed = this.#router.find(method, path);
+        const id = fault.sandbox_id ?? params.sandbox_id ?? (routed.kind === 'match' ? routed.match.params.sandbox_id : undefined);
+        // An unknown sandbox is left to the route, which answers 404 as usual.
+        if (id) await this.#service().failSandbox(id).catch(() => undefined);
+      }
+    }
+    const routing = this.#router.find(method, path);
     if (routing.kind === 'none') return notFound();
     if (routing.kind === 'method') return methodNotAllowed(routing.allowed);
-    return this.#respond(routing.match, request, url);
+    const response = await this.#respond(routing.match, request, url);
+    if (this.#options.onChange && CHANGING_METHODS.has(method) && response.status < 400) await this.#options.onChange();
+    return response;
   }
 
   #authorized(path: string, request: Request): boolean {

@@ -1,0 +1,193 @@
+/**
+ * The `fakehands` command: `fakehands serve` runs the whole API on localhost for frontend
+ * development. Every option can also come from an environment variable (`FAKEHANDS_PORT`, ...).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { createFake, type Fake } from './index.js';
+import { DEFAULT_API_KEY } from './options.js';
+import type { CorsPolicy } from './server/cors.js';
+import { createFakeServer, type RequestLogLine } from './server/http-server.js';
+import { StateFileWriter, readStateFile } from './server/state-file.js';
+import type { FixtureInput } from './schemas/records.js';
+
+/** Exit code of a bad option, a bad fixture or a port in use. */
+export const EXIT_USAGE = 2;
+/** Default port of `fakehands serve`. */
+export const DEFAULT_PORT = 3000;
+/** Default host: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** An error whose message is the one line the CLI prints before exiting with code 2. */
+export class UsageError extends Error {}
+
+const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Every option of `fakehands serve`: flag, environment variable, and help text. */
+const SERVE_OPTIONS = {
+  host: { type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
+  port: { type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)` },
+  'api-key': { type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
+  auth: { type: 'string', env: 'FAKEHANDS_AUTH', help: 'all (default) | legacy (only non-/api/v1 routes, as the real server) | none' },
+  seed: { type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)' },
+  fixture: { type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
+  timings: { type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
+  latency: { type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)' },
+  'state-file': { type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
+  cors: { type: 'string', env: 'FAKEHANDS_CORS', help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)' },
+  quiet: { type: 'boolean', env: 'FAKEHANDS_QUIET', help: 'No request log' },
+  log: { type: 'string', env: 'FAKEHANDS_LOG', help: 'Request log format: pretty (default) | json' },
+  help: { type: 'boolean', env: null, help: 'Show this help' },
+  version: { type: 'boolean', env: null, help: 'Show the version' },
+} as const;
+
+const ServeConfig = z.object({
+  host: z.string().min(1).default(DEFAULT_HOST),
+  port: z.string().regex(/^\d{1,5}$/, 'expected a port number 0-65535').transform(Number).pipe(z.int().max(65535, 'expected a port number 0-65535')).default(DEFAULT_PORT),
+  'api-key': z.string().min(1, 'must not be empty').default(DEFAULT_API_KEY),
+  auth: z.enum(['all', 'legacy', 'none']).default('all'),
+  seed: z.string().regex(/^-?\d+$/, 'expected an integer').transform(Number).default(1),
+  fixture: z.string().min(1).default('default'),
+  timings: z.enum(['realistic', 'instant']).default('realistic'),
+  latency: z.string().regex(/^\d+-\d+$/, 'expected MIN-MAX in milliseconds, e.g. 50-300')
+    .transform((v) => { const [min, max] = v.split('-').map(Number); return { min: min!, max: max! }; })
+    .refine((l) => l.min <= l.max, 'MIN must not exceed MAX').optional(),
+  'state-file': z.string().min(1).optional(),
+  cors: z.string().min(1).optional(),
+  quiet: z.boolean().default(false),
+  log: z.enum(['pretty', 'json']).default('pretty'),
+});
+type ServeConfig = z.output<typeof ServeConfig>;
+
+function helpText(): string {
+  const rows = Object.entries(SERVE_OPTIONS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.env ? ` [${o.env}]` : ''}`);
+  return [
+    `fakehands ${VERSION}: a stateful fake of the OpenHands Conversation and Sandbox Service`,
+    '',
+    'Usage: fakehands serve [options]',
+    '',
+    ...rows,
+  ].join('\n');
+}
+
+/** Reads options from flags, then environment variables; throws a `UsageError` naming the bad one. */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeConfig | 'help' | 'version' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: Object.fromEntries(Object.entries(SERVE_OPTIONS).map(([k, o]) => [k, { type: o.type }])),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const message = (error as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message);
+    throw new UsageError(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  const command = parsed.positionals[0] ?? 'serve';
+  if (command !== 'serve' || parsed.positionals.length > 1) throw new UsageError(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
+  const raw: Record<string, string | boolean> = {};
+  for (const [name, option] of Object.entries(SERVE_OPTIONS)) {
+    const fromFlag = values[name];
+    const fromEnv = option.env ? env[option.env] : undefined;
+    if (fromFlag !== undefined) raw[name] = fromFlag;
+    else if (fromEnv !== undefined && fromEnv !== '') raw[name] = option.type === 'boolean' ? /^(1|true|yes)$/i.test(fromEnv) : fromEnv;
+  }
+  delete raw.help;
+  delete raw.version;
+  const result = ServeConfig.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new UsageError(`invalid --${name} ${JSON.stringify(raw[name])}: ${issue.message} (see fakehands --help)`);
+  }
+  return result.data;
+}
+
+function corsPolicy(option: string | undefined): CorsPolicy {
+  if (option === undefined) return 'localhost';
+  if (option === '*') return '*';
+  return option.split(',').map((o) => o.trim()).filter(Boolean);
+}
+
+/** Whether `host` is a loopback address or name; binding anything else prints a warning. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+function logger(config: ServeConfig): ((line: RequestLogLine) => void) | undefined {
+  if (config.quiet) return undefined;
+  if (config.log === 'json') return (line) => process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'request', ...line })}\n`);
+  return (line) => process.stdout.write(`${line.method} ${line.path} ${line.status} ${line.duration_ms.toFixed(1)} ms\n`);
+}
+
+/** Runs `fakehands serve` until SIGINT or SIGTERM. */
+async function serve(config: ServeConfig): Promise<void> {
+  let fixture: string | FixtureInput = config.fixture;
+  let stateFile: StateFileWriter | undefined;
+  if (config['state-file']) {
+    const saved = await readStateFile(config['state-file']);
+    if (saved !== null) fixture = saved as FixtureInput;
+    stateFile = new StateFileWriter(config['state-file']);
+  }
+  let fake: Fake;
+  try {
+    fake = await createFake({
+      baseUrl: 'http://localhost', apiKey: config['api-key'], auth: config.auth, seed: config.seed, fixture,
+      timings: config.timings, clock: 'system', latency: config.latency ?? null,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const server = createFakeServer(fake, { cors: corsPolicy(config.cors), log: logger(config), stateFile, version: VERSION });
+  let url: string;
+  try {
+    url = await server.listen(config.port, config.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${config.port} on ${config.host} is in use; pass --port 0 for a free one`);
+    throw new UsageError(`cannot listen on ${config.host}:${config.port} (${code ?? (error as Error).message})`);
+  }
+  if (stateFile) await stateFile.write(await fake.snapshot());
+  process.stdout.write(`fakehands listening on ${url}\n`);
+  const keyNote = config['api-key'] === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
+  process.stdout.write(`API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);
+  process.stdout.write(`control API: ${url}/_fakehands/ · OpenAPI: ${url}/openapi.json\n`);
+  if (!isLoopback(config.host)) {
+    process.stderr.write(`fakehands: warning: listening on ${config.host}, reachable from other machines; the fake is meant for loopback only\n`);
+  }
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`fakehands: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** Entry point of the `fakehands` binary. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  try {
+    const config = parseServeArgs(argv, env);
+    if (config === 'help') return void process.stdout.write(`${helpText()}\n`);
+    if (config === 'version') return void process.stdout.write(`${VERSION}\n`);
+    await serve(config);
+  } catch (error) {
+    const message = (error as Error).message;
+    process.stderr.write(`fakehands: ${message.replace(/\n/g, ' ')}\n`);
+    process.exit(error instanceof UsageError || (error as Error).name === 'StateFileError' || (error as Error).name === 'FixtureError' ? EXIT_USAGE : 1);
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route table and its zod schemas
+ * (JSON Schema 2020-12, OpenAPI 3.1's own dialect). No hand-written copy of any shape.
+ */
+import { z } from 'zod';
+import { DetailError, HTTPValidationError } from '../schemas/errors.js';
+import { SESSION_API_KEY_HEADER } from './auth.js';
+import type { Route } from './route.js';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
+
+const ERROR_RESPONSES: Record<number, { description: string; schema: z.ZodType }> = {
+  401: { description: 'Unauthorized: X-Session-API-Key missing or wrong', schema: DetailError },
+  404: { description: 'Not Found', schema: DetailError },
+  409: { description: 'Conflict: not allowed in the current state', schema: DetailError },
+  422: { description: 'Validation Error', schema: HTTPValidationError },
+};
+
+function parameters(route: Route): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const match of route.path.matchAll(/:(\w+)/g)) {
+    out.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (route.query) {
+    const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      const list = route.lists?.includes(name) ?? false;
+      out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property, ...(list ? { style: 'form', explode: true } : {}) });
+    }
+  }
+  return out;
+}
+
+/** Facts about the served API that the document states. */
+export interface OpenApiInfo {
+  /** Version of fakehands. */
+  version: string;
+  /** URL the API is served at. */
+  serverUrl: string;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of every route.
+ * @example
+ * const document = openApiDocument(routes, { version: '0.1.0', serverUrl: 'http://127.0.0.1:3000' })
+ */
+export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const responses: Record<string, JsonSchema> = {
+      200: { description: 'Successful Response', content: jsonContent(jsonSchema(route.response, 'output')) },
+    };
+    for (const status of [401, ...(route.errors ?? []), 422]) {
+      const error = ERROR_RESPONSES[status]!;
+      responses[status] = { description: error.description, content: jsonContent(jsonSchema(error.schema, 'output')) };
+    }
+    paths[path] ??= {};
+    paths[path]![route.method.toLowerCase()] = {
+      summary: route.summary,
+      operationId: `${route.method.toLowerCase()}_${route.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
+      tags: [route.path.startsWith('/api/v1/') ? route.path.split('/')[3]! : 'legacy'],
+      parameters: parameters(route),
+      ...(route.body ? { requestBody: { required: true, content: jsonContent(jsonSchema(route.body, 'input')) } } : {}),
+      responses,
+      security: [{ SessionApiKey: [] }],
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Conversation and Sandbox Service (fakehands)',
+      version: info.version,
+      description: 'The OpenHands app server API as served by fakehands, generated from its zod schemas.',
+    },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: SESSION_API_KEY_HEADER.replace(/(^|-)\w/g, (c) => c.toUpperCase()) } },
+    },
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The standalone server: turns each `node:http` request into a Fetch `Request` for the same
+ * dispatcher the msw handlers use, adds CORS, a body size limit, the control API, the OpenAPI
+ * document and a request log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Fake } from '../index.js';
+import { routes } from '../http/routes.js';
+import { openApiDocument } from '../http/openapi.js';
+import { CONTROL_PREFIX, handleControl } from './control.js';
+import { type CorsPolicy, corsHeaders, originAllowed, preflightHeaders } from './cors.js';
+import type { StateFileWriter } from './state-file.js';
+
+/** Largest request body accepted: 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Path of the OpenAPI document. */
+export const OPENAPI_PATH = '/openapi.json';
+const TOO_LARGE_BODY = JSON.stringify({ detail: 'Request body too large' });
+
+/** One line of the request log. Never holds a header, so never a key or token. */
+export interface RequestLogLine {
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
+/** Options of the standalone server. */
+export interface FakeServerOptions {
+  /** Which browser origins may call it (default: any localhost origin). */
+  cors?: CorsPolicy;
+  /** Called once per answered request. */
+  log?: (line: RequestLogLine) => void;
+  /** Where to write the state after every change. */
+  stateFile?: StateFileWriter;
+  /** Version reported by the OpenAPI document. */
+  version?: string;
+}
+
+/** A running standalone server. */
+export interface FakeServer {
+  /** The node:http server. */
+  readonly server: Server;
+  /** Starts listening; resolves with the URL actually bound (the real port when 0 was asked). */
+  listen(port: number, host: string): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish, then writes the state file one last time. */
+  close(): Promise<void>;
+}
+
+function toHeaders(message: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < message.rawHeaders.length; i += 2) headers.append(message.rawHeaders[i]!, message.rawHeaders[i + 1]!);
+  return headers;
+}
+
+/** Reads the body, or `null` (after answering 413) when it is larger than the limit. */
+function readBody(request: IncomingMessage, response: ServerResponse, reject: () => void): Promise<Buffer | null> {
+  return new Promise((resolve, fail) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      reject();
+      resolve(null);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stopped = false;
+    request.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        stopped = true;
+        request.pause();
+        reject();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (!stopped) resolve(Buffer.concat(chunks));
+    });
+    request.on('error', (error) => {
+      if (!stopped) fail(error);
+    });
+    response.on('close', () => {
+      if (!stopped && !request.complete) fail(new Error('client went away'));
+    });
+  });
+}
+
+/**
+ * Creates the standalone server over a fake.
+ * @example
+ * const fake = await createFake({ clock: 'system' })
+ * const server = createFakeServer(fake)
+ * const url = await server.listen(0, '127.0.0.1')
+ */
+export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): FakeServer {
+  const cors = options.cors ?? 'localhost';
+  const base = new URL(fake.options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  let openApiText: string | null = null;
+  let boundUrl = fake.options.baseUrl;
+  const persist = async () => {
+    if (options.stateFile) await options.stateFile.write(await fake.snapshot());
+  };
+  if (options.stateFile) fake.onChange(persist);
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const started = performance.now();
+    const method = (request.method ?? 'GET').toUpperCase();
+    const rawUrl = request.url ?? '/';
+    const origin = request.headers.origin;
+    const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
+    const pathname = rawUrl.split('?')[0]!;
+    const finish = (status: number, headers: Record<string, string>, body: string | null) => {
+      response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
+      response.end(body ?? undefined);
+      options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+    };
+
+    if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
+      if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
+      response.writeHead(204, preflightHeaders(allowedOrigin));
+      response.end();
+      options.log?.({ method, path: pathname, status: 204, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      return;
+    }
+
+    const body = await readBody(request, response, () => {
+      response.writeHead(413, { 'content-type': 'application/json', connection: 'close', ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
+      response.end(TOO_LARGE_BODY, () => request.socket.destroy());
+      options.log?.({ method, path: pathname, status: 413, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+    });
+    if (body === null) return;
+
+    const relative = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
+    const fetchRequest = new Request(new URL(rawUrl, base.origin), {
+      method,
+      headers: toHeaders(request),
+      body: method === 'GET' || method === 'HEAD' || body.length === 0 ? undefined : new Uint8Array(body),
+    });
+
+    if (relative === OPENAPI_PATH && method === 'GET') {
+      openApiText ??= JSON.stringify(openApiDocument(routes, { version: options.version ?? '0.0.0', serverUrl: boundUrl }));
+      return finish(200, { 'content-type': 'application/json' }, openApiText);
+    }
+    const answer = relative === CONTROL_PREFIX || relative.startsWith(`${CONTROL_PREFIX}/`)
+      ? await handleControl(fake, fetchRequest, relative, persist)
+      : await fake.fetch(fetchRequest);
+    if (answer.type === 'error') {
+      // An injected network error: drop the connection without an answer.
+      options.log?.({ method, path: pathname, status: 0, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      request.socket.destroy();
+      return;
+    }
+    const headers: Record<string, string> = {};
+    answer.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    finish(answer.status, headers, await answer.text());
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (response.headersSent || response.destroyed) return;
+      const aborted = error instanceof Error && error.message === 'client went away';
+      if (aborted) return;
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ detail: 'Internal Server Error' }));
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  return {
+    server,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          boundUrl = `http://${shownHost}:${address.port}`;
+          resolve(boundUrl);
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => {
+          void (options.stateFile?.flush() ?? Promise.resolve()).then(() => resolve());
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}

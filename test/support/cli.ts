@@ -1,0 +1,78 @@
+/**
+ * Test support: the real `fakehands` binary as a child process on an ephemeral port.
+ * Every started process is killed after each test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
+
+/** Path of the binary under test (compiled JavaScript, as users run it). */
+export const BIN = fileURLToPath(new URL('../../bin/fakehands.js', import.meta.url));
+
+/** A running CLI. */
+export interface RunningCli {
+  /** `http://127.0.0.1:PORT`, read from the listening line. */
+  url: string;
+  proc: ChildProcess;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  /** Everything printed on stderr so far. */
+  stderr(): string;
+  /** Resolves with the exit code once the process ends. */
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const proc of running) proc.kill('SIGKILL');
+  running.clear();
+});
+
+/** Runs the binary to completion (for options that make it exit). */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(proc);
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => { stdout += d; });
+    proc.stderr.on('data', (d: Buffer) => { stderr += d; });
+    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Starts `fakehands serve --port 0 …` and resolves once it prints its listening line. */
+export function startCli(args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(proc);
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
+    const timer = setTimeout(() => reject(new Error(`fakehands did not start: ${stderr}`)), 15_000);
+    proc.stderr.on('data', (d: Buffer) => { stderr += d; });
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      const match = /^fakehands listening on (http:\/\/\S+)$/m.exec(stdout);
+      if (match && stdout.includes('control API:')) {
+        clearTimeout(timer);
+        resolve({ url: match[1]!, proc, stdout: () => stdout, stderr: () => stderr, exited });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`fakehands exited with ${code} before listening: ${stderr}`));
+    });
+  });
+}
+
+/** Waits until `predicate` holds, checking every 20 ms, for at most `ms`. */
+export async function eventually(predicate: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
