@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFake } from '../../src/index.js';
+import { createFake, routes } from '../../src/index.js';
 import { call, useFake } from '../support/api.js';
 
 const env = useFake({ fixture: 'empty' });
@@ -29,6 +29,11 @@ describe('auth policy "all" (default)', () => {
     expect(await call('GET', '/api/v1/sandboxes/search', { key: null })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
     expect((await call('GET', '/api/v1/sandboxes/search', { key: 'test-session-ke' })).status).toBe(401);
     expect((await call('GET', '/api/v1/sandboxes/search')).status).toBe(200);
+  });
+
+  it.each(routes.map((r) => [r.method, r.path]))('%s %s answers 401 {"detail": "Unauthorized"} without the key', async (method, path) => {
+    const { status, body } = await call(method, path.replace(/:\w+/g, 'x'), { key: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
+    expect([status, body]).toEqual([401, { detail: 'Unauthorized' }]);
   });
 
   it('a rejected request changes nothing', async () => {
