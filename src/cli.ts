@@ -68,7 +68,47 @@ function helpText(): string {
     'Usage: fakehands serve [options]',
     '',
     ...rows,
+    '',
+    'Usage: fakehands verify --base-url URL [--api-key KEY] [--pact FILE ...]',
+    '',
+    '  Verifies the Pact contracts (default: the ones shipped in contracts/) against the',
+    '  implementation at URL. Exit code 0 only when every interaction passed.',
   ].join('\n');
+}
+
+/** Options of `fakehands verify`. */
+export interface VerifyConfig {
+  baseUrl: string;
+  apiKey?: string;
+  pactFiles?: string[];
+}
+
+/** Reads the options of `fakehands verify`; throws a `UsageError` naming the bad one. */
+export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, pact: { type: 'string', multiple: true } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
+    throw new UsageError(`${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands --help)`);
+  }
+  const baseUrl = parsed.values['base-url'] ?? env.FAKEHANDS_BASE_URL;
+  if (!baseUrl) throw new UsageError('verify needs --base-url URL (see fakehands --help)');
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw new UsageError(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
+  const apiKey = parsed.values['api-key'] ?? env.FAKEHANDS_API_KEY;
+  return { baseUrl, ...(apiKey ? { apiKey } : {}), ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}) };
+}
+
+/** Runs `fakehands verify`; exits 0 when every interaction passed, 1 otherwise. */
+async function verify(config: VerifyConfig): Promise<void> {
+  const { verifyProvider } = await import('./pact/verify.js');
+  const result = await verifyProvider(config);
+  process.exit(result.ok ? 0 : 1);
 }
 
 /** Reads options from flags, then environment variables; throws a `UsageError` naming the bad one. */
@@ -181,6 +221,7 @@ async function serve(config: ServeConfig): Promise<void> {
 /** Entry point of the `fakehands` binary. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
+    if (argv[0] === 'verify') return await verify(parseVerifyArgs(argv.slice(1), env));
     const config = parseServeArgs(argv, env);
     if (config === 'help') return void process.stdout.write(`${helpText()}\n`);
     if (config === 'version') return void process.stdout.write(`${VERSION}\n`);

@@ -84,7 +84,9 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], root: un
   const errors: ValidationErrorItem[] = [];
   for (const issue of issues) {
     const loc: ValidationErrorItem['loc'] = [location, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))];
-    const input = 'input' in issue ? issue.input : valueAt(root, issue.path);
+    // pydantic reports what was sent (the query string "0"), not a value after coercion.
+    const sent = valueAt(root, issue.path);
+    const input = sent !== undefined ? sent : 'input' in issue ? issue.input : undefined;
     const pydantic = (issue as { params?: Partial<PydanticErrorParams> }).params?.pydantic;
     if (pydantic) {
       errors.push(item(pydantic.type, loc, pydantic.msg, input, pydantic.ctx));

@@ -188,10 +188,10 @@ describe('GET /api/v1/sandboxes/search', () => {
 
   it('rejects a limit above 100 and below 1 with 422 less_than_equal / greater_than', async () => {
     expect((await call('GET', '/api/v1/sandboxes/search?limit=101')).body).toEqual({
-      detail: [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: 101, ctx: { le: 100 } }],
+      detail: [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '101', ctx: { le: 100 } }],
     });
     expect((await call('GET', '/api/v1/sandboxes/search?limit=0')).body).toEqual({
-      detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: 0, ctx: { gt: 0 } }],
+      detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }],
     });
   });
 

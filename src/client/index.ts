@@ -1,0 +1,171 @@
+/**
+ * A small fetch-based client for every endpoint of the Conversation and Sandbox Service,
+ * typed from the zod schemas. It runs against the fake or any real implementation.
+ * @example
+ * const api = createClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'fakehands-dev-key' })
+ * const sandbox = await api.startSandbox()
+ * await api.pauseSandbox(sandbox.id)
+ */
+import type { z } from 'zod';
+import type {
+  AppConversation, AppConversationStartRequest, AppConversationStartTask,
+} from '../schemas/app-conversation.js';
+import type { AppConversationSortOrder, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type {
+  ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel,
+} from '../schemas/legacy.js';
+import type { SandboxInfo } from '../schemas/sandbox.js';
+import type { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
+
+/** A page of a search endpoint. */
+export interface Page<T> {
+  items: T[];
+  next_page_id: string | null;
+}
+
+/** Paging parameters. */
+export interface PageQuery {
+  /** The `next_page_id` of the page before. */
+  page_id?: string;
+  /** Items per page, 1–100. */
+  limit?: number;
+}
+
+/** Filters of the app conversation search and count. */
+export interface AppConversationQuery extends PageQuery {
+  title__contains?: string;
+  created_at__gte?: string;
+  created_at__lt?: string;
+  updated_at__gte?: string;
+  updated_at__lt?: string;
+  include_sub_conversations?: boolean;
+  sort_order?: AppConversationSortOrder;
+}
+
+/** Filters of the start task search and count. */
+export interface StartTaskQuery extends PageQuery {
+  conversation_id__eq?: string;
+  created_at__gte?: string;
+  sort_order?: StartTaskSortOrder;
+}
+
+/** An answer that is not a success: its status and the parsed `detail` (a string, or FastAPI's list of problems). */
+export class ApiError extends Error {
+  /** HTTP status. */
+  readonly status: number;
+  /** The `detail` of the body, when it has one. */
+  readonly detail: unknown;
+  /** The whole parsed body (or its text when it is not JSON). */
+  readonly body: unknown;
+
+  constructor(method: string, path: string, status: number, body: unknown) {
+    const detail = typeof body === 'object' && body !== null && 'detail' in body ? (body as { detail: unknown }).detail : undefined;
+    super(`${method} ${path} answered ${status}${typeof detail === 'string' ? `: ${detail}` : ''}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.detail = detail;
+    this.body = body;
+  }
+}
+
+/** Options of `createClient`. */
+export interface ClientOptions {
+  /** Where the service is, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** Sent as `X-Session-API-Key` when given. */
+  apiKey?: string;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+function queryString(query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Creates a client for the service at `options.baseUrl`. */
+export function createClient(options: ClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? fetch;
+
+  async function request<T>(method: string, path: string, init: { query?: Record<string, QueryValue>; body?: unknown } = {}): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.apiKey !== undefined) headers['X-Session-API-Key'] = options.apiKey;
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    const target = `${path}${queryString(init.query)}`;
+    const response = await doFetch(`${base}${target}`, {
+      method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: keep the text.
+    }
+    if (!response.ok) throw new ApiError(method, path, response.status, body);
+    return body as T;
+  }
+
+  const id = encodeURIComponent;
+  return {
+    /** `POST /api/conversations`: creates (or joins) a legacy conversation. */
+    createConversation: (body: z.input<typeof InitSessionRequest> = {}) => request<ConversationResponse>('POST', '/api/conversations', { body }),
+    /** `GET /api/conversations`: legacy list, newest first. */
+    listConversations: (query: PageQuery = {}) => request<{ results: ConversationInfo[]; next_page_id: string | null }>('GET', '/api/conversations', { query: { ...query } }),
+    /** `GET /api/conversations/{id}`. */
+    getConversation: (conversationId: string) => request<ConversationInfo>('GET', `/api/conversations/${id(conversationId)}`),
+    /** `PATCH /api/conversations/{id}`: renames a conversation. */
+    updateConversationTitle: (conversationId: string, title: string) => request<boolean>('PATCH', `/api/conversations/${id(conversationId)}`, { body: { title } }),
+    /** `DELETE /api/conversations/{id}`. */
+    deleteConversation: (conversationId: string) => request<boolean>('DELETE', `/api/conversations/${id(conversationId)}`),
+    /** `POST /api/add-git-providers`: stores provider tokens (never returned) and MCP config. */
+    storeGitProviders: (body: z.input<typeof POSTProviderModel>) => request<{ message: string }>('POST', '/api/add-git-providers', { body }),
+
+    /** `POST /api/v1/app-conversations`: starts a conversation; poll the start task it answers with. */
+    startAppConversation: (body: z.input<typeof AppConversationStartRequest> = {}) => request<AppConversationStartTask>('POST', '/api/v1/app-conversations', { body }),
+    /** `GET /api/v1/app-conversations?ids=`: aligned with `ids`, null for missing ones. */
+    getAppConversations: (ids: readonly string[]) => request<(AppConversation | null)[]>('GET', '/api/v1/app-conversations', { query: { ids } }),
+    /** `GET /api/v1/app-conversations` without ids: the first page of the search. */
+    listAppConversations: (query: AppConversationQuery = {}) => request<Page<AppConversation>>('GET', '/api/v1/app-conversations', { query: { ...query } }),
+    /** `GET /api/v1/app-conversations/search`. */
+    searchAppConversations: (query: AppConversationQuery = {}) => request<Page<AppConversation>>('GET', '/api/v1/app-conversations/search', { query: { ...query } }),
+    /** `GET /api/v1/app-conversations/count`. */
+    countAppConversations: (query: Omit<AppConversationQuery, 'page_id' | 'limit' | 'sort_order'> = {}) => request<number>('GET', '/api/v1/app-conversations/count', { query: { ...query } }),
+    /** `GET /api/v1/app-conversations/start-tasks?ids=`. */
+    getStartTasks: (ids: readonly string[]) => request<(AppConversationStartTask | null)[]>('GET', '/api/v1/app-conversations/start-tasks', { query: { ids } }),
+    /** `GET /api/v1/app-conversations/start-tasks/search`. */
+    searchStartTasks: (query: StartTaskQuery = {}) => request<Page<AppConversationStartTask>>('GET', '/api/v1/app-conversations/start-tasks/search', { query: { ...query } }),
+    /** `GET /api/v1/app-conversations/start-tasks/count`. */
+    countStartTasks: (query: Omit<StartTaskQuery, 'page_id' | 'limit' | 'sort_order'> = {}) => request<number>('GET', '/api/v1/app-conversations/start-tasks/count', { query: { ...query } }),
+
+    /** `GET /api/v1/sandboxes/search`. */
+    searchSandboxes: (query: PageQuery = {}) => request<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search', { query: { ...query } }),
+    /** `GET /api/v1/sandboxes?id=`: aligned with `ids`, null for missing ones. */
+    getSandboxes: (ids: readonly string[]) => request<(SandboxInfo | null)[]>('GET', '/api/v1/sandboxes', { query: { id: ids } }),
+    /** `POST /api/v1/sandboxes`: starts a sandbox (from the default spec when none is named). */
+    startSandbox: (sandboxSpecId?: string) => request<SandboxInfo>('POST', '/api/v1/sandboxes', { query: { sandbox_spec_id: sandboxSpecId } }),
+    /** `POST /api/v1/sandboxes/{id}/pause`. */
+    pauseSandbox: (sandboxId: string) => request<Success>('POST', `/api/v1/sandboxes/${id(sandboxId)}/pause`),
+    /** `POST /api/v1/sandboxes/{id}/resume`. */
+    resumeSandbox: (sandboxId: string) => request<Success>('POST', `/api/v1/sandboxes/${id(sandboxId)}/resume`),
+    /** `DELETE /api/v1/sandboxes/{id}`. */
+    deleteSandbox: (sandboxId: string) => request<Success>('DELETE', `/api/v1/sandboxes/${id(sandboxId)}`),
+
+    /** `GET /api/v1/sandbox-specs/search`. */
+    searchSandboxSpecs: (query: PageQuery = {}) => request<Page<SandboxSpecInfo>>('GET', '/api/v1/sandbox-specs/search', { query: { ...query } }),
+    /** `GET /api/v1/sandbox-specs?id=`. */
+    getSandboxSpecs: (ids: readonly string[]) => request<(SandboxSpecInfo | null)[]>('GET', '/api/v1/sandbox-specs', { query: { id: ids } }),
+  };
+}
+
+/** The client `createClient` returns. */
+export type Client = ReturnType<typeof createClient>;

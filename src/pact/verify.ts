@@ -1,0 +1,283 @@
+/**
+ * Verifies the Pact contracts in `contracts/` against any implementation of the service at a
+ * base URL. Provider states are set up through the public API only (so they work against a real
+ * server) and what they create is cleaned up. The run fails loudly where pact-js is quiet: a
+ * failing or missing state handler, or fewer interactions verified than the contracts hold.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { ApiError, createClient, type Client } from '../client/index.js';
+
+/** The provider name the contracts are written for. */
+export const PROVIDER_NAME = 'conversation-sandbox-service';
+/** The consumer name of the contracts fakehands writes. */
+export const CONSUMER_NAME = 'fakehands-client';
+/** The contracts that ship with fakehands. */
+export const CONTRACTS_DIR = fileURLToPath(new URL('../../contracts/', import.meta.url));
+/** How long a state handler waits for the service (a sandbox to run, a start task to be READY). */
+const DEFAULT_STATE_TIMEOUT_MS = 120_000;
+/** Where pact-js's proxy receives provider state calls (they pass the request filter too). */
+const STATE_SETUP_PATH = '/_pactSetup';
+/** How often a state handler polls while it waits. */
+const POLL_INTERVAL_MS = 100;
+
+/** Options of `verifyProvider`. */
+export interface VerifyOptions {
+  /** Where the implementation under test is. */
+  baseUrl: string;
+  /** The session API key, injected by the verifier into every request (never stored in a contract). */
+  apiKey?: string;
+  /** Pact files to verify (default: every file in fakehands' `contracts/`). */
+  pactFiles?: string[];
+  /** Deadline of each provider state setup, in milliseconds. */
+  stateTimeoutMs?: number;
+  /** Where report lines go (default: stdout). */
+  report?: (line: string) => void;
+}
+
+/** The outcome of a verification run. */
+export interface VerifyResult {
+  /** True only when every interaction was verified and passed. */
+  ok: boolean;
+  /** Interactions in the contracts for this provider. */
+  expected: number;
+  /** Interactions the verifier actually sent to the provider. */
+  verified: number;
+  /** What went wrong, one readable line each. */
+  problems: string[];
+}
+
+interface PactFile {
+  provider?: { name?: string };
+  consumer?: { name?: string };
+  interactions?: { description: string; providerStates?: { name: string }[] }[];
+}
+
+type StateParams = Record<string, unknown> | undefined;
+type StateSetup = (params: StateParams) => Promise<Record<string, unknown> | undefined>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `read` until `done` holds or the deadline passes; throws a message naming what it waited for. */
+async function waitFor<T>(what: string, timeoutMs: number, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)})`);
+    await sleep(POLL_INTERVAL_MS);
+  }
+}
+
+/** Most recent records looked at to find what an interaction created. */
+const CLEANUP_WINDOW = 100;
+
+/**
+ * Deletes what a verification run created: what the provider states made, and whatever the
+ * interactions themselves created (new sandboxes and conversations, found by comparing the
+ * newest records before and after each interaction).
+ */
+class Cleanup {
+  readonly sandboxes = new Set<string>();
+  readonly conversations = new Set<string>();
+  #knownSandboxes = new Set<string>();
+  #knownConversations = new Set<string>();
+
+  /** Remembers the newest records, before an interaction. */
+  async remember(client: Client): Promise<void> {
+    this.#knownSandboxes = new Set((await client.searchSandboxes({ limit: CLEANUP_WINDOW })).items.map((s) => s.id));
+    this.#knownConversations = new Set((await client.listConversations({ limit: CLEANUP_WINDOW })).results.map((c) => c.conversation_id));
+  }
+
+  /** Deletes what was created since `remember`. */
+  async run(client: Client): Promise<void> {
+    const sandboxes = await client.searchSandboxes({ limit: CLEANUP_WINDOW }).catch(() => ({ items: [] }));
+    for (const sandbox of sandboxes.items) if (!this.#knownSandboxes.has(sandbox.id)) this.sandboxes.add(sandbox.id);
+    const conversations = await client.listConversations({ limit: CLEANUP_WINDOW }).catch(() => ({ results: [] }));
+    for (const c of conversations.results) if (!this.#knownConversations.has(c.conversation_id)) this.conversations.add(c.conversation_id);
+    for (const id of this.conversations) await client.deleteConversation(id.replaceAll('-', '')).catch(() => undefined);
+    for (const id of this.sandboxes) await client.deleteSandbox(id).catch(() => undefined);
+    this.sandboxes.clear();
+    this.conversations.clear();
+  }
+}
+
+/** The provider states the contracts use, set up through the public API. */
+function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }): Record<string, StateSetup> {
+  const runningSandbox = async () => {
+    const sandbox = await client.startSandbox();
+    cleanup.sandboxes.add(sandbox.id);
+    await waitFor(`sandbox ${sandbox.id} to be RUNNING`, timeoutMs, async () => (await client.getSandboxes([sandbox.id]))[0]?.status, (s) => s === 'RUNNING');
+    return sandbox.id;
+  };
+  const appConversation = async () => {
+    const task = await client.startAppConversation({ selected_repository: 'OpenHands/OpenHands', git_provider: 'github', title: 'Contract check' });
+    const ready = await waitFor(`start task ${task.id} to be READY`, timeoutMs, async () => (await client.getStartTasks([task.id]))[0],
+      (t) => t?.status === 'READY' || t?.status === 'ERROR');
+    if (ready?.status !== 'READY' || !ready.app_conversation_id || !ready.sandbox_id) {
+      throw new Error(`start task ${task.id} ended in ${ready?.status}: ${ready?.detail ?? 'no detail'}`);
+    }
+    cleanup.conversations.add(ready.app_conversation_id);
+    cleanup.sandboxes.add(ready.sandbox_id);
+    return { app_conversation_id: ready.app_conversation_id, sandbox_id: ready.sandbox_id };
+  };
+  return {
+    'the service is up': async () => {
+      await client.searchSandboxSpecs({ limit: 1 });
+      return undefined;
+    },
+    'the client sends no session API key': async () => {
+      flags.sendKey = false;
+      return undefined;
+    },
+    'a sandbox spec exists': async () => {
+      const page = await client.searchSandboxSpecs({ limit: 1 });
+      if (!page.items[0]) throw new Error('the service has no sandbox spec');
+      return { sandbox_spec_id: page.items[0].id };
+    },
+    'a RUNNING sandbox exists': async () => ({ sandbox_id: await runningSandbox() }),
+    'a PAUSED sandbox exists': async () => {
+      const id = await runningSandbox();
+      await client.pauseSandbox(id);
+      return { sandbox_id: id };
+    },
+    'at least two sandboxes exist': async () => {
+      for (let i = 0; i < 2; i++) cleanup.sandboxes.add((await client.startSandbox()).id);
+      return undefined;
+    },
+    'no sandbox has the given id': async (params) => {
+      const id = String(params?.sandbox_id ?? 'oh-agent-server-does-not-exist');
+      const [found] = await client.getSandboxes([id]);
+      if (found) throw new Error(`a sandbox with the id ${id} exists`);
+      return { sandbox_id: id };
+    },
+    'an app conversation exists': async () => appConversation(),
+    'an app conversation whose sandbox is paused exists': async () => {
+      const { app_conversation_id, sandbox_id } = await appConversation();
+      await client.pauseSandbox(sandbox_id);
+      return { app_conversation_id, sandbox_id };
+    },
+  };
+}
+
+/** Reads the pact files and counts the interactions written for this provider. */
+async function readContracts(files: string[], problems: string[]): Promise<{ expected: number; states: Set<string> }> {
+  let expected = 0;
+  const states = new Set<string>();
+  for (const file of files) {
+    let pact: PactFile;
+    try {
+      pact = JSON.parse(await readFile(file, 'utf8')) as PactFile;
+    } catch (error) {
+      problems.push(`cannot read the pact ${file}: ${(error as Error).message}`);
+      continue;
+    }
+    if (pact.provider?.name !== PROVIDER_NAME) {
+      problems.push(`the pact ${file} is for the provider "${pact.provider?.name}", not "${PROVIDER_NAME}": its interactions would not be verified`);
+      continue;
+    }
+    for (const interaction of pact.interactions ?? []) {
+      expected++;
+      for (const state of interaction.providerStates ?? []) states.add(state.name);
+    }
+  }
+  return { expected, states };
+}
+
+/** Readable lines from the verifier's error, which carries its JSON result as the message. */
+function describeFailures(message: string): string[] {
+  try {
+    const result = JSON.parse(message) as { errors?: { interaction?: string; mismatch?: { mismatches?: { mismatch?: string; path?: string }[] } }[] };
+    const lines = (result.errors ?? []).map((e) => {
+      const name = (e.interaction ?? 'an interaction').replace(/^Verifying a pact between .+? and .+? /, '');
+      const first = e.mismatch?.mismatches?.[0];
+      return `interaction failed: ${name}${first ? ` (${first.path ? `${first.path}: ` : ''}${first.mismatch})` : ''}`;
+    });
+    if (lines.length > 0) return lines;
+  } catch {
+    // Not the JSON result: report the message as it is.
+  }
+  return [`the verifier failed: ${message.split('\n')[0]}`];
+}
+
+/** The contract files that ship with fakehands. */
+export async function defaultPactFiles(): Promise<string[]> {
+  return (await readdir(CONTRACTS_DIR)).filter((f) => f.endsWith('.json')).sort().map((f) => `${CONTRACTS_DIR}${f}`);
+}
+
+/**
+ * Runs the Pact verifier against the implementation at `options.baseUrl`.
+ * @example
+ * const result = await verifyProvider({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'fakehands-dev-key' })
+ * if (!result.ok) process.exit(1)
+ */
+export async function verifyProvider(options: VerifyOptions): Promise<VerifyResult> {
+  process.env.PACT_DO_NOT_TRACK = 'true';
+  const report = options.report ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const problems: string[] = [];
+  const files = options.pactFiles ?? await defaultPactFiles();
+  if (files.length === 0) problems.push('no pact files to verify');
+  const { expected, states } = await readContracts(files, problems);
+
+  const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+  const cleanup = new Cleanup();
+  const flags = { sendKey: true };
+  const setups = stateSetups(client, options.stateTimeoutMs ?? DEFAULT_STATE_TIMEOUT_MS, cleanup, flags);
+  for (const state of states) {
+    if (!setups[state]) problems.push(`no state handler for the provider state "${state}"`);
+  }
+
+  let verified = 0;
+  if (problems.length === 0) {
+    const handlerErrors: string[] = [];
+    const stateHandlers = Object.fromEntries(Object.entries(setups).map(([name, setup]) => [name, {
+      setup: async (params: unknown) => {
+        try {
+          return await setup(params as StateParams);
+        } catch (error) {
+          const message = error instanceof ApiError ? `${error.message} ${JSON.stringify(error.body)}` : (error as Error).message;
+          handlerErrors.push(`provider state "${name}" failed: ${message}`);
+          throw error;
+        }
+      },
+      teardown: async () => {
+        flags.sendKey = true;
+        return undefined;
+      },
+    }]));
+    const { Verifier } = await import('@pact-foundation/pact');
+    const verifier = new Verifier({
+      providerBaseUrl: options.baseUrl,
+      provider: PROVIDER_NAME,
+      pactUrls: files,
+      logLevel: 'warn',
+      stateHandlers: stateHandlers as never,
+      requestFilter: ((req: { path: string; headers: Record<string, string | string[] | undefined> }, _res: unknown, next: () => void) => {
+        // The verifier's own state set-up calls pass through here too; only interactions count.
+        if (req.path === STATE_SETUP_PATH) return next();
+        verified++;
+        delete req.headers['x-session-api-key'];
+        if (flags.sendKey && options.apiKey !== undefined) req.headers['x-session-api-key'] = options.apiKey;
+        next();
+      }) as never,
+      beforeEach: () => cleanup.remember(client).catch(() => undefined),
+      afterEach: () => cleanup.run(client),
+    });
+    try {
+      await verifier.verifyProvider();
+    } catch (error) {
+      problems.push(...describeFailures((error as Error).message));
+    }
+    await cleanup.run(client);
+    problems.push(...handlerErrors);
+    if (verified !== expected) problems.push(`${verified} interactions were verified, but the contracts hold ${expected}`);
+  }
+
+  const ok = problems.length === 0;
+  report('');
+  report(`fakehands verify: ${options.baseUrl} against ${files.length} pact file(s)`);
+  report(`  interactions in the contracts: ${expected}; verified: ${verified}`);
+  for (const problem of problems) report(`  FAILED: ${problem}`);
+  report(ok ? `  OK: every interaction passed` : `  verification FAILED`);
+  return { ok, expected, verified, problems };
+}

@@ -1,0 +1,134 @@
+/**
+ * Contracts: written from a clean contracts/ by the consumer tests, then verified with the real
+ * `fakehands verify` command against the standalone fake (must pass) and against deliberately
+ * broken providers (each must fail, naming the broken interaction).
+ */
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTRACTS_DIR, PROVIDER_NAME } from '../../src/pact/verify.js';
+import { startBrokenProvider, type Breakage } from '../support/broken-provider.js';
+import { runCli, startCli } from '../support/cli.js';
+import { writeContracts } from './consumer.js';
+
+/** Interactions the contract holds: one per behaviour a client relies on. */
+const EXPECTED_INTERACTIONS = 18;
+const CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${PROVIDER_NAME}.json`);
+const KEY = 'verify-key';
+
+/** The standalone fake as a provider under test: instant timings, nothing but the default spec. */
+const startProvider = (extra: string[] = []) => startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY, ...extra]);
+const verify = (url: string, extra: string[] = []) => runCli(['verify', '--base-url', url, '--api-key', KEY, ...extra]);
+
+/** The description of every interaction the verifier listed as failed. */
+function failedInteractions(stdout: string): string[] {
+  const failures = stdout.split(/^Failures:$/m)[1] ?? '';
+  return [...failures.matchAll(/^\d+\) Verifying a pact between .+? - (.+)$/gm)].map((m) => m[1]!.trim());
+}
+
+describe('consumer contracts', () => {
+  it('are regenerated from a clean contracts/, one interaction per behaviour, without any key', async () => {
+    for (const file of await readdir(CONTRACTS_DIR).catch(() => [])) {
+      if (file.endsWith('.json')) await rm(join(CONTRACTS_DIR, file));
+    }
+    expect(await writeContracts(CONTRACTS_DIR)).toBe(EXPECTED_INTERACTIONS);
+    expect((await readdir(CONTRACTS_DIR)).filter((f) => f.endsWith('.json'))).toEqual([`fakehands-client-${PROVIDER_NAME}.json`]);
+    const text = await readFile(CONTRACT_FILE, 'utf8');
+    const pact = JSON.parse(text) as { interactions: { request: { method: string; path: string } }[] };
+    expect(pact.interactions).toHaveLength(EXPECTED_INTERACTIONS);
+    expect(text.toLowerCase()).not.toContain('x-session-api-key');
+    expect(text).not.toContain('consumer-test-key');
+    const endpoints = new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}')}`));
+    expect([...endpoints].sort()).toEqual([
+      'GET /api/v1/app-conversations', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
+      'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations', 'POST /api/v1/sandboxes',
+      'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
+    ]);
+  });
+});
+
+describe('fakehands verify', () => {
+  it('passes the committed contracts against the standalone fake', async () => {
+    const provider = await startProvider();
+    const { code, stdout } = await verify(provider.url);
+    expect(failedInteractions(stdout)).toEqual([]);
+    expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}`);
+    expect(stdout).toContain('OK: every interaction passed');
+    expect(code).toBe(0);
+  });
+
+  it('cleans up what the provider states created', async () => {
+    const provider = await startProvider();
+    await verify(provider.url);
+    const state = await (await fetch(`${provider.url}/_fakehands/state`, { headers: { 'x-session-api-key': KEY } })).json() as { sandboxes: unknown[] };
+    expect(state.sandboxes).toEqual([]);
+  });
+
+  it('fails against a provider that skips auth, naming the 401 interactions', async () => {
+    const provider = await startProvider(['--auth', 'none']);
+    const { code, stdout } = await verify(provider.url);
+    expect(code).toBe(1);
+    expect(failedInteractions(stdout).sort()).toEqual([
+      'a request to create a conversation without a session API key',
+      'a request to store git providers without a session API key',
+    ]);
+  });
+
+  const broken: [string, Breakage, string[]][] = [
+    ['answers pause with the wrong shape',
+      (req, answer) => (req.path.endsWith('/pause') && answer.status === 200 ? { status: 200, body: { paused: true } } : null),
+      ['a request to pause a running sandbox']],
+    ['loses the session_api_key field of a sandbox',
+      (req, answer) => (req.method === 'GET' && req.path === '/api/v1/sandboxes' && Array.isArray(answer.body)
+        ? { status: 200, body: answer.body.map((s: Record<string, unknown> | null) => { if (!s) return s; const { session_api_key: _gone, ...rest } = s; return rest; }) } : null),
+      ['a request for a running sandbox by id']],
+    ['answers validation errors in a shape that is not FastAPI\'s',
+      (_req, answer) => (answer.status === 422 ? { status: 422, body: { error: 'invalid request' } } : null),
+      ['a request for sandboxes with a limit of 0', 'a request to create a conversation with an unknown git provider', 'a request to store a token for a provider that does not exist']],
+  ];
+
+  it.each(broken)('fails against a provider that %s, naming the broken interaction', async (_name, breakage, expected) => {
+    const provider = await startProvider();
+    const url = await startBrokenProvider(provider.url, breakage);
+    const { code, stdout } = await verify(url);
+    expect(code).toBe(1);
+    expect(failedInteractions(stdout).sort()).toEqual(expected);
+    expect(stdout).toContain('verification FAILED');
+  });
+
+  it('fails with the state handler\'s own error when a provider state cannot be set up', async () => {
+    const provider = await startProvider();
+    const url = await startBrokenProvider(provider.url, (req) => (req.method === 'POST' && req.path === '/api/v1/sandboxes' ? { status: 500, body: { detail: 'boom' } } : null));
+    const { code, stdout } = await verify(url);
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAILED: provider state "a RUNNING sandbox exists" failed: POST /api/v1/sandboxes answered 500: boom');
+  });
+
+  it('fails when a pact names a state it has no handler for', async () => {
+    const provider = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'pacts-'));
+    const pact = JSON.parse(await readFile(CONTRACT_FILE, 'utf8')) as { interactions: { providerStates: { name: string }[] }[] };
+    pact.interactions[0]!.providerStates = [{ name: 'a unicorn exists' }];
+    await writeFile(join(dir, 'unicorn.json'), JSON.stringify(pact));
+    const { code, stdout } = await verify(provider.url, ['--pact', join(dir, 'unicorn.json')]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAILED: no state handler for the provider state "a unicorn exists"');
+  });
+
+  it('fails when a pact is for another provider, instead of silently verifying nothing', async () => {
+    const provider = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'pacts-'));
+    const pact = JSON.parse(await readFile(CONTRACT_FILE, 'utf8')) as { provider: { name: string } };
+    pact.provider.name = 'some-other-service';
+    await writeFile(join(dir, 'other.json'), JSON.stringify(pact));
+    const { code, stdout } = await verify(provider.url, ['--pact', join(dir, 'other.json')]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`is for the provider "some-other-service", not "${PROVIDER_NAME}"`);
+  });
+
+  it('exits 2 without --base-url', async () => {
+    const { code, stderr } = await runCli(['verify']);
+    expect([code, stderr]).toEqual([2, 'fakehands: verify needs --base-url URL (see fakehands --help)\n']);
+  });
+});
