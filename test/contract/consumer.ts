@@ -163,6 +163,14 @@ export async function writeContracts(dir: string): Promise<number> {
       expect(task.status).toBe('WORKING');
     });
 
+  await add('a RUNNING sandbox exists', undefined, 'a request to start an app conversation in an existing sandbox',
+    { method: 'POST', path: '/api/v1/app-conversations', body: { sandbox_id: fromProviderState('${sandbox_id}', SANDBOX_ID_EXAMPLE), title: 'In my sandbox' } },
+    { status: 200, body: { id: uuid('0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d'), status: string('WORKING'), request: like({ sandbox_id: SANDBOX_ID_EXAMPLE, title: 'In my sandbox' }) } },
+    async (url) => {
+      const task = await withKey(url).startAppConversation({ sandbox_id: SANDBOX_ID_EXAMPLE, title: 'In my sandbox' });
+      expect(task.request.sandbox_id).toBe(SANDBOX_ID_EXAMPLE);
+    });
+
   // -------------------------------------------------------------- GET /api/v1/app-conversations
   await add('an app conversation exists', undefined, 'a request for an app conversation by id',
     { method: 'GET', path: '/api/v1/app-conversations', query: { ids: fromProviderState('${app_conversation_id}', CONVERSATION_ID_EXAMPLE) } },

@@ -13,7 +13,7 @@ import { runCli, startCli } from '../support/cli.js';
 import { writeContracts } from './consumer.js';
 
 /** Interactions the contract holds: one per behaviour a client relies on. */
-const EXPECTED_INTERACTIONS = 18;
+const EXPECTED_INTERACTIONS = 19;
 const CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${PROVIDER_NAME}.json`);
 const KEY = 'verify-key';
 
