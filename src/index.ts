@@ -8,12 +8,13 @@
  */
 import type { HttpHandler } from 'msw';
 import { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
-import { FixtureError, fixtureOf, parseFixture, storeFromFixture } from './domain/fixtures.js';
+import { FixtureError, parseFixture, storeFromFixture } from './domain/fixtures.js';
 import { RandomSource } from './domain/ids.js';
 import type { Timings } from './domain/lifecycle.js';
 import { FakeService } from './domain/service.js';
 import { Dispatcher } from './http/dispatch.js';
 import { Faults } from './http/faults.js';
+import type { Answer, RequestLike } from './http/responses.js';
 import { Journal } from './http/journal.js';
 import { createHandlers } from './http/handlers.js';
 import { routes } from './http/routes.js';
@@ -43,8 +44,10 @@ export interface Fake {
   readonly options: Readonly<ResolvedFakeOptions>;
   /** The timings in force. */
   readonly timings: Readonly<Timings>;
-  /** Answers a Fetch request exactly as the handlers would (what the standalone server calls). */
+  /** Answers a Fetch request exactly as the handlers would. */
   fetch(request: Request): Promise<Response>;
+  /** Answers a request as a plain answer (status, headers, body text): what the standalone server calls. */
+  answer(request: RequestLike): Promise<Answer>;
   /** Replaces the whole state with the fixture (and seed) again; a manual clock goes back to its start. */
   reset(options?: ResetOptions): Promise<void>;
   /** Everything the fake holds, as a fixture, with time-driven steps settled and tokens redacted. */
@@ -125,15 +128,15 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
       listeners.push(listener);
     },
     fetch: (request) => dispatcher.handle(request),
+    answer: (request) => dispatcher.answer(request),
     async reset(resetOptions = {}) {
       if (resetOptions.fixture !== undefined) fixtureOption = resetOptions.fixture;
       if (resetOptions.seed !== undefined) seed = resetOptions.seed;
       if (options.clock === 'manual') clock.set(start);
       service = await build();
     },
-    async snapshot() {
-      await service.settle();
-      return fixtureOf(service.store);
+    snapshot() {
+      return service.snapshot();
     },
   };
 }
@@ -144,6 +147,7 @@ export { FixtureError } from './domain/fixtures.js';
 export { ContractViolationError } from './http/dispatch.js';
 export { Faults, FaultSpec, type Fault, type FaultSpecInput } from './http/faults.js';
 export { Journal, type JournalEntry } from './http/journal.js';
+export type { Answer, RequestLike } from './http/responses.js';
 export { routes } from './http/routes.js';
 export type { Route } from './http/route.js';
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';

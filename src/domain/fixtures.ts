@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { Fixture, type FixtureInput } from '../schemas/records.js';
+import { Fixture, type FixtureInput, type SandboxRecord } from '../schemas/records.js';
 import { formatDateTime } from '../schemas/datetime.js';
 import { toHyphenatedUuid } from './ids.js';
-import { REDACTED } from './service.js';
+import { REDACTED } from './redact.js';
 import { Store } from './store.js';
 
 /** A fixture that cannot be loaded: names the source and the bad path. */
@@ -93,15 +93,18 @@ export async function storeFromFixture(fixture: Fixture, nowMs: number): Promise
   return store;
 }
 
-/** Everything a store holds, as a fixture. Provider tokens are redacted: a snapshot never holds a secret. */
-export function fixtureOf(store: Store): Fixture {
+/**
+ * Everything a store holds, as a fixture, each sandbox seen through `sandboxNow` (its status at
+ * the time asked). Provider tokens are redacted: a snapshot never holds a secret.
+ */
+export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => SandboxRecord = (s) => s): Fixture {
   const tokens: Fixture['provider_tokens'] = {};
   for (const [provider, token] of Object.entries(store.providerTokens) as [keyof Fixture['provider_tokens'], NonNullable<Fixture['provider_tokens'][keyof Fixture['provider_tokens']]>][]) {
     tokens[provider] = { ...token, token: token.token ? REDACTED : null };
   }
   return structuredClone({
     sandbox_specs: store.sandboxSpecs.all(),
-    sandboxes: store.sandboxes.all(),
+    sandboxes: store.sandboxes.all().map(sandboxNow),
     conversations: store.conversations.all(),
     start_tasks: store.startTasks.all(),
     provider_tokens: tokens,

@@ -5,35 +5,57 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Length of a sandbox's session API key (base62, like the real service's ~43 characters). */
 export const SESSION_KEY_LENGTH = 43;
 
+/** Hex digits of a byte, for UUIDs. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 /**
- * The fake's only source of randomness. Seeded, so every id, name, key and
- * sub-millisecond timestamp digit is repeatable.
+ * The fake's only source of randomness. Seeded, so every id, key and sub-millisecond timestamp
+ * digit is repeatable. Ids come from a small fast generator (mulberry32); names from faker.
  */
 export class RandomSource {
   /** The seeded faker instance, for realistic names in generated data. */
   readonly faker: Faker;
+  #state: number;
 
   /** Creates a source seeded with `seed`. */
   constructor(seed: number) {
     this.faker = new Faker({ locale: [en, base] });
     this.faker.seed(seed);
+    this.#state = (seed ^ 0x9e3779b9) >>> 0;
+  }
+
+  /** The next 32 random bits. */
+  #next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
   }
 
   /** A random UUID v4 in hyphenated form. */
   uuid(): string {
-    return this.faker.string.uuid();
+    const bytes: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const word = this.#next();
+      bytes.push(word & 0xff, (word >>> 8) & 0xff, (word >>> 16) & 0xff, word >>> 24);
+    }
+    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+    const h = bytes.map((b) => HEX[b]!);
+    return `${h.slice(0, 4).join('')}-${h.slice(4, 6).join('')}-${h.slice(6, 8).join('')}-${h.slice(8, 10).join('')}-${h.slice(10).join('')}`;
   }
 
   /** `length` random base62 characters. */
   base62(length: number): string {
     let out = '';
-    for (let i = 0; i < length; i++) out += BASE62[this.faker.number.int({ min: 0, max: BASE62.length - 1 })];
+    for (let i = 0; i < length; i++) out += BASE62[this.#next() % BASE62.length];
     return out;
   }
 
   /** An integer in [min, max]. */
   int(min: number, max: number): number {
-    return this.faker.number.int({ min, max });
+    return min + (this.#next() % (max - min + 1));
   }
 
   /** A sandbox id like the real Docker sandbox service's (`oh-agent-server-<base62>`). */

@@ -8,7 +8,7 @@ import { canonicalDateTime, formatDateTime, parseDateTime } from '../schemas/dat
 import type {
   ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel, ProviderToken,
 } from '../schemas/legacy.js';
-import type { ConversationRecord, SandboxRecord, StartTaskRecord, StoredSandboxStatus } from '../schemas/records.js';
+import type { ConversationRecord, Fixture, SandboxRecord, StartTaskRecord, StoredSandboxStatus } from '../schemas/records.js';
 import type { ExposedUrl, SandboxInfo } from '../schemas/sandbox.js';
 import type { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import type { ProviderType } from '../schemas/common.js';
@@ -16,19 +16,21 @@ import type { Clock } from './clock.js';
 import { ConflictError, NotFoundError } from './errors.js';
 import { toHex, toHyphenatedUuid, type RandomSource } from './ids.js';
 import {
-  CONVERSATION_STATUS_OF_SANDBOX, FINAL_TASK_STATUSES, SANDBOX_TIMED_STEPS, SANDBOX_TRANSITIONS,
+  CONVERSATION_STATUS_OF_SANDBOX, FINAL_TASK_STATUSES, SANDBOX_TRANSITIONS,
   nextTaskStep, settleSandboxStatus, type SandboxAction, type Timings,
 } from './lifecycle.js';
+import { fixtureOf } from './fixtures.js';
 import { Mutex } from './mutex.js';
 import type { Store } from './store.js';
 import type { Ordering } from './table.js';
 
-/** First port handed to a sandbox's agent server; each sandbox gets the next free pair. */
+/** First port handed to a sandbox's agent server; each sandbox gets the next pair. */
 const FIRST_AGENT_PORT = 30_000;
+/** Ports handed out cycle through this many, staying below 65536. */
+const AGENT_PORT_SPAN = 30_000;
 /** Title prefix of a conversation created without a title, followed by 5 characters of its id. */
 const DEFAULT_TITLE_PREFIX = 'Conversation ';
-/** What a stored provider token reads as in a snapshot. */
-export const REDACTED = '**********';
+export { REDACTED } from './redact.js';
 
 /** A page of results, as every search endpoint answers. */
 export interface Page<T> {
@@ -81,8 +83,6 @@ export class FakeService {
   readonly #random: RandomSource;
   readonly #options: ServiceOptions;
   readonly #mutex = new Mutex();
-  /** Sandboxes that a time-driven step may move (STARTING). */
-  readonly #moving = new Set<string>();
   /** Start tasks that are not READY or ERROR yet. */
   readonly #pendingTasks = new Set<string>();
   #nextPort = FIRST_AGENT_PORT;
@@ -93,10 +93,7 @@ export class FakeService {
     this.#clock = clock;
     this.#random = random;
     this.#options = options;
-    for (const sandbox of store.sandboxes.all()) {
-      if (SANDBOX_TIMED_STEPS[sandbox.status]) this.#moving.add(sandbox.id);
-      this.#nextPort = Math.max(this.#nextPort, sandbox.agent_port + 2);
-    }
+    for (const sandbox of store.sandboxes.all()) this.#nextPort = Math.max(this.#nextPort, sandbox.agent_port + 2);
     for (const task of store.startTasks.all()) {
       if (!FINAL_TASK_STATUSES.has(task.status)) this.#pendingTasks.add(task.id);
     }
@@ -122,21 +119,13 @@ export class FakeService {
     });
   }
 
-  /** Materialises time-driven transitions up to now: sandboxes first, then the tasks that wait on them. */
+  /**
+   * Materialises the start tasks' steps up to now (a READY task creates its conversation).
+   * Sandbox steps are never written: a sandbox's status is derived from its record when read.
+   */
   async #settle(): Promise<void> {
+    if (this.#pendingTasks.size === 0) return;
     const now = this.#clock.now();
-    for (const id of [...this.#moving]) {
-      const sandbox = this.#store.sandboxes.get(id);
-      if (!sandbox) {
-        this.#moving.delete(id);
-        continue;
-      }
-      const settled = settleSandboxStatus(sandbox.status, this.#sinceMs(sandbox), now, this.#options.timings);
-      if (settled.status !== sandbox.status) {
-        await this.#store.sandboxes.update(id, { status: settled.status, status_changed_at: formatDateTime(settled.sinceMs) });
-      }
-      if (!SANDBOX_TIMED_STEPS[settled.status]) this.#moving.delete(id);
-    }
     const tasks = [...this.#pendingTasks].map((id) => this.#store.startTasks.get(id)!);
     tasks.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
     for (const task of tasks) await this.#settleTask(task, now);
@@ -152,7 +141,7 @@ export class FakeService {
       const sandbox = task.sandbox_id ? this.#store.sandboxes.get(task.sandbox_id) : undefined;
       const step = nextTaskStep(task.status, this.#sinceMs(task), {
         hasRepository: Boolean(task.request.selected_repository),
-        sandbox: sandbox ? { status: sandbox.status, sinceMs: this.#sinceMs(sandbox) } : null,
+        sandbox: sandbox ? this.#sandboxState(sandbox) : null,
       }, this.#options.timings);
       if (!step || step.atMs > now) break;
       const at = formatDateTime(step.atMs);
@@ -202,6 +191,18 @@ export class FakeService {
     return this.#operation(() => undefined);
   }
 
+  /**
+   * Everything the service holds, as a fixture: time-driven steps settled, tokens redacted.
+   * @example
+   * const fixture = await service.snapshot()
+   */
+  snapshot(): Promise<Fixture> {
+    return this.#operation(() => fixtureOf(this.#store, (sandbox) => {
+      const state = this.#sandboxState(sandbox);
+      return { ...sandbox, status: state.status, status_changed_at: formatDateTime(state.sinceMs) };
+    }));
+  }
+
   // ---------------------------------------------------------------- sandbox specs
 
   /** `GET /api/v1/sandbox-specs/search`: specs, newest first. */
@@ -220,7 +221,8 @@ export class FakeService {
 
   // ---------------------------------------------------------------- sandboxes
 
-  #sandboxView(record: SandboxRecord): SandboxInfo {
+  #sandboxView(stored: SandboxRecord): SandboxInfo {
+    const record = this.#settledNow(stored);
     const running = record.status === 'RUNNING';
     return {
       id: record.id,
@@ -261,34 +263,37 @@ export class FakeService {
       status: 'STARTING',
       status_changed_at: created,
       session_api_key: this.#random.sessionKey(),
-      agent_port: this.#nextPort,
+      agent_port: FIRST_AGENT_PORT + ((this.#nextPort - FIRST_AGENT_PORT) % AGENT_PORT_SPAN),
       created_at: created,
     });
     this.#nextPort += 2;
-    this.#moving.add(record.id);
     return record;
   }
 
   /** `POST /api/v1/sandboxes`: starts a sandbox from a spec (the default one when omitted). */
   startSandbox(sandboxSpecId: string | null): Promise<SandboxInfo> {
-    return this.#operation(async () => this.#sandboxView(this.#settledNow(await this.#createSandbox(sandboxSpecId))));
+    return this.#operation(async () => this.#sandboxView(await this.#createSandbox(sandboxSpecId)));
   }
 
-  /** A sandbox as it is at this instant, even if a zero-length step has not been stored yet. */
+  /** Where a sandbox's time-driven steps have taken it by now, and since when. */
+  #sandboxState(record: SandboxRecord): { status: StoredSandboxStatus; sinceMs: number } {
+    return settleSandboxStatus(record.status, this.#sinceMs(record), this.#clock.now(), this.#options.timings);
+  }
+
+  /** A sandbox as it is at this instant (its stored status moved on by the time-driven steps). */
   #settledNow(record: SandboxRecord): SandboxRecord {
-    const settled = settleSandboxStatus(record.status, this.#sinceMs(record), this.#clock.now(), this.#options.timings);
-    return settled.status === record.status ? record : { ...record, status: settled.status };
+    const { status } = this.#sandboxState(record);
+    return status === record.status ? record : { ...record, status };
   }
 
   async #transition(id: string, action: SandboxAction): Promise<SandboxRecord> {
-    const record = this.#store.sandboxes.get(id);
-    if (!record) throw new NotFoundError(`Sandbox ${id}`);
+    const stored = this.#store.sandboxes.get(id);
+    if (!stored) throw new NotFoundError(`Sandbox ${id}`);
+    const record = this.#settledNow(stored);
     const next = SANDBOX_TRANSITIONS[action][record.status];
     if (!next) throw new ConflictError(`Sandbox ${id} is ${record.status} and cannot be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'failed'}`);
     if (next === record.status) return record;
-    const updated = await this.#store.sandboxes.update(id, { status: next, status_changed_at: this.#stamp() });
-    if (SANDBOX_TIMED_STEPS[next]) this.#moving.add(id);
-    return updated;
+    return this.#store.sandboxes.update(id, { status: next, status_changed_at: this.#stamp() });
   }
 
   /** `POST /api/v1/sandboxes/{id}/pause`: STARTING/RUNNING → PAUSED; a PAUSED sandbox stays so. */
@@ -311,7 +316,6 @@ export class FakeService {
   deleteSandbox(id: string): Promise<Success> {
     return this.#operation(() => {
       if (!this.#store.sandboxes.remove(id)) throw new NotFoundError(`Sandbox ${id}`);
-      this.#moving.delete(id);
       return { success: true as const };
     });
   }
@@ -459,7 +463,7 @@ export class FakeService {
         sandboxId = (await this.#createSandbox(null)).id;
       } else {
         const existing = this.#store.sandboxes.get(sandboxId);
-        if (existing?.status === 'PAUSED') await this.#transition(sandboxId, 'resume');
+        if (existing && this.#settledNow(existing).status === 'PAUSED') await this.#transition(sandboxId, 'resume');
       }
       const created = this.#stamp();
       const task = await this.#store.startTasks.insert({
@@ -624,7 +628,7 @@ export class FakeService {
         this.#store.childrenOf.set(record.parent_conversation_id, siblings.filter((c) => c !== record.id));
       }
       const shared = this.#store.conversations.all().some((c) => c.sandbox_id === record.sandbox_id);
-      if (!shared && this.#store.sandboxes.remove(record.sandbox_id)) this.#moving.delete(record.sandbox_id);
+      if (!shared) this.#store.sandboxes.remove(record.sandbox_id);
       return true as const;
     });
   }

@@ -8,7 +8,7 @@ import type { FakeService } from '../domain/service.js';
 import { DetailError, HTTPValidationError, type ValidationErrorItem } from '../schemas/errors.js';
 import { SESSION_API_KEY_HEADER, keyMatches, requiresKey, type AuthPolicy } from './auth.js';
 import { findPythonJsonError } from './python-json.js';
-import { detail, json, methodNotAllowed, notFound, unauthorized, unprocessable } from './responses.js';
+import { detail, json, methodNotAllowed, networkError, notFound, toResponse, unauthorized, type Answer, type RequestLike } from './responses.js';
 import type { Route } from './route.js';
 import { toValidationErrors } from './validation.js';
 import type { Faults } from './faults.js';
@@ -159,7 +159,7 @@ function isJsonContentType(value: string | null): boolean {
 const MISSING_BODY: ValidationErrorItem = { type: 'missing', loc: ['body'], msg: 'Field required', input: null };
 
 /** Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body, bad JSON a `json_invalid` error. */
-async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
+async function readBody(request: RequestLike): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (text.length === 0 || !isJsonContentType(request.headers.get('content-type'))) return { ok: false, error: MISSING_BODY };
   try {
@@ -172,7 +172,7 @@ async function readBody(request: Request): Promise<{ ok: true; value: unknown } 
 }
 
 /** Validates query and body; errors of both come back together, query first, as FastAPI orders them. */
-async function parseRequest(route: Route, request: Request, url: URL): Promise<Parsed> {
+async function parseRequest(route: Route, request: RequestLike, url: URL): Promise<Parsed> {
   const errors: ValidationErrorItem[] = [];
   let query: unknown;
   if (route.query) {
@@ -230,8 +230,13 @@ export class Dispatcher {
     return this.#router.find(method, path);
   }
 
-  /** Answers a request under the base URL, whatever its path, and records it in the journal. */
+  /** Answers a request as a Fetch `Response` (what msw handlers and `fake.fetch` return). */
   async handle(request: Request): Promise<Response> {
+    return toResponse(await this.answer(request));
+  }
+
+  /** Answers a request under the base URL, whatever its path, and records it in the journal. */
+  async answer(request: RequestLike): Promise<Answer> {
     const started = performance.now();
     const url = new URL(request.url);
     const path = this.relativePath(url) ?? url.pathname;
@@ -243,7 +248,7 @@ export class Dispatcher {
     return response;
   }
 
-  async #pipeline(request: Request, url: URL, path: string): Promise<Response> {
+  async #pipeline(request: RequestLike, url: URL, path: string): Promise<Answer> {
     const method = request.method.toUpperCase();
     const latency = this.#options.latency;
     if (latency && this.#uniform) await sleep(latency.min + Math.round(this.#uniform() * (latency.max - latency.min)));
@@ -252,7 +257,7 @@ export class Dispatcher {
     if (injected) {
       const { fault, params } = injected;
       if (fault.kind === 'status') return json(fault.status, fault.body ?? { detail: 'Injected fault' });
-      if (fault.kind === 'network') return Response.error();
+      if (fault.kind === 'network') return networkError();
       if (fault.kind === 'delay') await sleep(fault.delay_ms);
       if (fault.kind === 'sandbox_error') {
         const routed = this.#router.find(method, path);
@@ -269,12 +274,12 @@ export class Dispatcher {
     return response;
   }
 
-  #authorized(path: string, request: Request): boolean {
+  #authorized(path: string, request: RequestLike): boolean {
     if (!requiresKey(this.#options.auth, path)) return true;
     return keyMatches(this.#options.apiKey, request.headers.get(SESSION_API_KEY_HEADER));
   }
 
-  async #respond(match: RouteMatch, request: Request, url: URL): Promise<Response> {
+  async #respond(match: RouteMatch, request: RequestLike, url: URL): Promise<Answer> {
     const { route, params } = match;
     const parsed = await parseRequest(route, request, url);
     let status: number;

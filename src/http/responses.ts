@@ -1,23 +1,52 @@
+/**
+ * Answers of the pipeline: plain status, headers and body text. Transports turn them into what
+ * they speak (a Fetch `Response` for msw, a `node:http` response for the server), so no
+ * transport pays for another's objects.
+ */
 import type { DetailError, ValidationErrorItem } from '../schemas/errors.js';
 
-/** Headers of every JSON answer. */
-const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+/** An answer to a request. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body text, `null` for none. */
+  body: string | null;
+  /** Drop the connection instead of answering (an injected network error). */
+  networkError?: boolean;
+}
+
+/** What the pipeline reads of a request: a Fetch `Request` is one, and so is the server's light wrapper. */
+export interface RequestLike {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
 
 /** A JSON answer, written compactly as FastAPI writes it. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
 /** `{"detail": "..."}` with a status. */
-export function detail(status: number, message: string, headers: Record<string, string> = {}): Response {
+export function detail(status: number, message: string, headers: Record<string, string> = {}): Answer {
   return json(status, { detail: message } satisfies DetailError, headers);
 }
 
 /** 401 `{"detail": "Unauthorized"}`: the key is missing or wrong. */
-export const unauthorized = (): Response => detail(401, 'Unauthorized');
+export const unauthorized = (): Answer => detail(401, 'Unauthorized');
 /** 404 `{"detail": "Not Found"}`: unknown route or unknown id. */
-export const notFound = (): Response => detail(404, 'Not Found');
+export const notFound = (): Answer => detail(404, 'Not Found');
 /** 405 `{"detail": "Method Not Allowed"}` with the methods the path allows. */
-export const methodNotAllowed = (allowed: string[]): Response => detail(405, 'Method Not Allowed', { allow: allowed.join(', ') });
+export const methodNotAllowed = (allowed: string[]): Answer => detail(405, 'Method Not Allowed', { allow: allowed.join(', ') });
 /** 422 `{"detail": [...]}`: FastAPI's validation error. */
-export const unprocessable = (errors: ValidationErrorItem[]): Response => json(422, { detail: errors });
+export const unprocessable = (errors: ValidationErrorItem[]): Answer => json(422, { detail: errors });
+/** No answer at all: the connection is dropped. */
+export const networkError = (): Answer => ({ status: 0, headers: {}, body: null, networkError: true });
+
+/** The Fetch `Response` of an answer (for msw and `fake.fetch`). */
+export function toResponse(answer: Answer): Response {
+  if (answer.networkError) return Response.error();
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -8,8 +8,16 @@ export function formatDateTime(ms: number, micros = 0): string {
   return `${new Date(ms).toISOString().slice(0, 23)}${String(micros).padStart(3, '0')}Z`;
 }
 
+/** The canonical form: `YYYY-MM-DDTHH:MM:SS.ffffffZ`, parsed without a regular expression. */
+const CANONICAL_LENGTH = 27;
+
 /** Parses an ISO 8601 datetime (any offset, up to microseconds) to epoch microseconds; NaN when it is not one. */
 export function parseDateTimeMicros(value: string): number {
+  if (value.length === CANONICAL_LENGTH && value[26] === 'Z' && value[19] === '.' && value[10] === 'T') {
+    const ms = Date.parse(`${value.slice(0, 23)}Z`);
+    const micros = Number(value.slice(23, 26));
+    if (Number.isFinite(ms) && Number.isInteger(micros)) return ms * 1000 + micros;
+  }
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,6}))?(Z|z|[+-]\d{2}:?\d{2})?$/.exec(value);
   if (!match) return Number.NaN;
   const fraction = (match[2] ?? '').padEnd(6, '0');

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Fake } from '../index.js';
 import { SESSION_API_KEY_HEADER, keyMatches } from '../http/auth.js';
 import { FaultSpec } from '../http/faults.js';
-import { detail, json, methodNotAllowed, notFound, unauthorized, unprocessable } from '../http/responses.js';
+import { detail, json, methodNotAllowed, notFound, unauthorized, unprocessable, type Answer, type RequestLike } from '../http/responses.js';
 import { toValidationErrors } from '../http/validation.js';
 
 /** Path prefix of the control API. */
@@ -16,7 +16,7 @@ const ResetBody = z.strictObject({ fixture: z.string().min(1).optional(), seed: 
 const ClockBody = z.strictObject({ advance_ms: z.int().min(0).max(365 * 24 * 3600 * 1000) });
 const JournalQuery = z.object({ limit: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.int().gt(0).lte(100_000)).optional() });
 
-async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+async function readJson(request: RequestLike): Promise<{ ok: true; value: unknown } | { ok: false; response: Answer }> {
   const text = await request.text();
   if (text.trim() === '') return { ok: true, value: {} };
   try {
@@ -26,7 +26,7 @@ async function readJson(request: Request): Promise<{ ok: true; value: unknown } 
   }
 }
 
-function validate<T extends z.ZodType>(schema: T, value: unknown, location: 'body' | 'query'): { ok: true; data: z.output<T> } | { ok: false; response: Response } {
+function validate<T extends z.ZodType>(schema: T, value: unknown, location: 'body' | 'query'): { ok: true; data: z.output<T> } | { ok: false; response: Answer } {
   const result = schema.safeParse(value, { reportInput: true });
   return result.success ? { ok: true, data: result.data } : { ok: false, response: unprocessable(toValidationErrors(result.error.issues, value, location)) };
 }
@@ -35,7 +35,7 @@ function validate<T extends z.ZodType>(schema: T, value: unknown, location: 'bod
 export type ControlChange = () => Promise<void>;
 
 /** Answers a control API request at `path` (starting with `/_fakehands`). */
-export async function handleControl(fake: Fake, request: Request, path: string, changed: ControlChange): Promise<Response> {
+export async function handleControl(fake: Fake, request: RequestLike, path: string, changed: ControlChange): Promise<Answer> {
   const method = request.method.toUpperCase();
   const action = path.slice(CONTROL_PREFIX.length);
   if (action === '/health') return method === 'GET' ? json(200, { status: 'ok' }) : methodNotAllowed(['GET']);

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Fake } from '../index.js';
+import type { RequestLike } from '../http/responses.js';
 import { routes } from '../http/routes.js';
 import { openApiDocument } from '../http/openapi.js';
 import { CONTROL_PREFIX, handleControl } from './control.js';
@@ -48,10 +49,19 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-function toHeaders(message: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (let i = 0; i < message.rawHeaders.length; i += 2) headers.append(message.rawHeaders[i]!, message.rawHeaders[i + 1]!);
-  return headers;
+/** A light request over a node:http message and its body, read by the same pipeline as a Fetch `Request`. */
+function toRequestLike(message: IncomingMessage, url: string, body: Buffer): RequestLike {
+  return {
+    method: (message.method ?? 'GET').toUpperCase(),
+    url,
+    headers: {
+      get(name) {
+        const value = message.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    },
+    text: async () => body.toString('utf8'),
+  };
 }
 
 /** Reads the body, or `null` (after answering 413) when it is larger than the limit. */
@@ -137,30 +147,28 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     if (body === null) return;
 
     const relative = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
-    const fetchRequest = new Request(new URL(rawUrl, base.origin), {
-      method,
-      headers: toHeaders(request),
-      body: method === 'GET' || method === 'HEAD' || body.length === 0 ? undefined : new Uint8Array(body),
-    });
+    let absolute: string;
+    try {
+      absolute = new URL(rawUrl, base.origin).href;
+    } catch {
+      return finish(404, { 'content-type': 'application/json' }, '{"detail":"Not Found"}');
+    }
+    const incoming = toRequestLike(request, absolute, body);
 
     if (relative === OPENAPI_PATH && method === 'GET') {
       openApiText ??= JSON.stringify(openApiDocument(routes, { version: options.version ?? '0.0.0', serverUrl: boundUrl }));
       return finish(200, { 'content-type': 'application/json' }, openApiText);
     }
     const answer = relative === CONTROL_PREFIX || relative.startsWith(`${CONTROL_PREFIX}/`)
-      ? await handleControl(fake, fetchRequest, relative, persist)
-      : await fake.fetch(fetchRequest);
-    if (answer.type === 'error') {
+      ? await handleControl(fake, incoming, relative, persist)
+      : await fake.answer(incoming);
+    if (answer.networkError) {
       // An injected network error: drop the connection without an answer.
       options.log?.({ method, path: pathname, status: 0, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
       request.socket.destroy();
       return;
     }
-    const headers: Record<string, string> = {};
-    answer.headers.forEach((value, key) => {
-      headers[key] = value;
-    });
-    finish(answer.status, headers, await answer.text());
+    finish(answer.status, answer.headers, answer.body);
   };
 
   const server = createServer((request, response) => {

@@ -1,0 +1,166 @@
+/**
+ * The benchmark suite (`npm run bench`). Every figure is a ratio against a baseline measured in
+ * the same run, on this machine, with the same load settings. Writes bench/results/latest.json
+ * and prints a table. Targets (issue 5) are reported as met or not, never asserted in tests.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createFake } from '../dist/index.js';
+import { load, median, round, spawnServer, type LoadResult, type Target } from './lib.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SCALE_SIZES = (process.env.BENCH_SCALE ?? '1000,10000,100000').split(',').map(Number);
+const COLD_START_RUNS = 7;
+const IN_PROCESS_REQUESTS = 3000;
+const KEY = 'fakehands-dev-key';
+const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
+
+type Row = Record<string, string | number | boolean>;
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; targets: Row[] } = {
+  machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
+  settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
+  throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
+};
+const target = (name: string, value: number, limit: number, higherIsBetter: boolean, unit = '×') => {
+  const met = higherIsBetter ? value >= limit : value <= limit;
+  report.targets.push({ name, value: round(value, 3), limit, met });
+  console.log(`  ${met ? 'MET ' : 'MISS'} ${name}: ${round(value, 3)}${unit} (target ${higherIsBetter ? '≥' : '≤'} ${limit}${unit})`);
+};
+
+// ------------------------------------------------------------------ 1. throughput over HTTP
+async function throughput(): Promise<void> {
+  console.log(`\n1. Standalone server throughput (${SECONDS}s, ${CONNECTIONS} connections, autocannon)`);
+  const fake = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'instant', '--api-key', KEY]);
+  const headers = { 'x-session-api-key': KEY };
+  const ids = (await (await fetch(`${fake.url}/api/v1/app-conversations/search?limit=3`, { headers })).json() as { items: { id: string }[] }).items.map((c) => c.id);
+  const targets: Record<string, Target> = {
+    'GET search?limit=20': { method: 'GET', path: '/api/v1/sandboxes/search?limit=20', headers },
+    'POST sandboxes': { method: 'POST', path: '/api/v1/sandboxes', headers },
+    'POST conversations': { method: 'POST', path: '/api/conversations', body: '{}', headers },
+    'GET app-conversations?ids': { method: 'GET', path: `/api/v1/app-conversations?${ids.map((id) => `ids=${id}`).join('&')}`, headers },
+  };
+  // The ceiling answers each route with a body captured from fakehands itself.
+  const bodies: Record<string, string> = {};
+  for (const t of Object.values(targets)) {
+    const response = await fetch(`${fake.url}${t.path}`, { method: t.method, headers: { ...headers, 'content-type': 'application/json' }, body: t.body });
+    bodies[`${t.method} ${t.path.split('?')[0]}`] = await response.text();
+  }
+  await mkdir(root('.tmp'), { recursive: true });
+  await writeFile(root('.tmp/bare-bodies.json'), JSON.stringify(bodies));
+  const bare = await spawnServer([root('bench/servers/bare.mjs'), root('.tmp/bare-bodies.json')]);
+  const msw = await spawnServer([root('bench/servers/msw-middleware.mjs')]);
+  try {
+    for (const [name, t] of Object.entries(targets)) {
+      const results: Record<string, LoadResult> = {};
+      for (const [server, url] of [['bare', bare.url], ['fakehands', fake.url], ['msw-middleware', msw.url]] as const) {
+        await load(url, t, 1, CONNECTIONS); // warm-up
+        results[server] = await load(url, t, SECONDS, CONNECTIONS);
+      }
+      const row = {
+        endpoint: name,
+        bareRps: round(results.bare!.rps, 0), fakehandsRps: round(results.fakehands!.rps, 0), mswRps: round(results['msw-middleware']!.rps, 0),
+        fakehandsP50: results.fakehands!.p50, fakehandsP99: results.fakehands!.p99,
+        ofCeiling: round(results.fakehands!.rps / results.bare!.rps, 3), vsMsw: round(results.fakehands!.rps / results['msw-middleware']!.rps, 2),
+        fakehandsNon2xx: results.fakehands!.non2xx + results.fakehands!.errors,
+      };
+      report.throughput.push(row);
+      console.log(`  ${name.padEnd(28)} bare ${row.bareRps} req/s · fakehands ${row.fakehandsRps} (p50 ${row.fakehandsP50} ms, p99 ${row.fakehandsP99} ms) · msw+middleware ${row.mswRps} → ${round(row.ofCeiling * 100, 1)}% of ceiling, ${row.vsMsw}× msw`);
+    }
+  } finally {
+    await Promise.all([fake.stop(), bare.stop(), msw.stop()]);
+  }
+  const search = report.throughput[0]!;
+  target('GET search: share of the bare node:http ceiling', Number(search.ofCeiling), 0.25, true);
+  target('GET search: × msw through http-middleware', Number(search.vsMsw), 5, true);
+  target('POST sandboxes: share of the ceiling', Number(report.throughput[1]!.ofCeiling), 0.15, true);
+  target('POST conversations: share of the ceiling', Number(report.throughput[2]!.ofCeiling), 0.15, true);
+}
+
+// ------------------------------------------------------------------ 2. in-process cost
+async function inProcess(): Promise<void> {
+  console.log(`\n2. In-process cost per request through setupServer (${IN_PROCESS_REQUESTS} sequential fetches)`);
+  const url = 'http://localhost:3000/api/v1/sandboxes/search?limit=20';
+  const timeFetches = async () => {
+    for (let i = 0; i < 200; i++) await (await fetch(url, { headers: { 'x-session-api-key': KEY } })).text();
+    const started = performance.now();
+    for (let i = 0; i < IN_PROCESS_REQUESTS; i++) await (await fetch(url, { headers: { 'x-session-api-key': KEY } })).text();
+    return ((performance.now() - started) / IN_PROCESS_REQUESTS) * 1000;
+  };
+  const fake = await createFake({ timings: 'instant', apiKey: KEY });
+  const body = await (await fake.fetch(new Request(url, { headers: { 'x-session-api-key': KEY } }))).json();
+  const server = setupServer();
+  server.listen({ onUnhandledRequest: 'error' });
+  const samples: { staticUs: number[]; fakeUs: number[] } = { staticUs: [], fakeUs: [] };
+  for (let round_ = 0; round_ < 3; round_++) {
+    server.resetHandlers(http.get('http://localhost:3000/api/v1/sandboxes/search', () => HttpResponse.json(body)));
+    samples.staticUs.push(await timeFetches());
+    server.resetHandlers(...fake.handlers);
+    samples.fakeUs.push(await timeFetches());
+  }
+  server.close();
+  const staticUs = median(samples.staticUs);
+  const fakeUs = median(samples.fakeUs);
+  report.inProcess = { staticHandlerUs: round(staticUs, 1), fakehandsUs: round(fakeUs, 1), ratio: round(fakeUs / staticUs, 3) };
+  console.log(`  one-line static msw handler ${round(staticUs, 1)} µs · fakehands handlers ${round(fakeUs, 1)} µs`);
+  target('in-process: × the one-line static msw handler', fakeUs / staticUs, 1.5, false);
+}
+
+// ------------------------------------------------------------------ 3. scale
+async function scale(): Promise<void> {
+  console.log('\n3. Scale: per-call latency in-process with N conversations (each with its sandbox) loaded');
+  for (const n of SCALE_SIZES) {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', root('bench/scale-worker.ts'), String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const row = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
+    report.scale.push(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, round(v, 1)])));
+    console.log(`  n=${String(n).padEnd(7)} load ${round(row.loadMs! / 1000, 2)} s · rss ${round(row.rssMb!, 0)} MB · search first ${round(row.searchFirstUs!, 1)} µs · deep ${round(row.searchDeepUs!, 1)} µs · count ${round(row.countUs!, 1)} µs · batch get ${round(row.batchGetUs!, 1)} µs`);
+  }
+  const small = report.scale[0]!;
+  const large = report.scale.at(-1)!;
+  if (report.scale.length > 1) {
+    for (const key of ['searchFirstUs', 'searchDeepUs', 'countUs', 'batchGetUs']) {
+      target(`scale: ${key.replace('Us', '')} at n=${large.n} vs n=${small.n}`, Number(large[key]) / Number(small[key]), 3, false);
+    }
+  }
+  target(`scale: resident memory with n=${large.n}`, Number(large.rssMb), 400, false, ' MB');
+}
+
+// ------------------------------------------------------------------ 4. cold start
+async function coldStart(): Promise<void> {
+  console.log(`\n4. Cold start: process spawn to first 200 (median of ${COLD_START_RUNS})`);
+  const firstOk = async (args: string[], path: string) => {
+    const started = performance.now();
+    const server = await spawnServer(args);
+    for (;;) {
+      const response = await fetch(`${server.url}${path}`, { headers: { 'x-session-api-key': KEY } }).catch(() => null);
+      if (response?.status === 200) break;
+    }
+    const ms = performance.now() - started;
+    await server.stop();
+    return ms;
+  };
+  const bareMs: number[] = [];
+  const fakeMs: number[] = [];
+  for (let i = 0; i < COLD_START_RUNS; i++) {
+    bareMs.push(await firstOk([root('bench/servers/bare.mjs'), root('.tmp/bare-bodies.json')], '/api/v1/sandboxes/search'));
+    fakeMs.push(await firstOk([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY], '/api/v1/sandboxes/search'));
+  }
+  const bare = median(bareMs);
+  const fake = median(fakeMs);
+  report.coldStart = { bareMs: round(bare, 1), fakehandsMs: round(fake, 1), ratio: round(fake / bare, 2) };
+  console.log(`  bare node:http ${round(bare, 1)} ms · fakehands serve ${round(fake, 1)} ms`);
+  target('cold start: × the bare node:http server', fake / bare, 2.5, false);
+}
+
+const only = process.argv[2];
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart };
+for (const [name, section] of Object.entries(sections)) {
+  if (!only || only === name) await section();
+}
+await mkdir(root('bench/results'), { recursive: true });
+await writeFile(root('bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+console.log(`\nwrote bench/results/latest.json · targets met: ${report.targets.filter((t) => t.met).length}/${report.targets.length}`);

@@ -1,0 +1,2 @@
+/** What a stored provider token reads as in a snapshot or a state file. */
+export const REDACTED = '**********';
