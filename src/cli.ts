@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createFake, type Fake } from './index.js';
+import { createFakeCore as createFake, type FakeCore as Fake } from './fake.js';
 import { DEFAULT_API_KEY } from './options.js';
+import { packageFile } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
 import { StateFileWriter, readStateFile } from './server/state-file.js';
@@ -22,7 +23,7 @@ export const DEFAULT_HOST = '127.0.0.1';
 /** An error whose message is the one line the CLI prints before exiting with code 2. */
 export class UsageError extends Error {}
 
-const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION: string = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
 
 /** Every option of `fakehands serve`: flag, environment variable, and help text. */
 const SERVE_OPTIONS = {

@@ -3,6 +3,7 @@ import { formatDateTime } from '../schemas/datetime.js';
 import type { ConversationRecord, FixtureInput, SandboxRecord, StartTaskRecord, StoredSandboxStatus } from '../schemas/records.js';
 import { DEFAULT_WORKING_DIR, type SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { DEFAULT_MANUAL_START } from './clock.js';
+import { faker } from '@faker-js/faker/locale/en';
 import { RandomSource } from './ids.js';
 
 /** Real-looking repositories that conversations are opened on. */
@@ -55,7 +56,9 @@ export function defaultSandboxSpecs(created: string): SandboxSpecInfo[] {
  */
 export function generateFixture(options: GenerateOptions): FixtureInput {
   const random = new RandomSource(options.seed ?? 1);
-  const f = random.faker;
+  // The English-only faker (loading every locale costs ~100 ms); seeded per call, so repeatable.
+  const f = faker;
+  f.seed(options.seed ?? 1);
   const end = Date.parse(options.now ?? DEFAULT_MANUAL_START);
   const n = options.conversations;
   const step = n > 0 ? Math.floor(HISTORY_MS / n) : 0;

@@ -1,4 +1,3 @@
-import { Faker, base, en } from '@faker-js/faker';
 
 /** Letters of the base62 alphabet used for sandbox ids and keys. */
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -10,17 +9,13 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
 
 /**
  * The fake's only source of randomness. Seeded, so every id, key and sub-millisecond timestamp
- * digit is repeatable. Ids come from a small fast generator (mulberry32); names from faker.
+ * digit is repeatable. A small fast generator (mulberry32): serving never loads faker.
  */
 export class RandomSource {
-  /** The seeded faker instance, for realistic names in generated data. */
-  readonly faker: Faker;
   #state: number;
 
   /** Creates a source seeded with `seed`. */
   constructor(seed: number) {
-    this.faker = new Faker({ locale: [en, base] });
-    this.faker.seed(seed);
     this.#state = (seed ^ 0x9e3779b9) >>> 0;
   }
 

@@ -86,6 +86,8 @@ export class FakeService {
   /** Start tasks that are not READY or ERROR yet. */
   readonly #pendingTasks = new Set<string>();
   #nextPort = FIRST_AGENT_PORT;
+  /** The last timestamp handed out, in epoch microseconds. */
+  #lastStampMicros = 0;
 
   /** Creates a service over `store`, reading time from `clock`. */
   constructor(store: Store, clock: Clock, random: RandomSource, options: ServiceOptions) {
@@ -106,9 +108,14 @@ export class FakeService {
 
   // ---------------------------------------------------------------- time
 
-  /** A creation timestamp for now, with seeded microseconds. */
+  /**
+   * A timestamp for `ms` with seeded microseconds, always after the previous one handed out, so
+   * records created in the same millisecond keep their order and are appended to the orderings.
+   */
   #stamp(ms = this.#clock.now()): string {
-    return formatDateTime(ms, this.#random.int(0, 999));
+    const micros = Math.max(ms * 1000 + this.#random.int(0, 999), this.#lastStampMicros + 1);
+    this.#lastStampMicros = micros;
+    return formatDateTime(Math.floor(micros / 1000), micros % 1000);
   }
 
   /** Runs a read or write as one step, after moving every time-driven state machine to now. */
@@ -559,8 +566,8 @@ export class FakeService {
     return this.#operation(async () => {
       const existing = request.conversation_id === undefined ? undefined : this.#findConversation(request.conversation_id);
       const record = existing ?? await this.#createLegacyConversation(request);
-      const view = this.#conversationInfoView(record);
-      return { status: 'ok', conversation_id: view.conversation_id, message: null, conversation_status: view.status };
+      const status = CONVERSATION_STATUS_OF_SANDBOX[this.#sandboxStatusOf(record).status];
+      return { status: 'ok', conversation_id: legacyId(record.id), message: null, conversation_status: status };
     });
   }
 

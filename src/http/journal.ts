@@ -20,7 +20,8 @@ export interface JournalEntry {
 /** The last requests the fake answered, in a bounded ring, for tests that assert what a UI called. */
 export class Journal {
   readonly #size: number;
-  #entries: JournalEntry[] = [];
+  /** Entries with their time as epoch ms; the ISO string is written only when read. */
+  #entries: (Omit<JournalEntry, 'at'> & { atMs: number })[] = [];
   #seq = 0;
 
   /** Keeps the last `size` requests. */
@@ -30,13 +31,13 @@ export class Journal {
 
   /** Records an answered request. */
   record(entry: Omit<JournalEntry, 'seq' | 'at'>): void {
-    this.#entries.push({ seq: ++this.#seq, at: new Date().toISOString(), ...entry });
+    this.#entries.push({ seq: ++this.#seq, atMs: Date.now(), ...entry });
     if (this.#entries.length > this.#size) this.#entries.splice(0, this.#entries.length - this.#size);
   }
 
   /** The last `limit` entries, oldest first. */
   entries(limit = this.#size): JournalEntry[] {
-    return this.#entries.slice(-limit).map((e) => ({ ...e }));
+    return this.#entries.slice(-limit).map(({ atMs, ...e }) => ({ seq: e.seq, at: new Date(atMs).toISOString(), method: e.method, path: e.path, query: e.query, status: e.status, duration_ms: e.duration_ms }));
   }
 
   /** Forgets every entry. */

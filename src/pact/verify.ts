@@ -7,13 +7,14 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ApiError, createClient, type Client } from '../client/index.js';
+import { packageFile } from '../package-root.js';
 
 /** The provider name the contracts are written for. */
 export const PROVIDER_NAME = 'conversation-sandbox-service';
 /** The consumer name of the contracts fakehands writes. */
 export const CONSUMER_NAME = 'fakehands-client';
 /** The contracts that ship with fakehands. */
-export const CONTRACTS_DIR = fileURLToPath(new URL('../../contracts/', import.meta.url));
+export const CONTRACTS_DIR = fileURLToPath(packageFile('contracts/'));
 /** How long a state handler waits for the service (a sandbox to run, a start task to be READY). */
 const DEFAULT_STATE_TIMEOUT_MS = 120_000;
 /** Where pact-js's proxy receives provider state calls (they pass the request filter too). */

@@ -33,8 +33,14 @@ export function parseDateTime(value: string): number {
   return Math.floor(parseDateTimeMicros(value) / 1000);
 }
 
+/** Whether `value` is already in the canonical form (checked without parsing). */
+function isCanonical(value: string): boolean {
+  return value.length === CANONICAL_LENGTH && value[26] === 'Z' && value[19] === '.' && value[10] === 'T' && value[4] === '-' && value[13] === ':';
+}
+
 /** Rewrites any accepted ISO 8601 datetime in the canonical form. */
 export function canonicalDateTime(value: string): string {
+  if (isCanonical(value)) return value;
   const micros = parseDateTimeMicros(value);
   return formatDateTime(Math.floor(micros / 1000), ((micros % 1000) + 1000) % 1000);
 }

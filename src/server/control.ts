@@ -3,7 +3,7 @@
  * journal, for scripts and UI tests that drive the dev server. Same auth as the API.
  */
 import { z } from 'zod';
-import type { Fake } from '../index.js';
+import type { FakeCore as Fake } from '../fake.js';
 import { SESSION_API_KEY_HEADER, keyMatches } from '../http/auth.js';
 import { FaultSpec } from '../http/faults.js';
 import { detail, json, methodNotAllowed, notFound, unauthorized, unprocessable, type Answer, type RequestLike } from '../http/responses.js';

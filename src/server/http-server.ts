@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Fake } from '../index.js';
+import type { FakeCore as Fake } from '../fake.js';
 import type { RequestLike } from '../http/responses.js';
 import { routes } from '../http/routes.js';
 import { openApiDocument } from '../http/openapi.js';
@@ -147,11 +147,11 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     if (body === null) return;
 
     const relative = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
-    let absolute: string;
-    try {
+    let absolute = `${base.origin}${rawUrl}`;
+    if (!rawUrl.startsWith('/') || !URL.canParse(absolute)) {
+      // An absolute-form or odd request target: resolve it the slow way, or answer 404.
+      if (!URL.canParse(rawUrl, base.origin)) return finish(404, { 'content-type': 'application/json' }, '{"detail":"Not Found"}');
       absolute = new URL(rawUrl, base.origin).href;
-    } catch {
-      return finish(404, { 'content-type': 'application/json' }, '{"detail":"Not Found"}');
     }
     const incoming = toRequestLike(request, absolute, body);
 
