@@ -114,10 +114,10 @@ async function inProcess(): Promise<void> {
 async function scale(): Promise<void> {
   console.log('\n3. Scale: per-call latency in-process with N conversations (each with its sandbox) loaded');
   for (const n of SCALE_SIZES) {
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', root('bench/scale-worker.ts'), String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, ['--expose-gc', root('bench/scale-worker.mjs'), String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
     const row = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
     report.scale.push(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, round(v, 1)])));
-    console.log(`  n=${String(n).padEnd(7)} load ${round(row.loadMs! / 1000, 2)} s · rss ${round(row.rssMb!, 0)} MB · search first ${round(row.searchFirstUs!, 1)} µs · deep ${round(row.searchDeepUs!, 1)} µs · count ${round(row.countUs!, 1)} µs · batch get ${round(row.batchGetUs!, 1)} µs`);
+    console.log(`  n=${String(n).padEnd(7)} load ${round(row.loadMs! / 1000, 2)} s · rss ${round(row.rssMb!, 0)} MB (heap used ${round(row.heapUsedMb!, 0)} MB) · search first ${round(row.searchFirstUs!, 1)} µs · deep ${round(row.searchDeepUs!, 1)} µs · count ${round(row.countUs!, 1)} µs · batch get ${round(row.batchGetUs!, 1)} µs`);
   }
   const small = report.scale[0]!;
   const large = report.scale.at(-1)!;

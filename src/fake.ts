@@ -4,7 +4,7 @@
  * index.ts adds the msw handlers.
  */
 import { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
-import { FixtureError, parseFixture, storeFromFixture } from './domain/fixtures.js';
+import { FixtureError, storeFromFixture } from './domain/fixtures.js';
 import { RandomSource } from './domain/ids.js';
 import type { Timings } from './domain/lifecycle.js';
 import { FakeService } from './domain/service.js';
@@ -20,10 +20,13 @@ import type { Fixture, FixtureInput } from './schemas/records.js';
 /** Names of the fixtures that ship with fakehands. */
 export const BUILT_IN_FIXTURES = ['default', 'empty'] as const;
 
+/** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
+export type FixtureOption = string | FixtureInput | (() => FixtureInput);
+
 /** What `reset()` may change. */
 export interface ResetOptions {
-  /** A fixture name, path or object to load instead of the current one. */
-  fixture?: string | FixtureInput;
+  /** A fixture name, path, object or function to load instead of the current one. */
+  fixture?: FixtureOption;
   /** A new seed. */
   seed?: number;
 }
@@ -55,7 +58,8 @@ export interface FakeCore {
 }
 
 /** Reads a fixture given by name, path or object. */
-async function readFixture(fixture: string | FixtureInput): Promise<{ data: unknown; source: string }> {
+async function readFixture(fixture: FixtureOption): Promise<{ data: unknown; source: string }> {
+  if (typeof fixture === 'function') return { data: fixture(), source: '(function)' };
   if (typeof fixture !== 'string') return { data: fixture, source: '(object)' };
   const { readFile } = await import('node:fs/promises');
   const builtIn = (BUILT_IN_FIXTURES as readonly string[]).includes(fixture);
@@ -86,12 +90,12 @@ export async function createFakeCore(input: FakeOptionsInput = {}): Promise<Fake
   const clock = options.clock === 'manual' ? createManualClock(options.now)
     : options.clock === 'system' ? createSystemClock() : options.clock;
   const start = clock.now();
-  let fixtureOption: string | FixtureInput = options.fixture;
+  let fixtureOption: FixtureOption = options.fixture;
   let seed = options.seed;
 
   const build = async (): Promise<FakeService> => {
     const { data, source } = await readFixture(fixtureOption);
-    const store = await storeFromFixture(parseFixture(data, source), clock.now());
+    const store = await storeFromFixture(data, source, clock.now());
     return new FakeService(store, clock, new RandomSource(seed), { timings, userId: options.userId });
   };
 

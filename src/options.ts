@@ -29,8 +29,12 @@ export const FakeOptions = z.strictObject({
   auth: z.enum(['all', 'legacy', 'none']).default('all'),
   /** Seed of every generated id, name, key and timestamp. */
   seed: z.int().default(1),
-  /** The data to start from: `default`, `empty`, a path to a JSON file, or a fixture object. */
-  fixture: z.union([z.string().min(1), z.custom<FixtureInput>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a fixture name, path or object')]).default('default'),
+  /** The data to start from: `default`, `empty`, a path to a JSON file, a fixture object, or a function returning one (called on create and every reset, so a large data set is not kept twice). */
+  fixture: z.union([
+    z.string().min(1),
+    z.custom<FixtureInput>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a fixture name, path, object or function'),
+    z.custom<() => FixtureInput>((v) => typeof v === 'function', 'expected a fixture name, path, object or function'),
+  ]).default('default'),
   /** How long time-driven steps take: `realistic` (default), `instant`, or per-step milliseconds. */
   timings: z.union([z.enum(['realistic', 'instant']), TimingsObject]).default('realistic'),
   /** `manual` (default: moves only with `clock.advance`), `system` (wall time), or your own `Clock`. */

@@ -1,5 +1,8 @@
-import type { z } from 'zod';
-import { Fixture, type FixtureInput, type SandboxRecord } from '../schemas/records.js';
+import { z } from 'zod';
+import {
+  ConversationRecord, Fixture, SandboxRecord, StartTaskRecord, type FixtureInput,
+} from '../schemas/records.js';
+import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { formatDateTime } from '../schemas/datetime.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED } from './redact.js';
@@ -24,72 +27,85 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${formatPath(issue.path)}: ${issue.message}`;
 }
 
-/** Validates a fixture against the schemas and its references; throws a `FixtureError` naming the first bad path. */
-export function parseFixture(input: unknown, source: string): Fixture {
-  const result = Fixture.safeParse(input);
-  if (!result.success) throw new FixtureError(source, result.error.issues.slice(0, 3).map(describeIssue).join('; '));
-  const fixture = result.data;
-  const specs = new Set<string>();
-  const seen = (kind: keyof Fixture, ids: Set<string>, id: string, index: number) => {
-    if (ids.has(id)) throw new FixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
-    ids.add(id);
+/** The parts of a fixture, checked record by record as they are stored. */
+const FixtureShape = z.strictObject({
+  sandbox_specs: z.array(z.unknown()).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
+  sandboxes: z.array(z.unknown()).default([]),
+  conversations: z.array(z.unknown()).default([]),
+  start_tasks: z.array(z.unknown()).default([]),
+  provider_tokens: Fixture.shape.provider_tokens,
+  mcp_config: Fixture.shape.mcp_config,
+});
+
+/**
+ * Validates a fixture and stores it, record by record (no second full copy of a large data set
+ * is ever held). Throws a `FixtureError` naming the first bad path: a record that does not match
+ * its schema, a reference to nothing, or an id used twice. Records without `status_changed_at`
+ * entered their status at `nowMs`, so a STARTING sandbox of a fixture is still starting when it loads.
+ */
+export async function storeFromFixture(input: unknown, source: string, nowMs: number): Promise<Store> {
+  const shape = FixtureShape.safeParse(input);
+  if (!shape.success) throw new FixtureError(source, shape.error.issues.slice(0, 3).map(describeIssue).join('; '));
+  const data = shape.data;
+  const store = new Store();
+  const now = formatDateTime(nowMs);
+
+  /** Validates one record with `schema`, naming its path on failure. */
+  const record = <S extends z.ZodType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
+    const result = schema.safeParse(value);
+    if (!result.success) {
+      throw new FixtureError(source, result.error.issues.slice(0, 3).map((issue) => describeIssue({ ...issue, path: [kind, index, ...issue.path] })).join('; '));
+    }
+    return result.data;
   };
-  fixture.sandbox_specs.forEach((spec, i) => seen('sandbox_specs', specs, spec.id, i));
-  const sandboxes = new Set<string>();
-  fixture.sandboxes.forEach((sandbox, i) => {
-    seen('sandboxes', sandboxes, sandbox.id, i);
-    if (!specs.has(sandbox.sandbox_spec_id)) {
+  /** Stores a record, naming its path when its id is taken. */
+  const insert = async <T>(kind: string, index: number, id: string, store_: () => Promise<T>): Promise<T> => {
+    try {
+      return await store_();
+    } catch {
+      throw new FixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
+    }
+  };
+
+  for (const [i, value] of data.sandbox_specs.entries()) {
+    const spec = record(SandboxSpecInfo, 'sandbox_specs', i, value);
+    await insert('sandbox_specs', i, spec.id, () => store.sandboxSpecs.insert(spec));
+  }
+  store.defaultSandboxSpecId = store.sandboxSpecs.orderings.all.size > 0 ? (record(SandboxSpecInfo, 'sandbox_specs', 0, data.sandbox_specs[0]).id) : null;
+  for (const [i, value] of data.sandboxes.entries()) {
+    const sandbox = record(SandboxRecord, 'sandboxes', i, value);
+    if (!store.sandboxSpecs.get(sandbox.sandbox_spec_id)) {
       throw new FixtureError(source, `sandboxes[${i}].sandbox_spec_id: no sandbox spec has the id "${sandbox.sandbox_spec_id}"`);
     }
-  });
-  const conversations = new Set<string>();
-  fixture.conversations.forEach((conversation, i) => {
+    await insert('sandboxes', i, sandbox.id, () => store.sandboxes.insert({ ...sandbox, status_changed_at: sandbox.status_changed_at ?? now }));
+  }
+  const parents: [number, string][] = [];
+  for (const [i, value] of data.conversations.entries()) {
+    const conversation = record(ConversationRecord, 'conversations', i, value);
     if (conversation.version === 'V1' && !toHyphenatedUuid(conversation.id)) {
       throw new FixtureError(source, `conversations[${i}].id: a V1 conversation needs a UUID id, got "${conversation.id}"`);
     }
-    conversation.id = toHyphenatedUuid(conversation.id) ?? conversation.id;
-    seen('conversations', conversations, conversation.id, i);
-  });
-  fixture.conversations.forEach((conversation, i) => {
-    const parent = conversation.parent_conversation_id;
-    if (parent !== null && !conversations.has(toHyphenatedUuid(parent) ?? parent)) {
-      throw new FixtureError(source, `conversations[${i}].parent_conversation_id: no conversation has the id "${parent}"`);
-    }
-  });
-  const tasks = new Set<string>();
-  fixture.start_tasks.forEach((task, i) => seen('start_tasks', tasks, task.id, i));
-  return fixture;
-}
-
-/**
- * Fills a new store from a parsed fixture. Records without `status_changed_at` entered their
- * status at `nowMs`, so a STARTING sandbox of a fixture is still starting when it loads.
- */
-export async function storeFromFixture(fixture: Fixture, nowMs: number): Promise<Store> {
-  const store = new Store();
-  const now = formatDateTime(nowMs);
-  for (const spec of fixture.sandbox_specs) await store.sandboxSpecs.insert(spec);
-  store.defaultSandboxSpecId = fixture.sandbox_specs[0]!.id;
-  for (const sandbox of fixture.sandboxes) {
-    await store.sandboxes.insert({ ...sandbox, status_changed_at: sandbox.status_changed_at ?? now });
-  }
-  for (const conversation of fixture.conversations) {
-    const record = await store.conversations.insert({
-      ...conversation,
-      parent_conversation_id: conversation.parent_conversation_id && (toHyphenatedUuid(conversation.parent_conversation_id) ?? conversation.parent_conversation_id),
-      agent_started_at: conversation.agent_started_at ?? conversation.created_at,
-    });
-    if (record.parent_conversation_id) {
-      const children = store.childrenOf.get(record.parent_conversation_id) ?? [];
-      children.push(record.id);
-      store.childrenOf.set(record.parent_conversation_id, children);
+    const id = toHyphenatedUuid(conversation.id) ?? conversation.id;
+    const parent = conversation.parent_conversation_id && (toHyphenatedUuid(conversation.parent_conversation_id) ?? conversation.parent_conversation_id);
+    if (parent) parents.push([i, parent]);
+    const stored = await insert('conversations', i, id, () => store.conversations.insert({
+      ...conversation, id, parent_conversation_id: parent, agent_started_at: conversation.agent_started_at ?? conversation.created_at,
+    }));
+    if (parent) {
+      const children = store.childrenOf.get(parent) ?? [];
+      children.push(stored.id);
+      store.childrenOf.set(parent, children);
     }
   }
-  for (const task of fixture.start_tasks) {
-    await store.startTasks.insert({ ...task, status_changed_at: task.status_changed_at ?? now });
+  for (const [i, parent] of parents) {
+    if (!store.conversations.get(parent)) throw new FixtureError(source, `conversations[${i}].parent_conversation_id: no conversation has the id "${parent}"`);
   }
-  store.providerTokens = structuredClone(fixture.provider_tokens);
-  store.mcpConfig = structuredClone(fixture.mcp_config);
+  for (const [i, value] of data.start_tasks.entries()) {
+    const task = record(StartTaskRecord, 'start_tasks', i, value);
+    await insert('start_tasks', i, task.id, () => store.startTasks.insert({ ...task, status_changed_at: task.status_changed_at ?? now }));
+  }
+  store.providerTokens = structuredClone(data.provider_tokens);
+  store.mcpConfig = structuredClone(data.mcp_config);
   return store;
 }
 
@@ -97,7 +113,7 @@ export async function storeFromFixture(fixture: Fixture, nowMs: number): Promise
  * Everything a store holds, as a fixture, each sandbox seen through `sandboxNow` (its status at
  * the time asked). Provider tokens are redacted: a snapshot never holds a secret.
  */
-export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => SandboxRecord = (s) => s): Fixture {
+export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => SandboxRecord = (record) => record): Fixture {
   const tokens: Fixture['provider_tokens'] = {};
   for (const [provider, token] of Object.entries(store.providerTokens) as [keyof Fixture['provider_tokens'], NonNullable<Fixture['provider_tokens'][keyof Fixture['provider_tokens']]>][]) {
     tokens[provider] = { ...token, token: token.token ? REDACTED : null };

@@ -5,6 +5,7 @@ import { DEFAULT_WORKING_DIR, type SandboxSpecInfo } from '../schemas/sandbox-sp
 import { DEFAULT_MANUAL_START } from './clock.js';
 import { faker } from '@faker-js/faker/locale/en';
 import { RandomSource } from './ids.js';
+import { agentPortFor } from './service.js';
 
 /** Real-looking repositories that conversations are opened on. */
 const REPOSITORIES = [
@@ -79,20 +80,20 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
       sandbox_spec_id: specs[i % 7 === 3 ? 1 : i % 11 === 5 ? 2 : 0]!.id,
       status,
       session_api_key: random.sessionKey(),
-      agent_port: 30_000 + 2 * i,
+      agent_port: agentPortFor(i),
       created_at: created,
     };
     sandboxes.push(sandbox);
     const repository = i % 9 === 8 ? null : f.helpers.arrayElement(REPOSITORIES);
     const id = random.uuid();
-    const title = `${f.helpers.arrayElement(TITLE_VERBS)} ${f.hacker.noun()} ${f.hacker.ingverb()}`;
+    const title = [f.helpers.arrayElement(TITLE_VERBS), f.hacker.noun(), f.hacker.ingverb()].join(' ');
     const updated = formatDateTime(createdMs + random.int(1000, 3_600_000), random.int(0, 999));
     conversations.push({
       id,
       version: i % 4 === 1 ? 'V0' : 'V1',
       sandbox_id: sandbox.id,
       created_by_user_id: null,
-      title: title.charAt(0).toUpperCase() + title.slice(1),
+      title,
       selected_repository: repository,
       selected_branch: repository ? f.helpers.arrayElement(BRANCHES) : null,
       git_provider: repository ? (i % 13 === 6 ? f.helpers.arrayElement(providers) : 'github') : null,

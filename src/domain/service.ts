@@ -28,6 +28,11 @@ import type { Ordering } from './table.js';
 const FIRST_AGENT_PORT = 30_000;
 /** Ports handed out cycle through this many, staying below 65536. */
 const AGENT_PORT_SPAN = 30_000;
+
+/** The agent server port of the `index`-th sandbox (its VSCODE port is the next one). */
+export function agentPortFor(index: number): number {
+  return FIRST_AGENT_PORT + ((2 * index) % AGENT_PORT_SPAN);
+}
 /** Title prefix of a conversation created without a title, followed by 5 characters of its id. */
 const DEFAULT_TITLE_PREFIX = 'Conversation ';
 export { REDACTED } from './redact.js';
@@ -85,7 +90,7 @@ export class FakeService {
   readonly #mutex = new Mutex();
   /** Start tasks that are not READY or ERROR yet. */
   readonly #pendingTasks = new Set<string>();
-  #nextPort = FIRST_AGENT_PORT;
+  #sandboxCount = 0;
   /** The last timestamp handed out, in epoch microseconds. */
   #lastStampMicros = 0;
 
@@ -95,7 +100,7 @@ export class FakeService {
     this.#clock = clock;
     this.#random = random;
     this.#options = options;
-    for (const sandbox of store.sandboxes.all()) this.#nextPort = Math.max(this.#nextPort, sandbox.agent_port + 2);
+    this.#sandboxCount = store.sandboxes.size;
     for (const task of store.startTasks.all()) {
       if (!FINAL_TASK_STATUSES.has(task.status)) this.#pendingTasks.add(task.id);
     }
@@ -270,10 +275,10 @@ export class FakeService {
       status: 'STARTING',
       status_changed_at: created,
       session_api_key: this.#random.sessionKey(),
-      agent_port: FIRST_AGENT_PORT + ((this.#nextPort - FIRST_AGENT_PORT) % AGENT_PORT_SPAN),
+      agent_port: agentPortFor(this.#sandboxCount),
       created_at: created,
     });
-    this.#nextPort += 2;
+    this.#sandboxCount++;
     return record;
   }
 
