@@ -8,14 +8,16 @@
  */
 import type { HttpHandler } from 'msw';
 import { createFakeCore, type FakeCore } from './fake.js';
-import { createHandlers } from './http/handlers.js';
+import { createHandlers, createRouteHandlers } from './http/handlers.js';
 import { routes } from './http/routes.js';
 import type { FakeOptionsInput } from './options.js';
 
 /** A running fake: msw handlers over one in-memory state. */
 export interface Fake extends FakeCore {
-  /** msw request handlers for every endpoint: `setupServer(...fake.handlers)`. */
+  /** msw request handlers for the whole API under the base URL: `setupServer(...fake.handlers)`. */
   readonly handlers: HttpHandler[];
+  /** The same behaviour as one msw handler per endpoint, listed by `server.listHandlers()` (slower). */
+  readonly routeHandlers: HttpHandler[];
 }
 
 /**
@@ -25,7 +27,11 @@ export interface Fake extends FakeCore {
  */
 export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
   const core = await createFakeCore(input);
-  return Object.assign(core, { handlers: createHandlers((request) => core.fetch(request), routes, core.options.baseUrl) });
+  const respond = (request: Request) => core.fetch(request);
+  return Object.assign(core, {
+    handlers: createHandlers(respond, core.options.baseUrl),
+    routeHandlers: createRouteHandlers(respond, routes, core.options.baseUrl),
+  });
 }
 
 export { createFakeCore, BUILT_IN_FIXTURES, type FakeCore, type ResetOptions } from './fake.js';

@@ -68,7 +68,7 @@ describe('in-process and over-the-wire answers', () => {
   let server: FakeServer | undefined;
   afterAll(async () => server?.close());
 
-  it('are identical for a recorded sequence of good and bad requests', async () => {
+  it('are identical for a recorded sequence of good and bad requests (one handler, per-route handlers, real sockets)', async () => {
     const inProcess = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
     const msw = setupServer(...inProcess.handlers);
     msw.listen({ onUnhandledRequest: 'error' });
@@ -81,6 +81,14 @@ describe('in-process and over-the-wire answers', () => {
     const viaHttp = await play((step) => fetch(...init(step, url)), (ms) => overTheWire.clock.advance(ms));
 
     expect(viaHttp).toEqual(viaMsw);
+
+    const perRoute = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
+    const routeServer = setupServer(...perRoute.routeHandlers);
+    routeServer.listen({ onUnhandledRequest: 'error' });
+    const viaRouteHandlers = await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => perRoute.clock.advance(ms));
+    routeServer.close();
+    expect(viaRouteHandlers).toEqual(viaMsw);
+    expect(perRoute.routeHandlers).toHaveLength(22);
     const statuses = new Set(viaMsw.map((r) => r.status));
     expect([...statuses].sort()).toEqual([200, 401, 404, 405, 409, 422]);
   });
