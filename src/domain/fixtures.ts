@@ -5,7 +5,7 @@ import {
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { formatDateTime } from '../schemas/datetime.js';
 import { toHyphenatedUuid } from './ids.js';
-import { REDACTED } from './redact.js';
+import { REDACTED, redactSecrets } from './redact.js';
 import { Store } from './store.js';
 
 /** A fixture that cannot be loaded: names the source and the bad path. */
@@ -124,7 +124,7 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     conversations: store.conversations.all(),
     start_tasks: store.startTasks.all(),
     provider_tokens: tokens,
-    mcp_config: store.mcpConfig,
+    mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
   });
 }
 

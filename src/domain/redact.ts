@@ -1,2 +1,33 @@
-/** What a stored provider token reads as in a snapshot or a state file. */
+/** What a secret reads as in a snapshot, a state file or an error's `input`. */
 export const REDACTED = '**********';
+
+/** Field names whose values are secrets wherever they appear. */
+const SECRET_FIELDS = /^(token|api_key|apikey|secret|password|session_api_key)$/i;
+/** Objects whose every value is treated as a secret (a stdio MCP server's environment). */
+const SECRET_MAPS = new Set(['env', 'provider_tokens']);
+
+/**
+ * A copy of `value` with secrets replaced by `REDACTED`: the values of secret-named fields, every
+ * value of an `env` map, and token objects given as bare strings under `provider_tokens`.
+ * @example
+ * redactSecrets({ url: 'https://mcp', api_key: 'sk-1' }) // { url: 'https://mcp', api_key: '**********' }
+ */
+export function redactSecrets(value: unknown, secret = false): unknown {
+  if (typeof value === 'string') return secret && value !== '' ? REDACTED : value;
+  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (SECRET_MAPS.has(key) && item !== null && typeof item === 'object') {
+      out[key] = Object.fromEntries(Object.entries(item).map(([k, v]) => [k, redactSecrets(v, key === 'env' || typeof v === 'string')]));
+    } else {
+      out[key] = redactSecrets(item, secret || SECRET_FIELDS.test(key));
+    }
+  }
+  return out;
+}
+
+/** Whether a validation error's location is a secret (a token, a key, an environment value). */
+export function isSecretLocation(loc: readonly (string | number)[]): boolean {
+  return loc.some((part, i) => typeof part === 'string' && (SECRET_FIELDS.test(part) || (SECRET_MAPS.has(part) && i < loc.length - 1 && loc[i + 1] !== undefined && loc.at(-1) !== '[key]')));
+}

@@ -4,10 +4,11 @@
  */
 import type { z } from 'zod';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
+import { isSecretLocation, redactSecrets } from '../domain/redact.js';
 import type { FakeService } from '../domain/service.js';
 import { DetailError, HTTPValidationError, type ValidationErrorItem } from '../schemas/errors.js';
 import { SESSION_API_KEY_HEADER, keyMatches, requiresKey, type AuthPolicy } from './auth.js';
-import { findPythonJsonError } from './python-json.js';
+import { MAX_JSON_DEPTH, findExcessiveNesting, findPythonJsonError } from './python-json.js';
 import { detail, json, methodNotAllowed, networkError, notFound, toResponse, unauthorized, type Answer, type RequestLike } from './responses.js';
 import type { Route } from './route.js';
 import { toValidationErrors } from './validation.js';
@@ -162,6 +163,10 @@ const MISSING_BODY: ValidationErrorItem = { type: 'missing', loc: ['body'], msg:
 async function readBody(request: RequestLike): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (text.length === 0 || !isJsonContentType(request.headers.get('content-type'))) return { ok: false, error: MISSING_BODY };
+  const tooDeep = findExcessiveNesting(text);
+  if (tooDeep !== null) {
+    return { ok: false, error: { type: 'json_invalid', loc: ['body', tooDeep], msg: 'JSON decode error', input: {}, ctx: { error: `Nesting deeper than ${MAX_JSON_DEPTH} levels` } } };
+  }
   try {
     const value: unknown = JSON.parse(text);
     return value === null ? { ok: false, error: MISSING_BODY } : { ok: true, value };
@@ -286,7 +291,8 @@ export class Dispatcher {
     let body: unknown;
     if (!parsed.ok) {
       status = 422;
-      body = { detail: parsed.errors };
+      // FastAPI echoes each problem's input; a token or key sent in the wrong shape is not echoed.
+      body = { detail: parsed.errors.map((error) => ({ ...error, input: isSecretLocation(error.loc) ? redactSecrets(error.input, true) : redactSecrets(error.input) })) };
     } else {
       try {
         body = await route.handle({ params, query: parsed.query, body: parsed.body }, this.#service());

@@ -128,3 +128,29 @@ export function findPythonJsonError(text: string): PythonJsonError | null {
     return { msg: error.msg, pos: Array.from(text.slice(0, error.at)).length };
   }
 }
+
+/** Deepest nesting a request body may have (Python's json module gives up near its recursion limit of 1000). */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * Where a JSON document first nests deeper than `limit` arrays and objects, or `null` when it
+ * does not. One pass over the text, skipping strings.
+ */
+export function findExcessiveNesting(text: string, limit = MAX_JSON_DEPTH): number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return Array.from(text.slice(0, i)).length;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return null;
+}

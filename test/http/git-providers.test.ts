@@ -58,6 +58,27 @@ describe('POST /api/add-git-providers', () => {
     ]);
   });
 
+  it('never echoes a token or key sent in the wrong shape in a 422 input', async () => {
+    const asString = await call('POST', '/api/add-git-providers', { body: { provider_tokens: { github: GITHUB_TOKEN } } });
+    expect(asString.body).toEqual({
+      detail: [{ type: 'model_attributes_type', loc: ['body', 'provider_tokens', 'github'], msg: 'Input should be a valid dictionary or object to extract fields from', input: '**********' }],
+    });
+    const mcp = await call('POST', '/api/add-git-providers', { body: { mcp_config: { sse_servers: [{ api_key: 'sk-secret' }] } } });
+    expect(mcp.body).toEqual({
+      detail: [{ type: 'missing', loc: ['body', 'mcp_config', 'sse_servers', 0, 'url'], msg: 'Field required', input: { api_key: '**********' } }],
+    });
+  });
+
+  it('keeps MCP server keys and environment values out of snapshots', async () => {
+    await call('POST', '/api/add-git-providers', { body: { mcp_config: { shttp_servers: [{ url: 'https://mcp.example.com', api_key: 'sk-secret' }], stdio_servers: [{ name: 'gh', command: 'gh-mcp', env: { GITHUB_TOKEN: 'ghp_env' } }] } } });
+    const { mcp_config } = await env.fake.snapshot();
+    expect(mcp_config).toEqual({
+      sse_servers: [],
+      shttp_servers: [{ url: 'https://mcp.example.com', api_key: '**********', timeout: 60 }],
+      stdio_servers: [{ name: 'gh', command: 'gh-mcp', args: [], env: { GITHUB_TOKEN: '**********' } }],
+    });
+  });
+
   it('answers 401 without the key', async () => {
     expect(await call('POST', '/api/add-git-providers', { body: {}, key: null })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
   });
