@@ -440,10 +440,7 @@ export class FakeService {
       } else {
         const all = matchingIds(query.ordering, query.range, query.predicate).map((id) => table.get(id)!);
         const key = sortOrder.startsWith('TITLE') ? (c: ConversationRecord) => c.title ?? '' : (c: ConversationRecord) => c.updated_at;
-        const sign = sortOrder.endsWith('_DESC') ? -1 : 1;
-        all.sort((a, b) => (key(a) < key(b) ? -sign : key(a) > key(b) ? sign : 0));
-        const ids = all.slice(page.offset, page.offset + page.limit).map((c) => c.id);
-        result = { ids, more: page.offset + page.limit < all.length };
+        result = sortedPage(all, key, sortOrder.endsWith('_DESC'), page);
       }
       return toPage(result.ids.map((id) => this.#appConversationView(table.get(id)!)), page, result.more);
     });
@@ -543,9 +540,7 @@ export class FakeService {
         result = pageIds(table.orderings.all, page, { desc: sortOrder === 'CREATED_AT_DESC', range: query.range, predicate: query.predicate });
       } else {
         const all = matchingIds(table.orderings.all, query.range, query.predicate).map((id) => table.get(id)!);
-        const sign = sortOrder === 'UPDATED_AT_DESC' ? -1 : 1;
-        all.sort((a, b) => (a.updated_at < b.updated_at ? -sign : a.updated_at > b.updated_at ? sign : 0));
-        result = { ids: all.slice(page.offset, page.offset + page.limit).map((t) => t.id), more: page.offset + page.limit < all.length };
+        result = sortedPage(all, (t) => t.updated_at, sortOrder === 'UPDATED_AT_DESC', page);
       }
       return toPage(result.ids.map((id) => this.#startTaskView(table.get(id)!)), page, result.more);
     });
@@ -742,6 +737,13 @@ function pageIds(
     ids.push(id);
   }
   return { ids, more: false };
+}
+
+/** One page of `records` sorted by `key` (for sort orders that have no kept ordering). */
+function sortedPage<T extends { id: string }>(records: T[], key: (record: T) => string, desc: boolean, page: PageRequest): IdPage {
+  const sign = desc ? -1 : 1;
+  records.sort((a, b) => (key(a) < key(b) ? -sign : key(a) > key(b) ? sign : 0));
+  return { ids: records.slice(page.offset, page.offset + page.limit).map((r) => r.id), more: page.offset + page.limit < records.length };
 }
 
 function toPage<T>(items: T[], page: PageRequest, more: boolean): Page<T> {

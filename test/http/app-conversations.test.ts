@@ -275,6 +275,17 @@ describe('GET /api/v1/app-conversations/search', () => {
     expect(body.items.map((c) => c.title)).toEqual(['a', 'b', 'c']);
   });
 
+  it('sorts by UPDATED_AT_DESC: a renamed conversation comes first', async () => {
+    const older = await readyConversation({ title: 'older' });
+    const newer = await readyConversation({ title: 'newer' });
+    env.fake.clock.advance(1000);
+    await call('PATCH', `/api/conversations/${older.id.replaceAll('-', '')}`, { body: { title: 'older, renamed' } });
+    const { body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=UPDATED_AT_DESC');
+    expect(body.items.map((c) => c.id)).toEqual([older.id, newer.id]);
+    const ascending = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=UPDATED_AT&limit=1');
+    expect(ascending.body).toMatchObject({ items: [{ id: newer.id }], next_page_id: '1' });
+  });
+
   it('leaves sub-conversations out unless include_sub_conversations=true', async () => {
     const parent = await readyConversation();
     await readyConversation({ parent_conversation_id: parent.id });
