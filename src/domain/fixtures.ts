@@ -104,8 +104,8 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     const task = record(StartTaskRecord, 'start_tasks', i, value);
     await insert('start_tasks', i, task.id, () => store.startTasks.insert({ ...task, status_changed_at: task.status_changed_at ?? now }));
   }
-  store.providerTokens = structuredClone(data.provider_tokens);
-  store.mcpConfig = structuredClone(data.mcp_config);
+  await store.setProviderTokens(data.provider_tokens);
+  await store.setMcpConfig(data.mcp_config);
   return store;
 }
 

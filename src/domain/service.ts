@@ -642,7 +642,7 @@ export class FakeService {
 
   /** `POST /api/add-git-providers`: merges provider tokens and stores the MCP config. */
   storeGitProviders(request: POSTProviderModel): Promise<{ message: 'Git providers stored' }> {
-    return this.#operation(() => {
+    return this.#operation(async () => {
       const incoming = request.provider_tokens;
       if (Object.keys(incoming).length > 0) {
         const merged: Partial<Record<ProviderType, ProviderToken>> = {};
@@ -650,16 +650,16 @@ export class FakeService {
           const stored = this.#store.providerTokens[provider];
           merged[provider] = !token.token && stored?.token ? { ...stored, host: token.host } : { ...token };
         }
-        this.#store.providerTokens = merged;
+        await this.#store.setProviderTokens(merged);
       }
-      if (request.mcp_config) this.#store.mcpConfig = structuredClone(request.mcp_config);
+      if (request.mcp_config) await this.#store.setMcpConfig(request.mcp_config);
       return { message: 'Git providers stored' as const };
     });
   }
 
   /** The stored provider tokens, unredacted: for in-process assertions only, never served over HTTP. */
   providerTokens(): Partial<Record<ProviderType, ProviderToken>> {
-    return structuredClone(this.#store.providerTokens);
+    return this.#store.providerTokens;
   }
 }
 

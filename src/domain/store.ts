@@ -1,6 +1,7 @@
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
+import { Collection } from '@msw/data';
 import {
-  ConversationRecord, SandboxRecord, StartTaskRecord,
+  ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
@@ -22,10 +23,36 @@ export class Store {
   readonly startTasks = new Table(StartTaskRecord, {});
   /** Ids of the children of each conversation (`sub_conversation_ids`). */
   readonly childrenOf = new Map<string, string[]>();
-  /** Stored git provider tokens: secrets, never returned by any endpoint. */
-  providerTokens: Partial<Record<ProviderType, ProviderToken>> = {};
-  /** Stored user-level MCP configuration. */
-  mcpConfig: MCPConfig | null = null;
+  /** Stored git provider tokens, one record per provider: secrets, never returned by any endpoint. */
+  readonly providerTokenRecords = new Collection({ schema: ProviderTokenRecord });
+  /** Stored user-level MCP configuration (at most one record). */
+  readonly mcpConfigRecords = new Collection({ schema: MCPConfigRecord });
   /** Id of the default sandbox spec. */
   defaultSandboxSpecId: string | null = null;
+
+  /** The stored provider tokens, keyed by provider. */
+  get providerTokens(): Partial<Record<ProviderType, ProviderToken>> {
+    const tokens: Partial<Record<ProviderType, ProviderToken>> = {};
+    for (const { provider, token, host, user_id } of this.providerTokenRecords.all()) tokens[provider] = { token, host, user_id };
+    return tokens;
+  }
+
+  /** Replaces the stored provider tokens (each record validated by its schema). */
+  async setProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
+    this.providerTokenRecords.clear();
+    for (const [provider, token] of Object.entries(tokens) as [ProviderType, ProviderToken][]) {
+      await this.providerTokenRecords.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
+    }
+  }
+
+  /** The stored MCP configuration, or `null`. */
+  get mcpConfig(): MCPConfig | null {
+    return this.mcpConfigRecords.all()[0]?.config ?? null;
+  }
+
+  /** Replaces the stored MCP configuration. */
+  async setMcpConfig(config: MCPConfig | null): Promise<void> {
+    this.mcpConfigRecords.clear();
+    if (config) await this.mcpConfigRecords.create({ config });
+  }
 }

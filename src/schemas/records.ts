@@ -68,6 +68,19 @@ export const StartTaskRecord = z.strictObject({
 });
 export type StartTaskRecord = z.infer<typeof StartTaskRecord>;
 
+/** A stored git provider token, one record per provider. The token is a secret: never returned. */
+export const ProviderTokenRecord = z.strictObject({
+  provider: ProviderType,
+  token: z.string().nullable(),
+  host: z.string().nullable(),
+  user_id: z.string().nullable(),
+});
+export type ProviderTokenRecord = z.infer<typeof ProviderTokenRecord>;
+
+/** The stored user-level MCP configuration (a collection of at most one record). */
+export const MCPConfigRecord = z.strictObject({ config: MCPConfig });
+export type MCPConfigRecord = z.infer<typeof MCPConfigRecord>;
+
 /** A whole data set: what a fixture file holds and what `fake.snapshot()` returns. */
 export const Fixture = z.strictObject({
   sandbox_specs: z.array(SandboxSpecInfo).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
