@@ -3,14 +3,8 @@
  * fixtures are reproducible: `npm run fixtures`.
  */
 import { writeFile } from 'node:fs/promises';
-import { defaultSandboxSpecs, generateFixture } from '../src/domain/generate.js';
-
+import { DEFAULT_FIXTURE_OPTIONS, defaultSandboxSpecs, generateFixture } from '../src/domain/generate.js';
 import { Fixture } from '../src/schemas/records.js';
-
-/** Conversations in the default fixture: enough for several pages and every status and trigger. */
-const DEFAULT_CONVERSATIONS = 40;
-/** Seed of the default fixture. */
-const FIXTURE_SEED = 2025;
 
 const write = async (name: string, data: unknown) => {
   Fixture.parse(data);
@@ -18,7 +12,7 @@ const write = async (name: string, data: unknown) => {
   console.log(`wrote fixtures/${name}.json`);
 };
 
-await write('default', generateFixture({ conversations: DEFAULT_CONVERSATIONS, seed: FIXTURE_SEED, showcase: true }));
+await write('default', generateFixture(DEFAULT_FIXTURE_OPTIONS));
 await write('empty', {
   sandbox_specs: defaultSandboxSpecs('2025-10-01T00:00:00.000000Z').slice(0, 1),
   sandboxes: [], conversations: [], start_tasks: [], provider_tokens: {}, mcp_config: null,

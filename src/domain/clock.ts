@@ -51,4 +51,3 @@ export function createSystemClock(): Clock {
   };
 }
 
-export { formatDateTime, parseDateTime, parseDateTimeMicros } from '../schemas/datetime.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  ConversationRecord, Fixture, SandboxRecord, StartTaskRecord, type FixtureInput,
+  ConversationRecord, Fixture, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { formatDateTime } from '../schemas/datetime.js';
@@ -127,5 +127,3 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
   });
 }
-
-export type { FixtureInput };

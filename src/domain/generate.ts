@@ -36,6 +36,9 @@ export interface GenerateOptions {
   showcase?: boolean;
 }
 
+/** How fixtures/default.json is made: enough conversations for several pages, every status and trigger. */
+export const DEFAULT_FIXTURE_OPTIONS: GenerateOptions = { conversations: 40, seed: 2025, showcase: true };
+
 /** The sandbox specs every generated data set has; the first is the default. */
 export function defaultSandboxSpecs(created: string): SandboxSpecInfo[] {
   const spec = (tag: string, env: Record<string, string>): SandboxSpecInfo => ({

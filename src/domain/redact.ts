@@ -27,7 +27,12 @@ export function redactSecrets(value: unknown, secret = false): unknown {
   return out;
 }
 
-/** Whether a validation error's location is a secret (a token, a key, an environment value). */
-export function isSecretLocation(loc: readonly (string | number)[]): boolean {
-  return loc.some((part, i) => typeof part === 'string' && (SECRET_FIELDS.test(part) || (SECRET_MAPS.has(part) && i < loc.length - 1 && loc[i + 1] !== undefined && loc.at(-1) !== '[key]')));
+/** Whether a field of this name holds a secret (`token`, `api_key`, ...). */
+export function isSecretField(name: string): boolean {
+  return SECRET_FIELDS.test(name);
+}
+
+/** Whether every value of a map of this name is a secret (`env`, `provider_tokens`). */
+export function isSecretMap(name: string): boolean {
+  return SECRET_MAPS.has(name);
 }

@@ -3,7 +3,7 @@
  * Nothing here knows about HTTP: inputs are already validated, failures are domain errors.
  */
 import type { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../schemas/app-conversation.js';
-import type { AppConversationSortOrder, ConversationStatus, SandboxStatus, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type { AppConversationSortOrder, SandboxStatus, StartTaskSortOrder, Success } from '../schemas/common.js';
 import { canonicalDateTime, formatDateTime, parseDateTime } from '../schemas/datetime.js';
 import type {
   ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel, ProviderToken,
@@ -104,11 +104,6 @@ export class FakeService {
     for (const task of store.startTasks.all()) {
       if (!FINAL_TASK_STATUSES.has(task.status)) this.#pendingTasks.add(task.id);
     }
-  }
-
-  /** The store this service works on (for snapshots and fixtures). */
-  get store(): Store {
-    return this.#store;
   }
 
   // ---------------------------------------------------------------- time
@@ -748,9 +743,4 @@ function sortedPage<T extends { id: string }>(records: T[], key: (record: T) => 
 
 function toPage<T>(items: T[], page: PageRequest, more: boolean): Page<T> {
   return { items, next_page_id: more ? String(page.offset + page.limit) : null };
-}
-
-/** The status a conversation shows for a given stored sandbox status (exported for documentation and tests). */
-export function conversationStatusOf(status: StoredSandboxStatus | 'MISSING'): ConversationStatus {
-  return CONVERSATION_STATUS_OF_SANDBOX[status];
 }

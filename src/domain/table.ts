@@ -10,13 +10,16 @@ interface Keyed {
 /**
  * The symbol under which @msw/data keeps a record's primary key. When the initial values carry
  * it, @msw/data uses it instead of drawing a random UUID for every record (about 0.3 KB each);
- * fakehands passes the record's own id. Found from a throwaway record, as the library does not
- * export it; `undefined` (a random key per record, as before) if a future version differs.
+ * fakehands passes the record's own id. Found once from a throwaway record, as the library does
+ * not export it; `undefined` (a random key per record) if a future version differs.
  */
-const PRIMARY_KEY: symbol | undefined = await (async () => {
-  const probe = await new Collection({ schema: { '~standard': { version: 1, vendor: 'fakehands', validate: (value: unknown) => ({ value }) } } }).create({});
-  return Object.getOwnPropertySymbols(probe).find((symbol) => symbol.description === 'kPrimaryKey');
-})();
+let primaryKey: Promise<symbol | undefined> | undefined;
+function findPrimaryKey(): Promise<symbol | undefined> {
+  primaryKey ??= new Collection({ schema: { '~standard': { version: 1, vendor: 'fakehands', validate: (value: unknown) => ({ value }) } } })
+    .create({})
+    .then((probe) => Object.getOwnPropertySymbols(probe).find((symbol) => symbol.description === 'kPrimaryKey'));
+  return primaryKey;
+}
 
 /**
  * Records kept sorted by creation time (oldest first), for paging without a sort per request:
@@ -120,8 +123,9 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
 
   /** Validates and stores a new record; throws when its id is taken. */
   async insert(values: z.input<S>): Promise<z.output<S>> {
-    const keyed = PRIMARY_KEY && typeof (values as { id?: unknown }).id === 'string'
-      ? { ...(values as object), [PRIMARY_KEY]: (values as { id: string }).id } : values;
+    const key = await findPrimaryKey();
+    const keyed = key && typeof (values as { id?: unknown }).id === 'string'
+      ? { ...(values as object), [key]: (values as { id: string }).id } : values;
     const record = (await this.collection.create(keyed as z.input<S>)) as StoredRecord<S>;
     if (this.#byId.has(record.id)) {
       this.collection.delete(record);

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { isSecretLocation, redactSecrets } from '../domain/redact.js';
+import { RandomSource } from '../domain/ids.js';
 import type { FakeService } from '../domain/service.js';
 import { DetailError, HTTPValidationError, type ValidationErrorItem } from '../schemas/errors.js';
 import { SESSION_API_KEY_HEADER, keyMatches, requiresKey, type AuthPolicy } from './auth.js';
@@ -42,18 +42,6 @@ export interface DispatcherOptions {
 
 /** Methods whose successful answers mean the state changed. */
 const CHANGING_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
-
-/** A small seeded generator (mulberry32) for latency, kept apart from the data's random source. */
-function seededUniform(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -209,7 +197,8 @@ export class Dispatcher {
   readonly basePath: string;
   /** Origin of the base URL. */
   readonly origin: string;
-  readonly #uniform: (() => number) | null;
+  /** Picks latencies; its own seeded source, so latency never shifts the data's ids. */
+  readonly #latencyRandom: RandomSource | null;
 
   /** Creates a dispatcher over `routes`; `service` returns the current service (it changes on reset). */
   constructor(routes: readonly Route[], service: () => FakeService, options: DispatcherOptions) {
@@ -219,7 +208,7 @@ export class Dispatcher {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.origin = base.origin;
-    this.#uniform = options.latency ? seededUniform(options.latency.seed) : null;
+    this.#latencyRandom = options.latency ? new RandomSource(options.latency.seed) : null;
   }
 
   /** The path of `url` relative to the base URL, or `null` when it is not under it. */
@@ -228,11 +217,6 @@ export class Dispatcher {
     if (this.basePath === '') return path;
     if (path === this.basePath) return '/';
     return path.startsWith(`${this.basePath}/`) ? path.slice(this.basePath.length) : null;
-  }
-
-  /** Stage 1: finds the route, or answers 404/405. Exposed for transports that route first. */
-  route(method: string, path: string): Routing {
-    return this.#router.find(method, path);
   }
 
   /** Answers a request as a Fetch `Response` (what msw handlers and `fake.fetch` return). */
@@ -256,7 +240,7 @@ export class Dispatcher {
   async #pipeline(request: RequestLike, url: URL, path: string): Promise<Answer> {
     const method = request.method.toUpperCase();
     const latency = this.#options.latency;
-    if (latency && this.#uniform) await sleep(latency.min + Math.round(this.#uniform() * (latency.max - latency.min)));
+    if (latency && this.#latencyRandom) await sleep(this.#latencyRandom.int(latency.min, latency.max));
     if (!this.#authorized(path, request)) return unauthorized();
     const injected = this.#options.faults?.take(method, path);
     if (injected) {
@@ -291,8 +275,7 @@ export class Dispatcher {
     let body: unknown;
     if (!parsed.ok) {
       status = 422;
-      // FastAPI echoes each problem's input; a token or key sent in the wrong shape is not echoed.
-      body = { detail: parsed.errors.map((error) => ({ ...error, input: isSecretLocation(error.loc) ? redactSecrets(error.input, true) : redactSecrets(error.input) })) };
+      body = { detail: parsed.errors };
     } else {
       try {
         body = await route.handle({ params, query: parsed.query, body: parsed.body }, this.#service());

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { PydanticErrorParams } from '../schemas/common.js';
+import { isSecretField, isSecretMap, redactSecrets } from '../domain/redact.js';
 import type { ValidationErrorItem } from '../schemas/errors.js';
 
 /** Where a request value comes from: the first element of `loc`. */
@@ -25,8 +26,22 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+/**
+ * Whether a problem's location is a secret: a secret-named field, or a value inside a map of
+ * secrets (`env`, `provider_tokens`), but not a map's `[key]`, which is a name.
+ */
+function isSecretLocation(loc: ValidationErrorItem['loc']): boolean {
+  if (loc.at(-1) === '[key]') return false;
+  return loc.some((part, i) => typeof part === 'string' && (isSecretField(part) || (isSecretMap(part) && i < loc.length - 1)));
+}
+
+/**
+ * One 422 item. FastAPI echoes the problem's input; here a token or key never is (one sent in
+ * the wrong shape, or sitting next to the field in error), the one deliberate difference.
+ */
 function item(type: string, loc: ValidationErrorItem['loc'], msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationErrorItem {
-  return ctx ? { type, loc, msg, input, ctx } : { type, loc, msg, input };
+  const shown = redactSecrets(input, isSecretLocation(loc));
+  return ctx ? { type, loc, msg, input: shown, ctx } : { type, loc, msg, input: shown };
 }
 
 function invalidType(issue: z.core.$ZodIssueInvalidType, loc: ValidationErrorItem['loc'], input: unknown): ValidationErrorItem {

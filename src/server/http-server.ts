@@ -125,24 +125,25 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     const origin = request.headers.origin;
     const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
     const pathname = rawUrl.split('?')[0]!;
+    const logAnswer = (status: number) => options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: string | null) => {
       response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
       response.end(body ?? undefined);
-      options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      logAnswer(status);
     };
 
     if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
       if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
       response.writeHead(204, preflightHeaders(allowedOrigin));
       response.end();
-      options.log?.({ method, path: pathname, status: 204, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      logAnswer(204);
       return;
     }
 
     const body = await readBody(request, response, () => {
       response.writeHead(413, { 'content-type': 'application/json', connection: 'close', ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
       response.end(TOO_LARGE_BODY, () => request.socket.destroy());
-      options.log?.({ method, path: pathname, status: 413, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      logAnswer(413);
     });
     if (body === null) return;
 
@@ -164,7 +165,7 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
       : await fake.answer(incoming);
     if (answer.networkError) {
       // An injected network error: drop the connection without an answer.
-      options.log?.({ method, path: pathname, status: 0, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+      logAnswer(0);
       request.socket.destroy();
       return;
     }

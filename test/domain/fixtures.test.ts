@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { FixtureError, createFake, generateFixture } from '../../src/index.js';
+import { DEFAULT_FIXTURE_OPTIONS } from '../../src/domain/generate.js';
 import { Fixture } from '../../src/schemas/records.js';
 
 const readJson = async (name: string) => JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')) as unknown;
@@ -19,7 +20,7 @@ describe('fixtures/default.json', () => {
   });
 
   it('is what `npm run fixtures` writes, so it can be regenerated', async () => {
-    expect(await readJson('default')).toEqual(JSON.parse(JSON.stringify(generateFixture({ conversations: 40, seed: 2025, showcase: true }))));
+    expect(await readJson('default')).toEqual(JSON.parse(JSON.stringify(generateFixture(DEFAULT_FIXTURE_OPTIONS))));
   });
 
   it('loads, and its in-progress start task becomes READY as time passes', async () => {
