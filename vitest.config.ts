@@ -7,6 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    globalSetup: ['test/support/build-dist.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { PACT_DO_NOT_TRACK: 'true' },

@@ -2,12 +2,12 @@
  * The `fakehands` command: `fakehands serve` runs the whole API on localhost for frontend
  * development. Every option can also come from an environment variable (`FAKEHANDS_PORT`, ...).
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createFakeCore as createFake, type FakeCore as Fake } from './fake.js';
-import { DEFAULT_API_KEY } from './options.js';
-import { packageFile } from './package-root.js';
+import { CONFIGURATION_ERROR_CODES, FakehandsError } from './domain/errors.js';
+import { DEFAULT_API_KEY, FakeOptions } from './options.js';
+import { packageVersion } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
 import { StateFileWriter, readStateFile } from './server/state-file.js';
@@ -20,49 +20,59 @@ export const DEFAULT_PORT = 3000;
 /** Default host: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
 
-/** An error whose message is the one line the CLI prints before exiting with code 2. */
-export class UsageError extends Error {}
+/** A command-line problem: the CLI prints its message and exits with code 2. */
+const usage = (message: string) => new FakehandsError('usage', message);
 
-const VERSION: string = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+const VERSION = packageVersion();
 
-/** Every option of `fakehands serve`: flag, environment variable, and help text. */
-const SERVE_OPTIONS = {
-  host: { type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
-  port: { type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)` },
-  'api-key': { type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
-  auth: { type: 'string', env: 'FAKEHANDS_AUTH', help: 'all (default) | legacy (only non-/api/v1 routes, as the real server) | none' },
-  seed: { type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)' },
-  fixture: { type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
-  timings: { type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
-  latency: { type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)' },
-  'state-file': { type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
-  cors: { type: 'string', env: 'FAKEHANDS_CORS', help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)' },
-  quiet: { type: 'boolean', env: 'FAKEHANDS_QUIET', help: 'No request log' },
-  log: { type: 'string', env: 'FAKEHANDS_LOG', help: 'Request log format: pretty (default) | json' },
-  help: { type: 'boolean', env: null, help: 'Show this help' },
-  version: { type: 'boolean', env: null, help: 'Show the version' },
-} as const;
+/** How a flag's text becomes the option's value (before the shared schema validates it). */
+type Coerce = (text: string) => unknown;
+const asInt: Coerce = (text) => (/^-?\d+$/.test(text.trim()) ? Number(text) : text);
+const asLatency: Coerce = (text) => {
+  const match = /^(\d+)-(\d+)$/.exec(text.trim());
+  return match ? { min: Number(match[1]), max: Number(match[2]) } : text;
+};
 
-const ServeConfig = z.object({
-  host: z.string().min(1).default(DEFAULT_HOST),
-  port: z.string().regex(/^\d{1,5}$/, 'expected a port number 0-65535').transform(Number).pipe(z.int().max(65535, 'expected a port number 0-65535')).default(DEFAULT_PORT),
-  'api-key': z.string().min(1, 'must not be empty').default(DEFAULT_API_KEY),
-  auth: z.enum(['all', 'legacy', 'none']).default('all'),
-  seed: z.string().regex(/^-?\d+$/, 'expected an integer').transform(Number).default(1),
-  fixture: z.string().min(1).default('default'),
+/** Every option of `fakehands serve`: its key in `ServeOptions`, environment variable, help, and how its text is read. */
+const SERVE_FLAGS = {
+  host: { key: 'host', type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
+  port: { key: 'port', type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)`, coerce: asInt },
+  'api-key': { key: 'apiKey', type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
+  auth: { key: 'auth', type: 'string', env: 'FAKEHANDS_AUTH', help: 'all (default) | legacy (only non-/api/v1 routes, as the real server) | none' },
+  seed: { key: 'seed', type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)', coerce: asInt },
+  fixture: { key: 'fixture', type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
+  timings: { key: 'timings', type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
+  latency: { key: 'latency', type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)', coerce: asLatency },
+  'state-file': { key: 'stateFile', type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
+  cors: { key: 'cors', type: 'string', env: 'FAKEHANDS_CORS', help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)' },
+  quiet: { key: 'quiet', type: 'boolean', env: 'FAKEHANDS_QUIET', help: 'No request log' },
+  log: { key: 'log', type: 'string', env: 'FAKEHANDS_LOG', help: 'Request log format: pretty (default) | json' },
+  help: { key: null, type: 'boolean', env: null, help: 'Show this help' },
+  version: { key: null, type: 'boolean', env: null, help: 'Show the version' },
+} as const satisfies Record<string, { key: string | null; type: 'string' | 'boolean'; env: string | null; help: string; coerce?: Coerce }>;
+
+/** Environment values read as booleans; anything else is an error, never a silent false. */
+const BOOLEAN_TEXT: Record<string, boolean> = { 1: true, true: true, yes: true, 0: false, false: false, no: false };
+
+/**
+ * The options of `fakehands serve`: the library's own `FakeOptions` (one schema for both) plus
+ * what only a server has.
+ */
+export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: true, fixture: true, timings: true, latency: true }).extend({
   timings: z.enum(['realistic', 'instant']).default('realistic'),
-  latency: z.string().regex(/^\d+-\d+$/, 'expected MIN-MAX in milliseconds, e.g. 50-300')
-    .transform((v) => { const [min, max] = v.split('-').map(Number); return { min: min!, max: max! }; })
-    .refine((l) => l.min <= l.max, 'MIN must not exceed MAX').optional(),
-  'state-file': z.string().min(1).optional(),
+  fixture: z.string().min(1).default('default'),
+  host: z.string().min(1).default(DEFAULT_HOST),
+  port: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').default(DEFAULT_PORT),
+  stateFile: z.string().min(1).optional(),
   cors: z.string().min(1).optional(),
   quiet: z.boolean().default(false),
   log: z.enum(['pretty', 'json']).default('pretty'),
 });
-type ServeConfig = z.output<typeof ServeConfig>;
+/** The options of `fakehands serve`, with defaults applied. */
+export type ServeConfig = z.output<typeof ServeOptions>;
 
 function helpText(): string {
-  const rows = Object.entries(SERVE_OPTIONS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.env ? ` [${o.env}]` : ''}`);
+  const rows = Object.entries(SERVE_FLAGS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.env ? ` [${o.env}]` : ''}`);
   return [
     `fakehands ${VERSION}: a stateful fake of the OpenHands Conversation and Sandbox Service`,
     '',
@@ -84,7 +94,7 @@ export interface VerifyConfig {
   pactFiles?: string[];
 }
 
-/** Reads the options of `fakehands verify`; throws a `UsageError` naming the bad one. */
+/** Reads the options of `fakehands verify`; throws a `usage` error naming the bad one. */
 export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyConfig {
   let parsed;
   try {
@@ -96,11 +106,11 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
     });
   } catch (error) {
     const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
-    throw new UsageError(`${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands --help)`);
+    throw usage(`${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands --help)`);
   }
   const baseUrl = parsed.values['base-url'] ?? env.FAKEHANDS_BASE_URL;
-  if (!baseUrl) throw new UsageError('verify needs --base-url URL (see fakehands --help)');
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw new UsageError(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
+  if (!baseUrl) throw usage('verify needs --base-url URL (see fakehands --help)');
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw usage(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
   const apiKey = parsed.values['api-key'] ?? env.FAKEHANDS_API_KEY;
   return { baseUrl, ...(apiKey ? { apiKey } : {}), ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}) };
 }
@@ -112,40 +122,52 @@ async function verify(config: VerifyConfig): Promise<void> {
   process.exit(result.ok ? 0 : 1);
 }
 
-/** Reads options from flags, then environment variables; throws a `UsageError` naming the bad one. */
+/** Reads options from flags, then environment variables; throws a `usage` error naming the bad one. */
 export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeConfig | 'help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({
       args: argv,
-      options: Object.fromEntries(Object.entries(SERVE_OPTIONS).map(([k, o]) => [k, { type: o.type }])),
+      options: Object.fromEntries(Object.entries(SERVE_FLAGS).map(([k, o]) => [k, { type: o.type }])),
       allowPositionals: true,
       strict: true,
     });
   } catch (error) {
     const message = (error as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message);
-    throw new UsageError(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
+    throw usage(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) return 'help';
   if (values.version) return 'version';
   const command = parsed.positionals[0] ?? 'serve';
-  if (command !== 'serve' || parsed.positionals.length > 1) throw new UsageError(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
-  const raw: Record<string, string | boolean> = {};
-  for (const [name, option] of Object.entries(SERVE_OPTIONS)) {
-    const fromFlag = values[name];
+  if (command !== 'serve' || parsed.positionals.length > 1) throw usage(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
+  const raw: Record<string, unknown> = {};
+  const given: Record<string, string | boolean> = {};
+  for (const [flag, option] of Object.entries(SERVE_FLAGS) as [string, (typeof SERVE_FLAGS)[keyof typeof SERVE_FLAGS]][]) {
+    if (option.key === null) continue;
+    let value: string | boolean | undefined = values[flag];
     const fromEnv = option.env ? env[option.env] : undefined;
-    if (fromFlag !== undefined) raw[name] = fromFlag;
-    else if (fromEnv !== undefined && fromEnv !== '') raw[name] = option.type === 'boolean' ? /^(1|true|yes)$/i.test(fromEnv) : fromEnv;
+    if (value === undefined && fromEnv !== undefined && fromEnv !== '') {
+      value = fromEnv;
+      if (option.type === 'boolean') {
+        const read = BOOLEAN_TEXT[fromEnv.trim().toLowerCase()];
+        if (read === undefined) throw usage(`invalid ${option.env} ${JSON.stringify(fromEnv)}: expected true or false (1/0, yes/no) (see fakehands --help)`);
+        value = read;
+      }
+    }
+    if (value === undefined) continue;
+    given[option.key] = value;
+    raw[option.key] = typeof value === 'string' && 'coerce' in option ? option.coerce(value) : value;
   }
-  delete raw.help;
-  delete raw.version;
-  const result = ServeConfig.safeParse(raw);
+  const result = ServeOptions.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    const name = String(issue.path[0]);
-    throw new UsageError(`invalid --${name} ${JSON.stringify(raw[name])}: ${issue.message} (see fakehands --help)`);
+    const key = String(issue.path[0]);
+    const flag = Object.entries(SERVE_FLAGS).find(([, o]) => o.key === key)?.[0] ?? key;
+    const message = key === 'latency' && typeof raw.latency === 'string' ? 'expected MIN-MAX in milliseconds, e.g. 50-300'
+      : key === 'latency' ? 'MIN must not exceed MAX' : issue.message;
+    throw usage(`invalid --${flag} ${JSON.stringify(given[key])}: ${message} (see fakehands --help)`);
   }
   return result.data;
 }
@@ -171,32 +193,32 @@ function logger(config: ServeConfig): ((line: RequestLogLine) => void) | undefin
 async function serve(config: ServeConfig): Promise<void> {
   let fixture: string | FixtureInput = config.fixture;
   let stateFile: StateFileWriter | undefined;
-  if (config['state-file']) {
-    const saved = await readStateFile(config['state-file']);
+  if (config.stateFile) {
+    const saved = await readStateFile(config.stateFile);
     if (saved !== null) fixture = saved as FixtureInput;
-    stateFile = new StateFileWriter(config['state-file']);
+    stateFile = new StateFileWriter(config.stateFile);
   }
   let fake: Fake;
   try {
     fake = await createFake({
-      baseUrl: 'http://localhost', apiKey: config['api-key'], auth: config.auth, seed: config.seed, fixture,
-      timings: config.timings, clock: 'system', latency: config.latency ?? null,
+      baseUrl: 'http://localhost', apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
+      timings: config.timings, clock: 'system', latency: config.latency,
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw error instanceof FakehandsError ? error : usage((error as Error).message);
   }
-  const server = createFakeServer(fake, { cors: corsPolicy(config.cors), log: logger(config), stateFile, version: VERSION });
+  const server = createFakeServer(fake, { cors: corsPolicy(config.cors), log: logger(config), stateFile });
   let url: string;
   try {
     url = await server.listen(config.port, config.host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${config.port} on ${config.host} is in use; pass --port 0 for a free one`);
-    throw new UsageError(`cannot listen on ${config.host}:${config.port} (${code ?? (error as Error).message})`);
+    if (code === 'EADDRINUSE') throw usage(`port ${config.port} on ${config.host} is in use; pass --port 0 for a free one`);
+    throw usage(`cannot listen on ${config.host}:${config.port} (${code ?? (error as Error).message})`);
   }
   if (stateFile) await stateFile.write(await fake.snapshot());
   process.stdout.write(`fakehands listening on ${url}\n`);
-  const keyNote = config['api-key'] === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
+  const keyNote = config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
   process.stdout.write(`API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);
   process.stdout.write(`control API: ${url}/_fakehands/ · OpenAPI: ${url}/openapi.json\n`);
   if (!isLoopback(config.host)) {
@@ -230,6 +252,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (error) {
     const message = (error as Error).message;
     process.stderr.write(`fakehands: ${message.replace(/\n/g, ' ')}\n`);
-    process.exit(error instanceof UsageError || (error as Error).name === 'StateFileError' || (error as Error).name === 'FixtureError' ? EXIT_USAGE : 1);
+    process.exit(error instanceof FakehandsError && CONFIGURATION_ERROR_CODES.has(error.code) ? EXIT_USAGE : 1);
   }
 }

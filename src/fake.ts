@@ -4,21 +4,25 @@
  * index.ts adds the msw handlers.
  */
 import { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
-import { FixtureError, storeFromFixture } from './domain/fixtures.js';
-import { RandomSource } from './domain/ids.js';
+import { fixtureError } from './domain/errors.js';
+import type { ChangeListener } from './domain/events.js';
+import { storeFromFixture } from './domain/fixtures.js';
 import type { Timings } from './domain/lifecycle.js';
 import { FakeService } from './domain/service.js';
-import { Dispatcher } from './http/dispatch.js';
-import { Faults } from './http/faults.js';
-import type { Answer, RequestLike } from './http/responses.js';
-import { Journal } from './http/journal.js';
-import { routes } from './http/routes.js';
-import { packageFile } from './package-root.js';
+import { DomainState } from './domain/state.js';
+import { createFaults, type Faults } from './http/faults.js';
+import { createJournal, type Journal } from './http/journal.js';
+import { openApiDocument } from './http/openapi.js';
+import { createPipeline } from './http/pipeline.js';
+import { toResponse, type Answer, type RequestLike } from './http/responses.js';
+import type { RouteContext } from './http/route.js';
+import { allRoutes, apiRoutes } from './http/routes/index.js';
+import { packageFile, packageVersion } from './package-root.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
+import { BUILT_IN_FIXTURES } from './schemas/control.js';
 import type { Fixture, FixtureInput } from './schemas/records.js';
 
-/** Names of the fixtures that ship with fakehands. */
-export const BUILT_IN_FIXTURES = ['default', 'empty'] as const;
+export { BUILT_IN_FIXTURES } from './schemas/control.js';
 
 /** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
 export type FixtureOption = string | FixtureInput | (() => FixtureInput);
@@ -35,17 +39,17 @@ export interface ResetOptions {
 export interface FakeCore {
   /** The fake's clock: `fake.clock.advance(2000)` moves every time-driven step on. */
   readonly clock: Clock;
-  /** The domain operations, for arranging state and fault injection in tests. */
+  /** The domain operations, for arranging state and fault injection in tests; the same object for the fake's whole life. */
   readonly service: FakeService;
   /** The options in force, with defaults applied. */
   readonly options: Readonly<ResolvedFakeOptions>;
   /** The timings in force. */
   readonly timings: Readonly<Timings>;
-  /** Answers a Fetch request exactly as the handlers would. */
+  /** Answers a Fetch request exactly as the handlers would (the API, the control API and `/openapi.json`). */
   fetch(request: Request): Promise<Response>;
   /** Answers a request as a plain answer (status, headers, body text): what the standalone server calls. */
   answer(request: RequestLike): Promise<Answer>;
-  /** Replaces the whole state with the fixture (and seed) again; a manual clock goes back to its start. */
+  /** Replaces the whole state with the fixture (and seed) again; a manual clock goes back to its start. A failed reset changes nothing. */
   reset(options?: ResetOptions): Promise<void>;
   /** Everything the fake holds, as a fixture, with time-driven steps settled and tokens redacted. */
   snapshot(): Promise<Fixture>;
@@ -53,8 +57,11 @@ export interface FakeCore {
   readonly faults: Faults;
   /** The last requests answered (method, path, status, timing; never a header). */
   readonly journal: Journal;
-  /** Registers a function called after every request that changed state, before it is answered. */
-  onChange(listener: () => Promise<void> | void): void;
+  /**
+   * Subscribes to state changes, whatever caused them (a request, a fault, code, time, a reset):
+   * the listener runs before the operation that made them resolves. Returns an unsubscribe function.
+   */
+  onChange(listener: ChangeListener): () => void;
 }
 
 /** Reads a fixture given by name, path or object. */
@@ -70,12 +77,12 @@ async function readFixture(fixture: FixtureOption): Promise<{ data: unknown; sou
     text = await readFile(location, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new FixtureError(source, `${reason} (a fixture is "default", "empty", or a path to a JSON file)`);
+    throw fixtureError(source, `${reason} (a fixture is "default", "empty", or a path to a JSON file)`);
   }
   try {
     return { data: JSON.parse(text), source };
   } catch (error) {
-    throw new FixtureError(source, `not valid JSON: ${(error as Error).message}`);
+    throw fixtureError(source, `not valid JSON: ${(error as Error).message}`);
   }
 }
 
@@ -90,51 +97,50 @@ export async function createFakeCore(input: FakeOptionsInput = {}): Promise<Fake
   const clock = options.clock === 'manual' ? createManualClock(options.now)
     : options.clock === 'system' ? createSystemClock() : options.clock;
   const start = clock.now();
-  let fixtureOption: FixtureOption = options.fixture;
-  let seed = options.seed;
+  let current = { fixture: options.fixture as FixtureOption, seed: options.seed };
 
-  const build = async (): Promise<FakeService> => {
-    const { data, source } = await readFixture(fixtureOption);
+  const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
+    const { data, source } = await readFixture(fixture);
     const store = await storeFromFixture(data, source, clock.now());
-    return new FakeService(store, clock, new RandomSource(seed), { timings, userId: options.userId });
+    return new DomainState(store, clock, seed, { timings, userId: options.userId });
   };
 
-  let service = await build();
-  const faults = new Faults();
-  const journal = new Journal(options.journalSize);
-  const listeners: (() => Promise<void> | void)[] = [];
-  const dispatcher = new Dispatcher(routes, () => service, {
+  const service = new FakeService(await load(current.fixture, current.seed));
+  const faults = createFaults();
+  const journal = createJournal(options.journalSize);
+  let openApi: unknown = null;
+
+  const reset = async (resetOptions: ResetOptions = {}) => {
+    const next = { fixture: resetOptions.fixture ?? current.fixture, seed: resetOptions.seed ?? current.seed };
+    const restartClock = options.clock === 'manual';
+    const now = clock.now();
+    if (restartClock) clock.set(start);
+    let state: DomainState;
+    try {
+      state = await load(next.fixture, next.seed);
+    } catch (error) {
+      if (restartClock) clock.set(now);
+      throw error;
+    }
+    current = next;
+    await service.replaceState(state);
+  };
+
+  const context: RouteContext = {
+    service, clock, faults, journal, reset,
+    snapshot: () => service.snapshot(),
+    openApi: () => (openApi ??= openApiDocument(apiRoutes, { version: packageVersion(), serverUrl: new URL(options.baseUrl).pathname.replace(/\/+$/, '') || '/' })),
+  };
+  const pipeline = createPipeline(allRoutes, context, {
     baseUrl: options.baseUrl, apiKey: options.apiKey, auth: options.auth, checkResponses: options.checkResponses,
-    faults, journal,
     latency: options.latency && { ...options.latency, seed: options.seed },
-    onChange: async () => {
-      for (const listener of listeners) await listener();
-    },
   });
 
   return {
-    clock,
-    get service() {
-      return service;
-    },
-    options,
-    timings,
-    faults,
-    journal,
-    onChange(listener) {
-      listeners.push(listener);
-    },
-    fetch: (request) => dispatcher.handle(request),
-    answer: (request) => dispatcher.answer(request),
-    async reset(resetOptions = {}) {
-      if (resetOptions.fixture !== undefined) fixtureOption = resetOptions.fixture;
-      if (resetOptions.seed !== undefined) seed = resetOptions.seed;
-      if (options.clock === 'manual') clock.set(start);
-      service = await build();
-    },
-    snapshot() {
-      return service.snapshot();
-    },
+    clock, service, options, timings, faults, journal, reset,
+    onChange: (listener) => service.subscribe(listener),
+    fetch: async (request) => toResponse(await pipeline.answer(request)),
+    answer: (request) => pipeline.answer(request),
+    snapshot: () => service.snapshot(),
   };
 }
-

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Clock } from './domain/clock.js';
 import { DEFAULT_MANUAL_START } from './domain/clock.js';
 import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
-import { formatPath } from './domain/fixtures.js';
+import { formatPath } from './schemas/issue-path.js';
+import { FakehandsError } from './domain/errors.js';
 import type { FixtureInput } from './schemas/records.js';
 
 /** The documented default session API key of the fake (it is not a secret of anyone's). */
@@ -61,7 +62,7 @@ export function resolveOptions(input: FakeOptionsInput = {}): ResolvedFakeOption
   const result = FakeOptions.safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
-    throw new TypeError(`Failed to create the fake: invalid options (${problems}). See "Options" in the README.`);
+    throw new FakehandsError('invalid_options', `Failed to create the fake: invalid options (${problems}). See "Options" in the README.`);
   }
   return result.data;
 }

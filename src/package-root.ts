@@ -22,3 +22,11 @@ export function packageFile(relative: string): URL {
   root ??= findRoot();
   return new URL(relative, root);
 }
+
+let version: string | undefined;
+
+/** The version of fakehands, from its package.json. */
+export function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;
+  return version;
+}

@@ -1,3 +1,5 @@
+import { FakehandsError } from './errors.js';
+
 /** The default start of a manual clock: a fixed instant, so seeded runs are repeatable. */
 export const DEFAULT_MANUAL_START = '2025-11-03T09:00:00.000Z';
 
@@ -13,13 +15,13 @@ export interface Clock {
 
 function assertAdvance(ms: number): void {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new RangeError(`Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got ${ms}. Time never goes backwards; use clock.set() to jump.`);
+    throw new FakehandsError('invalid_time', `Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got ${ms}. Time never goes backwards; use clock.set() to jump.`);
   }
 }
 
 function toEpoch(time: Date | string | number): number {
   const ms = time instanceof Date ? time.getTime() : typeof time === 'number' ? time : Date.parse(time);
-  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the fake clock: "${String(time)}" is not a valid date.`);
+  if (!Number.isFinite(ms)) throw new FakehandsError('invalid_time', `Failed to set the fake clock: "${String(time)}" is not a valid date.`);
   return ms;
 }
 

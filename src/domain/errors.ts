@@ -1,15 +1,60 @@
-/** A domain operation named something that does not exist (HTTP 404 `{"detail": "Not Found"}`). */
-export class NotFoundError extends Error {
-  constructor(what: string) {
-    super(`${what} not found`);
-    this.name = 'NotFoundError';
+/**
+ * The one error class of fakehands. Every failure has a `code` that says what kind of failure it
+ * is; the HTTP layer maps domain codes to statuses (`http/status.ts`) and the CLI maps
+ * configuration codes to its exit code. Modelled on @msw/data's `OperationError` + codes.
+ */
+
+/** What went wrong, as a stable code a program can switch on. */
+export type FakehandsErrorCode =
+  /** A domain operation named something that does not exist (HTTP 404). */
+  | 'not_found'
+  /** A domain operation is not allowed in the current state (HTTP 409). */
+  | 'conflict'
+  /** A request names something the state cannot hold (an unknown parent, ...): HTTP 400. */
+  | 'bad_reference'
+  /** `createFake` or a CLI flag got a bad option. */
+  | 'invalid_options'
+  /** A fixture (file, object or function) cannot be loaded. */
+  | 'invalid_fixture'
+  /** The `--state-file` exists but cannot be used. */
+  | 'invalid_state_file'
+  /** A fault spec is not valid. */
+  | 'invalid_fault'
+  /** The clock was asked to go backwards or to an invalid instant. */
+  | 'invalid_time'
+  /** The fake answered with a body that does not match its own schema (checkResponses). */
+  | 'contract_violation'
+  /** The command line is wrong. */
+  | 'usage';
+
+/** Codes that mean "the configuration is wrong": the CLI exits with 2 on these. */
+export const CONFIGURATION_ERROR_CODES: ReadonlySet<FakehandsErrorCode> = new Set([
+  'invalid_options', 'invalid_fixture', 'invalid_state_file', 'invalid_fault', 'invalid_time', 'usage',
+]);
+
+/**
+ * An error of fakehands, with a code and a message that says what failed, why, and what to do.
+ * @example
+ * if (error instanceof FakehandsError && error.code === 'invalid_fixture') console.error(error.message)
+ */
+export class FakehandsError extends Error {
+  /** What kind of failure this is. */
+  readonly code: FakehandsErrorCode;
+
+  /** Creates an error of kind `code`. */
+  constructor(code: FakehandsErrorCode, message: string) {
+    super(message);
+    this.name = 'FakehandsError';
+    this.code = code;
   }
 }
 
-/** A domain operation is not allowed in the current state (HTTP 409 with this detail). */
-export class ConflictError extends Error {
-  constructor(detail: string) {
-    super(detail);
-    this.name = 'ConflictError';
-  }
-}
+/** A domain operation named something that does not exist. */
+export const notFound = (what: string): FakehandsError => new FakehandsError('not_found', `${what} not found`);
+
+/** A domain operation is not allowed in the current state; `detail` is what the client reads. */
+export const conflict = (detail: string): FakehandsError => new FakehandsError('conflict', detail);
+
+/** The message of a fixture that cannot be loaded: names the source and the bad path. */
+export const fixtureError = (source: string, problem: string): FakehandsError =>
+  new FakehandsError('invalid_fixture', `Failed to load the fixture ${source}: ${problem}. Fix the fixture, or pass fixture: "default" or "empty".`);

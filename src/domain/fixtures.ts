@@ -4,24 +4,13 @@ import {
 } from '../schemas/records.js';
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { formatDateTime } from '../schemas/datetime.js';
+import { formatPath } from '../schemas/issue-path.js';
+import { fixtureError } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED, redactSecrets } from './redact.js';
 import { Store } from './store.js';
 
-/** A fixture that cannot be loaded: names the source and the bad path. */
-export class FixtureError extends Error {
-  constructor(source: string, problem: string) {
-    super(`Failed to load the fixture ${source}: ${problem}. Fix the fixture, or pass fixture: "default" or "empty".`);
-    this.name = 'FixtureError';
-  }
-}
 
-/** Writes a zod issue path as `sandboxes[3].status`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
-  return out || '(root)';
-}
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   return `${formatPath(issue.path)}: ${issue.message}`;
@@ -39,13 +28,13 @@ const FixtureShape = z.strictObject({
 
 /**
  * Validates a fixture and stores it, record by record (no second full copy of a large data set
- * is ever held). Throws a `FixtureError` naming the first bad path: a record that does not match
+ * is ever held). Throws a `FakehandsError` (`invalid_fixture`) naming the first bad path: a record that does not match
  * its schema, a reference to nothing, or an id used twice. Records without `status_changed_at`
  * entered their status at `nowMs`, so a STARTING sandbox of a fixture is still starting when it loads.
  */
 export async function storeFromFixture(input: unknown, source: string, nowMs: number): Promise<Store> {
   const shape = FixtureShape.safeParse(input);
-  if (!shape.success) throw new FixtureError(source, shape.error.issues.slice(0, 3).map(describeIssue).join('; '));
+  if (!shape.success) throw fixtureError(source, shape.error.issues.slice(0, 3).map(describeIssue).join('; '));
   const data = shape.data;
   const store = new Store();
   const now = formatDateTime(nowMs);
@@ -54,7 +43,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   const record = <S extends z.ZodType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
     const result = schema.safeParse(value);
     if (!result.success) {
-      throw new FixtureError(source, result.error.issues.slice(0, 3).map((issue) => describeIssue({ ...issue, path: [kind, index, ...issue.path] })).join('; '));
+      throw fixtureError(source, result.error.issues.slice(0, 3).map((issue) => describeIssue({ ...issue, path: [kind, index, ...issue.path] })).join('; '));
     }
     return result.data;
   };
@@ -63,7 +52,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     try {
       return await store_();
     } catch {
-      throw new FixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
+      throw fixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
     }
   };
 
@@ -75,7 +64,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   for (const [i, value] of data.sandboxes.entries()) {
     const sandbox = record(SandboxRecord, 'sandboxes', i, value);
     if (!store.sandboxSpecs.get(sandbox.sandbox_spec_id)) {
-      throw new FixtureError(source, `sandboxes[${i}].sandbox_spec_id: no sandbox spec has the id "${sandbox.sandbox_spec_id}"`);
+      throw fixtureError(source, `sandboxes[${i}].sandbox_spec_id: no sandbox spec has the id "${sandbox.sandbox_spec_id}"`);
     }
     await insert('sandboxes', i, sandbox.id, () => store.sandboxes.insert({ ...sandbox, status_changed_at: sandbox.status_changed_at ?? now }));
   }
@@ -83,7 +72,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   for (const [i, value] of data.conversations.entries()) {
     const conversation = record(ConversationRecord, 'conversations', i, value);
     if (conversation.version === 'V1' && !toHyphenatedUuid(conversation.id)) {
-      throw new FixtureError(source, `conversations[${i}].id: a V1 conversation needs a UUID id, got "${conversation.id}"`);
+      throw fixtureError(source, `conversations[${i}].id: a V1 conversation needs a UUID id, got "${conversation.id}"`);
     }
     const id = toHyphenatedUuid(conversation.id) ?? conversation.id;
     const parent = conversation.parent_conversation_id && (toHyphenatedUuid(conversation.parent_conversation_id) ?? conversation.parent_conversation_id);
@@ -91,14 +80,10 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     const stored = await insert('conversations', i, id, () => store.conversations.insert({
       ...conversation, id, parent_conversation_id: parent, agent_started_at: conversation.agent_started_at ?? conversation.created_at,
     }));
-    if (parent) {
-      const children = store.childrenOf.get(parent) ?? [];
-      children.push(stored.id);
-      store.childrenOf.set(parent, children);
-    }
+    if (parent) store.linkChild(parent, stored.id);
   }
   for (const [i, parent] of parents) {
-    if (!store.conversations.get(parent)) throw new FixtureError(source, `conversations[${i}].parent_conversation_id: no conversation has the id "${parent}"`);
+    if (!store.conversations.get(parent)) throw fixtureError(source, `conversations[${i}].parent_conversation_id: no conversation has the id "${parent}"`);
   }
   for (const [i, value] of data.start_tasks.entries()) {
     const task = record(StartTaskRecord, 'start_tasks', i, value);

@@ -4,8 +4,7 @@ import type { ConversationRecord, FixtureInput, SandboxRecord, StartTaskRecord, 
 import { DEFAULT_WORKING_DIR, type SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { DEFAULT_MANUAL_START } from './clock.js';
 import { faker } from '@faker-js/faker/locale/en';
-import { RandomSource } from './ids.js';
-import { agentPortFor } from './service.js';
+import { RandomSource, agentPortFor } from './ids.js';
 
 /** Real-looking repositories that conversations are opened on. */
 const REPOSITORIES = [

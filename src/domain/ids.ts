@@ -79,3 +79,13 @@ export function toHyphenatedUuid(value: string): string | null {
   if (!/^[0-9a-f]{32}$/.test(hex)) return null;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/** First port handed to a sandbox's agent server; each sandbox gets the next pair. */
+const FIRST_AGENT_PORT = 30_000;
+/** Ports handed out cycle through this many, staying below 65536. */
+const AGENT_PORT_SPAN = 30_000;
+
+/** The agent server port of the `index`-th sandbox (its VSCODE port is the next one). */
+export function agentPortFor(index: number): number {
+  return FIRST_AGENT_PORT + ((2 * index) % AGENT_PORT_SPAN);
+}

@@ -1,26 +1,37 @@
-import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
+/**
+ * Everything the fake holds: @msw/data collections (with an id index and orderings kept beside
+ * them in `Table`), the links between conversations, and the caller's secrets. Every change is
+ * announced to `onChange` (see `events.ts`).
+ */
 import { Collection } from '@msw/data';
+import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import {
   ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
 import type { MCPConfig } from '../schemas/mcp.js';
+import type { ChangeSink } from './events.js';
 import { Table } from './table.js';
+
+const ignore: ChangeSink = () => undefined;
 
 /** Everything the fake holds: @msw/data collections with indexes, plus the caller's secrets. */
 export class Store {
+  /** Where changes are announced; the service subscribes once the store is loaded. */
+  onChange: ChangeSink = ignore;
+  readonly #sink = () => this.onChange;
   /** Sandbox specs; the first one stored is the default. */
-  readonly sandboxSpecs = new Table(SandboxSpecInfo, {});
+  readonly sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink);
   /** Sandboxes (MISSING ones are not stored). */
-  readonly sandboxes = new Table(SandboxRecord, {});
+  readonly sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink);
   /** Conversations of both versions, with orderings for the V1 lists. */
-  readonly conversations = new Table(ConversationRecord, {
+  readonly conversations = new Table('conversation', ConversationRecord, {
     v1: (c) => c.version === 'V1',
     v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
-  });
+  }, this.#sink);
   /** Start tasks of app conversations. */
-  readonly startTasks = new Table(StartTaskRecord, {});
+  readonly startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink);
   /** Ids of the children of each conversation (`sub_conversation_ids`). */
   readonly childrenOf = new Map<string, string[]>();
   /** Stored git provider tokens, one record per provider: secrets, never returned by any endpoint. */
@@ -43,6 +54,7 @@ export class Store {
     for (const [provider, token] of Object.entries(tokens) as [ProviderType, ProviderToken][]) {
       await this.providerTokenRecords.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
     }
+    this.onChange({ entity: 'provider_tokens', action: 'replaced' });
   }
 
   /** The stored MCP configuration, or `null`. */
@@ -54,5 +66,19 @@ export class Store {
   async setMcpConfig(config: MCPConfig | null): Promise<void> {
     this.mcpConfigRecords.clear();
     if (config) await this.mcpConfigRecords.create({ config });
+    this.onChange({ entity: 'mcp_config', action: 'replaced' });
+  }
+
+  /** Links a conversation to its parent (`sub_conversation_ids`). */
+  linkChild(parentId: string, childId: string): void {
+    const children = this.childrenOf.get(parentId) ?? [];
+    children.push(childId);
+    this.childrenOf.set(parentId, children);
+  }
+
+  /** Removes a conversation from its parent's children. */
+  unlinkChild(parentId: string, childId: string): void {
+    const siblings = this.childrenOf.get(parentId);
+    if (siblings) this.childrenOf.set(parentId, siblings.filter((c) => c !== childId));
   }
 }

@@ -1,5 +1,6 @@
 import { Collection } from '@msw/data';
 import type { z } from 'zod';
+import type { ChangedEntity, ChangeSink } from './events.js';
 
 /** A record that can be kept in a table: it has an id and a creation time. */
 interface Keyed {
@@ -106,9 +107,16 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   readonly orderings: Record<Name | 'all', Ordering>;
   readonly #filters: Record<Name, (record: z.output<S>) => boolean>;
   readonly #byId = new Map<string, StoredRecord<S>>();
+  readonly #entity: ChangedEntity;
+  readonly #emit: () => ChangeSink;
 
-  /** Creates a table of records of `schema`, with named orderings of the records passing each filter. */
-  constructor(schema: S, filters: Record<Name, (record: z.output<S>) => boolean>) {
+  /**
+   * Creates a table of `entity` records of `schema`, with named orderings of the records passing
+   * each filter; every insert, update and remove is announced to the sink `emit` returns.
+   */
+  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink) {
+    this.#entity = entity;
+    this.#emit = emit;
     this.collection = new Collection({ schema });
     this.#filters = filters;
     const orderings = { all: new Ordering() } as Record<Name | 'all', Ordering>;
@@ -136,6 +144,7 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     for (const name of Object.keys(this.#filters) as Name[]) {
       if (this.#filters[name](this.#row(record))) this.orderings[name].add(record);
     }
+    this.#emit()({ entity: this.#entity, action: 'created', id: record.id });
     return this.#row(record);
   }
 
@@ -161,6 +170,7 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     })) as StoredRecord<S> | undefined;
     if (!next) throw new Error(`Failed to update the record "${id}": the collection no longer holds it.`);
     this.#byId.set(id, next);
+    this.#emit()({ entity: this.#entity, action: 'updated', id });
     return this.#row(next);
   }
 
@@ -171,6 +181,7 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     this.collection.delete(record);
     this.#byId.delete(id);
     for (const ordering of Object.values(this.orderings) as Ordering[]) ordering.remove(record);
+    this.#emit()({ entity: this.#entity, action: 'deleted', id });
     return this.#row(record);
   }
 

@@ -1,13 +1,18 @@
+/**
+ * The auth stage: the `X-Session-API-Key` check, by the route's access and the fake's policy.
+ */
+import type { RouteAccess } from './route.js';
+
 /** The header that carries the session API key. */
 export const SESSION_API_KEY_HEADER = 'x-session-api-key';
 
-/** Which routes need the key: every route, only the legacy (non-`/api/v1`) ones as the real server does, or none. */
+/** Which API routes need the key: every route, only the legacy (non-`/api/v1`) ones as the real server does, or none. */
 export type AuthPolicy = 'all' | 'legacy' | 'none';
 
-/** Whether a request to `path` (relative to the base URL) must carry the key under `policy`. */
-export function requiresKey(policy: AuthPolicy, path: string): boolean {
-  if (policy === 'none') return false;
-  if (policy === 'all') return true;
+/** Whether a request to a route at `path` with `access` must carry the key under `policy`. */
+export function requiresKey(policy: AuthPolicy, access: RouteAccess, path: string): boolean {
+  if (access === 'public' || policy === 'none') return false;
+  if (access === 'control' || policy === 'all') return true;
   return !(path === '/api/v1' || path.startsWith('/api/v1/'));
 }
 

@@ -1,47 +1,43 @@
+/**
+ * The request journal: the last requests the fake answered, in a bounded ring, for tests that
+ * assert what a UI called.
+ */
+import type { JournalEntry } from '../schemas/control.js';
+
+export type { JournalEntry } from '../schemas/control.js';
+
 /** Requests remembered by default in the journal. */
 export const DEFAULT_JOURNAL_SIZE = 500;
 
-/** One answered request. No header is kept, so no key or token can be in it. */
-export interface JournalEntry {
-  /** Position in the run, from 1. */
-  seq: number;
-  /** When it was answered (wall clock, ISO 8601). */
-  at: string;
-  method: string;
-  /** Path relative to the base URL, without the query string. */
-  path: string;
-  /** The query string, if any (`?limit=2`). */
-  query: string;
-  status: number;
-  /** Time spent answering, in milliseconds. */
-  duration_ms: number;
+/** The last requests the fake answered (`fake.journal`). */
+export interface Journal {
+  /** Records an answered request. */
+  record(entry: Omit<JournalEntry, 'seq' | 'at'>): void;
+  /** The last `limit` entries, oldest first. */
+  entries(limit?: number): JournalEntry[];
+  /** Forgets every entry. */
+  clear(): void;
 }
 
-/** The last requests the fake answered, in a bounded ring, for tests that assert what a UI called. */
-export class Journal {
-  readonly #size: number;
+/**
+ * A journal keeping the last `size` requests.
+ * @example
+ * const journal = createJournal(100)
+ */
+export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
   /** Entries with their time as epoch ms; the ISO string is written only when read. */
-  #entries: (Omit<JournalEntry, 'at'> & { atMs: number })[] = [];
-  #seq = 0;
-
-  /** Keeps the last `size` requests. */
-  constructor(size = DEFAULT_JOURNAL_SIZE) {
-    this.#size = size;
-  }
-
-  /** Records an answered request. */
-  record(entry: Omit<JournalEntry, 'seq' | 'at'>): void {
-    this.#entries.push({ seq: ++this.#seq, atMs: Date.now(), ...entry });
-    if (this.#entries.length > this.#size) this.#entries.splice(0, this.#entries.length - this.#size);
-  }
-
-  /** The last `limit` entries, oldest first. */
-  entries(limit = this.#size): JournalEntry[] {
-    return this.#entries.slice(-limit).map(({ atMs, ...e }) => ({ seq: e.seq, at: new Date(atMs).toISOString(), method: e.method, path: e.path, query: e.query, status: e.status, duration_ms: e.duration_ms }));
-  }
-
-  /** Forgets every entry. */
-  clear(): void {
-    this.#entries = [];
-  }
+  let kept: (Omit<JournalEntry, 'at'> & { atMs: number })[] = [];
+  let seq = 0;
+  return {
+    record(entry) {
+      kept.push({ seq: ++seq, atMs: Date.now(), ...entry });
+      if (kept.length > size) kept.splice(0, kept.length - size);
+    },
+    entries(limit = size) {
+      return kept.slice(-limit).map(({ atMs, ...e }) => ({ seq: e.seq, at: new Date(atMs).toISOString(), method: e.method, path: e.path, query: e.query, status: e.status, duration_ms: e.duration_ms }));
+    },
+    clear() {
+      kept = [];
+    },
+  };
 }

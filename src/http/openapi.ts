@@ -3,9 +3,9 @@
  * (JSON Schema 2020-12, OpenAPI 3.1's own dialect). No hand-written copy of any shape.
  */
 import { z } from 'zod';
-import { DetailError, HTTPValidationError } from '../schemas/errors.js';
 import { SESSION_API_KEY_HEADER } from './auth.js';
 import type { Route } from './route.js';
+import { ERROR_RESPONSES } from './status.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -15,13 +15,6 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 }
 
 const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } });
-
-const ERROR_RESPONSES: Record<number, { description: string; schema: z.ZodType }> = {
-  401: { description: 'Unauthorized: X-Session-API-Key missing or wrong', schema: DetailError },
-  404: { description: 'Not Found', schema: DetailError },
-  409: { description: 'Conflict: not allowed in the current state', schema: DetailError },
-  422: { description: 'Validation Error', schema: HTTPValidationError },
-};
 
 function parameters(route: Route): JsonSchema[] {
   const out: JsonSchema[] = [];
@@ -42,18 +35,19 @@ function parameters(route: Route): JsonSchema[] {
 export interface OpenApiInfo {
   /** Version of fakehands. */
   version: string;
-  /** URL the API is served at. */
+  /** URL the API is served at (relative to where the document is served, so every transport answers the same). */
   serverUrl: string;
 }
 
 /**
- * Builds the OpenAPI 3.1 document of every route.
+ * Builds the OpenAPI 3.1 document of every route that is not `internal`.
  * @example
  * const document = openApiDocument(routes, { version: '0.1.0', serverUrl: 'http://127.0.0.1:3000' })
  */
 export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
+    if (route.internal) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const responses: Record<string, JsonSchema> = {
       200: { description: 'Successful Response', content: jsonContent(jsonSchema(route.response, 'output')) },

@@ -1,17 +1,49 @@
+/**
+ * What a route is: where it is, who may call it, what it accepts and answers, and the operation
+ * behind it. The route tables in `routes/` are lists of these.
+ */
 import type { z } from 'zod';
+import type { Clock } from '../domain/clock.js';
 import type { FakeService } from '../domain/service.js';
+import type { Fixture } from '../schemas/records.js';
+import type { Faults } from './faults.js';
+import type { Journal } from './journal.js';
+import type { ErrorStatus } from './status.js';
+
+export type { ErrorStatus } from './status.js';
 
 /** HTTP methods the API uses. */
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** Error statuses a route can answer with besides 401/404 (unknown route) and 422. */
-export type ErrorStatus = 404 | 409;
+/**
+ * Who may call a route: `api` routes follow the auth policy (`all`, `legacy`, `none`); `control`
+ * routes need the key unless the policy is `none`; `public` routes never do.
+ */
+export type RouteAccess = 'api' | 'control' | 'public';
 
 /** What a route's handler receives: validated path parameters, query and body. */
 export interface RouteInput<Q, B> {
   params: Record<string, string>;
   query: Q;
   body: B;
+}
+
+/** What a route's handler can act on: the domain, and the fake's controls. */
+export interface RouteContext {
+  /** The domain operations. */
+  service: FakeService;
+  /** The fake's clock. */
+  clock: Clock;
+  /** The faults in force. */
+  faults: Faults;
+  /** The request journal. */
+  journal: Journal;
+  /** Replaces the state with a built-in fixture (by name) and seed. */
+  reset(options: { fixture?: string; seed?: number }): Promise<void>;
+  /** Everything the fake holds. */
+  snapshot(): Promise<Fixture>;
+  /** The OpenAPI document of the API routes. */
+  openApi(): unknown;
 }
 
 /** One endpoint: where it is, what it accepts, what it answers, and the operation behind it. */
@@ -22,37 +54,46 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   path: string;
   /** One line for the OpenAPI document and the README. */
   summary: string;
+  /** Who may call it (default `api`). */
+  access?: RouteAccess;
+  /** Left out of the OpenAPI document of the API (the control API and the document itself). */
+  internal?: boolean;
   /** Schema of the query parameters (an object schema; unknown parameters are ignored). */
   query?: Q;
   /** Query parameters that may repeat and are read as lists (`ids`, `id`). */
   lists?: readonly string[];
-  /** Schema of the JSON body; the body is required when given. */
+  /** Schema of the JSON body; the body is required when given, unless `bodyOptional`. */
   body?: B;
+  /** An empty body reads as `{}` (control API). */
+  bodyOptional?: boolean;
   /** Schema of the 200 answer. */
   response: R;
   /** Error statuses this route can answer with, besides 401 and 422. */
   errors?: readonly ErrorStatus[];
-  /** The domain operation. */
-  handle(input: RouteInput<z.output<Q>, z.output<B>>, service: FakeService): Promise<z.input<R>>;
+  /** The operation. */
+  handle(input: RouteInput<z.output<Q>, z.output<B>>, context: RouteContext): Promise<z.input<R>>;
 }
 
-/** A route with its types erased, as the dispatcher and transports hold it. */
+/** A route with its types erased, as the pipeline and transports hold it. */
 export interface Route {
   method: Method;
   path: string;
   summary: string;
+  access?: RouteAccess;
+  internal?: boolean;
   query?: z.ZodType;
   lists?: readonly string[];
   body?: z.ZodType;
+  bodyOptional?: boolean;
   response: z.ZodType;
   errors?: readonly ErrorStatus[];
-  handle(input: RouteInput<unknown, unknown>, service: FakeService): Promise<unknown>;
+  handle(input: RouteInput<unknown, unknown>, context: RouteContext): Promise<unknown>;
 }
 
 /**
  * Declares a route with its handler typed from its schemas.
  * @example
- * defineRoute({ method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes', query: PageQuery, response: pageOf(SandboxInfo), handle: ({ query }, service) => service.searchSandboxes(query) })
+ * defineRoute({ method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes', query: PageQuery, response: pageOf(SandboxInfo), handle: ({ query }, { service }) => service.searchSandboxes(query) })
  */
 export function defineRoute<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(spec: RouteSpec<Q, B, R>): Route {
   return spec as unknown as Route;

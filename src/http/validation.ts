@@ -3,7 +3,7 @@
  * (starting with `body`, `query` or `path`, list indexes as integers), `msg`, `input` and `ctx`.
  */
 import type { z } from 'zod';
-import type { PydanticErrorParams } from '../schemas/common.js';
+import type { PydanticErrorParams } from '../schemas/helpers.js';
 import { isSecretField, isSecretMap, redactSecrets } from '../domain/redact.js';
 import type { ValidationErrorItem } from '../schemas/errors.js';
 

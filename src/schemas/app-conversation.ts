@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
-  ConversationExecutionStatus, ConversationTrigger, DateTime, LaxBool, LaxInt, ProviderType, SandboxStatus, Uuid,
+  ConversationExecutionStatus, ConversationTrigger, DateTime, ProviderType, SandboxStatus, Uuid,
 } from './common.js';
+import { LaxBool, LaxInt } from './helpers.js';
 
 /** Agent types a conversation can run. */
 export const AgentType = z.enum(['default', 'plan']);

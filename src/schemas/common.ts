@@ -1,17 +1,10 @@
 import { z } from 'zod';
+import type { PydanticErrorParams } from './helpers.js';
 
 /** Largest page a search endpoint returns, and the default page size. */
 export const MAX_PAGE_LIMIT = 100;
 /** Most ids a batch get accepts. */
 export const MAX_BATCH_IDS = 100;
-
-/**
- * Attaches the exact pydantic v2 error (type, msg, ctx) a custom check reports,
- * so that the HTTP layer can answer with the real service's 422 item.
- */
-export interface PydanticErrorParams {
-  pydantic: { type: string; msg: string; ctx?: Record<string, unknown> };
-}
 
 /** Git provider of a repository (`ProviderType`). */
 export const ProviderType = z.enum(['github', 'gitlab', 'bitbucket', 'enterprise_sso']);
@@ -92,38 +85,3 @@ export function uuidError(value: string): string | null {
 export const Success = z.object({ success: z.literal(true) });
 export type Success = z.infer<typeof Success>;
 
-/** A page of a search endpoint: `{"items": [...], "next_page_id": string|null}`. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), next_page_id: z.string().nullable() });
-}
-
-/** A batch get answer: an array aligned with the ids asked for, `null` for each missing one. */
-export function batchOf<T extends z.ZodType>(item: T) {
-  return z.array(item.nullable());
-}
-
-/** Strings pydantic's lax mode reads as booleans. */
-const TRUE_STRINGS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
-const FALSE_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
-
-/** An integer checked by `inner`, also given as a string of digits (pydantic's lax mode, and every query parameter). */
-export function laxInt<T extends z.ZodType<number>>(inner: T) {
-  return z.preprocess(
-    (value) => (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value),
-    inner,
-  );
-}
-
-/** Any integer, also given as a string of digits. */
-export const LaxInt = laxInt(z.int());
-
-/** A boolean, also given as `true`/`false`/`1`/`0`/`yes`/`no`/... (pydantic's lax mode). */
-export const LaxBool = z.preprocess((value) => {
-  if (typeof value === 'string') {
-    const lower = value.trim().toLowerCase();
-    if (TRUE_STRINGS.has(lower)) return true;
-    if (FALSE_STRINGS.has(lower)) return false;
-  }
-  if (value === 0 || value === 1) return value === 1;
-  return value;
-}, z.boolean());

@@ -7,3 +7,4 @@ export * from './sandbox-spec.js';
 export * from './sandbox.js';
 export * from './app-conversation.js';
 export * from './records.js';
+export * from './control.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import {
-  ConversationStatus, ConversationTrigger, DateTime, LaxInt, ProviderType, type PydanticErrorParams,
+  ConversationStatus, ConversationTrigger, DateTime, ProviderType,
 } from './common.js';
+import { LaxInt, type PydanticErrorParams } from './helpers.js';
 import { MCPConfig } from './mcp.js';
 
 /** Suggested task types (`SuggestedTaskType`). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { laxInt, type PydanticErrorParams } from './common.js';
+
+import { laxInt, type PydanticErrorParams } from './helpers.js';
 
 const MAX_HTTP_TIMEOUT_SECONDS = 3600;
 const DEFAULT_HTTP_TIMEOUT_SECONDS = 60;

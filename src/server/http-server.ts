@@ -1,22 +1,17 @@
 /**
- * The standalone server: turns each `node:http` request into a Fetch `Request` for the same
- * dispatcher the msw handlers use, adds CORS, a body size limit, the control API, the OpenAPI
- * document and a request log.
+ * The standalone server, a pure adapter: each `node:http` request goes to the same pipeline the
+ * msw handlers use (API, control API and OpenAPI document alike); the server adds only what a
+ * socket needs: CORS, a body size limit, a request log, the state file and a clean shutdown.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FakeCore as Fake } from '../fake.js';
 import type { RequestLike } from '../http/responses.js';
-import { routes } from '../http/routes.js';
-import { openApiDocument } from '../http/openapi.js';
-import { CONTROL_PREFIX, handleControl } from './control.js';
 import { type CorsPolicy, corsHeaders, originAllowed, preflightHeaders } from './cors.js';
 import type { StateFileWriter } from './state-file.js';
 
 /** Largest request body accepted: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Path of the OpenAPI document. */
-export const OPENAPI_PATH = '/openapi.json';
 const TOO_LARGE_BODY = JSON.stringify({ detail: 'Request body too large' });
 
 /** One line of the request log. Never holds a header, so never a key or token. */
@@ -33,10 +28,8 @@ export interface FakeServerOptions {
   cors?: CorsPolicy;
   /** Called once per answered request. */
   log?: (line: RequestLogLine) => void;
-  /** Where to write the state after every change. */
+  /** Where to write the state after every change (before the change is answered). */
   stateFile?: StateFileWriter;
-  /** Version reported by the OpenAPI document. */
-  version?: string;
 }
 
 /** A running standalone server. */
@@ -110,13 +103,8 @@ function readBody(request: IncomingMessage, response: ServerResponse, reject: ()
 export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): FakeServer {
   const cors = options.cors ?? 'localhost';
   const base = new URL(fake.options.baseUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
-  let openApiText: string | null = null;
-  let boundUrl = fake.options.baseUrl;
-  const persist = async () => {
-    if (options.stateFile) await options.stateFile.write(await fake.snapshot());
-  };
-  if (options.stateFile) fake.onChange(persist);
+  const stateFile = options.stateFile;
+  if (stateFile) fake.onChange((_changes, state) => stateFile.write(state.snapshot()));
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const started = performance.now();
@@ -147,22 +135,13 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     });
     if (body === null) return;
 
-    const relative = basePath && pathname.startsWith(basePath) ? pathname.slice(basePath.length) || '/' : pathname;
     let absolute = `${base.origin}${rawUrl}`;
     if (!rawUrl.startsWith('/') || !URL.canParse(absolute)) {
       // An absolute-form or odd request target: resolve it the slow way, or answer 404.
       if (!URL.canParse(rawUrl, base.origin)) return finish(404, { 'content-type': 'application/json' }, '{"detail":"Not Found"}');
       absolute = new URL(rawUrl, base.origin).href;
     }
-    const incoming = toRequestLike(request, absolute, body);
-
-    if (relative === OPENAPI_PATH && method === 'GET') {
-      openApiText ??= JSON.stringify(openApiDocument(routes, { version: options.version ?? '0.0.0', serverUrl: boundUrl }));
-      return finish(200, { 'content-type': 'application/json' }, openApiText);
-    }
-    const answer = relative === CONTROL_PREFIX || relative.startsWith(`${CONTROL_PREFIX}/`)
-      ? await handleControl(fake, incoming, relative, persist)
-      : await fake.answer(incoming);
+    const answer = await fake.answer(toRequestLike(request, absolute, body));
     if (answer.networkError) {
       // An injected network error: drop the connection without an answer.
       logAnswer(0);
@@ -193,8 +172,7 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
           server.off('error', reject);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-          boundUrl = `http://${shownHost}:${address.port}`;
-          resolve(boundUrl);
+          resolve(`http://${shownHost}:${address.port}`);
         });
       });
     },

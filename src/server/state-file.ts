@@ -4,15 +4,21 @@
  * Provider tokens are written redacted: no secret reaches the disk.
  */
 import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { FakehandsError } from '../domain/errors.js';
 import type { Fixture } from '../schemas/records.js';
 
 /** A state file that exists but cannot be used: start-up stops with this message. */
-export class StateFileError extends Error {
-  constructor(path: string, problem: string) {
-    super(`the state file ${path} ${problem}; fix it, move it away, or pass another --state-file`);
-    this.name = 'StateFileError';
-  }
+const stateFileError = (path: string, problem: string) =>
+  new FakehandsError('invalid_state_file', `the state file ${path} ${problem}; fix it, move it away, or pass another --state-file`);
+
+/** The file operations the writer uses (replaceable in tests, to prove a failed write leaves the old file whole). */
+export interface StateFileIo {
+  open: typeof open;
+  rename: typeof rename;
+  unlink: typeof unlink;
 }
+
+const NODE_IO: StateFileIo = { open, rename, unlink };
 
 /** Reads a state file: its data, or `null` when there is no file yet. A file that is not JSON is an error, never a silent reset. */
 export async function readStateFile(path: string): Promise<unknown | null> {
@@ -21,24 +27,26 @@ export async function readStateFile(path: string): Promise<unknown | null> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new StateFileError(path, `cannot be read (${(error as Error).message})`);
+    throw stateFileError(path, `cannot be read (${(error as Error).message})`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new StateFileError(path, `is corrupt: not valid JSON (${(error as Error).message})`);
+    throw stateFileError(path, `is corrupt: not valid JSON (${(error as Error).message})`);
   }
 }
 
 /** Writes state files one after the other, each atomically. */
 export class StateFileWriter {
   readonly #path: string;
+  readonly #io: StateFileIo;
   #tail: Promise<void> = Promise.resolve();
   #writes = 0;
 
-  /** Writes to `path`. */
-  constructor(path: string) {
+  /** Writes to `path` (through `io`, Node's file system by default). */
+  constructor(path: string, io: StateFileIo = NODE_IO) {
     this.#path = path;
+    this.#io = io;
   }
 
   /** Queues a write of `state`; resolves once it is renamed into place. */
@@ -56,17 +64,17 @@ export class StateFileWriter {
 
   async #writeNow(text: string): Promise<void> {
     const temp = `${this.#path}.${process.pid}.${++this.#writes}.tmp`;
-    const handle = await open(temp, 'w');
+    const handle = await this.#io.open(temp, 'w');
     try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temp, this.#path);
+      try {
+        await handle.writeFile(text);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await this.#io.rename(temp, this.#path);
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
+      await this.#io.unlink(temp).catch(() => undefined);
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { FixtureError, createFake, generateFixture } from '../../src/index.js';
+import { FakehandsError, createFake, generateFixture } from '../../src/index.js';
 import { DEFAULT_FIXTURE_OPTIONS } from '../../src/domain/generate.js';
 import { Fixture } from '../../src/schemas/records.js';
 
@@ -55,7 +55,7 @@ describe('createFake({ fixture })', () => {
   it('rejects a bad record with an error naming its path', async () => {
     const fixture = generateFixture({ conversations: 3 });
     (fixture.sandboxes as { status: string }[])[1]!.status = 'SLEEPING';
-    await expect(createFake({ fixture })).rejects.toThrow(FixtureError);
+    await expect(createFake({ fixture })).rejects.toThrow(FakehandsError);
     await expect(createFake({ fixture })).rejects.toThrow(/^Failed to load the fixture \(object\): sandboxes\[1\]\.status: Invalid option: expected one of "STARTING"\|"RUNNING"\|"PAUSED"\|"ERROR"/);
   });
 

@@ -19,8 +19,8 @@ describe('unknown routes', () => {
     expect((await call('GET', '/api/v1/sandboxes/abc/pause')).status).toBe(405);
   });
 
-  it('checks the key before routing: an unknown path without a key is 401', async () => {
-    expect(await call('GET', '/api/nothing', { key: null })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
+  it('routes before checking the key, as FastAPI does: an unknown path without a key is 404', async () => {
+    expect(await call('GET', '/api/nothing', { key: null })).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
   });
 });
 

@@ -1,10 +1,12 @@
 /**
  * The same recorded sequence of requests, good and bad, through msw's setupServer and through
- * the standalone HTTP server over real sockets: identical statuses and bodies.
+ * the standalone HTTP server over real sockets, per-route handlers and `fake.fetch`: identical
+ * statuses and bodies, for the API, the control API and the OpenAPI document alike.
  */
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFake } from '../../src/index.js';
+import { allRoutes } from '../../src/http/routes/index.js';
 import { createFakeServer, type FakeServer } from '../../src/server/http-server.js';
 
 const KEY = 'differential-key';
@@ -43,8 +45,24 @@ const SEQUENCE: Step[] = [
   { method: 'PUT', path: '/api/v1/sandboxes/search' },
   { method: 'GET', path: '/api/v1/nothing/here' },
   { method: 'GET', path: '/api/v1/sandboxes?id=a&id=b' },
+  // The control API and the OpenAPI document are routes of the same pipeline.
+  { method: 'GET', path: '/_fakehands/health', headers: { 'x-session-api-key': '' } },
+  { method: 'GET', path: '/_fakehands/clock' },
+  { method: 'GET', path: '/_fakehands/faults', headers: { 'x-session-api-key': 'wrong' } },
+  { method: 'POST', path: '/_fakehands/faults', body: '{"kind": "status", "path": "/api/v1/sandboxes/search", "status": 503}' },
+  { method: 'GET', path: '/api/v1/sandboxes/search' },
+  { method: 'POST', path: '/_fakehands/faults', body: '{"kind": "teleport", "path": "/"}' },
+  { method: 'POST', path: '/_fakehands/clock', body: '{"advance_ms": 1000}' },
+  { method: 'POST', path: '/_fakehands/clock', body: '{"advance_ms": ' },
+  { method: 'PATCH', path: '/_fakehands/clock' },
+  { method: 'POST', path: '/_fakehands/reset', body: '{"fixture": "/etc/passwd"}' },
+  { method: 'GET', path: '/_fakehands/requests?limit=0' },
+  { method: 'GET', path: '/openapi.json', headers: { 'x-session-api-key': '' } },
+  { method: 'POST', path: '/_fakehands/reset', body: '{"fixture": "empty", "seed": 3}' },
+  { method: 'GET', path: '/_fakehands/state' },
 ];
 
+/** Plays the sequence through `send`, moving the fake's clock where a step says so. */
 async function play(send: (step: Step) => Promise<Response>, advance: (ms: number) => void): Promise<{ status: number; body: string }[]> {
   const results: { status: number; body: string }[] = [];
   let sandbox = '';
@@ -88,8 +106,14 @@ describe('in-process and over-the-wire answers', () => {
     const viaRouteHandlers = await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => perRoute.clock.advance(ms));
     routeServer.close();
     expect(viaRouteHandlers).toEqual(viaMsw);
-    expect(perRoute.routeHandlers).toHaveLength(22);
+    expect(perRoute.routeHandlers).toHaveLength(allRoutes.length + 1);
+
+    const direct = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
+    const viaFakeFetch = await play((step) => direct.fetch(new Request(...init(step, 'http://fake.test'))), (ms) => direct.clock.advance(ms));
+    expect(viaFakeFetch).toEqual(viaMsw);
     const statuses = new Set(viaMsw.map((r) => r.status));
-    expect([...statuses].sort()).toEqual([200, 401, 404, 405, 409, 422]);
+    expect([...statuses].sort()).toEqual([200, 401, 404, 405, 409, 422, 503]);
+    const health = viaMsw[SEQUENCE.findIndex((step) => step.path === '/_fakehands/health')]!;
+    expect(health).toEqual({ status: 200, body: '{"status":"ok"}' });
   });
 });

@@ -1,0 +1,40 @@
+/**
+ * Changes are events: every change of the fake's state, whatever caused it (a request, a fault,
+ * code calling the service, time passing, a reset), is announced as a `StateChange`. Persistence,
+ * the journal and anything else that follows state subscribe to them; nothing decides from an
+ * HTTP verb whether something changed.
+ */
+import type { Fixture } from '../schemas/records.js';
+
+/** What kind of thing changed. */
+export type ChangedEntity =
+  | 'sandbox_spec' | 'sandbox' | 'conversation' | 'start_task' | 'provider_tokens' | 'mcp_config'
+  /** The clock moved, so time-derived state (a sandbox's RUNNING) may read differently. */
+  | 'clock'
+  /** The whole state was replaced (a reset). */
+  | 'state';
+
+/** One change of the fake's state. */
+export interface StateChange {
+  /** What kind of thing changed. */
+  entity: ChangedEntity;
+  /** How it changed. */
+  action: 'created' | 'updated' | 'deleted' | 'replaced';
+  /** The id of the record, when one record changed. */
+  id?: string;
+}
+
+/** What a change listener can read of the state it is told about. */
+export interface ChangedState {
+  /** The whole state at this instant, as a fixture (tokens redacted). */
+  snapshot(): Fixture;
+}
+
+/**
+ * Called once per domain operation that changed state, with its changes, before the operation
+ * resolves: a request is answered only after its listeners (the state file) are done.
+ */
+export type ChangeListener = (changes: readonly StateChange[], state: ChangedState) => Promise<void> | void;
+
+/** Where a store announces its changes (a no-op until the service subscribes). */
+export type ChangeSink = (change: StateChange) => void;

@@ -1,0 +1,139 @@
+/**
+ * Start tasks of app conversations: created at once (WORKING), then stepped on by time
+ * (`settleStartTasks`, run before every operation); a READY task creates its conversation.
+ */
+import type { AppConversationStartRequest, AppConversationStartTask } from '../schemas/app-conversation.js';
+import type { StartTaskSortOrder } from '../schemas/common.js';
+import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
+import type { StartTaskRecord } from '../schemas/records.js';
+import { toHyphenatedUuid } from './ids.js';
+import { FINAL_TASK_STATUSES, nextTaskStep } from './lifecycle.js';
+import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
+import { createSandbox, transitionSandbox } from './sandboxes.js';
+import type { DomainState } from './state.js';
+import { defaultTitle, startTaskView } from './views.js';
+
+/** Filters of the start task search and count. */
+export interface StartTaskFilters {
+  conversation_id__eq?: string | null;
+  created_at__gte?: string | null;
+}
+
+/** Materialises the start tasks' steps up to now, oldest task first. */
+export async function settleStartTasks(state: DomainState): Promise<void> {
+  if (state.pendingTasks.size === 0) return;
+  const now = state.clock.now();
+  const tasks = [...state.pendingTasks].map((id) => state.store.startTasks.get(id)!);
+  tasks.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+  for (const task of tasks) await settleTask(state, task, now);
+}
+
+async function settleTask(state: DomainState, initial: StartTaskRecord, now: number): Promise<void> {
+  let task = initial;
+  for (;;) {
+    const sandbox = task.sandbox_id ? state.store.sandboxes.get(task.sandbox_id) : undefined;
+    const step = nextTaskStep(task.status, state.sinceMs(task), {
+      hasRepository: Boolean(task.request.selected_repository),
+      sandbox: sandbox ? state.sandboxState(sandbox) : null,
+    }, state.options.timings);
+    if (!step || step.atMs > now) break;
+    const at = formatDateTime(step.atMs);
+    task = await state.store.startTasks.update(task.id, {
+      status: step.status, status_changed_at: at, updated_at: at, detail: step.detail ?? null,
+    });
+    if (step.status === 'READY') await createAppConversation(state, task, step.atMs);
+  }
+  if (FINAL_TASK_STATUSES.has(task.status)) state.pendingTasks.delete(task.id);
+}
+
+async function createAppConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void> {
+  const request = task.request;
+  const at = state.stamp(atMs);
+  const parent = request.parent_conversation_id ? toHyphenatedUuid(request.parent_conversation_id) : null;
+  const record = await state.store.conversations.insert({
+    id: task.app_conversation_id,
+    version: 'V1',
+    sandbox_id: task.sandbox_id!,
+    created_by_user_id: task.created_by_user_id,
+    title: request.title ?? defaultTitle(task.app_conversation_id),
+    selected_repository: request.selected_repository,
+    selected_branch: request.selected_branch,
+    git_provider: request.git_provider,
+    trigger: request.trigger ?? 'gui',
+    pr_number: request.pr_number,
+    llm_model: request.llm_model,
+    parent_conversation_id: parent,
+    agent_type: request.agent_type,
+    has_initial_message: Boolean(request.initial_message?.content.length),
+    agent_started_at: at,
+    created_at: at,
+    updated_at: at,
+  });
+  if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
+}
+
+/** `POST /api/v1/app-conversations`: a WORKING start task, in a new sandbox or the one named (resumed when paused). */
+export async function startAppConversation(state: DomainState, request: AppConversationStartRequest): Promise<AppConversationStartTask> {
+  let sandboxId: string | null = request.sandbox_id;
+  if (sandboxId === null) {
+    sandboxId = (await createSandbox(state, null)).id;
+  } else {
+    const existing = state.store.sandboxes.get(sandboxId);
+    if (existing && state.settledNow(existing).status === 'PAUSED') await transitionSandbox(state, sandboxId, 'resume');
+  }
+  const created = state.stamp();
+  const task = await state.store.startTasks.insert({
+    id: state.random.uuid(),
+    created_by_user_id: state.options.userId,
+    status: 'WORKING',
+    status_changed_at: created,
+    detail: null,
+    app_conversation_id: state.random.uuid(),
+    sandbox_id: sandboxId,
+    request,
+    created_at: created,
+    updated_at: created,
+  });
+  state.pendingTasks.add(task.id);
+  return startTaskView(state, task);
+}
+
+/** `GET /api/v1/app-conversations/start-tasks?ids=`: tasks aligned with `ids`, null for missing ones. */
+export function getStartTasks(state: DomainState, ids: string[]): (AppConversationStartTask | null)[] {
+  return ids.map((id) => {
+    const key = toHyphenatedUuid(id);
+    const record = key ? state.store.startTasks.get(key) : undefined;
+    return record ? startTaskView(state, record) : null;
+  });
+}
+
+function startTaskQuery(state: DomainState, filters: StartTaskFilters): IdQuery {
+  const ordering = state.store.startTasks.orderings.all;
+  const lo = filters.created_at__gte ? ordering.positionOf(canonicalDateTime(filters.created_at__gte)) : 0;
+  const conversationId = filters.conversation_id__eq ? toHyphenatedUuid(filters.conversation_id__eq) : null;
+  const predicate = conversationId === null ? null : (id: string) => {
+    const task = state.store.startTasks.get(id)!;
+    return task.status === 'READY' && task.app_conversation_id === conversationId;
+  };
+  return { range: [lo, ordering.size], predicate };
+}
+
+/** `GET /api/v1/app-conversations/start-tasks/search`. */
+export function searchStartTasks(state: DomainState, filters: StartTaskFilters & { sort_order?: StartTaskSortOrder }, page: PageRequest): Page<AppConversationStartTask> {
+  const table = state.store.startTasks;
+  const query = startTaskQuery(state, filters);
+  const sortOrder = filters.sort_order ?? 'CREATED_AT_DESC';
+  let result: IdPage;
+  if (sortOrder.startsWith('CREATED_AT')) {
+    result = pageIds(table.orderings.all, page, query, sortOrder === 'CREATED_AT_DESC');
+  } else {
+    const all = matchingIds(table.orderings.all, query).map((id) => table.get(id)!);
+    result = sortedPage(all, (t) => t.updated_at, sortOrder === 'UPDATED_AT_DESC', page);
+  }
+  return toPage(result.ids.map((id) => startTaskView(state, table.get(id)!)), page, result.more);
+}
+
+/** `GET /api/v1/app-conversations/start-tasks/count`. */
+export function countStartTasks(state: DomainState, filters: StartTaskFilters): number {
+  return countIds(state.store.startTasks.orderings.all, startTaskQuery(state, filters));
+}

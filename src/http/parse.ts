@@ -1,0 +1,72 @@
+/**
+ * The parse stage: reads a request's query and JSON body as FastAPI does and validates them
+ * with the route's zod schemas; problems of both come back together as pydantic 422 items.
+ */
+import type { ValidationErrorItem } from '../schemas/errors.js';
+import { MAX_JSON_DEPTH, findExcessiveNesting, findPythonJsonError } from './python-json.js';
+import type { RequestLike } from './responses.js';
+import type { Route } from './route.js';
+import { toValidationErrors } from './validation.js';
+
+/** The validated input of a request, or the 422 errors that stop it. */
+export type Parsed = { ok: true; query: unknown; body: unknown } | { ok: false; errors: ValidationErrorItem[] };
+
+const MISSING_BODY: ValidationErrorItem = { type: 'missing', loc: ['body'], msg: 'Field required', input: null };
+
+function readQuery(route: Route, url: URL): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  const lists = route.lists ?? [];
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = lists.includes(key) ? values : values.at(-1);
+  }
+  return query;
+}
+
+function isJsonContentType(value: string | null): boolean {
+  if (value === null) return true;
+  const mediaType = value.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
+}
+
+/** Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body, bad JSON a `json_invalid` error. */
+async function readBody(request: RequestLike, optional: boolean): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
+  const text = await request.text();
+  if (optional && text.trim() === '') return { ok: true, value: {} };
+  if (text.length === 0 || !isJsonContentType(request.headers.get('content-type'))) return { ok: false, error: MISSING_BODY };
+  const tooDeep = findExcessiveNesting(text);
+  if (tooDeep !== null) {
+    return { ok: false, error: { type: 'json_invalid', loc: ['body', tooDeep], msg: 'JSON decode error', input: {}, ctx: { error: `Nesting deeper than ${MAX_JSON_DEPTH} levels` } } };
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    return value === null ? { ok: false, error: MISSING_BODY } : { ok: true, value };
+  } catch {
+    const problem = findPythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
+    return { ok: false, error: { type: 'json_invalid', loc: ['body', problem.pos], msg: 'JSON decode error', input: {}, ctx: { error: problem.msg } } };
+  }
+}
+
+/** Validates query and body; errors of both come back together, query first, as FastAPI orders them. */
+export async function parseRequest(route: Route, request: RequestLike, url: URL): Promise<Parsed> {
+  const errors: ValidationErrorItem[] = [];
+  let query: unknown;
+  if (route.query) {
+    const raw = readQuery(route, url);
+    const result = route.query.safeParse(raw, { reportInput: true });
+    if (result.success) query = result.data;
+    else errors.push(...toValidationErrors(result.error.issues, raw, 'query'));
+  }
+  let body: unknown;
+  if (route.body) {
+    const read = await readBody(request, route.bodyOptional ?? false);
+    if (!read.ok) {
+      errors.push(read.error);
+    } else {
+      const result = route.body.safeParse(read.value, { reportInput: true });
+      if (result.success) body = result.data;
+      else errors.push(...toValidationErrors(result.error.issues, read.value, 'body'));
+    }
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, query, body };
+}

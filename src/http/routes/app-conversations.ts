@@ -1,0 +1,51 @@
+/** Routes of app conversations and their start tasks under `/api/v1/app-conversations`. */
+import { z } from 'zod';
+import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../schemas/app-conversation.js';
+import { Uuid } from '../../schemas/common.js';
+import { batchOf, pageOf } from '../../schemas/helpers.js';
+import { defineRoute, type Route } from '../route.js';
+import {
+  AppConversationFilterQuery, AppConversationSearchQuery, StartTaskFilterQuery, StartTaskSearchQuery, idList, toPage,
+} from './query.js';
+
+/** The app conversation routes. */
+export const appConversationRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'POST', path: '/api/v1/app-conversations', summary: 'Start an app conversation; answers with a start task to poll',
+    body: AppConversationStartRequest, response: AppConversationStartTask,
+    handle: ({ body }, { service }) => service.startAppConversation(body),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/app-conversations', summary: 'Batch get app conversations by ids (null for missing ones); without ids, the first page of the search',
+    query: AppConversationSearchQuery.extend({ ids: idList(Uuid).optional() }), lists: ['ids'],
+    response: z.union([batchOf(AppConversation), pageOf(AppConversation)]),
+    handle: ({ query }, { service }) => (query.ids === undefined
+      ? service.searchAppConversations(query, toPage(query))
+      : service.getAppConversations(query.ids)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/app-conversations/search', summary: 'Search app conversations',
+    query: AppConversationSearchQuery, response: pageOf(AppConversation),
+    handle: ({ query }, { service }) => service.searchAppConversations(query, toPage(query)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/app-conversations/count', summary: 'Count app conversations matching the search filters',
+    query: AppConversationFilterQuery, response: z.int().min(0),
+    handle: ({ query }, { service }) => service.countAppConversations(query),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/app-conversations/start-tasks', summary: 'Batch get start tasks by ids (null for missing ones)',
+    query: z.object({ ids: idList(Uuid) }), lists: ['ids'], response: batchOf(AppConversationStartTask),
+    handle: ({ query }, { service }) => service.getStartTasks(query.ids),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/app-conversations/start-tasks/search', summary: 'Search start tasks',
+    query: StartTaskSearchQuery, response: pageOf(AppConversationStartTask),
+    handle: ({ query }, { service }) => service.searchStartTasks(query, toPage(query)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/app-conversations/start-tasks/count', summary: 'Count start tasks matching the filters',
+    query: StartTaskFilterQuery, response: z.int().min(0),
+    handle: ({ query }, { service }) => service.countStartTasks(query),
+  }),
+];

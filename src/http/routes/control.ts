@@ -1,0 +1,89 @@
+/**
+ * The control API under `/_fakehands/` (health, reset, state, clock, faults, request journal)
+ * and the OpenAPI document: routes of the same pipeline as the API, so every transport answers
+ * them alike. Health and the document are public; the rest need the key unless auth is `none`.
+ */
+import {
+  ClockAdvance, ClockTime, FaultList, FaultSpec, FaultsCleared, Fault, Health, JournalCleared, JournalPage, JournalQuery,
+  ResetDone, ResetRequest, StateSnapshot,
+} from '../../schemas/control.js';
+import { z } from 'zod';
+import { defineRoute, type Route, type RouteContext } from '../route.js';
+
+/** Path prefix of the control API. */
+export const CONTROL_PREFIX = '/_fakehands';
+/** Path of the OpenAPI document. */
+export const OPENAPI_PATH = '/openapi.json';
+
+const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
+
+/** The control routes and the OpenAPI document. */
+export const controlRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'GET', path: `${CONTROL_PREFIX}/health`, summary: 'Whether the fake is up (no key needed)', access: 'public', internal: true,
+    response: Health,
+    handle: async () => ({ status: 'ok' as const }),
+  }),
+  defineRoute({
+    method: 'POST', path: `${CONTROL_PREFIX}/reset`, summary: 'Replace the whole state with a built-in fixture and seed; clears the faults',
+    access: 'control', internal: true, body: ResetRequest, bodyOptional: true, response: ResetDone,
+    handle: async ({ body }, context) => {
+      await context.reset(body);
+      context.faults.clear();
+      return { status: 'ok' as const };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: `${CONTROL_PREFIX}/state`, summary: 'Everything the fake holds, as a fixture (tokens redacted)',
+    access: 'control', internal: true, response: StateSnapshot,
+    handle: (_input, context) => context.snapshot(),
+  }),
+  defineRoute({
+    method: 'GET', path: `${CONTROL_PREFIX}/clock`, summary: "The fake's time", access: 'control', internal: true, response: ClockTime,
+    handle: async (_input, context) => clockTime(context),
+  }),
+  defineRoute({
+    method: 'POST', path: `${CONTROL_PREFIX}/clock`, summary: "Move the fake's time forward", access: 'control', internal: true,
+    body: ClockAdvance, response: ClockTime,
+    handle: async ({ body }, context) => {
+      context.clock.advance(body.advance_ms);
+      context.service.noteChange({ entity: 'clock', action: 'updated' });
+      await context.service.settle();
+      return clockTime(context);
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: `${CONTROL_PREFIX}/faults`, summary: 'The faults in force', access: 'control', internal: true, response: FaultList,
+    handle: async (_input, context) => ({ faults: context.faults.list() }),
+  }),
+  defineRoute({
+    method: 'POST', path: `${CONTROL_PREFIX}/faults`, summary: 'Add a fault', access: 'control', internal: true,
+    body: FaultSpec, response: Fault,
+    handle: async ({ body }, context) => context.faults.add(body),
+  }),
+  defineRoute({
+    method: 'DELETE', path: `${CONTROL_PREFIX}/faults`, summary: 'Clear every fault', access: 'control', internal: true, response: FaultsCleared,
+    handle: async (_input, context) => {
+      const cleared = context.faults.list().length;
+      context.faults.clear();
+      return { cleared };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: `${CONTROL_PREFIX}/requests`, summary: 'The last requests answered', access: 'control', internal: true,
+    query: JournalQuery, response: JournalPage,
+    handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit) }),
+  }),
+  defineRoute({
+    method: 'DELETE', path: `${CONTROL_PREFIX}/requests`, summary: 'Forget the journal', access: 'control', internal: true, response: JournalCleared,
+    handle: async (_input, context) => {
+      context.journal.clear();
+      return { cleared: true as const };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: OPENAPI_PATH, summary: 'The OpenAPI 3.1 document of the API', access: 'public', internal: true,
+    response: z.record(z.string(), z.unknown()),
+    handle: async (_input, context) => context.openApi() as Record<string, unknown>,
+  }),
+];

@@ -1,0 +1,53 @@
+/** Routes of sandboxes and sandbox specs under `/api/v1/sandboxes` and `/api/v1/sandbox-specs`. */
+import { z } from 'zod';
+import { Success } from '../../schemas/common.js';
+import { batchOf, pageOf } from '../../schemas/helpers.js';
+import { SandboxInfo } from '../../schemas/sandbox.js';
+import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
+import { defineRoute, type Route } from '../route.js';
+import { PageQuery, idList, toPage } from './query.js';
+
+/** The sandbox and sandbox spec routes. */
+export const sandboxRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes, newest first',
+    query: PageQuery, response: pageOf(SandboxInfo),
+    handle: ({ query }, { service }) => service.searchSandboxes(toPage(query)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/sandboxes', summary: 'Batch get sandboxes by id (null for missing ones)',
+    query: z.object({ id: idList(z.string()) }), lists: ['id'], response: batchOf(SandboxInfo),
+    handle: ({ query }, { service }) => service.getSandboxes(query.id),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/sandboxes', summary: 'Start a sandbox from a sandbox spec (the default one when omitted)',
+    query: z.object({ sandbox_spec_id: z.string().optional() }), response: SandboxInfo, errors: [404],
+    handle: ({ query }, { service }) => service.startSandbox(query.sandbox_spec_id ?? null),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/sandboxes/:sandbox_id/pause', summary: 'Pause a sandbox (its conversations stop)',
+    response: Success, errors: [404, 409],
+    handle: ({ params }, { service }) => service.pauseSandbox(params.sandbox_id!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/sandboxes/:sandbox_id/resume', summary: 'Resume a sandbox (STARTING, then RUNNING)',
+    response: Success, errors: [404],
+    handle: ({ params }, { service }) => service.resumeSandbox(params.sandbox_id!),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/api/v1/sandboxes/:sandbox_id', summary: 'Delete a sandbox (it becomes MISSING)',
+    response: Success, errors: [404],
+    handle: ({ params }, { service }) => service.deleteSandbox(params.sandbox_id!),
+  }),
+
+  defineRoute({
+    method: 'GET', path: '/api/v1/sandbox-specs/search', summary: 'Search sandbox specs',
+    query: PageQuery, response: pageOf(SandboxSpecInfo),
+    handle: ({ query }, { service }) => service.searchSandboxSpecs(toPage(query)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/sandbox-specs', summary: 'Batch get sandbox specs by id (null for missing ones)',
+    query: z.object({ id: idList(z.string()) }), lists: ['id'], response: batchOf(SandboxSpecInfo),
+    handle: ({ query }, { service }) => service.getSandboxSpecs(query.id),
+  }),
+];
