@@ -1,9 +1,9 @@
 /**
- * Contracts: written from a clean contracts/ by the consumer tests, then verified with the real
+ * Contracts: written into a temporary folder by the consumer tests and compared with the committed contracts/, then verified with the real
  * `fakehands verify` command against the standalone fake (must pass) and against deliberately
  * broken providers (each must fail, naming the broken interaction).
  */
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,13 +28,12 @@ function failedInteractions(stdout: string): string[] {
 }
 
 describe('consumer contracts', () => {
-  it('are regenerated from a clean contracts/, one interaction per behaviour, without any key', async () => {
-    for (const file of await readdir(CONTRACTS_DIR).catch(() => [])) {
-      if (file.endsWith('.json')) await rm(join(CONTRACTS_DIR, file));
-    }
-    expect(await writeContracts(CONTRACTS_DIR)).toBe(EXPECTED_INTERACTIONS);
-    expect((await readdir(CONTRACTS_DIR)).filter((f) => f.endsWith('.json'))).toEqual([`fakehands-client-${PROVIDER_NAME}.json`]);
-    const text = await readFile(CONTRACT_FILE, 'utf8');
+  it('regenerate, in a folder of their own, exactly the committed contracts/ (run `npm run contracts` after changing them)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-contracts-'));
+    expect(await writeContracts(dir)).toBe(EXPECTED_INTERACTIONS);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.json'))).toEqual([`fakehands-client-${PROVIDER_NAME}.json`]);
+    const text = await readFile(join(dir, `fakehands-client-${PROVIDER_NAME}.json`), 'utf8');
+    expect(JSON.parse(text), 'the committed contracts differ from what the consumer tests write: run `npm run contracts` and commit').toEqual(JSON.parse(await readFile(CONTRACT_FILE, 'utf8')));
     const pact = JSON.parse(text) as { interactions: { request: { method: string; path: string } }[] };
     expect(pact.interactions).toHaveLength(EXPECTED_INTERACTIONS);
     expect(text.toLowerCase()).not.toContain('x-session-api-key');
@@ -125,6 +124,14 @@ describe('fakehands verify', () => {
     const { code, stdout } = await verify(provider.url, ['--pact', join(dir, 'other.json')]);
     expect(code).toBe(1);
     expect(stdout).toContain(`is for the provider "some-other-service", not "${PROVIDER_NAME}"`);
+  });
+
+  it('fails when fewer interactions are verified than the contracts hold (here a PACT_DESCRIPTION filter skips all but one)', async () => {
+    const provider = await startProvider();
+    const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', KEY], { PACT_DESCRIPTION: 'a request to pause a running sandbox' });
+    expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 1`);
+    expect(stdout).toContain(`FAILED: 1 interactions were verified, but the contracts hold ${EXPECTED_INTERACTIONS}`);
+    expect(code).toBe(1);
   });
 
   it('exits 2 without --base-url', async () => {

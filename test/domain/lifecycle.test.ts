@@ -1,21 +1,70 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONVERSATION_STATUS_OF_SANDBOX, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, nextTaskStep, settleSandboxStatus,
-} from '../../src/domain/lifecycle.js';
+import { REALISTIC_TIMINGS, nextTaskStep, settleSandboxStatus } from '../../src/domain/lifecycle.js';
+import { createFake } from '../../src/index.js';
+import { InitSessionRequest } from '../../src/schemas/legacy.js';
 
-describe('SANDBOX_TRANSITIONS', () => {
-  it('is the documented table', () => {
-    expect(SANDBOX_TRANSITIONS).toEqual({
-      pause: { STARTING: 'PAUSED', RUNNING: 'PAUSED', PAUSED: 'PAUSED' },
-      resume: { PAUSED: 'STARTING', STARTING: 'STARTING', RUNNING: 'RUNNING', ERROR: 'STARTING' },
-      fail: { STARTING: 'ERROR', RUNNING: 'ERROR', PAUSED: 'ERROR', ERROR: 'ERROR' },
-    });
+/** A fake with one sandbox brought to `status`, and a reader of its status. */
+async function sandboxIn(status: 'STARTING' | 'RUNNING' | 'PAUSED' | 'ERROR') {
+  const fake = await createFake({ auth: 'none', fixture: 'empty' });
+  const { id } = await fake.service.startSandbox(null);
+  if (status !== 'STARTING') fake.clock.advance(REALISTIC_TIMINGS.sandboxStartMs);
+  if (status === 'PAUSED') await fake.service.pauseSandbox(id);
+  if (status === 'ERROR') await fake.service.failSandbox(id);
+  const read = async () => (await fake.service.getSandboxes([id]))[0]?.status;
+  return { fake, id, read };
+}
+
+describe('sandbox transitions', () => {
+  it('pausing a STARTING or RUNNING sandbox pauses it, and pausing it again changes nothing', async () => {
+    for (const from of ['STARTING', 'RUNNING'] as const) {
+      const { fake, id, read } = await sandboxIn(from);
+      await fake.service.pauseSandbox(id);
+      expect(await read()).toBe('PAUSED');
+      await fake.service.pauseSandbox(id);
+      expect(await read()).toBe('PAUSED');
+    }
+  });
+
+  it('resuming a PAUSED or ERROR sandbox starts it again: STARTING, then RUNNING after the start-up time', async () => {
+    for (const from of ['PAUSED', 'ERROR'] as const) {
+      const { fake, id, read } = await sandboxIn(from);
+      await fake.service.resumeSandbox(id);
+      expect(await read()).toBe('STARTING');
+      fake.clock.advance(REALISTIC_TIMINGS.sandboxStartMs);
+      expect(await read()).toBe('RUNNING');
+    }
+  });
+
+  it('resuming a RUNNING sandbox leaves it RUNNING', async () => {
+    const { fake, id, read } = await sandboxIn('RUNNING');
+    await fake.service.resumeSandbox(id);
+    expect(await read()).toBe('RUNNING');
+  });
+
+  it('failing a sandbox in any state puts it in ERROR', async () => {
+    for (const from of ['STARTING', 'RUNNING', 'PAUSED', 'ERROR'] as const) {
+      const { fake, id, read } = await sandboxIn(from);
+      await fake.service.failSandbox(id);
+      expect(await read()).toBe('ERROR');
+    }
   });
 });
 
-describe('CONVERSATION_STATUS_OF_SANDBOX', () => {
-  it('derives STARTING, RUNNING, and STOPPED for every other sandbox status', () => {
-    expect(CONVERSATION_STATUS_OF_SANDBOX).toEqual({ STARTING: 'STARTING', RUNNING: 'RUNNING', PAUSED: 'STOPPED', ERROR: 'STOPPED', MISSING: 'STOPPED' });
+describe('conversation status', () => {
+  it('is STARTING while its sandbox starts, RUNNING once it runs, STOPPED when it is paused, failed or gone', async () => {
+    const fake = await createFake({ auth: 'none', fixture: 'empty' });
+    const created = await fake.service.createConversation(InitSessionRequest.parse({}));
+    const status = async () => (await fake.service.getConversation(created.conversation_id)).status;
+    expect(created.conversation_status).toBe('STARTING');
+    fake.clock.advance(REALISTIC_TIMINGS.sandboxStartMs);
+    expect(await status()).toBe('RUNNING');
+    const sandboxId = (await fake.service.searchSandboxes({ offset: 0, limit: 1 })).items[0]!.id;
+    await fake.service.pauseSandbox(sandboxId);
+    expect(await status()).toBe('STOPPED');
+    await fake.service.failSandbox(sandboxId);
+    expect(await status()).toBe('STOPPED');
+    await fake.service.deleteSandbox(sandboxId);
+    expect(await status()).toBe('STOPPED');
   });
 });
 

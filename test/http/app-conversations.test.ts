@@ -267,6 +267,28 @@ describe('GET /api/v1/app-conversations/search', () => {
     expect(before.items.map((c) => c.id)).toEqual([alpha.id]);
   });
 
+  it('filters by updated_at range: a conversation renamed later matches updated_at__gte, the other updated_at__lt', async () => {
+    const renamed = await readyConversation({ title: 'to rename' });
+    const untouched = await readyConversation({ title: 'untouched' });
+    env.fake.clock.advance(60_000);
+    const middle = new Date(env.fake.clock.now()).toISOString();
+    env.fake.clock.advance(1000);
+    await call('PATCH', `/api/conversations/${renamed.id.replaceAll('-', '')}`, { body: { title: 'renamed' } });
+    const after = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?updated_at__gte=${middle}`)).body;
+    expect(after.items.map((c) => c.id)).toEqual([renamed.id]);
+    const before = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?updated_at__lt=${middle}`)).body;
+    expect(before.items.map((c) => c.id)).toEqual([untouched.id]);
+    expect((await call('GET', `/api/v1/app-conversations/count?updated_at__gte=${middle}`)).body).toBe(1);
+  });
+
+  it('sorts by TITLE_DESC', async () => {
+    await readyConversation({ title: 'b' });
+    await readyConversation({ title: 'a' });
+    await readyConversation({ title: 'c' });
+    const { body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=TITLE_DESC');
+    expect(body.items.map((c) => c.title)).toEqual(['c', 'b', 'a']);
+  });
+
   it('sorts by TITLE', async () => {
     await readyConversation({ title: 'b' });
     await readyConversation({ title: 'a' });

@@ -1,0 +1,112 @@
+/**
+ * The request pipeline: its stages run in the documented order (route → auth → faults → parse →
+ * handle → check), and the contract check stops an answer that breaks its route's schema.
+ */
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { createFake, FakehandsError } from '../../src/index.js';
+import { defineRoute, type RouteContext } from '../../src/http/route.js';
+import { createPipeline } from '../../src/http/pipeline.js';
+import { createFaults } from '../../src/http/faults.js';
+import { createJournal } from '../../src/http/journal.js';
+
+const BASE = 'http://localhost:3000';
+const KEY = 'pipeline-key';
+
+/** A route whose operation answers `body`, declared to answer `{ ok: true }`. */
+function pipelineAnswering(body: unknown, checkResponses: boolean) {
+  const route = defineRoute({
+    method: 'GET', path: '/api/v1/probe', summary: 'A probe', response: z.object({ ok: z.literal(true) }),
+    handle: async () => body as { ok: true },
+  });
+  const context = { faults: createFaults(), journal: createJournal() } as unknown as RouteContext;
+  return createPipeline([route], context, { baseUrl: BASE, apiKey: KEY, auth: 'none', checkResponses });
+}
+
+const request = (path: string, key: string | null = KEY, method = 'GET') =>
+  new Request(`${BASE}${path}`, { method, headers: key === null ? {} : { 'x-session-api-key': key } });
+
+describe('stage check (checkResponses)', () => {
+  it('lets an answer that matches its schema through', async () => {
+    const answer = await pipelineAnswering({ ok: true }, true).answer(request('/api/v1/probe'));
+    expect([answer.status, answer.body]).toEqual([200, '{"ok":true}']);
+  });
+
+  it('throws a contract_violation naming the route and the bad field when an answer breaks its schema', async () => {
+    const failure = await pipelineAnswering({ ok: 'yes' }, true).answer(request('/api/v1/probe')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(FakehandsError);
+    expect((failure as FakehandsError).code).toBe('contract_violation');
+    expect((failure as FakehandsError).message).toContain('GET /api/v1/probe with a 200 body that does not match its schema: ok:');
+  });
+
+  it('answers whatever the operation returned when checks are off', async () => {
+    const answer = await pipelineAnswering({ ok: 'yes' }, false).answer(request('/api/v1/probe'));
+    expect([answer.status, answer.body]).toEqual([200, '{"ok":"yes"}']);
+  });
+});
+
+describe('stage order', () => {
+  it('checks the key before any fault: a keyless request is 401 and leaves the fault for the next caller', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    fake.faults.add({ kind: 'status', path: '/api/v1/sandboxes/search', status: 503 });
+    const refused = await fake.fetch(request('/api/v1/sandboxes/search', null));
+    expect([refused.status, await refused.json()]).toEqual([401, { detail: 'Unauthorized' }]);
+    expect(fake.faults.list()).toHaveLength(1);
+    const faulted = await fake.fetch(request('/api/v1/sandboxes/search'));
+    expect([faulted.status, await faulted.json()]).toEqual([503, { detail: 'Injected fault' }]);
+  });
+
+  it('routes before faults: a fault never turns an unknown path into anything but 404', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    fake.faults.add({ kind: 'status', path: '/api/v1/nothing', status: 503 });
+    expect((await fake.fetch(request('/api/v1/nothing'))).status).toBe(404);
+  });
+
+  it('injects faults before validation: a faulted request with a bad body answers the fault', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    fake.faults.add({ kind: 'status', method: 'POST', path: '/api/conversations', status: 500, body: { detail: 'down' } });
+    const answer = await fake.fetch(new Request(`${BASE}/api/conversations`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{' }));
+    expect([answer.status, await answer.json()]).toEqual([500, { detail: 'down' }]);
+  });
+});
+
+describe('the control API and /openapi.json in-process', () => {
+  it('fake.fetch answers GET /_fakehands/health with 200 and no key', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    const answer = await fake.fetch(request('/_fakehands/health', null));
+    expect([answer.status, await answer.json()]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('fake.fetch serves the OpenAPI document of the API routes only', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    const document = await (await fake.fetch(request('/openapi.json', null))).json() as { paths: Record<string, unknown>; servers: unknown };
+    expect(Object.keys(document.paths)).toContain('/api/v1/sandboxes/search');
+    expect(Object.keys(document.paths).filter((p) => p.startsWith('/_fakehands') || p === '/openapi.json')).toEqual([]);
+    expect(document.servers).toEqual([{ url: '/' }]);
+  });
+
+  it('needs the key for the rest of the control API, and changes state through it', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'default' });
+    expect((await fake.fetch(request('/_fakehands/state', null))).status).toBe(401);
+    const reset = await fake.fetch(new Request(`${BASE}/_fakehands/reset`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{"fixture": "empty"}' }));
+    expect([reset.status, await reset.json()]).toEqual([200, { status: 'ok' }]);
+    expect((await fake.snapshot()).sandboxes).toEqual([]);
+  });
+
+  it('answers a bad control body with a FastAPI 422 at the real offset, as the API does', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    const answer = await fake.fetch(new Request(`${BASE}/_fakehands/clock`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{"advance_ms": }' }));
+    expect([answer.status, await answer.json()]).toEqual([422, {
+      detail: [{ type: 'json_invalid', loc: ['body', 15], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
+    }]);
+  });
+
+  it('resets only to a built-in fixture by name, never to a path', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    const answer = await fake.fetch(new Request(`${BASE}/_fakehands/reset`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{"fixture": "/etc/passwd"}' }));
+    expect(answer.status).toBe(422);
+    expect(await answer.json()).toEqual({
+      detail: [{ type: 'enum', loc: ['body', 'fixture'], msg: "Input should be 'default' or 'empty'", input: '/etc/passwd', ctx: { expected: "'default' or 'empty'" } }],
+    });
+  });
+});
