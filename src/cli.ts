@@ -84,6 +84,10 @@ function helpText(): string {
     '',
     '  Verifies the Pact contracts (default: the ones shipped in contracts/) against the',
     '  implementation at URL. Exit code 0 only when every interaction passed.',
+    '',
+    'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]',
+    '',
+    '  Compares the fake\'s OpenAPI document with a provider\'s (see fakehands drift --help).',
   ].join('\n');
 }
 
@@ -245,6 +249,10 @@ async function serve(config: ServeConfig): Promise<void> {
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     if (argv[0] === 'verify') return await verify(parseVerifyArgs(argv.slice(1), env));
+    if (argv[0] === 'drift') {
+      const { runDrift } = await import('./drift/command.js');
+      return process.exit(await runDrift(argv.slice(1), (text) => process.stdout.write(text)));
+    }
     const config = parseServeArgs(argv, env);
     if (config === 'help') return void process.stdout.write(`${helpText()}\n`);
     if (config === 'version') return void process.stdout.write(`${VERSION}\n`);

@@ -25,11 +25,13 @@ export type FakehandsErrorCode =
   /** The fake answered with a body that does not match its own schema (checkResponses). */
   | 'contract_violation'
   /** The command line is wrong. */
-  | 'usage';
+  | 'usage'
+  /** An OpenAPI document given to `fakehands drift` cannot be read or is not OpenAPI 3.x. */
+  | 'invalid_spec';
 
 /** Codes that mean "the configuration is wrong": the CLI exits with 2 on these. */
 export const CONFIGURATION_ERROR_CODES: ReadonlySet<FakehandsErrorCode> = new Set([
-  'invalid_options', 'invalid_fixture', 'invalid_state_file', 'invalid_fault', 'invalid_time', 'usage',
+  'invalid_options', 'invalid_fixture', 'invalid_state_file', 'invalid_fault', 'invalid_time', 'usage', 'invalid_spec',
 ]);
 
 /**

@@ -1,0 +1,43 @@
+/**
+ * The `fakehands drift` command: `--spec FILE|URL` (repeatable), `--base-url URL`, `--prefix P`
+ * (repeatable), `--json`. Exit 0 with no difference, 1 with differences, 2 for a bad spec or an
+ * unreachable URL.
+ */
+import { parseArgs } from 'node:util';
+import { FakehandsError } from '../domain/errors.js';
+import { checkDrift, formatReport } from './index.js';
+
+/** Help of `fakehands drift`. */
+export const DRIFT_HELP = [
+  'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]',
+  '',
+  '  Compares the fake\'s OpenAPI document (built in; with --base-url, the one a running fakehands',
+  '  serves) with a provider\'s OpenAPI 3.x documents (several --spec are merged, e.g. V1 and legacy),',
+  '  operation by operation: parameters, request and response fields, enums, status codes.',
+  '  --prefix: paths whose provider operations the fake must serve (default: /api/v1/app-conversations,',
+  '  /api/v1/sandboxes, /api/v1/sandbox-specs). Exit 0: no difference; 1: differences; 2: bad input.',
+].join('\n');
+
+/** Runs `fakehands drift` with `argv` (after the command name); resolves with the exit code. */
+export async function runDrift(argv: string[], write: (text: string) => void): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { spec: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, prefix: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+      strict: true,
+    });
+  } catch (error) {
+    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
+    throw new FakehandsError('usage', `${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands drift --help)`);
+  }
+  if (parsed.values.help) {
+    write(`${DRIFT_HELP}\n`);
+    return 0;
+  }
+  const specs = parsed.values.spec ?? [];
+  if (specs.length === 0) throw new FakehandsError('usage', 'drift needs --spec FILE|URL (see fakehands drift --help)');
+  const report = await checkDrift({ specs, baseUrl: parsed.values['base-url'], prefixes: parsed.values.prefix });
+  write(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report).join('\n')}\n`);
+  return report.differences.length === 0 ? 0 : 1;
+}

@@ -1,0 +1,187 @@
+/**
+ * Compares the operation facts of the fake's OpenAPI document with a provider's: every fact that
+ * differs is a difference, named by operation and JSON path; a difference declared in
+ * `known-differences.ts` is reported as known; a declaration that no longer matches anything is
+ * reported as stale.
+ */
+import type { Fact, OperationFacts } from './operations.js';
+import { operationKey } from './operations.js';
+
+/** A deliberate difference between the fake and the real service, declared once with its reason. */
+export interface KnownDifference {
+  /** The operation, as `METHOD /path` (parameter names do not matter). */
+  operation: string;
+  /** The fact's location (`response items[].status_detail`), or `operation` for a whole operation. */
+  location: string;
+  /** Only this aspect of the location (`type`, `enum`, `required`, `bounds`, `declared`); all when left out. */
+  aspect?: Fact['aspect'];
+  /** Why the fake differs, in one sentence. */
+  reason: string;
+}
+
+/** One fact on which the two documents disagree. */
+export interface Difference {
+  /** The operation, as the provider spells it (or the fake, when the provider lacks it). */
+  operation: string;
+  /** Where: `response items[].status`, `query limit`, `operation`. */
+  location: string;
+  /** What about it. */
+  aspect: Fact['aspect'] | 'served';
+  /** The provider's value, or `absent`. */
+  provider: string;
+  /** The fake's value, or `absent`. */
+  fake: string;
+  /** Why, when it is a declared difference. */
+  reason?: string;
+}
+
+/** What `fakehands drift` found. */
+export interface DriftReport {
+  /** Differences nobody declared: each fails the check. */
+  differences: Difference[];
+  /** Declared differences, with their reasons. */
+  known: Difference[];
+  /** Declarations that match no difference any more. */
+  stale: KnownDifference[];
+  /** Operations both documents have. */
+  compared: number;
+  /** Operations of the provider under the compared prefixes that the fake does not serve. */
+  missing: number;
+  /** Facts of the operations both have, and how many of them agree. */
+  facts: { total: number; agree: number };
+}
+
+const ABSENT = 'absent';
+
+/** The parent location of a field location (`response items[].a.b` → `response items[].a`), or null at the top. */
+function parentOf(location: string): string | null {
+  const at = Math.max(location.lastIndexOf('.'), location.lastIndexOf('[]'), location.lastIndexOf('{}'), location.lastIndexOf(' '));
+  if (at <= 0) return null;
+  const parent = location.slice(0, at);
+  return parent.endsWith(' ') ? null : parent;
+}
+
+function compareOperation(provider: OperationFacts, fake: OperationFacts, out: Difference[]): { total: number; agree: number } {
+  let total = 0;
+  let agree = 0;
+  const keys = new Set([...provider.facts.keys(), ...[...fake.facts.keys()].filter((k) => !k.startsWith('status '))]);
+  const absentIn = (facts: Map<string, Fact>, location: string) => !facts.has(`${location} type`) && !facts.has(`${location} declared`) && !facts.has(`${location} required`);
+  const reported = new Set<string>();
+  for (const key of [...keys].sort()) {
+    total++;
+    const p = provider.facts.get(key);
+    const f = fake.facts.get(key);
+    if (p && f && p.value === f.value) {
+      agree++;
+      continue;
+    }
+    const fact = (p ?? f)!;
+    const location = fact.location;
+    const wholeLocationAbsent = absentIn(provider.facts, location) || absentIn(fake.facts, location);
+    let hidden = false;
+    for (let parent = parentOf(location); parent; parent = parentOf(parent)) {
+      if (reported.has(parent) && (absentIn(provider.facts, parent) || absentIn(fake.facts, parent))) hidden = true;
+    }
+    if (hidden) continue;
+    if (wholeLocationAbsent) {
+      if (reported.has(location)) continue;
+      reported.add(location);
+      const pType = provider.facts.get(`${location} type`) ?? provider.facts.get(`${location} declared`) ?? provider.facts.get(`${location} required`);
+      const fType = fake.facts.get(`${location} type`) ?? fake.facts.get(`${location} declared`) ?? fake.facts.get(`${location} required`);
+      out.push({ operation: provider.name, location, aspect: (pType ?? fType)!.aspect, provider: pType?.value ?? ABSENT, fake: fType?.value ?? ABSENT });
+      continue;
+    }
+    reported.add(location);
+    out.push({ operation: provider.name, location, aspect: fact.aspect, provider: p?.value ?? ABSENT, fake: f?.value ?? ABSENT });
+  }
+  return { total, agree };
+}
+
+const normalize = (operation: string) => {
+  const [method, path] = operation.split(' ');
+  return operationKey(method ?? '', path ?? '');
+};
+
+/**
+ * Compares the fake's operations with the provider's. `inScope` says which provider paths the
+ * fake is expected to serve (their absence is a difference).
+ * @example
+ * const report = compareOperations(providerOps, fakeOps, (path) => path.startsWith('/api/v1/sandboxes'), KNOWN_DIFFERENCES)
+ */
+export function compareOperations(
+  provider: Map<string, OperationFacts>,
+  fake: Map<string, OperationFacts>,
+  inScope: (path: string) => boolean,
+  known: readonly KnownDifference[] = [],
+): DriftReport {
+  const all: Difference[] = [];
+  let compared = 0;
+  let missing = 0;
+  const facts = { total: 0, agree: 0 };
+  for (const [key, operation] of provider) {
+    const ours = fake.get(key);
+    if (ours) {
+      compared++;
+      const counted = compareOperation(operation, ours, all);
+      facts.total += counted.total;
+      facts.agree += counted.agree;
+    } else if (inScope(operation.name.split(' ')[1]!)) {
+      missing++;
+      all.push({ operation: operation.name, location: 'operation', aspect: 'served', provider: 'served', fake: ABSENT });
+    }
+  }
+  for (const [key, operation] of fake) {
+    if (!provider.has(key)) all.push({ operation: operation.name, location: 'operation', aspect: 'served', provider: ABSENT, fake: 'served' });
+  }
+  const used = new Set<KnownDifference>();
+  const differences: Difference[] = [];
+  const declared: Difference[] = [];
+  for (const difference of all) {
+    const declaration = known.find((k) => normalize(k.operation) === normalize(difference.operation) && k.location === difference.location
+      && (k.aspect === undefined || k.aspect === difference.aspect));
+    if (declaration) {
+      used.add(declaration);
+      declared.push({ ...difference, reason: declaration.reason });
+    } else {
+      differences.push(difference);
+    }
+  }
+  return { differences, known: declared, stale: known.filter((k) => !used.has(k)), compared, missing, facts };
+}
+
+function describe(difference: Difference): string {
+  const { location, aspect, provider, fake } = difference;
+  if (aspect === 'enum' && provider !== ABSENT && fake !== ABSENT) {
+    const p = provider.split(', ');
+    const f = fake.split(', ');
+    const onlyProvider = p.filter((v) => !f.includes(v));
+    const onlyFake = f.filter((v) => !p.includes(v));
+    const parts = [onlyProvider.length ? `provider also ${onlyProvider.join(', ')}` : '', onlyFake.length ? `fake also ${onlyFake.join(', ')}` : ''].filter(Boolean);
+    return `${location} (enum): ${parts.join('; ')}`;
+  }
+  const label = aspect === 'type' || aspect === 'served' || aspect === 'declared' ? '' : ` (${aspect})`;
+  return `${location}${label}: provider ${provider}, fake ${fake}`;
+}
+
+/** The report as the lines `fakehands drift` prints: differences grouped by operation, then known ones, stale declarations and the summary. */
+export function formatReport(report: DriftReport): string[] {
+  const lines: string[] = [];
+  const grouped = (differences: Difference[], withReason: boolean) => {
+    const byOperation = new Map<string, Difference[]>();
+    for (const d of differences) byOperation.set(d.operation, [...(byOperation.get(d.operation) ?? []), d]);
+    for (const [operation, list] of [...byOperation].sort(([a], [b]) => a.localeCompare(b))) {
+      for (const d of list) lines.push(`${operation} → ${describe(d)}${withReason ? ` [known: ${d.reason}]` : ''}`);
+    }
+  };
+  grouped(report.differences, false);
+  if (report.known.length) {
+    lines.push('', `Known differences (declared in src/drift/known-differences.ts):`);
+    grouped(report.known, true);
+  }
+  for (const stale of report.stale) lines.push(`stale declaration: ${stale.operation} → ${stale.location}${stale.aspect ? ` (${stale.aspect})` : ''} no longer differs; remove it from src/drift/known-differences.ts`);
+  const share = report.facts.total === 0 ? 100 : (100 * report.facts.agree) / report.facts.total;
+  lines.push('', `drift: ${report.differences.length} difference(s), ${report.known.length} known, ${report.stale.length} stale declaration(s); `
+    + `${report.compared} operation(s) compared, ${report.missing} not served by the fake; `
+    + `${report.facts.agree} of ${report.facts.total} facts agree (${share.toFixed(1)}%)`);
+  return lines;
+}

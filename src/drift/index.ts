@@ -1,0 +1,58 @@
+/**
+ * `fakehands drift`: holds the fake's OpenAPI document against a provider's (the real service's
+ * published one, or its `/openapi.json`), operation by operation, fact by fact.
+ */
+import { openApiDocument } from '../http/openapi.js';
+import { apiRoutes } from '../http/routes/index.js';
+import { compareOperations, formatReport, type DriftReport, type KnownDifference } from './compare.js';
+import { KNOWN_DIFFERENCES } from './known-differences.js';
+import { loadDocument } from './load.js';
+import { operationFacts, type OperationFacts } from './operations.js';
+
+export { formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
+export { KNOWN_DIFFERENCES } from './known-differences.js';
+
+/** Path prefixes under which every provider operation is expected to be served by the fake. */
+export const DRIFT_PREFIXES = ['/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs'] as const;
+
+/** Options of `checkDrift`. */
+export interface DriftOptions {
+  /** The provider's OpenAPI documents: paths, http(s) URLs, or parsed documents (several are merged: e.g. V1 and legacy). */
+  specs: readonly (string | object)[];
+  /** Compare the document a running fakehands serves at this base URL instead of the built-in one. */
+  baseUrl?: string;
+  /** Prefixes whose provider operations the fake must serve (default `DRIFT_PREFIXES`). */
+  prefixes?: readonly string[];
+  /** Declared differences (default: fakehands' own `KNOWN_DIFFERENCES`). */
+  known?: readonly KnownDifference[];
+}
+
+const underAny = (prefixes: readonly string[]) => (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
+
+/** The fake's own OpenAPI document, as `GET /openapi.json` serves it. */
+export function fakeDocument(): object {
+  return openApiDocument(apiRoutes, { version: '0.0.0', serverUrl: '/' });
+}
+
+/**
+ * Compares the fake with a provider's OpenAPI documents; throws an `invalid_spec` error for a
+ * document that cannot be read or is not OpenAPI 3.x.
+ * @example
+ * const report = await checkDrift({ specs: ['real-openapi.json'] })
+ * if (report.differences.length > 0) console.log(formatReport(report).join('\n'))
+ */
+export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
+  const prefixes = options.prefixes ?? DRIFT_PREFIXES;
+  const fake = operationFacts(options.baseUrl
+    ? await loadDocument(`${options.baseUrl.replace(/\/+$/, '')}/openapi.json`)
+    : fakeDocument());
+  const served = [...fake.values()].map((op) => op.name.split(' ')[1]!);
+  const inScope = underAny(prefixes);
+  const relevant = (path: string) => inScope(path) || served.some((s) => s.replace(/\{[^}]*\}/g, '{}') === path.replace(/\{[^}]*\}/g, '{}'));
+  const provider = new Map<string, OperationFacts>();
+  for (const spec of options.specs) {
+    const document = typeof spec === 'string' ? await loadDocument(spec) : spec;
+    for (const [key, operation] of operationFacts(document, relevant)) provider.set(key, operation);
+  }
+  return compareOperations(provider, fake, inScope, options.known ?? KNOWN_DIFFERENCES);
+}

@@ -1,0 +1,199 @@
+/**
+ * `fakehands drift`: a document identical to the fake's passes; each kind of difference is
+ * detected and named on a mutated copy; bad input exits 2 with a one-line reason.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkDrift, fakeDocument, formatReport, type KnownDifference } from '../../src/drift/index.js';
+import { runCli, startCli } from '../support/cli.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data walked freely
+
+const REAL_V1 = 'test/drift/real-app-server.openapi.json';
+const REAL_V0 = 'test/drift/real-app-server-v0.openapi.json';
+const SEARCH = '/api/v1/sandboxes/search';
+
+/** The fake's own document, to mutate: identical to it means no difference at all. */
+const own = () => structuredClone(fakeDocument()) as Json;
+/** The fields of a sandbox in the fake's search answer. */
+const sandboxFields = (doc: Json) => doc.paths[SEARCH].get.responses['200'].content['application/json'].schema.properties.items.items.properties;
+/** The lines `fakehands drift` prints for a provider document. */
+const driftLines = async (provider: Json, known: KnownDifference[] = []) => formatReport(await checkDrift({ specs: [provider], known }));
+
+/** A port nothing listens on (bound once, then closed). */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function file(name: string, content: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'fakehands-drift-'));
+  await writeFile(join(dir, name), content);
+  return join(dir, name);
+}
+
+describe('checkDrift against the fake\'s own document', () => {
+  it('finds no difference and counts every fact as agreeing', async () => {
+    const report = await checkDrift({ specs: [own()], known: [] });
+    expect(report.differences).toEqual([]);
+    expect(report.missing).toBe(0);
+    expect(report.facts.agree).toBe(report.facts.total);
+    expect(report.facts.total).toBeGreaterThan(300);
+  });
+
+  it('names a renamed response field (gone on one side, new on the other)', async () => {
+    const doc = own();
+    const fields = sandboxFields(doc);
+    fields.state = fields.status;
+    delete fields.status;
+    const lines = await driftLines(doc);
+    expect(lines).toContain(`GET ${SEARCH} → response items[].state: provider string, fake absent`);
+    expect(lines).toContain(`GET ${SEARCH} → response items[].status: provider absent, fake string`);
+  });
+
+  it('names a new enum value', async () => {
+    const doc = own();
+    sandboxFields(doc).status.enum.push('HIBERNATING');
+    expect(await driftLines(doc)).toContain(`GET ${SEARCH} → response items[].status (enum): provider also HIBERNATING`);
+  });
+
+  it('names a changed type', async () => {
+    const doc = own();
+    sandboxFields(doc).created_at = { type: 'integer' };
+    expect(await driftLines(doc)).toContain(`GET ${SEARCH} → response items[].created_at: provider integer, fake string`);
+  });
+
+  it('names a changed nullability, however it is spelled', async () => {
+    const doc = own();
+    sandboxFields(doc).session_api_key = { type: 'string' };
+    expect(await driftLines(doc)).toContain(`GET ${SEARCH} → response items[].session_api_key: provider string, fake string|null`);
+    const spelled = own();
+    sandboxFields(spelled).session_api_key = { type: ['string', 'null'] };
+    sandboxFields(spelled).created_by_user_id = { type: 'string', nullable: true };
+    expect((await checkDrift({ specs: [spelled], known: [] })).differences).toEqual([]);
+  });
+
+  it('names a new required query parameter', async () => {
+    const doc = own();
+    doc.paths[SEARCH].get.parameters.push({ name: 'org_id', in: 'query', required: true, schema: { type: 'string' } });
+    expect(await driftLines(doc)).toContain(`GET ${SEARCH} → query org_id: provider string, fake absent`);
+  });
+
+  it('names a changed parameter bound, and reads an optional query parameter\'s null as no difference', async () => {
+    const doc = own();
+    const limit = doc.paths[SEARCH].get.parameters.find((p: Json) => p.name === 'limit');
+    limit.schema = { anyOf: [{ ...limit.schema, maximum: 50 }, { type: 'null' }] };
+    expect(await driftLines(doc)).toContain(`GET ${SEARCH} → query limit (bounds): provider >0 <=50, fake >0 <=100`);
+  });
+
+  it('names an operation the provider no longer has, and one the fake does not serve', async () => {
+    const doc = own();
+    delete doc.paths[SEARCH];
+    doc.paths['/api/v1/sandboxes/{sandbox_id}/hibernate'] = { post: { responses: { 200: { description: 'ok' } } } };
+    const lines = await driftLines(doc);
+    expect(lines).toContain(`GET ${SEARCH} → operation: provider absent, fake served`);
+    expect(lines).toContain('POST /api/v1/sandboxes/{sandbox_id}/hibernate → operation: provider served, fake absent');
+  });
+
+  it('names a status code the provider declares and the fake does not (extra codes of the fake are fine)', async () => {
+    const doc = own();
+    doc.paths[SEARCH].get.responses['429'] = { description: 'Too Many Requests' };
+    delete doc.paths[SEARCH].get.responses['401'];
+    expect(await driftLines(doc)).toEqual([`GET ${SEARCH} → status 429: provider true, fake absent`, '', expect.stringMatching(/^drift: 1 difference/)]);
+  });
+
+  it('reports a declared difference as known with its reason, and a declaration that matches nothing as stale', async () => {
+    const doc = own();
+    sandboxFields(doc).status.enum.push('HIBERNATING');
+    const known: KnownDifference[] = [
+      { operation: `GET ${SEARCH}`, location: 'response items[].status', aspect: 'enum', reason: 'the fake never hibernates' },
+      { operation: 'GET /api/v1/sandbox-specs/search', location: 'response items[].id', reason: 'an old declaration' },
+    ];
+    const report = await checkDrift({ specs: [doc], known });
+    expect(report.differences).toEqual([]);
+    expect(report.known).toEqual([expect.objectContaining({ location: 'response items[].status', reason: 'the fake never hibernates' })]);
+    expect(report.stale).toEqual([known[1]]);
+    expect(formatReport(report)).toContain('stale declaration: GET /api/v1/sandbox-specs/search → response items[].id no longer differs; remove it from src/drift/known-differences.ts');
+  });
+});
+
+describe('checkDrift against the real document', () => {
+  it('names a change behind nested $refs (ExposedUrl.port in SandboxInfo in SandboxPage)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const real = JSON.parse(await readFile(REAL_V1, 'utf8')) as Json;
+    const before = await driftLines(real);
+    real.components.schemas.ExposedUrl.properties.port = { type: 'string' };
+    const after = await driftLines(real);
+    const added = after.filter((line) => !before.includes(line));
+    expect(added).toContain(`GET ${SEARCH} → response items[].exposed_urls[].port: provider string, fake absent`);
+    expect(before).toContain(`GET ${SEARCH} → response items[].exposed_urls[].port: provider integer, fake absent`);
+  });
+});
+
+describe('fakehands drift', () => {
+  it('exits 0 on the fake\'s own /openapi.json saved to a file', async () => {
+    const cli = await startCli(['--quiet']);
+    const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
+    const { code, stdout } = await runCli(['drift', '--spec', saved]);
+    expect(stdout).toMatch(/drift: 0 difference\(s\), 0 known, \d+ stale declaration\(s\); 21 operation\(s\) compared, 0 not served by the fake; (\d+) of \1 facts agree \(100\.0%\)/);
+    expect(code).toBe(0);
+  });
+
+  it('compares the document a running fake serves with --base-url', async () => {
+    const cli = await startCli(['--quiet']);
+    const doc = own();
+    sandboxFields(doc).status.enum.push('HIBERNATING');
+    const { code, stdout } = await runCli(['drift', '--spec', await file('mutated.json', JSON.stringify(doc)), '--base-url', cli.url]);
+    expect(stdout).toContain(`GET ${SEARCH} → response items[].status (enum): provider also HIBERNATING`);
+    expect(code).toBe(1);
+  });
+
+  it('prints the report as JSON with --json', async () => {
+    const doc = own();
+    delete doc.paths[SEARCH];
+    const { code, stdout } = await runCli(['drift', '--json', '--spec', await file('d.json', JSON.stringify(doc))]);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).differences).toEqual([{ operation: `GET ${SEARCH}`, location: 'operation', aspect: 'served', provider: 'absent', fake: 'served' }]);
+  });
+
+  it('exits 1 on a mutated copy of the real snapshot, naming the changed field', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const real = JSON.parse(await readFile(REAL_V1, 'utf8')) as Json;
+    real.components.schemas.SandboxStatus.enum.push('HIBERNATING');
+    const { code, stdout } = await runCli(['drift', '--spec', await file('real.json', JSON.stringify(real)), '--spec', REAL_V0]);
+    expect(stdout).toContain(`GET ${SEARCH} → response items[].status (enum): provider also HIBERNATING`);
+    expect(code).toBe(1);
+  });
+
+  const bad: [string, () => Promise<string>, RegExp][] = [
+    ['a file that is not JSON', () => file('x.json', 'openapi: 3.1.0\n'), /^fakehands: .*x\.json is not JSON \(.*\); fakehands drift reads OpenAPI documents written as JSON\n$/],
+    ['a document that is not OpenAPI 3.x', () => file('s.json', '{"swagger": "2.0", "paths": {}}'), /^fakehands: not an OpenAPI 3\.x document \(its "openapi" field is null; Swagger 2\.0 is not supported\)\n$/],
+    ['a $ref cycle', () => file('c.json', JSON.stringify({
+      openapi: '3.1.0',
+      paths: { [SEARCH]: { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } } } },
+      components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } } },
+    })), /^fakehands: a \$ref cycle at GET \/api\/v1\/sandboxes\/search response: #\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\n$/],
+    ['a file that does not exist', async () => '/no/such/openapi.json', /^fakehands: cannot read \/no\/such\/openapi\.json: no such file\n$/],
+    ['a URL that refuses connections', async () => `http://127.0.0.1:${await closedPort()}/openapi.json`, /^fakehands: cannot fetch http:\/\/127\.0\.0\.1:\d+\/openapi\.json: connection refused\n$/],
+  ];
+
+  it.each(bad)('exits 2 with a one-line reason for %s', async (_name, make, message) => {
+    const started = Date.now();
+    const { code, stdout, stderr } = await runCli(['drift', '--spec', await make()]);
+    expect([code, stdout]).toEqual([2, '']);
+    expect(stderr).toMatch(message);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('exits 2 without --spec, and explains itself with --help', async () => {
+    expect(await runCli(['drift'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: drift needs --spec FILE|URL (see fakehands drift --help)\n' });
+    const help = await runCli(['drift', '--help']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]']);
+  });
+});
