@@ -3,6 +3,7 @@
  * fixtures are reproducible: `npm run fixtures`.
  */
 import { writeFile } from 'node:fs/promises';
+import { DEFAULT_MANUAL_START } from '../src/domain/clock.js';
 import { DEFAULT_FIXTURE_OPTIONS, defaultSandboxSpecs, generateFixture } from '../src/domain/generate.js';
 import { Fixture } from '../src/schemas/records.js';
 
@@ -14,6 +15,7 @@ const write = async (name: string, data: unknown) => {
 
 await write('default', generateFixture(DEFAULT_FIXTURE_OPTIONS));
 await write('empty', {
+  relative_to: DEFAULT_MANUAL_START,
   sandbox_specs: defaultSandboxSpecs('2025-10-01T00:00:00.000000Z').slice(0, 1),
   sandboxes: [], conversations: [], start_tasks: [], provider_tokens: {}, mcp_config: null,
 });

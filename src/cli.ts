@@ -38,7 +38,7 @@ const SERVE_FLAGS = {
   host: { key: 'host', type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
   port: { key: 'port', type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)`, coerce: asInt },
   'api-key': { key: 'apiKey', type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
-  auth: { key: 'auth', type: 'string', env: 'FAKEHANDS_AUTH', help: 'all (default) | legacy (only non-/api/v1 routes, as the real server) | none' },
+  auth: { key: 'auth', type: 'string', env: 'FAKEHANDS_AUTH', help: 'legacy (default: non-/api/v1 routes only, as the real server with a session key) | all | none (for the OpenHands web client, which sends no key)' },
   seed: { key: 'seed', type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)', coerce: asInt },
   fixture: { key: 'fixture', type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
   timings: { key: 'timings', type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },

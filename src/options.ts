@@ -26,8 +26,8 @@ export const FakeOptions = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/ }).default(DEFAULT_BASE_URL),
   /** The key expected in `X-Session-API-Key`. */
   apiKey: z.string().min(1).default(DEFAULT_API_KEY),
-  /** Which routes need the key: `all` (default), `legacy` (the real server's: non-/api/v1 only) or `none`. */
-  auth: z.enum(['all', 'legacy', 'none']).default('all'),
+  /** Which routes need the key: `legacy` (default: the real server with a session key configured, non-/api/v1 routes only), `all`, or `none` (what the real web client needs: it sends no key). */
+  auth: z.enum(['all', 'legacy', 'none']).default('legacy'),
   /** Seed of every generated id, name, key and timestamp. */
   seed: z.int().default(1),
   /** The data to start from: `default`, `empty`, a path to a JSON file, a fixture object, or a function returning one (called on create and every reset, so a large data set is not kept twice). */
@@ -38,9 +38,12 @@ export const FakeOptions = z.strictObject({
   ]).default('default'),
   /** How long time-driven steps take: `realistic` (default), `instant`, or per-step milliseconds. */
   timings: z.union([z.enum(['realistic', 'instant']), TimingsObject]).default('realistic'),
-  /** `manual` (default: moves only with `clock.advance`), `system` (wall time), or your own `Clock`. */
-  clock: z.union([z.enum(['manual', 'system']), z.custom<Clock>(isClock, 'expected "manual", "system" or a Clock')]).default('manual'),
-  /** Start of a manual clock. */
+  /**
+   * `system` (default: `Date.now()`, so vitest's fake timers drive it, plus what `clock.advance` adds),
+   * `manual` (moves only with `clock.advance`, starting at `now`), or your own `Clock`.
+   */
+  clock: z.union([z.enum(['manual', 'system']), z.custom<Clock>(isClock, 'expected "manual", "system" or a Clock')]).default('system'),
+  /** Start of a manual clock (a fixed instant, for deterministic snapshots). */
   now: z.union([z.string(), z.date(), z.number()]).default(DEFAULT_MANUAL_START),
   /** `created_by_user_id` of what the caller creates. */
   userId: z.string().nullable().default(null),

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type {
   AppConversation, AppConversationStartRequest, AppConversationStartTask,
 } from '../schemas/app-conversation.js';
-import type { AppConversationSortOrder, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type { ConversationTrigger, StartTaskSortOrder, Success } from '../schemas/common.js';
 import type {
   ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel,
 } from '../schemas/legacy.js';
@@ -31,15 +31,30 @@ export interface PageQuery {
   limit?: number;
 }
 
-/** Filters of the app conversation search and count. */
-export interface AppConversationQuery extends PageQuery {
+/** Filters of the app conversation count. */
+export interface AppConversationFilters {
   title__contains?: string;
   created_at__gte?: string;
   created_at__lt?: string;
   updated_at__gte?: string;
   updated_at__lt?: string;
+  sandbox_id__eq?: string;
+}
+
+/** Filters and page of the app conversation search (always newest first). */
+export interface AppConversationQuery extends PageQuery, AppConversationFilters {
   include_sub_conversations?: boolean;
-  sort_order?: AppConversationSortOrder;
+}
+
+/** Filters and cursor of the legacy conversation list. */
+export interface LegacyListQuery {
+  /** The `next_page_id` of the page before. */
+  page_id?: string;
+  /** Items per page (default 20, no upper bound). */
+  limit?: number;
+  selected_repository?: string;
+  conversation_trigger?: ConversationTrigger;
+  include_sub_conversations?: boolean;
 }
 
 /** Filters of the start task search and count. */
@@ -119,10 +134,10 @@ export function createClient(options: ClientOptions) {
   return {
     /** `POST /api/conversations`: creates (or joins) a legacy conversation. */
     createConversation: (body: z.input<typeof InitSessionRequest> = {}) => request<ConversationResponse>('POST', '/api/conversations', { body }),
-    /** `GET /api/conversations`: legacy list, newest first. */
-    listConversations: (query: PageQuery = {}) => request<{ results: ConversationInfo[]; next_page_id: string | null }>('GET', '/api/conversations', { query: { ...query } }),
-    /** `GET /api/conversations/{id}`. */
-    getConversation: (conversationId: string) => request<ConversationInfo>('GET', `/api/conversations/${id(conversationId)}`),
+    /** `GET /api/conversations`: legacy list of both versions, newest first, filtered. */
+    listConversations: (query: LegacyListQuery = {}) => request<{ results: ConversationInfo[]; next_page_id: string | null }>('GET', '/api/conversations', { query: { ...query } }),
+    /** `GET /api/conversations/{id}`: `null` for an unknown id. */
+    getConversation: (conversationId: string) => request<ConversationInfo | null>('GET', `/api/conversations/${id(conversationId)}`),
     /** `PATCH /api/conversations/{id}`: renames a conversation. */
     updateConversationTitle: (conversationId: string, title: string) => request<boolean>('PATCH', `/api/conversations/${id(conversationId)}`, { body: { title } }),
     /** `DELETE /api/conversations/{id}`. */
@@ -134,12 +149,10 @@ export function createClient(options: ClientOptions) {
     startAppConversation: (body: z.input<typeof AppConversationStartRequest> = {}) => request<AppConversationStartTask>('POST', '/api/v1/app-conversations', { body }),
     /** `GET /api/v1/app-conversations?ids=`: aligned with `ids`, null for missing ones. */
     getAppConversations: (ids: readonly string[]) => request<(AppConversation | null)[]>('GET', '/api/v1/app-conversations', { query: { ids } }),
-    /** `GET /api/v1/app-conversations` without ids: the first page of the search. */
-    listAppConversations: (query: AppConversationQuery = {}) => request<Page<AppConversation>>('GET', '/api/v1/app-conversations', { query: { ...query } }),
     /** `GET /api/v1/app-conversations/search`. */
     searchAppConversations: (query: AppConversationQuery = {}) => request<Page<AppConversation>>('GET', '/api/v1/app-conversations/search', { query: { ...query } }),
     /** `GET /api/v1/app-conversations/count`. */
-    countAppConversations: (query: Omit<AppConversationQuery, 'page_id' | 'limit' | 'sort_order'> = {}) => request<number>('GET', '/api/v1/app-conversations/count', { query: { ...query } }),
+    countAppConversations: (query: AppConversationFilters = {}) => request<number>('GET', '/api/v1/app-conversations/count', { query: { ...query } }),
     /** `GET /api/v1/app-conversations/start-tasks?ids=`. */
     getStartTasks: (ids: readonly string[]) => request<(AppConversationStartTask | null)[]>('GET', '/api/v1/app-conversations/start-tasks', { query: { ids } }),
     /** `GET /api/v1/app-conversations/start-tasks/search`. */
@@ -157,8 +170,8 @@ export function createClient(options: ClientOptions) {
     pauseSandbox: (sandboxId: string) => request<Success>('POST', `/api/v1/sandboxes/${id(sandboxId)}/pause`),
     /** `POST /api/v1/sandboxes/{id}/resume`. */
     resumeSandbox: (sandboxId: string) => request<Success>('POST', `/api/v1/sandboxes/${id(sandboxId)}/resume`),
-    /** `DELETE /api/v1/sandboxes/{id}`. */
-    deleteSandbox: (sandboxId: string) => request<Success>('DELETE', `/api/v1/sandboxes/${id(sandboxId)}`),
+    /** `DELETE /api/v1/sandboxes/{id}?sandbox_id=`: the real route reads the id from the query. */
+    deleteSandbox: (sandboxId: string) => request<Success>('DELETE', `/api/v1/sandboxes/${id(sandboxId)}`, { query: { sandbox_id: sandboxId } }),
 
     /** `GET /api/v1/sandbox-specs/search`. */
     searchSandboxSpecs: (query: PageQuery = {}) => request<Page<SandboxSpecInfo>>('GET', '/api/v1/sandbox-specs/search', { query: { ...query } }),

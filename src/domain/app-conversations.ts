@@ -3,11 +3,10 @@
  * (`start-tasks.ts`); their status is their sandbox's.
  */
 import type { AppConversation } from '../schemas/app-conversation.js';
-import type { AppConversationSortOrder } from '../schemas/common.js';
 import { canonicalDateTime } from '../schemas/datetime.js';
 import type { ConversationRecord } from '../schemas/records.js';
 import { toHyphenatedUuid } from './ids.js';
-import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
+import { countIds, pageIds, toPage, type IdQuery, type Page, type PageRequest } from './paging.js';
 import type { DomainState } from './state.js';
 import type { Ordering } from './table.js';
 import { appConversationView } from './views.js';
@@ -15,6 +14,7 @@ import { appConversationView } from './views.js';
 /** Filters of the app conversation search and count. */
 export interface AppConversationFilters {
   title__contains?: string | null;
+  sandbox_id__eq?: string | null;
   created_at__gte?: string | null;
   created_at__lt?: string | null;
   updated_at__gte?: string | null;
@@ -22,15 +22,19 @@ export interface AppConversationFilters {
   include_sub_conversations?: boolean;
 }
 
-function appConversationQuery(state: DomainState, filters: AppConversationFilters): IdQuery & { ordering: Ordering } {
+function appConversationQuery(state: DomainState, filters: AppConversationFilters, withSubConversations: boolean): IdQuery & { ordering: Ordering } {
   const table = state.store.conversations;
-  const ordering = filters.include_sub_conversations ? table.orderings.v1 : table.orderings.v1TopLevel;
+  const ordering = withSubConversations ? table.orderings.v1 : table.orderings.v1TopLevel;
   const lo = filters.created_at__gte ? ordering.positionOf(canonicalDateTime(filters.created_at__gte)) : 0;
   const hi = filters.created_at__lt ? ordering.positionOf(canonicalDateTime(filters.created_at__lt)) : ordering.size;
   const checks: ((record: ConversationRecord) => boolean)[] = [];
   if (filters.title__contains) {
     const needle = filters.title__contains.toLowerCase();
     checks.push((c) => (c.title ?? '').toLowerCase().includes(needle));
+  }
+  if (filters.sandbox_id__eq) {
+    const sandboxId = filters.sandbox_id__eq;
+    checks.push((c) => c.sandbox_id === sandboxId);
   }
   if (filters.updated_at__gte) {
     const gte = canonicalDateTime(filters.updated_at__gte);
@@ -47,27 +51,21 @@ function appConversationQuery(state: DomainState, filters: AppConversationFilter
   return { ordering, range: [lo, Math.max(lo, hi)], predicate };
 }
 
-/** `GET /api/v1/app-conversations/search`. */
-export function searchAppConversations(
-  state: DomainState, filters: AppConversationFilters & { sort_order?: AppConversationSortOrder }, page: PageRequest,
-): Page<AppConversation> {
+/**
+ * `GET /api/v1/app-conversations/search`: newest first, always (no sort order), sub-conversations
+ * only with `include_sub_conversations`; every item answers `sub_conversation_ids: []`, as the
+ * real SQL service converts rows without them (`sql_app_conversation_info_service.py`).
+ */
+export function searchAppConversations(state: DomainState, filters: AppConversationFilters, page: PageRequest): Page<AppConversation> {
   const table = state.store.conversations;
-  const query = appConversationQuery(state, filters);
-  const sortOrder = filters.sort_order ?? 'CREATED_AT_DESC';
-  let result: IdPage;
-  if (sortOrder === 'CREATED_AT' || sortOrder === 'CREATED_AT_DESC') {
-    result = pageIds(query.ordering, page, query, sortOrder === 'CREATED_AT_DESC');
-  } else {
-    const all = matchingIds(query.ordering, query).map((id) => table.get(id)!);
-    const key = sortOrder.startsWith('TITLE') ? (c: ConversationRecord) => c.title ?? '' : (c: ConversationRecord) => c.updated_at;
-    result = sortedPage(all, key, sortOrder.endsWith('_DESC'), page);
-  }
-  return toPage(result.ids.map((id) => appConversationView(state, table.get(id)!)), page, result.more);
+  const query = appConversationQuery(state, filters, filters.include_sub_conversations ?? false);
+  const result = pageIds(query.ordering, page, query);
+  return toPage(result.ids.map((id) => appConversationView(state, table.get(id)!, { withChildren: false })), page, result.more);
 }
 
-/** `GET /api/v1/app-conversations/count`: how many V1 conversations match the filters. */
+/** `GET /api/v1/app-conversations/count`: how many V1 conversations match; it has no parent filter, so sub-conversations count too. */
 export function countAppConversations(state: DomainState, filters: AppConversationFilters): number {
-  const query = appConversationQuery(state, filters);
+  const query = appConversationQuery(state, filters, true);
   return countIds(query.ordering, query);
 }
 

@@ -10,8 +10,8 @@ export type FakehandsErrorCode =
   | 'not_found'
   /** A domain operation is not allowed in the current state (HTTP 409). */
   | 'conflict'
-  /** A request names something the state cannot hold (an unknown parent, ...): HTTP 400. */
-  | 'bad_reference'
+  /** The real server refuses the request with 400 (an id too long), or it names something the state cannot hold (an unknown parent). */
+  | 'bad_request'
   /** `createFake` or a CLI flag got a bad option. */
   | 'invalid_options'
   /** A fixture (file, object or function) cannot be loaded. */
@@ -56,6 +56,9 @@ export const notFound = (what: string): FakehandsError => new FakehandsError('no
 
 /** A domain operation is not allowed in the current state; `detail` is what the client reads. */
 export const conflict = (detail: string): FakehandsError => new FakehandsError('conflict', detail);
+
+/** A request the fake refuses with 400 and this detail. */
+export const badRequest = (detail: string): FakehandsError => new FakehandsError('bad_request', detail);
 
 /** The message of a fixture that cannot be loaded: names the source and the bad path. */
 export const fixtureError = (source: string, problem: string): FakehandsError =>

@@ -3,7 +3,7 @@ import {
   ConversationRecord, Fixture, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
-import { formatDateTime } from '../schemas/datetime.js';
+import { canonicalDateTime, formatDateTime, parseDateTime, parseDateTimeMicros } from '../schemas/datetime.js';
 import { formatPath } from '../schemas/issue-path.js';
 import { fixtureError } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
@@ -18,6 +18,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 /** The parts of a fixture, checked record by record as they are stored. */
 const FixtureShape = z.strictObject({
+  relative_to: Fixture.shape.relative_to,
   sandbox_specs: z.array(z.unknown()).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
   sandboxes: z.array(z.unknown()).default([]),
   conversations: z.array(z.unknown()).default([]),
@@ -31,6 +32,7 @@ const FixtureShape = z.strictObject({
  * is ever held). Throws a `FakehandsError` (`invalid_fixture`) naming the first bad path: a record that does not match
  * its schema, a reference to nothing, or an id used twice. Records without `status_changed_at`
  * entered their status at `nowMs`, so a STARTING sandbox of a fixture is still starting when it loads.
+ * A fixture with `relative_to` has every time moved by `nowMs − relative_to`: it always looks recent.
  */
 export async function storeFromFixture(input: unknown, source: string, nowMs: number): Promise<Store> {
   const shape = FixtureShape.safeParse(input);
@@ -38,6 +40,14 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   const data = shape.data;
   const store = new Store();
   const now = formatDateTime(nowMs);
+  const shiftMs = data.relative_to ? nowMs - parseDateTime(canonicalDateTime(data.relative_to)) : 0;
+  /** A stored time moved by the fixture's shift (`relative_to`). */
+  const at = (value: string): string => {
+    if (shiftMs === 0) return value;
+    const micros = parseDateTimeMicros(value) + shiftMs * 1000;
+    return formatDateTime(Math.floor(micros / 1000), micros % 1000);
+  };
+  const atOptional = (value: string | undefined) => (value === undefined ? undefined : at(value));
 
   /** Validates one record with `schema`, naming its path on failure. */
   const record = <S extends z.ZodType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
@@ -57,7 +67,8 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   };
 
   for (const [i, value] of data.sandbox_specs.entries()) {
-    const spec = record(SandboxSpecInfo, 'sandbox_specs', i, value);
+    const parsed = record(SandboxSpecInfo, 'sandbox_specs', i, value);
+    const spec = { ...parsed, created_at: at(parsed.created_at) };
     await insert('sandbox_specs', i, spec.id, () => store.sandboxSpecs.insert(spec));
   }
   store.defaultSandboxSpecId = store.sandboxSpecs.orderings.all.size > 0 ? (record(SandboxSpecInfo, 'sandbox_specs', 0, data.sandbox_specs[0]).id) : null;
@@ -66,7 +77,9 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     if (!store.sandboxSpecs.get(sandbox.sandbox_spec_id)) {
       throw fixtureError(source, `sandboxes[${i}].sandbox_spec_id: no sandbox spec has the id "${sandbox.sandbox_spec_id}"`);
     }
-    await insert('sandboxes', i, sandbox.id, () => store.sandboxes.insert({ ...sandbox, status_changed_at: sandbox.status_changed_at ?? now }));
+    await insert('sandboxes', i, sandbox.id, () => store.sandboxes.insert({
+      ...sandbox, created_at: at(sandbox.created_at), status_changed_at: atOptional(sandbox.status_changed_at) ?? now,
+    }));
   }
   const parents: [number, string][] = [];
   for (const [i, value] of data.conversations.entries()) {
@@ -78,7 +91,9 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     const parent = conversation.parent_conversation_id && (toHyphenatedUuid(conversation.parent_conversation_id) ?? conversation.parent_conversation_id);
     if (parent) parents.push([i, parent]);
     const stored = await insert('conversations', i, id, () => store.conversations.insert({
-      ...conversation, id, parent_conversation_id: parent, agent_started_at: conversation.agent_started_at ?? conversation.created_at,
+      ...conversation, id, parent_conversation_id: parent,
+      created_at: at(conversation.created_at), updated_at: at(conversation.updated_at),
+      agent_started_at: at(conversation.agent_started_at ?? conversation.created_at),
     }));
     if (parent) store.linkChild(parent, stored.id);
   }
@@ -87,7 +102,9 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   }
   for (const [i, value] of data.start_tasks.entries()) {
     const task = record(StartTaskRecord, 'start_tasks', i, value);
-    await insert('start_tasks', i, task.id, () => store.startTasks.insert({ ...task, status_changed_at: task.status_changed_at ?? now }));
+    await insert('start_tasks', i, task.id, () => store.startTasks.insert({
+      ...task, created_at: at(task.created_at), updated_at: at(task.updated_at), status_changed_at: atOptional(task.status_changed_at) ?? now,
+    }));
   }
   await store.setProviderTokens(data.provider_tokens);
   await store.setMcpConfig(data.mcp_config);

@@ -1,3 +1,4 @@
+import { AppConversationStartRequest } from '../schemas/app-conversation.js';
 import { ConversationTrigger, ProviderType } from '../schemas/common.js';
 import { formatDateTime } from '../schemas/datetime.js';
 import type { ConversationRecord, FixtureInput, SandboxRecord, StartTaskRecord, StoredSandboxStatus } from '../schemas/records.js';
@@ -84,6 +85,7 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
       session_api_key: random.sessionKey(),
       agent_port: agentPortFor(i),
       created_at: created,
+      status_detail: status === 'ERROR' ? 'Container exited with code 137 (out of memory)' : null,
     };
     sandboxes.push(sandbox);
     const repository = i % 9 === 8 ? null : f.helpers.arrayElement(REPOSITORIES);
@@ -104,7 +106,13 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
       llm_model: f.helpers.arrayElement(LLM_MODELS),
       parent_conversation_id: null,
       agent_type: i % 10 === 4 ? 'plan' : 'default',
+      agent_kind: 'openhands',
+      public: i % 6 === 2 ? true : null,
+      tags: i % 7 === 1 ? { team: 'frontend' } : {},
+      acp_server: null,
+      launched_agent_profile: null,
       has_initial_message: i % 3 !== 0,
+      agent_turns: i % 3 !== 0 ? 1 + (i % 4) : 0,
       created_at: created,
       updated_at: updated < formatDateTime(end) ? updated : created,
     });
@@ -130,7 +138,7 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
     // One failed and one in progress, waiting for a sandbox that is starting.
     const failedAt = formatDateTime(end - 7_200_000, random.int(0, 999));
     start_tasks.push({
-      id: random.uuid(), created_by_user_id: null, status: 'ERROR', detail: 'Sandbox entered error state',
+      id: random.uuid(), created_by_user_id: null, status: 'ERROR', detail: 'Sandbox status: SandboxStatus.ERROR',
       app_conversation_id: random.uuid(), sandbox_id: sandboxes.find((s) => s.status === 'ERROR')?.id ?? null,
       request: startRequest({ selected_repository: 'OpenHands/OpenHands', selected_branch: 'main', git_provider: 'github', title: null, trigger: 'gui', pr_number: [], llm_model: null, agent_type: 'default' }),
       created_at: failedAt, updated_at: failedAt,
@@ -146,14 +154,12 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
   }
 
   conversations.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
-  return { sandbox_specs: specs, sandboxes, conversations, start_tasks, provider_tokens: {}, mcp_config: null };
+  return { relative_to: formatDateTime(end), sandbox_specs: specs, sandboxes, conversations, start_tasks, provider_tokens: {}, mcp_config: null };
 }
 
 function startRequest(c: Pick<ConversationRecord, 'selected_repository' | 'selected_branch' | 'git_provider' | 'title' | 'trigger' | 'pr_number' | 'llm_model' | 'agent_type'>): StartTaskRecord['request'] {
-  return {
-    sandbox_id: null,
+  return AppConversationStartRequest.parse({
     initial_message: { role: 'user', content: [{ type: 'text', text: c.title ? `Please ${c.title.toLowerCase()}.` : 'Hello!' }], run: true },
-    processors: null,
     llm_model: c.llm_model,
     selected_repository: c.selected_repository,
     selected_branch: c.selected_branch,
@@ -161,7 +167,6 @@ function startRequest(c: Pick<ConversationRecord, 'selected_repository' | 'selec
     title: c.title,
     trigger: c.trigger,
     pr_number: c.pr_number,
-    parent_conversation_id: null,
     agent_type: c.agent_type,
-  };
+  });
 }

@@ -7,7 +7,7 @@ import type { ConversationRecord } from '../schemas/records.js';
 import { notFound } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
 import { CONVERSATION_STATUS_OF_SANDBOX } from './lifecycle.js';
-import { pageIds, toPage, type PageRequest } from './paging.js';
+import { pageIds } from './paging.js';
 import { createSandbox } from './sandboxes.js';
 import type { DomainState } from './state.js';
 import { conversationInfoView, defaultTitle, legacyId, sandboxStatusOf } from './views.js';
@@ -54,29 +54,70 @@ async function createLegacyConversation(state: DomainState, request: InitSession
   });
 }
 
-/** `GET /api/conversations`: conversations of both versions, newest first. */
-export function listConversations(state: DomainState, page: PageRequest): { results: ConversationInfo[]; next_page_id: string | null } {
+/** Filters and cursor of the legacy list. */
+export interface LegacyListQuery {
+  /** The cursor from a previous `next_page_id`: base64 of `{"v0": ..., "v1": ...}`, or a bare V0 cursor. */
+  page_id?: string | undefined;
+  limit: number;
+  selected_repository?: string | undefined;
+  conversation_trigger?: string | undefined;
+  include_sub_conversations?: boolean;
+}
+
+/** The V0 and V1 cursors inside a legacy `page_id`. */
+function decodeCursor(pageId: string | undefined): { v0: number; v1: number } {
+  const offset = (value: unknown) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : 0);
+  if (!pageId) return { v0: 0, v1: 0 };
+  try {
+    const data = JSON.parse(Buffer.from(pageId, 'base64').toString('utf8')) as { v0?: unknown; v1?: unknown };
+    if (data && typeof data === 'object') return { v0: offset(data.v0), v1: offset(data.v1) };
+  } catch {
+    // Not base64 JSON: read as a V0 cursor, as the real server does for older clients.
+  }
+  return { v0: offset(pageId), v1: 0 };
+}
+
+/**
+ * `GET /api/conversations`, as the real route builds it (`manage_conversations.py`,
+ * `search_conversations`): a page of `limit` V0 conversations and a page of `limit` V1 ones
+ * (top-level only unless `include_sub_conversations`), each filtered by repository and trigger,
+ * merged newest first and cut to `limit`; `next_page_id` is base64 of both sources' cursors.
+ */
+export function listConversations(state: DomainState, query: LegacyListQuery): { results: ConversationInfo[]; next_page_id: string | null } {
   const table = state.store.conversations;
-  const { ids, more } = pageIds(table.orderings.all, page);
-  const { items, next_page_id } = toPage(ids.map((id) => conversationInfoView(state, table.get(id)!)), page, more);
-  return { results: items, next_page_id };
+  const cursor = decodeCursor(query.page_id);
+  const v0 = table.orderings.v0;
+  const v1 = query.include_sub_conversations ? table.orderings.v1 : table.orderings.v1TopLevel;
+  const v0Page = pageIds(v0, { offset: cursor.v0, limit: query.limit });
+  const v1Page = pageIds(v1, { offset: cursor.v1, limit: query.limit });
+  const keep = (record: ConversationRecord) => (query.selected_repository === undefined || record.selected_repository === query.selected_repository)
+    && (query.conversation_trigger === undefined || record.trigger === query.conversation_trigger);
+  const merged = [...v0Page.ids, ...v1Page.ids].map((id) => table.get(id)!).filter(keep)
+    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+    .slice(0, query.limit);
+  const next = v0Page.more || v1Page.more
+    ? Buffer.from(JSON.stringify({ v0: v0Page.more ? String(cursor.v0 + query.limit) : null, v1: v1Page.more ? String(cursor.v1 + query.limit) : null })).toString('base64')
+    : null;
+  return { results: merged.map((record) => conversationInfoView(state, record)), next_page_id: next };
 }
 
-/** `GET /api/conversations/{id}`. */
-export function getConversation(state: DomainState, id: string): ConversationInfo {
-  return conversationInfoView(state, requireConversation(state, id));
+/** `GET /api/conversations/{id}`: the conversation, or `null` for an unknown id. */
+export function getConversation(state: DomainState, id: string): ConversationInfo | null {
+  const record = findConversation(state, id);
+  return record ? conversationInfoView(state, record) : null;
 }
 
-/** `PATCH /api/conversations/{id}`: sets the title. */
+/** `PATCH /api/conversations/{id}`: sets the title, trimmed as the real route trims it. */
 export async function updateConversationTitle(state: DomainState, id: string, title: string): Promise<true> {
   const record = requireConversation(state, id);
-  await state.store.conversations.update(record.id, { title, updated_at: state.stamp() });
+  await state.store.conversations.update(record.id, { title: title.trim(), updated_at: state.stamp() });
   return true;
 }
 
-/** `DELETE /api/conversations/{id}`: removes the conversation, and its sandbox when nothing else uses it. */
-export function deleteConversation(state: DomainState, id: string): true {
-  const record = requireConversation(state, id);
+/** `DELETE /api/conversations/{id}`: removes the conversation (and its sandbox when nothing else uses it); `false` for an unknown id. */
+export function deleteConversation(state: DomainState, id: string): boolean {
+  const record = findConversation(state, id);
+  if (!record) return false;
   const { store } = state;
   store.conversations.remove(record.id);
   if (record.parent_conversation_id) store.unlinkChild(record.parent_conversation_id, record.id);

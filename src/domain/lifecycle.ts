@@ -30,7 +30,8 @@ export type SandboxAction = 'pause' | 'resume' | 'fail';
  * state to MISSING by removing the record.
  */
 export const SANDBOX_TRANSITIONS: Record<SandboxAction, Partial<Record<StoredSandboxStatus, StoredSandboxStatus>>> = {
-  pause: { STARTING: 'PAUSED', RUNNING: 'PAUSED', PAUSED: 'PAUSED' },
+  // The real router answers pause with 200 or 404 only: an ERROR sandbox stays in ERROR (sandbox_router.py, pause_sandbox).
+  pause: { STARTING: 'PAUSED', RUNNING: 'PAUSED', PAUSED: 'PAUSED', ERROR: 'ERROR' },
   resume: { PAUSED: 'STARTING', STARTING: 'STARTING', RUNNING: 'RUNNING', ERROR: 'STARTING' },
   fail: { STARTING: 'ERROR', RUNNING: 'ERROR', PAUSED: 'ERROR', ERROR: 'ERROR' },
 };
@@ -40,13 +41,25 @@ export const SANDBOX_TIMED_STEPS: Partial<Record<StoredSandboxStatus, { to: Stor
   STARTING: { to: 'RUNNING', after: (t) => t.sandboxStartMs },
 };
 
-/** A conversation's status is its sandbox's, seen through this table. */
+/** A conversation's status is its sandbox's, seen through this table (the seed's three statuses, for V0 conversations). */
 export const CONVERSATION_STATUS_OF_SANDBOX: Record<SandboxStatus, ConversationStatus> = {
   STARTING: 'STARTING',
   RUNNING: 'RUNNING',
   PAUSED: 'STOPPED',
   ERROR: 'STOPPED',
   MISSING: 'STOPPED',
+};
+
+/**
+ * The legacy status of a V1 conversation, from its sandbox's, as the real server maps it
+ * (`manage_conversations.py`, `_to_conversation_info`): ERROR stays ERROR, a gone sandbox is ARCHIVED.
+ */
+export const LEGACY_STATUS_OF_V1_SANDBOX: Record<SandboxStatus, ConversationStatus> = {
+  STARTING: 'STARTING',
+  RUNNING: 'RUNNING',
+  PAUSED: 'STOPPED',
+  ERROR: 'ERROR',
+  MISSING: 'ARCHIVED',
 };
 
 /** Where a stored status leads after `elapsedMs` in it, and when it got there. */
@@ -70,11 +83,16 @@ export const FINAL_TASK_STATUSES: ReadonlySet<AppConversationStartTaskStatus> = 
 
 /** What a start task's next step depends on. */
 export interface TaskStepContext {
-  /** Whether the request named a repository (PREPARING_REPOSITORY is skipped without one). */
-  hasRepository: boolean;
+  /** The task's sandbox id, for the detail of an ERROR. */
+  sandboxId: string | null;
   /** The task's sandbox, settled to the time asked about; `null` when it is gone. */
   sandbox: { status: StoredSandboxStatus; sinceMs: number } | null;
 }
+
+/** The steps after the sandbox runs, in order: each takes `startTaskStepMs` (PREPARING_REPOSITORY runs with or without a repository). */
+export const START_TASK_STEPS: readonly AppConversationStartTaskStatus[] = [
+  'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY',
+];
 
 /** The next status of a start task, when it happens, and its detail; `null` while waiting or when final. */
 export function nextTaskStep(
@@ -84,25 +102,16 @@ export function nextTaskStep(
   timings: Timings,
 ): { status: AppConversationStartTaskStatus; atMs: number; detail?: string } | null {
   const afterStep = sinceMs + timings.startTaskStepMs;
-  switch (status) {
-    case 'WORKING':
-      return { status: 'WAITING_FOR_SANDBOX', atMs: afterStep };
-    case 'WAITING_FOR_SANDBOX': {
-      const sandbox = ctx.sandbox;
-      if (sandbox === null) return { status: 'ERROR', atMs: sinceMs, detail: 'Sandbox not found: it was deleted before the conversation could start' };
-      if (sandbox.status === 'ERROR') return { status: 'ERROR', atMs: Math.max(sinceMs, sandbox.sinceMs), detail: 'Sandbox entered error state' };
-      if (sandbox.status !== 'RUNNING') return null;
-      return { status: ctx.hasRepository ? 'PREPARING_REPOSITORY' : 'RUNNING_SETUP_SCRIPT', atMs: Math.max(afterStep, sandbox.sinceMs) };
-    }
-    case 'PREPARING_REPOSITORY':
-      return { status: 'RUNNING_SETUP_SCRIPT', atMs: afterStep };
-    case 'RUNNING_SETUP_SCRIPT':
-      return { status: 'SETTING_UP_GIT_HOOKS', atMs: afterStep };
-    case 'SETTING_UP_GIT_HOOKS':
-      return { status: 'STARTING_CONVERSATION', atMs: afterStep };
-    case 'STARTING_CONVERSATION':
-      return { status: 'READY', atMs: afterStep };
-    default:
-      return null;
+  if (status === 'WORKING') return { status: 'WAITING_FOR_SANDBOX', atMs: afterStep };
+  if (status === 'WAITING_FOR_SANDBOX') {
+    const sandbox = ctx.sandbox;
+    // The real service's messages (live_status_app_conversation_service.py, _wait_for_sandbox_start).
+    if (sandbox === null) return { status: 'ERROR', atMs: sinceMs, detail: `Sandbox not found: ${ctx.sandboxId}` };
+    if (sandbox.status === 'ERROR') return { status: 'ERROR', atMs: Math.max(sinceMs, sandbox.sinceMs), detail: 'Sandbox status: SandboxStatus.ERROR' };
+    if (sandbox.status !== 'RUNNING') return null;
+    return { status: START_TASK_STEPS[0]!, atMs: Math.max(afterStep, sandbox.sinceMs) };
   }
+  const at = START_TASK_STEPS.indexOf(status);
+  if (at < 0 || at === START_TASK_STEPS.length - 1) return null;
+  return { status: START_TASK_STEPS[at + 1]!, atMs: afterStep };
 }

@@ -12,6 +12,9 @@ import { pageIds, toPage, type Page, type PageRequest } from './paging.js';
 import type { DomainState } from './state.js';
 import { sandboxView } from './views.js';
 
+/** The `status_detail` of a sandbox failed without a reason given. */
+export const DEFAULT_FAILURE_DETAIL = 'Container exited unexpectedly (exit code 137)';
+
 /** How an action reads in a refusal. */
 const ACTION_PAST: Record<SandboxAction, string> = { pause: 'paused', resume: 'resumed', fail: 'failed' };
 
@@ -62,14 +65,14 @@ export async function createSandbox(state: DomainState, specId: string | null): 
 }
 
 /** Applies `action` to a sandbox by the transition table; refuses what the table does not allow. */
-export async function transitionSandbox(state: DomainState, id: string, action: SandboxAction): Promise<SandboxRecord> {
+export async function transitionSandbox(state: DomainState, id: string, action: SandboxAction, detail: string | null = null): Promise<SandboxRecord> {
   const stored = state.store.sandboxes.get(id);
   if (!stored) throw notFound(`Sandbox ${id}`);
   const record = state.settledNow(stored);
   const next = SANDBOX_TRANSITIONS[action][record.status];
   if (!next) throw conflict(`Sandbox ${id} is ${record.status} and cannot be ${ACTION_PAST[action]}`);
   if (next === record.status) return record;
-  return state.store.sandboxes.update(id, { status: next, status_changed_at: state.stamp() });
+  return state.store.sandboxes.update(id, { status: next, status_changed_at: state.stamp(), status_detail: next === 'ERROR' ? detail : null });
 }
 
 /** `DELETE /api/v1/sandboxes/{id}`: the sandbox becomes MISSING (gone from search, null in batch). */

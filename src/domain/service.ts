@@ -6,7 +6,7 @@
  * The operations themselves live in one module per area.
  */
 import type { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../schemas/app-conversation.js';
-import type { AppConversationSortOrder, ProviderType, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type { ProviderType, StartTaskSortOrder, Success } from '../schemas/common.js';
 import { formatDateTime } from '../schemas/datetime.js';
 import type { ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel, ProviderToken } from '../schemas/legacy.js';
 import type { Fixture } from '../schemas/records.js';
@@ -150,9 +150,9 @@ export class FakeService {
     return this.#operation((state) => sandboxes.getSandboxes(state, ids));
   }
 
-  /** `POST /api/v1/sandboxes`: starts a sandbox from a spec (the default one when omitted). */
+  /** `POST /api/v1/sandboxes`: starts a sandbox from a spec (the default one when omitted); always answers STARTING, as a container is created, then starts. */
   startSandbox(sandboxSpecId: string | null): Promise<SandboxInfo> {
-    return this.#operation(async (state) => sandboxView(state, await sandboxes.createSandbox(state, sandboxSpecId)));
+    return this.#operation(async (state) => sandboxView(state, await sandboxes.createSandbox(state, sandboxSpecId), { settle: false }));
   }
 
   /** `POST /api/v1/sandboxes/{id}/pause`: STARTING/RUNNING → PAUSED; a PAUSED sandbox stays so. */
@@ -170,13 +170,13 @@ export class FakeService {
     return this.#operation((state) => (sandboxes.deleteSandbox(state, id), SUCCESS));
   }
 
-  /** Fault injection: the sandbox enters ERROR (as when its container dies). */
-  failSandbox(id: string): Promise<SandboxInfo> {
-    return this.#operation(async (state) => sandboxView(state, await sandboxes.transitionSandbox(state, id, 'fail')));
+  /** Fault injection: the sandbox enters ERROR (as when its container dies), with the runtime's reason as its `status_detail`. */
+  failSandbox(id: string, detail = sandboxes.DEFAULT_FAILURE_DETAIL): Promise<SandboxInfo> {
+    return this.#operation(async (state) => sandboxView(state, await sandboxes.transitionSandbox(state, id, 'fail', detail)));
   }
 
   /** `GET /api/v1/app-conversations/search`. */
-  searchAppConversations(filters: appConversations.AppConversationFilters & { sort_order?: AppConversationSortOrder }, page: PageRequest): Promise<Page<AppConversation>> {
+  searchAppConversations(filters: appConversations.AppConversationFilters, page: PageRequest): Promise<Page<AppConversation>> {
     return this.#operation((state) => appConversations.searchAppConversations(state, filters, page));
   }
 
@@ -215,13 +215,13 @@ export class FakeService {
     return this.#operation((state) => legacy.createConversation(state, request));
   }
 
-  /** `GET /api/conversations`: conversations of both versions, newest first. */
-  listConversations(page: PageRequest): Promise<{ results: ConversationInfo[]; next_page_id: string | null }> {
-    return this.#operation((state) => legacy.listConversations(state, page));
+  /** `GET /api/conversations`: conversations of both versions, newest first, filtered. */
+  listConversations(query: legacy.LegacyListQuery): Promise<{ results: ConversationInfo[]; next_page_id: string | null }> {
+    return this.#operation((state) => legacy.listConversations(state, query));
   }
 
-  /** `GET /api/conversations/{id}`. */
-  getConversation(id: string): Promise<ConversationInfo> {
+  /** `GET /api/conversations/{id}`: `null` for an unknown id. */
+  getConversation(id: string): Promise<ConversationInfo | null> {
     return this.#operation((state) => legacy.getConversation(state, id));
   }
 
@@ -230,8 +230,8 @@ export class FakeService {
     return this.#operation((state) => legacy.updateConversationTitle(state, id, title));
   }
 
-  /** `DELETE /api/conversations/{id}`: removes the conversation, and its sandbox when nothing else uses it. */
-  deleteConversation(id: string): Promise<true> {
+  /** `DELETE /api/conversations/{id}`: removes the conversation, and its sandbox when nothing else uses it; `false` for an unknown id. */
+  deleteConversation(id: string): Promise<boolean> {
     return this.#operation((state) => legacy.deleteConversation(state, id));
   }
 

@@ -6,12 +6,13 @@ import type { AppConversationStartRequest, AppConversationStartTask } from '../s
 import type { StartTaskSortOrder } from '../schemas/common.js';
 import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
 import type { StartTaskRecord } from '../schemas/records.js';
-import { toHyphenatedUuid } from './ids.js';
+import { badRequest } from './errors.js';
+import { toHex, toHyphenatedUuid } from './ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from './lifecycle.js';
 import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
 import { createSandbox, transitionSandbox } from './sandboxes.js';
 import type { DomainState } from './state.js';
-import { defaultTitle, startTaskView } from './views.js';
+import { startTaskView, v1DefaultTitle } from './views.js';
 
 /** Filters of the start task search and count. */
 export interface StartTaskFilters {
@@ -33,7 +34,7 @@ async function settleTask(state: DomainState, initial: StartTaskRecord, now: num
   for (;;) {
     const sandbox = task.sandbox_id ? state.store.sandboxes.get(task.sandbox_id) : undefined;
     const step = nextTaskStep(task.status, state.sinceMs(task), {
-      hasRepository: Boolean(task.request.selected_repository),
+      sandboxId: task.sandbox_id,
       sandbox: sandbox ? state.sandboxState(sandbox) : null,
     }, state.options.timings);
     if (!step || step.atMs > now) break;
@@ -46,25 +47,34 @@ async function settleTask(state: DomainState, initial: StartTaskRecord, now: num
   if (FINAL_TASK_STATUSES.has(task.status)) state.pendingTasks.delete(task.id);
 }
 
+/**
+ * Stores the conversation a READY task started, as the real SQL service stores it
+ * (`live_status_app_conversation_service.py`, `_start_app_conversation`): titled
+ * `Conversation <32-hex id>` whatever the request said, with the request's trigger (null by default).
+ */
 async function createAppConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void> {
   const request = task.request;
   const at = state.stamp(atMs);
   const parent = request.parent_conversation_id ? toHyphenatedUuid(request.parent_conversation_id) : null;
+  const hasMessage = Boolean(request.initial_message?.content.length);
   const record = await state.store.conversations.insert({
     id: task.app_conversation_id,
     version: 'V1',
     sandbox_id: task.sandbox_id!,
     created_by_user_id: task.created_by_user_id,
-    title: request.title ?? defaultTitle(task.app_conversation_id),
+    title: v1DefaultTitle(task.app_conversation_id),
     selected_repository: request.selected_repository,
     selected_branch: request.selected_branch,
     git_provider: request.git_provider,
-    trigger: request.trigger ?? 'gui',
+    trigger: request.trigger,
     pr_number: request.pr_number,
     llm_model: request.llm_model,
     parent_conversation_id: parent,
     agent_type: request.agent_type,
-    has_initial_message: Boolean(request.initial_message?.content.length),
+    public: request.public,
+    launched_agent_profile: request.agent_profile_id ? { agent_profile_id: request.agent_profile_id, revision: 1 } : null,
+    has_initial_message: hasMessage,
+    agent_turns: hasMessage ? 1 : 0,
     agent_started_at: at,
     created_at: at,
     updated_at: at,
@@ -72,8 +82,31 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
 }
 
+/**
+ * A sub-conversation inherits from its parent what the request leaves out: the sandbox (so both
+ * share one workspace), repository, branch, provider and model (`_inherit_configuration_from_parent`).
+ * An unknown parent is a 400 here; the real server raises a ValueError (500), a declared difference.
+ */
+function inheritFromParent(state: DomainState, request: AppConversationStartRequest): AppConversationStartRequest {
+  if (!request.parent_conversation_id) return request;
+  const key = toHyphenatedUuid(request.parent_conversation_id);
+  const parent = key ? state.store.conversations.get(key) : undefined;
+  if (!parent || parent.version !== 'V1') throw badRequest(`Parent conversation not found: ${toHex(request.parent_conversation_id)}`);
+  return {
+    ...request,
+    sandbox_id: request.sandbox_id || parent.sandbox_id,
+    selected_repository: request.selected_repository || parent.selected_repository,
+    selected_branch: request.selected_branch || parent.selected_branch,
+    git_provider: request.git_provider ?? parent.git_provider,
+    llm_model: request.llm_model || parent.llm_model,
+  };
+}
+
 /** `POST /api/v1/app-conversations`: a WORKING start task, in a new sandbox or the one named (resumed when paused). */
-export async function startAppConversation(state: DomainState, request: AppConversationStartRequest): Promise<AppConversationStartTask> {
+export async function startAppConversation(state: DomainState, given: AppConversationStartRequest): Promise<AppConversationStartTask> {
+  const request = inheritFromParent(state, given);
+  const conversationId = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.random.uuid();
+  if (state.store.conversations.get(conversationId)) throw badRequest(`Conversation already exists: ${toHex(conversationId)}`);
   let sandboxId: string | null = request.sandbox_id;
   if (sandboxId === null) {
     sandboxId = (await createSandbox(state, null)).id;
@@ -88,7 +121,7 @@ export async function startAppConversation(state: DomainState, request: AppConve
     status: 'WORKING',
     status_changed_at: created,
     detail: null,
-    app_conversation_id: state.random.uuid(),
+    app_conversation_id: conversationId,
     sandbox_id: sandboxId,
     request,
     created_at: created,

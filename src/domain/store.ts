@@ -27,6 +27,7 @@ export class Store {
   readonly sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink);
   /** Conversations of both versions, with orderings for the V1 lists. */
   readonly conversations = new Table('conversation', ConversationRecord, {
+    v0: (c) => c.version === 'V0',
     v1: (c) => c.version === 'V1',
     v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
   }, this.#sink);

@@ -2,18 +2,23 @@
  * How stored records read on the wire: live fields (status at this instant, URLs and keys shown
  * only while running, children) are derived from the records and the clock here, and nowhere else.
  */
-import type { AppConversation, AppConversationStartTask } from '../schemas/app-conversation.js';
+import type { AppConversation, AppConversationStartTask, MetricsSnapshot } from '../schemas/app-conversation.js';
+import { REDACTED } from './redact.js';
 import type { SandboxStatus } from '../schemas/common.js';
 import { parseDateTime } from '../schemas/datetime.js';
 import type { ConversationInfo } from '../schemas/legacy.js';
 import type { ConversationRecord, SandboxRecord, StartTaskRecord } from '../schemas/records.js';
 import type { ExposedUrl, SandboxInfo } from '../schemas/sandbox.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
-import { CONVERSATION_STATUS_OF_SANDBOX } from './lifecycle.js';
+import { CONVERSATION_STATUS_OF_SANDBOX, LEGACY_STATUS_OF_V1_SANDBOX } from './lifecycle.js';
 import type { DomainState } from './state.js';
 
-/** Title prefix of a conversation created without a title, followed by 5 characters of its id. */
+/** Title prefix of a conversation created without a title. */
 const DEFAULT_TITLE_PREFIX = 'Conversation ';
+/** Tokens one agent turn uses, before the seeded spread. */
+const TOKENS_PER_TURN = { prompt: 12_000, completion: 900 };
+/** What a million prompt / completion tokens cost, in dollars. */
+const DOLLARS_PER_MILLION = { prompt: 3, completion: 15 };
 
 /** Legacy runtime status of a conversation, from its sandbox's status. */
 const RUNTIME_STATUS_OF_SANDBOX: Record<SandboxStatus, ConversationInfo['runtime_status']> = {
@@ -29,10 +34,18 @@ export function legacyId(id: string): string {
   return toHyphenatedUuid(id) ? toHex(id) : id;
 }
 
-/** The title of a conversation created without one. */
+/** The title of a legacy conversation created without one: `Conversation ` and 5 characters of its id. */
 export function defaultTitle(id: string): string {
   return `${DEFAULT_TITLE_PREFIX}${legacyId(id).slice(0, 5)}`;
 }
+
+/** The title of a V1 conversation until it is renamed: `Conversation <32-hex id>`. */
+export function v1DefaultTitle(id: string): string {
+  return `${DEFAULT_TITLE_PREFIX}${toHex(id)}`;
+}
+
+/** An id as the V1 routes write it: 32 lowercase hex digits (`OpenHandsUUID`). */
+const hex = (id: string): string => toHex(id);
 
 /** Where a sandbox's agent server listens. */
 export function agentServerUrl(sandbox: SandboxRecord): string {
@@ -41,8 +54,8 @@ export function agentServerUrl(sandbox: SandboxRecord): string {
 
 function exposedUrls(sandbox: SandboxRecord): ExposedUrl[] {
   return [
-    { name: 'AGENT_SERVER', url: agentServerUrl(sandbox) },
-    { name: 'VSCODE', url: `http://localhost:${sandbox.agent_port + 1}` },
+    { name: 'AGENT_SERVER', url: agentServerUrl(sandbox), port: sandbox.agent_port },
+    { name: 'VSCODE', url: `http://localhost:${sandbox.agent_port + 1}`, port: sandbox.agent_port + 1 },
   ];
 }
 
@@ -50,9 +63,9 @@ function conversationUrl(sandbox: SandboxRecord, conversationId: string): string
   return `${agentServerUrl(sandbox)}/api/conversations/${legacyId(conversationId)}`;
 }
 
-/** A sandbox as `SandboxInfo`: its status now; key and URLs only while RUNNING. */
-export function sandboxView(state: DomainState, stored: SandboxRecord): SandboxInfo {
-  const record = state.settledNow(stored);
+/** A sandbox as `SandboxInfo`: its status now (or as stored, for the answer to its creation); key and URLs only while RUNNING. */
+export function sandboxView(state: DomainState, stored: SandboxRecord, { settle = true } = {}): SandboxInfo {
+  const record = settle ? state.settledNow(stored) : stored;
   const running = record.status === 'RUNNING';
   return {
     id: record.id,
@@ -62,6 +75,7 @@ export function sandboxView(state: DomainState, stored: SandboxRecord): SandboxI
     session_api_key: running ? record.session_api_key : null,
     exposed_urls: running ? exposedUrls(record) : null,
     created_at: record.created_at,
+    status_detail: record.status === 'ERROR' ? record.status_detail : null,
   };
 }
 
@@ -74,17 +88,51 @@ export function sandboxStatusOf(state: DomainState, conversation: ConversationRe
 }
 
 function executionStatus(state: DomainState, record: ConversationRecord): AppConversation['execution_status'] {
-  if (!record.has_initial_message) return 'idle';
+  if (record.agent_turns === 0) return 'idle';
   const started = parseDateTime(record.agent_started_at ?? record.created_at);
   return state.clock.now() < started + state.options.timings.agentRunMs ? 'running' : 'finished';
 }
 
-/** A V1 conversation as `AppConversation`. */
-export function appConversationView(state: DomainState, record: ConversationRecord): AppConversation {
+/** The agent turns that have finished by now (the last one runs for `agentRunMs` after it started). */
+function finishedTurns(state: DomainState, record: ConversationRecord): number {
+  if (record.agent_turns === 0) return 0;
+  const started = parseDateTime(record.agent_started_at ?? record.created_at);
+  return state.clock.now() < started + state.options.timings.agentRunMs ? record.agent_turns - 1 : record.agent_turns;
+}
+
+/** A small, repeatable spread per conversation (0–99), from its id. */
+function spreadOf(id: string): number {
+  let h = 0;
+  for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) >>> 0;
+  return h % 100;
+}
+
+/** What a conversation has used so far: grows with each finished agent turn (`MetricsSnapshot`, always an object). */
+function metricsOf(state: DomainState, record: ConversationRecord): MetricsSnapshot {
+  const turns = finishedTurns(state, record);
+  const spread = 1 + spreadOf(record.id) / 100;
+  const prompt = Math.round(turns * TOKENS_PER_TURN.prompt * spread);
+  const completion = Math.round(turns * TOKENS_PER_TURN.completion * spread);
+  const cost = (prompt * DOLLARS_PER_MILLION.prompt + completion * DOLLARS_PER_MILLION.completion) / 1e6;
+  const model = record.llm_model ?? 'default';
+  return {
+    model_name: model,
+    accumulated_cost: Math.round(cost * 1e6) / 1e6,
+    max_budget_per_task: null,
+    accumulated_token_usage: {
+      model, prompt_tokens: prompt, completion_tokens: completion, cache_read_tokens: Math.round(prompt * 0.6),
+      cache_write_tokens: Math.round(prompt * 0.1), reasoning_tokens: 0, context_window: 200_000,
+      per_turn_token: turns > 0 ? Math.round((prompt + completion) / turns) : 0, response_id: '',
+    },
+  };
+}
+
+/** A V1 conversation as `AppConversation`; `withChildren: false` answers `sub_conversation_ids: []`, as the real search does. */
+export function appConversationView(state: DomainState, record: ConversationRecord, { withChildren = true } = {}): AppConversation {
   const { status, sandbox } = sandboxStatusOf(state, record);
   const running = status === 'RUNNING' && sandbox !== null;
   return {
-    id: record.id,
+    id: hex(record.id),
     created_by_user_id: record.created_by_user_id,
     sandbox_id: record.sandbox_id,
     selected_repository: record.selected_repository,
@@ -94,28 +142,38 @@ export function appConversationView(state: DomainState, record: ConversationReco
     trigger: record.trigger,
     pr_number: [...record.pr_number],
     llm_model: record.llm_model,
-    metrics: null,
-    parent_conversation_id: record.parent_conversation_id,
-    sub_conversation_ids: [...(state.store.childrenOf.get(record.id) ?? [])],
+    agent_kind: record.agent_kind,
+    metrics: metricsOf(state, record),
+    parent_conversation_id: record.parent_conversation_id && hex(record.parent_conversation_id),
+    sub_conversation_ids: withChildren ? (state.store.childrenOf.get(record.id) ?? []).map(hex) : [],
+    public: record.public,
+    tags: { ...record.tags },
     created_at: record.created_at,
     updated_at: record.updated_at,
     sandbox_status: status,
     execution_status: running ? executionStatus(state, record) : null,
     conversation_url: running ? conversationUrl(sandbox, record.id) : null,
     session_api_key: running ? sandbox.session_api_key : null,
+    acp_server: record.acp_server,
+    launched_agent_profile: record.launched_agent_profile && { ...record.launched_agent_profile },
   };
 }
 
-/** A conversation of either version as the legacy `ConversationInfo`. */
+/**
+ * A conversation of either version as the legacy `ConversationInfo`. A V1 conversation reads as
+ * the real server converts it (`manage_conversations.py`, `_to_conversation_info`): ERROR and
+ * ARCHIVED statuses, and a runtime status only while RUNNING.
+ */
 export function conversationInfoView(state: DomainState, record: ConversationRecord): ConversationInfo {
   const { status, sandbox } = sandboxStatusOf(state, record);
   const running = status === 'RUNNING' && sandbox !== null;
+  const v1 = record.version === 'V1';
   return {
     conversation_id: legacyId(record.id),
     title: record.title ?? defaultTitle(record.id),
     last_updated_at: record.updated_at,
-    status: CONVERSATION_STATUS_OF_SANDBOX[status],
-    runtime_status: RUNTIME_STATUS_OF_SANDBOX[status],
+    status: (v1 ? LEGACY_STATUS_OF_V1_SANDBOX : CONVERSATION_STATUS_OF_SANDBOX)[status],
+    runtime_status: v1 ? (running ? 'STATUS$READY' : null) : RUNTIME_STATUS_OF_SANDBOX[status],
     selected_repository: record.selected_repository,
     selected_branch: record.selected_branch,
     git_provider: record.git_provider,
@@ -134,15 +192,22 @@ export function conversationInfoView(state: DomainState, record: ConversationRec
 export function startTaskView(state: DomainState, record: StartTaskRecord): AppConversationStartTask {
   const ready = record.status === 'READY';
   const sandbox = ready && record.sandbox_id ? state.store.sandboxes.get(record.sandbox_id) : undefined;
+  const request = record.request;
   return {
-    id: record.id,
+    id: hex(record.id),
     created_by_user_id: record.created_by_user_id,
     status: record.status,
     detail: record.detail,
-    app_conversation_id: ready ? record.app_conversation_id : null,
+    app_conversation_id: ready ? hex(record.app_conversation_id) : null,
     sandbox_id: record.status === 'WORKING' ? null : record.sandbox_id,
     agent_server_url: sandbox ? agentServerUrl(sandbox) : null,
-    request: structuredClone(record.request),
+    request: {
+      ...structuredClone(request),
+      conversation_id: request.conversation_id && hex(request.conversation_id),
+      parent_conversation_id: request.parent_conversation_id && hex(request.parent_conversation_id),
+      // Write-only, like pydantic's SecretStr: the names are echoed, never the values.
+      secrets: request.secrets && Object.fromEntries(Object.keys(request.secrets).map((name) => [name, REDACTED])),
+    },
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

@@ -11,7 +11,7 @@ import { operationKey } from './operations.js';
 export interface KnownDifference {
   /** The operation, as `METHOD /path` (parameter names do not matter). */
   operation: string;
-  /** The fact's location (`response items[].status_detail`), or `operation` for a whole operation. */
+  /** The fact's location (`response items[].status_detail`), or `operation` for a whole operation; without an aspect, the fields inside it too. */
   location: string;
   /** Only this aspect of the location (`type`, `enum`, `required`, `bounds`, `declared`); all when left out. */
   aspect?: Fact['aspect'];
@@ -97,6 +97,12 @@ function compareOperation(provider: OperationFacts, fake: OperationFacts, out: D
   return { total, agree };
 }
 
+/** Whether a declaration covers a location: the same one, or (without an aspect) a field inside it. */
+function covers(declaration: KnownDifference, location: string): boolean {
+  if (declaration.location === location) return true;
+  return declaration.aspect === undefined && [' ', '.', '[', '{'].some((next) => location.startsWith(`${declaration.location}${next}`));
+}
+
 const normalize = (operation: string) => {
   const [method, path] = operation.split(' ');
   return operationKey(method ?? '', path ?? '');
@@ -137,7 +143,7 @@ export function compareOperations(
   const differences: Difference[] = [];
   const declared: Difference[] = [];
   for (const difference of all) {
-    const declaration = known.find((k) => normalize(k.operation) === normalize(difference.operation) && k.location === difference.location
+    const declaration = known.find((k) => normalize(k.operation) === normalize(difference.operation) && covers(k, difference.location)
       && (k.aspect === undefined || k.aspect === difference.aspect));
     if (declaration) {
       used.add(declaration);

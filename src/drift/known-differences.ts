@@ -1,9 +1,38 @@
 /**
  * Every deliberate difference between the fake's OpenAPI document and the real service's, each
  * with its reason. `fakehands drift` reports these as known (never silently dropped) and reports
- * a declaration that no longer matches anything as stale.
+ * a declaration that no longer matches anything as stale. The README's table of deliberate
+ * differences lists each of them (a test checks it).
  */
 import type { KnownDifference } from './compare.js';
 
+/** Why the legacy routes differ from the legacy document: it is older than the server the fake copies. */
+const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
+
 /** The declared differences. */
-export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [];
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
+  // ---------------------------------------------------------------- V1 (document of Aug 2026)
+  { operation: 'DELETE /api/v1/sandboxes/{id}', location: 'path id', reason: 'the real document leaves the path parameter {id} undeclared (its function reads ?sandbox_id= instead); OpenAPI requires every templated segment to be declared, so the fake declares it' },
+  { operation: 'POST /api/v1/app-conversations', location: 'request processors[].kind', aspect: 'required', reason: 'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it' },
+
+  // ---------------------------------------------------------------- legacy (document of server 0.53)
+  { operation: 'GET /api/conversations', location: 'query conversation_trigger', aspect: 'enum', reason: `${NEWER_SOURCE} the triggers bitbucket and automation` },
+  { operation: 'GET /api/conversations', location: 'query include_sub_conversations', reason: `${NEWER_SOURCE} include_sub_conversations (sub-conversations are left out by default)` },
+  { operation: 'GET /api/conversations', location: 'response results[].conversation_version', reason: `${NEWER_SOURCE} conversation_version (V0 or V1)` },
+  { operation: 'GET /api/conversations', location: 'response results[].sub_conversation_ids', reason: `${NEWER_SOURCE} sub_conversation_ids` },
+  { operation: 'GET /api/conversations', location: 'response results[].git_provider', aspect: 'enum', reason: `${NEWER_SOURCE} the providers bitbucket_data_center, forgejo and azure_devops` },
+  { operation: 'GET /api/conversations', location: 'response results[].status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR (a V1 conversation whose sandbox is gone or failed)` },
+  { operation: 'GET /api/conversations', location: 'response results[].trigger', aspect: 'enum', reason: `${NEWER_SOURCE} the triggers bitbucket and automation` },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'response conversation_version', reason: `${NEWER_SOURCE} conversation_version (V0 or V1)` },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'response sub_conversation_ids', reason: `${NEWER_SOURCE} sub_conversation_ids` },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'response git_provider', aspect: 'enum', reason: `${NEWER_SOURCE} the providers bitbucket_data_center, forgejo and azure_devops` },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'response status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR (a V1 conversation whose sandbox is gone or failed)` },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'response trigger', aspect: 'enum', reason: `${NEWER_SOURCE} the triggers bitbucket and automation` },
+  { operation: 'POST /api/conversations', location: 'request git_provider', aspect: 'enum', reason: `${NEWER_SOURCE} the providers bitbucket_data_center, forgejo and azure_devops` },
+  { operation: 'POST /api/conversations', location: 'request create_microagent.git_provider', aspect: 'enum', reason: `${NEWER_SOURCE} the providers bitbucket_data_center, forgejo and azure_devops` },
+  { operation: 'POST /api/conversations', location: 'request suggested_task.git_provider', aspect: 'enum', reason: `${NEWER_SOURCE} the providers bitbucket_data_center, forgejo and azure_devops` },
+  { operation: 'POST /api/conversations', location: 'request mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
+  { operation: 'POST /api/conversations', location: 'response conversation_status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR` },
+  { operation: 'POST /api/add-git-providers', location: 'request mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
+  { operation: 'POST /api/add-git-providers', location: 'response', reason: 'the real route declares no response model (it returns a JSONResponse); the fake declares what it sends: {"message": "Git providers stored"}' },
+];

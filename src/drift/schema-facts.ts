@@ -137,7 +137,9 @@ export function describeSchema(input: unknown, resolver: RefResolver, where: str
     if (facts.enum.length === 0) facts.enum = null;
   }
   for (const [key, text] of [['minimum', '>='], ['exclusiveMinimum', '>'], ['maximum', '<='], ['exclusiveMaximum', '<']] as const) {
-    if (typeof schema[key] === 'number') facts.bounds.push(`${text}${schema[key]}`);
+    const bound = schema[key];
+    // The safe-integer limits some generators write for any integer are no bound at all.
+    if (typeof bound === 'number' && Math.abs(bound) !== Number.MAX_SAFE_INTEGER) facts.bounds.push(`${text}${bound}`);
   }
   const properties = asSchema(schema.properties);
   if (properties) {

@@ -14,7 +14,7 @@ import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
 import { parseRequest } from './parse.js';
 import { json, methodNotAllowed, networkError, notFound, unauthorized, type Answer, type RequestLike } from './responses.js';
-import type { Route, RouteContext } from './route.js';
+import { Reply, type Route, type RouteContext } from './route.js';
 import { Router, type RouteMatch, type Routing } from './router.js';
 import { DOMAIN_ERROR_STATUS } from './status.js';
 
@@ -79,7 +79,8 @@ async function injectFault(faults: Faults, context: RouteContext, method: string
 /** Stage handle: runs the operation; a domain error becomes its status from the one table. */
 async function handle(match: RouteMatch, query: unknown, body: unknown, context: RouteContext): Promise<{ status: number; body: unknown }> {
   try {
-    return { status: 200, body: await match.route.handle({ params: match.params, query, body }, context) };
+    const result = await match.route.handle({ params: match.params, query, body }, context);
+    return result instanceof Reply ? { status: result.status, body: result.body } : { status: 200, body: result };
   } catch (error) {
     const status = error instanceof FakehandsError ? DOMAIN_ERROR_STATUS[error.code] : undefined;
     if (status === undefined) throw error;

@@ -21,6 +21,15 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  */
 export type RouteAccess = 'api' | 'control' | 'public';
 
+/**
+ * An answer other than 200 that a route gives in its own shape (the legacy PATCH's 404
+ * `{"status": "error", ...}`). Routes return it; the pipeline answers it as it is.
+ */
+export class Reply {
+  /** An answer with `status` and `body`. */
+  constructor(readonly status: ErrorStatus, readonly body: unknown) {}
+}
+
 /** What a route's handler receives: validated path parameters, query and body. */
 export interface RouteInput<Q, B> {
   params: Record<string, string>;
@@ -70,8 +79,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   response: R;
   /** Error statuses this route can answer with, besides 401 and 422. */
   errors?: readonly ErrorStatus[];
-  /** The operation. */
-  handle(input: RouteInput<z.output<Q>, z.output<B>>, context: RouteContext): Promise<z.input<R>>;
+  /** The operation: the 200 body, or a `Reply` with another status. */
+  handle(input: RouteInput<z.output<Q>, z.output<B>>, context: RouteContext): Promise<z.input<R> | Reply>;
 }
 
 /** A route with its types erased, as the pipeline and transports hold it. */

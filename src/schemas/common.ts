@@ -6,22 +6,22 @@ export const MAX_PAGE_LIMIT = 100;
 /** Most ids a batch get accepts. */
 export const MAX_BATCH_IDS = 100;
 
-/** Git provider of a repository (`ProviderType`). */
-export const ProviderType = z.enum(['github', 'gitlab', 'bitbucket', 'enterprise_sso']);
+/** Git provider of a repository (`ProviderType`), as the current server declares it. */
+export const ProviderType = z.enum(['github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'forgejo', 'azure_devops', 'enterprise_sso']);
 export type ProviderType = z.infer<typeof ProviderType>;
 
 /** Sandbox lifecycle status as the real service reports it. */
 export const SandboxStatus = z.enum(['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING']);
 export type SandboxStatus = z.infer<typeof SandboxStatus>;
 
-/** Legacy conversation status, derived from the sandbox that powers the conversation. */
-export const ConversationStatus = z.enum(['STARTING', 'RUNNING', 'STOPPED']);
+/** Legacy conversation status, derived from the sandbox that powers the conversation (the current server adds ARCHIVED and ERROR to the seed's three). */
+export const ConversationStatus = z.enum(['STARTING', 'RUNNING', 'STOPPED', 'ARCHIVED', 'ERROR']);
 export type ConversationStatus = z.infer<typeof ConversationStatus>;
 
 /** What started a conversation. */
 export const ConversationTrigger = z.enum([
   'resolver', 'gui', 'suggested_task', 'openhands_api', 'slack',
-  'microagent_management', 'jira', 'jira_dc', 'linear', 'bitbucket',
+  'microagent_management', 'jira', 'jira_dc', 'linear', 'bitbucket', 'automation',
 ]);
 export type ConversationTrigger = z.infer<typeof ConversationTrigger>;
 
@@ -31,12 +31,6 @@ export const ConversationExecutionStatus = z.enum([
 ]);
 export type ConversationExecutionStatus = z.infer<typeof ConversationExecutionStatus>;
 
-/** Sort orders of the app conversation search. */
-export const AppConversationSortOrder = z.enum([
-  'CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC', 'TITLE', 'TITLE_DESC',
-]);
-export type AppConversationSortOrder = z.infer<typeof AppConversationSortOrder>;
-
 /** Sort orders of the start task search. */
 export const StartTaskSortOrder = z.enum(['CREATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT', 'UPDATED_AT_DESC']);
 export type StartTaskSortOrder = z.infer<typeof StartTaskSortOrder>;
@@ -45,6 +39,9 @@ const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-
 
 /** An ISO 8601 datetime with a UTC offset, as pydantic writes it (`2025-11-01T09:00:00.123456Z`). */
 export const DateTime = z.string().regex(DATETIME_PATTERN, 'expected an ISO 8601 datetime with an offset');
+
+/** A V1 id as the real server writes it (`OpenHandsUUID`: `uuid.hex`, 32 lowercase hex digits). */
+export const HexId = z.string().regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits');
 
 /** A UUID in any form pydantic accepts (hyphenated or 32 hex digits). */
 export const Uuid = z.string().superRefine((value, ctx) => {
@@ -82,6 +79,6 @@ export function uuidError(value: string): string | null {
 }
 
 /** The body of pause, resume and delete: `{"success": true}`. */
-export const Success = z.object({ success: z.literal(true) });
+export const Success = z.object({ success: z.boolean() });
 export type Success = z.infer<typeof Success>;
 

@@ -17,3 +17,7 @@ export type ValidationErrorItem = z.infer<typeof ValidationErrorItem>;
 /** FastAPI's 422 body: `{"detail": [{type, loc, msg, input}, ...]}`. */
 export const HTTPValidationError = z.object({ detail: z.array(ValidationErrorItem).min(1) });
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;
+
+/** The legacy routes' own error body: `{"status": "error", "message": ..., "msg_id": "CONVERSATION$NOT_FOUND"}`. */
+export const LegacyError = z.object({ status: z.literal('error'), message: z.string(), msg_id: z.string() });
+export type LegacyError = z.infer<typeof LegacyError>;

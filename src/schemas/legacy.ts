@@ -83,19 +83,22 @@ export const ProviderTokens = z
   .transform((tokens) => tokens as Partial<Record<ProviderType, ProviderToken>>);
 
 /** Body of `POST /api/add-git-providers` (`POSTProviderModel`). */
-export const POSTProviderModel = z.strictObject({
+export const POSTProviderModel = z.object({
   mcp_config: MCPConfig.nullable().default(null),
   provider_tokens: ProviderTokens.default({}),
 });
 export type POSTProviderModel = z.infer<typeof POSTProviderModel>;
 
 /** Answer of `POST /api/add-git-providers`. */
-export const GitProvidersStored = z.object({ message: z.literal('Git providers stored') });
+export const GitProvidersStored = z.object({ message: z.string() });
 
 /** Legacy runtime status values the fake reports. */
 export const RuntimeStatus = z.enum([
   'STATUS$STOPPED', 'STATUS$BUILDING_RUNTIME', 'STATUS$STARTING_RUNTIME', 'STATUS$RUNTIME_STARTED',
   'STATUS$SETTING_UP_WORKSPACE', 'STATUS$SETTING_UP_GIT_HOOKS', 'STATUS$READY', 'STATUS$ERROR',
+  'STATUS$ERROR_RUNTIME_DISCONNECTED', 'STATUS$ERROR_LLM_AUTHENTICATION', 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
+  'STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR', 'STATUS$ERROR_LLM_OUT_OF_CREDITS', 'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION',
+  'CHAT_INTERFACE$AGENT_RATE_LIMITED_STOPPED_MESSAGE', 'STATUS$GIT_PROVIDER_AUTHENTICATION_ERROR', 'STATUS$LLM_RETRY', 'STATUS$ERROR_MEMORY',
 ]);
 
 /** A conversation as the legacy endpoints report it (`ConversationInfo`). */
@@ -126,4 +129,4 @@ export const ConversationInfoResultSet = z.object({
 });
 
 /** Body of `PATCH /api/conversations/{id}`. */
-export const ConversationTitleUpdate = z.object({ title: z.string() });
+export const ConversationTitleUpdate = z.object({ title: z.string().min(1).max(200) });

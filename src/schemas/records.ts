@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ConversationTrigger, DateTime as WireDateTime, ProviderType } from './common.js';
 import { canonicalDateTime } from './datetime.js';
-import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus } from './app-conversation.js';
+import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus, LaunchedAgentProfile } from './app-conversation.js';
 import { ProviderToken } from './legacy.js';
 import { MCPConfig } from './mcp.js';
 import { SandboxSpecInfo } from './sandbox-spec.js';
@@ -28,6 +28,8 @@ export const SandboxRecord = z.strictObject({
   session_api_key: z.string().min(1),
   agent_port: z.int().min(1).max(65535),
   created_at: DateTime,
+  /** Why it is stuck or failed, as the runtime reported it (shown as `status_detail`). */
+  status_detail: z.string().nullable().default(null),
 });
 export type SandboxRecord = z.infer<typeof SandboxRecord>;
 
@@ -46,7 +48,14 @@ export const ConversationRecord = z.strictObject({
   llm_model: z.string().nullable().default(null),
   parent_conversation_id: z.string().nullable().default(null),
   agent_type: AgentType.default('default'),
+  agent_kind: z.string().default('openhands'),
+  public: z.boolean().nullable().default(null),
+  tags: z.record(z.string(), z.string()).default({}),
+  acp_server: z.string().nullable().default(null),
+  launched_agent_profile: LaunchedAgentProfile.nullable().default(null),
   has_initial_message: z.boolean().default(false),
+  /** Messages the agent has been given to work on (the initial one included): its metrics grow with them. */
+  agent_turns: z.int().min(0).default(0),
   agent_started_at: DateTime.optional(),
   created_at: DateTime,
   updated_at: DateTime,
@@ -83,6 +92,11 @@ export type MCPConfigRecord = z.infer<typeof MCPConfigRecord>;
 
 /** A whole data set: what a fixture file holds and what `fake.snapshot()` returns. */
 export const Fixture = z.strictObject({
+  /**
+   * The instant the fixture's times are written relative to: when given, every time in it is moved
+   * by (the clock's start − this), so a fixture written once always looks recent.
+   */
+  relative_to: DateTime.optional(),
   sandbox_specs: z.array(SandboxSpecInfo).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
   sandboxes: z.array(SandboxRecord).default([]),
   conversations: z.array(ConversationRecord).default([]),

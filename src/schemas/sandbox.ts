@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { DateTime, SandboxStatus } from './common.js';
 
-/** Names of the URLs a running sandbox exposes. */
-export const ExposedUrlName = z.enum(['AGENT_SERVER', 'VSCODE', 'WORKER_1', 'WORKER_2']);
+/** Names of the URLs a running sandbox exposes (the real schema types the name as a plain string). */
+export const EXPOSED_URL_NAMES = ['AGENT_SERVER', 'VSCODE', 'WORKER_1', 'WORKER_2'] as const;
 
-/** A URL a running sandbox exposes. */
-export const ExposedUrl = z.object({ name: ExposedUrlName, url: z.string() });
+/** A URL a running sandbox exposes, and its port. */
+export const ExposedUrl = z.object({ name: z.string(), url: z.string(), port: z.int() });
 export type ExposedUrl = z.infer<typeof ExposedUrl>;
 
 /** A sandbox: an execution environment that powers conversations (`SandboxInfo`). */
@@ -17,5 +17,7 @@ export const SandboxInfo = z.object({
   session_api_key: z.string().nullable(),
   exposed_urls: z.array(ExposedUrl).nullable(),
   created_at: DateTime,
+  /** The last scheduling reason from the runtime, when a sandbox is stuck or failed. */
+  status_detail: z.string().nullable(),
 });
 export type SandboxInfo = z.infer<typeof SandboxInfo>;

@@ -12,16 +12,13 @@ import {
 export const appConversationRoutes: readonly Route[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/app-conversations', summary: 'Start an app conversation; answers with a start task to poll',
-    body: AppConversationStartRequest, response: AppConversationStartTask,
+    body: AppConversationStartRequest, response: AppConversationStartTask, errors: [400],
     handle: ({ body }, { service }) => service.startAppConversation(body),
   }),
   defineRoute({
-    method: 'GET', path: '/api/v1/app-conversations', summary: 'Batch get app conversations by ids (null for missing ones); without ids, the first page of the search',
-    query: AppConversationSearchQuery.extend({ ids: idList(Uuid).optional() }), lists: ['ids'],
-    response: z.union([batchOf(AppConversation), pageOf(AppConversation)]),
-    handle: ({ query }, { service }) => (query.ids === undefined
-      ? service.searchAppConversations(query, toPage(query))
-      : service.getAppConversations(query.ids)),
+    method: 'GET', path: '/api/v1/app-conversations', summary: 'Batch get app conversations by ids (null for missing ones); ids is required (the list is /search)',
+    query: z.object({ ids: idList(Uuid) }), lists: ['ids'], response: batchOf(AppConversation),
+    handle: ({ query }, { service }) => service.getAppConversations(query.ids),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/search', summary: 'Search app conversations',

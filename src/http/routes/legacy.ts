@@ -1,41 +1,79 @@
 /** Routes of the legacy (V0) API under `/api/`: conversations and git providers. */
 import { z } from 'zod';
+import { badRequest } from '../../domain/errors.js';
+import { ConversationTrigger } from '../../schemas/common.js';
+import { LaxBool } from '../../schemas/helpers.js';
 import {
   ConversationInfo, ConversationInfoResultSet, ConversationResponse, ConversationTitleUpdate,
   GitProvidersStored, InitSessionRequest, POSTProviderModel,
 } from '../../schemas/legacy.js';
-import { defineRoute, type Route } from '../route.js';
-import { LEGACY_DEFAULT_LIMIT, PageId, limit, toPage } from './query.js';
+import { LegacyError } from '../../schemas/errors.js';
+import { Reply, defineRoute, type Route } from '../route.js';
+import { LEGACY_DEFAULT_LIMIT } from './query.js';
+
+/** Longest conversation id the real server accepts. */
+const MAX_CONVERSATION_ID_LENGTH = 100;
+
+/**
+ * The real server's checks of a legacy conversation id, in its order and words
+ * (`openhands/server/utils.py`, `validate_conversation_id`): each failure is a 400.
+ */
+function validateConversationId(id: string): string {
+  if (id.length > MAX_CONVERSATION_ID_LENGTH) throw badRequest('Conversation ID is too long');
+  if (id.includes('\u0000')) throw badRequest('Conversation ID contains invalid characters');
+  if (id.includes('..') || id.includes('/') || id.includes('\\')) throw badRequest('Conversation ID contains invalid path characters');
+  if ([...id].some((c) => c.charCodeAt(0) < 32)) throw badRequest('Conversation ID contains control characters');
+  return id;
+}
+
+/** The legacy list's query: no upper bound on `limit`, filters by repository and trigger. */
+const LegacyListQuery = z.object({
+  page_id: z.string().optional(),
+  limit: z.preprocess((v) => (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : v), z.int()).default(LEGACY_DEFAULT_LIMIT),
+  selected_repository: z.string().optional(),
+  conversation_trigger: ConversationTrigger.optional(),
+  include_sub_conversations: LaxBool.default(false),
+});
+
+/** The PATCH route's own 404 body (`manage_conversations.py`, `update_conversation`). */
+const CONVERSATION_NOT_FOUND: LegacyError = { status: 'error', message: 'Conversation not found', msg_id: 'CONVERSATION$NOT_FOUND' };
 
 /** The legacy routes. */
 export const legacyRoutes: readonly Route[] = [
   defineRoute({
     method: 'POST', path: '/api/conversations', summary: 'Create a conversation (legacy), or join the one with the given conversation_id',
-    body: InitSessionRequest, response: ConversationResponse, errors: [404],
-    handle: ({ body }, { service }) => service.createConversation(body),
+    body: InitSessionRequest, response: ConversationResponse, errors: [400, 404],
+    handle: ({ body }, { service }) => {
+      if (body.conversation_id !== undefined) validateConversationId(body.conversation_id);
+      return service.createConversation(body);
+    },
   }),
   defineRoute({
-    method: 'GET', path: '/api/conversations', summary: 'List conversations of both versions, newest first (legacy)',
-    query: z.object({ page_id: PageId.optional(), limit: limit(LEGACY_DEFAULT_LIMIT) }), response: ConversationInfoResultSet,
-    handle: ({ query }, { service }) => service.listConversations(toPage(query)),
+    method: 'GET', path: '/api/conversations', summary: 'List conversations of both versions, newest first, filtered by repository and trigger (legacy)',
+    query: LegacyListQuery, response: ConversationInfoResultSet,
+    handle: ({ query }, { service }) => service.listConversations(query),
   }),
   defineRoute({
-    method: 'GET', path: '/api/conversations/:conversation_id', summary: 'Get a conversation (legacy)',
-    response: ConversationInfo, errors: [404],
-    handle: ({ params }, { service }) => service.getConversation(params.conversation_id!),
+    method: 'GET', path: '/api/conversations/:conversation_id', summary: 'Get a conversation (legacy); null for an unknown id',
+    response: ConversationInfo.nullable(), errors: [400],
+    handle: ({ params }, { service }) => service.getConversation(validateConversationId(params.conversation_id!)),
   }),
   defineRoute({
-    method: 'PATCH', path: '/api/conversations/:conversation_id', summary: 'Rename a conversation (legacy)',
-    body: ConversationTitleUpdate, response: z.literal(true), errors: [404],
-    handle: ({ params, body }, { service }) => service.updateConversationTitle(params.conversation_id!, body.title),
+    method: 'PATCH', path: '/api/conversations/:conversation_id', summary: 'Rename a conversation (legacy); the title is trimmed',
+    body: ConversationTitleUpdate, response: z.boolean(), errors: [400, 404],
+    handle: async ({ params, body }, { service }) => {
+      const id = validateConversationId(params.conversation_id!);
+      if ((await service.getConversation(id)) === null) return new Reply(404, CONVERSATION_NOT_FOUND);
+      return service.updateConversationTitle(id, body.title);
+    },
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/conversations/:conversation_id', summary: 'Delete a conversation and its sandbox (legacy)',
-    response: z.literal(true), errors: [404],
-    handle: ({ params }, { service }) => service.deleteConversation(params.conversation_id!),
+    method: 'DELETE', path: '/api/conversations/:conversation_id', summary: 'Delete a conversation and its sandbox (legacy); false for an unknown id',
+    response: z.boolean(), errors: [400],
+    handle: ({ params }, { service }) => service.deleteConversation(validateConversationId(params.conversation_id!)),
   }),
   defineRoute({
-    method: 'POST', path: '/api/add-git-providers', summary: 'Store git provider tokens and MCP configuration (tokens are never returned)',
+    method: 'POST', path: '/api/add-git-providers', summary: 'Store git provider tokens and MCP configuration (tokens are never returned; unknown fields are ignored)',
     body: POSTProviderModel, response: GitProvidersStored,
     handle: ({ body }, { service }) => service.storeGitProviders(body),
   }),

@@ -2,7 +2,7 @@
  * Query parameters shared by the API routes: paging, datetimes as pydantic parses them, id lists.
  */
 import { z } from 'zod';
-import { AppConversationSortOrder, MAX_BATCH_IDS, MAX_PAGE_LIMIT, StartTaskSortOrder, Uuid } from '../../schemas/common.js';
+import { MAX_BATCH_IDS, MAX_PAGE_LIMIT, StartTaskSortOrder, Uuid } from '../../schemas/common.js';
 import { LaxBool, laxInt, type PydanticErrorParams } from '../../schemas/helpers.js';
 import { canonicalDateTime, formatDateTime, parseDateTimeMicros } from '../../schemas/datetime.js';
 
@@ -13,15 +13,12 @@ function pydanticIssue(type: string, msg: string, ctx?: Record<string, unknown>)
   return { pydantic: ctx ? { type, msg, ctx } : { type, msg } };
 }
 
-/** `page_id`: the opaque cursor from a previous `next_page_id` (an offset). */
-export const PageId = z.string().transform((value, ctx) => {
-  if (!/^\d{1,9}$/.test(value)) {
-    const msg = 'Value error, page_id is not a cursor returned by this endpoint';
-    ctx.addIssue({ code: 'custom', message: msg, input: value, params: pydanticIssue('value_error', msg, { error: {} }) });
-    return z.NEVER;
-  }
-  return Number(value);
-});
+/**
+ * `page_id`: the cursor from a previous `next_page_id` (an offset). Anything that is not an
+ * integer starts from the first page, as the real services do (`sql_app_conversation_info_service.py`,
+ * `docker_sandbox_service.py`: `int(page_id)`, falling back to 0).
+ */
+export const PageId = z.string().transform((value) => (/^\d{1,9}$/.test(value) ? Number(value) : 0));
 
 /** `limit`: items per page, `0 < limit <= 100`. */
 export const limit = (fallback: number) => laxInt(z.int().gt(0).lte(MAX_PAGE_LIMIT)).default(fallback);
@@ -53,13 +50,14 @@ export const AppConversationFilterQuery = z.object({
   created_at__lt: QueryDateTime.optional(),
   updated_at__gte: QueryDateTime.optional(),
   updated_at__lt: QueryDateTime.optional(),
-  include_sub_conversations: LaxBool.default(false),
+  sandbox_id__eq: z.string().optional(),
 });
 
+/** The search takes the filters, a page, and whether to include sub-conversations (never a sort order: newest first). */
 export const AppConversationSearchQuery = AppConversationFilterQuery.extend({
-  sort_order: AppConversationSortOrder.default('CREATED_AT_DESC'),
   page_id: PageId.optional(),
   limit: limit(MAX_PAGE_LIMIT),
+  include_sub_conversations: LaxBool.default(false),
 });
 
 export const StartTaskFilterQuery = z.object({
@@ -73,8 +71,8 @@ export const StartTaskSearchQuery = StartTaskFilterQuery.extend({
   limit: limit(MAX_PAGE_LIMIT),
 });
 
-/** A list of ids given as a repeated query parameter, at most 100. */
-export const idList = <T extends z.ZodType<string>>(item: T) => z.array(item).max(MAX_BATCH_IDS);
+/** A list of ids given as a repeated query parameter, at most 100 (or `max`). */
+export const idList = <T extends z.ZodType<string>>(item: T, max: number = MAX_BATCH_IDS) => z.array(item).max(max);
 
 export const toPage = (query: { page_id?: number | undefined; limit: number }) => ({ offset: query.page_id ?? 0, limit: query.limit });
 

@@ -7,6 +7,9 @@ import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
 import { defineRoute, type Route } from '../route.js';
 import { PageQuery, idList, toPage } from './query.js';
 
+/** Most ids a sandbox batch get takes: the real route asserts `len(id) < 100`. */
+const MAX_SANDBOX_BATCH_IDS = 99;
+
 /** The sandbox and sandbox spec routes. */
 export const sandboxRoutes: readonly Route[] = [
   defineRoute({
@@ -16,7 +19,8 @@ export const sandboxRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/sandboxes', summary: 'Batch get sandboxes by id (null for missing ones)',
-    query: z.object({ id: idList(z.string()) }), lists: ['id'], response: batchOf(SandboxInfo),
+    // The real route asserts fewer than 100 ids (sandbox_router.py, batch_get_sandboxes): 100 is a 500 there, a 422 here.
+    query: z.object({ id: idList(z.string(), MAX_SANDBOX_BATCH_IDS) }), lists: ['id'], response: batchOf(SandboxInfo),
     handle: ({ query }, { service }) => service.getSandboxes(query.id),
   }),
   defineRoute({
@@ -25,8 +29,8 @@ export const sandboxRoutes: readonly Route[] = [
     handle: ({ query }, { service }) => service.startSandbox(query.sandbox_spec_id ?? null),
   }),
   defineRoute({
-    method: 'POST', path: '/api/v1/sandboxes/:sandbox_id/pause', summary: 'Pause a sandbox (its conversations stop)',
-    response: Success, errors: [404, 409],
+    method: 'POST', path: '/api/v1/sandboxes/:sandbox_id/pause', summary: 'Pause a sandbox (its conversations stop); an ERROR sandbox stays in ERROR',
+    response: Success, errors: [404],
     handle: ({ params }, { service }) => service.pauseSandbox(params.sandbox_id!),
   }),
   defineRoute({
@@ -35,9 +39,10 @@ export const sandboxRoutes: readonly Route[] = [
     handle: ({ params }, { service }) => service.resumeSandbox(params.sandbox_id!),
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/v1/sandboxes/:sandbox_id', summary: 'Delete a sandbox (it becomes MISSING)',
-    response: Success, errors: [404],
-    handle: ({ params }, { service }) => service.deleteSandbox(params.sandbox_id!),
+    // The path parameter is `id`, but the real function reads a required query parameter `sandbox_id` (sandbox_router.py, delete_sandbox).
+    method: 'DELETE', path: '/api/v1/sandboxes/:id', summary: 'Delete a sandbox (it becomes MISSING); the sandbox is named by the sandbox_id query parameter',
+    query: z.object({ sandbox_id: z.string() }), response: Success, errors: [404],
+    handle: ({ query }, { service }) => service.deleteSandbox(query.sandbox_id),
   }),
 
   defineRoute({
