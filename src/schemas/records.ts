@@ -64,12 +64,12 @@ export type ConversationRecord = z.infer<typeof ConversationRecord>;
 
 /** A stored start task. `app_conversation_id` is assigned at once but shown only when READY. */
 export const StartTaskRecord = z.strictObject({
-  id: z.uuid(),
+  id: z.guid(),
   created_by_user_id: z.string().nullable().default(null),
   status: AppConversationStartTaskStatus,
   status_changed_at: DateTime.optional(),
   detail: z.string().nullable().default(null),
-  app_conversation_id: z.uuid(),
+  app_conversation_id: z.guid(),
   sandbox_id: z.string().nullable().default(null),
   request: AppConversationStartRequest,
   created_at: DateTime,

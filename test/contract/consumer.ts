@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { CONSUMER_NAME, PROVIDER_NAME } from '../../src/pact/verify.js';
 
-const { regex, like, eachLike, uuid, string, boolean, nullValue, fromProviderState } = MatchersV3;
+const { regex, like, eachLike, string, boolean, integer, number, nullValue, fromProviderState } = MatchersV3;
 
 /** The key the consumer tests send; the contract never stores it (the verifier injects the real one). */
 const CONSUMER_KEY = 'consumer-test-key';
@@ -18,7 +18,8 @@ const datetime = () => regex(DATETIME, '2025-11-03T09:00:00.123456Z');
 const hex32 = (example = '8f0d1a2b3c4d4e5f8a9b0c1d2e3f4a5b') => regex('^[0-9a-f]{32}$', example);
 const oneOf = (values: readonly string[], example: string) => regex(`^(${values.join('|')})$`, example);
 const SANDBOX_ID_EXAMPLE = 'oh-agent-server-5bYPoe7xcxCvASl4SPp9dH';
-const CONVERSATION_ID_EXAMPLE = '4f8b3a52-9c1d-4e7a-8b6f-2d3c4e5f6a7b';
+const CONVERSATION_ID_EXAMPLE = '4f8b3a529c1d4e7a8b6f2d3c4e5f6a7b';
+const TASK_ID_EXAMPLE = '0b1c2d3e4f504a6b8c7d9e0f1a2b3c4d';
 
 /** A path that must match `pattern`, filled in by the provider from a provider state value. */
 function pathFromState(pattern: string, expression: string, example: string) {
@@ -44,18 +45,22 @@ const runningSandbox = () => ({
   sandbox_spec_id: string('ghcr.io/openhands/agent-server:1.1.0-python'),
   status: 'RUNNING',
   session_api_key: string('46RgJAU9f2ERdv5Y5ex3d0RVGgo3GTE67L7bQpX9p98'),
-  exposed_urls: eachLike({ name: oneOf(['AGENT_SERVER', 'VSCODE', 'WORKER_1', 'WORKER_2'], 'AGENT_SERVER'), url: regex('^https?://.+$', 'http://localhost:30000') }),
+  exposed_urls: eachLike({ name: oneOf(['AGENT_SERVER', 'VSCODE', 'WORKER_1', 'WORKER_2'], 'AGENT_SERVER'), url: regex('^https?://.+$', 'http://localhost:30000'), port: integer(30000) }),
   created_at: datetime(),
+  status_detail: nullValue(),
 });
 
 const appConversationCommon = () => ({
-  id: uuid(CONVERSATION_ID_EXAMPLE),
+  id: hex32(CONVERSATION_ID_EXAMPLE),
   sandbox_id: string(SANDBOX_ID_EXAMPLE),
   selected_repository: string('OpenHands/OpenHands'),
   git_provider: 'github',
-  title: string('Contract check'),
+  title: string(`Conversation ${CONVERSATION_ID_EXAMPLE}`),
   pr_number: [],
+  agent_kind: string('openhands'),
+  metrics: like({ model_name: 'default', accumulated_cost: number(0.0123) }),
   sub_conversation_ids: [],
+  tags: like({}),
   created_at: datetime(),
   updated_at: datetime(),
 });
@@ -108,7 +113,7 @@ export async function writeContracts(dir: string): Promise<number> {
   // -------------------------------------------------------------- POST /api/conversations
   await add('the service is up', undefined, 'a request to create a conversation on a repository',
     { method: 'POST', path: '/api/conversations', body: { repository: 'OpenHands/OpenHands', git_provider: 'github', initial_user_msg: 'Fix the flaky test' } },
-    { status: 200, body: { status: 'ok', conversation_id: hex32(), message: nullValue(), conversation_status: oneOf(['STARTING', 'RUNNING', 'STOPPED'], 'STARTING') } },
+    { status: 200, body: { status: 'ok', conversation_id: hex32(), message: nullValue(), conversation_status: oneOf(['STARTING', 'RUNNING', 'STOPPED', 'ARCHIVED', 'ERROR'], 'STARTING') } },
     async (url) => {
       const created = await withKey(url).createConversation({ repository: 'OpenHands/OpenHands', git_provider: 'github', initial_user_msg: 'Fix the flaky test' });
       expect(created.conversation_id).toMatch(/^[0-9a-f]{32}$/);
@@ -151,8 +156,8 @@ export async function writeContracts(dir: string): Promise<number> {
     { method: 'POST', path: '/api/v1/app-conversations', body: { selected_repository: 'OpenHands/OpenHands', git_provider: 'github', initial_message: { role: 'user', content: [{ type: 'text', text: 'Hi' }] } } },
     {
       status: 200, body: {
-        id: uuid('0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d'),
-        status: oneOf(['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'STARTING_CONVERSATION', 'READY', 'ERROR'], 'WORKING'),
+        id: hex32(TASK_ID_EXAMPLE),
+        status: oneOf(['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY', 'ERROR'], 'WORKING'),
         request: like({ selected_repository: 'OpenHands/OpenHands' }),
         created_at: datetime(),
         updated_at: datetime(),
@@ -165,7 +170,7 @@ export async function writeContracts(dir: string): Promise<number> {
 
   await add('a RUNNING sandbox exists', undefined, 'a request to start an app conversation in an existing sandbox',
     { method: 'POST', path: '/api/v1/app-conversations', body: { sandbox_id: fromProviderState('${sandbox_id}', SANDBOX_ID_EXAMPLE), title: 'In my sandbox' } },
-    { status: 200, body: { id: uuid('0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d'), status: string('WORKING'), request: like({ sandbox_id: SANDBOX_ID_EXAMPLE, title: 'In my sandbox' }) } },
+    { status: 200, body: { id: hex32(TASK_ID_EXAMPLE), status: string('WORKING'), request: like({ sandbox_id: SANDBOX_ID_EXAMPLE, title: 'In my sandbox' }) } },
     async (url) => {
       const task = await withKey(url).startAppConversation({ sandbox_id: SANDBOX_ID_EXAMPLE, title: 'In my sandbox' });
       expect(task.request.sandbox_id).toBe(SANDBOX_ID_EXAMPLE);
@@ -194,11 +199,11 @@ export async function writeContracts(dir: string): Promise<number> {
       const [conversation] = await withKey(url).getAppConversations([CONVERSATION_ID_EXAMPLE]);
       expect(conversation).toMatchObject({ sandbox_status: 'PAUSED', execution_status: null, conversation_url: null });
     });
-  await add('an app conversation exists', undefined, 'a request to list app conversations',
-    { method: 'GET', path: '/api/v1/app-conversations', query: { limit: '20' } },
-    { status: 200, body: { items: eachLike({ id: uuid(CONVERSATION_ID_EXAMPLE), sandbox_id: string(SANDBOX_ID_EXAMPLE), sandbox_status: oneOf(['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'], 'RUNNING'), created_at: datetime() }) } },
+  await add('an app conversation exists', undefined, 'a request to search app conversations',
+    { method: 'GET', path: '/api/v1/app-conversations/search', query: { limit: '20' } },
+    { status: 200, body: { items: eachLike({ id: hex32(CONVERSATION_ID_EXAMPLE), sandbox_id: string(SANDBOX_ID_EXAMPLE), sandbox_status: oneOf(['STARTING', 'RUNNING', 'PAUSED', 'ERROR', 'MISSING'], 'RUNNING'), sub_conversation_ids: [], created_at: datetime() }) } },
     async (url) => {
-      const page = await withKey(url).listAppConversations({ limit: 20 });
+      const page = await withKey(url).searchAppConversations({ limit: 20 });
       expect(page.items.length).toBeGreaterThan(0);
     });
 
@@ -219,7 +224,7 @@ export async function writeContracts(dir: string): Promise<number> {
   // -------------------------------------------------------------- POST /api/v1/sandboxes, GET /api/v1/sandboxes
   await add('a sandbox spec exists', undefined, 'a request to start a sandbox from the default spec',
     { method: 'POST', path: '/api/v1/sandboxes' },
-    { status: 200, body: { id: string(SANDBOX_ID_EXAMPLE), sandbox_spec_id: string('ghcr.io/openhands/agent-server:1.1.0-python'), status: oneOf(['STARTING', 'RUNNING'], 'STARTING'), created_at: datetime() } },
+    { status: 200, body: { id: string(SANDBOX_ID_EXAMPLE), sandbox_spec_id: string('ghcr.io/openhands/agent-server:1.1.0-python'), status: 'STARTING', session_api_key: nullValue(), created_at: datetime() } },
     async (url) => {
       const sandbox = await withKey(url).startSandbox();
       expect(sandbox.status).toBe('STARTING');

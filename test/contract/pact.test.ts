@@ -40,7 +40,7 @@ describe('consumer contracts', () => {
     expect(text).not.toContain('consumer-test-key');
     const endpoints = new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}')}`));
     expect([...endpoints].sort()).toEqual([
-      'GET /api/v1/app-conversations', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
+      'GET /api/v1/app-conversations', 'GET /api/v1/app-conversations/search', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
       'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations', 'POST /api/v1/sandboxes',
       'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
     ]);

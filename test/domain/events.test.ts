@@ -55,8 +55,9 @@ describe('fake.onChange', () => {
     fake.clock.advance(60_000);
     await get('/api/v1/sandboxes/search');
     const changes = heard.flat();
-    expect(changes.filter((c) => c.entity === 'start_task').every((c) => c.id === task.id && c.action === 'updated')).toBe(true);
-    expect(changes.filter((c) => c.entity === 'start_task')).toHaveLength(5);
+    expect(changes.filter((c) => c.entity === 'start_task').every((c) => c.id!.replaceAll('-', '') === task.id && c.action === 'updated')).toBe(true);
+    // WAITING_FOR_SANDBOX, PREPARING_REPOSITORY, RUNNING_SETUP_SCRIPT, SETTING_UP_GIT_HOOKS, SETTING_UP_SKILLS, STARTING_CONVERSATION, READY
+    expect(changes.filter((c) => c.entity === 'start_task')).toHaveLength(7);
     expect(changes.filter((c) => c.entity === 'conversation')).toEqual([{ entity: 'conversation', action: 'created', id: expect.any(String) }]);
   });
 

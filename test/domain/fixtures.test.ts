@@ -13,7 +13,7 @@ describe('fixtures/default.json', () => {
     const sandboxIds = new Set(fixture.sandboxes.map((s) => s.id));
     expect(fixture.conversations.some((c) => !sandboxIds.has(c.sandbox_id))).toBe(true); // MISSING
     expect(new Set(fixture.conversations.map((c) => c.version))).toEqual(new Set(['V0', 'V1']));
-    expect(new Set(fixture.conversations.map((c) => c.trigger)).size).toBe(10);
+    expect(new Set(fixture.conversations.map((c) => c.trigger)).size).toBe(11);
     expect(fixture.conversations.some((c) => c.parent_conversation_id !== null)).toBe(true);
     expect(new Set(fixture.start_tasks.map((t) => t.status))).toEqual(new Set(['READY', 'ERROR', 'WAITING_FOR_SANDBOX']));
     expect(fixture.sandbox_specs.length).toBeGreaterThanOrEqual(3);

@@ -54,7 +54,7 @@ describe('conversation status', () => {
   it('is STARTING while its sandbox starts, RUNNING once it runs, STOPPED when it is paused, failed or gone', async () => {
     const fake = await createFake({ auth: 'none', fixture: 'empty' });
     const created = await fake.service.createConversation(InitSessionRequest.parse({}));
-    const status = async () => (await fake.service.getConversation(created.conversation_id)).status;
+    const status = async () => (await fake.service.getConversation(created.conversation_id))!.status;
     expect(created.conversation_status).toBe('STARTING');
     fake.clock.advance(REALISTIC_TIMINGS.sandboxStartMs);
     expect(await status()).toBe('RUNNING');
@@ -79,17 +79,17 @@ describe('settleSandboxStatus', () => {
 
 describe('nextTaskStep', () => {
   const t = REALISTIC_TIMINGS;
-  it('waits for the sandbox to run, then goes on one step at a time', () => {
-    const running = { status: 'RUNNING' as const, sinceMs: 5000 };
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { hasRepository: true, sandbox: { status: 'STARTING', sinceMs: 0 } }, t)).toBeNull();
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { hasRepository: true, sandbox: running }, t)).toEqual({ status: 'PREPARING_REPOSITORY', atMs: 5000 });
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { hasRepository: false, sandbox: running }, t)).toEqual({ status: 'RUNNING_SETUP_SCRIPT', atMs: 5000 });
-    expect(nextTaskStep('STARTING_CONVERSATION', 10, { hasRepository: false, sandbox: running }, t)).toEqual({ status: 'READY', atMs: 10 + t.startTaskStepMs });
-    expect(nextTaskStep('READY', 0, { hasRepository: false, sandbox: running }, t)).toBeNull();
+  const running = { status: 'RUNNING' as const, sinceMs: 5000 };
+  it('waits for the sandbox to run, then goes on one step at a time, PREPARING_REPOSITORY always, SETTING_UP_SKILLS before STARTING_CONVERSATION', () => {
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { sandboxId: 's', sandbox: { status: 'STARTING', sinceMs: 0 } }, t)).toBeNull();
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { sandboxId: 's', sandbox: running }, t)).toEqual({ status: 'PREPARING_REPOSITORY', atMs: 5000 });
+    expect(nextTaskStep('SETTING_UP_GIT_HOOKS', 10, { sandboxId: 's', sandbox: running }, t)).toEqual({ status: 'SETTING_UP_SKILLS', atMs: 10 + t.startTaskStepMs });
+    expect(nextTaskStep('STARTING_CONVERSATION', 10, { sandboxId: 's', sandbox: running }, t)).toEqual({ status: 'READY', atMs: 10 + t.startTaskStepMs });
+    expect(nextTaskStep('READY', 0, { sandboxId: 's', sandbox: running }, t)).toBeNull();
   });
 
-  it('ends in ERROR when the sandbox is gone or failed', () => {
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { hasRepository: false, sandbox: null }, t)).toMatchObject({ status: 'ERROR', atMs: 7 });
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { hasRepository: false, sandbox: { status: 'ERROR', sinceMs: 9 } }, t)).toEqual({ status: 'ERROR', atMs: 9, detail: 'Sandbox entered error state' });
+  it('ends in ERROR with the real service\'s words when the sandbox is gone or failed (live_status_app_conversation_service.py, _wait_for_sandbox_start)', () => {
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { sandboxId: 'oh-x', sandbox: null }, t)).toEqual({ status: 'ERROR', atMs: 7, detail: 'Sandbox not found: oh-x' });
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { sandboxId: 'oh-x', sandbox: { status: 'ERROR', sinceMs: 9 } }, t)).toEqual({ status: 'ERROR', atMs: 9, detail: 'Sandbox status: SandboxStatus.ERROR' });
   });
 });

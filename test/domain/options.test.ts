@@ -38,7 +38,7 @@ describe('option userId', () => {
 
 describe('option now', () => {
   it('starts a manual clock at the instant given, and creations are dated then', async () => {
-    const { fake, call } = await fakeWith({ now: '2031-02-03T04:05:06.000Z' });
+    const { fake, call } = await fakeWith({ clock: 'manual', now: '2031-02-03T04:05:06.000Z' });
     expect(fake.clock.now()).toBe(Date.parse('2031-02-03T04:05:06.000Z'));
     const created = (await call('POST', '/api/v1/sandboxes')).body as { created_at: string };
     expect(created.created_at.startsWith('2031-02-03T04:05:06.')).toBe(true);

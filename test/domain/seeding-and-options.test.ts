@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFake } from '../../src/index.js';
 
 async function scenario(seed: number) {
-  const fake = await createFake({ seed, fixture: 'empty', auth: 'none' });
+  const fake = await createFake({ seed, fixture: 'empty', auth: 'none', clock: 'manual' });
   const post = (path: string, body?: unknown) => fake.fetch(new Request(`http://localhost:3000${path}`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
   }));
@@ -12,6 +12,30 @@ async function scenario(seed: number) {
   fake.clock.advance(30_000);
   return fake.snapshot();
 }
+
+describe('clock (default system)', () => {
+  it('agrees with the client\'s Date.now(), and fixture times are relative to the clock\'s start', async () => {
+    const fake = await createFake({ auth: 'none' });
+    expect(Math.abs(fake.clock.now() - Date.now())).toBeLessThan(1000);
+    const { conversations } = await fake.snapshot();
+    const newest = conversations.map((c) => Date.parse(c.created_at)).sort().at(-1)!;
+    expect(Date.now() - newest).toBeGreaterThan(0);
+    expect(Date.now() - newest).toBeLessThan(3600_000);
+  });
+
+  it('follows vitest\'s fake timers: a sandbox runs when the faked time has passed', async () => {
+    vi.useFakeTimers({ now: new Date('2030-05-01T12:00:00Z') });
+    try {
+      const fake = await createFake({ auth: 'none', fixture: 'empty' });
+      const sandbox = await fake.service.startSandbox(null);
+      expect(sandbox.created_at.startsWith('2030-05-01T12:00:00.')).toBe(true);
+      vi.advanceTimersByTime(2000);
+      expect((await fake.service.getSandboxes([sandbox.id]))[0]!.status).toBe('RUNNING');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
 
 describe('seed', () => {
   it('makes every generated id, key and timestamp repeatable', async () => {
@@ -25,7 +49,7 @@ describe('seed', () => {
 
 describe('reset()', () => {
   it('restores the fixture and the manual clock', async () => {
-    const fake = await createFake({ fixture: 'empty', auth: 'none' });
+    const fake = await createFake({ fixture: 'empty', auth: 'none', clock: 'manual' });
     const initial = await fake.snapshot();
     const start = fake.clock.now();
     await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes', { method: 'POST' }));

@@ -45,26 +45,37 @@ describe('POST /api/v1/app-conversations', () => {
   it('answers at once with a WORKING start task that echoes the request', async () => {
     const started = await startTask();
     expect(started).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
       created_by_user_id: null,
       status: 'WORKING',
       detail: null,
       app_conversation_id: null,
       sandbox_id: null,
       agent_server_url: null,
+      // The echo as the real model dumps it: every field, run false and cache_prompt false by default.
       request: {
         sandbox_id: null,
-        initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }], run: true },
+        conversation_id: null,
+        initial_message: { role: 'user', content: [{ cache_prompt: false, type: 'text', text: 'Fix the flaky test' }], run: false },
+        system_message_suffix: null,
         processors: null,
         llm_model: null,
+        agent_profile_id: null,
         selected_repository: 'OpenHands/OpenHands',
         selected_branch: 'main',
         git_provider: 'github',
+        suggested_task: null,
         title: null,
         trigger: null,
         pr_number: [],
         parent_conversation_id: null,
         agent_type: 'default',
+        public: null,
+        observability_metadata: null,
+        observability_tags: null,
+        observability_span_name: null,
+        plugins: null,
+        secrets: null,
       },
       created_at: started.created_at,
       updated_at: started.created_at,
@@ -75,7 +86,7 @@ describe('POST /api/v1/app-conversations', () => {
     const { id } = await startTask();
     const { startTaskStepMs, sandboxStartMs } = env.fake.timings;
     const seen: string[] = [];
-    for (let elapsed = 0; elapsed <= sandboxStartMs + 6 * startTaskStepMs; elapsed += 50) {
+    for (let elapsed = 0; elapsed <= sandboxStartMs + 8 * startTaskStepMs; elapsed += 50) {
       const current = await task(id);
       if (seen.at(-1) !== current.status) seen.push(current.status);
       if (current.status === 'WAITING_FOR_SANDBOX') expect(current.sandbox_id).toMatch(/^oh-agent-server-/);
@@ -84,21 +95,24 @@ describe('POST /api/v1/app-conversations', () => {
     }
     expect(seen).toEqual([
       'WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT',
-      'SETTING_UP_GIT_HOOKS', 'STARTING_CONVERSATION', 'READY',
+      'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY',
     ]);
     const ready = await task(id);
-    expect(ready.app_conversation_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ready.app_conversation_id).toMatch(/^[0-9a-f]{32}$/);
     expect(ready.agent_server_url).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(ready.updated_at > ready.created_at).toBe(true);
   });
 
-  it('skips PREPARING_REPOSITORY without a repository', async () => {
+  it('runs PREPARING_REPOSITORY also without a repository (live_status_app_conversation_service.py, _start_app_conversation)', async () => {
     const { id } = await startTask({});
     const seen = new Set<string>();
     for (let i = 0; i < 40; i++) {
-      seen.add((await task(id)).status);
+      const current = await task(id);
+      seen.add(current.status);
+      expect(current.updated_at >= current.created_at).toBe(true);
       env.fake.clock.advance(200);
     }
-    expect(seen.has('PREPARING_REPOSITORY')).toBe(false);
+    expect(seen.has('PREPARING_REPOSITORY')).toBe(true);
     expect(seen.has('READY')).toBe(true);
   });
 
@@ -108,24 +122,52 @@ describe('POST /api/v1/app-conversations', () => {
       selected_repository: 'OpenHands/OpenHands',
       selected_branch: 'main',
       git_provider: 'github',
-      trigger: 'gui',
-      title: `Conversation ${created.id.replaceAll('-', '').slice(0, 5)}`,
+      trigger: null,
+      title: `Conversation ${created.id}`,
+      agent_kind: 'openhands',
+      public: null,
+      tags: {},
+      acp_server: null,
+      launched_agent_profile: null,
       sandbox_status: 'RUNNING',
       execution_status: 'running',
-      conversation_url: expect.stringMatching(new RegExp(`^http://localhost:\\d+/api/conversations/${created.id.replaceAll('-', '')}$`)),
+      conversation_url: expect.stringMatching(new RegExp(`^http://localhost:\\d+/api/conversations/${created.id}$`)),
       session_api_key: expect.stringMatching(/^[A-Za-z0-9]{43}$/),
     });
     const [sandbox] = (await call<SandboxInfo[]>('GET', `/api/v1/sandboxes?id=${created.sandbox_id}`)).body;
     expect(sandbox!.session_api_key).toBe(created.session_api_key);
   });
 
-  it('the agent of a conversation with an initial message finishes; without one it is idle', async () => {
-    const withMessage = await readyConversation();
+  it('the agent of a conversation with an initial message finishes and its metrics grow; without one it is idle with zero metrics', async () => {
+    const withMessage = await readyConversation({ ...START_REQUEST, llm_model: 'anthropic/claude-sonnet-4-5' });
+    expect(withMessage.metrics).toMatchObject({ model_name: 'anthropic/claude-sonnet-4-5', accumulated_cost: 0, max_budget_per_task: null });
     env.fake.clock.advance(env.fake.timings.agentRunMs);
-    expect((await conversation(withMessage.id)).execution_status).toBe('finished');
+    const finished = await conversation(withMessage.id);
+    expect(finished.execution_status).toBe('finished');
+    expect(finished.metrics!.accumulated_cost).toBeGreaterThan(0);
+    expect(finished.metrics!.accumulated_token_usage!.prompt_tokens).toBeGreaterThan(0);
     const withoutMessage = await readyConversation({ title: 'Quiet' });
     expect(withoutMessage.execution_status).toBe('idle');
-    expect(withoutMessage.title).toBe('Quiet');
+    expect(withoutMessage.metrics).toMatchObject({ model_name: 'default', accumulated_cost: 0 });
+  });
+
+  it('titles the conversation `Conversation <32-hex id>` whatever title the request gave, and keeps its trigger (null by default)', async () => {
+    const titled = await readyConversation({ title: 'Quiet', trigger: 'openhands_api' });
+    expect(titled.title).toBe(`Conversation ${titled.id}`);
+    expect(titled.trigger).toBe('openhands_api');
+  });
+
+  it('takes the conversation id, public flag and agent profile the request gives', async () => {
+    const id = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const created = await readyConversation({ conversation_id: id, public: true, agent_profile_id: 'reviewer' });
+    expect(created).toMatchObject({ id, public: true, launched_agent_profile: { agent_profile_id: 'reviewer', revision: 1 } });
+    expect((await call('POST', '/api/v1/app-conversations', { body: { conversation_id: id } })).body).toEqual({ detail: `Conversation already exists: ${id}` });
+  });
+
+  it('echoes secrets by name only, as pydantic writes a SecretStr', async () => {
+    const started = await startTask({ secrets: { GITHUB_TOKEN: 'ghp_secret_value' } });
+    expect(started.request.secrets).toEqual({ GITHUB_TOKEN: '**********' });
+    expect(JSON.stringify(await task(started.id))).not.toContain('ghp_secret_value');
   });
 
   it('reuses a given RUNNING sandbox', async () => {
@@ -152,7 +194,7 @@ describe('POST /api/v1/app-conversations', () => {
     env.fake.clock.advance(10_000);
     expect(await task(id)).toMatchObject({
       status: 'ERROR',
-      detail: 'Sandbox not found: it was deleted before the conversation could start',
+      detail: 'Sandbox not found: oh-agent-server-nope',
       app_conversation_id: null,
       sandbox_id: 'oh-agent-server-nope',
     });
@@ -164,14 +206,23 @@ describe('POST /api/v1/app-conversations', () => {
     const waiting = await task(id);
     expect(waiting.status).toBe('WAITING_FOR_SANDBOX');
     await env.fake.service.failSandbox(waiting.sandbox_id!);
-    expect(await task(id)).toMatchObject({ status: 'ERROR', detail: 'Sandbox entered error state' });
+    expect(await task(id)).toMatchObject({ status: 'ERROR', detail: 'Sandbox status: SandboxStatus.ERROR' });
   });
 
-  it('links a child conversation to its parent in sub_conversation_ids', async () => {
+  it('runs a sub-conversation in its parent\'s sandbox, inheriting repository, branch and provider, and links it in sub_conversation_ids', async () => {
     const parent = await readyConversation();
     const child = await readyConversation({ parent_conversation_id: parent.id, agent_type: 'plan' });
-    expect(child.parent_conversation_id).toBe(parent.id);
+    expect(child).toMatchObject({ parent_conversation_id: parent.id, sandbox_id: parent.sandbox_id, selected_repository: 'OpenHands/OpenHands', selected_branch: 'main', git_provider: 'github' });
     expect((await conversation(parent.id)).sub_conversation_ids).toEqual([child.id]);
+    expect((await call<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search')).body.items).toHaveLength(1);
+  });
+
+  it('answers 400 for an unknown parent_conversation_id and creates nothing (the real server crashes with 500: a declared difference)', async () => {
+    const before = await env.fake.snapshot();
+    const missing = '00000000000040008000000000000000';
+    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { parent_conversation_id: missing } });
+    expect([status, body]).toEqual([400, { detail: `Parent conversation not found: ${missing}` }]);
+    expect(await env.fake.snapshot()).toEqual(before);
   });
 
   it('rejects a bad parent_conversation_id with 422 uuid_parsing and creates nothing', async () => {
@@ -217,9 +268,10 @@ describe('GET /api/v1/app-conversations', () => {
     expect(body.map((c) => c?.id ?? null)).toEqual([b.id, null, a.id]);
   });
 
-  it('with ids: accepts ids written as 32 hex digits', async () => {
+  it('accepts ids hyphenated too, and answers them as 32 hex digits (OpenHandsUUID)', async () => {
     const a = await readyConversation();
-    const { body } = await call<(AppConversation | null)[]>('GET', `/api/v1/app-conversations?ids=${a.id.replaceAll('-', '')}`);
+    const hyphenated = `${a.id.slice(0, 8)}-${a.id.slice(8, 12)}-${a.id.slice(12, 16)}-${a.id.slice(16, 20)}-${a.id.slice(20)}`;
+    const { body } = await call<(AppConversation | null)[]>('GET', `/api/v1/app-conversations?ids=${hyphenated}`);
     expect(body[0]!.id).toBe(a.id);
   });
 
@@ -229,15 +281,18 @@ describe('GET /api/v1/app-conversations', () => {
     expect(body.detail.map((e) => [e.type, e.loc])).toEqual([['uuid_parsing', ['query', 'ids', 1]]]);
   });
 
-  it('without ids: lists, the same page as /search', async () => {
-    await readyConversation();
-    await readyConversation();
-    const list = await call('GET', '/api/v1/app-conversations?limit=1');
-    const search = await call('GET', '/api/v1/app-conversations/search?limit=1');
-    expect(list.status).toBe(200);
-    expect(list.body).toEqual(search.body);
+  it('requires ids: it is a batch get only, the list is /search (app_conversation_router.py, batch_get_app_conversations)', async () => {
+    const { status, body } = await call('GET', '/api/v1/app-conversations?limit=1');
+    expect([status, body]).toEqual([422, { detail: [{ type: 'missing', loc: ['query', 'ids'], msg: 'Field required', input: null }] }]);
   });
 });
+
+/** A ready conversation renamed to `title` through the legacy PATCH, as the real web client renames. */
+async function renamed(title: string, body: object = START_REQUEST): Promise<AppConversation> {
+  const created = await readyConversation(body);
+  await call('PATCH', `/api/conversations/${created.id}`, { body: { title } });
+  return conversation(created.id);
+}
 
 describe('GET /api/v1/app-conversations/search', () => {
   it('pages newest first with next_page_id until null', async () => {
@@ -254,11 +309,17 @@ describe('GET /api/v1/app-conversations/search', () => {
     expect(seen).toEqual([...created].reverse());
   });
 
+  it('starts from the first page for a page_id that is not an integer (sql_app_conversation_info_service.py, search_app_conversation_info)', async () => {
+    await readyConversation();
+    const first = await call('GET', '/api/v1/app-conversations/search?limit=1');
+    expect(await call('GET', '/api/v1/app-conversations/search?limit=1&page_id=not-a-cursor')).toMatchObject({ status: 200, body: first.body });
+  });
+
   it('filters by title__contains (case-insensitive) and by created_at range', async () => {
-    const alpha = await readyConversation({ title: 'Alpha release notes' });
+    const alpha = await renamed('Alpha release notes');
     env.fake.clock.advance(60_000);
     const middle = new Date(env.fake.clock.now()).toISOString();
-    const beta = await readyConversation({ title: 'Beta rollout' });
+    const beta = await renamed('Beta rollout');
     const byTitle = (await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?title__contains=ALPHA')).body;
     expect(byTitle.items.map((c) => c.id)).toEqual([alpha.id]);
     const after = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?created_at__gte=${middle}`)).body;
@@ -267,52 +328,51 @@ describe('GET /api/v1/app-conversations/search', () => {
     expect(before.items.map((c) => c.id)).toEqual([alpha.id]);
   });
 
+  it('finds what was created in the last 20 minutes, as the real web client asks, because the fake\'s time is the client\'s', async () => {
+    const created = await readyConversation();
+    const twentyMinutesAgo = new Date(Date.now() - 20 * 60 * 1000).toISOString();
+    const found = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?created_at__gte=${twentyMinutesAgo}`)).body;
+    expect(found.items.map((c) => c.id)).toEqual([created.id]);
+  });
+
   it('filters by updated_at range: a conversation renamed later matches updated_at__gte, the other updated_at__lt', async () => {
-    const renamed = await readyConversation({ title: 'to rename' });
-    const untouched = await readyConversation({ title: 'untouched' });
+    const toRename = await readyConversation();
+    const untouched = await readyConversation();
     env.fake.clock.advance(60_000);
     const middle = new Date(env.fake.clock.now()).toISOString();
     env.fake.clock.advance(1000);
-    await call('PATCH', `/api/conversations/${renamed.id.replaceAll('-', '')}`, { body: { title: 'renamed' } });
+    await call('PATCH', `/api/conversations/${toRename.id}`, { body: { title: 'renamed' } });
     const after = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?updated_at__gte=${middle}`)).body;
-    expect(after.items.map((c) => c.id)).toEqual([renamed.id]);
+    expect(after.items.map((c) => c.id)).toEqual([toRename.id]);
     const before = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?updated_at__lt=${middle}`)).body;
     expect(before.items.map((c) => c.id)).toEqual([untouched.id]);
     expect((await call('GET', `/api/v1/app-conversations/count?updated_at__gte=${middle}`)).body).toBe(1);
   });
 
-  it('sorts by TITLE_DESC', async () => {
-    await readyConversation({ title: 'b' });
-    await readyConversation({ title: 'a' });
-    await readyConversation({ title: 'c' });
-    const { body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=TITLE_DESC');
-    expect(body.items.map((c) => c.title)).toEqual(['c', 'b', 'a']);
+  it('filters by sandbox_id__eq', async () => {
+    const a = await readyConversation();
+    await readyConversation();
+    const found = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?sandbox_id__eq=${a.sandbox_id}`)).body;
+    expect(found.items.map((c) => c.id)).toEqual([a.id]);
+    expect((await call('GET', `/api/v1/app-conversations/count?sandbox_id__eq=${a.sandbox_id}`)).body).toBe(1);
   });
 
-  it('sorts by TITLE', async () => {
-    await readyConversation({ title: 'b' });
-    await readyConversation({ title: 'a' });
-    await readyConversation({ title: 'c' });
-    const { body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=TITLE');
-    expect(body.items.map((c) => c.title)).toEqual(['a', 'b', 'c']);
+  it('takes no sort order: newest first always, a sort_order parameter is ignored like any unknown one', async () => {
+    const older = await renamed('a');
+    const newer = await renamed('b');
+    const { status, body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=TITLE');
+    expect(status).toBe(200);
+    expect(body.items.map((c) => c.id)).toEqual([newer.id, older.id]);
   });
 
-  it('sorts by UPDATED_AT_DESC: a renamed conversation comes first', async () => {
-    const older = await readyConversation({ title: 'older' });
-    const newer = await readyConversation({ title: 'newer' });
-    env.fake.clock.advance(1000);
-    await call('PATCH', `/api/conversations/${older.id.replaceAll('-', '')}`, { body: { title: 'older, renamed' } });
-    const { body } = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=UPDATED_AT_DESC');
-    expect(body.items.map((c) => c.id)).toEqual([older.id, newer.id]);
-    const ascending = await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?sort_order=UPDATED_AT&limit=1');
-    expect(ascending.body).toMatchObject({ items: [{ id: newer.id }], next_page_id: '1' });
-  });
-
-  it('leaves sub-conversations out unless include_sub_conversations=true', async () => {
+  it('leaves sub-conversations out unless include_sub_conversations=true, and answers sub_conversation_ids [] on every item', async () => {
     const parent = await readyConversation();
-    await readyConversation({ parent_conversation_id: parent.id });
-    expect((await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search')).body.items).toHaveLength(1);
-    expect((await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?include_sub_conversations=true')).body.items).toHaveLength(2);
+    const child = await readyConversation({ parent_conversation_id: parent.id });
+    const top = (await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search')).body.items;
+    expect(top.map((c) => [c.id, c.sub_conversation_ids])).toEqual([[parent.id, []]]);
+    const all = (await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?include_sub_conversations=true')).body.items;
+    expect(all.map((c) => c.id)).toEqual([child.id, parent.id]);
+    expect((await conversation(parent.id)).sub_conversation_ids).toEqual([child.id]);
   });
 
   it('shows the conversation STOPPED-side status after its sandbox is paused and RUNNING again after resume', async () => {
@@ -327,28 +387,34 @@ describe('GET /api/v1/app-conversations/search', () => {
 
   it('shows sandbox_status MISSING once the sandbox is deleted', async () => {
     const created = await readyConversation();
-    await call('DELETE', `/api/v1/sandboxes/${created.sandbox_id}`);
+    await call('DELETE', `/api/v1/sandboxes/${created.sandbox_id}?sandbox_id=${created.sandbox_id}`);
     expect((await conversation(created.id)).sandbox_status).toBe('MISSING');
   });
 
-  it('rejects a bad created_at__gte, sort_order and include_sub_conversations in one 422', async () => {
-    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', '/api/v1/app-conversations/search?created_at__gte=yesterday&sort_order=NEWEST&include_sub_conversations=maybe');
+  it('rejects a bad created_at__gte and include_sub_conversations in one 422', async () => {
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', '/api/v1/app-conversations/search?created_at__gte=yesterday&include_sub_conversations=maybe');
     expect(status).toBe(422);
     expect(body.detail.map((e) => [e.type, e.loc])).toEqual([
       ['datetime_from_date_parsing', ['query', 'created_at__gte']],
       ['bool_parsing', ['query', 'include_sub_conversations']],
-      ['enum', ['query', 'sort_order']],
     ]);
   });
 });
 
 describe('GET /api/v1/app-conversations/count', () => {
   it('counts V1 conversations matching the filters, as a bare integer', async () => {
-    await readyConversation({ title: 'one' });
-    await readyConversation({ title: 'two' });
+    await renamed('one');
+    await renamed('two');
     await call('POST', '/api/conversations', { body: {} });
     expect(await call('GET', '/api/v1/app-conversations/count')).toMatchObject({ status: 200, body: 2 });
     expect((await call('GET', '/api/v1/app-conversations/count?title__contains=tw')).body).toBe(1);
+  });
+
+  it('counts sub-conversations too: it has no parent filter (sql_app_conversation_info_service.py, count_app_conversation_info)', async () => {
+    const parent = await readyConversation();
+    await readyConversation({ parent_conversation_id: parent.id });
+    expect((await call('GET', '/api/v1/app-conversations/count')).body).toBe(2);
+    expect((await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search')).body.items).toHaveLength(1);
   });
 });
 

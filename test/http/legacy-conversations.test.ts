@@ -3,7 +3,17 @@ import type { ConversationInfo, ConversationResponse } from '../../src/schemas/l
 import type { SandboxInfo } from '../../src/schemas/sandbox.js';
 import { call, useFake } from '../support/api.js';
 
-const env = useFake({ fixture: 'empty' });
+const env = useFake({ fixture: 'empty', clock: 'manual' });
+
+type ResultSet = { results: ConversationInfo[]; next_page_id: string | null };
+
+/** A V1 conversation started through /api/v1 and READY, as its 32-hex id. */
+async function v1Conversation(body: object = {}): Promise<{ id: string; sandbox_id: string }> {
+  const task = (await call<{ id: string }>('POST', '/api/v1/app-conversations', { body })).body;
+  env.fake.clock.advance(60_000);
+  const [ready] = (await call<{ app_conversation_id: string; sandbox_id: string }[]>('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).body;
+  return { id: ready!.app_conversation_id, sandbox_id: ready!.sandbox_id };
+}
 
 async function create(body: object = {}): Promise<ConversationResponse> {
   const { status, body: answer } = await call<ConversationResponse>('POST', '/api/conversations', { body });
@@ -101,8 +111,8 @@ describe('POST /api/conversations', () => {
       detail: [
         { type: 'string_type', loc: ['body', 'repository'], msg: 'Input should be a valid string', input: 5 },
         {
-          type: 'enum', loc: ['body', 'git_provider'], msg: "Input should be 'github', 'gitlab', 'bitbucket' or 'enterprise_sso'", input: 'sourceforge',
-          ctx: { expected: "'github', 'gitlab', 'bitbucket' or 'enterprise_sso'" },
+          type: 'enum', loc: ['body', 'git_provider'], msg: "Input should be 'github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'forgejo', 'azure_devops' or 'enterprise_sso'", input: 'sourceforge',
+          ctx: { expected: "'github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'forgejo', 'azure_devops' or 'enterprise_sso'" },
         },
         { type: 'missing', loc: ['body', 'suggested_task', 'git_provider'], msg: 'Field required', input: { repo: 'a/b' } },
         { type: 'missing', loc: ['body', 'suggested_task', 'task_type'], msg: 'Field required', input: { repo: 'a/b' } },
@@ -156,19 +166,49 @@ describe('POST /api/conversations', () => {
 });
 
 describe('GET /api/conversations', () => {
-  it('lists V0 and V1 conversations newest first, 20 a page by default, with next_page_id', async () => {
+  it('lists conversations newest first, 20 a page by default, with a next_page_id holding the V0 and V1 cursors (manage_conversations.py, search_conversations)', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 22; i++) {
       ids.push((await create()).conversation_id);
       env.fake.clock.advance(1);
     }
-    const first = (await call<{ results: ConversationInfo[]; next_page_id: string | null }>('GET', '/api/conversations')).body;
+    const first = (await call<ResultSet>('GET', '/api/conversations')).body;
     expect(first.results).toHaveLength(20);
     expect(first.results[0]!.conversation_id).toBe(ids.at(-1));
-    expect(first.next_page_id).toBe('20');
-    const second = (await call<{ results: ConversationInfo[]; next_page_id: string | null }>('GET', `/api/conversations?page_id=${first.next_page_id}`)).body;
+    expect(JSON.parse(Buffer.from(first.next_page_id!, 'base64').toString())).toEqual({ v0: '20', v1: null });
+    const second = (await call<ResultSet>('GET', `/api/conversations?page_id=${first.next_page_id}`)).body;
     expect(second.results.map((c) => c.conversation_id)).toEqual([ids[1], ids[0]]);
     expect(second.next_page_id).toBeNull();
+  });
+
+  it('reads a bare page_id as a V0 cursor, as the real route does for older clients', async () => {
+    for (let i = 0; i < 3; i++) await create();
+    const page = (await call<ResultSet>('GET', '/api/conversations?page_id=2')).body;
+    expect(page.results).toHaveLength(1);
+  });
+
+  it('has no upper bound on limit', async () => {
+    await create();
+    expect((await call<ResultSet>('GET', '/api/conversations?limit=5000')).status).toBe(200);
+  });
+
+  it('filters by selected_repository and conversation_trigger, as the real web client asks', async () => {
+    const a = await create({ repository: 'acme/web', git_provider: 'github' });
+    await create({ repository: 'acme/api', git_provider: 'github' });
+    const suggested = await create({ repository: 'acme/web', suggested_task: { git_provider: 'github', task_type: 'OPEN_PR', repo: 'acme/web', issue_number: 3, title: 'Review' } });
+    const byRepo = (await call<ResultSet>('GET', '/api/conversations?selected_repository=acme/web&limit=100')).body;
+    expect(byRepo.results.map((c) => c.conversation_id)).toEqual([suggested.conversation_id, a.conversation_id]);
+    const byTrigger = (await call<ResultSet>('GET', '/api/conversations?selected_repository=acme/web&conversation_trigger=suggested_task')).body;
+    expect(byTrigger.results.map((c) => c.conversation_id)).toEqual([suggested.conversation_id]);
+  });
+
+  it('shows V1 conversations, leaves sub-conversations out unless include_sub_conversations=true', async () => {
+    const parent = await v1Conversation();
+    const child = await v1Conversation({ parent_conversation_id: parent.id });
+    const top = (await call<ResultSet>('GET', '/api/conversations')).body.results;
+    expect(top.map((c) => [c.conversation_id, c.conversation_version, c.sub_conversation_ids])).toEqual([[parent.id, 'V1', [child.id]]]);
+    const all = (await call<ResultSet>('GET', '/api/conversations?include_sub_conversations=true')).body.results;
+    expect(all.map((c) => c.conversation_id)).toEqual([child.id, parent.id]);
   });
 
   it('answers 401 without the key', async () => {
@@ -177,30 +217,59 @@ describe('GET /api/conversations', () => {
 });
 
 describe('GET /api/conversations/{conversation_id}', () => {
-  it('answers 404 Not Found for an unknown conversation', async () => {
-    expect(await call('GET', '/api/conversations/0123456789abcdef0123456789abcdef')).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+  it('answers 200 null for an unknown conversation (manage_conversations.py, get_conversation)', async () => {
+    expect(await call('GET', '/api/conversations/0123456789abcdef0123456789abcdef')).toMatchObject({ status: 200, body: null });
+  });
+
+  it('refuses an id longer than 100 characters, or with path characters, with 400 (openhands/server/utils.py, validate_conversation_id)', async () => {
+    expect(await call('GET', `/api/conversations/${'a'.repeat(101)}`)).toMatchObject({ status: 400, body: { detail: 'Conversation ID is too long' } });
+    expect(await call('GET', '/api/conversations/a..b')).toMatchObject({ status: 400, body: { detail: 'Conversation ID contains invalid path characters' } });
+    expect(await call('GET', '/api/conversations/a%01b')).toMatchObject({ status: 400, body: { detail: 'Conversation ID contains control characters' } });
+  });
+
+  it('shows a V1 conversation as the real route converts it: ERROR when its sandbox failed, ARCHIVED when it is gone, runtime_status only while RUNNING', async () => {
+    const { id, sandbox_id } = await v1Conversation();
+    expect(await get(id)).toMatchObject({ status: 'RUNNING', runtime_status: 'STATUS$READY', conversation_version: 'V1', title: `Conversation ${id}`, trigger: null });
+    await call('POST', `/api/v1/sandboxes/${sandbox_id}/pause`);
+    expect(await get(id)).toMatchObject({ status: 'STOPPED', runtime_status: null });
+    await env.fake.service.failSandbox(sandbox_id);
+    expect(await get(id)).toMatchObject({ status: 'ERROR', runtime_status: null });
+    await call('DELETE', `/api/v1/sandboxes/${sandbox_id}?sandbox_id=${sandbox_id}`);
+    expect(await get(id)).toMatchObject({ status: 'ARCHIVED', runtime_status: null });
   });
 });
 
 describe('PATCH /api/conversations/{conversation_id}', () => {
-  it('renames a conversation and answers true', async () => {
+  it('renames a conversation, trimming the title, and answers true', async () => {
     const { conversation_id } = await create();
     env.fake.clock.advance(1000);
-    expect(await call('PATCH', `/api/conversations/${conversation_id}`, { body: { title: 'Renamed' } })).toMatchObject({ status: 200, body: true });
+    expect(await call('PATCH', `/api/conversations/${conversation_id}`, { body: { title: '  Renamed  ' } })).toMatchObject({ status: 200, body: true });
     const info = await get(conversation_id);
     expect(info.title).toBe('Renamed');
     expect(info.last_updated_at! > info.created_at).toBe(true);
   });
 
-  it('requires a title: 422 missing', async () => {
+  it('renames a V1 conversation too, which shows in search, batch get and count', async () => {
+    const { id } = await v1Conversation();
+    await call('PATCH', `/api/conversations/${id}`, { body: { title: 'Ship it' } });
+    expect((await call<{ title: string }[]>('GET', `/api/v1/app-conversations?ids=${id}`)).body[0]!.title).toBe('Ship it');
+    expect((await call('GET', '/api/v1/app-conversations/count?title__contains=ship')).body).toBe(1);
+  });
+
+  it('requires a title of 1 to 200 characters: 422 missing, string_too_short', async () => {
     const { conversation_id } = await create();
     expect((await call('PATCH', `/api/conversations/${conversation_id}`, { body: {} })).body).toEqual({
       detail: [{ type: 'missing', loc: ['body', 'title'], msg: 'Field required', input: {} }],
     });
+    expect((await call('PATCH', `/api/conversations/${conversation_id}`, { body: { title: '' } })).body).toEqual({
+      detail: [{ type: 'string_too_short', loc: ['body', 'title'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } }],
+    });
   });
 
-  it('answers 404 for an unknown conversation', async () => {
-    expect((await call('PATCH', '/api/conversations/nope', { body: { title: 'x' } })).status).toBe(404);
+  it('answers 404 with the route\'s own error body for an unknown conversation (manage_conversations.py, update_conversation)', async () => {
+    expect(await call('PATCH', '/api/conversations/nope', { body: { title: 'x' } })).toMatchObject({
+      status: 404, body: { status: 'error', message: 'Conversation not found', msg_id: 'CONVERSATION$NOT_FOUND' },
+    });
   });
 });
 
@@ -208,11 +277,20 @@ describe('DELETE /api/conversations/{conversation_id}', () => {
   it('deletes the conversation and its sandbox, and answers true', async () => {
     const { conversation_id } = await create();
     expect(await call('DELETE', `/api/conversations/${conversation_id}`)).toMatchObject({ status: 200, body: true });
-    expect((await call('GET', `/api/conversations/${conversation_id}`)).status).toBe(404);
+    expect(await call('GET', `/api/conversations/${conversation_id}`)).toMatchObject({ status: 200, body: null });
     expect((await call<{ items: unknown[] }>('GET', '/api/v1/sandboxes/search')).body.items).toEqual([]);
   });
 
-  it('answers 404 for an unknown conversation', async () => {
-    expect((await call('DELETE', '/api/conversations/nope')).status).toBe(404);
+  it('deletes a V1 conversation: gone from search, batch get, count and the legacy list', async () => {
+    const { id } = await v1Conversation();
+    expect((await call('DELETE', `/api/conversations/${id}`)).body).toBe(true);
+    expect((await call('GET', `/api/v1/app-conversations?ids=${id}`)).body).toEqual([null]);
+    expect((await call<{ items: unknown[] }>('GET', '/api/v1/app-conversations/search')).body.items).toEqual([]);
+    expect((await call('GET', '/api/v1/app-conversations/count')).body).toBe(0);
+    expect((await call<ResultSet>('GET', '/api/conversations')).body.results).toEqual([]);
+  });
+
+  it('answers 200 false for an unknown conversation (manage_conversations.py, delete_conversation)', async () => {
+    expect(await call('DELETE', '/api/conversations/nope')).toMatchObject({ status: 200, body: false });
   });
 });

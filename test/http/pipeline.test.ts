@@ -47,7 +47,7 @@ describe('stage check (checkResponses)', () => {
 
 describe('stage order', () => {
   it('checks the key before any fault: a keyless request is 401 and leaves the fault for the next caller', async () => {
-    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'all' });
     fake.faults.add({ kind: 'status', path: '/api/v1/sandboxes/search', status: 503 });
     const refused = await fake.fetch(request('/api/v1/sandboxes/search', null));
     expect([refused.status, await refused.json()]).toEqual([401, { detail: 'Unauthorized' }]);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFake, routes } from '../../src/index.js';
 import { call, useFake } from '../support/api.js';
 
-const env = useFake({ fixture: 'empty' });
+const env = useFake({ fixture: 'empty', auth: 'all' });
 
 describe('unknown routes', () => {
   it('answers 404 {"detail": "Not Found"} for any other path under the base URL', async () => {
@@ -24,7 +24,7 @@ describe('unknown routes', () => {
   });
 });
 
-describe('auth policy "all" (default)', () => {
+describe('auth policy "all"', () => {
   it('requires X-Session-API-Key on every endpoint, V1 included', async () => {
     expect(await call('GET', '/api/v1/sandboxes/search', { key: null })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
     expect((await call('GET', '/api/v1/sandboxes/search', { key: 'test-session-ke' })).status).toBe(401);
@@ -43,12 +43,13 @@ describe('auth policy "all" (default)', () => {
   });
 });
 
-describe('auth policies "legacy" and "none"', () => {
+describe('auth policies "legacy" (default) and "none"', () => {
   const server = setupServer();
   afterEach(() => server.close());
 
-  it('"legacy" checks only the non-/api/v1 routes, as the real server does', async () => {
-    const fake = await createFake({ auth: 'legacy', fixture: 'empty', baseUrl: 'http://legacy.test' });
+  it('"legacy" is the default and checks only the non-/api/v1 routes, as the real server with a session key does (the V1 routers never read the header)', async () => {
+    const fake = await createFake({ fixture: 'empty', baseUrl: 'http://legacy.test' });
+    expect(fake.options.auth).toBe('legacy');
     const ask = (method: string, path: string) => fake.fetch(new Request(`http://legacy.test${path}`, { method }));
     expect((await ask('GET', '/api/v1/sandboxes/search')).status).toBe(200);
     expect((await ask('GET', '/api/conversations')).status).toBe(401);

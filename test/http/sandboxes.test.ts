@@ -5,7 +5,8 @@ import { BASE, KEY, call, useFake } from '../support/api.js';
 
 type Page<T> = { items: T[]; next_page_id: string | null };
 
-const env = useFake({ fixture: 'empty' });
+// A manual clock: these tests look at the exact millisecond a sandbox starts running.
+const env = useFake({ fixture: 'empty', clock: 'manual' });
 
 async function startSandbox(query = ''): Promise<SandboxInfo> {
   const { status, body } = await call<SandboxInfo>('POST', `/api/v1/sandboxes${query}`);
@@ -29,6 +30,7 @@ describe('POST /api/v1/sandboxes', () => {
       session_api_key: null,
       exposed_urls: null,
       created_at: '2025-11-03T09:00:00.000' + created.created_at.slice(23, 26) + 'Z',
+      status_detail: null,
     });
   });
 
@@ -40,9 +42,10 @@ describe('POST /api/v1/sandboxes', () => {
     const running = (await sandbox(id))!;
     expect(running.status).toBe('RUNNING');
     expect(running.session_api_key).toMatch(/^[A-Za-z0-9]{43}$/);
+    const port = Number(running.exposed_urls![0]!.url.split(':').at(-1));
     expect(running.exposed_urls).toEqual([
-      { name: 'AGENT_SERVER', url: expect.stringMatching(/^http:\/\/localhost:\d+$/) },
-      { name: 'VSCODE', url: expect.stringMatching(/^http:\/\/localhost:\d+$/) },
+      { name: 'AGENT_SERVER', url: `http://localhost:${port}`, port },
+      { name: 'VSCODE', url: `http://localhost:${port + 1}`, port: port + 1 },
     ]);
   });
 
@@ -60,11 +63,14 @@ describe('POST /api/v1/sandboxes', () => {
     expect(await env.fake.snapshot()).toEqual(before);
   });
 
-  it('starts a sandbox that is RUNNING at once with the instant timings preset', async () => {
+  it('answers STARTING even with the instant timings preset (a container is created, then started), and the next read sees RUNNING', async () => {
     const instant = await createFake({ fixture: 'empty', timings: 'instant', apiKey: KEY });
     const response = await instant.fetch(new Request(`${BASE}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-session-api-key': KEY } }));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: 'RUNNING', session_api_key: expect.any(String) });
+    const created = await response.json() as SandboxInfo;
+    expect(created).toMatchObject({ status: 'STARTING', session_api_key: null });
+    const read = await instant.fetch(new Request(`${BASE}/api/v1/sandboxes?id=${created.id}`, { headers: { 'x-session-api-key': KEY } }));
+    expect(await read.json()).toMatchObject([{ status: 'RUNNING', session_api_key: expect.any(String) }]);
   });
 });
 
@@ -100,14 +106,14 @@ describe('POST /api/v1/sandboxes/{sandbox_id}/pause', () => {
     expect(body).toEqual({ detail: 'Not Found' });
   });
 
-  it('pausing a sandbox in ERROR answers 409 with a detail, and changes nothing', async () => {
+  it('pausing a sandbox in ERROR answers 200 and leaves it in ERROR: the real router answers only 200 or 404 (sandbox_router.py, pause_sandbox)', async () => {
     const { id } = await startSandbox();
     await env.fake.service.failSandbox(id);
     const before = await env.fake.snapshot();
     const { status, body } = await call('POST', `/api/v1/sandboxes/${id}/pause`);
-    expect(status).toBe(409);
-    expect(body).toEqual({ detail: `Sandbox ${id} is ERROR and cannot be paused` });
+    expect([status, body]).toEqual([200, { success: true }]);
     expect(await env.fake.snapshot()).toEqual(before);
+    expect(await sandbox(id)).toMatchObject({ status: 'ERROR', status_detail: 'Container exited unexpectedly (exit code 137)' });
   });
 });
 
@@ -131,12 +137,12 @@ describe('POST /api/v1/sandboxes/{sandbox_id}/resume', () => {
     expect(await env.fake.snapshot()).toEqual(before);
   });
 
-  it('resuming a sandbox in ERROR restarts it', async () => {
+  it('resuming a sandbox in ERROR restarts it and clears its status_detail', async () => {
     const { id } = await startSandbox();
-    await env.fake.service.failSandbox(id);
-    expect((await sandbox(id))!.status).toBe('ERROR');
+    await env.fake.service.failSandbox(id, 'ImagePullBackOff');
+    expect(await sandbox(id)).toMatchObject({ status: 'ERROR', status_detail: 'ImagePullBackOff' });
     expect((await call('POST', `/api/v1/sandboxes/${id}/resume`)).status).toBe(200);
-    expect((await sandbox(id))!.status).toBe('STARTING');
+    expect(await sandbox(id)).toMatchObject({ status: 'STARTING', status_detail: null });
   });
 
   it('resuming an unknown sandbox answers 404 Not Found', async () => {
@@ -145,10 +151,10 @@ describe('POST /api/v1/sandboxes/{sandbox_id}/resume', () => {
   });
 });
 
-describe('DELETE /api/v1/sandboxes/{sandbox_id}', () => {
-  it('deletes a sandbox: success, then MISSING: gone from search, null in batch, 404 on pause and resume', async () => {
+describe('DELETE /api/v1/sandboxes/{id}', () => {
+  it('deletes the sandbox named by ?sandbox_id=: success, then MISSING: gone from search, null in batch, 404 on pause and resume', async () => {
     const { id } = await startSandbox();
-    expect(await call('DELETE', `/api/v1/sandboxes/${id}`)).toMatchObject({ status: 200, body: { success: true } });
+    expect(await call('DELETE', `/api/v1/sandboxes/${id}?sandbox_id=${id}`)).toMatchObject({ status: 200, body: { success: true } });
     expect((await call<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search')).body.items).toEqual([]);
     expect(await sandbox(id)).toBeNull();
     expect((await call('POST', `/api/v1/sandboxes/${id}/pause`)).status).toBe(404);
@@ -156,7 +162,16 @@ describe('DELETE /api/v1/sandboxes/{sandbox_id}', () => {
   });
 
   it('deleting an unknown sandbox answers 404 Not Found', async () => {
-    expect(await call('DELETE', '/api/v1/sandboxes/nope')).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+    expect(await call('DELETE', '/api/v1/sandboxes/nope?sandbox_id=nope')).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+  });
+
+  it('reads the query parameter sandbox_id, not the path: without it 422 missing, and the path names nothing (sandbox_router.py, delete_sandbox)', async () => {
+    const { id } = await startSandbox();
+    expect(await call('DELETE', `/api/v1/sandboxes/${id}`)).toMatchObject({
+      status: 422, body: { detail: [{ type: 'missing', loc: ['query', 'sandbox_id'], msg: 'Field required', input: null }] },
+    });
+    expect((await call('DELETE', `/api/v1/sandboxes/anything?sandbox_id=${id}`)).status).toBe(200);
+    expect(await sandbox(id)).toBeNull();
   });
 });
 
@@ -219,10 +234,11 @@ describe('GET /api/v1/sandboxes', () => {
     });
   });
 
-  it('accepts at most 100 ids: 422 too_long', async () => {
-    const query = Array.from({ length: 101 }, (_, i) => `id=s${i}`).join('&');
-    const { status, body } = await call<{ detail: { type: string; loc: unknown[]; msg: string }[] }>('GET', `/api/v1/sandboxes?${query}`);
+  it('accepts at most 99 ids: the real route asserts fewer than 100 and crashes (500) on 100; here 422 too_long, a declared difference', async () => {
+    const query = (n: number) => Array.from({ length: n }, (_, i) => `id=s${i}`).join('&');
+    expect((await call('GET', `/api/v1/sandboxes?${query(99)}`)).status).toBe(200);
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[]; msg: string }[] }>('GET', `/api/v1/sandboxes?${query(100)}`);
     expect(status).toBe(422);
-    expect(body.detail[0]).toMatchObject({ type: 'too_long', loc: ['query', 'id'], msg: 'List should have at most 100 items after validation, not 101' });
+    expect(body.detail[0]).toMatchObject({ type: 'too_long', loc: ['query', 'id'], msg: 'List should have at most 99 items after validation, not 100' });
   });
 });

@@ -95,7 +95,7 @@ describe('concurrency', () => {
       const ops = Array.from({ length: 60 }, (_, i) => (i === 37 ? 'delete' : i % 2 ? 'pause' : 'resume'));
       await fetch(`${cli.url}/_fakehands/requests`, { method: 'DELETE', headers });
       const results = await Promise.all(ops.map((op) => (op === 'delete'
-        ? call(cli.url, 'DELETE', `/api/v1/sandboxes/${id}`)
+        ? call(cli.url, 'DELETE', `/api/v1/sandboxes/${id}?sandbox_id=${id}`)
         : call(cli.url, 'POST', `/api/v1/sandboxes/${id}/${op}`))));
       for (const r of results) expect([200, 404]).toContain(r.status);
       // In the order the fake served them: all 200 until the one delete, all 404 after it.
@@ -194,7 +194,7 @@ describe('secrets', () => {
     const cli = await start();
     const answers = new Set<string>();
     for (const key of ['', 'x', KEY.slice(0, -1), `${KEY.slice(0, -1)}0`, `${KEY}0`, KEY.toUpperCase()]) {
-      const response = await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { 'x-session-api-key': key } });
+      const response = await fetch(`${cli.url}/api/conversations`, { headers: { 'x-session-api-key': key } });
       const hdrs: string[] = [];
       response.headers.forEach((v, k) => { if (k !== 'date') hdrs.push(`${k}=${v}`); });
       answers.add(`${response.status} ${await response.text()} ${hdrs.sort().join(';')}`);

@@ -31,7 +31,7 @@ describe('fakehands serve', () => {
     expect(lines.filter((l) => l.startsWith('fakehands listening on'))).toEqual([`fakehands listening on ${cli.url}`]);
     expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(cli.url).not.toMatch(/:0$/);
-    expect(lines[1]).toBe(`API key: ${DEFAULT_API_KEY} (the documented default); send it as X-Session-API-Key (auth: all)`);
+    expect(lines[1]).toBe(`API key: ${DEFAULT_API_KEY} (the documented default); send it as X-Session-API-Key (auth: legacy)`);
     expect(lines[2]).toBe(`control API: ${cli.url}/_fakehands/ · OpenAPI: ${cli.url}/openapi.json`);
   });
 
@@ -87,13 +87,13 @@ describe('fakehands serve', () => {
 
 describe('auth policies over HTTP', () => {
   it('all: 401 without the key on V1 and legacy routes', async () => {
-    const cli = await startCli(['--quiet']);
+    const cli = await startCli(['--quiet', '--auth', 'all']);
     expect(await get(`${cli.url}/api/v1/sandboxes/search`, {})).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
     expect((await get(`${cli.url}/api/conversations`, {})).status).toBe(401);
   });
 
-  it('legacy: only non-/api/v1 routes need the key', async () => {
-    const cli = await startCli(['--quiet', '--auth', 'legacy']);
+  it('legacy (the default): only non-/api/v1 routes need the key', async () => {
+    const cli = await startCli(['--quiet']);
     expect((await get(`${cli.url}/api/v1/sandboxes/search`, {})).status).toBe(200);
     expect((await get(`${cli.url}/api/conversations`, {})).status).toBe(401);
   });

@@ -10,7 +10,7 @@ import { allRoutes } from '../../src/http/routes/index.js';
 import { createFakeServer, type FakeServer } from '../../src/server/http-server.js';
 
 const KEY = 'differential-key';
-const OPTIONS = { apiKey: KEY, seed: 77, fixture: 'default', checkResponses: true } as const;
+const OPTIONS = { apiKey: KEY, seed: 77, fixture: 'default', checkResponses: true, auth: 'all', clock: 'manual' } as const;
 
 type Step = { method: string; path: string; body?: string; headers?: Record<string, string>; advance?: number };
 
@@ -39,6 +39,9 @@ const SEQUENCE: Step[] = [
   { method: 'POST', path: '/api/conversations', body: 'plain text', headers: { 'content-type': 'text/plain' } },
   { method: 'POST', path: '/api/conversations' },
   { method: 'GET', path: '/api/conversations?limit=3' },
+  { method: 'GET', path: `/api/conversations/${'x'.repeat(101)}` },
+  { method: 'PATCH', path: '/api/conversations/nope', body: '{"title": "x"}' },
+  { method: 'DELETE', path: '/api/v1/sandboxes/nope?sandbox_id=nope' },
   { method: 'POST', path: '/api/add-git-providers', body: '{"provider_tokens": {"github": {"token": "ghp_x"}, "nope": {}}}' },
   { method: 'POST', path: '/api/add-git-providers', body: '{"provider_tokens": {"github": {"token": "ghp_x"}}}' },
   { method: 'GET', path: '/api/v1/sandboxes/search', headers: { 'x-session-api-key': 'wrong' } },
@@ -112,7 +115,7 @@ describe('in-process and over-the-wire answers', () => {
     const viaFakeFetch = await play((step) => direct.fetch(new Request(...init(step, 'http://fake.test'))), (ms) => direct.clock.advance(ms));
     expect(viaFakeFetch).toEqual(viaMsw);
     const statuses = new Set(viaMsw.map((r) => r.status));
-    expect([...statuses].sort()).toEqual([200, 401, 404, 405, 409, 422, 503]);
+    expect([...statuses].sort()).toEqual([200, 400, 401, 404, 405, 422, 503]);
     const health = viaMsw[SEQUENCE.findIndex((step) => step.path === '/_fakehands/health')]!;
     expect(health).toEqual({ status: 200, body: '{"status":"ok"}' });
   });
