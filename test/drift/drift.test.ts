@@ -197,3 +197,48 @@ describe('fakehands drift', () => {
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]']);
   });
 });
+
+/** Real operations the fake does not serve yet (the next issue adds them); any other difference fails CI. */
+const NOT_YET_SERVED = [
+  'DELETE /api/v1/app-conversations/{conversation_id}',
+  'GET /api/v1/app-conversations/{conversation_id}/download',
+  'GET /api/v1/app-conversations/{conversation_id}/file',
+  'GET /api/v1/app-conversations/{conversation_id}/git/changes',
+  'GET /api/v1/app-conversations/{conversation_id}/git/diff',
+  'GET /api/v1/app-conversations/{conversation_id}/hooks',
+  'GET /api/v1/app-conversations/{conversation_id}/skills',
+  'GET /api/v1/sandboxes/{sandbox_id}/settings/secrets',
+  'GET /api/v1/sandboxes/{sandbox_id}/settings/secrets/{secret_name}',
+  'PATCH /api/v1/app-conversations/{conversation_id}',
+  'POST /api/v1/app-conversations/{conversation_id}/send-message',
+  'POST /api/v1/app-conversations/{conversation_id}/switch_acp_model',
+  'POST /api/v1/app-conversations/{conversation_id}/switch_profile',
+  'POST /api/v1/app-conversations/stream-start',
+];
+
+describe('the fake against the committed snapshot of the real service (CI)', () => {
+  it('differs only where a difference is declared with its reason, and no declaration is stale', async () => {
+    const { code, stdout } = await runCli(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
+    const lines = stdout.split('\n');
+    const summary = lines.find((line) => line.startsWith('drift: '))!;
+    const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: ')
+      && !NOT_YET_SERVED.some((operation) => line === `${operation} → operation: provider served, fake absent`));
+    // On failure the drift lines are the message, so the CI log shows what drifted.
+    expect(undeclared, `fakehands drift found undeclared differences:\n${undeclared.join('\n')}\n${summary}`).toEqual([]);
+    expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
+    expect(summary).toMatch(new RegExp(`^drift: ${NOT_YET_SERVED.length} difference\\(s\\), \\d+ known, 0 stale declaration\\(s\\); 21 operation\\(s\\) compared, ${NOT_YET_SERVED.length} not served by the fake;`));
+    expect(code).toBe(NOT_YET_SERVED.length === 0 ? 0 : 1);
+  });
+
+  it('lists every declared difference in the README\'s table of deliberate differences', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { KNOWN_DIFFERENCES } = await import('../../src/drift/known-differences.js');
+    const readme = await readFile('README.md', 'utf8');
+    const table = readme.slice(readme.indexOf('### Deliberate differences from the real server'));
+    const legacyReason = 'the legacy document is from server 0.53';
+    for (const known of KNOWN_DIFFERENCES) {
+      const reason = known.reason.startsWith(legacyReason) ? legacyReason : known.reason;
+      expect(table, `README does not list: ${known.operation} → ${known.location}`).toContain(reason);
+    }
+  });
+});
