@@ -113,6 +113,7 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
       launched_agent_profile: null,
       has_initial_message: i % 3 !== 0,
       agent_turns: i % 3 !== 0 ? 1 + (i % 4) : 0,
+      messages: i % 3 !== 0 ? [`Please ${title.toLowerCase()}.`] : [],
       created_at: created,
       updated_at: updated < formatDateTime(end) ? updated : created,
     });

@@ -6,13 +6,15 @@
  * The operations themselves live in one module per area.
  */
 import type { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../schemas/app-conversation.js';
-import type { ProviderType, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type { ProviderType, SandboxStatus, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type { AppConversationUpdateRequest, AppSendMessageRequest, SecretNamesResponse } from '../schemas/conversation-ops.js';
 import { formatDateTime } from '../schemas/datetime.js';
 import type { ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel, ProviderToken } from '../schemas/legacy.js';
 import type { Fixture } from '../schemas/records.js';
 import type { SandboxInfo } from '../schemas/sandbox.js';
 import type { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import * as appConversations from './app-conversations.js';
+import * as ops from './conversation-ops.js';
 import type { ChangeListener, StateChange } from './events.js';
 import { fixtureOf } from './fixtures.js';
 import * as gitProviders from './git-providers.js';
@@ -233,6 +235,52 @@ export class FakeService {
   /** `DELETE /api/conversations/{id}`: removes the conversation, and its sandbox when nothing else uses it; `false` for an unknown id. */
   deleteConversation(id: string): Promise<boolean> {
     return this.#operation((state) => legacy.deleteConversation(state, id));
+  }
+
+  /** `PATCH /api/v1/app-conversations/{id}`: `null` for an unknown conversation. */
+  updateAppConversation(id: string, patch: AppConversationUpdateRequest): Promise<AppConversation | null> {
+    return this.#operation((state) => ops.updateAppConversation(state, id, patch));
+  }
+
+  /** `DELETE /api/v1/app-conversations/{id}`: `false` for an unknown conversation. */
+  deleteAppConversation(id: string): Promise<boolean> {
+    return this.#operation((state) => ops.deleteAppConversation(state, id));
+  }
+
+  /** `POST /api/v1/app-conversations/{id}/send-message`: the sandbox's status, or why the message was refused. */
+  sendMessage(id: string, request: AppSendMessageRequest): Promise<{ sandbox_status: SandboxStatus } | ops.SendRefusal> {
+    return this.#operation((state) => ops.sendMessage(state, id, request));
+  }
+
+  /**
+   * Runs `body` with the conversation's agent-server context when it is ready, or answers why not
+   * (`paused`, or `unreachable` with the real message).
+   */
+  withAgentServer<T>(id: string, body: (context: ops.ReadyContext, change: { switchModel(model: string): Promise<void> }) => Promise<T> | T):
+  Promise<{ kind: 'ok'; value: T } | Exclude<ops.AgentServerContext, { kind: 'ready' }>> {
+    return this.#operation(async (state) => {
+      const context = ops.agentServerContext(state, id);
+      if (context.kind !== 'ready') return context;
+      return { kind: 'ok' as const, value: await body(context, { switchModel: (model) => ops.switchModel(state, context, model) }) };
+    });
+  }
+
+  /** `GET /api/v1/app-conversations/{id}/file`: the file's text, `""` when it is not there. */
+  readFile(id: string, filePath: string): Promise<string> {
+    return this.#operation((state) => ops.readFile(state, id, filePath));
+  }
+
+  /** `GET /api/v1/app-conversations/{id}/download`: a ZIP of the conversation and its workspace; `null` when unknown. */
+  exportConversation(id: string): Promise<Uint8Array | null> {
+    return this.#operation((state) => ops.exportConversation(state, id));
+  }
+
+  /** The secret names a sandbox may look up, for the holder of its session key. */
+  sandboxSecretNames(sandboxId: string, key: string | null): Promise<SecretNamesResponse | ops.SandboxKeyRefusal> {
+    return this.#operation((state) => {
+      const sandbox = ops.sandboxForKey(state, sandboxId, key);
+      return 'kind' in sandbox ? sandbox : ops.secretNames(state, sandbox);
+    });
   }
 
   /** `POST /api/add-git-providers`: merges provider tokens and stores the MCP config. */

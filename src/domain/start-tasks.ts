@@ -75,11 +75,17 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
     launched_agent_profile: request.agent_profile_id ? { agent_profile_id: request.agent_profile_id, revision: 1 } : null,
     has_initial_message: hasMessage,
     agent_turns: hasMessage ? 1 : 0,
+    messages: hasMessage ? [messageText(request.initial_message!.content)] : [],
     agent_started_at: at,
     created_at: at,
     updated_at: at,
   });
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
+}
+
+/** The text of a message's content (its images as their URLs). */
+export function messageText(content: readonly ({ type: 'text'; text: string } | { type: 'image'; image_urls: string[] })[]): string {
+  return content.map((item) => (item.type === 'text' ? item.text : item.image_urls.join(' '))).join('\n');
 }
 
 /**

@@ -94,7 +94,7 @@ function executionStatus(state: DomainState, record: ConversationRecord): AppCon
 }
 
 /** The agent turns that have finished by now (the last one runs for `agentRunMs` after it started). */
-function finishedTurns(state: DomainState, record: ConversationRecord): number {
+export function finishedTurns(state: DomainState, record: ConversationRecord): number {
   if (record.agent_turns === 0) return 0;
   const started = parseDateTime(record.agent_started_at ?? record.created_at);
   return state.clock.now() < started + state.options.timings.agentRunMs ? record.agent_turns - 1 : record.agent_turns;

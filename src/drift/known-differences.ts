@@ -14,6 +14,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   // ---------------------------------------------------------------- V1 (document of Aug 2026)
   { operation: 'DELETE /api/v1/sandboxes/{id}', location: 'path id', reason: 'the real document leaves the path parameter {id} undeclared (its function reads ?sandbox_id= instead); OpenAPI requires every templated segment to be declared, so the fake declares it' },
   { operation: 'POST /api/v1/app-conversations', location: 'request processors[].kind', aspect: 'required', reason: 'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it' },
+  { operation: 'POST /api/v1/app-conversations/stream-start', location: 'request processors[].kind', aspect: 'required', reason: 'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it' },
 
   // ---------------------------------------------------------------- legacy (document of server 0.53)
   { operation: 'GET /api/conversations', location: 'query conversation_trigger', aspect: 'enum', reason: `${NEWER_SOURCE} the triggers bitbucket and automation` },

@@ -18,8 +18,9 @@ const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } })
 
 function parameters(route: Route): JsonSchema[] {
   const out: JsonSchema[] = [];
+  const declared = route.params ? (jsonSchema(route.params, 'input') as { properties?: Record<string, JsonSchema> }).properties ?? {} : {};
   for (const match of route.path.matchAll(/:(\w+)/g)) {
-    out.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+    out.push({ name: match[1], in: 'path', required: true, schema: declared[match[1]!] ?? { type: 'string' } });
   }
   if (route.query) {
     const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -50,7 +51,7 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     if (route.internal) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const responses: Record<string, JsonSchema> = {
-      200: { description: 'Successful Response', content: jsonContent(jsonSchema(route.response, 'output')) },
+      200: { description: 'Successful Response', content: jsonContent(route.untypedInDocument ? {} : jsonSchema(route.response, 'output')) },
     };
     for (const status of [401, ...(route.errors ?? []), 422]) {
       const error = ERROR_RESPONSES[status]!;

@@ -47,9 +47,13 @@ async function readBody(request: RequestLike, optional: boolean): Promise<{ ok: 
   }
 }
 
-/** Validates query and body; errors of both come back together, query first, as FastAPI orders them. */
-export async function parseRequest(route: Route, request: RequestLike, url: URL): Promise<Parsed> {
+/** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
+export async function parseRequest(route: Route, request: RequestLike, url: URL, params: Record<string, string>): Promise<Parsed> {
   const errors: ValidationErrorItem[] = [];
+  if (route.params) {
+    const result = route.params.safeParse(params, { reportInput: true });
+    if (!result.success) errors.push(...toValidationErrors(result.error.issues, params, 'path'));
+  }
   let query: unknown;
   if (route.query) {
     const raw = readQuery(route, url);

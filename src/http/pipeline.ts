@@ -13,7 +13,7 @@ import { checkAnswer } from './check.js';
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
 import { parseRequest } from './parse.js';
-import { json, methodNotAllowed, networkError, notFound, unauthorized, type Answer, type RequestLike } from './responses.js';
+import { json, methodNotAllowed, networkError, notFound, unauthorized, type Answer, type AnswerBody, type RequestLike } from './responses.js';
 import { Reply, type Route, type RouteContext } from './route.js';
 import { Router, type RouteMatch, type Routing } from './router.js';
 import { DOMAIN_ERROR_STATUS } from './status.js';
@@ -76,11 +76,18 @@ async function injectFault(faults: Faults, context: RouteContext, method: string
   }
 }
 
+/** What the handle stage produced: a JSON body, or a raw one (bytes, text, a stream) with its headers. */
+type Handled = { status: number; body: unknown; raw?: { headers: Record<string, string>; body: AnswerBody } };
+
 /** Stage handle: runs the operation; a domain error becomes its status from the one table. */
-async function handle(match: RouteMatch, query: unknown, body: unknown, context: RouteContext): Promise<{ status: number; body: unknown }> {
+async function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, context: RouteContext): Promise<Handled> {
   try {
-    const result = await match.route.handle({ params: match.params, query, body }, context);
-    return result instanceof Reply ? { status: result.status, body: result.body } : { status: 200, body: result };
+    const result = await match.route.handle({ params: match.params, query, body, headers: request.headers }, context);
+    if (!(result instanceof Reply)) return { status: 200, body: result };
+    const { contentType, headers = {} } = result.options;
+    return contentType
+      ? { status: result.status, body: null, raw: { headers: { 'content-type': contentType, ...headers }, body: result.body as AnswerBody } }
+      : { status: result.status, body: result.body };
   } catch (error) {
     const status = error instanceof FakehandsError ? DOMAIN_ERROR_STATUS[error.code] : undefined;
     if (status === undefined) throw error;
@@ -108,8 +115,9 @@ export function createPipeline(routes: readonly Route[], context: RouteContext, 
     if (refused) return refused;
     const faulted = await injectFault(context.faults, context, method, path, match);
     if (faulted) return faulted;
-    const parsed = await parseRequest(match.route, request, url);
-    const result = parsed.ok ? await handle(match, parsed.query, parsed.body, context) : { status: 422, body: { detail: parsed.errors } };
+    const parsed = await parseRequest(match.route, request, url, match.params);
+    const result: Handled = parsed.ok ? await handle(match, request, parsed.query, parsed.body, context) : { status: 422, body: { detail: parsed.errors } };
+    if (result.raw) return { status: result.status, headers: result.raw.headers, body: result.raw.body };
     if (options.checkResponses) checkAnswer(match.route, result.status, result.body, url.pathname);
     return json(result.status, result.body);
   };

@@ -5,12 +5,15 @@
  */
 import type { DetailError, ValidationErrorItem } from '../schemas/errors.js';
 
+/** A body: text, bytes (an archive), or text streamed piece by piece (stream-start). */
+export type AnswerBody = string | Uint8Array | AsyncIterable<string>;
+
 /** An answer to a request. */
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  /** The body text, `null` for none. */
-  body: string | null;
+  /** The body, `null` for none. */
+  body: AnswerBody | null;
   /** Drop the connection instead of answering (an injected network error). */
   networkError?: boolean;
 }
@@ -45,8 +48,30 @@ export const unprocessable = (errors: ValidationErrorItem[]): Answer => json(422
 /** No answer at all: the connection is dropped. */
 export const networkError = (): Answer => ({ status: 0, headers: {}, body: null, networkError: true });
 
+/** Whether a body arrives piece by piece. */
+export function isStreamed(body: AnswerBody | null): body is AsyncIterable<string> {
+  return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
+}
+
+/** A body as a Fetch body: a stream that yields each piece as it is produced. */
+function fetchBody(body: AnswerBody | null): BodyInit | null {
+  if (!isStreamed(body)) return body as BodyInit | null;
+  const encoder = new TextEncoder();
+  const pieces = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await pieces.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await pieces.return?.();
+    },
+  });
+}
+
 /** The Fetch `Response` of an answer (for msw and `fake.fetch`). */
 export function toResponse(answer: Answer): Response {
   if (answer.networkError) return Response.error();
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return new Response(fetchBody(answer.body), { status: answer.status, headers: answer.headers });
 }

@@ -22,19 +22,21 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type RouteAccess = 'api' | 'control' | 'public';
 
 /**
- * An answer other than 200 that a route gives in its own shape (the legacy PATCH's 404
- * `{"status": "error", ...}`). Routes return it; the pipeline answers it as it is.
+ * An answer a route gives in its own shape: another status (the legacy PATCH's 404
+ * `{"status": "error", ...}`), or, with a content type, a body that is not JSON (a ZIP, plain
+ * text, a stream). Routes return it; the pipeline answers it as it is.
  */
 export class Reply {
-  /** An answer with `status` and `body`. */
-  constructor(readonly status: ErrorStatus, readonly body: unknown) {}
+  /** An answer with `status` and `body` (JSON unless `contentType` is given, then sent as it is). */
+  constructor(readonly status: number, readonly body: unknown, readonly options: { contentType?: string; headers?: Record<string, string> } = {}) {}
 }
 
-/** What a route's handler receives: validated path parameters, query and body. */
+/** What a route's handler receives: validated path parameters, query and body, and the request's headers. */
 export interface RouteInput<Q, B> {
   params: Record<string, string>;
   query: Q;
   body: B;
+  headers: { get(name: string): string | null };
 }
 
 /** What a route's handler can act on: the domain, and the fake's controls. */
@@ -67,6 +69,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   access?: RouteAccess;
   /** Left out of the OpenAPI document of the API (the control API and the document itself). */
   internal?: boolean;
+  /** Schema of the path parameters, when they are more than strings (a UUID): 422 at `["path", name]` otherwise. */
+  params?: z.ZodType;
   /** Schema of the query parameters (an object schema; unknown parameters are ignored). */
   query?: Q;
   /** Query parameters that may repeat and are read as lists (`ids`, `id`). */
@@ -77,6 +81,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   bodyOptional?: boolean;
   /** Schema of the 200 answer. */
   response: R;
+  /** Document the 200 answer as untyped (`{}`), as the real document does for routes that proxy the agent server; answers are still checked. */
+  untypedInDocument?: boolean;
   /** Error statuses this route can answer with, besides 401 and 422. */
   errors?: readonly ErrorStatus[];
   /** The operation: the 200 body, or a `Reply` with another status. */
@@ -90,11 +96,13 @@ export interface Route {
   summary: string;
   access?: RouteAccess;
   internal?: boolean;
+  params?: z.ZodType;
   query?: z.ZodType;
   lists?: readonly string[];
   body?: z.ZodType;
   bodyOptional?: boolean;
   response: z.ZodType;
+  untypedInDocument?: boolean;
   errors?: readonly ErrorStatus[];
   handle(input: RouteInput<unknown, unknown>, context: RouteContext): Promise<unknown>;
 }

@@ -4,20 +4,26 @@
  */
 import type { FakehandsErrorCode } from '../domain/errors.js';
 import { z } from 'zod';
+import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
 
 /** Error statuses a route may declare besides 401 and 422. */
-export type ErrorStatus = 400 | 404 | 409;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
 
 /** Every error answer: its description and the schema of its body. */
 export const ERROR_RESPONSES: Record<number, { description: string; schema: z.ZodType }> = {
   400: { description: 'Bad Request: an id the real server refuses, or a reference to nothing', schema: DetailError },
   401: { description: 'Unauthorized: X-Session-API-Key missing or wrong', schema: DetailError },
-  404: { description: 'Not Found', schema: z.union([DetailError, LegacyError]) },
+  403: { description: 'Forbidden: the session key is another sandbox\'s', schema: DetailError },
+  404: { description: 'Not Found', schema: z.union([DetailError, LegacyError, AgentServerError]) },
   405: { description: 'Method Not Allowed', schema: DetailError },
   409: { description: 'Conflict: not allowed in the current state', schema: DetailError },
+  410: { description: 'Gone: the conversation is archived (its sandbox no longer exists)', schema: DetailError },
   413: { description: 'Request body too large', schema: DetailError },
   422: { description: 'Validation Error', schema: HTTPValidationError },
+  502: { description: 'Bad Gateway: the agent server answered an error', schema: DetailError },
+  503: { description: 'Service Unavailable: the sandbox cannot take it now', schema: DetailError },
+  504: { description: 'Gateway Timeout: the ACP server did not answer in time', schema: DetailError },
 };
 
 /** The HTTP status of each domain error; codes not listed are not domain errors (500). */

@@ -54,8 +54,10 @@ export const ConversationRecord = z.strictObject({
   acp_server: z.string().nullable().default(null),
   launched_agent_profile: LaunchedAgentProfile.nullable().default(null),
   has_initial_message: z.boolean().default(false),
-  /** Messages the agent has been given to work on (the initial one included): its metrics grow with them. */
+  /** Messages the agent has been given to work on (the initial one included): its metrics and workspace changes grow with them. */
   agent_turns: z.int().min(0).default(0),
+  /** The text of the user's messages, oldest first (what a trajectory download holds). */
+  messages: z.array(z.string()).default([]),
   agent_started_at: DateTime.optional(),
   created_at: DateTime,
   updated_at: DateTime,

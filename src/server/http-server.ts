@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FakeCore as Fake } from '../fake.js';
-import type { RequestLike } from '../http/responses.js';
+import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, preflightHeaders } from './cors.js';
 import type { StateFileWriter } from './state-file.js';
 
@@ -114,10 +114,25 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
     const pathname = rawUrl.split('?')[0]!;
     const logAnswer = (status: number) => options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
-    const finish = (status: number, headers: Record<string, string>, body: string | null) => {
+    const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
       response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
-      response.end(body ?? undefined);
-      logAnswer(status);
+      if (!isStreamed(body)) {
+        response.end(body ?? undefined);
+        logAnswer(status);
+        return;
+      }
+      // A streamed body: each piece is written (and flushed) as it is produced.
+      void (async () => {
+        try {
+          for await (const piece of body) {
+            if (response.destroyed) break;
+            response.write(piece);
+          }
+        } finally {
+          response.end();
+          logAnswer(status);
+        }
+      })();
     };
 
     if (method === 'OPTIONS' && request.headers['access-control-request-method']) {

@@ -6,6 +6,15 @@ import { SandboxInfo } from '../../schemas/sandbox.js';
 import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
 import { defineRoute, type Route } from '../route.js';
 import { PageQuery, idList, toPage } from './query.js';
+import { REDACTED } from '../../domain/redact.js';
+import { SecretNamesResponse } from '../../schemas/conversation-ops.js';
+import { SESSION_API_KEY_HEADER } from '../auth.js';
+import { Reply } from '../route.js';
+
+/** The real refusals of a sandbox-key request (session_auth.py). */
+const keyRefusal = (kind: 'unauthorized' | 'forbidden') => (kind === 'unauthorized'
+  ? new Reply(401, { detail: 'Unauthorized' })
+  : new Reply(403, { detail: 'Session API key does not match sandbox' }));
 
 /** Most ids a sandbox batch get takes: the real route asserts `len(id) < 100`. */
 const MAX_SANDBOX_BATCH_IDS = 99;
@@ -54,5 +63,26 @@ export const sandboxRoutes: readonly Route[] = [
     method: 'GET', path: '/api/v1/sandbox-specs', summary: 'Batch get sandbox specs by id (null for missing ones)',
     query: z.object({ id: idList(z.string()) }), lists: ['id'], response: batchOf(SandboxSpecInfo),
     handle: ({ query }, { service }) => service.getSandboxSpecs(query.id),
+  }),
+  // Sandbox-scoped: authenticated by the sandbox's own session key, not the app's (sandbox_router.py, list_secret_names).
+  defineRoute({
+    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets', access: 'public',
+    summary: 'The names of the secrets the sandbox may look up (never values); X-Session-API-Key is the sandbox\'s own key',
+    response: SecretNamesResponse, errors: [401, 403],
+    handle: async ({ params, headers }, { service }) => {
+      const answer = await service.sandboxSecretNames(params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER));
+      return 'kind' in answer ? keyRefusal(answer.kind) : answer;
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets/:secret_name', access: 'public',
+    summary: 'A secret the sandbox may look up, as plain text; the fake never hands out a secret and answers it masked',
+    response: z.string(), untypedInDocument: true, errors: [401, 403, 404],
+    handle: async ({ params, headers }, { service }) => {
+      const answer = await service.sandboxSecretNames(params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER));
+      if ('kind' in answer) return keyRefusal(answer.kind);
+      if (!answer.secrets.some((s) => s.name === params.secret_name)) return new Reply(404, { detail: `Secret '${params.secret_name}' not found` });
+      return new Reply(200, REDACTED, { contentType: 'text/plain; charset=utf-8' });
+    },
   }),
 ];

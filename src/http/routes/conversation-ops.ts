@@ -1,0 +1,128 @@
+/**
+ * Routes on one app conversation (rename, delete, send a message, switch the model, its file,
+ * git changes and diff, skills, hooks, download) and stream-start, as the real app server
+ * answers them (`app_conversation_router.py`): reachable only through a RUNNING sandbox, with the
+ * real statuses and messages when it is paused, starting, failed or gone.
+ */
+import { z } from 'zod';
+import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../schemas/app-conversation.js';
+import { Success, Uuid } from '../../schemas/common.js';
+import {
+  AppConversationUpdateRequest, AppSendMessageRequest, AppSendMessageResponse, GitChange, GitChangeDiff, HooksResponse,
+  SkillsResponse, SwitchAcpModelRequest, SwitchProfileRequest,
+} from '../../schemas/conversation-ops.js';
+import { LLM_PROFILES, gitChanges, gitDiff, hooksOf, skillsOf, type ReadyContext } from '../../domain/conversation-ops.js';
+import { toHex, toHyphenatedUuid } from '../../domain/ids.js';
+import { DEFAULT_FILE_PATH } from '../../domain/workspace.js';
+import { Reply, defineRoute, type Route, type RouteContext } from '../route.js';
+import { streamStart } from './stream-start.js';
+
+const BASE = '/api/v1/app-conversations/:conversation_id';
+/** The path parameter, a UUID (422 `uuid_parsing` otherwise), as the real routes declare it. */
+const ConversationParam = z.object({ conversation_id: Uuid });
+const hexOf = (id: string) => (toHyphenatedUuid(id) ? toHex(id) : id);
+const detail = (status: number, message: string) => new Reply(status, { detail: message });
+
+/** Runs `body` with a reachable agent server, or answers as the real proxy routes do: 404 not reachable, 409 paused. */
+async function throughAgentServer<T>(context: RouteContext, id: string, pausedMessage: string, body: Parameters<RouteContext['service']['withAgentServer']>[1]): Promise<T | Reply> {
+  const outcome = await context.service.withAgentServer(id, body);
+  if (outcome.kind === 'ok') return outcome.value as T;
+  return outcome.kind === 'paused' ? detail(409, pausedMessage) : detail(404, `Conversation ${hexOf(id)} is not reachable`);
+}
+
+/** Lists from the agent server (skills, hooks): its own `{"error"}` 404 when not reachable, an empty list when paused. */
+async function listFromAgentServer<K extends 'skills' | 'hooks', T>(context: RouteContext, id: string, key: K, list: (ready: ReadyContext) => T[]): Promise<Record<K, T[]> | Reply> {
+  const outcome = await context.service.withAgentServer(id, list);
+  if (outcome.kind === 'ok') return { [key]: outcome.value } as Record<K, T[]>;
+  return outcome.kind === 'paused' ? ({ [key]: [] } as unknown as Record<K, T[]>) : new Reply(404, { error: outcome.error });
+}
+
+const GitQuery = z.object({ path: z.string(), ref: z.string().optional() });
+
+/** The routes on one app conversation, and stream-start. */
+export const conversationOpRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'POST', path: '/api/v1/app-conversations/stream-start', summary: 'Start an app conversation and stream its start task, step by step, as a JSON array that ends with READY or ERROR',
+    body: AppConversationStartRequest, response: z.array(AppConversationStartTask), errors: [400],
+    handle: ({ body }, context) => streamStart(context, body),
+  }),
+  defineRoute({
+    method: 'PATCH', path: BASE, summary: 'Update an app conversation: title, public, repository, branch, provider',
+    body: AppConversationUpdateRequest, response: AppConversation, errors: [404],
+    handle: async ({ params, body }, { service }) => (await service.updateAppConversation(params.conversation_id!, body)) ?? detail(404, 'unknown_app_conversation'),
+  }),
+  defineRoute({
+    method: 'DELETE', path: BASE, summary: 'Delete an app conversation, and its sandbox when no other conversation uses it',
+    response: Success, errors: [400, 404],
+    handle: async ({ params }, { service }) => {
+      if (!toHyphenatedUuid(params.conversation_id!)) return detail(400, 'Invalid conversation ID format');
+      return (await service.deleteAppConversation(params.conversation_id!)) ? { success: true } : detail(404, 'Conversation not found');
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/send-message`, summary: 'Send a follow-up message; the sandbox must be RUNNING (409 paused or starting, 410 gone, 503 failed)',
+    params: ConversationParam, body: AppSendMessageRequest, response: AppSendMessageResponse, errors: [404, 409, 410, 503],
+    handle: async ({ params, body }, { service }) => {
+      const outcome = await service.sendMessage(params.conversation_id!, body);
+      if (!('kind' in outcome)) return { success: true, sandbox_status: outcome.sandbox_status, message: null };
+      const status = { not_found: 404, gone: 410, error: 503, not_running: 409 }[outcome.kind];
+      return detail(status, outcome.detail);
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/switch_profile`, summary: 'Switch the running conversation to a saved LLM profile',
+    params: ConversationParam, body: SwitchProfileRequest, response: Success, errors: [404, 409, 502],
+    handle: async ({ params, body }, context) => {
+      const model = LLM_PROFILES[body.profile_name];
+      if (!model) return detail(404, `Profile '${body.profile_name}' not found`);
+      return throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching profiles.', async (_ready, change) => {
+        await change.switchModel(model);
+        return { success: true };
+      });
+    },
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/switch_acp_model`, summary: 'Switch the model of a running ACP conversation (400 for any other agent)',
+    params: ConversationParam, body: SwitchAcpModelRequest, response: Success, errors: [400, 404, 409, 502, 504],
+    handle: async ({ params, body }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching models.', async (ready, change) => {
+      if (ready.conversation.agent_kind !== 'acp') return detail(400, 'Agent server error: 400');
+      await change.switchModel(body.model);
+      return { success: true };
+    }),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/file`, summary: 'Read a file of the workspace; "" when the conversation, a running sandbox or the file is not there',
+    params: ConversationParam, query: z.object({ file_path: z.string().default(DEFAULT_FILE_PATH) }), response: z.string(),
+    handle: ({ params, query }, { service }) => service.readFile(params.conversation_id!, query.file_path),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/git/changes`, summary: 'The changed files of the repository at ?path= (the agent server\'s git service)',
+    params: ConversationParam, query: GitQuery, response: z.array(GitChange), untypedInDocument: true,
+    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (ready) => gitChanges(ready, query.path)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/git/diff`, summary: 'A changed file before and after: {"original", "modified"}',
+    params: ConversationParam, query: GitQuery, response: GitChangeDiff, untypedInDocument: true,
+    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (ready) => gitDiff(ready, query.path)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/skills`, summary: 'The skills loaded for the conversation (empty while its sandbox is paused)',
+    params: ConversationParam, response: SkillsResponse, untypedInDocument: true,
+    handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id!, 'skills', skillsOf),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/hooks`, summary: 'The hooks configured in the workspace (empty while its sandbox is paused)',
+    params: ConversationParam, response: HooksResponse, untypedInDocument: true,
+    handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id!, 'hooks', hooksOf),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/download`, summary: 'Download the conversation (metadata, messages and workspace) as a ZIP archive',
+    params: ConversationParam, response: z.unknown(), untypedInDocument: true,
+    handle: async ({ params }, { service }) => {
+      const archive = await service.exportConversation(params.conversation_id!);
+      if (!archive) return detail(404, `Conversation not found: ${hexOf(params.conversation_id!)}`);
+      const uuid = toHyphenatedUuid(params.conversation_id!);
+      return new Reply(200, archive, { contentType: 'application/zip', headers: { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` } });
+    },
+  }),
+];
