@@ -11,6 +11,7 @@ import type {
   AppConversation, AppConversationStartRequest, AppConversationStartTask,
 } from '../schemas/app-conversation.js';
 import type { ConversationTrigger, StartTaskSortOrder, Success } from '../schemas/common.js';
+import type { AppConversationUpdateRequest, GitChange, GitChangeDiff, SecretNamesResponse } from '../schemas/conversation-ops.js';
 import type {
   ConversationInfo, ConversationResponse, InitSessionRequest, POSTProviderModel,
 } from '../schemas/legacy.js';
@@ -111,26 +112,33 @@ export function createClient(options: ClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
 
-  async function request<T>(method: string, path: string, init: { query?: Record<string, QueryValue>; body?: unknown } = {}): Promise<T> {
+  async function send(method: string, path: string, init: { query?: Record<string, QueryValue>; body?: unknown; key?: string } = {}): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.apiKey !== undefined) headers['X-Session-API-Key'] = options.apiKey;
+    const key = init.key ?? options.apiKey;
+    if (key !== undefined) headers['X-Session-API-Key'] = key;
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const target = `${path}${queryString(init.query)}`;
-    const response = await doFetch(`${base}${target}`, {
+    const response = await doFetch(`${base}${path}${queryString(init.query)}`, {
       method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body),
     });
+    if (!response.ok) throw new ApiError(method, path, response.status, await parsed(response));
+    return response;
+  }
+
+  async function parsed(response: Response): Promise<unknown> {
     const text = await response.text();
-    let body: unknown = text;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      return text ? JSON.parse(text) : undefined;
     } catch {
-      // Not JSON: keep the text.
+      return text;
     }
-    if (!response.ok) throw new ApiError(method, path, response.status, body);
-    return body as T;
+  }
+
+  async function request<T>(method: string, path: string, init: { query?: Record<string, QueryValue>; body?: unknown; key?: string } = {}): Promise<T> {
+    return (await parsed(await send(method, path, init))) as T;
   }
 
   const id = encodeURIComponent;
+  const conversation = (conversationId: string) => `/api/v1/app-conversations/${id(conversationId)}`;
   return {
     /** `POST /api/conversations`: creates (or joins) a legacy conversation. */
     createConversation: (body: z.input<typeof InitSessionRequest> = {}) => request<ConversationResponse>('POST', '/api/conversations', { body }),
@@ -159,6 +167,51 @@ export function createClient(options: ClientOptions) {
     searchStartTasks: (query: StartTaskQuery = {}) => request<Page<AppConversationStartTask>>('GET', '/api/v1/app-conversations/start-tasks/search', { query: { ...query } }),
     /** `GET /api/v1/app-conversations/start-tasks/count`. */
     countStartTasks: (query: Omit<StartTaskQuery, 'page_id' | 'limit' | 'sort_order'> = {}) => request<number>('GET', '/api/v1/app-conversations/start-tasks/count', { query: { ...query } }),
+
+    /** `PATCH /api/v1/app-conversations/{id}`: title, public, repository, branch, provider. */
+    updateAppConversation: (conversationId: string, body: AppConversationUpdateRequest) => request<AppConversation>('PATCH', conversation(conversationId), { body }),
+    /** `DELETE /api/v1/app-conversations/{id}`. */
+    deleteAppConversation: (conversationId: string) => request<Success>('DELETE', conversation(conversationId)),
+    /** `POST /api/v1/app-conversations/{id}/send-message`: the sandbox must be RUNNING. */
+    sendMessage: (conversationId: string, text: string, run = true) => request<{ success: boolean; sandbox_status: string; message: string | null }>('POST', `${conversation(conversationId)}/send-message`, { body: { content: [{ type: 'text', text }], run } }),
+    /** `POST /api/v1/app-conversations/{id}/switch_profile`. */
+    switchProfile: (conversationId: string, profileName: string) => request<Success>('POST', `${conversation(conversationId)}/switch_profile`, { body: { profile_name: profileName } }),
+    /** `POST /api/v1/app-conversations/{id}/switch_acp_model`. */
+    switchAcpModel: (conversationId: string, model: string) => request<Success>('POST', `${conversation(conversationId)}/switch_acp_model`, { body: { model } }),
+    /** `GET /api/v1/app-conversations/{id}/file`: the file's text (`""` when it is not there). */
+    readFile: (conversationId: string, filePath?: string) => request<string>('GET', `${conversation(conversationId)}/file`, { query: { file_path: filePath } }),
+    /** `GET /api/v1/app-conversations/{id}/git/changes?path=`: the changed files of the repository at `path`. */
+    gitChanges: (conversationId: string, path: string) => request<GitChange[]>('GET', `${conversation(conversationId)}/git/changes`, { query: { path } }),
+    /** `GET /api/v1/app-conversations/{id}/git/diff?path=`: a file before and after. */
+    gitDiff: (conversationId: string, path: string) => request<GitChangeDiff>('GET', `${conversation(conversationId)}/git/diff`, { query: { path } }),
+    /** `GET /api/v1/app-conversations/{id}/skills`. */
+    skills: (conversationId: string) => request<{ skills: { name: string; type: string; content: string; triggers: string[] }[] }>('GET', `${conversation(conversationId)}/skills`),
+    /** `GET /api/v1/app-conversations/{id}/hooks`. */
+    hooks: (conversationId: string) => request<{ hooks: { event_type: string; matchers: unknown[] }[] }>('GET', `${conversation(conversationId)}/hooks`),
+    /** `GET /api/v1/app-conversations/{id}/download`: the ZIP archive's bytes. */
+    download: async (conversationId: string) => new Uint8Array(await (await send('GET', `${conversation(conversationId)}/download`)).arrayBuffer()),
+    /** `POST /api/v1/app-conversations/stream-start`: each step of the start task, as it streams in. */
+    async *streamStart(body: z.input<typeof AppConversationStartRequest> = {}): AsyncGenerator<AppConversationStartTask> {
+      const response = await send('POST', '/api/v1/app-conversations/stream-start', { body });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (value) buffer += decoder.decode(value, { stream: true });
+        // Items are separated by ",\n" inside "[\n" ... "]": each complete one is parsed as it arrives.
+        const items = buffer.replace(/^\[\n/, '').split(/,\n(?=\{)/);
+        const complete = done ? items : items.slice(0, -1);
+        for (const item of complete) {
+          const text = item.replace(/\]$/, '').trim();
+          if (text) yield JSON.parse(text) as AppConversationStartTask;
+        }
+        buffer = done ? '' : `[\n${items.at(-1)}`;
+        if (done) return;
+      }
+    },
+    /** `GET /api/v1/sandboxes/{id}/settings/secrets`, with the sandbox's own session key: names only. */
+    sandboxSecretNames: (sandboxId: string, sandboxKey: string) => request<SecretNamesResponse>('GET', `/api/v1/sandboxes/${id(sandboxId)}/settings/secrets`, { key: sandboxKey }),
 
     /** `GET /api/v1/sandboxes/search`. */
     searchSandboxes: (query: PageQuery = {}) => request<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search', { query: { ...query } }),

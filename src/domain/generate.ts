@@ -69,7 +69,7 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
   const specs = defaultSandboxSpecs(formatDateTime(end - HISTORY_MS - 3600_000));
   const sandboxes: SandboxRecord[] = [];
   const conversations: ConversationRecord[] = [];
-  const start_tasks: StartTaskRecord[] = [];
+  const start_tasks: FixtureInput['start_tasks'] & object = [];
   const triggers = ConversationTrigger.options;
   const providers = ProviderType.options;
 

@@ -202,6 +202,11 @@ export class FakeService {
     return this.#operation((state) => startTasks.getStartTasks(state, ids));
   }
 
+  /** A start task as it was at each step so far, oldest first; `null` when unknown. */
+  startTaskSteps(id: string): Promise<AppConversationStartTask[] | null> {
+    return this.#operation((state) => startTasks.startTaskSteps(state, id));
+  }
+
   /** `GET /api/v1/app-conversations/start-tasks/search`. */
   searchStartTasks(filters: startTasks.StartTaskFilters & { sort_order?: StartTaskSortOrder }, page: PageRequest): Promise<Page<AppConversationStartTask>> {
     return this.#operation((state) => startTasks.searchStartTasks(state, filters, page));

@@ -41,6 +41,7 @@ async function settleTask(state: DomainState, initial: StartTaskRecord, now: num
     const at = formatDateTime(step.atMs);
     task = await state.store.startTasks.update(task.id, {
       status: step.status, status_changed_at: at, updated_at: at, detail: step.detail ?? null,
+      steps: [...task.steps, { status: step.status, at, detail: step.detail ?? null }],
     });
     if (step.status === 'READY') await createAppConversation(state, task, step.atMs);
   }
@@ -130,11 +131,21 @@ export async function startAppConversation(state: DomainState, given: AppConvers
     app_conversation_id: conversationId,
     sandbox_id: sandboxId,
     request,
+    steps: [{ status: 'WORKING', at: created, detail: null }],
     created_at: created,
     updated_at: created,
   });
   state.pendingTasks.add(task.id);
   return startTaskView(state, task);
+}
+
+/** The task as it was at each of its steps so far, oldest first (what stream-start streams); `null` when unknown. */
+export function startTaskSteps(state: DomainState, id: string): AppConversationStartTask[] | null {
+  const key = toHyphenatedUuid(id);
+  const record = key ? state.store.startTasks.get(key) : undefined;
+  if (!record) return null;
+  const steps = record.steps.length > 0 ? record.steps : [{ status: record.status, at: record.updated_at, detail: record.detail }];
+  return steps.map((step) => startTaskView(state, { ...record, status: step.status, updated_at: step.at, detail: step.detail }));
 }
 
 /** `GET /api/v1/app-conversations/start-tasks?ids=`: tasks aligned with `ids`, null for missing ones. */

@@ -74,6 +74,8 @@ export const StartTaskRecord = z.strictObject({
   app_conversation_id: z.guid(),
   sandbox_id: z.string().nullable().default(null),
   request: AppConversationStartRequest,
+  /** Every status the task has been in, with when and why (what stream-start streams). */
+  steps: z.array(z.object({ status: AppConversationStartTaskStatus, at: DateTime, detail: z.string().nullable().default(null) })).default([]),
   created_at: DateTime,
   updated_at: DateTime,
 });

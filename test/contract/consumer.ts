@@ -207,6 +207,29 @@ export async function writeContracts(dir: string): Promise<number> {
       expect(page.items.length).toBeGreaterThan(0);
     });
 
+  // -------------------------------------------------------------- one app conversation: rename, message, file, delete
+  const conversationPath = (suffix: string) => pathFromState(
+    `^/api/v1/app-conversations/[0-9a-f]{32}${suffix.replace(/[/-]/g, '\\$&')}$`,
+    `/api/v1/app-conversations/\${app_conversation_id}${suffix}`,
+    `/api/v1/app-conversations/${CONVERSATION_ID_EXAMPLE}${suffix}`,
+  );
+  await add('an app conversation exists', undefined, 'a request to rename an app conversation',
+    { method: 'PATCH', path: conversationPath(''), body: { title: 'Renamed by contract' } },
+    { status: 200, body: { ...appConversationCommon(), title: 'Renamed by contract' } },
+    async (url) => expect((await withKey(url).updateAppConversation(CONVERSATION_ID_EXAMPLE, { title: 'Renamed by contract' })).title).toBe('Renamed by contract'));
+  await add('an app conversation exists', undefined, 'a request to send a message to an app conversation',
+    { method: 'POST', path: conversationPath('/send-message'), body: { content: [{ type: 'text', text: 'Also add a test' }], run: true } },
+    { status: 200, body: { success: true, sandbox_status: 'RUNNING', message: nullValue() } },
+    async (url) => expect((await withKey(url).sendMessage(CONVERSATION_ID_EXAMPLE, 'Also add a test')).success).toBe(true));
+  await add('an app conversation exists', undefined, 'a request to read a file of an app conversation',
+    { method: 'GET', path: conversationPath('/file'), query: { file_path: 'PLAN.md' } },
+    { status: 200, body: string('# Plan\n') },
+    async (url) => expect(typeof await withKey(url).readFile(CONVERSATION_ID_EXAMPLE, 'PLAN.md')).toBe('string'));
+  await add('an app conversation exists', undefined, 'a request to delete an app conversation',
+    { method: 'DELETE', path: conversationPath('') },
+    { status: 200, body: { success: true } },
+    async (url) => expect(await withKey(url).deleteAppConversation(CONVERSATION_ID_EXAMPLE)).toEqual({ success: true }));
+
   // -------------------------------------------------------------- GET /api/v1/sandboxes/search
   await add('at least two sandboxes exist', undefined, 'a request for the first page of sandboxes, one a page',
     { method: 'GET', path: '/api/v1/sandboxes/search', query: { limit: '1' } },

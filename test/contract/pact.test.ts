@@ -13,7 +13,7 @@ import { runCli, startCli } from '../support/cli.js';
 import { writeContracts } from './consumer.js';
 
 /** Interactions the contract holds: one per behaviour a client relies on. */
-const EXPECTED_INTERACTIONS = 19;
+const EXPECTED_INTERACTIONS = 23;
 const CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${PROVIDER_NAME}.json`);
 const KEY = 'verify-key';
 
@@ -38,12 +38,13 @@ describe('consumer contracts', () => {
     expect(pact.interactions).toHaveLength(EXPECTED_INTERACTIONS);
     expect(text.toLowerCase()).not.toContain('x-session-api-key');
     expect(text).not.toContain('consumer-test-key');
-    const endpoints = new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}')}`));
+    const endpoints = new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}').replace(/[0-9a-f]{32}/, '{cid}')}`));
     expect([...endpoints].sort()).toEqual([
-      'GET /api/v1/app-conversations', 'GET /api/v1/app-conversations/search', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
-      'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations', 'POST /api/v1/sandboxes',
-      'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
-    ]);
+      'DELETE /api/v1/app-conversations/{cid}', 'GET /api/v1/app-conversations', 'GET /api/v1/app-conversations/search',
+      'GET /api/v1/app-conversations/{cid}/file', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
+      'PATCH /api/v1/app-conversations/{cid}', 'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations',
+      'POST /api/v1/app-conversations/{cid}/send-message', 'POST /api/v1/sandboxes', 'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
+    ].sort());
   });
 });
 

@@ -357,6 +357,6 @@ describe('GET /openapi.json', () => {
       '/api/conversations', '/api/add-git-providers', '/api/v1/app-conversations', '/api/v1/sandboxes/search',
       '/api/v1/sandboxes', '/api/v1/sandboxes/{sandbox_id}/pause', '/api/v1/sandboxes/{sandbox_id}/resume', '/api/v1/sandbox-specs/search',
     ]));
-    expect(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0)).toBe(21);
+    expect(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0)).toBe(35);
   });
 });

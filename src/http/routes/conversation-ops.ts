@@ -97,27 +97,27 @@ export const conversationOpRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/git/changes`, summary: 'The changed files of the repository at ?path= (the agent server\'s git service)',
-    params: ConversationParam, query: GitQuery, response: z.array(GitChange), untypedInDocument: true,
+    params: ConversationParam, query: GitQuery, response: z.array(GitChange), untypedInDocument: true, errors: [404, 409, 502],
     handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (ready) => gitChanges(ready, query.path)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/git/diff`, summary: 'A changed file before and after: {"original", "modified"}',
-    params: ConversationParam, query: GitQuery, response: GitChangeDiff, untypedInDocument: true,
+    params: ConversationParam, query: GitQuery, response: GitChangeDiff, untypedInDocument: true, errors: [404, 409, 502],
     handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (ready) => gitDiff(ready, query.path)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/skills`, summary: 'The skills loaded for the conversation (empty while its sandbox is paused)',
-    params: ConversationParam, response: SkillsResponse, untypedInDocument: true,
+    params: ConversationParam, response: SkillsResponse, untypedInDocument: true, errors: [404, 502],
     handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id!, 'skills', skillsOf),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/hooks`, summary: 'The hooks configured in the workspace (empty while its sandbox is paused)',
-    params: ConversationParam, response: HooksResponse, untypedInDocument: true,
+    params: ConversationParam, response: HooksResponse, untypedInDocument: true, errors: [404, 502],
     handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id!, 'hooks', hooksOf),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/download`, summary: 'Download the conversation (metadata, messages and workspace) as a ZIP archive',
-    params: ConversationParam, response: z.unknown(), untypedInDocument: true,
+    params: ConversationParam, response: z.unknown(), untypedInDocument: true, errors: [404, 409, 503],
     handle: async ({ params }, { service }) => {
       const archive = await service.exportConversation(params.conversation_id!);
       if (!archive) return detail(404, `Conversation not found: ${hexOf(params.conversation_id!)}`);

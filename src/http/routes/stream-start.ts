@@ -18,14 +18,19 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 async function* steps(context: RouteContext, first: AppConversationStartTask): AsyncGenerator<string> {
   yield '[\n';
   yield JSON.stringify(first);
+  let sent = 1;
   let last = first;
   const deadline = Date.now() + MAX_STREAM_MS;
   while (last.status !== 'READY' && last.status !== 'ERROR' && Date.now() < deadline) {
     await sleep(POLL_MS);
-    const [task] = await context.service.getStartTasks([first.id]);
-    if (!task) break;
-    if (task.status !== last.status) yield `,\n${JSON.stringify(task)}`;
-    last = task;
+    const all = await context.service.startTaskSteps(first.id);
+    if (!all) break;
+    // Every step is streamed, also when the clock jumped over several at once.
+    for (const task of all.slice(sent)) {
+      yield `,\n${JSON.stringify(task)}`;
+      last = task;
+    }
+    sent = all.length;
   }
   yield ']';
 }
