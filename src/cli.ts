@@ -43,7 +43,13 @@ const SERVE_FLAGS = {
   fixture: { key: 'fixture', type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
   timings: { key: 'timings', type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
   latency: { key: 'latency', type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)', coerce: asLatency },
+  'fixtures-dir': { key: 'fixturesDir', type: 'string', env: 'FAKEHANDS_FIXTURES_DIR', help: 'Folder of NAME.json fixtures that POST /_fakehands/reset may load by name' },
   'state-file': { key: 'stateFile', type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
+  'allowed-host': { key: 'allowedHosts', type: 'string', env: 'FAKEHANDS_ALLOWED_HOSTS', help: 'Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)' },
+  'max-records': { key: 'maxRecords', type: 'string', env: 'FAKEHANDS_MAX_RECORDS', help: 'Most records the fake holds; a create past it answers 507 (default 1000000)', coerce: asInt },
+  'max-store-mb': { key: 'maxStoreMb', type: 'string', env: 'FAKEHANDS_MAX_STORE_MB', help: 'Most MiB of records the fake holds; a change past it answers 507 (default 512)', coerce: asInt },
+  'max-body-kb': { key: 'maxBodyKb', type: 'string', env: 'FAKEHANDS_MAX_BODY_KB', help: 'Largest request body in KiB; larger ones answer 413 (default 1024)', coerce: asInt },
+  'body-timeout-ms': { key: 'bodyTimeoutMs', type: 'string', env: 'FAKEHANDS_BODY_TIMEOUT_MS', help: 'Longest a request body may take to arrive; slower clients get 408 and are closed (default 10000)', coerce: asInt },
   cors: { key: 'cors', type: 'string', env: 'FAKEHANDS_CORS', help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)' },
   quiet: { key: 'quiet', type: 'boolean', env: 'FAKEHANDS_QUIET', help: 'No request log' },
   log: { key: 'log', type: 'string', env: 'FAKEHANDS_LOG', help: 'Request log format: pretty (default) | json' },
@@ -58,12 +64,17 @@ const BOOLEAN_TEXT: Record<string, boolean> = { 1: true, true: true, yes: true, 
  * The options of `fakehands serve`: the library's own `FakeOptions` (one schema for both) plus
  * what only a server has.
  */
-export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: true, fixture: true, timings: true, latency: true }).extend({
+export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: true, fixture: true, timings: true, latency: true, fixturesDir: true }).extend({
   timings: z.enum(['realistic', 'instant']).default('realistic'),
   fixture: z.string().min(1).default('default'),
   host: z.string().min(1).default(DEFAULT_HOST),
   port: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').default(DEFAULT_PORT),
   stateFile: z.string().min(1).optional(),
+  allowedHosts: z.string().min(1).optional(),
+  maxRecords: z.int().min(1).optional(),
+  maxStoreMb: z.int().min(1).optional(),
+  maxBodyKb: z.int().min(1).max(1024 * 1024).default(1024),
+  bodyTimeoutMs: z.int().min(100).max(3_600_000).default(10_000),
   cors: z.string().min(1).optional(),
   quiet: z.boolean().default(false),
   log: z.enum(['pretty', 'json']).default('pretty'),
@@ -206,12 +217,19 @@ async function serve(config: ServeConfig): Promise<void> {
   try {
     fake = await createFake({
       baseUrl: 'http://localhost', apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
-      timings: config.timings, clock: 'system', latency: config.latency,
+      timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
+      ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
+      ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),
     });
   } catch (error) {
     throw error instanceof FakehandsError ? error : usage((error as Error).message);
   }
-  const server = createFakeServer(fake, { cors: corsPolicy(config.cors), log: logger(config), stateFile });
+  const server = createFakeServer(fake, {
+    cors: corsPolicy(config.cors), log: logger(config), stateFile,
+    allowedHosts: config.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean) ?? [],
+    maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
+    onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
+  });
   let url: string;
   try {
     url = await server.listen(config.port, config.host);
@@ -220,7 +238,10 @@ async function serve(config: ServeConfig): Promise<void> {
     if (code === 'EADDRINUSE') throw usage(`port ${config.port} on ${config.host} is in use; pass --port 0 for a free one`);
     throw usage(`cannot listen on ${config.host}:${config.port} (${code ?? (error as Error).message})`);
   }
-  if (stateFile) await stateFile.write(await fake.snapshot());
+  if (stateFile) {
+    await stateFile.removeLeftovers();
+    await stateFile.write(await fake.snapshot());
+  }
   process.stdout.write(`fakehands listening on ${url}\n`);
   const keyNote = config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
   process.stdout.write(`API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);

@@ -10,6 +10,7 @@ import { storeFromFixture } from './domain/fixtures.js';
 import type { Timings } from './domain/lifecycle.js';
 import { FakeService } from './domain/service.js';
 import { DomainState } from './domain/state.js';
+import { StoreBudget } from './domain/table.js';
 import { createFaults, type Faults } from './http/faults.js';
 import { createJournal, type Journal } from './http/journal.js';
 import { openApiDocument } from './http/openapi.js';
@@ -86,6 +87,31 @@ async function readFixture(fixture: FixtureOption): Promise<{ data: unknown; sou
   }
 }
 
+/** Largest fixture file the control API loads by name. */
+const MAX_NAMED_FIXTURE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads `NAME.json` of the fixtures directory for the control API: a regular file (no link, no
+ * FIFO, no device), bounded in size; the errors name the fixture and never quote its content.
+ */
+async function readNamedFixture(dir: string, name: string): Promise<FixtureInput> {
+  const { lstat, readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const path = join(dir, `${name}.json`);
+  const source = `"${name}"`;
+  const info = await lstat(path).catch(() => null);
+  if (!info) throw fixtureError(source, 'no such fixture in the fixtures directory');
+  if (!info.isFile()) throw fixtureError(source, 'not a regular file');
+  if (info.size > MAX_NAMED_FIXTURE_BYTES) throw fixtureError(source, `larger than ${MAX_NAMED_FIXTURE_BYTES / 1024 / 1024} MiB`);
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    throw fixtureError(source, 'not valid JSON');
+  }
+  return data as FixtureInput;
+}
+
 /**
  * Creates the fake's core (no msw): what the standalone server runs.
  * @example
@@ -101,7 +127,7 @@ export async function createFakeCore(input: FakeOptionsInput = {}): Promise<Fake
 
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source } = await readFixture(fixture);
-    const store = await storeFromFixture(data, source, clock.now());
+    const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes));
     return new DomainState(store, clock, seed, { timings, userId: options.userId });
   };
 
@@ -112,9 +138,10 @@ export async function createFakeCore(input: FakeOptionsInput = {}): Promise<Fake
 
   const reset = async (resetOptions: ResetOptions = {}) => {
     const next = { fixture: resetOptions.fixture ?? current.fixture, seed: resetOptions.seed ?? current.seed };
-    const restartClock = options.clock === 'manual';
+    // A manual clock goes back to its start; a system clock drops what was advanced.
+    const restartClock = options.clock === 'manual' || options.clock === 'system';
     const now = clock.now();
-    if (restartClock) clock.set(start);
+    if (restartClock) clock.set(options.clock === 'manual' ? start : Date.now());
     let state: DomainState;
     try {
       state = await load(next.fixture, next.seed);
@@ -126,8 +153,16 @@ export async function createFakeCore(input: FakeOptionsInput = {}): Promise<Fake
     await service.replaceState(state);
   };
 
+  /** A fixture named by the control API: built-in, or a regular `NAME.json` file of the fixtures directory; its content is never echoed. */
+  const resetByName = async ({ fixture, seed }: { fixture?: string; seed?: number }) => {
+    if (fixture === undefined || (BUILT_IN_FIXTURES as readonly string[]).includes(fixture)) return reset({ fixture, seed });
+    if (!options.fixturesDir) throw fixtureError(`"${fixture}"`, 'no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name)');
+    const data = await readNamedFixture(options.fixturesDir, fixture);
+    return reset({ fixture: data, seed });
+  };
+
   const context: RouteContext = {
-    service, clock, faults, journal, reset,
+    service, clock, faults, journal, resetByName,
     snapshot: () => service.snapshot(),
     openApi: () => (openApi ??= openApiDocument(apiRoutes, { version: packageVersion(), serverUrl: new URL(options.baseUrl).pathname.replace(/\/+$/, '') || '/' })),
   };

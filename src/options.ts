@@ -4,6 +4,7 @@ import { DEFAULT_MANUAL_START } from './domain/clock.js';
 import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
 import { formatPath } from './schemas/issue-path.js';
 import { FakehandsError } from './domain/errors.js';
+import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/table.js';
 import type { FixtureInput } from './schemas/records.js';
 
 /** The documented default session API key of the fake (it is not a secret of anyone's). */
@@ -49,6 +50,12 @@ export const FakeOptions = z.strictObject({
   userId: z.string().nullable().default(null),
   /** Extra latency per request in milliseconds, picked between min and max by a generator seeded with `seed`. */
   latency: z.strictObject({ min: z.int().min(0), max: z.int().min(0) }).refine((l) => l.min <= l.max, 'min must not exceed max').nullable().default(null),
+  /** A folder whose `NAME.json` files the control API's reset may load by name (regular files only); none by default. */
+  fixturesDir: z.string().min(1).nullable().default(null),
+  /** Most records the fake holds (sandboxes, conversations, start tasks, specs); a create past it answers 507. */
+  maxRecords: z.int().min(1).default(DEFAULT_MAX_RECORDS),
+  /** Most bytes of records (their JSON) the fake holds; a change past it answers 507. */
+  maxStoreBytes: z.int().min(1024).default(DEFAULT_MAX_STORE_BYTES),
   /** How many answered requests the journal keeps. */
   journalSize: z.int().min(1).max(100_000).default(500),
   /** Check every answer against its route's response schema and throw on a violation (for test suites). */

@@ -13,6 +13,16 @@ export interface Clock {
   set(time: Date | string | number): void;
 }
 
+/** The last instant the fake's time may reach: the end of year 9999 (Python's datetime ends there). */
+export const MAX_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Refuses a time past `MAX_INSTANT_MS`. */
+function assertWithinRange(ms: number, what: string): void {
+  if (ms > MAX_INSTANT_MS) {
+    throw new FakehandsError('invalid_time', `Failed to ${what}: it would pass the end of year 9999, the last instant a datetime can hold. Reset the fake, or move it less far.`);
+  }
+}
+
 function assertAdvance(ms: number): void {
   if (!Number.isFinite(ms) || ms < 0) {
     throw new FakehandsError('invalid_time', `Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got ${ms}. Time never goes backwards; use clock.set() to jump.`);
@@ -34,8 +44,8 @@ export function createManualClock(start: Date | string | number = DEFAULT_MANUAL
   let current = toEpoch(start);
   return {
     now: () => current,
-    advance(ms) { assertAdvance(ms); current += ms; },
-    set(time) { current = toEpoch(time); },
+    advance(ms) { assertAdvance(ms); assertWithinRange(current + ms, 'advance the fake clock'); current += ms; },
+    set(time) { const at = toEpoch(time); assertWithinRange(at, 'set the fake clock'); current = at; },
   };
 }
 
@@ -48,8 +58,8 @@ export function createSystemClock(): Clock {
   let offset = 0;
   return {
     now: () => Date.now() + offset,
-    advance(ms) { assertAdvance(ms); offset += ms; },
-    set(time) { offset = toEpoch(time) - Date.now(); },
+    advance(ms) { assertAdvance(ms); assertWithinRange(Date.now() + offset + ms, 'advance the fake clock'); offset += ms; },
+    set(time) { const at = toEpoch(time); assertWithinRange(at, 'set the fake clock'); offset = at - Date.now(); },
   };
 }
 

@@ -27,7 +27,9 @@ export type FakehandsErrorCode =
   /** The command line is wrong. */
   | 'usage'
   /** An OpenAPI document given to `fakehands drift` cannot be read or is not OpenAPI 3.x. */
-  | 'invalid_spec';
+  | 'invalid_spec'
+  /** The store is at its limit of records or bytes (HTTP 507). */
+  | 'storage_full';
 
 /** Codes that mean "the configuration is wrong": the CLI exits with 2 on these. */
 export const CONFIGURATION_ERROR_CODES: ReadonlySet<FakehandsErrorCode> = new Set([

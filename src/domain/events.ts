@@ -28,6 +28,8 @@ export interface StateChange {
 export interface ChangedState {
   /** The whole state at this instant, as a fixture (tokens redacted). */
   snapshot(): Fixture;
+  /** One record as a fixture holds it (secrets redacted), or `undefined` when it is gone. */
+  record(entity: ChangedEntity, id: string): { id: string } | undefined;
 }
 
 /**

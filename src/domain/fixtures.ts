@@ -5,10 +5,12 @@ import {
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { canonicalDateTime, formatDateTime, parseDateTime, parseDateTimeMicros } from '../schemas/datetime.js';
 import { formatPath } from '../schemas/issue-path.js';
-import { fixtureError } from './errors.js';
+import { FakehandsError, fixtureError } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED, redactSecrets } from './redact.js';
+import type { ChangedEntity } from './events.js';
 import { Store } from './store.js';
+import { StoreBudget } from './table.js';
 
 
 
@@ -34,11 +36,11 @@ const FixtureShape = z.strictObject({
  * entered their status at `nowMs`, so a STARTING sandbox of a fixture is still starting when it loads.
  * A fixture with `relative_to` has every time moved by `nowMs − relative_to`: it always looks recent.
  */
-export async function storeFromFixture(input: unknown, source: string, nowMs: number): Promise<Store> {
+export async function storeFromFixture(input: unknown, source: string, nowMs: number, budget: StoreBudget = new StoreBudget()): Promise<Store> {
   const shape = FixtureShape.safeParse(input);
   if (!shape.success) throw fixtureError(source, shape.error.issues.slice(0, 3).map(describeIssue).join('; '));
   const data = shape.data;
-  const store = new Store();
+  const store = new Store(budget);
   const now = formatDateTime(nowMs);
   const shiftMs = data.relative_to ? nowMs - parseDateTime(canonicalDateTime(data.relative_to)) : 0;
   /** A stored time moved by the fixture's shift (`relative_to`). */
@@ -61,7 +63,8 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   const insert = async <T>(kind: string, index: number, id: string, store_: () => Promise<T>): Promise<T> => {
     try {
       return await store_();
-    } catch {
+    } catch (error) {
+      if (error instanceof FakehandsError && error.code === 'storage_full') throw fixtureError(source, `${kind}[${index}]: ${error.message}`);
       throw fixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
     }
   };
@@ -81,7 +84,6 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
       ...sandbox, created_at: at(sandbox.created_at), status_changed_at: atOptional(sandbox.status_changed_at) ?? now,
     }));
   }
-  const parents: [number, string][] = [];
   for (const [i, value] of data.conversations.entries()) {
     const conversation = record(ConversationRecord, 'conversations', i, value);
     if (conversation.version === 'V1' && !toHyphenatedUuid(conversation.id)) {
@@ -89,16 +91,14 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     }
     const id = toHyphenatedUuid(conversation.id) ?? conversation.id;
     const parent = conversation.parent_conversation_id && (toHyphenatedUuid(conversation.parent_conversation_id) ?? conversation.parent_conversation_id);
-    if (parent) parents.push([i, parent]);
     const stored = await insert('conversations', i, id, () => store.conversations.insert({
       ...conversation, id, parent_conversation_id: parent,
       created_at: at(conversation.created_at), updated_at: at(conversation.updated_at),
       agent_started_at: at(conversation.agent_started_at ?? conversation.created_at),
     }));
+    // A parent may be gone (deleting a conversation leaves its sub-conversations, as the real
+    // service does): the link is kept, and such a state loads again.
     if (parent) store.linkChild(parent, stored.id);
-  }
-  for (const [i, parent] of parents) {
-    if (!store.conversations.get(parent)) throw fixtureError(source, `conversations[${i}].parent_conversation_id: no conversation has the id "${parent}"`);
   }
   for (const [i, value] of data.start_tasks.entries()) {
     const task = record(StartTaskRecord, 'start_tasks', i, value);
@@ -124,8 +124,25 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     sandbox_specs: store.sandboxSpecs.all(),
     sandboxes: store.sandboxes.all().map(sandboxNow),
     conversations: store.conversations.all(),
-    start_tasks: store.startTasks.all(),
+    start_tasks: store.startTasks.all().map((task) => ({ ...task, request: redactSecrets(task.request) as typeof task.request })),
     provider_tokens: tokens,
     mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
   });
+}
+
+/** One record as a fixture holds it (a start task's request with its secrets redacted), or `undefined` when it is gone. */
+export function recordOf(state: { store: Store }, entity: ChangedEntity, id: string): { id: string } | undefined {
+  const { store } = state;
+  switch (entity) {
+    case 'sandbox_spec': return store.sandboxSpecs.get(id);
+    case 'sandbox': return store.sandboxes.get(id);
+    case 'conversation': return store.conversations.get(id);
+    case 'start_task': {
+      const task = store.startTasks.get(id);
+      if (!task) return undefined;
+      const redacted: typeof task = { ...task, request: redactSecrets(task.request) as typeof task.request };
+      return redacted;
+    }
+    default: return undefined;
+  }
 }

@@ -31,6 +31,7 @@ export async function createConversation(state: DomainState, request: InitSessio
 }
 
 async function createLegacyConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationRecord> {
+  state.store.budget.assertRoom(2, 2048);
   const id = request.conversation_id === undefined
     ? state.random.uuid()
     : toHyphenatedUuid(request.conversation_id) ?? request.conversation_id;
@@ -121,6 +122,8 @@ export function deleteConversation(state: DomainState, id: string): boolean {
   const { store } = state;
   store.conversations.remove(record.id);
   if (record.parent_conversation_id) store.unlinkChild(record.parent_conversation_id, record.id);
+  // Its sub-conversations stay, still naming it as their parent (as in the real service's store).
+  store.childrenOf.delete(record.id);
   const shared = store.conversations.all().some((c) => c.sandbox_id === record.sandbox_id);
   if (!shared) store.sandboxes.remove(record.sandbox_id);
   return true;

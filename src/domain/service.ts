@@ -15,8 +15,8 @@ import type { SandboxInfo } from '../schemas/sandbox.js';
 import type { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import * as appConversations from './app-conversations.js';
 import * as ops from './conversation-ops.js';
-import type { ChangeListener, StateChange } from './events.js';
-import { fixtureOf } from './fixtures.js';
+import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
+import { fixtureOf, recordOf } from './fixtures.js';
 import * as gitProviders from './git-providers.js';
 import * as legacy from './legacy-conversations.js';
 import { Mutex } from './mutex.js';
@@ -102,7 +102,7 @@ export class FakeService {
     this.#changes = [];
     const run = this.#publishing.then(async () => {
       if (changes.length === 0) return;
-      const view = { snapshot: () => this.#snapshotNow() };
+      const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => recordOf(this.#state, entity, id) };
       for (const listener of [...this.#listeners]) await listener(changes, view);
     });
     this.#publishing = run.catch(() => undefined);

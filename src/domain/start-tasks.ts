@@ -112,6 +112,8 @@ function inheritFromParent(state: DomainState, request: AppConversationStartRequ
 /** `POST /api/v1/app-conversations`: a WORKING start task, in a new sandbox or the one named (resumed when paused). */
 export async function startAppConversation(state: DomainState, given: AppConversationStartRequest): Promise<AppConversationStartTask> {
   const request = inheritFromParent(state, given);
+  // A sandbox, the task and later its conversation: refused at once when they would not fit.
+  state.store.budget.assertRoom(3, 2 * JSON.stringify(request).length + 2048);
   const conversationId = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.random.uuid();
   if (state.store.conversations.get(conversationId)) throw badRequest(`Conversation already exists: ${toHex(conversationId)}`);
   let sandboxId: string | null = request.sandbox_id;

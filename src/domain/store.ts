@@ -12,7 +12,7 @@ import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
 import type { MCPConfig } from '../schemas/mcp.js';
 import type { ChangeSink } from './events.js';
-import { Table } from './table.js';
+import { StoreBudget, Table } from './table.js';
 
 const ignore: ChangeSink = () => undefined;
 
@@ -21,18 +21,30 @@ export class Store {
   /** Where changes are announced; the service subscribes once the store is loaded. */
   onChange: ChangeSink = ignore;
   readonly #sink = () => this.onChange;
+  /** What the store may hold; a change past it is refused (507). */
+  readonly budget: StoreBudget;
   /** Sandbox specs; the first one stored is the default. */
-  readonly sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink);
+  readonly sandboxSpecs: Table<typeof SandboxSpecInfo>;
   /** Sandboxes (MISSING ones are not stored). */
-  readonly sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink);
+  readonly sandboxes: Table<typeof SandboxRecord>;
   /** Conversations of both versions, with orderings for the V1 lists. */
-  readonly conversations = new Table('conversation', ConversationRecord, {
-    v0: (c) => c.version === 'V0',
-    v1: (c) => c.version === 'V1',
-    v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
-  }, this.#sink);
+  readonly conversations: Table<typeof ConversationRecord, 'v0' | 'v1' | 'v1TopLevel'>;
   /** Start tasks of app conversations. */
-  readonly startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink);
+  readonly startTasks: Table<typeof StartTaskRecord>;
+
+  /** An empty store of at most `budget`. */
+  constructor(budget: StoreBudget = new StoreBudget()) {
+    this.budget = budget;
+    this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget);
+    this.sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink, budget);
+    this.conversations = new Table('conversation', ConversationRecord, {
+      v0: (c) => c.version === 'V0',
+      v1: (c) => c.version === 'V1',
+      v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
+    }, this.#sink, budget);
+    this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget);
+  }
+
   /** Ids of the children of each conversation (`sub_conversation_ids`). */
   readonly childrenOf = new Map<string, string[]>();
   /** Stored git provider tokens, one record per provider: secrets, never returned by any endpoint. */

@@ -1,6 +1,47 @@
 import { Collection } from '@msw/data';
 import type { z } from 'zod';
 import type { ChangedEntity, ChangeSink } from './events.js';
+import { FakehandsError } from './errors.js';
+
+/** Default limits of a store: enough for the 100,000-conversation scale test, small enough to keep the process alive. */
+export const DEFAULT_MAX_RECORDS = 1_000_000;
+export const DEFAULT_MAX_STORE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * How much a store may hold, in records and in (approximate, JSON) bytes. A change that would go
+ * past either is refused with a `storage_full` error (HTTP 507) and changes nothing.
+ */
+export class StoreBudget {
+  records = 0;
+  bytes = 0;
+
+  /** A budget of `maxRecords` records and `maxBytes` bytes. */
+  constructor(readonly maxRecords: number = DEFAULT_MAX_RECORDS, readonly maxBytes: number = DEFAULT_MAX_STORE_BYTES) {}
+
+  /** Takes `records` and `bytes` from the budget, or throws when it would go past a limit. */
+  claim(records: number, bytes: number): void {
+    if (this.records + records > this.maxRecords) {
+      throw new FakehandsError('storage_full', `Insufficient Storage: the fake holds ${this.records} records, its limit (--max-records ${this.maxRecords}); reset it, delete some, or raise the limit`);
+    }
+    if (this.bytes + bytes > this.maxBytes) {
+      throw new FakehandsError('storage_full', `Insufficient Storage: the fake holds ${Math.round(this.bytes / 1024 / 1024)} MiB of records, near its limit (--max-store-mb ${Math.round(this.maxBytes / 1024 / 1024)}); reset it, delete some, or raise the limit`);
+    }
+    this.records += records;
+    this.bytes += bytes;
+  }
+
+  /** Throws as `claim` would, without taking anything: for an operation that stores several records, before the first. */
+  assertRoom(records: number, bytes: number): void {
+    this.claim(records, bytes);
+    this.release(records, bytes);
+  }
+
+  /** Gives `records` and `bytes` back. */
+  release(records: number, bytes: number): void {
+    this.records -= records;
+    this.bytes -= bytes;
+  }
+}
 
 /** A record that can be kept in a table: it has an id and a creation time. */
 interface Keyed {
@@ -109,14 +150,18 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   readonly #byId = new Map<string, StoredRecord<S>>();
   readonly #entity: ChangedEntity;
   readonly #emit: () => ChangeSink;
+  readonly #budget: StoreBudget;
+  /** The approximate size of each record (its JSON length), for the store's byte budget. */
+  readonly #sizes = new Map<string, number>();
 
   /**
    * Creates a table of `entity` records of `schema`, with named orderings of the records passing
    * each filter; every insert, update and remove is announced to the sink `emit` returns.
    */
-  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink) {
+  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink, budget: StoreBudget) {
     this.#entity = entity;
     this.#emit = emit;
+    this.#budget = budget;
     this.collection = new Collection({ schema });
     this.#filters = filters;
     const orderings = { all: new Ordering() } as Record<Name | 'all', Ordering>;
@@ -131,14 +176,18 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
 
   /** Validates and stores a new record; throws when its id is taken. */
   async insert(values: z.input<S>): Promise<z.output<S>> {
+    const size = JSON.stringify(values).length;
+    this.#budget.claim(1, size);
     const key = await findPrimaryKey();
     const keyed = key && typeof (values as { id?: unknown }).id === 'string'
       ? { ...(values as object), [key]: (values as { id: string }).id } : values;
     const record = (await this.collection.create(keyed as z.input<S>)) as StoredRecord<S>;
     if (this.#byId.has(record.id)) {
       this.collection.delete(record);
+      this.#budget.release(1, size);
       throw new Error(`Failed to store a record: the id "${record.id}" is already taken.`);
     }
+    this.#sizes.set(record.id, size);
     this.#byId.set(record.id, record);
     this.orderings.all.add(record);
     for (const name of Object.keys(this.#filters) as Name[]) {
@@ -163,6 +212,10 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   async update(id: string, patch: Partial<z.output<S>>): Promise<z.output<S>> {
     const current = this.#byId.get(id);
     if (!current) throw new Error(`Failed to update a record: no record has the id "${id}".`);
+    const before = this.#sizes.get(id) ?? 0;
+    const after = JSON.stringify({ ...(current as object), ...patch }).length;
+    this.#budget.claim(0, after - before);
+    this.#sizes.set(id, after);
     const next = (await this.collection.update(current, {
       data(draft) {
         Object.assign(draft as object, patch);
@@ -180,6 +233,8 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     if (!record) return undefined;
     this.collection.delete(record);
     this.#byId.delete(id);
+    this.#budget.release(1, this.#sizes.get(id) ?? 0);
+    this.#sizes.delete(id);
     for (const ordering of Object.values(this.orderings) as Ordering[]) ordering.remove(record);
     this.#emit()({ entity: this.#entity, action: 'deleted', id });
     return this.#row(record);

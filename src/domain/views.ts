@@ -3,7 +3,7 @@
  * only while running, children) are derived from the records and the clock here, and nowhere else.
  */
 import type { AppConversation, AppConversationStartTask, MetricsSnapshot } from '../schemas/app-conversation.js';
-import { REDACTED } from './redact.js';
+import { redactSecrets } from './redact.js';
 import type { SandboxStatus } from '../schemas/common.js';
 import { parseDateTime } from '../schemas/datetime.js';
 import type { ConversationInfo } from '../schemas/legacy.js';
@@ -201,12 +201,12 @@ export function startTaskView(state: DomainState, record: StartTaskRecord): AppC
     app_conversation_id: ready ? hex(record.app_conversation_id) : null,
     sandbox_id: record.status === 'WORKING' ? null : record.sandbox_id,
     agent_server_url: sandbox ? agentServerUrl(sandbox) : null,
+    // Secrets are write-only, like pydantic's SecretStr: the names are echoed, never the values
+    // (the request's `secrets`, a processor's API key), whatever their JSON type.
     request: {
-      ...structuredClone(request),
+      ...(redactSecrets(request) as StartTaskRecord['request']),
       conversation_id: request.conversation_id && hex(request.conversation_id),
       parent_conversation_id: request.parent_conversation_id && hex(request.parent_conversation_id),
-      // Write-only, like pydantic's SecretStr: the names are echoed, never the values.
-      secrets: request.secrets && Object.fromEntries(Object.keys(request.secrets).map((name) => [name, REDACTED])),
     },
     created_at: record.created_at,
     updated_at: record.updated_at,

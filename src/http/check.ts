@@ -8,7 +8,7 @@ import type { Route } from './route.js';
 import { ERROR_RESPONSES } from './status.js';
 
 /** Statuses every route may answer besides the ones it declares. */
-const ALWAYS_DECLARED = new Set([200, 401, 422]);
+const ALWAYS_DECLARED = new Set([200, 401, 422, 507]);
 
 /**
  * Throws a `FakehandsError` (`contract_violation`) when `body` is not what `route` declares for `status`.

@@ -8,6 +8,19 @@ import type { RequestLike } from './responses.js';
 import type { Route } from './route.js';
 import { toValidationErrors } from './validation.js';
 
+/** Most problems one 422 reports; the rest are left out (a 200 KB body cannot make a 10 MB answer). */
+export const MAX_VALIDATION_ERRORS = 100;
+/** Longest `input` a 422 item echoes, as JSON; a longer one is cut to this and marked with `…`. */
+export const MAX_ERROR_INPUT_CHARS = 1024;
+
+/** At most `MAX_VALIDATION_ERRORS` items, each `input` at most `MAX_ERROR_INPUT_CHARS` long. */
+function capErrors(errors: ValidationErrorItem[]): ValidationErrorItem[] {
+  return errors.slice(0, MAX_VALIDATION_ERRORS).map((error) => {
+    const text = JSON.stringify(error.input);
+    return text !== undefined && text.length > MAX_ERROR_INPUT_CHARS ? { ...error, input: `${text.slice(0, MAX_ERROR_INPUT_CHARS)}…` } : error;
+  });
+}
+
 /** The validated input of a request, or the 422 errors that stop it. */
 export type Parsed = { ok: true; query: unknown; body: unknown } | { ok: false; errors: ValidationErrorItem[] };
 
@@ -52,14 +65,14 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
   const errors: ValidationErrorItem[] = [];
   if (route.params) {
     const result = route.params.safeParse(params, { reportInput: true });
-    if (!result.success) errors.push(...toValidationErrors(result.error.issues, params, 'path'));
+    if (!result.success) for (const error of toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
   }
   let query: unknown;
   if (route.query) {
     const raw = readQuery(route, url);
     const result = route.query.safeParse(raw, { reportInput: true });
     if (result.success) query = result.data;
-    else errors.push(...toValidationErrors(result.error.issues, raw, 'query'));
+    else for (const error of toValidationErrors(result.error.issues, raw, 'query')) errors.push(error);
   }
   let body: unknown;
   if (route.body) {
@@ -69,8 +82,8 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
     } else {
       const result = route.body.safeParse(read.value, { reportInput: true });
       if (result.success) body = result.data;
-      else errors.push(...toValidationErrors(result.error.issues, read.value, 'body'));
+      else for (const error of toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
     }
   }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, query, body };
+  return errors.length > 0 ? { ok: false, errors: capErrors(errors) } : { ok: true, query, body };
 }

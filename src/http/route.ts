@@ -49,8 +49,8 @@ export interface RouteContext {
   faults: Faults;
   /** The request journal. */
   journal: Journal;
-  /** Replaces the state with a built-in fixture (by name) and seed. */
-  reset(options: { fixture?: string; seed?: number }): Promise<void>;
+  /** Replaces the state with a fixture named by the control API (built-in, or in the fixtures directory) and seed; a failure changes nothing. */
+  resetByName(options: { fixture?: string; seed?: number }): Promise<void>;
   /** Everything the fake holds. */
   snapshot(): Promise<Fixture>;
   /** The OpenAPI document of the API routes. */

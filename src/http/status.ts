@@ -8,7 +8,7 @@ import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
 
 /** Error statuses a route may declare besides 401 and 422. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 502 | 503 | 504 | 507;
 
 /** Every error answer: its description and the schema of its body. */
 export const ERROR_RESPONSES: Record<number, { description: string; schema: z.ZodType }> = {
@@ -24,6 +24,7 @@ export const ERROR_RESPONSES: Record<number, { description: string; schema: z.Zo
   502: { description: 'Bad Gateway: the agent server answered an error', schema: DetailError },
   503: { description: 'Service Unavailable: the sandbox cannot take it now', schema: DetailError },
   504: { description: 'Gateway Timeout: the ACP server did not answer in time', schema: DetailError },
+  507: { description: 'Insufficient Storage: the fake is at its limit of records or bytes', schema: DetailError },
 };
 
 /** The HTTP status of each domain error; codes not listed are not domain errors (500). */
@@ -31,4 +32,5 @@ export const DOMAIN_ERROR_STATUS: Partial<Record<FakehandsErrorCode, ErrorStatus
   not_found: 404,
   conflict: 409,
   bad_request: 400,
+  storage_full: 507,
 };

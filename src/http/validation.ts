@@ -135,6 +135,14 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], root: un
       case 'too_big':
         errors.push(sizeIssue(issue, loc, input));
         break;
+      case 'invalid_format':
+        if (issue.format === 'regex' && 'pattern' in issue) {
+          const pattern = String(issue.pattern).replace(/^\/|\/[a-z]*$/g, '');
+          errors.push(item('string_pattern_mismatch', loc, `String should match pattern '${pattern}'`, input, { pattern }));
+          break;
+        }
+        errors.push(item('value_error', loc, `Value error, ${issue.message}`, input, { error: {} }));
+        break;
       default:
         errors.push(item('value_error', loc, `Value error, ${issue.message}`, input, { error: {} }));
     }

@@ -14,8 +14,11 @@ export const Health = z.object({ status: z.literal('ok') });
 /** Names of the fixtures that ship with fakehands. */
 export const BUILT_IN_FIXTURES = ['default', 'empty'] as const;
 
-/** `POST /_fakehands/reset`: a built-in fixture by name and a seed, both optional (never a path: the API reads no file). */
-export const ResetRequest = z.strictObject({ fixture: z.enum(BUILT_IN_FIXTURES).optional(), seed: z.int().optional() });
+/** A fixture's name: a built-in one, or a `NAME.json` in the `--fixtures-dir` (never a path: the control API reads no other file). */
+export const FixtureName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)');
+
+/** `POST /_fakehands/reset`: a fixture by name and a seed, both optional. */
+export const ResetRequest = z.strictObject({ fixture: FixtureName.optional(), seed: z.int().optional() });
 
 /** `POST /_fakehands/clock`. */
 export const ClockAdvance = z.strictObject({ advance_ms: z.int().min(0).max(MAX_CLOCK_ADVANCE_MS) });

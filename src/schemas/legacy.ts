@@ -40,7 +40,8 @@ export const InitSessionRequest = z.strictObject({
   create_microagent: CreateMicroagent.nullable().default(null),
   conversation_instructions: z.string().nullable().default(null),
   mcp_config: MCPConfig.nullable().default(null),
-  conversation_id: z.string().optional(),
+  /** An empty id is no id, as the real route's `if request.conversation_id` reads it. */
+  conversation_id: z.string().optional().transform((id) => (id === '' ? undefined : id)),
 });
 export type InitSessionRequest = z.infer<typeof InitSessionRequest>;
 

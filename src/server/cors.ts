@@ -17,18 +17,23 @@ export function originAllowed(policy: CorsPolicy, origin: string): boolean {
   return policy.includes(origin);
 }
 
-/** Headers of a successful preflight answer. */
-export function preflightHeaders(origin: string): Record<string, string> {
+/** Headers of a successful preflight answer: the headers the browser asks to send are allowed (an app's `Authorization`, `sentry-trace`, ...). */
+export function preflightHeaders(origin: string, requested?: string | string[]): Record<string, string> {
+  const asked = Array.isArray(requested) ? requested.join(', ') : requested;
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': ALLOWED_METHODS,
-    'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+    'access-control-allow-headers': asked && /^[\w-]+(\s*,\s*[\w-]+)*$/.test(asked) ? asked : ALLOWED_REQUEST_HEADERS,
+    'access-control-allow-credentials': 'true',
     'access-control-max-age': String(PREFLIGHT_MAX_AGE_SECONDS),
     vary: 'Origin',
   };
 }
 
-/** Headers added to an answer to an allowed cross-origin request. */
+/** Headers a browser app may read from an answer. */
+export const EXPOSED_HEADERS = 'Allow, Content-Disposition, X-Request-Id';
+
+/** Headers added to an answer to an allowed cross-origin request (credentials allowed: the origin is always named, never `*`). */
 export function corsHeaders(origin: string): Record<string, string> {
-  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+  return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', 'access-control-expose-headers': EXPOSED_HEADERS, vary: 'Origin' };
 }

@@ -8,11 +8,18 @@ import type { AddressInfo } from 'node:net';
 import type { FakeCore as Fake } from '../fake.js';
 import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, preflightHeaders } from './cors.js';
+import { hostAllowed } from './host-check.js';
+import { BodyReadError, Semaphore, readBody } from './request-body.js';
 import type { StateFileWriter } from './state-file.js';
 
-/** Largest request body accepted: 1 MiB. */
+/** Largest request body accepted by default: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
-const TOO_LARGE_BODY = JSON.stringify({ detail: 'Request body too large' });
+/** Longest a body may take to arrive by default, in milliseconds. */
+export const BODY_TIMEOUT_MS = 10_000;
+/** Longest the headers of a request may take to arrive by default, in milliseconds. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How many bodies are read at once by default. */
+export const BODY_CONCURRENCY = 4;
 
 /** One line of the request log. Never holds a header, so never a key or token. */
 export interface RequestLogLine {
@@ -30,6 +37,18 @@ export interface FakeServerOptions {
   log?: (line: RequestLogLine) => void;
   /** Where to write the state after every change (before the change is answered). */
   stateFile?: StateFileWriter;
+  /** Host names served besides the loopback ones (`*`: any); others get 421. */
+  allowedHosts?: readonly string[];
+  /** Largest request body, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Longest a body may take to arrive, in milliseconds (default 10 s); slower clients get 408 and are closed. */
+  bodyTimeoutMs?: number;
+  /** Longest the headers may take, in milliseconds (default 10 s). */
+  headersTimeoutMs?: number;
+  /** How many bodies are read at once (default 4). */
+  bodyConcurrency?: number;
+  /** Where a 5xx is reported (with its request id), besides the request log and the journal. */
+  onError?: (line: { request_id: string; method: string; path: string; error: string }) => void;
 }
 
 /** A running standalone server. */
@@ -42,8 +61,8 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-/** A light request over a node:http message and its body, read by the same pipeline as a Fetch `Request`. */
-function toRequestLike(message: IncomingMessage, url: string, body: Buffer): RequestLike {
+/** A light request over a node:http message, read by the same pipeline as a Fetch `Request`; its body is read only when asked for. */
+function toRequestLike(message: IncomingMessage, url: string, body: () => Promise<Buffer>): RequestLike {
   return {
     method: (message.method ?? 'GET').toUpperCase(),
     url,
@@ -53,45 +72,12 @@ function toRequestLike(message: IncomingMessage, url: string, body: Buffer): Req
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     },
-    text: async () => body.toString('utf8'),
+    text: async () => (await body()).toString('utf8'),
   };
 }
 
-/** Reads the body, or `null` (after answering 413) when it is larger than the limit. */
-function readBody(request: IncomingMessage, response: ServerResponse, reject: () => void): Promise<Buffer | null> {
-  return new Promise((resolve, fail) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      reject();
-      resolve(null);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let stopped = false;
-    request.on('data', (chunk: Buffer) => {
-      if (stopped) return;
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        stopped = true;
-        request.pause();
-        reject();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (!stopped) resolve(Buffer.concat(chunks));
-    });
-    request.on('error', (error) => {
-      if (!stopped) fail(error);
-    });
-    response.on('close', () => {
-      if (!stopped && !request.complete) fail(new Error('client went away'));
-    });
-  });
-}
+/** A JSON error answer in the documented shape. */
+const detailBody = (detail: string) => JSON.stringify({ detail });
 
 /**
  * Creates the standalone server over a fake.
@@ -104,7 +90,11 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
   const cors = options.cors ?? 'localhost';
   const base = new URL(fake.options.baseUrl);
   const stateFile = options.stateFile;
-  if (stateFile) fake.onChange((_changes, state) => stateFile.write(state.snapshot()));
+  const allowedHosts = options.allowedHosts ?? [];
+  const limits = { maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES, timeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS, concurrency: options.bodyConcurrency ?? BODY_CONCURRENCY };
+  const bodies = new Semaphore(limits.concurrency);
+  let requestCount = 0;
+  if (stateFile) fake.onChange((changes, state) => stateFile.record(changes, state));
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const started = performance.now();
@@ -113,6 +103,7 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     const origin = request.headers.origin;
     const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
     const pathname = rawUrl.split('?')[0]!;
+    const requestId = `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
     const logAnswer = (status: number) => options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
       response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
@@ -134,49 +125,78 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
         }
       })();
     };
+    const refuse = (status: number, detail: string, close = false) =>
+      finish(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }, detailBody(detail));
+
+    if (!hostAllowed(request.headers.host, allowedHosts)) return refuse(421, 'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)');
 
     if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
       if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
-      response.writeHead(204, preflightHeaders(allowedOrigin));
+      response.writeHead(204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers']));
       response.end();
       logAnswer(204);
       return;
     }
 
-    const body = await readBody(request, response, () => {
-      response.writeHead(413, { 'content-type': 'application/json', connection: 'close', ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
-      response.end(TOO_LARGE_BODY, () => request.socket.destroy());
-      logAnswer(413);
-    });
-    if (body === null) return;
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > limits.maxBytes) {
+      refuse(413, 'Request body too large', true);
+      response.once('finish', () => request.socket.destroy());
+      return;
+    }
 
     let absolute = `${base.origin}${rawUrl}`;
     if (!rawUrl.startsWith('/') || !URL.canParse(absolute)) {
       // An absolute-form or odd request target: resolve it the slow way, or answer 404.
-      if (!URL.canParse(rawUrl, base.origin)) return finish(404, { 'content-type': 'application/json' }, '{"detail":"Not Found"}');
+      if (!URL.canParse(rawUrl, base.origin)) return refuse(404, 'Not Found');
       absolute = new URL(rawUrl, base.origin).href;
     }
-    const answer = await fake.answer(toRequestLike(request, absolute, body));
+    let body: Promise<Buffer> | null = null;
+    const readOnce = () => (body ??= bodies.run(() => readBody(request, limits)));
+    let answer;
+    try {
+      answer = await fake.answer(toRequestLike(request, absolute, readOnce));
+    } catch (error) {
+      if (!(error instanceof BodyReadError)) throw Object.assign(error as Error, { requestId });
+      if (error.status === 0) return;
+      refuse(error.status, error.message, true);
+      response.once('finish', () => request.socket.destroy());
+      return;
+    }
     if (answer.networkError) {
       // An injected network error: drop the connection without an answer.
       logAnswer(0);
       request.socket.destroy();
       return;
     }
-    finish(answer.status, answer.headers, answer.body);
+    // A body nobody read (a 401, a 404) is not buffered: the connection closes after the answer.
+    const unread = body === null && (declared > 0 || request.headers['transfer-encoding'] !== undefined);
+    finish(answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers, answer.body);
+    if (unread) response.once('finish', () => request.socket.destroy());
   };
 
-  const server = createServer((request, response) => {
+  const server = createServer({ headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0 }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
+      // Any 5xx is logged and journaled with a request id, so it can be found and reported.
+      const requestId = (error as { requestId?: string }).requestId ?? `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
+      const path = (request.url ?? '/').split('?')[0]!;
+      const method = (request.method ?? 'GET').toUpperCase();
+      options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
+      fake.journal.record({ method, path, query: '', status: 500, duration_ms: 0 });
       if (response.headersSent || response.destroyed) return;
-      const aborted = error instanceof Error && error.message === 'client went away';
-      if (aborted) return;
-      response.writeHead(500, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ detail: 'Internal Server Error' }));
+      response.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
+      response.end(JSON.stringify({ detail: `Internal Server Error (request id ${requestId})` }));
     });
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  // Requests the HTTP parser refuses (headers too large, an unknown method) get the documented JSON shape, not Node's bare text.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const [status, text] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT' ? [408, 'Request Timeout']
+        : [400, 'Bad Request'];
+    const payload = detailBody(text as string);
+    socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+  });
 
   return {
     server,

@@ -101,12 +101,15 @@ describe('the control API and /openapi.json in-process', () => {
     }]);
   });
 
-  it('resets only to a built-in fixture by name, never to a path', async () => {
+  it('resets only to a fixture by name, never to a path, and a failed reset changes nothing', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
-    const answer = await fake.fetch(new Request(`${BASE}/_fakehands/reset`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{"fixture": "/etc/passwd"}' }));
-    expect(answer.status).toBe(422);
-    expect(await answer.json()).toEqual({
-      detail: [{ type: 'enum', loc: ['body', 'fixture'], msg: "Input should be 'default' or 'empty'", input: '/etc/passwd', ctx: { expected: "'default' or 'empty'" } }],
-    });
+    const reset = (body: string) => fake.fetch(new Request(`${BASE}/_fakehands/reset`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body }));
+    const path = await reset('{"fixture": "/etc/passwd"}');
+    expect(path.status).toBe(422);
+    expect((await path.json() as { detail: { type: string; loc: unknown[] }[] }).detail.map((e) => [e.type, e.loc])).toEqual([['string_pattern_mismatch', ['body', 'fixture']]]);
+    const unknown = await reset('{"fixture": "passwd"}');
+    expect(await unknown.json()).toEqual({ detail: [{ type: 'value_error', loc: ['body', 'fixture'], msg: 'Value error, Failed to load the fixture "passwd": no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name). Fix the fixture, or pass fixture: "default" or "empty".', input: 'passwd', ctx: { error: {} } }] });
+    expect((await fake.snapshot()).sandboxes).toEqual([]);
+    expect((await reset('{}')).status).toBe(200);
   });
 });

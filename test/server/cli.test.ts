@@ -105,17 +105,19 @@ describe('auth policies over HTTP', () => {
 });
 
 describe('CORS', () => {
-  it('answers a preflight from a localhost origin, allowing X-Session-API-Key and Content-Type', async () => {
+  it('answers a preflight from a localhost origin, allowing the headers it asks for (an app\'s Authorization, sentry-trace, baggage too) with credentials', async () => {
     const cli = await startCli(['--quiet']);
     const response = await fetch(`${cli.url}/api/v1/sandboxes`, {
-      method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-session-api-key,content-type' },
+      method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-session-api-key,content-type,authorization,sentry-trace,baggage' },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
-    expect(response.headers.get('access-control-allow-headers')).toBe('X-Session-API-Key, Content-Type');
+    expect(response.headers.get('access-control-allow-headers')).toBe('x-session-api-key,content-type,authorization,sentry-trace,baggage');
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
     expect(response.headers.get('access-control-allow-methods')).toContain('POST');
     const actual = await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { ...KEY_HEADER, origin: 'http://localhost:5173' } });
     expect(actual.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(actual.headers.get('access-control-expose-headers')).toBe('Allow, Content-Disposition, X-Request-Id');
   });
 
   it('refuses a preflight from another origin, and honours --cors', async () => {

@@ -8,7 +8,9 @@ import {
   ResetDone, ResetRequest, StateSnapshot,
 } from '../../schemas/control.js';
 import { z } from 'zod';
-import { defineRoute, type Route, type RouteContext } from '../route.js';
+import { MAX_INSTANT_MS } from '../../domain/clock.js';
+import { FakehandsError } from '../../domain/errors.js';
+import { Reply, defineRoute, type Route, type RouteContext } from '../route.js';
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = '/_fakehands';
@@ -25,10 +27,15 @@ export const controlRoutes: readonly Route[] = [
     handle: async () => ({ status: 'ok' as const }),
   }),
   defineRoute({
-    method: 'POST', path: `${CONTROL_PREFIX}/reset`, summary: 'Replace the whole state with a built-in fixture and seed; clears the faults',
+    method: 'POST', path: `${CONTROL_PREFIX}/reset`, summary: 'Replace the whole state with a fixture (by name: built-in, or a file of --fixtures-dir) and seed; clears the faults',
     access: 'control', internal: true, body: ResetRequest, bodyOptional: true, response: ResetDone,
     handle: async ({ body }, context) => {
-      await context.reset(body);
+      try {
+        await context.resetByName(body);
+      } catch (error) {
+        if (!(error instanceof FakehandsError) || error.code !== 'invalid_fixture') throw error;
+        return new Reply(422, { detail: [{ type: 'value_error', loc: ['body', 'fixture'], msg: `Value error, ${error.message}`, input: body.fixture ?? null, ctx: { error: {} } }] });
+      }
       context.faults.clear();
       return { status: 'ok' as const };
     },
@@ -46,6 +53,10 @@ export const controlRoutes: readonly Route[] = [
     method: 'POST', path: `${CONTROL_PREFIX}/clock`, summary: "Move the fake's time forward", access: 'control', internal: true,
     body: ClockAdvance, response: ClockTime,
     handle: async ({ body }, context) => {
+      const limit = MAX_INSTANT_MS - context.clock.now();
+      if (body.advance_ms > limit) {
+        return new Reply(422, { detail: [{ type: 'less_than_equal', loc: ['body', 'advance_ms'], msg: `Input should be less than or equal to ${limit}`, input: body.advance_ms, ctx: { le: limit } }] });
+      }
       context.clock.advance(body.advance_ms);
       context.service.noteChange({ entity: 'clock', action: 'updated' });
       await context.service.settle();

@@ -23,14 +23,22 @@ export const PageId = z.string().transform((value) => (/^\d{1,9}$/.test(value) ?
 /** `limit`: items per page, `0 < limit <= 100`. */
 export const limit = (fallback: number) => laxInt(z.int().gt(0).lte(MAX_PAGE_LIMIT)).default(fallback);
 
-/** A datetime query parameter, parsed as pydantic does (ISO 8601, a date, or Unix seconds). */
+/** The first and last instants a datetime can be (years 1 to 9999, as Python's datetime), in epoch milliseconds. */
+const MIN_DATETIME_MS = Date.parse('0001-01-01T00:00:00Z');
+const MAX_DATETIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** A datetime query parameter, parsed as pydantic does (ISO 8601, a date, or Unix seconds, within years 1 to 9999). */
 export const QueryDateTime = z.string().transform((value, ctx) => {
   let micros = Number.NaN;
   if (/^\d+(\.\d+)?$/.test(value)) micros = Math.round(Number(value) * 1e6);
   else if (/^\d{4}-\d{2}-\d{2}$/.test(value)) micros = Date.parse(`${value}T00:00:00Z`) * 1000;
   else micros = parseDateTimeMicros(value.replace(' ', 'T'));
-  if (!Number.isFinite(micros)) {
-    const error = value.length < 10 ? 'input is too short' : /^\d{4}/.test(value) ? 'invalid datetime separator, expected `T`, `t`, `_` or space' : 'invalid character in year';
+  const ms = Math.floor(micros / 1000);
+  const outOfRange = Number.isFinite(micros) && (ms < MIN_DATETIME_MS || ms > MAX_DATETIME_MS);
+  if (!Number.isFinite(micros) || outOfRange) {
+    const error = outOfRange
+      ? (/^\d+(\.\d+)?$/.test(value) ? 'dates after 9999 are not supported as unix timestamps' : 'year is out of range')
+      : value.length < 10 ? 'input is too short' : /^\d{4}/.test(value) ? 'invalid datetime separator, expected `T`, `t`, `_` or space' : 'invalid character in year';
     ctx.addIssue({
       code: 'custom', message: error, input: value,
       params: pydanticIssue('datetime_from_date_parsing', `Input should be a valid datetime or date, ${error}`, { error }),
