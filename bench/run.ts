@@ -4,8 +4,9 @@
  * and prints a table. Targets (issue 5) are reported as met or not, never asserted in tests.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -21,7 +22,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -156,8 +157,36 @@ async function coldStart(): Promise<void> {
   target('cold start: × the bare node:http server', fake / bare, 2.5, false);
 }
 
+// ------------------------------------------------------------------ 5. state file
+/** Records in the store while the state-file burst runs. */
+const STATE_FILE_RECORDS = 10_000;
+async function stateFile(): Promise<void> {
+  console.log(`\n5. --state-file: a burst of creates (${SECONDS}s, ${CONNECTIONS} connections) with ${STATE_FILE_RECORDS.toLocaleString('en')} records loaded, against the same server in memory`);
+  const dir = await mkdtemp(join(tmpdir(), 'fakehands-bench-'));
+  const fixture = join(dir, 'fixture.json');
+  const { generateFixture } = await import('../dist/index.js');
+  await writeFile(fixture, JSON.stringify(generateFixture({ conversations: STATE_FILE_RECORDS / 2, seed: 3 })));
+  const headers = { 'x-session-api-key': KEY };
+  const t: Target = { method: 'POST', path: '/api/v1/sandboxes', headers };
+  const rates: Record<string, number> = {};
+  for (const [name, extra] of [['in memory', []], ['with --state-file', ['--state-file', join(dir, 'state.json')]]] as const) {
+    const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'instant', '--api-key', KEY, '--fixture', fixture, ...extra]);
+    try {
+      await load(server.url, t, 1, CONNECTIONS);
+      const result = await load(server.url, t, SECONDS, CONNECTIONS);
+      rates[name] = result.rps;
+      console.log(`  ${name.padEnd(18)} ${round(result.rps, 0)} creates/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx + result.errors})`);
+    } finally {
+      await server.stop();
+    }
+  }
+  const ratio = rates['with --state-file']! / rates['in memory']!;
+  report.stateFile = { records: STATE_FILE_RECORDS, inMemoryRps: round(rates['in memory']!, 0), stateFileRps: round(rates['with --state-file']!, 0), ratio: round(ratio, 3) };
+  target('state file: creates/s with --state-file × in memory', ratio, 0.5, true);
+}
+
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

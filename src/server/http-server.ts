@@ -214,7 +214,7 @@ export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): F
     close() {
       return new Promise((resolve) => {
         server.close(() => {
-          void (options.stateFile?.flush() ?? Promise.resolve()).then(() => resolve());
+          void (options.stateFile?.close() ?? Promise.resolve()).then(() => resolve());
         });
         server.closeIdleConnections();
       });

@@ -105,6 +105,8 @@ export class StateFileWriter {
   #compactPending: (() => Fixture) | null = null;
   #group: Promise<void> | null = null;
   #logLines = 0;
+  /** The change log, kept open for appends. */
+  #log: Awaited<ReturnType<typeof open>> | null = null;
 
   /** Writes to `path` (through `io`, Node's file system by default). */
   constructor(path: string, io: StateFileIo = NODE_IO) {
@@ -179,20 +181,28 @@ export class StateFileWriter {
     return next;
   }
 
+  /** The change log, opened once (never through a link) and kept open. */
+  async #logHandle(): Promise<Awaited<ReturnType<typeof open>>> {
+    this.#log ??= await this.#io.open(logPath(this.#path), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
+    return this.#log;
+  }
+
   async #append(text: string): Promise<void> {
-    const handle = await this.#io.open(logPath(this.#path), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
-    try {
-      await handle.writeFile(text);
-    } finally {
-      await handle.close();
-    }
+    // A write to the page cache: it survives the process being killed (kill -9) the moment it returns.
+    await (await this.#logHandle()).write(text);
     this.#logLines += text.split('\n').length - 1;
   }
 
   async #truncateLog(): Promise<void> {
-    const handle = await this.#io.open(logPath(this.#path), constants.O_WRONLY | constants.O_TRUNC | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
-    await handle.close();
+    await (await this.#logHandle()).truncate(0);
     this.#logLines = 0;
+  }
+
+  /** Waits for every queued write, then closes the change log. */
+  async close(): Promise<void> {
+    await this.#tail;
+    await this.#log?.close();
+    this.#log = null;
   }
 
   /** Writes the snapshot to an exclusively created temp file with an unpredictable name, fsyncs it, renames it into place. */
