@@ -4,7 +4,9 @@
  * start and end. Creates are paired with deletes, so the data set stays the same size and any
  * memory growth is the server's own (the journal and the fault list are capped).
  */
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { round, spawnServer } from './lib.js';
 
@@ -18,7 +20,9 @@ async function rssMb(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-const server = await spawnServer([fileURLToPath(new URL('../bin/fakehands.js', import.meta.url)), 'serve', '--port', '0', '--quiet', '--api-key', KEY]);
+/** `SOAK_STATE_FILE=1` runs the soak with a `--state-file` in a temporary folder. */
+const stateFile = process.env.SOAK_STATE_FILE ? join(await mkdtemp(join(tmpdir(), 'fakehands-soak-')), 'state.json') : null;
+const server = await spawnServer([fileURLToPath(new URL('../bin/fakehands.js', import.meta.url)), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(stateFile ? ['--state-file', stateFile] : [])]);
 const url = server.url;
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -53,10 +57,10 @@ async function session(): Promise<void> {
   expect((await call('GET', '/api/v1/sandbox-specs/search')).status, [200, 503]);
   expect((await call('GET', '/_fakehands/requests?limit=50')).status, [200]);
   expect((await call('DELETE', `/api/conversations/${(conversation.body as { conversation_id: string }).conversation_id}`)).status, [200]);
-  expect((await call('DELETE', `/api/v1/sandboxes/${id}`)).status, [200]);
+  expect((await call('DELETE', `/api/v1/sandboxes/${id}?sandbox_id=${id}`)).status, [200]);
 }
 
-console.log(`soak: ${SECONDS}s, ${WORKERS} concurrent sessions against ${url}`);
+console.log(`soak: ${SECONDS}s, ${WORKERS} concurrent sessions against ${url}${stateFile ? ` with --state-file ${stateFile}` : ''}`);
 const startRss = await rssMb(server.proc.pid!);
 const deadline = Date.now() + SECONDS * 1000;
 const samples: number[] = [];
@@ -84,4 +88,8 @@ console.log(`requests served: ${counts.requests} (${round(counts.requests / SECO
 console.log(`statuses: ${[...statuses.entries()].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);
 console.log(`resident memory: start ${round(startRss, 1)} MB, end ${round(endRss, 1)} MB; mean of first quarter ${round(avg(firstQuarter), 1)} MB, last quarter ${round(avg(lastQuarter), 1)} MB`);
 console.log(`held at the end: ${state.sandboxes.length} sandboxes, ${state.conversations.length} conversations (the fixture's, and the one its running start task made), ${faults.faults.length} faults (cap 100), ${journal.requests.length} journal entries (cap 500)`);
+if (stateFile) {
+  const sizes = await Promise.all([stateFile, `${stateFile}.log`].map((f) => stat(f).then((s) => s.size).catch(() => 0)));
+  console.log(`state file at the end: snapshot ${round(sizes[0]! / 1024, 1)} KiB, change log ${round(sizes[1]! / 1024, 1)} KiB (compacted every 50,000 lines)`);
+}
 process.exitCode = counts.errors === 0 && counts.unexpected === 0 ? 0 : 1;
