@@ -1,18 +1,43 @@
-// Bundles the fakehands command into dist/cli.bundle.js so `fakehands serve` starts fast:
-// one file to load, and tree-shaking keeps only what serving uses (for instance three helpers
-// of es-toolkit/compat, which @msw/data imports from a barrel that costs ~120 ms to load whole).
-// Pact stays external: only `fakehands verify` loads it, lazily.
+// Builds what tsc does not:
+// - dist/cli.bundle.js: the fakehands command in one file, so `fakehands serve` starts fast (one
+//   file to load; tree-shaking keeps only what serving uses). Pact stays external: only
+//   `fakehands verify` loads it, lazily, and it is an optional peer dependency.
+// - dist/cjs/*.cjs: CommonJS builds of every entry point, for `require('fakehands')` (Jest on
+//   CommonJS). msw and Pact stay external (peer dependencies: the project's own copies are used);
+//   ESM-only dependencies (@msw/data) are bundled in.
 import { build } from 'esbuild';
 
+const src = (path) => new URL(`../src/${path}`, import.meta.url).pathname;
+const dist = (path) => new URL(`../dist/${path}`, import.meta.url).pathname;
+
 await build({
-  entryPoints: [new URL('../src/cli.ts', import.meta.url).pathname],
-  outfile: new URL('../dist/cli.bundle.js', import.meta.url).pathname,
+  entryPoints: [src('cli.ts')],
+  outfile: dist('cli.bundle.js'),
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   external: ['@pact-foundation/pact'],
   banner: { js: "import { createRequire as __fakehandsRequire } from 'node:module'; const require = __fakehandsRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+/** Entry points and their CommonJS file. */
+const ENTRIES = { index: 'index.ts', node: 'node.ts', client: 'client/index.ts', pact: 'pact.ts', server: 'server.ts', drift: 'drift/index.ts' };
+await build({
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, src(path)])),
+  outdir: dist('cjs'),
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  splitting: false,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['msw', 'msw/*', '@pact-foundation/pact'],
+  // import.meta.url (used to find the package's files) becomes the CommonJS file's own URL.
+  define: { 'import.meta.url': '__fakehandsFileUrl' },
+  banner: { js: "const __fakehandsFileUrl = require('node:url').pathToFileURL(__filename).href;" },
   legalComments: 'none',
   logLevel: 'warning',
 });

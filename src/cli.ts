@@ -19,6 +19,10 @@ export const EXIT_USAGE = 2;
 export const DEFAULT_PORT = 3000;
 /** Default host: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
+/** How long a stop waits for busy connections before closing them. */
+const SHUTDOWN_GRACE_MS = 1000;
+/** How often the server checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
 
 /** A command-line problem: the CLI prints its message and exits with code 2. */
 const usage = (message: string) => new FakehandsError('usage', message);
@@ -93,48 +97,12 @@ function helpText(): string {
     '',
     'Usage: fakehands verify --base-url URL [--api-key KEY] [--pact FILE ...]',
     '',
-    '  Verifies the Pact contracts (default: the ones shipped in contracts/) against the',
-    '  implementation at URL. Exit code 0 only when every interaction passed.',
+    '  Verifies the Pact contracts against the implementation at URL (see fakehands verify --help).',
     '',
     'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]',
     '',
     '  Compares the fake\'s OpenAPI document with a provider\'s (see fakehands drift --help).',
   ].join('\n');
-}
-
-/** Options of `fakehands verify`. */
-export interface VerifyConfig {
-  baseUrl: string;
-  apiKey?: string;
-  pactFiles?: string[];
-}
-
-/** Reads the options of `fakehands verify`; throws a `usage` error naming the bad one. */
-export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyConfig {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, pact: { type: 'string', multiple: true } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
-    throw usage(`${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands --help)`);
-  }
-  const baseUrl = parsed.values['base-url'] ?? env.FAKEHANDS_BASE_URL;
-  if (!baseUrl) throw usage('verify needs --base-url URL (see fakehands --help)');
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw usage(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
-  const apiKey = parsed.values['api-key'] ?? env.FAKEHANDS_API_KEY;
-  return { baseUrl, ...(apiKey ? { apiKey } : {}), ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}) };
-}
-
-/** Runs `fakehands verify`; exits 0 when every interaction passed, 1 otherwise. */
-async function verify(config: VerifyConfig): Promise<void> {
-  const { verifyProvider } = await import('./pact/verify.js');
-  const result = await verifyProvider(config);
-  process.exit(result.ok ? 0 : 1);
 }
 
 /** Reads options from flags, then environment variables; throws a `usage` error naming the bad one. */
@@ -150,6 +118,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeCon
   } catch (error) {
     const message = (error as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message);
+    const ambiguous = /Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
+    if (ambiguous) throw usage(`invalid ${ambiguous[1]}: a value that starts with "-" is written ${ambiguous[1]}=VALUE (see fakehands --help)`);
     throw usage(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
@@ -254,6 +224,8 @@ async function serve(config: ServeConfig): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    // Keep-alive connections are not waited for: idle ones close now, busy ones after a second.
+    setTimeout(() => server.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -264,12 +236,21 @@ async function serve(config: ServeConfig): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
+  // Started by a parent that dies without passing the signal on (`npm start` killed): stop too.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, PARENT_CHECK_MS).unref();
 }
 
 /** Entry point of the `fakehands` binary. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
-    if (argv[0] === 'verify') return await verify(parseVerifyArgs(argv.slice(1), env));
+    if (argv[0] === 'verify') {
+      const { runVerify } = await import('./pact/command.js');
+      return process.exit(await runVerify(argv.slice(1), env, (text) => process.stdout.write(text)));
+    }
     if (argv[0] === 'drift') {
       const { runDrift } = await import('./drift/command.js');
       return process.exit(await runDrift(argv.slice(1), (text) => process.stdout.write(text)));

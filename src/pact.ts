@@ -6,4 +6,5 @@
  * const result = await verifyProvider({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'fakehands-dev-key' })
  * if (!result.ok) console.error(result.problems)
  */
+export { parseVerifyArgs, runVerify, VERIFY_HELP, type VerifyConfig } from './pact/command.js';
 export { verifyProvider, CONSUMER_NAME, CONTRACTS_DIR, PROVIDER_NAME, type VerifyOptions, type VerifyResult } from './pact/verify.js';

@@ -29,11 +29,16 @@ export type FakehandsErrorCode =
   /** An OpenAPI document given to `fakehands drift` cannot be read or is not OpenAPI 3.x. */
   | 'invalid_spec'
   /** The store is at its limit of records or bytes (HTTP 507). */
-  | 'storage_full';
+  | 'storage_full'
+  /** A provider to verify does not answer. */
+  | 'unreachable'
+  /** An optional peer dependency a command needs is not installed (Pact, for `fakehands verify`). */
+  | 'missing_dependency';
 
 /** Codes that mean "the configuration is wrong": the CLI exits with 2 on these. */
 export const CONFIGURATION_ERROR_CODES: ReadonlySet<FakehandsErrorCode> = new Set([
   'invalid_options', 'invalid_fixture', 'invalid_state_file', 'invalid_fault', 'invalid_time', 'usage', 'invalid_spec',
+  'unreachable', 'missing_dependency',
 ]);
 
 /**

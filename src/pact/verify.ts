@@ -7,6 +7,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ApiError, createClient, type Client } from '../client/index.js';
+import { FakehandsError } from '../domain/errors.js';
 import { packageFile } from '../package-root.js';
 
 /** The provider name the contracts are written for. */
@@ -21,6 +22,17 @@ const DEFAULT_STATE_TIMEOUT_MS = 120_000;
 const STATE_SETUP_PATH = '/_pactSetup';
 /** How often a state handler polls while it waits. */
 const POLL_INTERVAL_MS = 100;
+
+/** Loads Pact, an optional peer dependency; its absence is one clear line and the command that fixes it. */
+async function loadPact(): Promise<typeof import('@pact-foundation/pact')> {
+  try {
+    return await import('@pact-foundation/pact');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new FakehandsError('missing_dependency', 'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16');
+  }
+}
 
 /** Options of `verifyProvider`. */
 export interface VerifyOptions {
@@ -246,7 +258,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
         return undefined;
       },
     }]));
-    const { Verifier } = await import('@pact-foundation/pact');
+    const { Verifier } = await loadPact();
     const verifier = new Verifier({
       providerBaseUrl: options.baseUrl,
       provider: PROVIDER_NAME,

@@ -137,6 +137,6 @@ describe('fakehands verify', () => {
 
   it('exits 2 without --base-url', async () => {
     const { code, stderr } = await runCli(['verify']);
-    expect([code, stderr]).toEqual([2, 'fakehands: verify needs --base-url URL (see fakehands --help)\n']);
+    expect([code, stderr]).toEqual([2, 'fakehands: verify needs --base-url URL (see fakehands verify --help)\n']);
   });
 });

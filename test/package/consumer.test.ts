@@ -1,0 +1,132 @@
+/**
+ * What a user installs is what CI tests: `npm pack`, then a fresh project installs the tarball
+ * with the lowest supported msw (2.7.0) and without Pact, runs the README's in-test examples,
+ * `require`s every entry from CommonJS, type-checks imports under each `moduleResolution`, runs
+ * `npx fakehands serve`; then adds Pact and runs `npx fakehands verify` against it.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = new URL('../..', import.meta.url).pathname;
+/** The lowest msw 2.x fakehands supports (its peer range starts here). */
+const LOWEST_MSW = '2.7.0';
+const README = await readFile(join(ROOT, 'README.md'), 'utf8');
+const tsBlocks = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => !code.startsWith('// test/fake.ts'));
+
+let project = '';
+const sh = (command: string, args: string[], timeout = 240_000) => run(command, args, { cwd: project, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });
+
+/** Runs a README example in the consumer project with tsx, `console.assert` made to throw. */
+async function runExample(code: string, name: string): Promise<void> {
+  const file = join(project, `${name}.ts`);
+  await writeFile(file, `console.assert = (condition?: boolean, ...data: unknown[]) => { if (!condition) throw new Error('README assertion failed ' + data.join(' ')); };\n${code}\nexport {};\n`);
+  await sh(join(project, 'node_modules/.bin/tsx'), [file], 60_000);
+}
+
+/** Starts `npx fakehands serve --port 0` in the project; resolves with its URL and a stop function. */
+function serve(args: string[] = []): Promise<{ url: string; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(join(project, 'node_modules/.bin/fakehands'), ['serve', '--port', '0', '--quiet', ...args], { cwd: project });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`fakehands serve did not start: ${out}`)), 20_000);
+    proc.stdout.on('data', (d: Buffer) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match && out.includes('control API')) {
+        clearTimeout(timer);
+        resolve({ url: match[1]!, stop: () => proc.kill() });
+      }
+    });
+  });
+}
+
+describe('the packed package in a fresh project', () => {
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'fakehands-consumer-'));
+    await run('npm', ['pack', '--pack-destination', project], { cwd: ROOT, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 });
+    const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'))!;
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    await sh('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`, `msw@${LOWEST_MSW}`, 'tsx@^4', 'typescript@~5.9.3', '@types/node@^20']);
+  }, 400_000);
+
+  afterAll(() => undefined);
+
+  it(`installs one msw, the project's ${LOWEST_MSW}, and no Pact`, async () => {
+    const { stdout } = await sh('npm', ['ls', 'msw', '@pact-foundation/pact', '--all', '--json']).catch((error: { stdout: string }) => error);
+    const tree = JSON.stringify(JSON.parse(stdout));
+    expect([...new Set(tree.match(/"msw":\{"version":"([^"]+)"/g)?.map((m) => m.split('"')[5]))]).toEqual([LOWEST_MSW]);
+    expect(tree).not.toContain('@pact-foundation/pact');
+  });
+
+  it('runs the README\'s in-test examples', async () => {
+    const withoutPact = tsBlocks.filter((code) => !code.includes("'fakehands/pact'"));
+    expect(withoutPact.length).toBeGreaterThan(8);
+    for (const [i, code] of withoutPact.entries()) await runExample(code, `example-${i + 1}`);
+  }, 240_000);
+
+  it('is required from CommonJS, every entry', async () => {
+    const script = [
+      "const { createFake } = require('fakehands');",
+      "for (const entry of ['fakehands/node', 'fakehands/client', 'fakehands/server', 'fakehands/drift']) require(entry);",
+      "createFake({ fixture: 'empty', auth: 'none' }).then(async (fake) => {",
+      "  const answer = await fake.fetch(new Request('http://localhost:3000/api/v1/sandbox-specs/search'));",
+      "  console.log(answer.status);",
+      '});',
+    ].join('\n');
+    await writeFile(join(project, 'cjs.cjs'), script);
+    expect((await sh(process.execPath, ['cjs.cjs'])).stdout.trim()).toBe('200');
+  });
+
+  it.each(['bundler', 'node16', 'nodenext', 'node'])('type-checks its imports under moduleResolution %s', async (resolution) => {
+    const module = resolution === 'bundler' ? 'esnext' : resolution === 'node' ? 'commonjs' : resolution;
+    await writeFile(join(project, `types-${resolution}.ts`), [
+      "import { createFake, type Fake, type FakeOptionsInput } from 'fakehands';",
+      "import { startFake } from 'fakehands/node';",
+      "import { createClient } from 'fakehands/client';",
+      "import { createFakeServer } from 'fakehands/server';",
+      "import { checkDrift } from 'fakehands/drift';",
+      'const options: FakeOptionsInput = { auth: "none" };',
+      'export const used: [typeof createFake, typeof startFake, typeof createClient, typeof createFakeServer, typeof checkDrift, FakeOptionsInput] = [createFake, startFake, createClient, createFakeServer, checkDrift, options];',
+      'export type F = Fake;',
+    ].join('\n'));
+    await writeFile(join(project, `tsconfig-${resolution}.json`), JSON.stringify({
+      compilerOptions: { module, moduleResolution: resolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      files: [`types-${resolution}.ts`],
+    }));
+    const result = await sh(join(project, 'node_modules/.bin/tsc'), ['-p', `tsconfig-${resolution}.json`]).catch((error: { stdout: string }) => error);
+    expect(result.stdout).toBe('');
+  }, 60_000);
+
+  it('runs `npx fakehands serve`, and `verify` without Pact exits 2 naming the command that installs it', async () => {
+    const server = await serve();
+    try {
+      expect((await fetch(`${server.url}/_fakehands/health`)).status).toBe(200);
+      const verify = await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', server.url]).catch((error: { code: number; stderr: string }) => error) as { code: number; stderr: string };
+      expect([verify.code, verify.stderr]).toEqual([2, 'fakehands: fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16\n']);
+    } finally {
+      server.stop();
+    }
+  });
+
+  it('with Pact added, `npx fakehands verify` passes against `npx fakehands serve`, and fails fast on a provider that is not there', async () => {
+    await sh('npm', ['install', '--no-audit', '--no-fund', '@pact-foundation/pact@^16']);
+    const server = await serve(['--timings', 'instant', '--fixture', 'empty']);
+    try {
+      const verify = await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', server.url, '--api-key', 'fakehands-dev-key']);
+      expect(verify.stdout).toContain('OK: every interaction passed');
+    } finally {
+      server.stop();
+    }
+    const started = Date.now();
+    const down = await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', 'http://127.0.0.1:9']).catch((error: { code: number; stderr: string }) => error) as { code: number; stderr: string };
+    expect(down.code).toBe(2);
+    expect(down.stderr).toMatch(/^fakehands: cannot reach the provider at http:\/\/127\.0\.0\.1:9: .+; start it first \(or check --base-url\)\n$/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    for (const code of tsBlocks.filter((c) => c.includes("'fakehands/pact'"))) await runExample(code, 'example-pact');
+  }, 300_000);
+});
