@@ -61,6 +61,8 @@ describe('the packed package in a fresh project', () => {
     const tree = JSON.stringify(JSON.parse(stdout));
     expect([...new Set(tree.match(/"msw":\{"version":"([^"]+)"/g)?.map((m) => m.split('"')[5]))]).toEqual([LOWEST_MSW]);
     expect(tree).not.toContain('@pact-foundation/pact');
+    const shipped = await readdir(join(project, 'node_modules/fakehands'));
+    expect(shipped).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'SECURITY.md', 'BENCHMARKS.md', 'dist', 'contracts', 'fixtures']));
   });
 
   it('runs the README\'s in-test examples', async () => {

@@ -286,6 +286,30 @@ describe('--state-file', () => {
 });
 
 describe('shutdown', () => {
+  it('stops when `npm start` is sent SIGTERM (the parent goes, the server follows)', async () => {
+    const { spawn } = await import('node:child_process');
+    const npm = spawn('npm', ['start', '--silent', '--', '--port', '0', '--quiet', '--fixture', 'empty'], { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolve) => {
+      let out = '';
+      npm.stdout.on('data', (d: Buffer) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
+    });
+    expect((await fetch(`${url}/_fakehands/health`)).status).toBe(200);
+    npm.kill('SIGTERM');
+    await eventually(async () => (await fetch(`${url}/_fakehands/health`).then(() => 'up', () => 'down')) === 'down', 5000);
+  });
+
+  it('does not wait for an idle keep-alive connection to stop', async () => {
+    const { Agent, request } = await import('node:http');
+    const cli = await startCli(['--quiet']);
+    const agent = new Agent({ keepAlive: true });
+    await new Promise<void>((resolve) => request(`${cli.url}/_fakehands/health`, { agent }, (res) => { res.resume(); res.on('end', () => resolve()); }).end());
+    const started = Date.now();
+    cli.proc.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    agent.destroy();
+  });
+
   it('exits 0 on SIGTERM and on SIGINT', async () => {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       const cli = await startCli(['--quiet']);
@@ -334,6 +358,19 @@ describe('bad start-up', () => {
     }
     const version = await runCli(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('explains every command with --help: serve, verify, drift', async () => {
+    expect((await runCli(['verify', '--help'])).stdout).toMatch(/^Usage: fakehands verify --base-url URL[\s\S]*FAKEHANDS_BASE_URL/);
+    expect((await runCli(['drift', '--help'])).stdout).toMatch(/^Usage: fakehands drift/);
+    expect((await runCli(['serve', '--help'])).stdout).toContain('Usage: fakehands serve');
+  });
+
+  it('validates numbers and booleans in flags and environment variables with clear errors', async () => {
+    expect(await runCli(['serve', '--port', '-1'])).toMatchObject({ code: 2, stderr: 'fakehands: invalid --port: a value that starts with "-" is written --port=VALUE (see fakehands --help)\n' });
+    expect(await runCli(['serve', '--port=-1'])).toMatchObject({ code: 2, stderr: 'fakehands: invalid --port "-1": expected a port number 0-65535 (see fakehands --help)\n' });
+    expect(await runCli(['serve'], { FAKEHANDS_QUIET: 'maybe' })).toMatchObject({ code: 2, stderr: 'fakehands: invalid FAKEHANDS_QUIET "maybe": expected true or false (1/0, yes/no) (see fakehands --help)\n' });
+    expect((await runCli(['serve', '--max-records', 'many'])).stderr).toMatch(/^fakehands: invalid --max-records "many": /);
   });
 
   it('knows which hosts are loopback (any other prints a warning at start-up)', () => {
