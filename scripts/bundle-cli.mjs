@@ -41,3 +41,27 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// - dist/browser.bundle.js: `fakehands/browser` bundled for the browser platform. It is also the
+//   check that nothing under that entry imports a Node built-in: esbuild refuses to resolve one for
+//   the browser, and the output is searched for any that slipped through.
+const { builtinModules } = await import('node:module');
+const browser = await build({
+  entryPoints: [src('browser.ts')],
+  outfile: dist('browser.bundle.js'),
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  external: ['msw', 'msw/*'],
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+const nodeInputs = Object.keys(browser.metafile.inputs).filter((input) => input.startsWith('node:') || builtinModules.includes(input));
+const nodeImports = Object.values(browser.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path))
+  .filter((path) => path.startsWith('node:') || builtinModules.includes(path));
+if (nodeInputs.length + nodeImports.length > 0) {
+  console.error(`fakehands/browser must not use Node built-ins, but imports ${[...nodeInputs, ...nodeImports].join(', ')}`);
+  process.exit(1);
+}

@@ -2,7 +2,7 @@
  * Writes fixtures/default.json and fixtures/empty.json from the generator, so the committed
  * fixtures are reproducible: `npm run fixtures`.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { DEFAULT_MANUAL_START } from '../src/domain/clock.js';
 import { DEFAULT_FIXTURE_OPTIONS, defaultSandboxSpecs, generateFixture } from '../src/domain/generate.js';
 import { Fixture } from '../src/schemas/records.js';
@@ -20,3 +20,13 @@ await write('empty', {
   sandboxes: [], conversations: [], start_tasks: [], provider_tokens: {}, mcp_config: null,
 });
 
+
+// The same fixtures, bundled for the browser (no file system there): src/browser/fixtures.generated.ts.
+const bundled: Record<string, string> = {};
+for (const name of ['default', 'empty']) bundled[name] = JSON.stringify(JSON.parse(await readFile(new URL(`../fixtures/${name}.json`, import.meta.url), 'utf8')));
+await writeFile(new URL('../src/browser/fixtures.generated.ts', import.meta.url), [
+  '/** The built-in fixtures, bundled for the browser (written by `npm run fixtures` from fixtures/*.json; do not edit). */',
+  `export const BUNDLED_FIXTURES: Readonly<Record<string, string>> = ${JSON.stringify(bundled)};`,
+  '',
+].join('\n'));
+console.log('wrote src/browser/fixtures.generated.ts');

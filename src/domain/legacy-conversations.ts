@@ -70,7 +70,7 @@ function decodeCursor(pageId: string | undefined): { v0: number; v1: number } {
   const offset = (value: unknown) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : 0);
   if (!pageId) return { v0: 0, v1: 0 };
   try {
-    const data = JSON.parse(Buffer.from(pageId, 'base64').toString('utf8')) as { v0?: unknown; v1?: unknown };
+    const data = JSON.parse(atob(pageId)) as { v0?: unknown; v1?: unknown };
     if (data && typeof data === 'object') return { v0: offset(data.v0), v1: offset(data.v1) };
   } catch {
     // Not base64 JSON: read as a V0 cursor, as the real server does for older clients.
@@ -97,7 +97,7 @@ export function listConversations(state: DomainState, query: LegacyListQuery): {
     .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
     .slice(0, query.limit);
   const next = v0Page.more || v1Page.more
-    ? Buffer.from(JSON.stringify({ v0: v0Page.more ? String(cursor.v0 + query.limit) : null, v1: v1Page.more ? String(cursor.v1 + query.limit) : null })).toString('base64')
+    ? btoa(JSON.stringify({ v0: v0Page.more ? String(cursor.v0 + query.limit) : null, v1: v1Page.more ? String(cursor.v1 + query.limit) : null }))
     : null;
   return { results: merged.map((record) => conversationInfoView(state, record)), next_page_id: next };
 }

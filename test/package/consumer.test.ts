@@ -16,7 +16,7 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 /** The lowest msw 2.x fakehands supports (its peer range starts here). */
 const LOWEST_MSW = '2.7.0';
 const README = await readFile(join(ROOT, 'README.md'), 'utf8');
-const tsBlocks = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => !code.startsWith('// test/fake.ts'));
+const tsBlocks = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => !code.startsWith('// test/fake.ts') && !code.startsWith('// src/mocks.ts'));
 
 let project = '';
 const sh = (command: string, args: string[], timeout = 240_000) => run(command, args, { cwd: project, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });

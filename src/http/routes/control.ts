@@ -8,6 +8,8 @@ import {
   ResetDone, ResetRequest, StateSnapshot,
 } from '../../schemas/control.js';
 import { z } from 'zod';
+import { SandboxInfo } from '../../schemas/sandbox.js';
+import { INSPECTOR_HTML } from '../inspector-page.js';
 import { MAX_INSTANT_MS } from '../../domain/clock.js';
 import { FakehandsError } from '../../domain/errors.js';
 import { Reply, defineRoute, type Route, type RouteContext } from '../route.js';
@@ -19,8 +21,25 @@ export const OPENAPI_PATH = '/openapi.json';
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
+/** The inspector page, as the dev server and a page using the browser entry serve it. */
+const inspector = async () => new Reply(200, INSPECTOR_HTML, { contentType: 'text/html; charset=utf-8', headers: { 'cache-control': 'no-store' } });
+
 /** The control routes and the OpenAPI document. */
 export const controlRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'GET', path: `${CONTROL_PREFIX}/`, summary: 'The inspector: a page showing and driving the fake', access: 'public', internal: true,
+    response: z.string(), handle: inspector,
+  }),
+  defineRoute({
+    method: 'GET', path: CONTROL_PREFIX, summary: 'The inspector', access: 'public', internal: true,
+    response: z.string(), handle: inspector,
+  }),
+  defineRoute({
+    method: 'POST', path: `${CONTROL_PREFIX}/sandboxes/:sandbox_id/fail`, summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
+    access: 'control', internal: true, body: z.strictObject({ detail: z.string().min(1).max(500).optional() }), bodyOptional: true,
+    response: SandboxInfo, errors: [404],
+    handle: ({ params, body }, { service }) => service.failSandbox(params.sandbox_id!, body.detail),
+  }),
   defineRoute({
     method: 'GET', path: `${CONTROL_PREFIX}/health`, summary: 'Whether the fake is up (no key needed)', access: 'public', internal: true,
     response: Health,

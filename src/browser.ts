@@ -1,0 +1,86 @@
+/**
+ * `fakehands/browser`: the same fake (same route table, state machines and errors) behind msw's
+ * service worker, for a web app in development, Storybook or a Playwright run. Fixtures by name
+ * are bundled (no file system); a fixture object or function works too; the state can be kept in
+ * `localStorage` so that a reload keeps it. Nothing here imports a Node built-in (the build checks).
+ * @example
+ * import { startFakeWorker } from 'fakehands/browser'
+ * const { fake, worker } = await startFakeWorker({ baseUrl: location.origin, auth: 'none' })
+ */
+import { setupWorker, type SetupWorker } from 'msw/browser';
+import { BUNDLED_FIXTURES } from './browser/fixtures.generated.js';
+import { createCore, type Environment, type FakeCore } from './core.js';
+import { fixtureError } from './domain/errors.js';
+import { createHandlers } from './http/handlers.js';
+import type { FakeOptionsInput } from './options.js';
+import type { FixtureInput } from './schemas/records.js';
+
+/** The version of fakehands this bundle was built from. */
+const VERSION = '0.1.0';
+
+/** The browser's environment: built-in fixtures bundled, no file to read. */
+const BROWSER_ENVIRONMENT: Environment = {
+  async readFixture(name) {
+    const text = BUNDLED_FIXTURES[name];
+    if (text === undefined) throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
+    return { data: JSON.parse(text) as unknown, source: `"${name}"` };
+  },
+  async readNamedFixture(_dir, name) {
+    throw fixtureError(`"${name}"`, 'no fixtures directory in the browser');
+  },
+  version: VERSION,
+};
+
+/** Options of `startFakeWorker`: the fake's options, and the worker's. */
+export interface StartFakeWorkerOptions extends FakeOptionsInput {
+  /** Keep the state in `localStorage` across page reloads (default: no). */
+  persist?: 'localStorage' | false;
+  /** The `localStorage` key of the kept state (default `fakehands-state`). */
+  storageKey?: string;
+  /** Where msw's worker script is served (default `/mockServiceWorker.js`, as `npx msw init public/` writes it). */
+  serviceWorkerUrl?: string;
+  /** Start without msw's console messages. */
+  quiet?: boolean;
+}
+
+/** A fake running behind msw's service worker. */
+export interface FakeWorker {
+  /** The fake: clock, faults, journal, reset, snapshot, service, fetch. */
+  fake: FakeCore;
+  /** msw's worker, already started. */
+  worker: SetupWorker;
+  /** Stops intercepting. */
+  stop(): void;
+}
+
+/** The state kept in `localStorage`, or `null`. */
+function keptState(key: string): FixtureInput | null {
+  const text = globalThis.localStorage?.getItem(key);
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as FixtureInput;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the fake behind msw's service worker; resolves once requests are intercepted.
+ * @example
+ * const { fake } = await startFakeWorker({ baseUrl: 'http://localhost:3000', fixture: 'default', persist: 'localStorage' })
+ * fake.clock.advance(2000)
+ */
+export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Promise<FakeWorker> {
+  const { persist = false, storageKey = 'fakehands-state', serviceWorkerUrl = '/mockServiceWorker.js', quiet = true, ...fakeOptions } = options;
+  const kept = persist === 'localStorage' ? keptState(storageKey) : null;
+  const fake = await createCore({ ...fakeOptions, ...(kept ? { fixture: kept } : {}) }, BROWSER_ENVIRONMENT);
+  if (persist === 'localStorage') {
+    fake.onChange((_changes, state) => globalThis.localStorage.setItem(storageKey, JSON.stringify(state.snapshot())));
+  }
+  const worker = setupWorker(...createHandlers((request) => fake.fetch(request), fake.options.baseUrl));
+  await worker.start({ serviceWorker: { url: serviceWorkerUrl }, onUnhandledRequest: 'bypass', quiet });
+  return { fake, worker, stop: () => worker.stop() };
+}
+
+export type { Fake } from './index.js';
+export type { FakeOptionsInput } from './options.js';

@@ -1,0 +1,18 @@
+/**
+ * A page that uses `fakehands/browser`, as a web app in development would; bundled for the browser
+ * by the Chromium tests. It exposes the fake to the test as `window.__fake`.
+ */
+import { startFakeWorker } from '../../src/browser.js';
+
+const params = new URLSearchParams(location.search);
+const { fake } = await startFakeWorker({
+  baseUrl: location.origin,
+  apiKey: params.get('key') ?? 'browser-key',
+  auth: 'all',
+  clock: 'manual',
+  seed: Number(params.get('seed') ?? 1),
+  fixture: params.get('fixture') ?? 'empty',
+  checkResponses: true,
+  persist: params.get('persist') === '1' ? 'localStorage' : false,
+});
+Object.assign(window, { __fake: fake, __ready: true });

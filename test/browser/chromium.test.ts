@@ -1,0 +1,180 @@
+/**
+ * fakehands in a real browser (Debian's headless Chromium, driven by playwright-core):
+ * `fakehands/browser` behind msw's service worker, the inspector on the dev server, the inspector's
+ * screenshot, and the recorded session answered by the worker exactly as by `setupServer`.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { setupServer } from 'msw/node';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFake } from '../../src/index.js';
+import { buildPage, launchChromium, serveStatic } from '../support/browser.js';
+import { startCli } from '../support/cli.js';
+import { OPTIONS, SEQUENCE, init, play, type Step } from '../support/sequence.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+let browser: Browser;
+let site: { url: string; server: Server };
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  site = await serveStatic(await buildPage());
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  site?.server.close();
+});
+
+/** Opens the test page and waits until its fake intercepts requests. */
+async function openApp(query = ''): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${site.url}/${query}`);
+  await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+  return page;
+}
+
+describe('fakehands/browser in Chromium', () => {
+  it('answers a create → poll → pause flow through the service worker, with a 401 and a 422 in the real shapes', async () => {
+    const page = await openApp();
+    const result = await page.evaluate(async () => {
+      const fake = (window as unknown as { __fake: { clock: { advance(ms: number): void } } }).__fake;
+      const key = { 'x-session-api-key': 'browser-key' };
+      const created = await (await fetch('/api/v1/sandboxes', { method: 'POST', headers: key })).json() as { id: string; status: string };
+      fake.clock.advance(2000);
+      const [polled] = await (await fetch(`/api/v1/sandboxes?id=${created.id}`, { headers: key })).json() as { status: string }[];
+      const paused = await (await fetch(`/api/v1/sandboxes/${created.id}/pause`, { method: 'POST', headers: key })).json();
+      const [after] = await (await fetch(`/api/v1/sandboxes?id=${created.id}`, { headers: key })).json() as { status: string }[];
+      const keyless = await fetch('/api/v1/sandboxes/search');
+      const invalid = await fetch('/api/v1/sandboxes/search?limit=0', { headers: key });
+      return {
+        statuses: [created.status, polled!.status, after!.status], paused,
+        unauthorized: [keyless.status, await keyless.json()], unprocessable: [invalid.status, await invalid.json()],
+      };
+    });
+    expect(result).toEqual({
+      statuses: ['STARTING', 'RUNNING', 'PAUSED'], paused: { success: true },
+      unauthorized: [401, { detail: 'Unauthorized' }],
+      unprocessable: [422, { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] }],
+    });
+    await page.close();
+  });
+
+  it('keeps its state across a reload with persist: localStorage', async () => {
+    const page = await openApp('?persist=1');
+    const id = await page.evaluate(async () => (await (await fetch('/api/v1/sandboxes', { method: 'POST', headers: { 'x-session-api-key': 'browser-key' } })).json() as { id: string }).id);
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
+    const ids = await page.evaluate(async () => (await (await fetch('/api/v1/sandboxes/search', { headers: { 'x-session-api-key': 'browser-key' } })).json() as { items: { id: string }[] }).items.map((s) => s.id));
+    expect(ids).toEqual([id]);
+    await page.evaluate(() => localStorage.clear());
+    await page.close();
+  });
+
+  it('answers the recorded session exactly as setupServer does (the differential test, in a browser)', async () => {
+    const inProcess = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
+    const msw = setupServer(...inProcess.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    const viaMsw = await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => inProcess.clock.advance(ms));
+    msw.close();
+
+    const page = await openApp(`?fixture=${OPTIONS.fixture}&seed=${OPTIONS.seed}&key=${OPTIONS.apiKey}`);
+    const viaWorker = await page.evaluate(async (steps: Step[]) => {
+      const fake = (window as unknown as { __fake: { clock: { advance(ms: number): void } } }).__fake;
+      const results: { status: number; body: string }[] = [];
+      let sandbox = '';
+      for (const step of steps) {
+        if (step.advance) fake.clock.advance(step.advance);
+        const response = await fetch(step.path.replace('{sandbox}', sandbox), {
+          method: step.method,
+          headers: { 'x-session-api-key': 'differential-key', ...(step.body ? { 'content-type': 'application/json' } : {}), ...step.headers },
+          body: step.body,
+        });
+        const body = await response.text();
+        if (!sandbox && step.path.startsWith('/api/v1/sandboxes/search')) sandbox = (JSON.parse(body) as { items: { id: string }[] }).items[0]!.id;
+        results.push({ status: response.status, body });
+      }
+      return results;
+    }, SEQUENCE);
+    expect(viaWorker).toEqual(viaMsw);
+    await page.close();
+  }, 60_000);
+
+  it('bundles for the browser platform without any Node built-in (and the check catches one)', async () => {
+    const bundle = await readFile(join(ROOT, 'dist/browser.bundle.js'), 'utf8');
+    expect(bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    const failing = await build({
+      stdin: { contents: "import { readFileSync } from 'node:fs'; export const x = readFileSync;", resolveDir: ROOT },
+      bundle: true, platform: 'browser', write: false, logLevel: 'silent',
+    }).then(() => 'built', () => 'refused');
+    expect(failing).toBe('refused');
+  });
+});
+
+describe('the README\'s browser example', () => {
+  it('runs as a page in Chromium: the worker starts, the fake answers, its assertion holds', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith('// src/mocks.ts'))!;
+    const dir = join(ROOT, '.tmp/readme-browser');
+    const { mkdir, writeFile, copyFile } = await import('node:fs/promises');
+    await mkdir(dir, { recursive: true });
+    const assertThrows = "console.assert = (c, ...d) => { if (!c) throw new Error('README assertion failed ' + d.join(' ')); };\n";
+    await writeFile(join(dir, 'mocks.ts'), assertThrows + example.replace("'fakehands/browser'", JSON.stringify(join(ROOT, 'src/browser.ts'))) + '\nObject.assign(window, { __ready: true });\n');
+    await build({ entryPoints: [join(dir, 'mocks.ts')], outfile: join(dir, 'app.js'), bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning' });
+    await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><script type="module" src="/app.js"></script>');
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const readmeSite = await serveStatic(dir);
+    try {
+      await page.goto(readmeSite.url);
+      await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+      expect(errors).toEqual([]);
+      expect(await page.evaluate(() => typeof (window as unknown as { fake?: { clock?: unknown } }).fake?.clock)).toBe('object');
+    } finally {
+      await page.close();
+      readmeSite.server.close();
+    }
+  }, 60_000);
+});
+
+describe('the inspector at /_fakehands/', () => {
+  it('shows a sandbox created through the API, and pausing it from the page changes what the API answers', async () => {
+    const key = 'inspector-key';
+    const cli = await startCli(['--quiet', '--auth', 'all', '--api-key', key, '--fixture', 'empty', '--timings', 'instant']);
+    const headers = { 'x-session-api-key': key };
+    const sandbox = await (await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers })).json() as { id: string };
+    const page = await browser.newPage();
+    await page.goto(`${cli.url}/_fakehands/`);
+    await page.getByTestId('banner').waitFor({ state: 'visible' });
+    await page.getByTestId('api-key').fill(key);
+    await page.getByTestId('save-key').click();
+    await page.getByTestId(`pause-${sandbox.id}`).click();
+    await page.waitForFunction(async (args) => {
+      const [s] = await (await fetch(`/api/v1/sandboxes?id=${args.id}`, { headers: { 'x-session-api-key': args.key } })).json() as { status: string }[];
+      return s?.status === 'PAUSED';
+    }, { id: sandbox.id, key });
+    const [answered] = await (await fetch(`${cli.url}/api/v1/sandboxes?id=${sandbox.id}`, { headers })).json() as { status: string }[];
+    expect(answered!.status).toBe('PAUSED');
+    await page.getByTestId('sandboxes').getByText('PAUSED').waitFor();
+    // Text from the API is shown as text: a title with markup is not HTML on the page.
+    expect(await page.evaluate(() => document.querySelectorAll('[data-testid="sandboxes"] script').length)).toBe(0);
+    await page.close();
+  }, 60_000);
+
+  it('writes a screenshot of the inspector with the default fixture (for the README)', async () => {
+    const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'default']);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${cli.url}/_fakehands/`);
+    await page.getByTestId('sandboxes').locator('tr').first().waitFor();
+    const file = join(ROOT, process.env.FAKEHANDS_SCREENSHOT ?? '.tmp/inspector.png');
+    await page.screenshot({ path: file, fullPage: false });
+    const png = await readFile(file);
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(png.length).toBeGreaterThan(20_000);
+    await page.close();
+  }, 60_000);
+});

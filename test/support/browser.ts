@@ -1,0 +1,52 @@
+/**
+ * Test support for the Chromium tests: Debian's `chromium`, driven headless by playwright-core (no
+ * browser download), and a static server for a page bundled with `fakehands/browser` and msw's
+ * worker script (what `npx msw init` copies).
+ */
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+/** Where Debian installs Chromium (`apt-get install chromium`). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Launches headless Chromium. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+}
+
+/** Builds the test page (test/browser/app.ts bundled for the browser) into `.tmp/browser-page/`. */
+export async function buildPage(): Promise<string> {
+  const dir = join(ROOT, '.tmp/browser-page');
+  await mkdir(dir, { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, 'test/browser/app.ts')], outfile: join(dir, 'app.js'),
+    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning',
+  });
+  await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/app.js"></script>');
+  return dir;
+}
+
+/** Serves the files of `dir` on 127.0.0.1 (an ephemeral port); resolves with its URL and the server. */
+export async function serveStatic(dir: string): Promise<{ url: string; server: Server }> {
+  const types: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    const file = path === '/' ? 'index.html' : path.slice(1);
+    readFile(join(dir, file)).then((body) => {
+      response.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
+      response.end(body);
+    }, () => {
+      response.writeHead(404);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, server };
+}
