@@ -27,6 +27,8 @@ for (const name of ['default', 'empty']) bundled[name] = JSON.stringify(JSON.par
 await writeFile(new URL('../src/browser/fixtures.generated.ts', import.meta.url), [
   '/** The built-in fixtures, bundled for the browser (written by `npm run fixtures` from fixtures/*.json; do not edit). */',
   `export const BUNDLED_FIXTURES: Readonly<Record<string, string>> = ${JSON.stringify(bundled)};`,
+  '/** The version of fakehands these were bundled with. */',
+  `export const PACKAGE_VERSION = ${JSON.stringify((JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version)};`,
   '',
 ].join('\n'));
 console.log('wrote src/browser/fixtures.generated.ts');

@@ -8,15 +8,13 @@
  * const { fake, worker } = await startFakeWorker({ baseUrl: location.origin, auth: 'none' })
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { BUNDLED_FIXTURES } from './browser/fixtures.generated.js';
+import { BUNDLED_FIXTURES, PACKAGE_VERSION } from './browser/fixtures.generated.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { fixtureError } from './domain/errors.js';
 import { createHandlers } from './http/handlers.js';
 import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/records.js';
 
-/** The version of fakehands this bundle was built from. */
-const VERSION = '0.1.0';
 
 /** The browser's environment: built-in fixtures bundled, no file to read. */
 const BROWSER_ENVIRONMENT: Environment = {
@@ -28,7 +26,7 @@ const BROWSER_ENVIRONMENT: Environment = {
   async readNamedFixture(_dir, name) {
     throw fixtureError(`"${name}"`, 'no fixtures directory in the browser');
   },
-  version: VERSION,
+  version: PACKAGE_VERSION,
 };
 
 /** Options of `startFakeWorker`: the fake's options, and the worker's. */

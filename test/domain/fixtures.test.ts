@@ -87,3 +87,14 @@ describe('generateFixture', () => {
     expect(page.items).toHaveLength(100);
   });
 });
+
+describe('the fixtures bundled for the browser', () => {
+  it('are the fixtures/ files, with the package version (npm run fixtures writes both)', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const { BUNDLED_FIXTURES, PACKAGE_VERSION } = await import('../../src/browser/fixtures.generated.js');
+    for (const name of ['default', 'empty']) {
+      expect(JSON.parse(BUNDLED_FIXTURES[name]!)).toEqual(JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')));
+    }
+    expect(PACKAGE_VERSION).toBe((JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  });
+});
