@@ -7,13 +7,11 @@ import { readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { setupServer } from 'msw/node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFake } from '../../src/index.js';
 import { buildPage, launchChromium, serveStatic } from '../support/browser.js';
 import { startCli } from '../support/cli.js';
-import { OPTIONS, SEQUENCE, init, play, type Step } from '../support/sequence.js';
+import { OPTIONS, SEQUENCE, playThroughSetupServer, type Step } from '../support/sequence.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 let browser: Browser;
@@ -74,11 +72,7 @@ describe('fakehands/browser in Chromium', () => {
   });
 
   it('answers the recorded session exactly as setupServer does (the differential test, in a browser)', async () => {
-    const inProcess = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
-    const msw = setupServer(...inProcess.handlers);
-    msw.listen({ onUnhandledRequest: 'error' });
-    const viaMsw = await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => inProcess.clock.advance(ms));
-    msw.close();
+    const viaMsw = await playThroughSetupServer();
 
     const page = await openApp(`?fixture=${OPTIONS.fixture}&seed=${OPTIONS.seed}&key=${OPTIONS.apiKey}`);
     const viaWorker = await page.evaluate(async (steps: Step[]) => {

@@ -10,18 +10,14 @@ import { allRoutes } from '../../src/http/routes/index.js';
 import { createFakeServer, type FakeServer } from '../../src/server/http-server.js';
 
 
-import { KEY, OPTIONS, SEQUENCE, init, play } from '../support/sequence.js';
+import { OPTIONS, SEQUENCE, init, play, playThroughSetupServer } from '../support/sequence.js';
 
 describe('in-process and over-the-wire answers', () => {
   let server: FakeServer | undefined;
   afterAll(async () => server?.close());
 
   it('are identical for a recorded sequence of good and bad requests (one handler, per-route handlers, real sockets)', async () => {
-    const inProcess = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
-    const msw = setupServer(...inProcess.handlers);
-    msw.listen({ onUnhandledRequest: 'error' });
-    const viaMsw = await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => inProcess.clock.advance(ms));
-    msw.close();
+    const viaMsw = await playThroughSetupServer();
 
     const overTheWire = await createFake({ ...OPTIONS, baseUrl: 'http://localhost' });
     server = createFakeServer(overTheWire);

@@ -3,6 +3,9 @@
  * (setupServer, per-route handlers, fake.fetch, the standalone server, the browser worker).
  */
 
+import { setupServer } from 'msw/node';
+import { createFake } from '../../src/index.js';
+
 /** The key of the fakes that play it. */
 export const KEY = 'differential-key';
 /** The options of the fakes that play it. */
@@ -82,3 +85,15 @@ export const init = (step: Step, base: string): [string, RequestInit] => [`${bas
   body: step.body,
 }];
 
+
+/** The session's answers through msw's `setupServer`: the reference every other transport is compared with. */
+export async function playThroughSetupServer(): Promise<{ status: number; body: string }[]> {
+  const fake = await createFake({ ...OPTIONS, baseUrl: 'http://fake.test' });
+  const server = setupServer(...fake.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    return await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => fake.clock.advance(ms));
+  } finally {
+    server.close();
+  }
+}
