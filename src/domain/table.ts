@@ -43,6 +43,11 @@ export class StoreBudget {
   }
 }
 
+/** The bytes a record counts for in a store budget: the length of its JSON (symbol keys are not counted). */
+function sizeOf(record: object): number {
+  return JSON.stringify(record).length;
+}
+
 /** A record that can be kept in a table: it has an id and a creation time. */
 interface Keyed {
   id: string;
@@ -152,7 +157,6 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   readonly #emit: () => ChangeSink;
   readonly #budget: StoreBudget;
   /** The approximate size of each record (its JSON length), for the store's byte budget. */
-  readonly #sizes = new Map<string, number>();
 
   /**
    * Creates a table of `entity` records of `schema`, with named orderings of the records passing
@@ -176,18 +180,21 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
 
   /** Validates and stores a new record; throws when its id is taken. */
   async insert(values: z.input<S>): Promise<z.output<S>> {
-    const size = JSON.stringify(values).length;
-    this.#budget.claim(1, size);
+    this.#budget.assertRoom(1, 0);
     const key = await findPrimaryKey();
     const keyed = key && typeof (values as { id?: unknown }).id === 'string'
       ? { ...(values as object), [key]: (values as { id: string }).id } : values;
     const record = (await this.collection.create(keyed as z.input<S>)) as StoredRecord<S>;
     if (this.#byId.has(record.id)) {
       this.collection.delete(record);
-      this.#budget.release(1, size);
       throw new Error(`Failed to store a record: the id "${record.id}" is already taken.`);
     }
-    this.#sizes.set(record.id, size);
+    try {
+      this.#budget.claim(1, sizeOf(record));
+    } catch (error) {
+      this.collection.delete(record);
+      throw error;
+    }
     this.#byId.set(record.id, record);
     this.orderings.all.add(record);
     for (const name of Object.keys(this.#filters) as Name[]) {
@@ -212,10 +219,9 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   async update(id: string, patch: Partial<z.output<S>>): Promise<z.output<S>> {
     const current = this.#byId.get(id);
     if (!current) throw new Error(`Failed to update a record: no record has the id "${id}".`);
-    const before = this.#sizes.get(id) ?? 0;
-    const after = JSON.stringify({ ...(current as object), ...patch }).length;
+    const before = sizeOf(current);
+    const after = sizeOf({ ...(current as object), ...patch });
     this.#budget.claim(0, after - before);
-    this.#sizes.set(id, after);
     const next = (await this.collection.update(current, {
       data(draft) {
         Object.assign(draft as object, patch);
@@ -233,8 +239,7 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     if (!record) return undefined;
     this.collection.delete(record);
     this.#byId.delete(id);
-    this.#budget.release(1, this.#sizes.get(id) ?? 0);
-    this.#sizes.delete(id);
+    this.#budget.release(1, sizeOf(record));
     for (const ordering of Object.values(this.orderings) as Ordering[]) ordering.remove(record);
     this.#emit()({ entity: this.#entity, action: 'deleted', id });
     return this.#row(record);
