@@ -213,6 +213,21 @@ function describeFailures(message: string): string[] {
   return [`the verifier failed: ${message.split('\n')[0]}`];
 }
 
+/**
+ * Asks the provider for one legacy conversation, a route that always needs the session API key; a
+ * 401 or 403 there would fail most interactions with one cause, so it is reported once, first.
+ */
+async function keyRefusal(client: ReturnType<typeof createClient>): Promise<string | undefined> {
+  try {
+    await client.listConversations({ limit: 1 });
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      return `the provider refused the session API key (${error.status} on GET /api/conversations): pass the key it expects with --api-key (or apiKey)`;
+    }
+  }
+  return undefined;
+}
+
 /** The contract files that ship with fakehands. */
 export async function defaultPactFiles(): Promise<string[]> {
   return (await readdir(CONTRACTS_DIR)).filter((f) => f.endsWith('.json')).sort().map((f) => `${CONTRACTS_DIR}${f}`);
@@ -238,6 +253,11 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
   const setups = stateSetups(client, options.stateTimeoutMs ?? DEFAULT_STATE_TIMEOUT_MS, cleanup, flags);
   for (const state of states) {
     if (!setups[state]) problems.push(`no state handler for the provider state "${state}"`);
+  }
+
+  if (problems.length === 0) {
+    const refusal = await keyRefusal(client);
+    if (refusal) problems.push(refusal);
   }
 
   let verified = 0;

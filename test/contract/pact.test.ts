@@ -75,6 +75,15 @@ describe('fakehands verify', () => {
     ]);
   });
 
+  it('fails fast, naming the key, when the provider refuses the session API key', async () => {
+    const provider = await startProvider();
+    const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', 'not-the-key']);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 0`);
+    expect(stdout).toContain('FAILED: the provider refused the session API key (401 on GET /api/conversations): pass the key it expects with --api-key (or apiKey)');
+    expect(stdout).not.toContain('not-the-key');
+  });
+
   const broken: [string, Breakage, string[]][] = [
     ['answers pause with the wrong shape',
       (req, answer) => (req.path.endsWith('/pause') && answer.status === 200 ? { status: 200, body: { paused: true } } : null),
