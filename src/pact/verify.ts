@@ -242,6 +242,7 @@ export async function defaultPactFiles(): Promise<string[]> {
 export async function verifyProvider(options: VerifyOptions): Promise<VerifyResult> {
   process.env.PACT_DO_NOT_TRACK = 'true';
   const report = options.report ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { Verifier } = await loadPact();
   const problems: string[] = [];
   const files = options.pactFiles ?? await defaultPactFiles();
   if (files.length === 0) problems.push('no pact files to verify');
@@ -278,7 +279,6 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
         return undefined;
       },
     }]));
-    const { Verifier } = await loadPact();
     const verifier = new Verifier({
       providerBaseUrl: options.baseUrl,
       provider: PROVIDER_NAME,
