@@ -28,7 +28,7 @@ describe('README', () => {
   });
 
   // The setup-file recipe and the browser example run elsewhere (a vitest run below, Chromium in test/browser).
-  const examples = blocks('ts').filter((code) => !code.startsWith('// test/fake.ts') && !code.startsWith('// src/mocks.ts'));
+  const examples = blocks('ts').filter((code) => !code.startsWith('// test/fake.ts') && !code.startsWith('// src/mocks.ts') && !code.startsWith('// .storybook/'));
   it.each(examples.map((code, i) => [i + 1, code]))('TypeScript example %i runs and its assertions hold', async (n, code) => {
     await mkdir(TMP, { recursive: true });
     const file = new URL(`readme-example-${n}.ts`, TMP);

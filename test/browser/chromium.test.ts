@@ -3,7 +3,7 @@
  * `fakehands/browser` behind msw's service worker, the inspector on the dev server, the inspector's
  * screenshot, and the recorded session answered by the worker exactly as by `setupServer`.
  */
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -107,31 +107,47 @@ describe('fakehands/browser in Chromium', () => {
   });
 });
 
-describe('the README\'s browser example', () => {
-  it('runs as a page in Chromium: the worker starts, the fake answers, its assertion holds', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-    const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith('// src/mocks.ts'))!;
-    const dir = join(ROOT, '.tmp/readme-browser');
-    const { mkdir, writeFile, copyFile } = await import('node:fs/promises');
-    await mkdir(dir, { recursive: true });
-    const assertThrows = "console.assert = (c, ...d) => { if (!c) throw new Error('README assertion failed ' + d.join(' ')); };\n";
-    await writeFile(join(dir, 'mocks.ts'), assertThrows + example.replace("'fakehands/browser'", JSON.stringify(join(ROOT, 'src/browser.ts'))) + '\nObject.assign(window, { __ready: true });\n');
-    await build({ entryPoints: [join(dir, 'mocks.ts')], outfile: join(dir, 'app.js'), bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning' });
-    await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
-    await writeFile(join(dir, 'index.html'), '<!doctype html><script type="module" src="/app.js"></script>');
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    const readmeSite = await serveStatic(dir);
-    try {
-      await page.goto(readmeSite.url);
-      await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
-      expect(errors).toEqual([]);
-      expect(await page.evaluate(() => typeof (window as unknown as { fake?: { clock?: unknown } }).fake?.clock)).toBe('object');
-    } finally {
-      await page.close();
-      readmeSite.server.close();
-    }
+/** Builds a README example as the module of a page served with msw's worker, and opens it; `check` runs in the page once it is ready. */
+async function runReadmeExample(firstLine: string, entry: string, check: () => Promise<unknown>): Promise<{ errors: string[]; checked: unknown }> {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith(firstLine))!;
+  await mkdir(join(ROOT, '.tmp'), { recursive: true });
+  const dir = await mkdtemp(join(ROOT, '.tmp/readme-browser-'));
+  const assertThrows = "console.assert = (c, ...d) => { if (!c) throw new Error('README assertion failed ' + d.join(' ')); };\n";
+  await writeFile(join(dir, 'example.ts'), assertThrows + example.replace("'fakehands/browser'", JSON.stringify(join(ROOT, 'src/browser.ts'))));
+  await writeFile(join(dir, 'entry.ts'), `${entry}\nObject.assign(window, { __ready: true });\n`);
+  await build({ entryPoints: [join(dir, 'entry.ts')], outfile: join(dir, 'app.js'), bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning' });
+  await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><script type="module" src="/app.js"></script>');
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const site = await serveStatic(dir);
+  try {
+    await page.goto(site.url);
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+    return { errors, checked: await page.evaluate(check) };
+  } finally {
+    await page.close();
+    site.server.close();
+  }
+}
+
+describe('the README\'s browser examples', () => {
+  it('src/mocks.ts runs as a page in Chromium: the worker starts, the fake answers, its assertion holds', async () => {
+    const { errors, checked } = await runReadmeExample('// src/mocks.ts', "import './example.ts';", async () => typeof (window as unknown as { fake?: { clock?: unknown } }).fake?.clock);
+    expect(errors).toEqual([]);
+    expect(checked).toBe('object');
+  }, 60_000);
+
+  it('.storybook/preview.ts: a story\'s loader receives the fake, and the page\'s fetch reaches it', async () => {
+    const entry = "import { loaders } from './example.ts';\nconst { fake } = await loaders[0]();\nconst page = await (await fetch('/api/v1/sandboxes/search')).json();\nObject.assign(window, { story: { clock: typeof fake.clock, sandboxes: page.items.length, fixture: (await fake.snapshot()).sandboxes.length } });";
+    const { errors, checked } = await runReadmeExample('// .storybook/preview.ts', entry, async () => (window as unknown as { story: unknown }).story);
+    expect(errors).toEqual([]);
+    const story = checked as { clock: string; sandboxes: number; fixture: number };
+    expect(story.clock).toBe('object');
+    expect(story.sandboxes).toBeGreaterThan(0);
+    expect(story.sandboxes).toBe(Math.min(story.fixture, 100));
   }, 60_000);
 });
 
