@@ -3,13 +3,11 @@
  * made to throw, so a false claim fails), the control API's curl block against the real CLI.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCli } from './support/cli.js';
-
-const README = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-const blocks = (lang: string) => [...README.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+import { nodeExamples, readmeBlocks as blocks } from './support/readme.js';
 const TMP = new URL('../.tmp/', import.meta.url);
 
 describe('README', () => {
@@ -28,7 +26,7 @@ describe('README', () => {
   });
 
   // The setup-file recipe and the browser example run elsewhere (a vitest run below, Chromium in test/browser).
-  const examples = blocks('ts').filter((code) => !code.startsWith('// test/fake.ts') && !code.startsWith('// src/mocks.ts') && !code.startsWith('// .storybook/'));
+  const examples = nodeExamples();
   it.each(examples.map((code, i) => [i + 1, code]))('TypeScript example %i runs and its assertions hold', async (n, code) => {
     await mkdir(TMP, { recursive: true });
     const file = new URL(`readme-example-${n}.ts`, TMP);

@@ -5,18 +5,18 @@
  * `npx fakehands serve`; then adds Pact and runs `npx fakehands verify` against it.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeExamples } from '../support/readme.js';
 
 const run = promisify(execFile);
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** The lowest msw 2.x fakehands supports (its peer range starts here). */
 const LOWEST_MSW = '2.7.0';
-const README = await readFile(join(ROOT, 'README.md'), 'utf8');
-const tsBlocks = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((code) => !code.startsWith('// test/fake.ts') && !code.startsWith('// src/mocks.ts'));
+const tsBlocks = nodeExamples();
 
 let project = '';
 const sh = (command: string, args: string[], timeout = 240_000) => run(command, args, { cwd: project, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });
