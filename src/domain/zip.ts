@@ -29,6 +29,27 @@ function dosDateTime(ms: number): { date: number; time: number } {
   };
 }
 
+/** What a local file header and its central directory entry both say about an entry. */
+interface EntryFields {
+  crc: number;
+  size: number;
+  nameLength: number;
+  date: number;
+  time: number;
+}
+
+/** Writes the fields the two headers share, in their common order, from byte `at` of `view`. */
+function writeEntryFields(view: DataView, at: number, entry: EntryFields): void {
+  view.setUint16(at, 0x0800, true); // UTF-8 names
+  view.setUint16(at + 2, 0, true); // stored, no compression
+  view.setUint16(at + 4, entry.time, true);
+  view.setUint16(at + 6, entry.date, true);
+  view.setUint32(at + 8, entry.crc, true);
+  view.setUint32(at + 12, entry.size, true); // compressed size
+  view.setUint32(at + 16, entry.size, true); // uncompressed size
+  view.setUint16(at + 20, entry.nameLength, true);
+}
+
 /**
  * A ZIP archive of `files` (path → text), dated `atMs`.
  * @example
@@ -44,30 +65,17 @@ export function zipArchive(files: Record<string, string>, atMs: number): Uint8Ar
     const name = encoder.encode(path);
     const data = encoder.encode(text);
     const crc = crc32(data);
+    const entry = { crc, size: data.length, nameLength: name.length, date, time };
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, 20, true);
-    local.setUint16(6, 0x0800, true); // UTF-8 names
-    local.setUint16(8, 0, true); // stored
-    local.setUint16(10, time, true);
-    local.setUint16(12, date, true);
-    local.setUint32(14, crc, true);
-    local.setUint32(18, data.length, true);
-    local.setUint32(22, data.length, true);
-    local.setUint16(26, name.length, true);
+    local.setUint16(4, 20, true); // version needed
+    writeEntryFields(local, 6, entry);
     locals.push(new Uint8Array(local.buffer), name, data);
     const central = new DataView(new ArrayBuffer(46));
     central.setUint32(0, 0x02014b50, true);
-    central.setUint16(4, 20, true);
-    central.setUint16(6, 20, true);
-    central.setUint16(8, 0x0800, true);
-    central.setUint16(10, 0, true);
-    central.setUint16(12, time, true);
-    central.setUint16(14, date, true);
-    central.setUint32(16, crc, true);
-    central.setUint32(20, data.length, true);
-    central.setUint32(24, data.length, true);
-    central.setUint16(28, name.length, true);
+    central.setUint16(4, 20, true); // version made by
+    central.setUint16(6, 20, true); // version needed
+    writeEntryFields(central, 8, entry);
     central.setUint32(42, offset, true);
     centrals.push(new Uint8Array(central.buffer), name);
     offset += 30 + name.length + data.length;
