@@ -11,7 +11,7 @@ import { setupWorker, type SetupWorker } from 'msw/browser';
 import { BUNDLED_FIXTURES, PACKAGE_VERSION } from './browser/fixtures.generated.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { fixtureError } from './domain/errors.js';
-import { createHandlers } from './http/handlers.js';
+import { createHandlers } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/records.js';
 
@@ -75,7 +75,7 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
   if (persist === 'localStorage') {
     fake.onChange((_changes, state) => globalThis.localStorage.setItem(storageKey, JSON.stringify(state.snapshot())));
   }
-  const worker = setupWorker(...createHandlers((request) => fake.fetch(request), fake.options.baseUrl));
+  const worker = setupWorker(...createHandlers(fake.mounts));
   await worker.start({ serviceWorker: { url: serviceWorkerUrl }, onUnhandledRequest: 'bypass', quiet });
   return { fake, worker, stop: () => worker.stop() };
 }

@@ -8,8 +8,7 @@
  */
 import type { HttpHandler } from 'msw';
 import { createFakeCore, type FakeCore } from './fake.js';
-import { createHandlers, createRouteHandlers } from './http/handlers.js';
-import { allRoutes } from './http/routes/index.js';
+import { createHandlers, createRouteHandlers } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
 
 /** A running fake: msw handlers over one in-memory state. */
@@ -27,11 +26,7 @@ export interface Fake extends FakeCore {
  */
 export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
   const core = await createFakeCore(input);
-  const respond = (request: Request) => core.fetch(request);
-  return Object.assign(core, {
-    handlers: createHandlers(respond, core.options.baseUrl),
-    routeHandlers: createRouteHandlers(respond, allRoutes, core.options.baseUrl),
-  });
+  return Object.assign(core, { handlers: createHandlers(core.mounts), routeHandlers: createRouteHandlers(core.mounts) });
 }
 
 export { createFakeCore, BUILT_IN_FIXTURES, type FakeCore, type FixtureOption, type ResetOptions } from './fake.js';
@@ -39,14 +34,14 @@ export { generateFixture, type GenerateOptions } from './domain/generate.js';
 export { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
 export { FakehandsError, type FakehandsErrorCode } from './domain/errors.js';
 export type { ChangeListener, ChangedEntity, ChangedState, StateChange } from './domain/events.js';
-export type { Faults } from './http/faults.js';
+export type { Refusal, RefusalReason } from './domain/refusal.js';
+export type { Faults } from './instance/faults.js';
 export type { Fault, FaultSpecInput, JournalEntry } from './schemas/control.js';
-export type { Journal } from './http/journal.js';
-export type { Answer, RequestLike } from './http/responses.js';
-export { apiRoutes as routes } from './http/routes/index.js';
-export type { Route, RouteAccess, RouteContext } from './http/route.js';
+export type { Journal } from './instance/journal.js';
+export type { Answer, AnswerBody, RequestLike } from './http/responses.js';
+export type { Mounts, Mount, Placement } from './mounts/mounts.js';
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
 export { INSTANT_TIMINGS, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, CONVERSATION_STATUS_OF_SANDBOX, type Timings } from './domain/lifecycle.js';
-export type { FakeService, Page, PageRequest } from './domain/service.js';
+export type { FakeService, Page, PageRequest, AppConversationFilters, StartTaskFilters } from './domain/service.js';
 export * as schemas from './schemas/index.js';
 export type { Fixture, FixtureInput } from './schemas/records.js';

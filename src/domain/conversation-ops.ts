@@ -16,6 +16,7 @@ import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { deleteConversation } from './legacy-conversations.js';
 import { messageText } from './start-tasks.js';
+import { isRefusal, refuse, type Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
 import { appConversationView, finishedTurns, sandboxStatusOf } from './views.js';
 import { resolveInWorkspace, workspaceOf, type Workspace } from './workspace.js';
@@ -73,22 +74,18 @@ export function deleteAppConversation(state: DomainState, id: string): boolean {
   return record ? deleteConversation(state, record.id) : false;
 }
 
-/** Why a message could not be sent, as the real route refuses it (`send_message_to_conversation`). */
-export type SendRefusal =
-  | { kind: 'not_found'; detail: string }
-  | { kind: 'gone'; detail: string }
-  | { kind: 'error'; detail: string }
-  | { kind: 'not_running'; detail: string };
-
-/** `POST .../send-message`: the agent gets the message (and runs on it unless `run` is false); only a RUNNING sandbox takes it. */
-export async function sendMessage(state: DomainState, id: string, request: AppSendMessageRequest): Promise<{ sandbox_status: SandboxStatus } | SendRefusal> {
+/**
+ * `POST .../send-message`: the agent gets the message (and runs on it unless `run` is false); only a
+ * RUNNING sandbox takes it. Refused as the real route refuses (`send_message_to_conversation`).
+ */
+export async function sendMessage(state: DomainState, id: string, request: AppSendMessageRequest): Promise<{ sandbox_status: SandboxStatus } | Refusal> {
   const conversation = findV1(state, id);
   const hex = toHyphenatedUuid(id) ? toHex(id) : id;
-  if (!conversation) return { kind: 'not_found', detail: `Conversation ${hex} not found` };
+  if (!conversation) return refuse('not_found', `Conversation ${hex} not found`);
   const { status, sandbox } = sandboxStatusOf(state, conversation);
-  if (!sandbox) return { kind: 'gone', detail: 'Conversation is archived. The sandbox no longer exists.' };
-  if (status === 'ERROR') return { kind: 'error', detail: 'Sandbox is in an error state and cannot accept messages.' };
-  if (status !== 'RUNNING') return { kind: 'not_running', detail: `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.` };
+  if (!sandbox) return refuse('gone', 'Conversation is archived. The sandbox no longer exists.');
+  if (status === 'ERROR') return refuse('unavailable', 'Sandbox is in an error state and cannot accept messages.');
+  if (status !== 'RUNNING') return refuse('conflict', `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.`);
   const now = state.stamp();
   const messages = [...conversation.messages, messageText(request.content)];
   await state.store.conversations.update(conversation.id, {
@@ -143,14 +140,20 @@ export function exportConversation(state: DomainState, id: string): Uint8Array |
   return zipArchive(files, state.clock.now());
 }
 
-/** Why a sandbox-key request is refused (`session_auth.py`): no or a wrong key, or another sandbox's key. */
-export type SandboxKeyRefusal = { kind: 'unauthorized' } | { kind: 'forbidden' };
-
-/** The sandbox a session API key belongs to, checked against the sandbox named in the path. */
-export function sandboxForKey(state: DomainState, sandboxId: string, key: string | null): SandboxRecord | SandboxKeyRefusal {
+/**
+ * The sandbox a session API key belongs to, checked against the sandbox named in the path; refused
+ * as `session_auth.py` refuses: no or a wrong key (401), or another sandbox's key (403).
+ */
+export function sandboxForKey(state: DomainState, sandboxId: string, key: string | null): SandboxRecord | Refusal {
   const owner = key ? state.store.sandboxes.all().find((s) => s.session_api_key === key && state.settledNow(s).status === 'RUNNING') : undefined;
-  if (!owner) return { kind: 'unauthorized' };
-  return owner.id === sandboxId ? owner : { kind: 'forbidden' };
+  if (!owner) return refuse('unauthorized', 'Unauthorized');
+  return owner.id === sandboxId ? owner : refuse('forbidden', 'Session API key does not match sandbox');
+}
+
+/** The secret names a sandbox may look up, for the holder of its session key. */
+export function sandboxSecretNames(state: DomainState, sandboxId: string, key: string | null): SecretNamesResponse | Refusal {
+  const sandbox = sandboxForKey(state, sandboxId, key);
+  return isRefusal(sandbox) ? sandbox : secretNames(state, sandbox);
 }
 
 /** The user's secrets a sandbox may look up: provider tokens, and the secrets given to its conversations; names and descriptions only. */

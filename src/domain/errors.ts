@@ -4,14 +4,36 @@
  * configuration codes to its exit code. Modelled on @msw/data's `OperationError` + codes.
  */
 
-/** What went wrong, as a stable code a program can switch on. */
-export type FakehandsErrorCode =
-  /** A domain operation named something that does not exist (HTTP 404). */
-  | 'not_found'
-  /** A domain operation is not allowed in the current state (HTTP 409). */
-  | 'conflict'
+/** Why a request is refused (a `Refusal`); each surface maps a reason to its status. */
+export type RefusalReason =
   /** The real server refuses the request with 400 (an id too long), or it names something the state cannot hold (an unknown parent). */
   | 'bad_request'
+  /** The key is missing or wrong (401). */
+  | 'unauthorized'
+  /** The key is another's (403). */
+  | 'forbidden'
+  /** Something named does not exist, or no route has this path (404). */
+  | 'not_found'
+  /** The path exists, the method does not (405). */
+  | 'method_not_allowed'
+  /** Not allowed in the current state (409). */
+  | 'conflict'
+  /** Gone for good (410). */
+  | 'gone'
+  /** The request's input is not valid (422). */
+  | 'invalid'
+  /** The agent server behind it answered an error (502). */
+  | 'bad_gateway'
+  /** The sandbox cannot take it now (503). */
+  | 'unavailable'
+  /** The agent server did not answer in time (504). */
+  | 'gateway_timeout'
+  /** The store is at its limit of records or bytes (507). */
+  | 'storage_full';
+
+/** What went wrong, as a stable code a program can switch on: a refusal's reason, or one of these. */
+export type FakehandsErrorCode =
+  | RefusalReason
   /** `createFake` or a CLI flag got a bad option. */
   | 'invalid_options'
   /** A fixture (file, object or function) cannot be loaded. */
@@ -28,8 +50,6 @@ export type FakehandsErrorCode =
   | 'usage'
   /** An OpenAPI document given to `fakehands drift` cannot be read or is not OpenAPI 3.x. */
   | 'invalid_spec'
-  /** The store is at its limit of records or bytes (HTTP 507). */
-  | 'storage_full'
   /** A provider to verify does not answer. */
   | 'unreachable'
   /** An optional peer dependency a command needs is not installed (Pact, for `fakehands verify`). */
@@ -57,15 +77,6 @@ export class FakehandsError extends Error {
     this.code = code;
   }
 }
-
-/** A domain operation named something that does not exist. */
-export const notFound = (what: string): FakehandsError => new FakehandsError('not_found', `${what} not found`);
-
-/** A domain operation is not allowed in the current state; `detail` is what the client reads. */
-export const conflict = (detail: string): FakehandsError => new FakehandsError('conflict', detail);
-
-/** A request the fake refuses with 400 and this detail. */
-export const badRequest = (detail: string): FakehandsError => new FakehandsError('bad_request', detail);
 
 /** The message of a fixture that cannot be loaded: names the source and the bad path. */
 export const fixtureError = (source: string, problem: string): FakehandsError =>

@@ -89,3 +89,11 @@ const AGENT_PORT_SPAN = 30_000;
 export function agentPortFor(index: number): number {
   return FIRST_AGENT_PORT + ((2 * index) % AGENT_PORT_SPAN);
 }
+
+/** The agent port handed out after `port` (the next pair, wrapping back to the first). */
+export function agentPortAfter(port: number | null): number {
+  return port === null ? FIRST_AGENT_PORT : FIRST_AGENT_PORT + ((port - FIRST_AGENT_PORT + 2) % AGENT_PORT_SPAN);
+}
+
+/** How many agent ports (pairs) there are before they wrap. */
+export const AGENT_PORT_COUNT = AGENT_PORT_SPAN / 2;

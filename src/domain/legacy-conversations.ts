@@ -4,7 +4,7 @@
  */
 import type { ConversationInfo, ConversationResponse, InitSessionRequest } from '../schemas/legacy.js';
 import type { ConversationRecord } from '../schemas/records.js';
-import { notFound } from './errors.js';
+import { notFound } from './refusal.js';
 import { toHyphenatedUuid } from './ids.js';
 import { CONVERSATION_STATUS_OF_SANDBOX } from './lifecycle.js';
 import { pageIds } from './paging.js';
@@ -33,7 +33,7 @@ export async function createConversation(state: DomainState, request: InitSessio
 async function createLegacyConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationRecord> {
   state.store.budget.assertRoom(2, 2048);
   const id = request.conversation_id === undefined
-    ? state.random.uuid()
+    ? state.newConversationId()
     : toHyphenatedUuid(request.conversation_id) ?? request.conversation_id;
   const sandbox = await createSandbox(state, null);
   const trigger = request.suggested_task ? 'suggested_task' : request.create_microagent ? 'microagent_management' : 'gui';

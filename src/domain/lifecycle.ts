@@ -17,24 +17,30 @@ export interface Timings {
 }
 
 /** Timings close to a real local install. */
-export const REALISTIC_TIMINGS: Timings = { sandboxStartMs: 2000, startTaskStepMs: 500, agentRunMs: 10_000 };
+export const REALISTIC_TIMINGS: Readonly<Timings> = frozen({ sandboxStartMs: 2000, startTaskStepMs: 500, agentRunMs: 10_000 });
 /** Everything happens at once: sandboxes run and start tasks are READY on the next read. */
-export const INSTANT_TIMINGS: Timings = { sandboxStartMs: 0, startTaskStepMs: 0, agentRunMs: 0 };
+export const INSTANT_TIMINGS: Readonly<Timings> = frozen({ sandboxStartMs: 0, startTaskStepMs: 0, agentRunMs: 0 });
 
 /** Actions on a sandbox that the API or fault injection can take. */
 export type SandboxAction = 'pause' | 'resume' | 'fail';
 
+/** Deep-freezes a table, so that no caller can change the behaviour of every fake by writing to it. */
+function frozen<T extends object>(table: T): Readonly<T> {
+  for (const value of Object.values(table)) if (value && typeof value === 'object') frozen(value as object);
+  return Object.freeze(table);
+}
+
 /**
- * Sandbox transitions: `SANDBOX_TRANSITIONS[action][from]` is the state after the action.
- * A missing entry means the action is refused in that state (409). Delete takes any
- * state to MISSING by removing the record.
+ * Sandbox transitions: `SANDBOX_TRANSITIONS[action][from]` is the state after the action. Every
+ * action is defined in every stored state (the real router refuses none with 409: pause and resume
+ * answer 200 or 404). Delete takes any state to MISSING by removing the record. Frozen.
  */
-export const SANDBOX_TRANSITIONS: Record<SandboxAction, Partial<Record<StoredSandboxStatus, StoredSandboxStatus>>> = {
+export const SANDBOX_TRANSITIONS: Readonly<Record<SandboxAction, Readonly<Record<StoredSandboxStatus, StoredSandboxStatus>>>> = frozen({
   // The real router answers pause with 200 or 404 only: an ERROR sandbox stays in ERROR (sandbox_router.py, pause_sandbox).
   pause: { STARTING: 'PAUSED', RUNNING: 'PAUSED', PAUSED: 'PAUSED', ERROR: 'ERROR' },
   resume: { PAUSED: 'STARTING', STARTING: 'STARTING', RUNNING: 'RUNNING', ERROR: 'STARTING' },
   fail: { STARTING: 'ERROR', RUNNING: 'ERROR', PAUSED: 'ERROR', ERROR: 'ERROR' },
-};
+});
 
 /** Time-driven sandbox steps: after `after(timings)` ms in `from`, the sandbox is in `to`. */
 export const SANDBOX_TIMED_STEPS: Partial<Record<StoredSandboxStatus, { to: StoredSandboxStatus; after: (t: Timings) => number }>> = {
@@ -42,25 +48,25 @@ export const SANDBOX_TIMED_STEPS: Partial<Record<StoredSandboxStatus, { to: Stor
 };
 
 /** A conversation's status is its sandbox's, seen through this table (the seed's three statuses, for V0 conversations). */
-export const CONVERSATION_STATUS_OF_SANDBOX: Record<SandboxStatus, ConversationStatus> = {
+export const CONVERSATION_STATUS_OF_SANDBOX: Readonly<Record<SandboxStatus, ConversationStatus>> = frozen({
   STARTING: 'STARTING',
   RUNNING: 'RUNNING',
   PAUSED: 'STOPPED',
   ERROR: 'STOPPED',
   MISSING: 'STOPPED',
-};
+});
 
 /**
  * The legacy status of a V1 conversation, from its sandbox's, as the real server maps it
  * (`manage_conversations.py`, `_to_conversation_info`): ERROR stays ERROR, a gone sandbox is ARCHIVED.
  */
-export const LEGACY_STATUS_OF_V1_SANDBOX: Record<SandboxStatus, ConversationStatus> = {
+export const LEGACY_STATUS_OF_V1_SANDBOX: Readonly<Record<SandboxStatus, ConversationStatus>> = frozen({
   STARTING: 'STARTING',
   RUNNING: 'RUNNING',
   PAUSED: 'STOPPED',
   ERROR: 'ERROR',
   MISSING: 'ARCHIVED',
-};
+});
 
 /** Where a stored status leads after `elapsedMs` in it, and when it got there. */
 export function settleSandboxStatus(

@@ -2,11 +2,11 @@
  * Sandboxes and sandbox specs: search, batch get, start, pause, resume, delete, fail. A sandbox's
  * time-driven steps (STARTING → RUNNING) are never written; its status is derived when read.
  */
+import type { Success } from '../schemas/common.js';
 import type { SandboxRecord } from '../schemas/records.js';
 import type { SandboxInfo } from '../schemas/sandbox.js';
 import type { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
-import { conflict, notFound } from './errors.js';
-import { agentPortFor } from './ids.js';
+import { notFound } from './refusal.js';
 import { SANDBOX_TRANSITIONS, type SandboxAction } from './lifecycle.js';
 import { pageIds, toPage, type Page, type PageRequest } from './paging.js';
 import type { DomainState } from './state.js';
@@ -14,9 +14,6 @@ import { sandboxView } from './views.js';
 
 /** The `status_detail` of a sandbox failed without a reason given. */
 export const DEFAULT_FAILURE_DETAIL = 'Container exited unexpectedly (exit code 137)';
-
-/** How an action reads in a refusal. */
-const ACTION_PAST: Record<SandboxAction, string> = { pause: 'paused', resume: 'resumed', fail: 'failed' };
 
 /** `GET /api/v1/sandbox-specs/search`: specs, newest first. */
 export function searchSandboxSpecs(state: DomainState, page: PageRequest): Page<SandboxSpecInfo> {
@@ -51,31 +48,54 @@ export async function createSandbox(state: DomainState, specId: string | null): 
   if (!spec || !state.store.sandboxSpecs.get(spec)) throw notFound(`Sandbox spec ${spec}`);
   const created = state.stamp();
   const record = await state.store.sandboxes.insert({
-    id: state.random.sandboxId(),
+    id: state.newSandboxId(),
     created_by_user_id: state.options.userId,
     sandbox_spec_id: spec,
     status: 'STARTING',
     status_changed_at: created,
     session_api_key: state.random.sessionKey(),
-    agent_port: agentPortFor(state.sandboxCount),
+    agent_port: state.nextAgentPort(),
     created_at: created,
   });
-  state.sandboxCount++;
   return record;
 }
 
-/** Applies `action` to a sandbox by the transition table; refuses what the table does not allow. */
+/** Applies `action` to a sandbox by the transition table (total: no action is refused in any state). */
 export async function transitionSandbox(state: DomainState, id: string, action: SandboxAction, detail: string | null = null): Promise<SandboxRecord> {
   const stored = state.store.sandboxes.get(id);
   if (!stored) throw notFound(`Sandbox ${id}`);
   const record = state.settledNow(stored);
   const next = SANDBOX_TRANSITIONS[action][record.status];
-  if (!next) throw conflict(`Sandbox ${id} is ${record.status} and cannot be ${ACTION_PAST[action]}`);
   if (next === record.status) return record;
   return state.store.sandboxes.update(id, { status: next, status_changed_at: state.stamp(), status_detail: next === 'ERROR' ? detail : null });
 }
 
+const SUCCESS: Success = Object.freeze({ success: true });
+
+/** `POST /api/v1/sandboxes`: starts a sandbox from a spec (the default one when omitted); always answers STARTING, as a container is created, then starts. */
+export async function startSandbox(state: DomainState, specId: string | null): Promise<SandboxInfo> {
+  return sandboxView(state, await createSandbox(state, specId), { settle: false });
+}
+
+/** `POST /api/v1/sandboxes/{id}/pause`: STARTING/RUNNING → PAUSED; a PAUSED sandbox stays so, an ERROR one in ERROR. */
+export async function pauseSandbox(state: DomainState, id: string): Promise<Success> {
+  await transitionSandbox(state, id, 'pause');
+  return SUCCESS;
+}
+
+/** `POST /api/v1/sandboxes/{id}/resume`: PAUSED or ERROR → STARTING → RUNNING; a starting or running sandbox stays so. */
+export async function resumeSandbox(state: DomainState, id: string): Promise<Success> {
+  await transitionSandbox(state, id, 'resume');
+  return SUCCESS;
+}
+
+/** Fault injection: the sandbox enters ERROR (as when its container dies), with the runtime's reason as its `status_detail`. */
+export async function failSandbox(state: DomainState, id: string, detail: string = DEFAULT_FAILURE_DETAIL): Promise<SandboxInfo> {
+  return sandboxView(state, await transitionSandbox(state, id, 'fail', detail));
+}
+
 /** `DELETE /api/v1/sandboxes/{id}`: the sandbox becomes MISSING (gone from search, null in batch). */
-export function deleteSandbox(state: DomainState, id: string): void {
+export function deleteSandbox(state: DomainState, id: string): Success {
   if (!state.store.sandboxes.remove(id)) throw notFound(`Sandbox ${id}`);
+  return SUCCESS;
 }

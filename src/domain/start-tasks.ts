@@ -6,7 +6,7 @@ import type { AppConversationStartRequest, AppConversationStartTask } from '../s
 import type { StartTaskSortOrder } from '../schemas/common.js';
 import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
 import type { StartTaskRecord } from '../schemas/records.js';
-import { badRequest } from './errors.js';
+import { badRequest } from './refusal.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from './lifecycle.js';
 import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
@@ -114,7 +114,7 @@ export async function startAppConversation(state: DomainState, given: AppConvers
   const request = inheritFromParent(state, given);
   // A sandbox, the task and later its conversation: refused at once when they would not fit.
   state.store.budget.assertRoom(3, 2 * JSON.stringify(request).length + 2048);
-  const conversationId = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.random.uuid();
+  const conversationId = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.newConversationId();
   if (state.store.conversations.get(conversationId)) throw badRequest(`Conversation already exists: ${toHex(conversationId)}`);
   let sandboxId: string | null = request.sandbox_id;
   if (sandboxId === null) {
@@ -125,7 +125,7 @@ export async function startAppConversation(state: DomainState, given: AppConvers
   }
   const created = state.stamp();
   const task = await state.store.startTasks.insert({
-    id: state.random.uuid(),
+    id: state.newStartTaskId(),
     created_by_user_id: state.options.userId,
     status: 'WORKING',
     status_changed_at: created,

@@ -6,7 +6,7 @@
 import { formatDateTime, parseDateTime } from '../schemas/datetime.js';
 import type { SandboxRecord, StoredSandboxStatus } from '../schemas/records.js';
 import type { Clock } from './clock.js';
-import { RandomSource } from './ids.js';
+import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from './lifecycle.js';
 import type { Store } from './store.js';
 
@@ -36,8 +36,10 @@ export class DomainState {
   readonly options: ServiceOptions;
   /** Start tasks that are not READY or ERROR yet. */
   readonly pendingTasks = new Set<string>();
-  /** Sandboxes created so far (ports are handed out by it). */
-  sandboxCount: number;
+  /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */
+  #lastAgentPort: number | null = null;
+  /** Whether the ports handed out have wrapped past the last one: from then on, each is checked against those in use. */
+  #portsWrapped = false;
   /** The last timestamp handed out, in epoch microseconds. */
   #lastStampMicros = 0;
 
@@ -47,10 +49,51 @@ export class DomainState {
     this.clock = clock;
     this.random = new RandomSource(seed);
     this.options = options;
-    this.sandboxCount = store.sandboxes.size;
+    for (const sandbox of store.sandboxes.all()) {
+      if (this.#lastAgentPort === null || sandbox.agent_port > this.#lastAgentPort) this.#lastAgentPort = sandbox.agent_port;
+    }
     for (const task of store.startTasks.all()) {
       if (!FINAL_TASK_STATUSES.has(task.status)) this.pendingTasks.add(task.id);
     }
+  }
+
+  /**
+   * An id from `draw` that `taken` does not hold yet: a state reloaded from a file keeps the ids
+   * the seeded source hands out again, so a drawn id may already be in use.
+   */
+  unusedId(draw: () => string, taken: (id: string) => boolean): string {
+    let id = draw();
+    while (taken(id)) id = draw();
+    return id;
+  }
+
+  /** A new sandbox id, not in use. */
+  newSandboxId(): string {
+    return this.unusedId(() => this.random.sandboxId(), (id) => this.store.sandboxes.get(id) !== undefined);
+  }
+
+  /** A new conversation id (hyphenated UUID), not in use. */
+  newConversationId(): string {
+    return this.unusedId(() => this.random.uuid(), (id) => this.store.conversations.get(id) !== undefined);
+  }
+
+  /** A new start task id, not in use. */
+  newStartTaskId(): string {
+    return this.unusedId(() => this.random.uuid(), (id) => this.store.startTasks.get(id) !== undefined);
+  }
+
+  /**
+   * The agent port of a new sandbox: the pair after the last one handed out (or the highest in use
+   * when the state was loaded, so a reload after a delete never hands out a live sandbox's port).
+   */
+  nextAgentPort(): number {
+    for (let tries = 0; tries < AGENT_PORT_COUNT; tries++) {
+      const port = agentPortAfter(this.#lastAgentPort);
+      if (this.#lastAgentPort !== null && port < this.#lastAgentPort) this.#portsWrapped = true;
+      this.#lastAgentPort = port;
+      if (!this.#portsWrapped || !this.store.sandboxes.all().some((s) => s.agent_port === port)) return port;
+    }
+    return agentPortAfter(this.#lastAgentPort);
   }
 
   /**

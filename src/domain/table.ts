@@ -1,7 +1,7 @@
 import { Collection } from '@msw/data';
 import type { z } from 'zod';
 import type { ChangedEntity, ChangeSink } from './events.js';
-import { FakehandsError } from './errors.js';
+import { Refusal } from './refusal.js';
 
 /** Default limits of a store: enough for the 100,000-conversation scale test, small enough to keep the process alive. */
 export const DEFAULT_MAX_RECORDS = 1_000_000;
@@ -21,10 +21,10 @@ export class StoreBudget {
   /** Takes `records` and `bytes` from the budget, or throws when it would go past a limit. */
   claim(records: number, bytes: number): void {
     if (this.records + records > this.maxRecords) {
-      throw new FakehandsError('storage_full', `Insufficient Storage: the fake holds ${this.records} records, its limit (--max-records ${this.maxRecords}); reset it, delete some, or raise the limit`);
+      throw new Refusal('storage_full', `Insufficient Storage: the fake holds ${this.records} records, its limit (--max-records ${this.maxRecords}); reset it, delete some, or raise the limit`);
     }
     if (this.bytes + bytes > this.maxBytes) {
-      throw new FakehandsError('storage_full', `Insufficient Storage: the fake holds ${Math.round(this.bytes / 1024 / 1024)} MiB of records, near its limit (--max-store-mb ${Math.round(this.maxBytes / 1024 / 1024)}); reset it, delete some, or raise the limit`);
+      throw new Refusal('storage_full', `Insufficient Storage: the fake holds ${Math.round(this.bytes / 1024 / 1024)} MiB of records, near its limit (--max-store-mb ${Math.round(this.maxBytes / 1024 / 1024)}); reset it, delete some, or raise the limit`);
     }
     this.records += records;
     this.bytes += bytes;
@@ -52,20 +52,6 @@ function sizeOf(record: object): number {
 interface Keyed {
   id: string;
   created_at: string;
-}
-
-/**
- * The symbol under which @msw/data keeps a record's primary key. When the initial values carry
- * it, @msw/data uses it instead of drawing a random UUID for every record (about 0.3 KB each);
- * fakehands passes the record's own id. Found once from a throwaway record, as the library does
- * not export it; `undefined` (a random key per record) if a future version differs.
- */
-let primaryKey: Promise<symbol | undefined> | undefined;
-function findPrimaryKey(): Promise<symbol | undefined> {
-  primaryKey ??= new Collection({ schema: { '~standard': { version: 1, vendor: 'fakehands', validate: (value: unknown) => ({ value }) } } })
-    .create({})
-    .then((probe) => Object.getOwnPropertySymbols(probe).find((symbol) => symbol.description === 'kPrimaryKey'));
-  return primaryKey;
 }
 
 /**
@@ -181,14 +167,9 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   /** Validates and stores a new record; throws when its id is taken. */
   async insert(values: z.input<S>): Promise<z.output<S>> {
     this.#budget.assertRoom(1, 0);
-    const key = await findPrimaryKey();
-    const keyed = key && typeof (values as { id?: unknown }).id === 'string'
-      ? { ...(values as object), [key]: (values as { id: string }).id } : values;
-    const record = (await this.collection.create(keyed as z.input<S>)) as StoredRecord<S>;
-    if (this.#byId.has(record.id)) {
-      this.collection.delete(record);
-      throw new Error(`Failed to store a record: the id "${record.id}" is already taken.`);
-    }
+    const id = (values as { id?: unknown }).id;
+    if (typeof id === 'string' && this.#byId.has(id)) throw new Error(`Failed to store a record: the id "${id}" is already taken.`);
+    const record = (await this.collection.create(values)) as StoredRecord<S>;
     try {
       this.#budget.claim(1, sizeOf(record));
     } catch (error) {

@@ -3,7 +3,7 @@
  * published one, or its `/openapi.json`), operation by operation, fact by fact.
  */
 import { openApiDocument } from '../http/openapi.js';
-import { apiRoutes } from '../http/routes/index.js';
+import { apiRoutes } from '../surfaces/app-server/index.js';
 import { compareOperations, formatReport, type DriftReport, type KnownDifference } from './compare.js';
 import { KNOWN_DIFFERENCES } from './known-differences.js';
 import { loadDocument } from './load.js';

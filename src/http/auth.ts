@@ -1,20 +1,13 @@
 /**
- * The auth stage: the `X-Session-API-Key` check, by the route's access and the fake's policy.
+ * The key check every surface's auth rule uses: the `X-Session-API-Key` header compared in
+ * constant time. Which requests need which key is the surface's rule (`surfaces/*`).
  */
-import type { RouteAccess } from './route.js';
 
 /** The header that carries the session API key. */
 export const SESSION_API_KEY_HEADER = 'x-session-api-key';
 
 /** Which API routes need the key: every route, only the legacy (non-`/api/v1`) ones as the real server does, or none. */
 export type AuthPolicy = 'all' | 'legacy' | 'none';
-
-/** Whether a request to a route at `path` with `access` must carry the key under `policy`. */
-export function requiresKey(policy: AuthPolicy, access: RouteAccess, path: string): boolean {
-  if (access === 'public' || policy === 'none') return false;
-  if (access === 'control' || policy === 'all') return true;
-  return !(path === '/api/v1' || path.startsWith('/api/v1/'));
-}
 
 /**
  * Compares a given key with the expected one in time that depends only on the expected key's

@@ -1,62 +1,34 @@
 /**
  * The request pipeline every transport shares, as named stages, each a small function:
  *
- *   locate → route → (latency) → 404/405 → authorize (401) → inject faults → parse (422) → handle → check → answer
+ *   route (404/405) → (latency) → authorize (401) → inject faults → parse (422) → handle → check → answer
  *
- * The API, the control API and `/openapi.json` are all routes of it, so `fake.fetch`, the msw
- * handlers, the standalone server and the browser worker answer every path alike.
+ * `answer(instance, surface, path, request)` answers one request that mounts have already placed:
+ * which instance it reaches, which surface answers, and its path relative to the mount. Every
+ * refusal, whatever stage made it, is a `Refusal` the surface answers in its own error shape.
  */
 import { FakehandsError } from '../domain/errors.js';
-import { RandomSource } from '../domain/ids.js';
-import { SESSION_API_KEY_HEADER, keyMatches, requiresKey, type AuthPolicy } from './auth.js';
+import { Refusal, invalid, isRefusal } from '../domain/refusal.js';
+import type { Instance } from '../instance/instance.js';
+import type { Surface } from '../surfaces/surface.js';
 import { checkAnswer } from './check.js';
-import type { Faults } from './faults.js';
-import type { Journal } from './journal.js';
 import { parseRequest } from './parse.js';
-import { json, methodNotAllowed, networkError, notFound, unauthorized, type Answer, type AnswerBody, type RequestLike } from './responses.js';
-import { Reply, type Route, type RouteContext } from './route.js';
-import { Router, type RouteMatch, type Routing } from './router.js';
-import { DOMAIN_ERROR_STATUS } from './status.js';
-
-/** How the pipeline authenticates, checks and slows down. */
-export interface PipelineOptions {
-  /** Absolute base URL the API is mounted at. */
-  baseUrl: string;
-  /** The session API key expected in `X-Session-API-Key`. */
-  apiKey: string;
-  /** Which routes need the key. */
-  auth: AuthPolicy;
-  /** Check every answer against its route's response schema and throw on a violation. */
-  checkResponses: boolean;
-  /** Extra latency per request, picked in [min, max] ms by a generator seeded with `seed`. */
-  latency?: { min: number; max: number; seed: number } | null;
-}
-
-/** The pipeline: answers any request under the base URL. */
-export interface Pipeline {
-  /** Answers a request, whatever its path, and records it in the journal (unless it was a control API or document route). */
-  answer(request: RequestLike): Promise<Answer>;
-}
+import { isRawAnswer, json, networkError, type Answer, type RequestLike } from './responses.js';
+import type { Route } from './route.js';
+import type { RouteMatch, Routing } from './router.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Stage locate: the path of `url` relative to the base path, or the whole path when it is not under it. */
-function locate(basePath: string, url: URL): string {
-  const path = url.pathname;
-  if (basePath === '') return path;
-  if (path === basePath) return '/';
-  return path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path;
-}
-
-/** Stage authorize: 401 when the route needs the key and the request does not carry it. */
-function authorize(options: PipelineOptions, route: Route, path: string, request: RequestLike): Answer | null {
-  if (!requiresKey(options.auth, route.access ?? 'api', path)) return null;
-  return keyMatches(options.apiKey, request.headers.get(SESSION_API_KEY_HEADER)) ? null : unauthorized();
+/** Stage route: the match, or the refusal of a path no route has (404) or a method it does not allow (405). */
+function route(routing: Routing): RouteMatch | Refusal {
+  if (routing.kind === 'none') return new Refusal('not_found', 'Not Found');
+  if (routing.kind === 'method') return new Refusal('method_not_allowed', 'Method Not Allowed', { headers: { allow: routing.allowed.join(', ') } });
+  return routing.match;
 }
 
 /** Stage inject faults: the answer a fault replaces the route's with, or `null` to go on (after a delay or a failed sandbox). */
-async function injectFault(faults: Faults, context: RouteContext, method: string, path: string, match: RouteMatch): Promise<Answer | null> {
-  const injected = faults.take(method, path);
+async function injectFault(instance: Instance, method: string, path: string, match: RouteMatch): Promise<Answer | null> {
+  const injected = instance.faults.take(method, path);
   if (!injected) return null;
   const { fault, params } = injected;
   switch (fault.kind) {
@@ -70,71 +42,66 @@ async function injectFault(faults: Faults, context: RouteContext, method: string
     case 'sandbox_error': {
       const id = fault.sandbox_id ?? params.sandbox_id ?? match.params.sandbox_id;
       // An unknown sandbox is left to the route, which answers 404 as usual.
-      if (id) await context.service.failSandbox(id).catch(() => undefined);
+      if (id) await instance.service.failSandbox(id).catch(() => undefined);
       return null;
     }
   }
 }
 
-/** What the handle stage produced: a JSON body, or a raw one (bytes, text, a stream) with its headers. */
-type Handled = { status: number; body: unknown; raw?: { headers: Record<string, string>; body: AnswerBody } };
-
-/** Stage handle: runs the operation; a domain error becomes its status from the one table. */
-async function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, context: RouteContext): Promise<Handled> {
+/** Stage handle: runs the operation; a refusal it returns or throws is the result too. */
+async function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): Promise<unknown> {
   try {
-    const result = await match.route.handle({ params: match.params, query, body, headers: request.headers }, context);
-    if (!(result instanceof Reply)) return { status: 200, body: result };
-    const { contentType, headers = {} } = result.options;
-    return contentType
-      ? { status: result.status, body: null, raw: { headers: { 'content-type': contentType, ...headers }, body: result.body as AnswerBody } }
-      : { status: result.status, body: result.body };
+    return await match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
   } catch (error) {
-    const status = error instanceof FakehandsError ? DOMAIN_ERROR_STATUS[error.code] : undefined;
-    if (status === undefined) throw error;
-    return { status, body: { detail: status === 404 ? 'Not Found' : (error as Error).message } };
+    if (isRefusal(error)) return error;
+    throw error;
   }
 }
 
-/**
- * Creates the pipeline over a route table.
- * @example
- * const pipeline = createPipeline(routes, context, { baseUrl, apiKey, auth: 'all', checkResponses: true })
- */
-export function createPipeline(routes: readonly Route[], context: RouteContext, options: PipelineOptions): Pipeline {
-  const router = new Router(routes);
-  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
-  const latencyRandom = options.latency ? new RandomSource(options.latency.seed) : null;
-
-  const run = async (request: RequestLike, url: URL, path: string, routing: Routing): Promise<Answer> => {
-    const method = request.method.toUpperCase();
-    if (options.latency && latencyRandom) await sleep(latencyRandom.int(options.latency.min, options.latency.max));
-    if (routing.kind === 'none') return notFound();
-    if (routing.kind === 'method') return methodNotAllowed(routing.allowed);
-    const match = routing.match;
-    const refused = authorize(options, match.route, path, request);
-    if (refused) return refused;
-    const faulted = await injectFault(context.faults, context, method, path, match);
-    if (faulted) return faulted;
-    const parsed = await parseRequest(match.route, request, url, match.params);
-    const result: Handled = parsed.ok ? await handle(match, request, parsed.query, parsed.body, context) : { status: 422, body: { detail: parsed.errors } };
-    if (result.raw) return { status: result.status, headers: result.raw.headers, body: result.raw.body };
-    if (options.checkResponses) checkAnswer(match.route, result.status, result.body, url.pathname);
-    return json(result.status, result.body);
-  };
-
-  return {
-    async answer(request) {
-      const started = performance.now();
-      const url = new URL(request.url);
-      const path = locate(basePath, url);
-      const routing = router.find(request.method.toUpperCase(), path);
-      const answer = await run(request, url, path, routing);
-      if (routing.kind === 'match' && routing.match.route.internal) return answer;
-      context.journal.record({
-        method: request.method.toUpperCase(), path, query: url.search, status: answer.status,
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-      });
-      return answer;
-    },
-  };
+/** Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as JSON. */
+function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Answer {
+  const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(200, result);
+  if (instance.options.checkResponses) checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
+  return answer;
 }
+
+/**
+ * Answers one request on `surface` over `instance`; `path` is relative to where the surface is mounted.
+ * @example
+ * const answer = await answer(instance, appServerSurface, '/api/v1/sandboxes/search', request)
+ */
+export async function answer(instance: Instance, surface: Surface, path: string, request: RequestLike): Promise<Answer> {
+  const started = performance.now();
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const routing = surface.router.find(method, path);
+  const latency = instance.nextLatency();
+  if (latency > 0) await sleep(latency);
+
+  const run = async (): Promise<Answer> => {
+    const match = route(routing);
+    if (isRefusal(match)) return surface.refusalAnswer(match);
+    const refused = surface.authorize(instance, match.route, path, request);
+    if (refused) return surface.refusalAnswer(refused);
+    if (surface.faultable) {
+      const faulted = await injectFault(instance, method, path, match);
+      if (faulted) return faulted;
+    }
+    const parsed = await parseRequest(match.route, request, url, match.params);
+    const result = parsed.ok ? await handle(match, request, parsed.query, parsed.body, instance) : invalid(parsed.errors);
+    if (isRawAnswer(result)) return result;
+    return respond(instance, surface, match.route, result, url);
+  };
+
+  const answered = await run();
+  if (surface.journaled && !(routing.kind === 'match' && routing.match.route.internal)) {
+    instance.journal.record({
+      method, path, query: url.search, status: answered.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    });
+  }
+  return answered;
+}
+
+/** Whether an error is the fake's own contract check failing (it stays loud: the test suite that asked for checks hears it). */
+export const isContractViolation = (error: unknown): boolean => error instanceof FakehandsError && error.code === 'contract_violation';

@@ -45,6 +45,23 @@ export const notFound = (): Answer => detail(404, 'Not Found');
 export const methodNotAllowed = (allowed: string[]): Answer => detail(405, 'Method Not Allowed', { allow: allowed.join(', ') });
 /** 422 `{"detail": [...]}`: FastAPI's validation error. */
 export const unprocessable = (errors: ValidationErrorItem[]): Answer => json(422, { detail: errors });
+/** Answers routes made themselves, told apart from a 200 body that happens to look like one. */
+const routeAnswers = new WeakSet<Answer>();
+
+/**
+ * An answer a route gives as it is, not as JSON: a ZIP, plain text, HTML, a stream.
+ * @example
+ * return raw(200, archive, 'application/zip', { 'content-disposition': 'attachment; filename="c.zip"' })
+ */
+export function raw(status: number, body: AnswerBody, contentType: string, headers: Record<string, string> = {}): Answer {
+  const answer: Answer = { status, headers: { 'content-type': contentType, ...headers }, body };
+  routeAnswers.add(answer);
+  return answer;
+}
+
+/** Whether a route's result is an answer it made with `raw`. */
+export const isRawAnswer = (value: unknown): value is Answer => typeof value === 'object' && value !== null && routeAnswers.has(value as Answer);
+
 /** No answer at all: the connection is dropped. */
 export const networkError = (): Answer => ({ status: 0, headers: {}, body: null, networkError: true });
 

@@ -1,35 +1,17 @@
 /**
- * What a route is: where it is, who may call it, what it accepts and answers, and the operation
- * behind it. The route tables in `routes/` are lists of these.
+ * What a route is: where it is, whether it needs a key, what it accepts and answers, and the
+ * operation behind it. A surface's route table is a list of these (`surfaces/<name>/routes/`).
  */
 import type { z } from 'zod';
-import type { Clock } from '../domain/clock.js';
-import type { FakeService } from '../domain/service.js';
-import type { Fixture } from '../schemas/records.js';
-import type { Faults } from './faults.js';
-import type { Journal } from './journal.js';
+import type { Refusal } from '../domain/refusal.js';
+import type { Instance } from '../instance/instance.js';
+import type { Answer } from './responses.js';
 import type { ErrorStatus } from './status.js';
 
 export type { ErrorStatus } from './status.js';
 
 /** HTTP methods the API uses. */
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-/**
- * Who may call a route: `api` routes follow the auth policy (`all`, `legacy`, `none`); `control`
- * routes need the key unless the policy is `none`; `public` routes never do.
- */
-export type RouteAccess = 'api' | 'control' | 'public';
-
-/**
- * An answer a route gives in its own shape: another status (the legacy PATCH's 404
- * `{"status": "error", ...}`), or, with a content type, a body that is not JSON (a ZIP, plain
- * text, a stream). Routes return it; the pipeline answers it as it is.
- */
-export class Reply {
-  /** An answer with `status` and `body` (JSON unless `contentType` is given, then sent as it is). */
-  constructor(readonly status: number, readonly body: unknown, readonly options: { contentType?: string; headers?: Record<string, string> } = {}) {}
-}
 
 /** What a route's handler receives: validated path parameters, query and body, and the request's headers. */
 export interface RouteInput<Q, B> {
@@ -39,23 +21,11 @@ export interface RouteInput<Q, B> {
   headers: { get(name: string): string | null };
 }
 
-/** What a route's handler can act on: the domain, and the fake's controls. */
-export interface RouteContext {
-  /** The domain operations. */
-  service: FakeService;
-  /** The fake's clock. */
-  clock: Clock;
-  /** The faults in force. */
-  faults: Faults;
-  /** The request journal. */
-  journal: Journal;
-  /** Replaces the state with a fixture named by the control API (built-in, or in the fixtures directory) and seed; a failure changes nothing. */
-  resetByName(options: { fixture?: string; seed?: number }): Promise<void>;
-  /** Everything the fake holds. */
-  snapshot(): Promise<Fixture>;
-  /** The OpenAPI document of the API routes. */
-  openApi(): unknown;
-}
+/** What a route's handler acts on: the instance the request reached. */
+export type RouteContext = Instance;
+
+/** What a route's handler answers: the 200 body, a `Refusal` (the surface answers it in its shape), or an `Answer` as it is (a ZIP, text, a stream). */
+export type RouteResult<T> = T | Refusal | Answer;
 
 /** One endpoint: where it is, what it accepts, what it answers, and the operation behind it. */
 export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
@@ -65,8 +35,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   path: string;
   /** One line for the OpenAPI document and the README. */
   summary: string;
-  /** Who may call it (default `api`). */
-  access?: RouteAccess;
+  /** Never needs a key, whatever the surface's auth rule (health, the document, sandbox-key routes that check their own key). */
+  public?: boolean;
   /** Left out of the OpenAPI document of the API (the control API and the document itself). */
   internal?: boolean;
   /** Schema of the path parameters, when they are more than strings (a UUID): 422 at `["path", name]` otherwise. */
@@ -85,8 +55,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   untypedInDocument?: boolean;
   /** Error statuses this route can answer with, besides 401 and 422. */
   errors?: readonly ErrorStatus[];
-  /** The operation: the 200 body, or a `Reply` with another status. */
-  handle(input: RouteInput<z.output<Q>, z.output<B>>, context: RouteContext): Promise<z.input<R> | Reply>;
+  /** The operation: the 200 body, a `Refusal`, or an `Answer` of its own. */
+  handle(input: RouteInput<z.output<Q>, z.output<B>>, context: RouteContext): Promise<RouteResult<z.input<R>>>;
 }
 
 /** A route with its types erased, as the pipeline and transports hold it. */
@@ -94,7 +64,7 @@ export interface Route {
   method: Method;
   path: string;
   summary: string;
-  access?: RouteAccess;
+  public?: boolean;
   internal?: boolean;
   params?: z.ZodType;
   query?: z.ZodType;

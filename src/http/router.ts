@@ -1,57 +1,11 @@
 /**
- * The one path matcher of fakehands: routes the route table (static segments win over
- * parameters) and matches fault patterns (`:name` segments, a trailing `*`).
+ * The router of a surface: finds the route of a method and path (static segments win over
+ * parameters), with the one path-pattern matcher that faults use too (`instance/path-pattern.ts`).
  */
+import { compilePattern, matchParts, type Pattern } from '../instance/path-pattern.js';
 import type { Route } from './route.js';
 
-/** A compiled path pattern: its segments, `null` for a parameter, `'*'` (last only) for the rest. */
-interface Pattern {
-  segments: (string | null)[];
-  names: string[];
-  rest: boolean;
-}
-
-function compilePattern(pattern: string): Pattern {
-  const parts = pattern.split('/').slice(1);
-  const rest = parts.at(-1) === '*';
-  if (rest) parts.pop();
-  return {
-    segments: parts.map((part) => (part.startsWith(':') ? null : part)),
-    names: parts.filter((part) => part.startsWith(':')).map((part) => part.slice(1)),
-    rest,
-  };
-}
-
-/** Matches split path `parts` against a compiled pattern; returns the decoded parameters or null. */
-function matchParts(pattern: Pattern, parts: string[]): Record<string, string> | null {
-  if (pattern.rest ? parts.length < pattern.segments.length : parts.length !== pattern.segments.length) return null;
-  const params: Record<string, string> = {};
-  let name = 0;
-  for (let i = 0; i < pattern.segments.length; i++) {
-    const segment = pattern.segments[i];
-    const part = parts[i]!;
-    if (segment === null) {
-      if (part === '') return null;
-      try {
-        params[pattern.names[name++]!] = decodeURIComponent(part);
-      } catch {
-        return null;
-      }
-    } else if (segment !== part) {
-      return null;
-    }
-  }
-  return params;
-}
-
-/**
- * Matches a path against a pattern with `:name` segments and a trailing `*`; returns the parameters or null.
- * @example
- * matchPath('/api/v1/sandboxes/:sandbox_id/*', '/api/v1/sandboxes/abc/pause') // { sandbox_id: 'abc' }
- */
-export function matchPath(pattern: string, path: string): Record<string, string> | null {
-  return matchParts(compilePattern(pattern), path.split('/').slice(1));
-}
+export { matchPath } from '../instance/path-pattern.js';
 
 /** A route found for a request, with its decoded path parameters. */
 export interface RouteMatch {

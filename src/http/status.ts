@@ -1,8 +1,8 @@
 /**
  * The one table of error statuses: which schema each error answer has (for the contract check
- * and the OpenAPI document), and which status each domain error code is answered with.
+ * and the OpenAPI document), and which status each refusal reason is answered with.
  */
-import type { FakehandsErrorCode } from '../domain/errors.js';
+import type { RefusalReason } from '../domain/errors.js';
 import { z } from 'zod';
 import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
@@ -11,7 +11,7 @@ import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 502 | 503 | 504 | 507;
 
 /** Every error answer: its description and the schema of its body. */
-export const ERROR_RESPONSES: Record<number, { description: string; schema: z.ZodType }> = {
+export const ERROR_RESPONSES: Readonly<Record<number, { description: string; schema: z.ZodType }>> = Object.freeze({
   400: { description: 'Bad Request: an id the real server refuses, or a reference to nothing', schema: DetailError },
   401: { description: 'Unauthorized: X-Session-API-Key missing or wrong', schema: DetailError },
   403: { description: 'Forbidden: the session key is another sandbox\'s', schema: DetailError },
@@ -25,12 +25,20 @@ export const ERROR_RESPONSES: Record<number, { description: string; schema: z.Zo
   503: { description: 'Service Unavailable: the sandbox cannot take it now', schema: DetailError },
   504: { description: 'Gateway Timeout: the ACP server did not answer in time', schema: DetailError },
   507: { description: 'Insufficient Storage: the fake is at its limit of records or bytes', schema: DetailError },
-};
+});
 
-/** The HTTP status of each domain error; codes not listed are not domain errors (500). */
-export const DOMAIN_ERROR_STATUS: Partial<Record<FakehandsErrorCode, ErrorStatus>> = {
-  not_found: 404,
-  conflict: 409,
+/** The HTTP status of each refusal reason. */
+export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = Object.freeze({
   bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  gone: 410,
+  invalid: 422,
+  bad_gateway: 502,
+  unavailable: 503,
+  gateway_timeout: 504,
   storage_full: 507,
-};
+});

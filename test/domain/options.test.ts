@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createFake, createManualClock, type Clock, type FakeOptionsInput } from '../../src/index.js';
-import { MAX_FAULTS } from '../../src/http/faults.js';
+import { MAX_FAULTS } from '../../src/instance/faults.js';
 
 const BASE = 'http://localhost:3000';
 

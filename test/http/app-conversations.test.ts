@@ -217,6 +217,33 @@ describe('POST /api/v1/app-conversations', () => {
     expect((await call<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search')).body.items).toHaveLength(1);
   });
 
+  it('a sub-conversation inherits its parent\'s llm_model when the request gives none (_inherit_configuration_from_parent)', async () => {
+    const parent = await readyConversation({ ...START_REQUEST, llm_model: 'openai/gpt-5-2025-08-07' });
+    const child = await readyConversation({ parent_conversation_id: parent.id });
+    expect([parent.llm_model, child.llm_model]).toEqual(['openai/gpt-5-2025-08-07', 'openai/gpt-5-2025-08-07']);
+    const own = await readyConversation({ parent_conversation_id: parent.id, llm_model: 'anthropic/claude-opus-4-1' });
+    expect(own.llm_model).toBe('anthropic/claude-opus-4-1');
+  });
+
+  it('answers 400 for a V0 (legacy) parent: only a V1 conversation can have sub-conversations, and creates nothing', async () => {
+    const legacy = await call<{ conversation_id: string }>('POST', '/api/conversations', { body: {} });
+    expect(legacy.status).toBe(200);
+    const before = await env.fake.snapshot();
+    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { parent_conversation_id: legacy.body.conversation_id } });
+    expect([status, body]).toEqual([400, { detail: `Parent conversation not found: ${legacy.body.conversation_id}` }]);
+    expect(await env.fake.snapshot()).toEqual(before);
+  });
+
+  it('ends in ERROR when started in a sandbox that is in ERROR: a failed sandbox is not resumed (_wait_for_sandbox_start)', async () => {
+    const first = await readyConversation();
+    await env.fake.service.failSandbox(first.sandbox_id!);
+    const { id } = await startTask({ sandbox_id: first.sandbox_id });
+    env.fake.clock.advance(10_000);
+    expect(await task(id)).toMatchObject({ status: 'ERROR', detail: 'Sandbox status: SandboxStatus.ERROR', app_conversation_id: null });
+    const [sandbox] = (await call<SandboxInfo[]>('GET', `/api/v1/sandboxes?id=${first.sandbox_id}`)).body;
+    expect(sandbox!.status).toBe('ERROR');
+  });
+
   it('answers 400 for an unknown parent_conversation_id and creates nothing (the real server crashes with 500: a declared difference)', async () => {
     const before = await env.fake.snapshot();
     const missing = '00000000000040008000000000000000';
@@ -444,6 +471,30 @@ describe('GET /api/v1/app-conversations/start-tasks/search', () => {
     expect(page2).toMatchObject({ next_page_id: null, items: [{ app_conversation_id: first.id }] });
     const byConversation = (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${first.id}`)).body;
     expect(byConversation.items.map((t) => t.app_conversation_id)).toEqual([first.id]);
+  });
+
+  it('with several READY tasks, conversation_id__eq finds only the task of that conversation (search and count)', async () => {
+    const first = await readyConversation();
+    const second = await readyConversation();
+    const third = await readyConversation();
+    for (const wanted of [first, second, third]) {
+      const { body } = await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${wanted.id}`);
+      expect(body.items.map((t) => [t.status, t.app_conversation_id])).toEqual([['READY', wanted.id]]);
+      expect((await call('GET', `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${wanted.id}`)).body).toBe(1);
+    }
+  });
+
+  it('sorts by when each task last changed with UPDATED_AT (oldest first) and UPDATED_AT_DESC (newest first)', async () => {
+    // Created a then b; b fails at its first wait (no such sandbox), a steps on to READY later: updated b, then a.
+    const a = await startTask();
+    env.fake.clock.advance(5);
+    const b = await startTask({ sandbox_id: 'oh-agent-server-nope' });
+    env.fake.clock.advance(10_000);
+    const order = async (sort: string) => (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?sort_order=${sort}`)).body.items.map((t) => t.id);
+    expect(await order('CREATED_AT')).toEqual([a.id, b.id]);
+    expect(await order('UPDATED_AT')).toEqual([b.id, a.id]);
+    expect(await order('UPDATED_AT_DESC')).toEqual([a.id, b.id]);
+    expect(await order('CREATED_AT_DESC')).toEqual([b.id, a.id]);
   });
 
   it('sorts oldest first with sort_order=CREATED_AT', async () => {

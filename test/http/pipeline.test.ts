@@ -5,10 +5,13 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createFake, FakehandsError } from '../../src/index.js';
-import { defineRoute, type RouteContext } from '../../src/http/route.js';
-import { createPipeline } from '../../src/http/pipeline.js';
-import { createFaults } from '../../src/http/faults.js';
-import { createJournal } from '../../src/http/journal.js';
+import { defineRoute } from '../../src/http/route.js';
+import { answer } from '../../src/http/pipeline.js';
+import { createFaults } from '../../src/instance/faults.js';
+import { createJournal } from '../../src/instance/journal.js';
+import type { Instance } from '../../src/instance/instance.js';
+import { defineSurface } from '../../src/surfaces/surface.js';
+import { fastApiRefusal } from '../../src/surfaces/app-server/errors.js';
 
 const BASE = 'http://localhost:3000';
 const KEY = 'pipeline-key';
@@ -19,8 +22,9 @@ function pipelineAnswering(body: unknown, checkResponses: boolean) {
     method: 'GET', path: '/api/v1/probe', summary: 'A probe', response: z.object({ ok: z.literal(true) }),
     handle: async () => body as { ok: true },
   });
-  const context = { faults: createFaults(), journal: createJournal() } as unknown as RouteContext;
-  return createPipeline([route], context, { baseUrl: BASE, apiKey: KEY, auth: 'none', checkResponses });
+  const instance = { faults: createFaults(), journal: createJournal(), options: { checkResponses }, nextLatency: () => 0 } as unknown as Instance;
+  const surface = defineSurface({ name: 'probe', routes: [route], authorize: () => null, refusalAnswer: fastApiRefusal, faultable: true, journaled: true });
+  return { answer: (request: Request) => answer(instance, surface, new URL(request.url).pathname, request) };
 }
 
 const request = (path: string, key: string | null = KEY, method = 'GET') =>

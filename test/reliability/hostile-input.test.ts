@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFake, routes, type Fake } from '../../src/index.js';
+import { createFake, type Fake } from '../../src/index.js';
+import { apiRoutes as routes } from '../../src/surfaces/app-server/index.js';
 import type { Route } from '../../src/http/route.js';
 import type { z } from 'zod';
 import { ERROR_RESPONSES } from '../../src/http/status.js';

@@ -1,20 +1,17 @@
 /** Routes of sandboxes and sandbox specs under `/api/v1/sandboxes` and `/api/v1/sandbox-specs`. */
 import { z } from 'zod';
-import { Success } from '../../schemas/common.js';
-import { batchOf, pageOf } from '../../schemas/helpers.js';
-import { SandboxInfo } from '../../schemas/sandbox.js';
-import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
-import { defineRoute, type Route } from '../route.js';
-import { PageQuery, idList, toPage } from './query.js';
-import { REDACTED } from '../../domain/redact.js';
-import { SecretNamesResponse } from '../../schemas/conversation-ops.js';
-import { SESSION_API_KEY_HEADER } from '../auth.js';
-import { Reply } from '../route.js';
-
-/** The real refusals of a sandbox-key request (session_auth.py). */
-const keyRefusal = (kind: 'unauthorized' | 'forbidden') => (kind === 'unauthorized'
-  ? new Reply(401, { detail: 'Unauthorized' })
-  : new Reply(403, { detail: 'Session API key does not match sandbox' }));
+import { Success } from '../../../schemas/common.js';
+import { batchOf, pageOf } from '../../../schemas/helpers.js';
+import { SandboxInfo } from '../../../schemas/sandbox.js';
+import { SandboxSpecInfo } from '../../../schemas/sandbox-spec.js';
+import { defineRoute, type Route } from '../../../http/route.js';
+import { PageQuery, idList, pageRequestOf } from './query.js';
+import { REDACTED } from '../../../domain/redact.js';
+import { SecretNamesResponse } from '../../../schemas/conversation-ops.js';
+import { SESSION_API_KEY_HEADER } from '../../../http/auth.js';
+import { raw } from '../../../http/responses.js';
+import { isRefusal, refuse } from '../../../domain/refusal.js';
+import { sandboxSecretNames } from '../../../domain/conversation-ops.js';
 
 /** Most ids a sandbox batch get takes: the real route asserts `len(id) < 100`. */
 const MAX_SANDBOX_BATCH_IDS = 99;
@@ -24,7 +21,7 @@ export const sandboxRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes, newest first',
     query: PageQuery, response: pageOf(SandboxInfo),
-    handle: ({ query }, { service }) => service.searchSandboxes(toPage(query)),
+    handle: ({ query }, { service }) => service.searchSandboxes(pageRequestOf(query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/sandboxes', summary: 'Batch get sandboxes by id (null for missing ones)',
@@ -57,7 +54,7 @@ export const sandboxRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/sandbox-specs/search', summary: 'Search sandbox specs',
     query: PageQuery, response: pageOf(SandboxSpecInfo),
-    handle: ({ query }, { service }) => service.searchSandboxSpecs(toPage(query)),
+    handle: ({ query }, { service }) => service.searchSandboxSpecs(pageRequestOf(query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/sandbox-specs', summary: 'Batch get sandbox specs by id (null for missing ones)',
@@ -66,23 +63,20 @@ export const sandboxRoutes: readonly Route[] = [
   }),
   // Sandbox-scoped: authenticated by the sandbox's own session key, not the app's (sandbox_router.py, list_secret_names).
   defineRoute({
-    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets', access: 'public',
+    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets', public: true,
     summary: 'The names of the secrets the sandbox may look up (never values); X-Session-API-Key is the sandbox\'s own key',
     response: SecretNamesResponse, errors: [401, 403],
-    handle: async ({ params, headers }, { service }) => {
-      const answer = await service.sandboxSecretNames(params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER));
-      return 'kind' in answer ? keyRefusal(answer.kind) : answer;
-    },
+    handle: ({ params, headers }, { runner }) => runner.run(sandboxSecretNames, params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER)),
   }),
   defineRoute({
-    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets/:secret_name', access: 'public',
+    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets/:secret_name', public: true,
     summary: 'A secret the sandbox may look up, as plain text; the fake never hands out a secret and answers it masked',
     response: z.string(), untypedInDocument: true, errors: [401, 403, 404],
-    handle: async ({ params, headers }, { service }) => {
-      const answer = await service.sandboxSecretNames(params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER));
-      if ('kind' in answer) return keyRefusal(answer.kind);
-      if (!answer.secrets.some((s) => s.name === params.secret_name)) return new Reply(404, { detail: `Secret '${params.secret_name}' not found` });
-      return new Reply(200, REDACTED, { contentType: 'text/plain; charset=utf-8' });
+    handle: async ({ params, headers }, { runner }) => {
+      const answer = await runner.run(sandboxSecretNames, params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER));
+      if (isRefusal(answer)) return answer;
+      if (!answer.secrets.some((s) => s.name === params.secret_name)) return refuse('not_found', `Secret '${params.secret_name}' not found`);
+      return raw(200, REDACTED, 'text/plain; charset=utf-8');
     },
   }),
 ];

@@ -1,14 +1,15 @@
 /** Routes of the legacy (V0) API under `/api/`: conversations and git providers. */
 import { z } from 'zod';
-import { badRequest } from '../../domain/errors.js';
-import { ConversationTrigger } from '../../schemas/common.js';
-import { LaxBool } from '../../schemas/helpers.js';
+import { badRequest } from '../../../domain/refusal.js';
+import { ConversationTrigger } from '../../../schemas/common.js';
+import { LaxBool } from '../../../schemas/helpers.js';
 import {
   ConversationInfo, ConversationInfoResultSet, ConversationResponse, ConversationTitleUpdate,
   GitProvidersStored, InitSessionRequest, POSTProviderModel,
-} from '../../schemas/legacy.js';
-import { LegacyError } from '../../schemas/errors.js';
-import { Reply, defineRoute, type Route } from '../route.js';
+} from '../../../schemas/legacy.js';
+import { LegacyError } from '../../../schemas/errors.js';
+import { defineRoute, type Route } from '../../../http/route.js';
+import { Refusal } from '../../../domain/refusal.js';
 import { LEGACY_DEFAULT_LIMIT } from './query.js';
 
 /** Longest conversation id the real server accepts. */
@@ -63,7 +64,7 @@ export const legacyRoutes: readonly Route[] = [
     body: ConversationTitleUpdate, response: z.boolean(), errors: [400, 404],
     handle: async ({ params, body }, { service }) => {
       const id = validateConversationId(params.conversation_id!);
-      if ((await service.getConversation(id)) === null) return new Reply(404, CONVERSATION_NOT_FOUND);
+      if ((await service.getConversation(id)) === null) return new Refusal('not_found', CONVERSATION_NOT_FOUND.message, { body: CONVERSATION_NOT_FOUND });
       return service.updateConversationTitle(id, body.title);
     },
   }),

@@ -5,7 +5,7 @@
 import { FakehandsError } from '../domain/errors.js';
 import { FaultSpec, type Fault, type FaultSpecInput } from '../schemas/control.js';
 import { formatPath } from '../schemas/issue-path.js';
-import { matchPath } from './router.js';
+import { matchPath } from './path-pattern.js';
 
 export type { Fault, FaultSpecInput } from '../schemas/control.js';
 

@@ -5,8 +5,9 @@
  * when the task is READY or ERROR. The steps move with the fake's clock, so a manual clock holds
  * the stream until the test advances it.
  */
-import type { AppConversationStartRequest, AppConversationStartTask } from '../../schemas/app-conversation.js';
-import { Reply, type RouteContext } from '../route.js';
+import type { AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
+import { raw, type Answer } from '../../../http/responses.js';
+import type { RouteContext } from '../../../http/route.js';
 
 /** How often the stream looks at the task for its next step, in real milliseconds. */
 const POLL_MS = 20;
@@ -36,7 +37,7 @@ async function* steps(context: RouteContext, first: AppConversationStartTask): A
 }
 
 /** Starts the conversation (a bad request fails before anything is streamed) and streams its task. */
-export async function streamStart(context: RouteContext, request: AppConversationStartRequest): Promise<Reply> {
+export async function streamStart(context: RouteContext, request: AppConversationStartRequest): Promise<Answer> {
   const first = await context.service.startAppConversation(request);
-  return new Reply(200, steps(context, first), { contentType: 'application/json' });
+  return raw(200, steps(context, first), 'application/json');
 }

@@ -1,11 +1,11 @@
 /** Routes of app conversations and their start tasks under `/api/v1/app-conversations`. */
 import { z } from 'zod';
-import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../schemas/app-conversation.js';
-import { Uuid } from '../../schemas/common.js';
-import { batchOf, pageOf } from '../../schemas/helpers.js';
-import { defineRoute, type Route } from '../route.js';
+import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
+import { Uuid } from '../../../schemas/common.js';
+import { batchOf, pageOf } from '../../../schemas/helpers.js';
+import { defineRoute, type Route } from '../../../http/route.js';
 import {
-  AppConversationFilterQuery, AppConversationSearchQuery, StartTaskFilterQuery, StartTaskSearchQuery, idList, toPage,
+  AppConversationFilterQuery, AppConversationSearchQuery, StartTaskFilterQuery, StartTaskSearchQuery, idList, pageRequestOf,
 } from './query.js';
 
 /** The app conversation routes. */
@@ -23,7 +23,7 @@ export const appConversationRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/search', summary: 'Search app conversations',
     query: AppConversationSearchQuery, response: pageOf(AppConversation),
-    handle: ({ query }, { service }) => service.searchAppConversations(query, toPage(query)),
+    handle: ({ query }, { service }) => service.searchAppConversations(query, pageRequestOf(query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/count', summary: 'Count app conversations matching the search filters',
@@ -38,7 +38,7 @@ export const appConversationRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/start-tasks/search', summary: 'Search start tasks',
     query: StartTaskSearchQuery, response: pageOf(AppConversationStartTask),
-    handle: ({ query }, { service }) => service.searchStartTasks(query, toPage(query)),
+    handle: ({ query }, { service }) => service.searchStartTasks(query, pageRequestOf(query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/start-tasks/count', summary: 'Count start tasks matching the filters',

@@ -2,9 +2,9 @@
  * Query parameters shared by the API routes: paging, datetimes as pydantic parses them, id lists.
  */
 import { z } from 'zod';
-import { MAX_BATCH_IDS, MAX_PAGE_LIMIT, StartTaskSortOrder, Uuid } from '../../schemas/common.js';
-import { LaxBool, laxInt, type PydanticErrorParams } from '../../schemas/helpers.js';
-import { canonicalDateTime, formatDateTime, parseDateTimeMicros } from '../../schemas/datetime.js';
+import { MAX_BATCH_IDS, MAX_PAGE_LIMIT, StartTaskSortOrder, Uuid } from '../../../schemas/common.js';
+import { LaxBool, laxInt, type PydanticErrorParams } from '../../../schemas/helpers.js';
+import { canonicalDateTime, formatDateTime, parseDateTimeMicros } from '../../../schemas/datetime.js';
 
 /** Default page size of the legacy conversation list. */
 export const LEGACY_DEFAULT_LIMIT = 20;
@@ -82,5 +82,6 @@ export const StartTaskSearchQuery = StartTaskFilterQuery.extend({
 /** A list of ids given as a repeated query parameter, at most 100 (or `max`). */
 export const idList = <T extends z.ZodType<string>>(item: T, max: number = MAX_BATCH_IDS) => z.array(item).max(max);
 
-export const toPage = (query: { page_id?: number | undefined; limit: number }) => ({ offset: query.page_id ?? 0, limit: query.limit });
+/** The page a search's query asks for: its offset (the `page_id` cursor) and size. */
+export const pageRequestOf = (query: { page_id?: number | undefined; limit: number }) => ({ offset: query.page_id ?? 0, limit: query.limit });
 

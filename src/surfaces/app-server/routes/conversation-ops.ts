@@ -5,36 +5,42 @@
  * real statuses and messages when it is paused, starting, failed or gone.
  */
 import { z } from 'zod';
-import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../schemas/app-conversation.js';
-import { Success, Uuid } from '../../schemas/common.js';
+import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
+import { Success, Uuid } from '../../../schemas/common.js';
 import {
   AppConversationUpdateRequest, AppSendMessageRequest, AppSendMessageResponse, GitChange, GitChangeDiff, HooksResponse,
   SkillsResponse, SwitchAcpModelRequest, SwitchProfileRequest,
-} from '../../schemas/conversation-ops.js';
-import { LLM_PROFILES, gitChanges, gitDiff, hooksOf, skillsOf, type ReadyContext } from '../../domain/conversation-ops.js';
-import { toHex, toHyphenatedUuid } from '../../domain/ids.js';
-import { DEFAULT_FILE_PATH } from '../../domain/workspace.js';
-import { Reply, defineRoute, type Route, type RouteContext } from '../route.js';
+} from '../../../schemas/conversation-ops.js';
+import { LLM_PROFILES, agentServerContext, gitChanges, gitDiff, hooksOf, skillsOf, switchModel, type ReadyContext } from '../../../domain/conversation-ops.js';
+import { Refusal, refuse } from '../../../domain/refusal.js';
+import type { DomainState } from '../../../domain/state.js';
+import { raw } from '../../../http/responses.js';
+import { toHex, toHyphenatedUuid } from '../../../domain/ids.js';
+import { DEFAULT_FILE_PATH } from '../../../domain/workspace.js';
+import { defineRoute, type Route, type RouteContext } from '../../../http/route.js';
 import { streamStart } from './stream-start.js';
 
 const BASE = '/api/v1/app-conversations/:conversation_id';
 /** The path parameter, a UUID (422 `uuid_parsing` otherwise), as the real routes declare it. */
 const ConversationParam = z.object({ conversation_id: Uuid });
 const hexOf = (id: string) => (toHyphenatedUuid(id) ? toHex(id) : id);
-const detail = (status: number, message: string) => new Reply(status, { detail: message });
 
-/** Runs `body` with a reachable agent server, or answers as the real proxy routes do: 404 not reachable, 409 paused. */
-async function throughAgentServer<T>(context: RouteContext, id: string, pausedMessage: string, body: Parameters<RouteContext['service']['withAgentServer']>[1]): Promise<T | Reply> {
-  const outcome = await context.service.withAgentServer(id, body);
-  if (outcome.kind === 'ok') return outcome.value as T;
-  return outcome.kind === 'paused' ? detail(409, pausedMessage) : detail(404, `Conversation ${hexOf(id)} is not reachable`);
+/** Runs `body` with a reachable agent server, as one operation, or refuses as the real proxy routes do: 404 not reachable, 409 paused. */
+function throughAgentServer<T>(context: RouteContext, id: string, pausedMessage: string, body: (state: DomainState, ready: ReadyContext) => T | Promise<T>): Promise<T | Refusal> {
+  return context.runner.run(async (state): Promise<T | Refusal> => {
+    const agent = agentServerContext(state, id);
+    if (agent.kind === 'ready') return body(state, agent);
+    return agent.kind === 'paused' ? refuse('conflict', pausedMessage) : refuse('not_found', `Conversation ${hexOf(id)} is not reachable`);
+  });
 }
 
 /** Lists from the agent server (skills, hooks): its own `{"error"}` 404 when not reachable, an empty list when paused. */
-async function listFromAgentServer<K extends 'skills' | 'hooks', T>(context: RouteContext, id: string, key: K, list: (ready: ReadyContext) => T[]): Promise<Record<K, T[]> | Reply> {
-  const outcome = await context.service.withAgentServer(id, list);
-  if (outcome.kind === 'ok') return { [key]: outcome.value } as Record<K, T[]>;
-  return outcome.kind === 'paused' ? ({ [key]: [] } as unknown as Record<K, T[]>) : new Reply(404, { error: outcome.error });
+function listFromAgentServer<K extends 'skills' | 'hooks', T>(context: RouteContext, id: string, key: K, list: (ready: ReadyContext) => T[]): Promise<Record<K, T[]> | Refusal> {
+  return context.runner.run((state): Record<K, T[]> | Refusal => {
+    const agent = agentServerContext(state, id);
+    if (agent.kind === 'ready') return { [key]: list(agent) } as Record<K, T[]>;
+    return agent.kind === 'paused' ? ({ [key]: [] } as unknown as Record<K, T[]>) : new Refusal('not_found', agent.error, { body: { error: agent.error } });
+  });
 }
 
 const GitQuery = z.object({ path: z.string(), ref: z.string().optional() });
@@ -49,14 +55,14 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'PATCH', path: BASE, summary: 'Update an app conversation: title, public, repository, branch, provider',
     body: AppConversationUpdateRequest, response: AppConversation, errors: [404],
-    handle: async ({ params, body }, { service }) => (await service.updateAppConversation(params.conversation_id!, body)) ?? detail(404, 'unknown_app_conversation'),
+    handle: async ({ params, body }, { service }) => (await service.updateAppConversation(params.conversation_id!, body)) ?? refuse('not_found', 'unknown_app_conversation'),
   }),
   defineRoute({
     method: 'DELETE', path: BASE, summary: 'Delete an app conversation, and its sandbox when no other conversation uses it',
     response: Success, errors: [400, 404],
     handle: async ({ params }, { service }) => {
-      if (!toHyphenatedUuid(params.conversation_id!)) return detail(400, 'Invalid conversation ID format');
-      return (await service.deleteAppConversation(params.conversation_id!)) ? { success: true } : detail(404, 'Conversation not found');
+      if (!toHyphenatedUuid(params.conversation_id!)) return refuse('bad_request', 'Invalid conversation ID format');
+      return (await service.deleteAppConversation(params.conversation_id!)) ? { success: true } : refuse('not_found', 'Conversation not found');
     },
   }),
   defineRoute({
@@ -64,9 +70,7 @@ export const conversationOpRoutes: readonly Route[] = [
     params: ConversationParam, body: AppSendMessageRequest, response: AppSendMessageResponse, errors: [404, 409, 410, 503],
     handle: async ({ params, body }, { service }) => {
       const outcome = await service.sendMessage(params.conversation_id!, body);
-      if (!('kind' in outcome)) return { success: true, sandbox_status: outcome.sandbox_status, message: null };
-      const status = { not_found: 404, gone: 410, error: 503, not_running: 409 }[outcome.kind];
-      return detail(status, outcome.detail);
+      return outcome instanceof Refusal ? outcome : { success: true, sandbox_status: outcome.sandbox_status, message: null };
     },
   }),
   defineRoute({
@@ -74,9 +78,9 @@ export const conversationOpRoutes: readonly Route[] = [
     params: ConversationParam, body: SwitchProfileRequest, response: Success, errors: [404, 409, 502],
     handle: async ({ params, body }, context) => {
       const model = LLM_PROFILES[body.profile_name];
-      if (!model) return detail(404, `Profile '${body.profile_name}' not found`);
-      return throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching profiles.', async (_ready, change) => {
-        await change.switchModel(model);
+      if (!model) return refuse('not_found', `Profile '${body.profile_name}' not found`);
+      return throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching profiles.', async (state, ready) => {
+        await switchModel(state, ready, model);
         return { success: true };
       });
     },
@@ -84,9 +88,9 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'POST', path: `${BASE}/switch_acp_model`, summary: 'Switch the model of a running ACP conversation (400 for any other agent)',
     params: ConversationParam, body: SwitchAcpModelRequest, response: Success, errors: [400, 404, 409, 502, 504],
-    handle: async ({ params, body }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching models.', async (ready, change) => {
-      if (ready.conversation.agent_kind !== 'acp') return detail(400, 'Agent server error: 400');
-      await change.switchModel(body.model);
+    handle: async ({ params, body }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching models.', async (state, ready) => {
+      if (ready.conversation.agent_kind !== 'acp') return refuse('bad_request', 'Agent server error: 400');
+      await switchModel(state, ready, body.model);
       return { success: true };
     }),
   }),
@@ -98,12 +102,12 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: `${BASE}/git/changes`, summary: 'The changed files of the repository at ?path= (the agent server\'s git service)',
     params: ConversationParam, query: GitQuery, response: z.array(GitChange), untypedInDocument: true, errors: [404, 409, 502],
-    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (ready) => gitChanges(ready, query.path)),
+    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (_state, ready) => gitChanges(ready, query.path)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/git/diff`, summary: 'A changed file before and after: {"original", "modified"}',
     params: ConversationParam, query: GitQuery, response: GitChangeDiff, untypedInDocument: true, errors: [404, 409, 502],
-    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (ready) => gitDiff(ready, query.path)),
+    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (_state, ready) => gitDiff(ready, query.path)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/skills`, summary: 'The skills loaded for the conversation (empty while its sandbox is paused)',
@@ -120,9 +124,9 @@ export const conversationOpRoutes: readonly Route[] = [
     params: ConversationParam, response: z.unknown(), untypedInDocument: true, errors: [404, 409, 503],
     handle: async ({ params }, { service }) => {
       const archive = await service.exportConversation(params.conversation_id!);
-      if (!archive) return detail(404, `Conversation not found: ${hexOf(params.conversation_id!)}`);
+      if (!archive) return refuse('not_found', `Conversation not found: ${hexOf(params.conversation_id!)}`);
       const uuid = toHyphenatedUuid(params.conversation_id!);
-      return new Reply(200, archive, { contentType: 'application/zip', headers: { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` } });
+      return raw(200, archive, 'application/zip', { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` });
     },
   }),
 ];

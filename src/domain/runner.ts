@@ -1,0 +1,122 @@
+/**
+ * The operation runner of one fake: every domain operation runs through `run`, which owns the two
+ * rules all of them follow (one at a time, behind a mutex; time-driven steps settled first) and
+ * hands the state changes an operation made to subscribers before that operation resolves. A
+ * reset swaps the state behind it, so a reference kept before a reset stays valid.
+ */
+import { formatDateTime } from '../schemas/datetime.js';
+import type { Fixture } from '../schemas/records.js';
+import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
+import { fixtureOf, recordOf } from './fixtures.js';
+import { Mutex } from './mutex.js';
+import { settleStartTasks } from './start-tasks.js';
+import type { DomainState } from './state.js';
+
+/** A domain operation: a function of the state and its own arguments. */
+export type Operation<A extends unknown[], R> = (state: DomainState, ...args: A) => R | Promise<R>;
+
+/** Runs domain operations one at a time over the current state, and publishes their changes. */
+export class OperationRunner {
+  #state: DomainState;
+  readonly #mutex = new Mutex();
+  readonly #listeners: ChangeListener[] = [];
+  #changes: StateChange[] = [];
+  /** The publication in progress: publications run one after another, in order. */
+  #publishing: Promise<void> = Promise.resolve();
+
+  /** A runner over the first loaded state. */
+  constructor(state: DomainState) {
+    this.#state = state;
+    this.#watch(state);
+  }
+
+  /** The current state, for synchronous reads that change nothing. */
+  get state(): DomainState {
+    return this.#state;
+  }
+
+  #watch(state: DomainState): void {
+    state.store.onChange = (change) => {
+      if (this.#listeners.length > 0) this.#changes.push(change);
+    };
+  }
+
+  /**
+   * Runs `operation` with `args` as one step, after moving every time-driven state machine to now.
+   * @example
+   * await runner.run(sandboxes.pauseSandbox, id)
+   */
+  run<A extends unknown[], R>(operation: Operation<A, R>, ...args: A): Promise<Awaited<R>> {
+    return this.#step((state) => operation(state, ...args) as Awaited<R> | Promise<Awaited<R>>, true);
+  }
+
+  async #step<T>(body: (state: DomainState) => Promise<T> | T, settle: boolean): Promise<T> {
+    try {
+      return await this.#mutex.run(async () => {
+        if (settle) await settleStartTasks(this.#state);
+        return body(this.#state);
+      });
+    } finally {
+      await this.#publish();
+    }
+  }
+
+  /** Subscribes to state changes; returns a function that unsubscribes. */
+  subscribe(listener: ChangeListener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      const at = this.#listeners.indexOf(listener);
+      if (at >= 0) this.#listeners.splice(at, 1);
+    };
+  }
+
+  /** Records a change made outside the store (the clock moved), published with the next operation. */
+  noteChange(change: StateChange): void {
+    if (this.#listeners.length > 0) this.#changes.push(change);
+  }
+
+  /** Replaces the state behind the runner (a reset). */
+  replaceState(state: DomainState): Promise<void> {
+    return this.#step(() => {
+      this.#state.store.onChange = () => undefined;
+      this.#state = state;
+      this.#watch(state);
+      this.noteChange({ entity: 'state', action: 'replaced' });
+    }, false);
+  }
+
+  /** Brings every time-driven step up to the clock's now. */
+  settle(): Promise<void> {
+    return this.#step(() => undefined, true);
+  }
+
+  /** Everything the state holds, as a fixture: time-driven steps settled, tokens redacted. */
+  snapshot(): Promise<Fixture> {
+    return this.#step(() => this.#snapshotNow(), true);
+  }
+
+  /**
+   * Hands the changes collected so far to the listeners. An operation resolves only once every
+   * publication before it has finished too, so none is answered before its changes are handled.
+   */
+  #publish(): Promise<void> {
+    const changes = this.#changes;
+    this.#changes = [];
+    const run = this.#publishing.then(async () => {
+      if (changes.length === 0) return;
+      const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => recordOf(this.#state, entity, id) };
+      for (const listener of [...this.#listeners]) await listener(changes, view);
+    });
+    this.#publishing = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The state as it is at this instant, as a fixture (synchronous, so always consistent). */
+  #snapshotNow(): Fixture {
+    const state = this.#state;
+    return fixtureOf(state.store, (sandbox) => {
+      const settled = state.sandboxState(sandbox);
+      return { ...sandbox, status: settled.status, status_changed_at: formatDateTime(settled.sinceMs) };
+    });
+  }
+}

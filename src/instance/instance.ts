@@ -1,0 +1,132 @@
+/**
+ * An instance: everything one fake holds (state, clock, faults, journal, change events, reset,
+ * snapshot), with no transport, no surface and no platform. Surfaces answer requests on an
+ * instance; mounts say which instance a URL reaches. A new kind of state (a tenant, an agent's event
+ * log) belongs here, never in a surface. It loads no msw and no faker.
+ */
+import { createManualClock, createSystemClock, type Clock } from '../domain/clock.js';
+import { fixtureError } from '../domain/errors.js';
+import type { ChangeListener } from '../domain/events.js';
+import { storeFromFixture } from '../domain/fixtures.js';
+import { RandomSource } from '../domain/ids.js';
+import type { Timings } from '../domain/lifecycle.js';
+import { OperationRunner } from '../domain/runner.js';
+import { createService, type FakeService } from '../domain/service.js';
+import { DomainState } from '../domain/state.js';
+import { StoreBudget } from '../domain/table.js';
+import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
+import { BUILT_IN_FIXTURES } from '../schemas/control.js';
+import type { Fixture, FixtureInput } from '../schemas/records.js';
+import { createFaults, type Faults } from './faults.js';
+import { createJournal, type Journal } from './journal.js';
+
+/** What the platform provides an instance: how fixtures are read, and the version to report. */
+export interface Environment {
+  /** Reads a fixture given by name (a built-in one) or by path; `source` names it in errors. */
+  readFixture(nameOrPath: string): Promise<{ data: unknown; source: string }>;
+  /** Reads `NAME.json` of a fixtures directory, for the control API's reset by name. */
+  readNamedFixture(dir: string, name: string): Promise<FixtureInput>;
+  /** The version of fakehands, for the OpenAPI document. */
+  version: string;
+}
+
+/** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
+export type FixtureOption = string | FixtureInput | (() => FixtureInput);
+
+/** What `reset()` may change. */
+export interface ResetOptions {
+  /** A fixture name, path, object or function to load instead of the current one. */
+  fixture?: FixtureOption;
+  /** A new seed. */
+  seed?: number;
+}
+
+/** Everything one fake holds; what a surface's routes act on. */
+export interface Instance {
+  /** The instance's clock. */
+  readonly clock: Clock;
+  /** The domain operations (`fake.service`). */
+  readonly service: FakeService;
+  /** Runs any domain operation as one step (what routes use for operations `service` does not list). */
+  readonly runner: OperationRunner;
+  /** The options in force, with defaults applied. */
+  readonly options: Readonly<ResolvedFakeOptions>;
+  /** The timings in force. */
+  readonly timings: Readonly<Timings>;
+  /** The faults in force. */
+  readonly faults: Faults;
+  /** The last requests answered. */
+  readonly journal: Journal;
+  /** The version of fakehands, for documents. */
+  readonly version: string;
+  /** Replaces the whole state with the fixture (and seed) again; a failed reset changes nothing. */
+  reset(options?: ResetOptions): Promise<void>;
+  /** Replaces the state with a fixture named by the control API (built-in, or in the fixtures directory); a failure changes nothing. */
+  resetByName(options: { fixture?: string; seed?: number }): Promise<void>;
+  /** Everything the instance holds, as a fixture. */
+  snapshot(): Promise<Fixture>;
+  /** Subscribes to state changes; returns an unsubscribe function. */
+  onChange(listener: ChangeListener): () => void;
+  /** The extra latency of the next request in milliseconds (0 without the `latency` option). */
+  nextLatency(): number;
+}
+
+/**
+ * Creates an instance over a platform's `Environment` (Node's in fake.ts, the browser's in browser.ts).
+ * @example
+ * const instance = await createInstance({ fixture: 'empty' }, environment)
+ */
+export async function createInstance(input: FakeOptionsInput, environment: Environment): Promise<Instance> {
+  const readFixture = async (fixture: FixtureOption) => (typeof fixture === 'function' ? { data: fixture(), source: '(function)' }
+    : typeof fixture !== 'string' ? { data: fixture, source: '(object)' } : environment.readFixture(fixture));
+  const options = resolveOptions(input);
+  const timings = resolveTimings(options.timings);
+  const clock = options.clock === 'manual' ? createManualClock(options.now)
+    : options.clock === 'system' ? createSystemClock() : options.clock;
+  const start = clock.now();
+  let current = { fixture: options.fixture as FixtureOption, seed: options.seed };
+
+  const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
+    const { data, source } = await readFixture(fixture);
+    const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes));
+    return new DomainState(store, clock, seed, { timings, userId: options.userId });
+  };
+
+  const runner = new OperationRunner(await load(current.fixture, current.seed));
+  const service = createService(runner);
+  const latencyRandom = options.latency ? new RandomSource(options.seed) : null;
+
+  const reset = async (resetOptions: ResetOptions = {}) => {
+    const next = { fixture: resetOptions.fixture ?? current.fixture, seed: resetOptions.seed ?? current.seed };
+    // A manual clock goes back to its start; a system clock drops what was advanced.
+    const restartClock = options.clock === 'manual' || options.clock === 'system';
+    const now = clock.now();
+    if (restartClock) clock.set(options.clock === 'manual' ? start : Date.now());
+    let state: DomainState;
+    try {
+      state = await load(next.fixture, next.seed);
+    } catch (error) {
+      if (restartClock) clock.set(now);
+      throw error;
+    }
+    current = next;
+    await runner.replaceState(state);
+  };
+
+  const resetByName = async ({ fixture, seed }: { fixture?: string; seed?: number }) => {
+    if (fixture === undefined || (BUILT_IN_FIXTURES as readonly string[]).includes(fixture)) return reset({ fixture, seed });
+    if (!options.fixturesDir) throw fixtureError(`"${fixture}"`, 'no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name)');
+    const data = await environment.readNamedFixture(options.fixturesDir, fixture);
+    return reset({ fixture: data, seed });
+  };
+
+  return {
+    clock, service, runner, options, timings, reset, resetByName,
+    faults: createFaults(),
+    journal: createJournal(options.journalSize),
+    version: environment.version,
+    snapshot: () => runner.snapshot(),
+    onChange: (listener) => runner.subscribe(listener),
+    nextLatency: () => (options.latency && latencyRandom ? latencyRandom.int(options.latency.min, options.latency.max) : 0),
+  };
+}

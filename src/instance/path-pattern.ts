@@ -1,0 +1,54 @@
+/**
+ * The one path-pattern matcher of fakehands: `:name` segments and a trailing `*`. Routers compile
+ * their route tables with it, and faults match requests with it.
+ */
+
+/** A compiled path pattern: its segments, `null` for a parameter, `'*'` (last only) for the rest. */
+export interface Pattern {
+  segments: (string | null)[];
+  names: string[];
+  rest: boolean;
+}
+
+export function compilePattern(pattern: string): Pattern {
+  const parts = pattern.split('/').slice(1);
+  const rest = parts.at(-1) === '*';
+  if (rest) parts.pop();
+  return {
+    segments: parts.map((part) => (part.startsWith(':') ? null : part)),
+    names: parts.filter((part) => part.startsWith(':')).map((part) => part.slice(1)),
+    rest,
+  };
+}
+
+/** Matches split path `parts` against a compiled pattern; returns the decoded parameters or null. */
+export function matchParts(pattern: Pattern, parts: string[]): Record<string, string> | null {
+  if (pattern.rest ? parts.length < pattern.segments.length : parts.length !== pattern.segments.length) return null;
+  const params: Record<string, string> = {};
+  let name = 0;
+  for (let i = 0; i < pattern.segments.length; i++) {
+    const segment = pattern.segments[i];
+    const part = parts[i]!;
+    if (segment === null) {
+      if (part === '') return null;
+      try {
+        params[pattern.names[name++]!] = decodeURIComponent(part);
+      } catch {
+        return null;
+      }
+    } else if (segment !== part) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/**
+ * Matches a path against a pattern with `:name` segments and a trailing `*`; returns the parameters or null.
+ * @example
+ * matchPath('/api/v1/sandboxes/:sandbox_id/*', '/api/v1/sandboxes/abc/pause') // { sandbox_id: 'abc' }
+ */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  return matchParts(compilePattern(pattern), path.split('/').slice(1));
+}
+

@@ -1,0 +1,111 @@
+/**
+ * Mounts: who answers a URL. One dispatcher from a URL (its origin and path prefix) to an instance
+ * and the surface that answers there; every transport (msw handlers, the node server, the browser
+ * worker) takes mounts, never a bare base URL. A new kind of host (an agent server per sandbox) or
+ * a tenant is a new mount here; `defaultMounts` is what `createFake()` builds.
+ */
+import { answer as answerOn, isContractViolation } from '../http/pipeline.js';
+import { json, type Answer, type RequestLike } from '../http/responses.js';
+import type { Instance } from '../instance/instance.js';
+import { appServerSurface } from '../surfaces/app-server/index.js';
+import { CONTROL_PREFIX, controlSurface } from '../surfaces/control/index.js';
+import type { Surface } from '../surfaces/surface.js';
+
+/** One mount: requests under `origin` + `prefix` reach `instance`, answered by `surface`. */
+export interface Mount {
+  /** The origin served (`http://localhost:3000`). */
+  readonly origin: string;
+  /** The path prefix, without a trailing slash (`''` for the whole origin). */
+  readonly prefix: string;
+  /** The instance requests reach. */
+  readonly instance: Instance;
+  /** The surface that answers them. */
+  readonly surface: Surface;
+}
+
+/** Where a URL lands: its mount and its path relative to the mount's prefix. */
+export interface Placement {
+  /** The mount. */
+  mount: Mount;
+  /** The path under the prefix (`/` for the prefix itself). */
+  path: string;
+}
+
+/** The 404 of a URL outside every mount: never passed on to a surface with its prefix left on. */
+const OUTSIDE = (): Answer => json(404, { detail: 'Not Found' });
+
+/** The mounts of one fake (or one server): finds where a URL lands and answers it there. */
+export class Mounts {
+  /** The mounts, longest prefix first, so a nested mount (the control API) wins over its parent. */
+  readonly list: readonly Mount[];
+
+  /** Mounts `mounts` (their prefixes normalised: a leading slash, no trailing one). */
+  constructor(mounts: readonly Mount[]) {
+    this.list = Object.freeze(mounts.map((m) => Object.freeze({ ...m, origin: new URL(m.origin).origin, prefix: normalisePrefix(m.prefix) }))
+      .sort((a, b) => b.prefix.length - a.prefix.length));
+  }
+
+  /** Where `url` lands, or `null` when it is outside every mount. */
+  find(url: URL): Placement | null {
+    for (const mount of this.list) {
+      if (mount.origin !== url.origin) continue;
+      const path = url.pathname;
+      if (mount.prefix === '') return { mount, path };
+      if (path === mount.prefix) return { mount, path: '/' };
+      if (path.startsWith(`${mount.prefix}/`)) return { mount, path: path.slice(mount.prefix.length) };
+    }
+    return null;
+  }
+
+  /** The URL roots the mounts cover, without one covered by another (`origin + prefix`), for transports that match by pattern. */
+  roots(): string[] {
+    const roots = this.list.map((m) => `${m.origin}${m.prefix}`);
+    return [...new Set(roots)].filter((root) => !roots.some((other) => other !== root && root.startsWith(`${other}/`)));
+  }
+
+  /**
+   * Answers a request wherever it lands: the surface's answer, or a 404 outside every mount.
+   * Unexpected errors propagate (each transport answers them as a 500 its own way).
+   */
+  async answer(request: RequestLike): Promise<Answer> {
+    const placed = this.find(new URL(request.url));
+    if (!placed) return OUTSIDE();
+    return answerOn(placed.mount.instance, placed.mount.surface, placed.path, request);
+  }
+
+  /**
+   * Answers a Fetch request as in-process transports do: an unexpected error is a 500
+   * `{"detail": "Internal Server Error"}` (journaled), as the real server answers it; the fake's
+   * own contract check stays loud and throws.
+   */
+  async fetch(request: Request): Promise<Answer> {
+    try {
+      return await this.answer(request);
+    } catch (error) {
+      if (isContractViolation(error)) throw error;
+      const placed = this.find(new URL(request.url));
+      placed?.mount.instance.journal.record({ method: request.method.toUpperCase(), path: placed.path, query: new URL(request.url).search, status: 500, duration_ms: 0 });
+      return json(500, { detail: 'Internal Server Error' });
+    }
+  }
+}
+
+/** A prefix with a leading slash and no trailing one (`''` for the root). */
+function normalisePrefix(prefix: string): string {
+  const trimmed = prefix.replace(/\/+$/, '');
+  return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/**
+ * The mounts of one fake at `baseUrl`: the app server there, and the control API under `/_fakehands`.
+ * @example
+ * const mounts = defaultMounts(instance, 'http://localhost:3000')
+ */
+export function defaultMounts(instance: Instance, baseUrl: string): Mounts {
+  const url = new URL(baseUrl);
+  const prefix = normalisePrefix(url.pathname);
+  return new Mounts([
+    { origin: url.origin, prefix, instance, surface: appServerSurface },
+    { origin: url.origin, prefix: `${prefix}${CONTROL_PREFIX}`, instance, surface: controlSurface },
+  ]);
+}

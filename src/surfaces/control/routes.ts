@@ -1,0 +1,106 @@
+/**
+ * The control API's routes (health, reset, state, clock, faults, request journal, the inspector),
+ * relative to where the control surface is mounted (`/_fakehands`). A new control route goes here.
+ */
+import {
+  ClockAdvance, ClockTime, FaultList, FaultSpec, FaultsCleared, Fault, Health, JournalCleared, JournalPage, JournalQuery,
+  ResetDone, ResetRequest, StateSnapshot,
+} from '../../schemas/control.js';
+import { z } from 'zod';
+import { SandboxInfo } from '../../schemas/sandbox.js';
+import { INSPECTOR_HTML } from './inspector-page.js';
+import { MAX_INSTANT_MS } from '../../domain/clock.js';
+import { FakehandsError } from '../../domain/errors.js';
+import { invalid } from '../../domain/refusal.js';
+import { raw } from '../../http/responses.js';
+import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
+
+const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
+
+/** The inspector page, as the dev server and a page using the browser entry serve it. */
+const inspector = async () => raw(200, INSPECTOR_HTML, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
+
+/** The control routes. */
+export const controlRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'GET', path: '/', summary: 'The inspector: a page showing and driving the fake', public: true,
+    response: z.string(), handle: inspector,
+  }),
+  defineRoute({
+    method: 'POST', path: '/sandboxes/:sandbox_id/fail', summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
+    body: z.strictObject({ detail: z.string().min(1).max(500).optional() }), bodyOptional: true,
+    response: SandboxInfo, errors: [404],
+    handle: ({ params, body }, { service }) => service.failSandbox(params.sandbox_id!, body.detail),
+  }),
+  defineRoute({
+    method: 'GET', path: '/health', summary: 'Whether the fake is up (no key needed)', public: true,
+    response: Health,
+    handle: async () => ({ status: 'ok' as const }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/reset', summary: 'Replace the whole state with a fixture (by name: built-in, or a file of --fixtures-dir) and seed; clears the faults',
+    body: ResetRequest, bodyOptional: true, response: ResetDone,
+    handle: async ({ body }, context) => {
+      try {
+        await context.resetByName(body);
+      } catch (error) {
+        if (!(error instanceof FakehandsError) || error.code !== 'invalid_fixture') throw error;
+        return invalid([{ type: 'value_error', loc: ['body', 'fixture'], msg: `Value error, ${error.message}`, input: body.fixture ?? null, ctx: { error: {} } }]);
+      }
+      context.faults.clear();
+      return { status: 'ok' as const };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/state', summary: 'Everything the fake holds, as a fixture (tokens redacted)',
+    response: StateSnapshot,
+    handle: (_input, context) => context.snapshot(),
+  }),
+  defineRoute({
+    method: 'GET', path: '/clock', summary: "The fake's time", response: ClockTime,
+    handle: async (_input, context) => clockTime(context),
+  }),
+  defineRoute({
+    method: 'POST', path: '/clock', summary: "Move the fake's time forward",
+    body: ClockAdvance, response: ClockTime,
+    handle: async ({ body }, context) => {
+      const limit = MAX_INSTANT_MS - context.clock.now();
+      if (body.advance_ms > limit) {
+        return invalid([{ type: 'less_than_equal', loc: ['body', 'advance_ms'], msg: `Input should be less than or equal to ${limit}`, input: body.advance_ms, ctx: { le: limit } }]);
+      }
+      context.clock.advance(body.advance_ms);
+      context.runner.noteChange({ entity: 'clock', action: 'updated' });
+      await context.runner.settle();
+      return clockTime(context);
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/faults', summary: 'The faults in force', response: FaultList,
+    handle: async (_input, context) => ({ faults: context.faults.list() }),
+  }),
+  defineRoute({
+    method: 'POST', path: '/faults', summary: 'Add a fault',
+    body: FaultSpec, response: Fault,
+    handle: async ({ body }, context) => context.faults.add(body),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/faults', summary: 'Clear every fault', response: FaultsCleared,
+    handle: async (_input, context) => {
+      const cleared = context.faults.list().length;
+      context.faults.clear();
+      return { cleared };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/requests', summary: 'The last requests answered',
+    query: JournalQuery, response: JournalPage,
+    handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit) }),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/requests', summary: 'Forget the journal', response: JournalCleared,
+    handle: async (_input, context) => {
+      context.journal.clear();
+      return { cleared: true as const };
+    },
+  }),
+];
