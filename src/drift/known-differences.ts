@@ -10,7 +10,7 @@ import type { KnownDifference } from './compare.js';
 const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
 
 /** The declared differences. */
-export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
+export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
   // ---------------------------------------------------------------- V1 (document of Aug 2026)
   { operation: 'DELETE /api/v1/sandboxes/{id}', location: 'path id', reason: 'the real document leaves the path parameter {id} undeclared (its function reads ?sandbox_id= instead); OpenAPI requires every templated segment to be declared, so the fake declares it' },
   { operation: 'POST /api/v1/app-conversations', location: 'request processors[].kind', aspect: 'required', reason: 'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it' },
@@ -36,4 +36,4 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   { operation: 'POST /api/conversations', location: 'response conversation_status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR` },
   { operation: 'POST /api/add-git-providers', location: 'request mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
   { operation: 'POST /api/add-git-providers', location: 'response', reason: 'the real route declares no response model (it returns a JSONResponse); the fake declares what it sends: {"message": "Git providers stored"}' },
-];
+] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));

@@ -12,7 +12,7 @@ export const MAX_CLOCK_ADVANCE_MS = 365 * 24 * 3600 * 1000;
 export const Health = z.object({ status: z.literal('ok') });
 
 /** Names of the fixtures that ship with fakehands. */
-export const BUILT_IN_FIXTURES = ['default', 'empty'] as const;
+export const BUILT_IN_FIXTURES = Object.freeze(['default', 'empty'] as const);
 
 /** A fixture's name: a built-in one, or a `NAME.json` in the `--fixtures-dir` (never a path: the control API reads no other file). */
 export const FixtureName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)');

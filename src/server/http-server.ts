@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FakeCore as Fake } from '../fake.js';
+import type { FakeCore } from '../fake.js';
 import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
@@ -86,7 +86,7 @@ const detailBody = (detail: string) => JSON.stringify({ detail });
  * const server = createFakeServer(fake)
  * const url = await server.listen(0, '127.0.0.1')
  */
-export function createFakeServer(fake: Fake, options: FakeServerOptions = {}): FakeServer {
+export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}): FakeServer {
   const cors = options.cors ?? 'localhost';
   const base = new URL(fake.options.baseUrl);
   const stateFile = options.stateFile;

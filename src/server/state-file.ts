@@ -108,10 +108,13 @@ export class StateFileWriter {
   /** The change log, kept open for appends. */
   #log: Awaited<ReturnType<typeof open>> | null = null;
 
-  /** Writes to `path` (through `io`, Node's file system by default). */
-  constructor(path: string, io: StateFileIo = NODE_IO) {
+  readonly #compactEvery: number;
+
+  /** Writes to `path` (through `io`, Node's file system by default); the log is folded into a new snapshot past `compactEvery` lines. */
+  constructor(path: string, io: StateFileIo = NODE_IO, { compactEvery = COMPACT_EVERY }: { compactEvery?: number } = {}) {
     this.#path = path;
     this.#io = io;
+    this.#compactEvery = compactEvery;
   }
 
   /** Removes the temp files a crash left beside the state file (`NAME.*.tmp`). */
@@ -152,7 +155,7 @@ export class StateFileWriter {
         ? { op: 'delete', entity: change.entity, id: change.id }
         : { op: 'put', entity: change.entity, record }));
     }
-    if (this.#logLines + this.#pending.length > COMPACT_EVERY) this.#compactPending ??= () => state.snapshot();
+    if (this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
     // Group commit: one write carries every change that arrived while the previous one ran.
     this.#group ??= this.#enqueue(async () => {
       this.#group = null;

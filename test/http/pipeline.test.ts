@@ -3,7 +3,8 @@
  * handle → check), and the contract check stops an answer that breaks its route's schema.
  */
 import { z } from 'zod';
-import { describe, expect, it } from 'vitest';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFake, FakehandsError } from '../../src/index.js';
 import { defineRoute } from '../../src/http/route.js';
 import { answer } from '../../src/http/pipeline.js';
@@ -115,5 +116,81 @@ describe('the control API and /openapi.json in-process', () => {
     expect(await unknown.json()).toEqual({ detail: [{ type: 'value_error', loc: ['body', 'fixture'], msg: 'Value error, Failed to load the fixture "passwd": no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name). Fix the fixture, or pass fixture: "default" or "empty".', input: 'passwd', ctx: { error: {} } }] });
     expect((await fake.snapshot()).sandboxes).toEqual([]);
     expect((await reset('{}')).status).toBe(200);
+  });
+});
+
+describe('transports in-process (msw setupServer)', () => {
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+
+  it('an unexpected exception in an operation is a 500 {"detail": "Internal Server Error"}, journaled, and the fake goes on answering', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'none' });
+    server.use(...fake.handlers);
+    // A change listener that throws makes the operation that published the change fail unexpectedly.
+    const stop = fake.onChange(() => {
+      throw new Error('listener exploded');
+    });
+    const failed = await fetch(`${BASE}/api/v1/sandboxes`, { method: 'POST' });
+    expect([failed.status, await failed.json()]).toEqual([500, { detail: 'Internal Server Error' }]);
+    stop();
+    expect(fake.journal.entries().map((e) => [e.method, e.path, e.status])).toEqual([['POST', '/api/v1/sandboxes', 500]]);
+    expect((await fetch(`${BASE}/api/v1/sandboxes/search`)).status).toBe(200);
+  });
+
+  it('the journal records the app\'s requests and skips the control API and /openapi.json', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'none' });
+    server.use(...fake.handlers);
+    await fetch(`${BASE}/api/v1/sandboxes/search`);
+    await fetch(`${BASE}/_fakehands/health`);
+    await fetch(`${BASE}/_fakehands/faults`);
+    await fetch(`${BASE}/_fakehands/requests`);
+    await fetch(`${BASE}/openapi.json`);
+    await fetch(`${BASE}/api/v1/nothing`);
+    expect(fake.journal.entries().map((e) => [e.method, e.path, e.status])).toEqual([
+      ['GET', '/api/v1/sandboxes/search', 200],
+      ['GET', '/api/v1/nothing', 404],
+    ]);
+  });
+
+  it('a network fault makes fetch reject (a TypeError, as a dropped connection does), once', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'none' });
+    server.use(...fake.handlers);
+    fake.faults.add({ kind: 'network', path: '/api/v1/sandboxes/search' });
+    await expect(fetch(`${BASE}/api/v1/sandboxes/search`)).rejects.toThrow(TypeError);
+    expect((await fetch(`${BASE}/api/v1/sandboxes/search`)).status).toBe(200);
+  });
+
+  it('a delay fault holds the answer until its delay has passed, while other requests are answered', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'none' });
+      server.use(...fake.handlers);
+      fake.faults.add({ kind: 'delay', path: '/api/v1/sandboxes/search', delay_ms: 60_000 });
+      let settled = false;
+      const delayed = fetch(`${BASE}/api/v1/sandboxes/search`).then((r) => {
+        settled = true;
+        return r;
+      });
+      expect((await fetch(`${BASE}/api/v1/sandbox-specs/search`)).status).toBe(200);
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await delayed).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('no fault reaches the control API, so a sticky fault on every path never locks it', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'none' });
+    server.use(...fake.handlers);
+    fake.faults.add({ kind: 'status', path: '/*', status: 503, sticky: true });
+    expect((await fetch(`${BASE}/api/v1/sandboxes/search`)).status).toBe(503);
+    expect((await fetch(`${BASE}/_fakehands/health`)).status).toBe(200);
+    const cleared = await fetch(`${BASE}/_fakehands/faults`, { method: 'DELETE' });
+    expect([cleared.status, await cleared.json()]).toEqual([200, { cleared: 1 }]);
+    expect((await fetch(`${BASE}/api/v1/sandboxes/search`)).status).toBe(200);
   });
 });

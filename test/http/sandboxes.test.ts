@@ -128,6 +128,16 @@ describe('POST /api/v1/sandboxes/{sandbox_id}/resume', () => {
     expect((await sandbox(id))!.status).toBe('RUNNING');
   });
 
+  it('resuming a STARTING sandbox succeeds and does not restart its start-up: it is RUNNING when it would have been', async () => {
+    const { id } = await startSandbox();
+    env.fake.clock.advance(env.fake.timings.sandboxStartMs - 1);
+    const before = await env.fake.snapshot();
+    expect(await call('POST', `/api/v1/sandboxes/${id}/resume`)).toMatchObject({ status: 200, body: { success: true } });
+    expect(await env.fake.snapshot()).toEqual(before);
+    env.fake.clock.advance(1);
+    expect((await sandbox(id))!.status).toBe('RUNNING');
+  });
+
   it('resuming a RUNNING sandbox succeeds and changes nothing', async () => {
     const { id } = await startSandbox();
     env.fake.clock.advance(env.fake.timings.sandboxStartMs);
@@ -148,6 +158,33 @@ describe('POST /api/v1/sandboxes/{sandbox_id}/resume', () => {
   it('resuming an unknown sandbox answers 404 Not Found', async () => {
     const { status, body } = await call('POST', '/api/v1/sandboxes/nope/resume');
     expect([status, body]).toEqual([404, { detail: 'Not Found' }]);
+  });
+});
+
+describe('agent ports', () => {
+  const portOf = (s: SandboxInfo) => s.exposed_urls!.find((u) => u.name === 'AGENT_SERVER')!.port;
+
+  it('a sandbox created after a delete and a reload never shares a live sandbox\'s port', async () => {
+    const created = [await startSandbox(), await startSandbox(), await startSandbox()];
+    await call('DELETE', `/api/v1/sandboxes/${created[0]!.id}?sandbox_id=${created[0]!.id}`);
+    // A reload: the kept state becomes the fixture of a new fake (what --state-file and persist do).
+    const reloaded = await createFake({ apiKey: KEY, fixture: await env.fake.snapshot(), clock: 'manual', timings: 'instant' });
+    const fresh = await reloaded.service.startSandbox(null);
+    await reloaded.service.startSandbox(null);
+    const all = (await reloaded.service.searchSandboxes({ offset: 0, limit: 100 })).items;
+    const ports = all.map((s) => s.status === 'RUNNING' ? portOf(s) : null);
+    expect(ports.every((p) => p !== null)).toBe(true);
+    expect(new Set(ports).size).toBe(all.length);
+    expect(all.map((s) => s.id)).toContain(fresh.id);
+  });
+
+  it('a state reloaded with the same seed draws new ids instead of answering 500 for ids already taken', async () => {
+    await startSandbox();
+    await startSandbox();
+    const reloaded = await createFake({ apiKey: KEY, fixture: await env.fake.snapshot(), clock: 'manual', timings: 'instant' });
+    const before = (await reloaded.service.searchSandboxes({ offset: 0, limit: 100 })).items.map((s) => s.id);
+    const again = [await reloaded.service.startSandbox(null), await reloaded.service.startSandbox(null)];
+    expect(again.map((s) => before.includes(s.id))).toEqual([false, false]);
   });
 });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/server/state-file.js';
-import type { Fixture } from '../../src/index.js';
+import { createFake, type Fixture } from '../../src/index.js';
 import { startCli } from '../support/cli.js';
 
 const KEY = 'state-key';
@@ -25,6 +25,28 @@ async function folder(withOld = true): Promise<{ dir: string; file: string }> {
 }
 
 describe('StateFileWriter', () => {
+  it('folds the change log into a new snapshot once it passes compactEvery lines: the log stays bounded and the file loads whole', async () => {
+    const { file } = await folder(false);
+    const fake = await createFake({ fixture: 'empty', timings: 'instant' });
+    const writer = new StateFileWriter(file, undefined, { compactEvery: 10 });
+    await writer.write(await fake.snapshot());
+    fake.onChange((changes, current) => writer.record(changes, current));
+    const logLines: number[] = [];
+    let snapshots = 0;
+    let lastSnapshot = await readFile(file, 'utf8');
+    for (let i = 0; i < 35; i++) {
+      await fake.service.startSandbox(null);
+      logLines.push((await readFile(`${file}.log`, 'utf8')).split('\n').filter(Boolean).length);
+      const snapshot = await readFile(file, 'utf8');
+      if (snapshot !== lastSnapshot) snapshots++;
+      lastSnapshot = snapshot;
+    }
+    await writer.close();
+    expect(Math.max(...logLines)).toBeLessThanOrEqual(10);
+    expect(snapshots).toBe(3);
+    expect(((await readStateFile(file)) as Fixture).sandboxes).toHaveLength(35);
+  });
+
   it('leaves the old file whole and no temp file behind when the disk fills up halfway through a write', async () => {
     const { dir, file } = await folder();
     const io: StateFileIo = {

@@ -1,0 +1,51 @@
+/**
+ * The public API, name by name: what each entry point of the package exports (values and types).
+ * A change to these lists is a decision about the package's API, made here on purpose, never by
+ * accident: route tables, the route context and the service's internals are not public.
+ */
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/** The names an entry module exports, sorted, as the TypeScript checker sees them. */
+function exportedNames(entry: string): string[] {
+  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry)!;
+  const symbol = checker.getSymbolAtLocation(source)!;
+  return checker.getExportsOfModule(symbol).map((s) => s.getName()).sort();
+}
+
+const PUBLIC_NAMES: Record<string, string[]> = {
+  'src/index.ts': [
+    'Answer', 'AnswerBody', 'AppConversationFilters', 'BUILT_IN_FIXTURES', 'CONVERSATION_STATUS_OF_SANDBOX', 'ChangeListener', 'ChangedEntity',
+    'ChangedState', 'Clock', 'DEFAULT_API_KEY', 'DEFAULT_BASE_URL', 'Fake', 'FakeCore', 'FakeOptions', 'FakeOptionsInput', 'FakeService',
+    'FakehandsError', 'FakehandsErrorCode', 'Fault', 'FaultSpecInput', 'Faults', 'Fixture', 'FixtureInput', 'FixtureOption', 'GenerateOptions',
+    'INSTANT_TIMINGS', 'Journal', 'JournalEntry', 'Mount', 'Mounts', 'Page', 'PageRequest', 'Placement', 'REALISTIC_TIMINGS', 'Refusal',
+    'RefusalReason', 'RequestLike', 'ResetOptions', 'ResolvedFakeOptions', 'SANDBOX_TRANSITIONS', 'StartTaskFilters', 'StateChange', 'Timings',
+    'createFake', 'createFakeCore', 'createManualClock', 'createSystemClock', 'generateFixture', 'schemas',
+  ],
+  'src/server.ts': ['CorsPolicy', 'FakeServer', 'FakeServerOptions', 'MAX_BODY_BYTES', 'RequestLogLine', 'StateFileIo', 'StateFileWriter', 'createFakeServer', 'readStateFile'],
+  'src/pact.ts': ['CONSUMER_NAME', 'CONTRACTS_DIR', 'PROVIDER_NAME', 'VERIFY_HELP', 'VerifyConfig', 'VerifyOptions', 'VerifyResult', 'parseVerifyArgs', 'runVerify', 'verifyProvider'],
+  'src/client/index.ts': ['ApiError', 'AppConversationFilters', 'AppConversationQuery', 'Client', 'ClientOptions', 'LegacyListQuery', 'Page', 'PageQuery', 'StartTaskQuery', 'createClient'],
+  'src/drift/index.ts': ['DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport'],
+  'src/browser.ts': ['Fake', 'FakeOptionsInput', 'FakeWorker', 'StartFakeWorkerOptions', 'startFakeWorker'],
+};
+// fakehands/node is the main entry plus its one helper.
+PUBLIC_NAMES['src/node.ts'] = [...PUBLIC_NAMES['src/index.ts']!, 'StartedFake', 'startFake'];
+
+describe('the public API', () => {
+  it.each(Object.entries(PUBLIC_NAMES))('%s exports exactly the listed names', (entry, names) => {
+    expect(exportedNames(entry)).toEqual([...names].sort());
+  });
+
+  it('exports every table frozen: writing to one cannot change how every fake behaves', async () => {
+    const api = await import('../../src/index.js');
+    const drift = await import('../../src/drift/index.js');
+    for (const table of [api.SANDBOX_TRANSITIONS, api.SANDBOX_TRANSITIONS.pause, api.CONVERSATION_STATUS_OF_SANDBOX, api.INSTANT_TIMINGS, api.REALISTIC_TIMINGS, api.BUILT_IN_FIXTURES, drift.DRIFT_PREFIXES, drift.KNOWN_DIFFERENCES, drift.KNOWN_DIFFERENCES[0]]) {
+      expect(Object.isFrozen(table)).toBe(true);
+    }
+    expect(() => {
+      (api.SANDBOX_TRANSITIONS.pause as Record<string, string>).RUNNING = 'ERROR';
+    }).toThrow(TypeError);
+  });
+});
