@@ -87,11 +87,13 @@ export class DomainState {
    * when the state was loaded, so a reload after a delete never hands out a live sandbox's port).
    */
   nextAgentPort(): number {
+    // With a sandbox on every port, ports must be shared: the next one, without a search.
+    if (this.store.sandboxes.size >= AGENT_PORT_COUNT) return (this.#lastAgentPort = agentPortAfter(this.#lastAgentPort));
     for (let tries = 0; tries < AGENT_PORT_COUNT; tries++) {
       const port = agentPortAfter(this.#lastAgentPort);
       if (this.#lastAgentPort !== null && port < this.#lastAgentPort) this.#portsWrapped = true;
       this.#lastAgentPort = port;
-      if (!this.#portsWrapped || !this.store.sandboxes.all().some((s) => s.agent_port === port)) return port;
+      if (!this.#portsWrapped || this.store.sandboxes.countOf(port) === 0) return port;
     }
     return agentPortAfter(this.#lastAgentPort);
   }

@@ -36,7 +36,7 @@ export class Store {
   constructor(budget: StoreBudget = new StoreBudget()) {
     this.budget = budget;
     this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget);
-    this.sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink, budget);
+    this.sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink, budget, 'agent_port');
     this.conversations = new Table('conversation', ConversationRecord, {
       v0: (c) => c.version === 'V0',
       v1: (c) => c.version === 'V1',

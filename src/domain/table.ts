@@ -1,4 +1,3 @@
-import { Collection } from '@msw/data';
 import type { z } from 'zod';
 import type { ChangedEntity, ChangeSink } from './events.js';
 import { Refusal } from './refusal.js';
@@ -124,17 +123,19 @@ export class Ordering {
   }
 }
 
-/** A record as the @msw/data collection of schema `S` holds it. */
-type StoredRecord<S extends z.ZodObject> = Awaited<ReturnType<Collection<S>['create']>> & Keyed;
+/** A record as a table holds it: its schema's output, with an id and a creation time. */
+type StoredRecord<S extends z.ZodObject> = z.output<S> & Keyed;
 
 /**
- * An @msw/data collection with what paging and batch gets need on top: an id index
- * (the collection's lookups are linear scans) and orderings by creation time.
- * Every record is validated by the collection's zod schema on create and update.
+ * The records of one kind: an id index, orderings by creation time for paging, and the zod schema
+ * that validates every record on insert and update. Not an @msw/data collection: its public
+ * `create` draws a random UUID, a relation map and a logger for every record (3.5× the cost of a
+ * create here, and memory the store cap cannot count), and its lookups are linear scans; the
+ * store keeps @msw/data for the provider-token and MCP collections (`store.ts`).
  */
 export class Table<S extends z.ZodObject, Name extends string = never> {
-  /** The @msw/data collection holding the records. */
-  readonly collection: Collection<S>;
+  /** The schema every record is validated by. */
+  readonly #schema: S;
   /** Orderings by creation time, each of the records that pass its filter. */
   readonly orderings: Record<Name | 'all', Ordering>;
   readonly #filters: Record<Name, (record: z.output<S>) => boolean>;
@@ -142,21 +143,37 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   readonly #entity: ChangedEntity;
   readonly #emit: () => ChangeSink;
   readonly #budget: StoreBudget;
-  /** The approximate size of each record (its JSON length), for the store's byte budget. */
+  /** How many records hold each value of the counted field (`countedBy`), if one is counted. */
+  readonly #counts = new Map<unknown, number>();
+  readonly #countedBy: string | null;
 
   /**
    * Creates a table of `entity` records of `schema`, with named orderings of the records passing
    * each filter; every insert, update and remove is announced to the sink `emit` returns.
    */
-  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink, budget: StoreBudget) {
+  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink, budget: StoreBudget, countedBy: (keyof z.output<S> & string) | null = null) {
+    this.#countedBy = countedBy;
     this.#entity = entity;
     this.#emit = emit;
     this.#budget = budget;
-    this.collection = new Collection({ schema });
+    this.#schema = schema;
     this.#filters = filters;
     const orderings = { all: new Ordering() } as Record<Name | 'all', Ordering>;
     for (const name of Object.keys(filters) as Name[]) orderings[name] = new Ordering();
     this.orderings = orderings;
+  }
+
+  /** How many records hold `value` in the counted field (a never-changing field named at construction). */
+  countOf(value: unknown): number {
+    return this.#counts.get(value) ?? 0;
+  }
+
+  #count(record: StoredRecord<S>, delta: 1 | -1): void {
+    if (this.#countedBy === null) return;
+    const value = (record as Record<string, unknown>)[this.#countedBy];
+    const next = (this.#counts.get(value) ?? 0) + delta;
+    if (next === 0) this.#counts.delete(value);
+    else this.#counts.set(value, next);
   }
 
   /** Number of records. */
@@ -169,14 +186,10 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     this.#budget.assertRoom(1, 0);
     const id = (values as { id?: unknown }).id;
     if (typeof id === 'string' && this.#byId.has(id)) throw new Error(`Failed to store a record: the id "${id}" is already taken.`);
-    const record = (await this.collection.create(values)) as StoredRecord<S>;
-    try {
-      this.#budget.claim(1, sizeOf(record));
-    } catch (error) {
-      this.collection.delete(record);
-      throw error;
-    }
+    const record = this.#schema.parse(values) as StoredRecord<S>;
+    this.#budget.claim(1, sizeOf(record));
     this.#byId.set(record.id, record);
+    this.#count(record, 1);
     this.orderings.all.add(record);
     for (const name of Object.keys(this.#filters) as Name[]) {
       if (this.#filters[name](this.#row(record))) this.orderings[name].add(record);
@@ -203,12 +216,13 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     const before = sizeOf(current);
     const after = sizeOf({ ...(current as object), ...patch });
     this.#budget.claim(0, after - before);
-    const next = (await this.collection.update(current, {
-      data(draft) {
-        Object.assign(draft as object, patch);
-      },
-    })) as StoredRecord<S> | undefined;
-    if (!next) throw new Error(`Failed to update the record "${id}": the collection no longer holds it.`);
+    let next: StoredRecord<S>;
+    try {
+      next = this.#schema.parse({ ...(current as object), ...patch }) as StoredRecord<S>;
+    } catch (error) {
+      this.#budget.release(0, after - before);
+      throw error;
+    }
     this.#byId.set(id, next);
     this.#emit()({ entity: this.#entity, action: 'updated', id });
     return this.#row(next);
@@ -218,8 +232,8 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   remove(id: string): z.output<S> | undefined {
     const record = this.#byId.get(id);
     if (!record) return undefined;
-    this.collection.delete(record);
     this.#byId.delete(id);
+    this.#count(record, -1);
     this.#budget.release(1, sizeOf(record));
     for (const ordering of Object.values(this.orderings) as Ordering[]) ordering.remove(record);
     this.#emit()({ entity: this.#entity, action: 'deleted', id });
