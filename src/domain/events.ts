@@ -22,6 +22,10 @@ export interface StateChange {
   action: 'created' | 'updated' | 'deleted' | 'replaced';
   /** The id of the record, when one record changed. */
   id?: string;
+  /** Of an update: the fields set anew (the rest are as they were). */
+  fields?: readonly string[];
+  /** Of an update: lists that only grew, with how many items were appended at their end. */
+  appended?: Readonly<Record<string, number>>;
 }
 
 /** What a change listener can read of the state it is told about. */

@@ -7,22 +7,51 @@
 /** What a secret reads as in a snapshot, a state file, an echo or an error's `input`. */
 export const REDACTED = '**********';
 
-/** Field names whose values are secrets wherever they appear (`token`, `api_key`, `decrypted_api_key`, `github_token`, `client_secret`, ...). */
-const SECRET_FIELDS = /(^|_)(token|api_?key|apikey|secret|password)$/i;
+/**
+ * Field names whose values are secrets wherever they appear, read without case, `_` or `-`:
+ * `token`, `api_key`, `github_token`, `client_secret`, `accessToken`, `secret_key`, `private_key`,
+ * `Authorization`, `password`, `credentials`, `cookie`...
+ */
+const SECRET_FIELD = /(token|apikey|secret|secretkey|password|passwd|passphrase|privatekey|authorization|credential|credentials|cookie)$/;
+/** A field name as `SECRET_FIELD` reads it. */
+const fieldWord = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
+/** A header line whose value is a secret (`Authorization: Bearer x`, `X-Api-Key: x`, `Cookie: x`). */
+const SECRET_HEADER = /^\s*([\w-]*(?:authorization|api-?key|token|secret|cookie)[\w-]*)\s*:\s*(\S.*)$/i;
+/** A credential scheme and its value (`Bearer x`, `Basic x`, `token x`). */
+const CREDENTIAL = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/g;
+/** Userinfo in a URL (`https://user:pass@host`). */
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+@/gi;
+/** A secret query parameter in a URL (`?api_key=x`, `&token=x`). */
+const URL_SECRET_PARAM = /([?&](?:[\w-]*(?:token|api[_-]?key|secret|password|auth)[\w-]*)=)[^&#\s]+/gi;
 /** Objects whose every value is a secret (a stdio MCP server's environment, start-request secrets, provider tokens given as strings). */
 const SECRET_MAPS = new Set(['env', 'provider_tokens', 'secrets']);
-/** Command-line words that are, or announce, a secret (`--token`, `API_KEY=...`). */
-const SECRET_WORD = /(token|api[_-]?key|secret|password)/i;
+/** Command-line words that are, or announce, a secret (`--token`, `--pat`, `API_KEY=...`, `--header`). */
+const SECRET_WORD = /(token|api[_-]?key|secret|password|passwd|^--?pat$|credential|auth)/i;
+
+/**
+ * Secrets inside a free-text string: a credential after a scheme (`Bearer x`), the password of a
+ * URL, a secret query parameter, the value of a secret header line.
+ */
+function redactText(text: string): string {
+  if (text.length > 65_536) return text;
+  const header = SECRET_HEADER.exec(text);
+  if (header) return `${text.slice(0, text.indexOf(':') + 1)} ${REDACTED}`;
+  return text.replace(CREDENTIAL, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+    .replace(URL_USERINFO, (_m, before: string) => `${before}${REDACTED}@`)
+    .replace(URL_SECRET_PARAM, (_m, name: string) => `${name}${REDACTED}`);
+}
 
 /** A stdio server's arguments with secrets masked: the word after a secret flag (`--token X`), the value of a secret assignment (`--api-key=X`, `API_KEY=X`). */
 function redactArgs(args: unknown[]): unknown[] {
   return args.map((arg, i) => {
     if (typeof arg !== 'string') return redactSecrets(arg);
     const previous = args[i - 1];
-    if (typeof previous === 'string' && /^--?[\w-]+$/.test(previous) && SECRET_WORD.test(previous)) return REDACTED;
+    if (typeof previous === 'string' && /^--?[\w-]+$/.test(previous) && (SECRET_WORD.test(previous) || /^--?(H|header)$/i.test(previous))) {
+      return SECRET_HEADER.test(arg) || !/^--?(H|header)$/i.test(previous) ? (SECRET_HEADER.test(arg) ? redactText(arg) : REDACTED) : arg;
+    }
     const assignment = /^([\w-]+=)(.+)$/.exec(arg.replace(/^--?/, (dashes) => dashes));
     if (assignment && SECRET_WORD.test(assignment[1]!)) return `${arg.slice(0, arg.indexOf('=') + 1)}${REDACTED}`;
-    return arg;
+    return redactText(arg);
   });
 }
 
@@ -34,7 +63,10 @@ function redactArgs(args: unknown[]): unknown[] {
  */
 export function redactSecrets(value: unknown, secret = false): unknown {
   if (value === null || value === undefined) return value;
-  if (typeof value !== 'object') return secret && value !== '' ? REDACTED : value;
+  if (typeof value !== 'object') {
+    if (secret && value !== '') return REDACTED;
+    return typeof value === 'string' ? redactText(value) : value;
+  }
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
@@ -43,7 +75,7 @@ export function redactSecrets(value: unknown, secret = false): unknown {
     } else if (key === 'args' && Array.isArray(item)) {
       out[key] = redactArgs(item);
     } else {
-      out[key] = redactSecrets(item, secret || SECRET_FIELDS.test(key));
+      out[key] = redactSecrets(item, secret || isSecretField(key));
     }
   }
   return out;
@@ -51,7 +83,7 @@ export function redactSecrets(value: unknown, secret = false): unknown {
 
 /** Whether a field of this name holds a secret (`token`, `api_key`, ...). */
 export function isSecretField(name: string): boolean {
-  return SECRET_FIELDS.test(name);
+  return SECRET_FIELD.test(fieldWord(name));
 }
 
 /** Whether every value of a map of this name is a secret (`env`, `provider_tokens`, `secrets`). */

@@ -21,8 +21,6 @@ export class OperationRunner {
   readonly #mutex = new Mutex();
   readonly #listeners: ChangeListener[] = [];
   #changes: StateChange[] = [];
-  /** The publication in progress: publications run one after another, in order. */
-  #publishing: Promise<void> = Promise.resolve();
 
   /** A runner over the first loaded state. */
   constructor(state: DomainState) {
@@ -50,15 +48,31 @@ export class OperationRunner {
     return this.#step((state) => operation(state, ...args) as Awaited<R> | Promise<Awaited<R>>, true);
   }
 
+  /**
+   * One step, atomic: the body's changes and their publication (the state file writing them) both
+   * happen, or neither does. When either fails, every change of the step is undone, so what the
+   * fake holds, what it wrote and what it answered never disagree.
+   */
   async #step<T>(body: (state: DomainState) => Promise<T> | T, settle: boolean): Promise<T> {
-    try {
-      return await this.#mutex.run(async () => {
-        if (settle) await settleStartTasks(this.#state);
-        return body(this.#state);
-      });
-    } finally {
-      await this.#publish();
-    }
+    return this.#mutex.run(async () => {
+      const state = this.#state;
+      const mark = this.#changes.length;
+      state.store.begin();
+      try {
+        if (settle) await settleStartTasks(state);
+        const result = await body(state);
+        await this.#publish();
+        state.store.commit();
+        return result;
+      } catch (error) {
+        if (this.#state === state) {
+          await state.store.rollback();
+          state.findPendingTasks();
+          this.#changes.length = Math.min(mark, this.#changes.length);
+        }
+        throw error;
+      }
+    });
   }
 
   /** Subscribes to state changes; returns a function that unsubscribes. */
@@ -75,14 +89,27 @@ export class OperationRunner {
     if (this.#listeners.length > 0) this.#changes.push(change);
   }
 
-  /** Replaces the state behind the runner (a reset). */
+  /** Replaces the state behind the runner (a reset); when its publication fails, the old state stays. */
   replaceState(state: DomainState): Promise<void> {
-    return this.#step(() => {
-      this.#state.store.onChange = () => undefined;
-      this.#state = state;
-      this.#watch(state);
+    return this.#mutex.run(async () => {
+      const previous = this.#state;
+      const mark = this.#changes.length;
+      this.#install(state);
       this.noteChange({ entity: 'state', action: 'replaced' });
-    }, false);
+      try {
+        await this.#publish();
+      } catch (error) {
+        this.#install(previous);
+        this.#changes.length = Math.min(mark, this.#changes.length);
+        throw error;
+      }
+    });
+  }
+
+  #install(state: DomainState): void {
+    this.#state.store.onChange = () => undefined;
+    this.#state = state;
+    this.#watch(state);
   }
 
   /** Brings every time-driven step up to the clock's now. */
@@ -95,20 +122,19 @@ export class OperationRunner {
     return this.#step(() => this.#snapshotNow(), true);
   }
 
-  /**
-   * Hands the changes collected so far to the listeners. An operation resolves only once every
-   * publication before it has finished too, so none is answered before its changes are handled.
-   */
-  #publish(): Promise<void> {
+  /** Hands the changes collected so far to the listeners (the step's own, and any noted before it). */
+  async #publish(): Promise<void> {
+    if (this.#changes.length === 0) return;
     const changes = this.#changes;
     this.#changes = [];
-    const run = this.#publishing.then(async () => {
-      if (changes.length === 0) return;
+    try {
       const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => recordOf(this.#state, entity, id) };
       for (const listener of [...this.#listeners]) await listener(changes, view);
-    });
-    this.#publishing = run.catch(() => undefined);
-    return run;
+    } catch (error) {
+      // Not published: the changes noted before this step stay to be published by the next one.
+      this.#changes = changes.concat(this.#changes);
+      throw error;
+    }
   }
 
   /** The state as it is at this instant, as a fixture (synchronous, so always consistent). */

@@ -52,7 +52,13 @@ export class DomainState {
     for (const sandbox of store.sandboxes.all()) {
       if (this.#lastAgentPort === null || sandbox.agent_port > this.#lastAgentPort) this.#lastAgentPort = sandbox.agent_port;
     }
-    for (const task of store.startTasks.all()) {
+    this.findPendingTasks();
+  }
+
+  /** Finds the start tasks that are not READY or ERROR yet (at load, and after a rolled-back operation). */
+  findPendingTasks(): void {
+    this.pendingTasks.clear();
+    for (const task of this.store.startTasks.all()) {
       if (!FINAL_TASK_STATUSES.has(task.status)) this.pendingTasks.add(task.id);
     }
   }

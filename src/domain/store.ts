@@ -12,7 +12,7 @@ import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
 import type { MCPConfig } from '../schemas/mcp.js';
 import type { ChangeSink } from './events.js';
-import { StoreBudget, Table } from './table.js';
+import { StoreBudget, Table, type UndoSink } from './table.js';
 
 const ignore: ChangeSink = () => undefined;
 
@@ -21,6 +21,9 @@ export class Store {
   /** Where changes are announced; the service subscribes once the store is loaded. */
   onChange: ChangeSink = ignore;
   readonly #sink = () => this.onChange;
+  /** The undo steps of the open transaction, newest last; `null` when none is open. */
+  #undo: (() => void | Promise<void>)[] | null = null;
+  readonly #record: UndoSink = (undo) => this.#undo?.push(undo);
   /** What the store may hold; a change past it is refused (507). */
   readonly budget: StoreBudget;
   /** Sandbox specs; the first one stored is the default. */
@@ -35,14 +38,31 @@ export class Store {
   /** An empty store of at most `budget`. */
   constructor(budget: StoreBudget = new StoreBudget()) {
     this.budget = budget;
-    this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget);
-    this.sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink, budget, 'agent_port');
+    this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget, null, this.#record);
+    this.sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink, budget, 'agent_port', this.#record);
     this.conversations = new Table('conversation', ConversationRecord, {
       v0: (c) => c.version === 'V0',
       v1: (c) => c.version === 'V1',
       v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
-    }, this.#sink, budget);
-    this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget);
+    }, this.#sink, budget, null, this.#record);
+    this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
+  }
+
+  /** Opens a transaction: every change from now on can be undone by `rollback()`. */
+  begin(): void {
+    this.#undo = [];
+  }
+
+  /** Keeps the changes of the open transaction and closes it. */
+  commit(): void {
+    this.#undo = null;
+  }
+
+  /** Undoes every change of the open transaction, newest first, and closes it: the store is as it was at `begin()`. */
+  async rollback(): Promise<void> {
+    const steps = this.#undo ?? [];
+    this.#undo = null;
+    for (const step of steps.reverse()) await step();
   }
 
   /** Ids of the children of each conversation (`sub_conversation_ids`). */
@@ -63,11 +83,17 @@ export class Store {
 
   /** Replaces the stored provider tokens (each record validated by its schema). */
   async setProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
+    const previous = this.providerTokens;
+    this.#record(() => this.#restoreProviderTokens(previous));
+    await this.#restoreProviderTokens(tokens);
+    this.onChange({ entity: 'provider_tokens', action: 'replaced' });
+  }
+
+  async #restoreProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
     this.providerTokenRecords.clear();
     for (const [provider, token] of Object.entries(tokens) as [ProviderType, ProviderToken][]) {
       await this.providerTokenRecords.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
     }
-    this.onChange({ entity: 'provider_tokens', action: 'replaced' });
   }
 
   /** The stored MCP configuration, or `null`. */
@@ -77,9 +103,15 @@ export class Store {
 
   /** Replaces the stored MCP configuration. */
   async setMcpConfig(config: MCPConfig | null): Promise<void> {
+    const previous = this.mcpConfig;
+    this.#record(() => this.#restoreMcpConfig(previous));
+    await this.#restoreMcpConfig(config);
+    this.onChange({ entity: 'mcp_config', action: 'replaced' });
+  }
+
+  async #restoreMcpConfig(config: MCPConfig | null): Promise<void> {
     this.mcpConfigRecords.clear();
     if (config) await this.mcpConfigRecords.create({ config });
-    this.onChange({ entity: 'mcp_config', action: 'replaced' });
   }
 
   /** Links a conversation to its parent (`sub_conversation_ids`). */
@@ -87,11 +119,16 @@ export class Store {
     const children = this.childrenOf.get(parentId) ?? [];
     children.push(childId);
     this.childrenOf.set(parentId, children);
+    this.#record(() => this.unlinkChild(parentId, childId));
   }
 
   /** Removes a conversation from its parent's children. */
   unlinkChild(parentId: string, childId: string): void {
     const siblings = this.childrenOf.get(parentId);
-    if (siblings) this.childrenOf.set(parentId, siblings.filter((c) => c !== childId));
+    if (!siblings) return;
+    this.childrenOf.set(parentId, siblings.filter((c) => c !== childId));
+    this.#record(() => {
+      this.childrenOf.set(parentId, siblings);
+    });
   }
 }

@@ -47,6 +47,31 @@ function sizeOf(record: object): number {
   return JSON.stringify(record).length;
 }
 
+/** Where a table records how to undo each change it makes (the store's open transaction, if any). */
+export type UndoSink = (undo: () => void | Promise<void>) => void;
+
+/** Whether two list items are the same value (a string by value, an object as JSON). */
+const sameItem = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
+
+/**
+ * What an update changed, for the change log: the fields patched, and for a list that only grew
+ * (a conversation's messages), how many items were appended, so the log grows with the change.
+ */
+function changeOf(current: object, next: object, patch: object): { fields: string[]; appended?: Record<string, number> } {
+  const fields: string[] = [];
+  let appended: Record<string, number> | undefined;
+  for (const key of Object.keys(patch)) {
+    const before = (current as Record<string, unknown>)[key];
+    const after = (next as Record<string, unknown>)[key];
+    if (Array.isArray(before) && Array.isArray(after) && after.length > before.length && before.every((item, i) => sameItem(item, after[i]))) {
+      (appended ??= {})[key] = after.length - before.length;
+    } else {
+      fields.push(key);
+    }
+  }
+  return appended ? { fields, appended } : { fields };
+}
+
 /** A record that can be kept in a table: it has an id and a creation time. */
 interface Keyed {
   id: string;
@@ -146,13 +171,15 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   /** How many records hold each value of the counted field (`countedBy`), if one is counted. */
   readonly #counts = new Map<unknown, number>();
   readonly #countedBy: string | null;
+  readonly #undo: UndoSink;
 
   /**
    * Creates a table of `entity` records of `schema`, with named orderings of the records passing
    * each filter; every insert, update and remove is announced to the sink `emit` returns.
    */
-  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink, budget: StoreBudget, countedBy: (keyof z.output<S> & string) | null = null) {
+  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink, budget: StoreBudget, countedBy: (keyof z.output<S> & string) | null = null, undo: UndoSink = () => undefined) {
     this.#countedBy = countedBy;
+    this.#undo = undo;
     this.#entity = entity;
     this.#emit = emit;
     this.#budget = budget;
@@ -188,14 +215,28 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
     if (typeof id === 'string' && this.#byId.has(id)) throw new Error(`Failed to store a record: the id "${id}" is already taken.`);
     const record = this.#schema.parse(values) as StoredRecord<S>;
     this.#budget.claim(1, sizeOf(record));
+    this.#add(record);
+    this.#undo(() => this.#drop(record));
+    this.#emit()({ entity: this.#entity, action: 'created', id: record.id });
+    return this.#row(record);
+  }
+
+  /** Puts a record in the index, the counts and the orderings (its budget already claimed). */
+  #add(record: StoredRecord<S>): void {
     this.#byId.set(record.id, record);
     this.#count(record, 1);
     this.orderings.all.add(record);
     for (const name of Object.keys(this.#filters) as Name[]) {
       if (this.#filters[name](this.#row(record))) this.orderings[name].add(record);
     }
-    this.#emit()({ entity: this.#entity, action: 'created', id: record.id });
-    return this.#row(record);
+  }
+
+  /** Takes a record out of the index, the counts and the orderings, and gives its budget back. */
+  #drop(record: StoredRecord<S>): void {
+    this.#byId.delete(record.id);
+    this.#count(record, -1);
+    this.#budget.release(1, sizeOf(record));
+    for (const ordering of Object.values(this.orderings) as Ordering[]) ordering.remove(record);
   }
 
   /** A stored record seen through the zod output type. */
@@ -224,7 +265,11 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
       throw error;
     }
     this.#byId.set(id, next);
-    this.#emit()({ entity: this.#entity, action: 'updated', id });
+    this.#undo(() => {
+      this.#byId.set(id, current);
+      this.#budget.release(0, after - before);
+    });
+    this.#emit()({ entity: this.#entity, action: 'updated', id, ...changeOf(current, next, patch) });
     return this.#row(next);
   }
 
@@ -232,10 +277,11 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   remove(id: string): z.output<S> | undefined {
     const record = this.#byId.get(id);
     if (!record) return undefined;
-    this.#byId.delete(id);
-    this.#count(record, -1);
-    this.#budget.release(1, sizeOf(record));
-    for (const ordering of Object.values(this.orderings) as Ordering[]) ordering.remove(record);
+    this.#drop(record);
+    this.#undo(() => {
+      this.#budget.release(-1, -sizeOf(record));
+      this.#add(record);
+    });
     this.#emit()({ entity: this.#entity, action: 'deleted', id });
     return this.#row(record);
   }

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { FakeCore } from '../fake.js';
 import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
-import { type CorsPolicy, corsHeaders, originAllowed, preflightHeaders } from './cors.js';
+import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
 import { BodyReadError, Semaphore, readBody } from './request-body.js';
 import type { StateFileWriter } from './state-file.js';
@@ -106,7 +106,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     const requestId = `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
     const logAnswer = (status: number) => options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
-      response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin) : {}) });
+      response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin, cors) : {}) });
       if (!isStreamed(body)) {
         response.end(body ?? undefined);
         logAnswer(status);
@@ -132,7 +132,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
 
     if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
       if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
-      response.writeHead(204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers']));
+      response.writeHead(204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers'], cors));
       response.end();
       logAnswer(204);
       return;
@@ -150,6 +150,12 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       // An absolute-form or odd request target: resolve it the slow way, or answer 404.
       if (!URL.canParse(rawUrl, base.origin)) return refuse(404, 'Not Found');
       absolute = new URL(rawUrl, base.origin).href;
+    }
+    if (typeof origin === 'string' && !allowedOrigin) {
+      const control = fake.mounts.find(new URL(absolute))?.mount.surface.name === 'control';
+      if (originRefused(cors, origin, request.headers.host, method, control)) {
+        return refuse(403, 'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)', declared > 0);
+      }
     }
     let body: Promise<Buffer> | null = null;
     const readOnce = () => (body ??= bodies.run(() => readBody(request, limits)));

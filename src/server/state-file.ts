@@ -13,6 +13,7 @@ import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ChangedEntity, ChangedState, StateChange } from '../domain/events.js';
 import { FakehandsError } from '../domain/errors.js';
+import { Refusal } from '../domain/refusal.js';
 import type { Fixture } from '../schemas/records.js';
 
 /** Log lines written before the snapshot is rewritten and the log starts over. */
@@ -38,37 +39,81 @@ const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes'
   sandbox_spec: 'sandbox_specs', sandbox: 'sandboxes', conversation: 'conversations', start_task: 'start_tasks',
 };
 
-/** One line of the change log. */
-type LogLine = { op: 'put'; entity: ChangedEntity; record: { id: string } } | { op: 'delete'; entity: ChangedEntity; id: string };
+/** One line of the change log: a whole new record, the fields an update set and the items it appended, or a delete. */
+type LogLine =
+  | { op: 'put'; entity: ChangedEntity; record: { id: string } }
+  | { op: 'patch'; entity: ChangedEntity; id: string; set: Record<string, unknown>; unset?: string[]; append?: Record<string, unknown[]> }
+  | { op: 'delete'; entity: ChangedEntity; id: string };
 
 /** The log beside a state file. */
 const logPath = (path: string) => `${path}.log`;
 
-/** Applies the log's lines to a snapshot; a torn last line (a crash mid-append) is left out. */
-function applyLog(state: Record<string, unknown>, text: string): void {
-  const lines = text.split('\n');
-  for (const [i, line] of lines.entries()) {
+/**
+ * Applies the log's lines to a snapshot, each in constant time (records found through an index by
+ * id). A line that is not JSON is a write that failed part-way (a full disk, a crash mid-append):
+ * it was never acknowledged, and the writer starts the next line on a fresh line, so it is skipped.
+ */
+function applyLog(state: Record<string, unknown>, text: string): { skipped: number } {
+  const indexes = new Map<string, Map<string, number>>();
+  const indexOf = (collection: string, records: ({ id: string } | null)[]) => {
+    let index = indexes.get(collection);
+    if (!index) {
+      index = new Map(records.map((r, i) => [r!.id, i]));
+      indexes.set(collection, index);
+    }
+    return index;
+  };
+  let skipped = 0;
+  for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let entry: LogLine;
     try {
       entry = JSON.parse(line) as LogLine;
     } catch {
-      if (i >= lines.length - 2) break;
-      throw new Error(`line ${i + 1} of the change log is not JSON`);
+      skipped++;
+      continue;
     }
     const collection = COLLECTION_OF[entry.entity];
     if (!collection) continue;
-    const records = (state[collection] ??= []) as { id: string }[];
+    const records = (state[collection] ??= []) as ({ id: string } | null)[];
+    const index = indexOf(collection, records);
     const id = entry.op === 'put' ? entry.record.id : entry.id;
-    const at = records.findIndex((r) => r.id === id);
+    const at = index.get(id);
     if (entry.op === 'delete') {
-      if (at >= 0) records.splice(at, 1);
-    } else if (at >= 0) {
-      records[at] = entry.record;
-    } else {
-      records.push(entry.record);
+      if (at !== undefined) records[at] = null;
+      index.delete(id);
+    } else if (entry.op === 'put') {
+      if (at !== undefined) records[at] = entry.record;
+      else index.set(id, records.push(entry.record) - 1);
+    } else if (at !== undefined) {
+      const record = records[at] as Record<string, unknown>;
+      Object.assign(record, entry.set);
+      for (const field of entry.unset ?? []) delete record[field];
+      for (const [field, items] of Object.entries(entry.append ?? {})) record[field] = [...((record[field] as unknown[] | undefined) ?? []), ...items];
     }
   }
+  for (const collection of indexes.keys()) state[collection] = (state[collection] as unknown[]).filter((r) => r !== null);
+  return { skipped };
+}
+
+/** The log line of one record's change: the whole record when created, what changed when updated. */
+function logLineOf(change: StateChange, record: { id: string } | undefined): LogLine {
+  if (record === undefined) return { op: 'delete', entity: change.entity, id: change.id! };
+  if (change.action !== 'updated' || change.fields === undefined) return { op: 'put', entity: change.entity, record };
+  const fields = record as unknown as Record<string, unknown>;
+  const set = Object.fromEntries(change.fields.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
+  const unset = change.fields.filter((field) => fields[field] === undefined);
+  const append = change.appended && Object.fromEntries(Object.entries(change.appended).map(([field, count]) => [field, (fields[field] as unknown[]).slice(-count)]));
+  return { op: 'patch', entity: change.entity, id: change.id!, set, ...(unset.length > 0 ? { unset } : {}), ...(append ? { append } : {}) };
+}
+
+/** Disk errors the client can act on: a full disk or quota is 507 (the change is undone); others stay errors (500). */
+function diskError(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') {
+    return new Refusal('storage_full', `Insufficient Storage: the state file could not be written (${code}); the change was not made. Free some disk space, or start without --state-file`);
+  }
+  return error;
 }
 
 /** Reads a state file and replays its change log: the data, or `null` when there is no file yet. A corrupt file is an error, never a silent reset. */
@@ -87,12 +132,8 @@ export async function readStateFile(path: string): Promise<unknown | null> {
     throw stateFileError(path, `is corrupt: not valid JSON (${(error as Error).message})`);
   }
   const log = await readFile(logPath(path), 'utf8').catch(() => '');
-  try {
-    // Records replayed by id: kept in a map while replaying would be faster, but logs are compacted.
-    applyLog(state, log);
-  } catch (error) {
-    throw stateFileError(logPath(path), `is corrupt: ${(error as Error).message}`);
-  }
+  if (state === null || typeof state !== 'object' || Array.isArray(state)) throw stateFileError(path, 'is corrupt: not a fixture object');
+  applyLog(state, log);
   return state;
 }
 
@@ -105,6 +146,12 @@ export class StateFileWriter {
   #compactPending: (() => Fixture) | null = null;
   #group: Promise<void> | null = null;
   #logLines = 0;
+  /** Bytes of the log known to be whole: a failed append is cut back to this. */
+  #logBytes = 0;
+  /** A failed append could not be cut back: the next change rewrites the snapshot instead. */
+  #torn = false;
+  /** The state last told about, for the compaction on close. */
+  #lastState: ChangedState | null = null;
   /** The change log, kept open for appends. */
   #log: Awaited<ReturnType<typeof open>> | null = null;
 
@@ -145,17 +192,15 @@ export class StateFileWriter {
    * changed record, or a new snapshot for a change of everything. Resolves once they are written.
    */
   record(changes: readonly StateChange[], state: ChangedState): Promise<void> {
+    this.#lastState = state;
     for (const change of changes) {
       if (!COLLECTION_OF[change.entity] || change.id === undefined) {
         this.#compactPending = () => state.snapshot();
         continue;
       }
-      const record = state.record(change.entity, change.id);
-      this.#pending.push(JSON.stringify(record === undefined
-        ? { op: 'delete', entity: change.entity, id: change.id }
-        : { op: 'put', entity: change.entity, record }));
+      this.#pending.push(JSON.stringify(logLineOf(change, state.record(change.entity, change.id))));
     }
-    if (this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
+    if (this.#torn || this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
     // Group commit: one write carries every change that arrived while the previous one ran.
     this.#group ??= this.#enqueue(async () => {
       this.#group = null;
@@ -166,6 +211,7 @@ export class StateFileWriter {
       if (compact) {
         await this.#writeSnapshot(`${JSON.stringify(compact())}\n`);
         await this.#truncateLog();
+        this.#torn = false;
       } else if (lines.length > 0) {
         await this.#append(`${lines.join('\n')}\n`);
       }
@@ -190,20 +236,47 @@ export class StateFileWriter {
     return this.#log;
   }
 
+  /**
+   * Appends whole lines, or nothing: a short write is carried on until every byte is written; a
+   * failed one (a full disk) is cut back to the last whole line and reported as 507, so the
+   * operation is undone and the log never holds a torn line that the next append would be glued to.
+   */
   async #append(text: string): Promise<void> {
-    // A write to the page cache: it survives the process being killed (kill -9) the moment it returns.
-    await (await this.#logHandle()).write(text);
+    const handle = await this.#logHandle();
+    const bytes = Buffer.from(text, 'utf8');
+    let written = 0;
+    try {
+      while (written < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+        if (bytesWritten <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        written += bytesWritten;
+      }
+    } catch (error) {
+      await handle.truncate(this.#logBytes).catch(() => {
+        this.#torn = true;
+      });
+      throw diskError(error);
+    }
+    this.#logBytes += bytes.length;
     this.#logLines += text.split('\n').length - 1;
   }
 
   async #truncateLog(): Promise<void> {
     await (await this.#logHandle()).truncate(0);
     this.#logLines = 0;
+    this.#logBytes = 0;
   }
 
-  /** Waits for every queued write, then closes the change log. */
+  /** Waits for every queued write, folds the log into a new snapshot (so the next start reads one file), then closes the log. */
   async close(): Promise<void> {
     await this.#tail;
+    const state = this.#lastState;
+    if (state && (this.#logLines > 0 || this.#torn)) {
+      await this.#enqueue(async () => {
+        await this.#writeSnapshot(`${JSON.stringify(state.snapshot())}\n`);
+        await this.#truncateLog();
+      }).catch(() => undefined);
+    }
     await this.#log?.close();
     this.#log = null;
   }
@@ -223,7 +296,7 @@ export class StateFileWriter {
       await this.#io.rename(temp, this.#path);
     } catch (error) {
       await this.#io.unlink(temp).catch(() => undefined);
-      throw error;
+      throw diskError(error);
     }
   }
 }

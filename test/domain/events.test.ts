@@ -38,14 +38,14 @@ describe('fake.onChange', () => {
     fake.faults.add({ kind: 'sandbox_error', method: 'GET', path: '/api/v1/sandboxes', sandbox_id: sandbox.id });
     const [read] = await (await get(`/api/v1/sandboxes?id=${sandbox.id}`)).json() as { status: string }[];
     expect(read!.status).toBe('ERROR');
-    expect(heard.at(-1)).toEqual([{ entity: 'sandbox', action: 'updated', id: sandbox.id }]);
+    expect(heard.at(-1)).toEqual([{ entity: 'sandbox', action: 'updated', id: sandbox.id, fields: ['status', 'status_changed_at', 'status_detail'] }]);
   });
 
   it('hears failSandbox() called from code', async () => {
     const { fake, heard, post } = await recordingFake();
     const sandbox = await (await post('/api/v1/sandboxes')).json() as { id: string };
     await fake.service.failSandbox(sandbox.id);
-    expect(heard.at(-1)).toEqual([{ entity: 'sandbox', action: 'updated', id: sandbox.id }]);
+    expect(heard.at(-1)).toEqual([{ entity: 'sandbox', action: 'updated', id: sandbox.id, fields: ['status', 'status_changed_at', 'status_detail'] }]);
   });
 
   it('hears the time-driven steps of a start task, materialised by the first read after the clock moved', async () => {

@@ -18,7 +18,12 @@ import { defineRoute, type Route, type RouteContext } from '../../http/route.js'
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
 /** The inspector page, as the dev server and a page using the browser entry serve it. */
-const inspector = async () => raw(200, INSPECTOR_HTML, 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
+const inspector = async () => raw(200, INSPECTOR_HTML, 'text/html; charset=utf-8', {
+  'cache-control': 'no-store',
+  // Never inside another origin's frame (clickjacking of its pause, delete and reset buttons).
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+});
 
 /** The control routes. */
 export const controlRoutes: readonly Route[] = [
