@@ -102,15 +102,14 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     const restartClock = options.clock === 'manual' || options.clock === 'system';
     const now = clock.now();
     if (restartClock) clock.set(options.clock === 'manual' ? start : Date.now());
-    let state: DomainState;
     try {
-      state = await load(next.fixture, next.seed);
+      await runner.replaceState(await load(next.fixture, next.seed));
     } catch (error) {
+      // Nothing changed: the old state stays, and so does its time.
       if (restartClock) clock.set(now);
       throw error;
     }
     current = next;
-    await runner.replaceState(state);
   };
 
   const resetByName = async ({ fixture, seed }: { fixture?: string; seed?: number }) => {
