@@ -3,7 +3,7 @@
  * the same run, on this machine, with the same load settings. Writes bench/results/latest.json
  * and prints a table. Targets (issue 5) are reported as met or not, never asserted in tests.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -185,8 +185,92 @@ async function stateFile(): Promise<void> {
   target('state file: creates/s with --state-file × in memory', ratio, 0.5, true);
 }
 
+// ------------------------------------------------------------------ 6. start-up with a change log
+/** Records loaded, and change-log lines replayed, at start-up. */
+const STARTUP_RECORDS = 100_000;
+const STARTUP_LOG_LINES = 50_000;
+async function startup(): Promise<void> {
+  console.log(`\n6. Start-up on --state-file: ${STARTUP_RECORDS.toLocaleString('en')} records, with and without a ${STARTUP_LOG_LINES.toLocaleString('en')}-line change log (median of 3)`);
+  const { generateFixture } = await import('../dist/index.js');
+  const fixture = generateFixture({ conversations: STARTUP_RECORDS / 2, seed: 3 }) as { conversations: { id: string }[] };
+  const snapshot = `${JSON.stringify(fixture)}\n`;
+  const ids = fixture.conversations.map((c) => c.id);
+  const log = `${Array.from({ length: STARTUP_LOG_LINES }, (_, i) => JSON.stringify({ op: 'patch', entity: 'conversation', id: ids[(i * 7919) % ids.length], set: { title: `renamed ${i}` } })).join('\n')}\n`;
+  const timeTo200 = async (withLog: boolean) => {
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-startup-'));
+    const file = join(dir, 'state.json');
+    await writeFile(file, snapshot);
+    if (withLog) await writeFile(`${file}.log`, log);
+    const started = performance.now();
+    const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--state-file', file]);
+    const ms = performance.now() - started;
+    await server.stop();
+    return ms;
+  };
+  const without: number[] = [];
+  const withLog: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    without.push(await timeTo200(false));
+    withLog.push(await timeTo200(true));
+  }
+  const ratio = median(withLog) / median(without);
+  report.startup = { records: STARTUP_RECORDS, logLines: STARTUP_LOG_LINES, withoutLogMs: round(median(without), 0), withLogMs: round(median(withLog), 0), ratio: round(ratio, 2) };
+  console.log(`  without the log ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms`);
+  target('start-up: with a 50,000-line log × without', ratio, 3, false);
+}
+
+// ------------------------------------------------------------------ 7. event-loop stalls
+/** How often the health probe asks, in ms, and how long each load runs. */
+const PROBE_EVERY_MS = 10;
+const STALL_LOAD_MS = 3000;
+async function stalls(): Promise<void> {
+  console.log(`\n7. Event-loop stalls: GET /_fakehands/health every ${PROBE_EVERY_MS} ms while each hostile load runs for ${STALL_LOAD_MS} ms (p99 and max of the probe)`);
+  const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'realistic', '--auth', 'none']);
+  const probe = async (during: () => Promise<unknown>) => {
+    const samples: number[] = [];
+    let running = true;
+    const prober = (async () => {
+      while (running) {
+        const started = performance.now();
+        await fetch(`${server.url}/_fakehands/health`).then((r) => r.arrayBuffer());
+        samples.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+      }
+    })();
+    await during();
+    running = false;
+    await prober;
+    samples.sort((a, b) => a - b);
+    return { p99: samples[Math.floor(samples.length * 0.99)] ?? 0, max: samples.at(-1) ?? 0, n: samples.length };
+  };
+  const runLoad = (name: string) => () => new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [root('bench/stall-load.mjs'), server.url, name, String(STALL_LOAD_MS)], { stdio: 'inherit' });
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`stall load ${name} exited with ${code}`))));
+  });
+  const loads: Record<string, () => Promise<unknown>> = {
+    idle: runLoad('idle'),
+    'six 1 MiB bodies of 250,000 bad items at once': runLoad('bad-items'),
+    'four accepted 1,900-entry secrets maps at once': runLoad('secrets'),
+    'four refused 80,000-entry secrets maps at once': runLoad('huge-secrets'),
+    '1,000 open stream-starts': runLoad('stream-starts'),
+    '100 faults with 2 KB path patterns': runLoad('faults'),
+  };
+  const rows: Row[] = [];
+  try {
+    for (const [name, during] of Object.entries(loads)) {
+      const result = await probe(during);
+      rows.push({ load: name, p99Ms: round(result.p99, 1), maxMs: round(result.max, 1), probes: result.n });
+      console.log(`  ${name.padEnd(48)} health p99 ${round(result.p99, 1)} ms · max ${round(result.max, 1)} ms (${result.n} probes)`);
+      if (name !== 'idle') target(`stalls: health p99 during ${name}`, result.p99, 100, false, ' ms');
+    }
+  } finally {
+    await server.stop();
+  }
+  report.stalls = rows;
+}
+
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

@@ -5,10 +5,45 @@
 export class Mutex {
   #tail: Promise<unknown> = Promise.resolve();
 
-  /** Runs `operation` after every operation queued before it has finished. */
+  /**
+   * Runs `operation` after every operation queued before it has finished. Queued operations follow
+   * each other as microtasks, which the event loop runs before any I/O: after `YIELD_EVERY_MS` of
+   * them, the next waits for a macrotask, so a burst of queued operations never starves other
+   * requests (a health check waited 2.6 s behind 1,000 queued creates).
+   */
   run<T>(operation: () => Promise<T> | T): Promise<T> {
-    const result = this.#tail.then(operation, operation);
+    const step = async () => {
+      await breathe();
+      return operation();
+    };
+    const result = this.#tail.then(step, step);
     this.#tail = result.catch(() => undefined);
     return result;
   }
+}
+
+/** How long queued operations may run back to back before the event loop gets a turn, in ms. */
+const YIELD_EVERY_MS = 10;
+
+// The real timer functions, taken when the module loads: a test's fake timers (vitest, Jest) must
+// not hold the fake's own operations back.
+const realSetImmediate = typeof setImmediate === 'function' ? setImmediate : null;
+const realSetTimeout = setTimeout;
+const realNow = performance.now.bind(performance);
+const now = () => realNow();
+
+/** Resolves on a later turn of the event loop (after pending I/O), in Node and in a browser. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => (realSetImmediate ? realSetImmediate(resolve) : realSetTimeout(resolve, 0)));
+
+/** When the event loop last had a turn (as far as operations know). */
+let lastYield = now();
+
+/**
+ * Gives the event loop a turn when operations have run for `YIELD_EVERY_MS` without one: called
+ * between queued operations, and inside long ones (settling hundreds of start tasks).
+ */
+export async function breathe(): Promise<void> {
+  if (now() - lastYield <= YIELD_EVERY_MS) return;
+  await yieldToEventLoop();
+  lastYield = now();
 }

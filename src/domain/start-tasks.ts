@@ -7,6 +7,7 @@ import type { StartTaskSortOrder } from '../schemas/common.js';
 import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
 import type { StartTaskRecord } from '../schemas/records.js';
 import { badRequest } from './refusal.js';
+import { breathe } from './mutex.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from './lifecycle.js';
 import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
@@ -20,32 +21,70 @@ export interface StartTaskFilters {
   created_at__gte?: string | null;
 }
 
-/** Materialises the start tasks' steps up to now, oldest task first. */
+/**
+ * Materialises the start tasks' steps up to now, oldest task first. Looks only at the tasks that
+ * need it: those due by now, and those whose sandbox changed since the last look; every operation
+ * calls this, so it does no work proportional to the number of pending tasks unless one is due.
+ */
 export async function settleStartTasks(state: DomainState): Promise<void> {
-  if (state.pendingTasks.size === 0) return;
+  const changed = state.store.changedSandboxes;
+  if (state.pendingTasks.size === 0) {
+    changed.clear();
+    return;
+  }
   const now = state.clock.now();
-  const tasks = [...state.pendingTasks].map((id) => state.store.startTasks.get(id)!);
+  const due = now >= state.nextTaskDueMs;
+  if (!due && changed.size === 0) return;
+  const ids = new Set<string>();
+  for (const sandboxId of changed) for (const id of state.tasksOfSandbox.get(sandboxId) ?? []) ids.add(id);
+  changed.clear();
+  if (due) {
+    state.nextTaskDueMs = Number.POSITIVE_INFINITY;
+    for (const [id, at] of state.pendingTasks) {
+      if (at !== null && at <= now) ids.add(id);
+      else if (at !== null && at < state.nextTaskDueMs) state.nextTaskDueMs = at;
+    }
+  }
+  const tasks = [...ids].map((id) => state.store.startTasks.get(id)).filter((task) => task !== undefined);
   tasks.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
-  for (const task of tasks) await settleTask(state, task, now);
+  for (const task of tasks) {
+    await settleTask(state, task, now);
+    await breathe();
+  }
+  // Steps taken above may have changed sandboxes only of tasks just settled.
+  changed.clear();
 }
 
 async function settleTask(state: DomainState, initial: StartTaskRecord, now: number): Promise<void> {
   let task = initial;
+  let next: ReturnType<typeof nextTaskStep> = null;
   for (;;) {
     const sandbox = task.sandbox_id ? state.store.sandboxes.get(task.sandbox_id) : undefined;
-    const step = nextTaskStep(task.status, state.sinceMs(task), {
+    next = nextTaskStep(task.status, state.sinceMs(task), {
       sandboxId: task.sandbox_id,
       sandbox: sandbox ? state.sandboxState(sandbox) : null,
     }, state.options.timings);
-    if (!step || step.atMs > now) break;
-    const at = formatDateTime(step.atMs);
+    if (!next || next.atMs > now) break;
+    const at = formatDateTime(next.atMs);
     task = await state.store.startTasks.update(task.id, {
-      status: step.status, status_changed_at: at, updated_at: at, detail: step.detail ?? null,
-      steps: [...task.steps, { status: step.status, at, detail: step.detail ?? null }],
+      status: next.status, status_changed_at: at, updated_at: at, detail: next.detail ?? null,
+      steps: [...task.steps, { status: next.status, at, detail: next.detail ?? null }],
     });
-    if (step.status === 'READY') await createAppConversation(state, task, step.atMs);
+    if (next.status === 'READY') await createAppConversation(state, task, next.atMs);
   }
-  if (FINAL_TASK_STATUSES.has(task.status)) state.pendingTasks.delete(task.id);
+  if (FINAL_TASK_STATUSES.has(task.status)) {
+    state.untrackTask(task.id, task.sandbox_id);
+    return;
+  }
+  state.trackTask(task.id, task.sandbox_id, next ? next.atMs : sandboxRunsAt(state, task));
+}
+
+/** When a task waiting for its sandbox can go on without anything else changing: when a STARTING sandbox runs; `null` otherwise. */
+function sandboxRunsAt(state: DomainState, task: StartTaskRecord): number | null {
+  const sandbox = task.sandbox_id ? state.store.sandboxes.get(task.sandbox_id) : undefined;
+  if (!sandbox) return null;
+  const settled = state.sandboxState(sandbox);
+  return settled.status === 'STARTING' ? settled.sinceMs + state.options.timings.sandboxStartMs : null;
 }
 
 /**
@@ -137,17 +176,20 @@ export async function startAppConversation(state: DomainState, given: AppConvers
     created_at: created,
     updated_at: created,
   });
-  state.pendingTasks.add(task.id);
+  state.trackTask(task.id, task.sandbox_id, state.sinceMs(task) + state.options.timings.startTaskStepMs);
   return startTaskView(state, task);
 }
 
-/** The task as it was at each of its steps so far, oldest first (what stream-start streams); `null` when unknown. */
-export function startTaskSteps(state: DomainState, id: string): AppConversationStartTask[] | null {
+/**
+ * The task as it was at each of its steps so far, oldest first, from step `from` on (what
+ * stream-start streams: only the steps it has not sent yet); `null` when unknown.
+ */
+export function startTaskSteps(state: DomainState, id: string, from = 0): AppConversationStartTask[] | null {
   const key = toHyphenatedUuid(id);
   const record = key ? state.store.startTasks.get(key) : undefined;
   if (!record) return null;
   const steps = record.steps.length > 0 ? record.steps : [{ status: record.status, at: record.updated_at, detail: record.detail }];
-  return steps.map((step) => startTaskView(state, { ...record, status: step.status, updated_at: step.at, detail: step.detail }));
+  return steps.slice(from).map((step) => startTaskView(state, { ...record, status: step.status, updated_at: step.at, detail: step.detail }));
 }
 
 /** `GET /api/v1/app-conversations/start-tasks?ids=`: tasks aligned with `ids`, null for missing ones. */

@@ -34,8 +34,15 @@ export class DomainState {
   readonly random: RandomSource;
   /** Timings and the user id. */
   readonly options: ServiceOptions;
-  /** Start tasks that are not READY or ERROR yet. */
-  readonly pendingTasks = new Set<string>();
+  /**
+   * Start tasks that are not READY or ERROR yet, with when each next needs a look (epoch ms), or
+   * `null` while it waits for its sandbox to change (a paused one).
+   */
+  readonly pendingTasks = new Map<string, number | null>();
+  /** The pending tasks of each sandbox. */
+  readonly tasksOfSandbox = new Map<string, Set<string>>();
+  /** The earliest time a pending task needs a look. */
+  nextTaskDueMs = Number.NEGATIVE_INFINITY;
   /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */
   #lastAgentPort: number | null = null;
   /** Whether the ports handed out have wrapped past the last one: from then on, each is checked against those in use. */
@@ -58,9 +65,26 @@ export class DomainState {
   /** Finds the start tasks that are not READY or ERROR yet (at load, and after a rolled-back operation). */
   findPendingTasks(): void {
     this.pendingTasks.clear();
+    this.tasksOfSandbox.clear();
     for (const task of this.store.startTasks.all()) {
-      if (!FINAL_TASK_STATUSES.has(task.status)) this.pendingTasks.add(task.id);
+      if (!FINAL_TASK_STATUSES.has(task.status)) this.trackTask(task.id, task.sandbox_id, Number.NEGATIVE_INFINITY);
     }
+  }
+
+  /** Notes that a pending task needs a look at `dueMs` (or when its sandbox changes, for `null`). */
+  trackTask(id: string, sandboxId: string | null, dueMs: number | null): void {
+    this.pendingTasks.set(id, dueMs);
+    if (dueMs !== null && dueMs < this.nextTaskDueMs) this.nextTaskDueMs = dueMs;
+    if (sandboxId === null) return;
+    let tasks = this.tasksOfSandbox.get(sandboxId);
+    if (!tasks) this.tasksOfSandbox.set(sandboxId, (tasks = new Set()));
+    tasks.add(id);
+  }
+
+  /** Forgets a task that reached READY or ERROR. */
+  untrackTask(id: string, sandboxId: string | null): void {
+    this.pendingTasks.delete(id);
+    if (sandboxId !== null) this.tasksOfSandbox.get(sandboxId)?.delete(id);
   }
 
   /**

@@ -39,7 +39,7 @@ export class Store {
   constructor(budget: StoreBudget = new StoreBudget()) {
     this.budget = budget;
     this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget, null, this.#record);
-    this.sandboxes = new Table('sandbox', SandboxRecord, {}, this.#sink, budget, 'agent_port', this.#record);
+    this.sandboxes = new Table('sandbox', SandboxRecord, {}, () => this.#sandboxSink, budget, 'agent_port', this.#record);
     this.conversations = new Table('conversation', ConversationRecord, {
       v0: (c) => c.version === 'V0',
       v1: (c) => c.version === 'V1',
@@ -47,6 +47,13 @@ export class Store {
     }, this.#sink, budget, null, this.#record);
     this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
   }
+
+  /** Sandboxes changed since the start tasks last looked (the tasks waiting for them need a look). */
+  readonly changedSandboxes = new Set<string>();
+  readonly #sandboxSink: ChangeSink = (change) => {
+    if (change.id !== undefined) this.changedSandboxes.add(change.id);
+    this.onChange(change);
+  };
 
   /** Opens a transaction: every change from now on can be undone by `rollback()`. */
   begin(): void {

@@ -5,7 +5,7 @@
 import { FakehandsError } from '../domain/errors.js';
 import { FaultSpec, type Fault, type FaultSpecInput } from '../schemas/control.js';
 import { formatPath } from '../schemas/issue-path.js';
-import { matchPath } from './path-pattern.js';
+import { compilePattern, matchParts, type Pattern } from './path-pattern.js';
 
 export type { Fault, FaultSpecInput } from '../schemas/control.js';
 
@@ -31,6 +31,8 @@ export interface Faults {
 /** An empty set of faults. */
 export function createFaults(): Faults {
   let faults: Fault[] = [];
+  /** Each fault's pattern, compiled once when it is added. */
+  const patterns = new WeakMap<Fault, Pattern>();
   let nextId = 1;
   return {
     add(input) {
@@ -40,6 +42,7 @@ export function createFaults(): Faults {
         throw new FakehandsError('invalid_fault', `Failed to add a fault: ${problems}.`);
       }
       const fault: Fault = { ...result.data, id: nextId++, remaining: result.data.sticky ? null : result.data.times };
+      patterns.set(fault, compilePattern(fault.path));
       faults.push(fault);
       if (faults.length > MAX_FAULTS) faults.shift();
       return { ...fault };
@@ -51,9 +54,11 @@ export function createFaults(): Faults {
       return faults.map((f) => ({ ...f }));
     },
     take(method, path) {
+      if (faults.length === 0) return null;
+      const parts = path.split('/').slice(1);
       for (const fault of faults) {
         if (fault.method !== '*' && fault.method !== method) continue;
-        const params = matchPath(fault.path, path);
+        const params = matchParts(patterns.get(fault)!, parts);
         if (!params) continue;
         if (fault.remaining !== null && --fault.remaining === 0) faults = faults.filter((f) => f !== fault);
         return { fault, params };

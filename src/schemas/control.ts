@@ -14,6 +14,9 @@ export const Health = z.object({ status: z.literal('ok') });
 /** Names of the fixtures that ship with fakehands. */
 export const BUILT_IN_FIXTURES = Object.freeze(['default', 'empty'] as const);
 
+/** Longest path pattern of a fault (a request is matched against every fault: bounded work). */
+export const MAX_FAULT_PATH_CHARS = 2048;
+
 /** A fixture's name: a built-in one, or a `NAME.json` in the `--fixtures-dir` (never a path: the control API reads no other file). */
 export const FixtureName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)');
 
@@ -29,7 +32,7 @@ const FaultCommon = {
   /** HTTP method the fault applies to, or `*` for any. */
   method: z.enum(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', '*']).default('*'),
   /** Path pattern relative to the base URL: `/api/v1/sandboxes/:sandbox_id/pause`, `*` matches the rest. */
-  path: z.string().startsWith('/', 'a path pattern starts with "/"'),
+  path: z.string().startsWith('/', 'a path pattern starts with "/"').max(MAX_FAULT_PATH_CHARS),
   /** How many matching requests it applies to (default 1). */
   times: z.int().min(1).default(1),
   /** Apply to every matching request until cleared (overrides `times`). */

@@ -6,6 +6,8 @@
 import { mkdtemp, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createFake, type Fixture } from '../../src/index.js';
 import { generateFixture } from '../../src/domain/generate.js';
@@ -162,6 +164,29 @@ describe('a 500 or a failed reset changes nothing (finding 4)', () => {
     expect(await fake.snapshot()).toEqual(before);
     expect(fake.clock.now()).toBe(at);
     expect(fake.faults.list()).toHaveLength(1);
+  });
+});
+
+describe('memory (finding 5)', () => {
+  it('the heap a stored record takes is bounded by what the store cap counts: bodies full of {} reach 507 before the heap grows past the cap', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const cap = 8 * 1024 * 1024;
+    const fake = await createFake({ fixture: 'empty', auth: 'none', maxStoreBytes: cap });
+    const body = JSON.stringify({ processors: [{ kind: 'GithubV1CallbackProcessor', github_view_data: { views: Array.from({ length: 950 }, () => ({})) } }] });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const statuses: number[] = [];
+    for (let i = 0; i < 1000 && statuses.at(-1) !== 507; i++) {
+      const answer = await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      statuses.push(answer.status);
+      await answer.arrayBuffer();
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(statuses.at(-1)).toBe(507);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(grown).toBeLessThan(2 * cap);
   });
 });
 

@@ -8,13 +8,50 @@
 import type { AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
 import { raw, type Answer } from '../../../http/responses.js';
 import type { RouteContext } from '../../../http/route.js';
+import { startTaskSteps } from '../../../domain/start-tasks.js';
 
-/** How often the stream looks at the task for its next step, in real milliseconds. */
-const POLL_MS = 20;
+/** How often open streams look for their tasks' next steps, in real milliseconds. */
+const POLL_MS = 25;
 /** The longest a stream stays open, in real milliseconds. */
 const MAX_STREAM_MS = 10 * 60 * 1000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * One clock per instance for all its open streams: each tick settles the time-driven steps once
+ * and wakes every stream, which then reads its task without another operation. A thousand open
+ * streams cost one operation a tick, not a thousand.
+ */
+class StreamTicker {
+  #waiting: (() => void)[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly context: RouteContext) {}
+
+  /** Resolves after the next tick has settled the instance's steps. */
+  next(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#waiting.push(resolve);
+      this.#timer ??= setTimeout(() => void this.#tick(), POLL_MS);
+    });
+  }
+
+  async #tick(): Promise<void> {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    try {
+      await this.context.runner.settle();
+    } finally {
+      this.#timer = null;
+      for (const wake of waiting) wake();
+    }
+  }
+}
+
+const tickers = new WeakMap<RouteContext, StreamTicker>();
+const tickerOf = (context: RouteContext) => {
+  let ticker = tickers.get(context);
+  if (!ticker) tickers.set(context, (ticker = new StreamTicker(context)));
+  return ticker;
+};
 
 async function* steps(context: RouteContext, first: AppConversationStartTask): AsyncGenerator<string> {
   yield '[\n';
@@ -22,16 +59,18 @@ async function* steps(context: RouteContext, first: AppConversationStartTask): A
   let sent = 1;
   let last = first;
   const deadline = Date.now() + MAX_STREAM_MS;
+  const ticker = tickerOf(context);
   while (last.status !== 'READY' && last.status !== 'ERROR' && Date.now() < deadline) {
-    await sleep(POLL_MS);
-    const all = await context.service.startTaskSteps(first.id);
-    if (!all) break;
+    await ticker.next();
+    // Settled by the tick: read without another operation.
+    const fresh = startTaskSteps(context.runner.state, first.id, sent);
+    if (!fresh) break;
     // Every step is streamed, also when the clock jumped over several at once.
-    for (const task of all.slice(sent)) {
+    for (const task of fresh) {
       yield `,\n${JSON.stringify(task)}`;
       last = task;
     }
-    sent = all.length;
+    sent += fresh.length;
   }
   yield ']';
 }

@@ -1,0 +1,38 @@
+// One hostile load of the stall benchmark (bench/run.ts, section 7), run in its own process so
+// that the health probe in the benchmark's process measures the server, not a busy client.
+// Usage: node bench/stall-load.mjs URL LOAD MS
+const [url, name, ms] = [process.argv[2], process.argv[3], Number(process.argv[4])];
+const post = (path, body, signal) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal }).then((r) => r.arrayBuffer()).catch(() => undefined);
+const repeatFor = async (work) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) await work();
+};
+const loads = {
+  'bad-items': () => {
+    const body = JSON.stringify({ pr_number: Array(250_000).fill('a') });
+    return repeatFor(() => Promise.all(Array.from({ length: 6 }, () => post('/api/v1/app-conversations', body))));
+  },
+  secrets: () => {
+    const body = JSON.stringify({ secrets: Object.fromEntries(Array.from({ length: 1_900 }, (_, i) => [`SECRET_${i}`, 'value'])) });
+    return repeatFor(() => Promise.all(Array.from({ length: 4 }, () => post('/api/v1/app-conversations', body))));
+  },
+  'huge-secrets': () => {
+    const body = JSON.stringify({ secrets: Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`SECRET_${i}`, 'value'])) });
+    return repeatFor(() => Promise.all(Array.from({ length: 4 }, () => post('/api/v1/app-conversations', body))));
+  },
+  'stream-starts': async () => {
+    const controller = new AbortController();
+    const streams = Array.from({ length: 1000 }, () => fetch(`${url}/api/v1/app-conversations/stream-start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: controller.signal })
+      .then(async (r) => { const reader = r.body.getReader(); while (!(await reader.read()).done); }).catch(() => undefined));
+    await new Promise((r) => setTimeout(r, ms));
+    controller.abort();
+    await Promise.all(streams);
+  },
+  faults: async () => {
+    for (let i = 0; i < 100; i++) await post('/_fakehands/faults', JSON.stringify({ kind: 'status', path: `/api/v1/nothing/${'x'.repeat(2000)}/${i}`, status: 503, sticky: true }));
+    await repeatFor(() => Promise.all(Array.from({ length: 10 }, () => fetch(`${url}/api/v1/sandboxes/search`).then((r) => r.arrayBuffer()))));
+    await fetch(`${url}/_fakehands/faults`, { method: 'DELETE' });
+  },
+  idle: () => new Promise((r) => setTimeout(r, ms)),
+};
+await loads[name]();
