@@ -23,14 +23,17 @@ await build({
   logLevel: 'warning',
 });
 
-/** Entry points and their CommonJS file. */
+/**
+ * Entry points and their CommonJS file. One CommonJS bundle holds them all (dist/cjs/shared.cjs),
+ * and each entry's file re-exports its part, so `require('fakehands').FakehandsError` and
+ * `require('fakehands/node').FakehandsError` are the same class (instanceof holds across entries).
+ */
 const ENTRIES = { index: 'index.ts', node: 'node.ts', client: 'client/index.ts', pact: 'pact.ts', server: 'server.ts', drift: 'drift/index.ts' };
+const shared = Object.entries(ENTRIES).map(([name, path]) => `export * as ${name} from ${JSON.stringify(src(path))};`).join('\n');
 await build({
-  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, src(path)])),
-  outdir: dist('cjs'),
-  outExtension: { '.js': '.cjs' },
+  stdin: { contents: shared, resolveDir: src(''), sourcefile: 'shared.ts', loader: 'ts' },
+  outfile: dist('cjs/shared.cjs'),
   bundle: true,
-  splitting: false,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
@@ -41,14 +44,19 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+const { writeFile } = await import('node:fs/promises');
+for (const name of Object.keys(ENTRIES)) {
+  await writeFile(dist(`cjs/${name}.cjs`), `'use strict';\n// fakehands/${name === 'index' ? '' : name}: one part of the one CommonJS bundle (shared.cjs).\nmodule.exports = require('./shared.cjs').${name};\n`);
+}
 
-// - dist/browser.bundle.js: `fakehands/browser` bundled for the browser platform. It is also the
-//   check that nothing under that entry imports a Node built-in: esbuild refuses to resolve one for
-//   the browser, and the output is searched for any that slipped through.
+// - the check that nothing under `fakehands/browser` imports a Node built-in: it is bundled for the
+//   browser platform (in memory, never shipped: a page's own bundler builds the entry), esbuild
+//   refuses to resolve a built-in for the browser, and the output is searched for any that slipped through.
 const { builtinModules } = await import('node:module');
 const browser = await build({
   entryPoints: [src('browser.ts')],
   outfile: dist('browser.bundle.js'),
+  write: false,
   bundle: true,
   platform: 'browser',
   format: 'esm',

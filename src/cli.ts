@@ -157,10 +157,37 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeCon
   return result.data;
 }
 
-function corsPolicy(option: string | undefined): CorsPolicy {
+/** The CORS policy of `--cors`: `*`, or a list of origins, each exactly an origin (`http://host:port`). */
+export function corsPolicy(option: string | undefined): CorsPolicy {
   if (option === undefined) return 'localhost';
   if (option === '*') return '*';
-  return option.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = option.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    const parsed = URL.canParse(origin) ? new URL(origin) : null;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw usage(`invalid --cors ${JSON.stringify(origin)}: expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)`);
+    }
+  }
+  return origins;
+}
+
+/** Refuses a `--state-file` whose folder is missing or not writable, and a `--fixtures-dir` that is not a folder: one line, exit 2, before anything starts. */
+async function checkPaths(config: ServeConfig): Promise<void> {
+  const { access, stat } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  const { dirname, resolve } = await import('node:path');
+  if (config.stateFile) {
+    const folder = dirname(resolve(config.stateFile));
+    const info = await stat(folder).catch(() => null);
+    if (!info?.isDirectory()) throw new FakehandsError('invalid_state_file', `invalid --state-file ${JSON.stringify(config.stateFile)}: the folder ${folder} does not exist; create it first`);
+    if (!(await access(folder, constants.W_OK).then(() => true, () => false))) {
+      throw new FakehandsError('invalid_state_file', `invalid --state-file ${JSON.stringify(config.stateFile)}: the folder ${folder} is not writable; pick a folder you can write to`);
+    }
+  }
+  if (config.fixturesDir) {
+    const info = await stat(config.fixturesDir).catch(() => null);
+    if (!info?.isDirectory()) throw usage(`invalid --fixtures-dir ${JSON.stringify(config.fixturesDir)}: no such folder (see fakehands --help)`);
+  }
 }
 
 /** Whether `host` is a loopback address or name; binding anything else prints a warning. */
@@ -176,6 +203,8 @@ function logger(config: ServeConfig): ((line: RequestLogLine) => void) | undefin
 
 /** Runs `fakehands serve` until SIGINT or SIGTERM. */
 async function serve(config: ServeConfig): Promise<void> {
+  const cors = corsPolicy(config.cors);
+  await checkPaths(config);
   let fixture: string | FixtureInput = config.fixture;
   let stateFile: StateFileWriter | undefined;
   if (config.stateFile) {
@@ -195,7 +224,7 @@ async function serve(config: ServeConfig): Promise<void> {
     throw error instanceof FakehandsError ? error : usage((error as Error).message);
   }
   const server = createFakeServer(fake, {
-    cors: corsPolicy(config.cors), log: logger(config), stateFile,
+    cors, log: logger(config), stateFile,
     allowedHosts: config.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean) ?? [],
     maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
     onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
@@ -210,7 +239,11 @@ async function serve(config: ServeConfig): Promise<void> {
   }
   if (stateFile) {
     await stateFile.removeLeftovers();
-    await stateFile.write(await fake.snapshot());
+    try {
+      await stateFile.write(await fake.snapshot());
+    } catch (error) {
+      throw new FakehandsError('invalid_state_file', `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`);
+    }
   }
   process.stdout.write(`fakehands listening on ${url}\n`);
   const keyNote = config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';

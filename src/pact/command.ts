@@ -4,7 +4,9 @@
  * is exit 2 within seconds, one line, and so is a missing Pact (an optional peer dependency).
  */
 import { parseArgs } from 'node:util';
+import { existsSync, statSync } from 'node:fs';
 import { FakehandsError } from '../domain/errors.js';
+import { DEFAULT_API_KEY } from '../options.js';
 
 /** How long the provider has to answer the first request before verify gives up. */
 const REACH_TIMEOUT_MS = 5000;
@@ -16,7 +18,8 @@ export const VERIFY_HELP = [
   '  Verifies the Pact contracts (default: the ones shipped in contracts/) against the implementation',
   '  at URL, setting up each provider state through its public API and cleaning up after.',
   '  --base-url URL   the implementation under test [FAKEHANDS_BASE_URL]',
-  '  --api-key KEY    sent as X-Session-API-Key, never stored in a contract [FAKEHANDS_API_KEY]',
+  `  --api-key KEY    sent as X-Session-API-Key, never stored in a contract (default ${DEFAULT_API_KEY},`,
+  '                   the key fakehands serve expects by default) [FAKEHANDS_API_KEY]',
   '  --pact FILE      a pact file to verify instead of the shipped ones (repeatable)',
   '  Needs @pact-foundation/pact (an optional peer dependency). Exit 0: every interaction passed;',
   '  1: an interaction failed; 2: bad options, Pact missing, or a provider that does not answer.',
@@ -49,8 +52,12 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
   const baseUrl = parsed.values['base-url'] ?? env.FAKEHANDS_BASE_URL;
   if (!baseUrl) throw usage('verify needs --base-url URL (see fakehands verify --help)');
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw usage(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
-  const apiKey = parsed.values['api-key'] ?? env.FAKEHANDS_API_KEY;
-  return { baseUrl, ...(apiKey ? { apiKey } : {}), ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}) };
+  // The same default as `fakehands serve`, so the two commands with their defaults agree.
+  const apiKey = parsed.values['api-key'] ?? env.FAKEHANDS_API_KEY ?? DEFAULT_API_KEY;
+  for (const file of parsed.values.pact ?? []) {
+    if (!existsSync(file) || !statSync(file).isFile()) throw usage(`invalid --pact ${JSON.stringify(file)}: no such file (see fakehands verify --help)`);
+  }
+  return { baseUrl, apiKey, ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}) };
 }
 
 /** Fails fast, with one line, when the provider does not answer at all. */

@@ -63,6 +63,8 @@ describe('the packed package in a fresh project', () => {
     expect(tree).not.toContain('@pact-foundation/pact');
     const shipped = await readdir(join(project, 'node_modules/fakehands'));
     expect(shipped).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'SECURITY.md', 'BENCHMARKS.md', 'dist', 'contracts', 'fixtures']));
+    // Nothing unused: the browser entry is built by the page's own bundler, never shipped pre-bundled.
+    expect(await readdir(join(project, 'node_modules/fakehands/dist'))).not.toContain('browser.bundle.js');
   });
 
   it('runs the README\'s in-test examples', async () => {
@@ -75,6 +77,9 @@ describe('the packed package in a fresh project', () => {
     const script = [
       "const { createFake } = require('fakehands');",
       "for (const entry of ['fakehands/node', 'fakehands/client', 'fakehands/server', 'fakehands/drift']) require(entry);",
+      // One copy of the code behind every entry: instanceof holds across them (Jest on CommonJS).
+      "if (require('fakehands').FakehandsError !== require('fakehands/node').FakehandsError) throw new Error('two copies of FakehandsError');",
+      "if (require('fakehands/server').StateFileWriter !== require('fakehands/server').StateFileWriter) throw new Error('unreachable');",
       "createFake({ fixture: 'empty', auth: 'none' }).then(async (fake) => {",
       "  const answer = await fake.fetch(new Request('http://localhost:3000/api/v1/sandbox-specs/search'));",
       "  console.log(answer.status);",

@@ -13,7 +13,7 @@ import { createFake, type Fixture } from '../../src/index.js';
 import { generateFixture } from '../../src/domain/generate.js';
 import { redactSecrets } from '../../src/domain/redact.js';
 import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/server/state-file.js';
-import { startCli } from '../support/cli.js';
+import { runCli, startCli } from '../support/cli.js';
 
 const KEY = 'round-three-key';
 
@@ -212,5 +212,27 @@ describe('secrets under any name (finding 9)', () => {
     const stored = await fake.fetch(new Request('http://localhost:3000/api/add-git-providers', { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-api-key': 'x' }, body: JSON.stringify(body) }));
     expect(JSON.stringify(await stored.json())).not.toContain(secret);
     expect(JSON.stringify(await fake.snapshot())).not.toContain(secret);
+  });
+});
+
+describe('the CLI (findings 12 and 13)', () => {
+  it('fakehands serve and fakehands verify agree with their defaults: verify passes without --api-key', async () => {
+    // Default key and auth on both sides (instant timings only to keep the test short).
+    const cli = await startCli(['--quiet', '--timings', 'instant']);
+    const { code, stdout } = await runCli(['verify', '--base-url', cli.url], { PACT_DO_NOT_TRACK: 'true' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/interactions in the contracts: (\d+); verified: \1\b/);
+  }, 60_000);
+
+  it.each([
+    [['serve', '--port', '0', '--state-file', '/nonexistent-folder/state.json'], 'invalid --state-file "/nonexistent-folder/state.json": the folder /nonexistent-folder does not exist; create it first'],
+    [['serve', '--port', '0', '--state-file', '/etc/hostname/state.json'], 'invalid --state-file "/etc/hostname/state.json": the folder /etc/hostname does not exist; create it first'],
+    [['serve', '--port', '0', '--fixtures-dir', '/nonexistent-folder'], 'invalid --fixtures-dir "/nonexistent-folder": no such folder (see fakehands --help)'],
+    [['serve', '--port', '0', '--cors', 'not an origin'], 'invalid --cors "not an origin": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)'],
+    [['serve', '--port', '0', '--cors', 'http://localhost:5173/app'], 'invalid --cors "http://localhost:5173/app": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)'],
+    [['verify', '--base-url', 'http://127.0.0.1:9', '--pact', '/nonexistent.json'], 'invalid --pact "/nonexistent.json": no such file (see fakehands verify --help)'],
+  ])('%j: one line, exit 2', async (args, message) => {
+    const { code, stderr } = await runCli(args);
+    expect([code, stderr.trim()]).toEqual([2, `fakehands: ${message}`]);
   });
 });
