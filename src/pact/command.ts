@@ -71,15 +71,49 @@ async function assertReachable(baseUrl: string): Promise<void> {
   }
 }
 
-/** Runs `fakehands verify` with `argv` (after the command name); resolves with the exit code. */
-export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void): Promise<number> {
+/** Set in the child process that `fakehands verify` supervises. */
+const CHILD_ENV = 'FAKEHANDS_VERIFY_CHILD';
+
+/**
+ * Runs `fakehands verify` with `argv` (after the command name); resolves with the exit code. With
+ * `supervise` (what the command does), the verifier runs in a child process of `script` while this
+ * one watches the provider: when the provider dies, the child (and Pact's native verifier, which
+ * retries for ever and cannot be stopped otherwise) is killed, and the summary still ends the run.
+ */
+export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, supervise?: { script: string }): Promise<number> {
   const config = parseVerifyArgs(argv, env);
   if (config === 'help') {
     write(`${VERIFY_HELP}\n`);
     return 0;
   }
   await assertReachable(config.baseUrl);
+  if (supervise && env[CHILD_ENV] !== '1') return superviseVerify(config, argv, env, write, supervise.script);
   const { verifyProvider } = await import('./verify.js');
-  const result = await verifyProvider({ ...config, report: (line) => write(`${line}\n`) });
+  const result = await verifyProvider({ ...config, report: (line) => write(`${line}\n`), watch: env[CHILD_ENV] !== '1' });
   return result.ok ? 0 : 1;
+}
+
+/** Runs the verifier in a child process and watches the provider; the exit code of the run. */
+async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, script: string): Promise<number> {
+  const { spawn } = await import('node:child_process');
+  const { watchProvider } = await import('./verify.js');
+  const child = spawn(process.execPath, [script, 'verify', ...argv], { env: { ...env, [CHILD_ENV]: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let summarized = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    if (text.includes('fakehands verify: ')) summarized = true;
+    write(text);
+  });
+  child.stderr.on('data', (chunk: Buffer) => write(chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const watch = watchProvider(config.baseUrl);
+  const outcome = await Promise.race([exited.then((code) => ({ code })), watch.died.then((reason) => ({ reason }))]);
+  watch.stop();
+  if ('code' in outcome && summarized) return outcome.code ?? 1;
+  child.kill('SIGKILL');
+  await exited;
+  const gone = 'reason' in outcome ? outcome.reason : await assertReachable(config.baseUrl).then(() => null, (error: Error) => error.message.replace(/^.*?: /, '').replace(/; start it.*$/, ''));
+  const why = gone !== null ? `the provider at ${config.baseUrl} stopped answering (${gone}): verification stopped` : `the verifier ended without a summary (exit ${'code' in outcome ? outcome.code : 'killed'})`;
+  write(`\nfakehands verify: ${config.baseUrl}\n  FAILED: ${why}\n  verification FAILED\n`);
+  return 1;
 }

@@ -16,8 +16,13 @@ export const PROVIDER_NAME = 'conversation-sandbox-service';
 export const CONSUMER_NAME = 'fakehands-client';
 /** The contracts that ship with fakehands. */
 export const CONTRACTS_DIR = fileURLToPath(packageFile('contracts/'));
-/** How long a state handler waits for the service (a sandbox to run, a start task to be READY). */
-const DEFAULT_STATE_TIMEOUT_MS = 120_000;
+/** How long a state handler waits for the service (a sandbox to run, a start task to be READY): less than Pact's own 30 s, so the reason is ours. */
+const DEFAULT_STATE_TIMEOUT_MS = 25_000;
+/** How often the provider is asked whether it is still there while the verifier runs, and how many misses in a row mean it died. */
+const WATCH_EVERY_MS = 1000;
+const WATCH_MISSES = 3;
+/** How long one liveness question may take. */
+const WATCH_TIMEOUT_MS = 2000;
 /** Where pact-js's proxy receives provider state calls (they pass the request filter too). */
 const STATE_SETUP_PATH = '/_pactSetup';
 /** How often a state handler polls while it waits. */
@@ -46,6 +51,8 @@ export interface VerifyOptions {
   stateTimeoutMs?: number;
   /** Where report lines go (default: stdout). */
   report?: (line: string) => void;
+  /** Watch the provider and stop when it dies (default: true; off when a supervising process watches instead). */
+  watch?: boolean;
 }
 
 /** The outcome of a verification run. */
@@ -80,6 +87,42 @@ async function waitFor<T>(what: string, timeoutMs: number, read: () => Promise<T
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)})`);
     await sleep(POLL_INTERVAL_MS);
   }
+}
+
+/**
+ * Watches the provider while the verifier runs: resolves with a reason once it stops answering
+ * (`WATCH_MISSES` questions in a row fail), or once Pact's own proxy crashes on a refused
+ * connection (an uncaught error in this process). Pact would otherwise retry every 30 s, forever.
+ * Pact's native verifier cannot be stopped from JavaScript and keeps its process alive: the
+ * `fakehands verify` command runs it in a child process that it kills (`pact/command.ts`).
+ */
+export function watchProvider(baseUrl: string): { died: Promise<string>; stop(): void } {
+  let stop = () => undefined as void;
+  const died = new Promise<string>((resolve) => {
+    let misses = 0;
+    const timer = setInterval(() => {
+      fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(WATCH_TIMEOUT_MS) })
+        .then((response) => response.arrayBuffer())
+        .then(() => { misses = 0; }, (error: unknown) => {
+          if (++misses >= WATCH_MISSES) resolve(describeReachError(error));
+        });
+    }, WATCH_EVERY_MS);
+    const crashed = (error: Error) => resolve(`the verifier's proxy failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
+    process.on('uncaughtException', crashed);
+    stop = () => {
+      clearInterval(timer);
+      process.off('uncaughtException', crashed);
+    };
+  });
+  return { died, stop: () => stop() };
+}
+
+/** Why a request to the provider failed, in a few words. */
+function describeReachError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${WATCH_TIMEOUT_MS / 1000} s`;
+  return cause?.code ?? (error as Error).message;
 }
 
 /** Most recent records looked at to find what an interaction created. */
@@ -296,14 +339,21 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
       beforeEach: () => cleanup.remember(client).catch(() => undefined),
       afterEach: () => cleanup.run(client),
     });
-    try {
-      await verifier.verifyProvider();
-    } catch (error) {
-      problems.push(...describeFailures((error as Error).message));
+    const watch = options.watch === false ? { died: new Promise<string>(() => undefined), stop: () => undefined } : watchProvider(options.baseUrl);
+    const outcome = await Promise.race([
+      verifier.verifyProvider().then(() => null, (error: unknown) => describeFailures((error as Error).message)),
+      watch.died.then((reason) => `the provider at ${options.baseUrl} stopped answering (${reason}) after ${verified} interaction(s): verification stopped`),
+    ]);
+    watch.stop();
+    if (typeof outcome === 'string') {
+      // The provider is gone: nothing to clean up, and the native verifier is left to the process's end.
+      problems.push(...handlerErrors, outcome);
+    } else {
+      if (outcome) problems.push(...outcome);
+      await cleanup.run(client);
+      problems.push(...handlerErrors);
+      if (verified !== expected) problems.push(`${verified} interactions were verified, but the contracts hold ${expected}`);
     }
-    await cleanup.run(client);
-    problems.push(...handlerErrors);
-    if (verified !== expected) problems.push(`${verified} interactions were verified, but the contracts hold ${expected}`);
   }
 
   const ok = problems.length === 0;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTRACTS_DIR, PROVIDER_NAME } from '../../src/pact/verify.js';
-import { startBrokenProvider, type Breakage } from '../support/broken-provider.js';
+import { startBrokenProvider, startDyingProvider, type Breakage } from '../support/broken-provider.js';
 import { runCli, startCli } from '../support/cli.js';
 import { writeContracts } from './consumer.js';
 
@@ -143,6 +143,27 @@ describe('fakehands verify', () => {
     expect(stdout).toContain(`FAILED: 1 interactions were verified, but the contracts hold ${EXPECTED_INTERACTIONS}`);
     expect(code).toBe(1);
   });
+
+  it('ends with its summary when the provider dies mid-run (a proxy that exits on the first pause), instead of retrying forever', async () => {
+    const provider = await startProvider();
+    const proxy = await startDyingProvider(provider.url, (req) => req.method === 'POST' && /\/pause$/.test(req.url ?? ''));
+    const { code, stdout } = await verify(proxy);
+    expect(code).toBe(1);
+    expect(stdout).toContain(`FAILED: the provider at ${proxy} stopped answering (connection refused): verification stopped`);
+    expect(stdout).toContain('verification FAILED');
+  }, 90_000);
+
+  it('names the provider state that never came true, within Pact\'s own state timeout (a sandbox that never runs)', async () => {
+    const provider = await startProvider();
+    const url = await startBrokenProvider(provider.url, (req, answer) => (req.method === 'GET' && req.path === '/api/v1/sandboxes' && Array.isArray(answer.body)
+      ? { status: 200, body: (answer.body as { status: string }[]).map((s) => (s && s.status === 'RUNNING' ? { ...s, status: 'STARTING' } : s)) } : null));
+    const { verifyProvider } = await import('../../src/pact/verify.js');
+    const lines: string[] = [];
+    const result = await verifyProvider({ baseUrl: url, apiKey: KEY, stateTimeoutMs: 1500, report: (line) => lines.push(line) });
+    expect(result.ok).toBe(false);
+    expect(result.problems.some((p) => /^provider state "a RUNNING sandbox exists" failed: timed out after 1500 ms waiting for sandbox oh-agent-server-\w+ to be RUNNING \(last seen: "STARTING"\)$/.test(p))).toBe(true);
+    expect(lines.at(-1)).toBe('  verification FAILED');
+  }, 90_000);
 
   it('exits 2 without --base-url', async () => {
     const { code, stderr } = await runCli(['verify']);
