@@ -10,7 +10,9 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { BUNDLED_FIXTURES, PACKAGE_VERSION } from './browser/fixtures.generated.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
-import { fixtureError } from './domain/errors.js';
+import { FakehandsError, fixtureError } from './domain/errors.js';
+import type { ChangeListener } from './domain/events.js';
+import { Refusal } from './domain/refusal.js';
 import { createHandlers } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/records.js';
@@ -63,6 +65,29 @@ function keptState(key: string): FixtureInput | null {
 }
 
 /**
+ * Keeps every change in `localStorage`. Past its quota the change is refused with 507 (and undone),
+ * as a full disk is on the server, never a 500 with a stack trace.
+ */
+function keepIn(storageKey: string): ChangeListener {
+  return (_changes, state) => {
+    try {
+      globalThis.localStorage.setItem(storageKey, JSON.stringify(state.snapshot()));
+    } catch (error) {
+      const quota = error instanceof DOMException && (error.name === 'QuotaExceededError' || error.code === 22);
+      if (!quota) throw error;
+      throw new Refusal('storage_full', `Insufficient Storage: localStorage is full, the change was not kept; reset the fake (POST /_fakehands/reset) or clear the "${storageKey}" item`);
+    }
+  };
+}
+
+/** Whether the page was opened at the inspector's address under the base URL (`/_fakehands/`), on the base URL's own origin. */
+function inspectorAsked(baseUrl: string): boolean {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return base.origin === globalThis.location?.origin && [`${prefix}/_fakehands`, `${prefix}/_fakehands/`].includes(globalThis.location.pathname);
+}
+
+/**
  * Starts the fake behind msw's service worker; resolves once requests are intercepted.
  * @example
  * const { fake } = await startFakeWorker({ baseUrl: 'http://localhost:3000', fixture: 'default', persist: 'localStorage' })
@@ -71,12 +96,29 @@ function keptState(key: string): FixtureInput | null {
 export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Promise<FakeWorker> {
   const { persist = false, storageKey = 'fakehands-state', serviceWorkerUrl = '/mockServiceWorker.js', quiet = true, ...fakeOptions } = options;
   const kept = persist === 'localStorage' ? keptState(storageKey) : null;
-  const fake = await createCore({ ...fakeOptions, ...(kept ? { fixture: kept } : {}) }, BROWSER_ENVIRONMENT);
-  if (persist === 'localStorage') {
-    fake.onChange((_changes, state) => globalThis.localStorage.setItem(storageKey, JSON.stringify(state.snapshot())));
+  let fake: FakeCore;
+  try {
+    fake = await createCore({ ...fakeOptions, ...(kept ? { fixture: kept } : {}) }, BROWSER_ENVIRONMENT);
+  } catch (error) {
+    // A kept state that no longer loads (edited by hand, from another version) must not stop the
+    // app from starting: it is dropped, said so once, and the configured fixture is loaded.
+    if (!kept || !(error instanceof FakehandsError) || error.code !== 'invalid_fixture') throw error;
+    console.warn(`fakehands: the state kept in localStorage["${storageKey}"] does not load (${error.message}); it was dropped and the fixture loaded instead`);
+    globalThis.localStorage.removeItem(storageKey);
+    fake = await createCore(fakeOptions, BROWSER_ENVIRONMENT);
   }
+  if (persist === 'localStorage') fake.onChange(keepIn(storageKey));
   const worker = setupWorker(...createHandlers(fake.mounts));
   await worker.start({ serviceWorker: { url: serviceWorkerUrl }, onUnhandledRequest: 'bypass', quiet });
+  if (inspectorAsked(fake.options.baseUrl)) {
+    // The page was opened at /_fakehands/: it becomes the inspector, whose requests the worker
+    // answers. The promise never resolves there, so the app does not mount over it.
+    const page = await fake.fetch(new Request(new URL(`${new URL(fake.options.baseUrl).pathname.replace(/\/+$/, '')}/_fakehands/`, fake.options.baseUrl)));
+    document.open();
+    document.write(await page.text());
+    document.close();
+    return new Promise<never>(() => undefined);
+  }
   return { fake, worker, stop: () => worker.stop() };
 }
 

@@ -19,6 +19,9 @@ import type { RouteMatch, Routing } from './router.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Marks the inspector's own requests, which stay out of the journal (it polls; the journal is the app's). */
+export const INSPECTOR_HEADER = 'x-fakehands-inspector';
+
 /** Stage route: the match, or the refusal of a path no route has (404) or a method it does not allow (405). */
 function route(routing: Routing): RouteMatch | Refusal {
   if (routing.kind === 'none') return new Refusal('not_found', 'Not Found');
@@ -94,7 +97,7 @@ export async function answer(instance: Instance, surface: Surface, path: string,
   };
 
   const answered = await run();
-  if (surface.journaled && !(routing.kind === 'match' && routing.match.route.internal)) {
+  if (surface.journaled && !(routing.kind === 'match' && routing.match.route.internal) && request.headers.get(INSPECTOR_HEADER) === null) {
     instance.journal.record({
       method, path, query: url.search, status: answered.status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,

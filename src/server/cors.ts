@@ -1,5 +1,5 @@
 /** Headers a browser may send to the API. */
-export const ALLOWED_REQUEST_HEADERS = 'X-Session-API-Key, Content-Type';
+export const ALLOWED_REQUEST_HEADERS = 'X-Session-API-Key, Content-Type, X-Fakehands-Inspector';
 /** Methods the API uses. */
 export const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
 /** How long a browser may cache a preflight answer, in seconds. */

@@ -153,6 +153,88 @@ describe('the README\'s browser examples', () => {
   }, 60_000);
 });
 
+describe('fakehands/browser keeps going when storage fails', () => {
+  it('answers 507 (not a 500 with a stack) past the localStorage quota, and the change is not made', async () => {
+    const page = await openApp('?persist=1&key=k');
+    const result = await page.evaluate(async () => {
+      const fake = (window as unknown as { __fake: { snapshot(): Promise<{ sandboxes: unknown[] }> } }).__fake;
+      const before = (await fake.snapshot()).sandboxes.length;
+      // A full storage: every write past this point throws the browser's quota error.
+      Storage.prototype.setItem = () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+      const answer = await fetch('/api/v1/sandboxes', { method: 'POST', headers: { 'x-session-api-key': 'k' } });
+      return { status: answer.status, body: await answer.json() as { detail: string }, before, after: (await fake.snapshot()).sandboxes.length };
+    });
+    expect(result.status).toBe(507);
+    expect(result.body.detail).toMatch(/^Insufficient Storage: localStorage is full, the change was not kept/);
+    expect(result.after).toBe(result.before);
+    await page.close();
+  }, 60_000);
+
+  it('drops a kept state that is valid JSON but not a fixture, and the app starts with its fixture', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${site.url}/?persist=1`);
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+    await page.evaluate(() => localStorage.setItem('fakehands-state', JSON.stringify({ sandboxes: 'not a list' })));
+    const warnings: string[] = [];
+    page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+    expect(await page.evaluate(async () => (await fetch('/api/v1/sandboxes/search', { headers: { 'x-session-api-key': 'browser-key' } })).status)).toBe(200);
+    expect(warnings.some((w) => w.startsWith('fakehands: the state kept in localStorage["fakehands-state"] does not load'))).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it('becomes the inspector when the page is opened at /_fakehands/, its requests answered by the worker', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${site.url}/_fakehands/`);
+    await page.reload(); // the first load installs the worker; the inspector page is served under it
+    // The test page's fake wants a key (auth "all"): the inspector's first read is the worker's 401,
+    // which shows the key banner (the static server alone would answer the page itself, never a 401).
+    await page.getByTestId('banner').waitFor({ state: 'visible', timeout: 20_000 });
+    expect(await page.title()).toContain('fakehands');
+    await page.close();
+  }, 60_000);
+});
+
+describe('a hostile page on another origin', () => {
+  it('cannot change the fake with no-cors requests, reach the control API, or frame the inspector', async () => {
+    const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--cors', 'http://localhost:5173']);
+    const before = await (await fetch(`${cli.url}/_fakehands/state`)).text();
+    const page = await browser.newPage();
+    await page.goto(site.url); // 127.0.0.1:<another port>: not an origin the policy allows
+    const framed = await page.evaluate(async (fake) => {
+      const noCors = (path: string, body?: string) => fetch(`${fake}${path}`, { method: 'POST', mode: 'no-cors', body }).catch(() => null);
+      await noCors('/api/v1/sandboxes');
+      await noCors('/api/conversations', '{}');
+      await noCors('/_fakehands/faults', '{"kind": "status", "path": "/*", "status": 503, "sticky": true}');
+      await noCors('/_fakehands/clock', '{"advance_ms": 31536000000}');
+      await noCors('/_fakehands/reset', '{"fixture": "default"}');
+      const frame = document.createElement('iframe');
+      frame.src = `${fake}/_fakehands/`;
+      document.body.append(frame);
+      await new Promise((resolve) => { frame.onload = resolve; setTimeout(resolve, 3000); });
+      try {
+        return frame.contentDocument?.body?.innerText ?? 'blocked';
+      } catch {
+        return 'blocked';
+      }
+    }, cli.url);
+    expect(await (await fetch(`${cli.url}/_fakehands/state`)).text()).toBe(before);
+    expect(framed).not.toContain('fakehands');
+    const refused = await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { origin: site.url } });
+    expect([refused.status, await refused.json()]).toEqual([403, { detail: 'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)' }]);
+    const inspector = await fetch(`${cli.url}/_fakehands/`);
+    expect([inspector.headers.get('x-frame-options'), inspector.headers.get('content-security-policy')]).toEqual(['DENY', "frame-ancestors 'none'"]);
+    await page.close();
+  }, 60_000);
+
+  it('with --cors *, allows any origin without credentials (a page never reads an answer with the developer\'s cookies)', async () => {
+    const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--cors', '*']);
+    const answer = await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { origin: 'http://evil.example' } });
+    expect([answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-allow-credentials')]).toEqual(['*', null]);
+  });
+});
+
 describe('the inspector at /_fakehands/', () => {
   it('shows a sandbox created through the API, and pausing it from the page changes what the API answers', async () => {
     const key = 'inspector-key';

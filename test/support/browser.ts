@@ -37,7 +37,8 @@ export async function serveStatic(dir: string): Promise<{ url: string; server: S
   const types: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
-    const file = path === '/' ? 'index.html' : path.slice(1);
+    // Like a dev server: a path that names no file (an app route, /_fakehands/) gets the page.
+    const file = path === '/' || !/\.[a-z]+$/.test(path) ? 'index.html' : path.slice(1);
     readFile(join(dir, file)).then((body) => {
       response.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
       response.end(body);

@@ -64,7 +64,9 @@ export const INSPECTOR_HTML = `<!doctype html>
   const $ = (id) => document.querySelector('[data-testid="' + id + '"]');
   const headers = () => {
     const key = sessionStorage.getItem(KEY);
-    return key ? { 'x-session-api-key': key, 'content-type': 'application/json' } : { 'content-type': 'application/json' };
+    // Its own requests stay out of the journal, which is the app's.
+    const own = { 'content-type': 'application/json', 'x-fakehands-inspector': '1' };
+    return key ? { ...own, 'x-session-api-key': key } : own;
   };
   const call = async (method, path, body) => {
     const response = await fetch(base + path, { method, headers: headers(), body: body === undefined ? undefined : JSON.stringify(body) });
