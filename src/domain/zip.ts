@@ -1,7 +1,13 @@
 /**
- * A minimal ZIP writer (stored entries, no compression), enough for a real archive any unzip
- * reads. Pure: no Node built-in, so it works in every transport, the browser too.
+ * A minimal ZIP writer (stored entries, no compression, ZIP64 past 65,535 entries or 4 GiB), enough
+ * for a real archive any unzip reads. Pure: no Node built-in, so it works in every transport, the
+ * browser too. Written by hand because the small browser-friendly ZIP libraries (fflate, JSZip)
+ * write no ZIP64, and the ones that do (zip.js) would weigh more than the rest of the browser entry.
  */
+
+/** The largest count and size the classic ZIP fields hold; past them ZIP64 records say the truth. */
+const MAX_16 = 0xffff;
+const MAX_32 = 0xffffffff;
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -81,13 +87,33 @@ export function zipArchive(files: Record<string, string>, atMs: number): Uint8Ar
     offset += 30 + name.length + data.length;
   }
   const centralSize = centrals.reduce((n, part) => n + part.length, 0);
+  const count = centrals.length / 2;
+  const zip64 = count >= MAX_16 || offset >= MAX_32 || centralSize >= MAX_32;
+  const tail: Uint8Array[] = [];
+  if (zip64) {
+    // The ZIP64 end of central directory record, then its locator: the true count, size and offset.
+    const record = new DataView(new ArrayBuffer(56));
+    record.setUint32(0, 0x06064b50, true);
+    record.setBigUint64(4, 44n, true); // size of the rest of the record
+    record.setUint16(12, 45, true); // version made by: 4.5, ZIP64
+    record.setUint16(14, 45, true); // version needed
+    record.setBigUint64(24, BigInt(count), true); // entries on this disk
+    record.setBigUint64(32, BigInt(count), true); // entries in all
+    record.setBigUint64(40, BigInt(centralSize), true);
+    record.setBigUint64(48, BigInt(offset), true);
+    const locator = new DataView(new ArrayBuffer(20));
+    locator.setUint32(0, 0x07064b50, true);
+    locator.setBigUint64(8, BigInt(offset + centralSize), true); // where the ZIP64 record starts
+    locator.setUint32(16, 1, true); // disks in all
+    tail.push(new Uint8Array(record.buffer), new Uint8Array(locator.buffer));
+  }
   const end = new DataView(new ArrayBuffer(22));
   end.setUint32(0, 0x06054b50, true);
-  end.setUint16(8, centrals.length / 2, true);
-  end.setUint16(10, centrals.length / 2, true);
-  end.setUint32(12, centralSize, true);
-  end.setUint32(16, offset, true);
-  const parts = [...locals, ...centrals, new Uint8Array(end.buffer)];
+  end.setUint16(8, Math.min(count, MAX_16), true);
+  end.setUint16(10, Math.min(count, MAX_16), true);
+  end.setUint32(12, Math.min(centralSize, MAX_32), true);
+  end.setUint32(16, Math.min(offset, MAX_32), true);
+  const parts = [...locals, ...centrals, ...tail, new Uint8Array(end.buffer)];
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
   for (const part of parts) {

@@ -4,7 +4,7 @@
  * socket needs: CORS, a body size limit, a request log, the state file and a clean shutdown.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { FakeCore } from '../fake.js';
 import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
@@ -181,7 +181,15 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     if (unread) response.once('finish', () => request.socket.destroy());
   };
 
+  /** The answer each connection is still writing: a parse error after it waits for it (pipelined requests are answered in order). */
+  const inFlight = new WeakMap<Socket, Promise<void>>();
   const server = createServer({ headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0 }, (request, response) => {
+    const socket = request.socket;
+    const done = new Promise<void>((resolve) => {
+      response.once('finish', resolve);
+      response.once('close', resolve);
+    });
+    inFlight.set(socket, Promise.all([inFlight.get(socket), done]).then(() => undefined));
     handle(request, response).catch((error: unknown) => {
       // Any 5xx is logged and journaled with a request id, so it can be found and reported.
       const requestId = (error as { requestId?: string }).requestId ?? `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
@@ -195,13 +203,20 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     });
   });
   // Requests the HTTP parser refuses (headers too large, an unknown method) get the documented JSON shape, not Node's bare text.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
     const [status, text] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT' ? [408, 'Request Timeout']
         : [400, 'Bad Request'];
     const payload = detailBody(text as string);
-    socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+    const refuse = () => {
+      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+      else socket.destroy();
+    };
+    // A request before the bad bytes on this connection was carried out: its answer goes first.
+    const pending = inFlight.get(socket);
+    if (pending) void pending.then(refuse);
+    else refuse();
   });
 
   return {

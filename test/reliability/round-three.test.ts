@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { createFake, type Fixture } from '../../src/index.js';
+import { connect } from 'node:net';
+import { createFake, createFakeCore, type Fixture } from '../../src/index.js';
+import { createFakeServer } from '../../src/server.js';
 import { generateFixture } from '../../src/domain/generate.js';
 import { redactSecrets } from '../../src/domain/redact.js';
 import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/server/state-file.js';
@@ -234,5 +236,36 @@ describe('the CLI (findings 12 and 13)', () => {
   ])('%j: one line, exit 2', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect([code, stderr.trim()]).toEqual([2, `fakehands: ${message}`]);
+  });
+});
+
+describe('one connection, one order (finding 10)', () => {
+  it('a DELETE followed by garbage on the same connection gets its own 200 first, then the 400 for the garbage', async () => {
+    const core = await createFakeCore({ fixture: 'empty', auth: 'none' });
+    const server = createFakeServer(core);
+    const url = new URL(await server.listen(0, '127.0.0.1'));
+    try {
+      const sandbox = await core.service.startSandbox(null);
+      const socket = connect(Number(url.port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => { received += String(chunk); });
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(`DELETE /api/v1/sandboxes/${sandbox.id}?sandbox_id=${sandbox.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE GARBAGE\r\n\r\n`);
+      await closed;
+      expect([...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1])).toEqual(['200', '400']);
+      expect(received).toContain('{"success":true}');
+      expect(await core.service.getSandboxes([sandbox.id])).toEqual([null]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the journal is the app\'s (finding 15)', () => {
+  it('leaves out the inspector\'s own requests (marked X-Fakehands-Inspector), however often it polls', async () => {
+    const fake = await createFake({ fixture: 'empty', auth: 'none' });
+    for (let i = 0; i < 600; i++) await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes/search?limit=100', { headers: { 'x-fakehands-inspector': '1' } }));
+    await fake.fetch(new Request('http://localhost:3000/api/v1/sandbox-specs/search'));
+    expect(fake.journal.entries().map((e) => e.path)).toEqual(['/api/v1/sandbox-specs/search']);
   });
 });
