@@ -282,7 +282,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     if (argv[0] === 'verify') {
       const { runVerify } = await import('./pact/command.js');
-      return process.exit(await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), { script: process.argv[1]! }));
+      return process.exit(await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), { script: process.argv[1]!, writeError: (text) => process.stderr.write(text) }));
     }
     if (argv[0] === 'drift') {
       const { runDrift } = await import('./drift/command.js');

@@ -80,21 +80,25 @@ const CHILD_ENV = 'FAKEHANDS_VERIFY_CHILD';
  * one watches the provider: when the provider dies, the child (and Pact's native verifier, which
  * retries for ever and cannot be stopped otherwise) is killed, and the summary still ends the run.
  */
-export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, supervise?: { script: string }): Promise<number> {
+export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, supervise?: { script: string; writeError?: (text: string) => void }): Promise<number> {
   const config = parseVerifyArgs(argv, env);
   if (config === 'help') {
     write(`${VERIFY_HELP}\n`);
     return 0;
   }
   await assertReachable(config.baseUrl);
-  if (supervise && env[CHILD_ENV] !== '1') return superviseVerify(config, argv, env, write, supervise.script);
+  if (supervise && env[CHILD_ENV] !== '1') {
+    // What fails fast fails here, once, before a child starts: Pact missing is exit 2 and one line.
+    await (await import('./verify.js')).loadPact();
+    return superviseVerify(config, argv, env, write, supervise.writeError ?? write, supervise.script);
+  }
   const { verifyProvider } = await import('./verify.js');
   const result = await verifyProvider({ ...config, report: (line) => write(`${line}\n`), watch: env[CHILD_ENV] !== '1' });
   return result.ok ? 0 : 1;
 }
 
 /** Runs the verifier in a child process and watches the provider; the exit code of the run. */
-async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, script: string): Promise<number> {
+async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, writeError: (text: string) => void, script: string): Promise<number> {
   const { spawn } = await import('node:child_process');
   const { watchProvider } = await import('./verify.js');
   const child = spawn(process.execPath, [script, 'verify', ...argv], { env: { ...env, [CHILD_ENV]: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -104,7 +108,7 @@ async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS
     if (text.includes('fakehands verify: ')) summarized = true;
     write(text);
   });
-  child.stderr.on('data', (chunk: Buffer) => write(chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => writeError(chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const watch = watchProvider(config.baseUrl);
   const outcome = await Promise.race([exited.then((code) => ({ code })), watch.died.then((reason) => ({ reason }))]);

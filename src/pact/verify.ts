@@ -29,7 +29,7 @@ const STATE_SETUP_PATH = '/_pactSetup';
 const POLL_INTERVAL_MS = 100;
 
 /** Loads Pact, an optional peer dependency; its absence is one clear line and the command that fixes it. */
-async function loadPact(): Promise<typeof import('@pact-foundation/pact')> {
+export async function loadPact(): Promise<typeof import('@pact-foundation/pact')> {
   try {
     return await import('@pact-foundation/pact');
   } catch (error) {
