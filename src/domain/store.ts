@@ -21,9 +21,12 @@ export class Store {
   /** Where changes are announced; the service subscribes once the store is loaded. */
   onChange: ChangeSink = ignore;
   readonly #sink = () => this.onChange;
-  /** The undo steps of the open transaction, newest last; `null` when none is open. */
+  /** Whether a transaction is open, and its undo steps, newest last (made on the first change: most operations change nothing). */
+  #open = false;
   #undo: (() => void | Promise<void>)[] | null = null;
-  readonly #record: UndoSink = (undo) => this.#undo?.push(undo);
+  readonly #record: UndoSink = (undo) => {
+    if (this.#open) (this.#undo ??= []).push(undo);
+  };
   /** What the store may hold; a change past it is refused (507). */
   readonly budget: StoreBudget;
   /** Sandbox specs; the first one stored is the default. */
@@ -57,17 +60,20 @@ export class Store {
 
   /** Opens a transaction: every change from now on can be undone by `rollback()`. */
   begin(): void {
-    this.#undo = [];
+    this.#open = true;
+    this.#undo = null;
   }
 
   /** Keeps the changes of the open transaction and closes it. */
   commit(): void {
+    this.#open = false;
     this.#undo = null;
   }
 
   /** Undoes every change of the open transaction, newest first, and closes it: the store is as it was at `begin()`. */
   async rollback(): Promise<void> {
     const steps = this.#undo ?? [];
+    this.#open = false;
     this.#undo = null;
     for (const step of steps.reverse()) await step();
   }

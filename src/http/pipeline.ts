@@ -73,9 +73,8 @@ function respond(instance: Instance, surface: Surface, route: Route, result: unk
  * @example
  * const answer = await answer(instance, appServerSurface, '/api/v1/sandboxes/search', request)
  */
-export async function answer(instance: Instance, surface: Surface, path: string, request: RequestLike): Promise<Answer> {
+export async function answer(instance: Instance, surface: Surface, path: string, request: RequestLike, url: URL = new URL(request.url)): Promise<Answer> {
   const started = performance.now();
-  const url = new URL(request.url);
   const method = request.method.toUpperCase();
   const routing = surface.router.find(method, path);
   const latency = instance.nextLatency();

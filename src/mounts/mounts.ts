@@ -68,9 +68,10 @@ export class Mounts {
    * Unexpected errors propagate (each transport answers them as a 500 its own way).
    */
   async answer(request: RequestLike): Promise<Answer> {
-    const placed = this.find(new URL(request.url));
+    const url = new URL(request.url);
+    const placed = this.find(url);
     if (!placed) return OUTSIDE();
-    return answerOn(placed.mount.instance, placed.mount.surface, placed.path, request);
+    return answerOn(placed.mount.instance, placed.mount.surface, placed.path, request, url);
   }
 
   /**
