@@ -16,6 +16,7 @@ import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { deleteConversation } from './legacy-conversations.js';
 import { messageText } from './start-tasks.js';
+import { deliverMessage } from './scripted-agent.js';
 import { isRefusal, refuse, type Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
 import { appConversationView, finishedTurns, sandboxStatusOf } from './views.js';
@@ -86,13 +87,7 @@ export async function sendMessage(state: DomainState, id: string, request: AppSe
   if (!sandbox) return refuse('gone', 'Conversation is archived. The sandbox no longer exists.');
   if (status === 'ERROR') return refuse('unavailable', 'Sandbox is in an error state and cannot accept messages.');
   if (status !== 'RUNNING') return refuse('conflict', `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.`);
-  const now = state.stamp();
-  const messages = [...conversation.messages, messageText(request.content)];
-  await state.store.conversations.update(conversation.id, {
-    messages,
-    updated_at: now,
-    ...(request.run ? { agent_turns: conversation.agent_turns + 1, agent_started_at: now } : {}),
-  });
+  await deliverMessage(state, conversation, messageText(request.content), request.run);
   return { sandbox_status: status };
 }
 

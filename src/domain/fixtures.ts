@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  ConversationRecord, Fixture, SandboxRecord, StartTaskRecord,
+  AgentEventRecord, ConversationRecord, Fixture, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import { canonicalDateTime, formatDateTime, parseDateTime, parseDateTimeMicros } from '../schemas/datetime.js';
@@ -14,6 +14,11 @@ import { StoreBudget } from './table.js';
 
 
 
+/** An event's `timestamp` as the agent server writes it: ISO, naive (no offset), microseconds. */
+export function naiveTimestamp(stored: string): string {
+  return stored.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
   return `${formatPath(issue.path)}: ${issue.message}`;
 }
@@ -25,6 +30,7 @@ const FixtureShape = z.strictObject({
   sandboxes: z.array(z.unknown()).default([]),
   conversations: z.array(z.unknown()).default([]),
   start_tasks: z.array(z.unknown()).default([]),
+  events: z.array(z.unknown()).default([]),
   provider_tokens: Fixture.shape.provider_tokens,
   mcp_config: Fixture.shape.mcp_config,
 });
@@ -106,6 +112,15 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
       ...task, created_at: at(task.created_at), updated_at: at(task.updated_at), status_changed_at: atOptional(task.status_changed_at) ?? now,
     }));
   }
+  for (const [i, value] of data.events.entries()) {
+    const event = record(AgentEventRecord, 'events', i, value);
+    const conversation = toHyphenatedUuid(event.conversation_id) ?? event.conversation_id;
+    if (!store.conversations.get(conversation)) throw fixtureError(source, `events[${i}].conversation_id: no conversation has the id "${event.conversation_id}"`);
+    const created = at(event.created_at);
+    await insert('events', i, event.id, () => store.appendEvent({
+      ...event, conversation_id: conversation, created_at: created, event: { ...event.event, timestamp: naiveTimestamp(created) },
+    }));
+  }
   await store.setProviderTokens(data.provider_tokens);
   await store.setMcpConfig(data.mcp_config);
   return store;
@@ -125,6 +140,7 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     sandboxes: store.sandboxes.all().map(sandboxNow),
     conversations: store.conversations.all(),
     start_tasks: store.startTasks.all().map((task) => ({ ...task, request: redactSecrets(task.request) as typeof task.request })),
+    events: store.events.all(),
     provider_tokens: tokens,
     mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
   });
@@ -137,6 +153,7 @@ export function recordOf(state: { store: Store }, entity: ChangedEntity, id: str
     case 'sandbox_spec': return store.sandboxSpecs.get(id);
     case 'sandbox': return store.sandboxes.get(id);
     case 'conversation': return store.conversations.get(id);
+    case 'event': return store.events.get(id);
     case 'start_task': {
       const task = store.startTasks.get(id);
       if (!task) return undefined;

@@ -9,6 +9,7 @@ import type { Fixture } from '../schemas/records.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
 import { fixtureOf, recordOf } from './fixtures.js';
 import { Mutex } from './mutex.js';
+import { settleAgentRuns } from './scripted-agent.js';
 import { settleStartTasks } from './start-tasks.js';
 import type { DomainState } from './state.js';
 
@@ -59,7 +60,10 @@ export class OperationRunner {
       const mark = this.#changes.length;
       state.store.begin();
       try {
-        if (settle) await settleStartTasks(state);
+        if (settle) {
+          await settleStartTasks(state);
+          await settleAgentRuns(state);
+        }
         const result = await body(state);
         await this.#publish();
         state.store.commit();
@@ -68,6 +72,7 @@ export class OperationRunner {
         if (this.#state === state) {
           await state.store.rollback();
           state.findPendingTasks();
+          state.findActiveRuns();
           this.#changes.length = Math.min(mark, this.#changes.length);
         }
         throw error;

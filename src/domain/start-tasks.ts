@@ -8,6 +8,7 @@ import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
 import type { StartTaskRecord } from '../schemas/records.js';
 import { badRequest } from './refusal.js';
 import { breathe } from './mutex.js';
+import { RUN_STEPS, SYSTEM_PROMPT, deliverMessage, publishEvent } from './scripted-agent.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from './lifecycle.js';
 import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
@@ -114,13 +115,17 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
     public: request.public,
     launched_agent_profile: request.agent_profile_id ? { agent_profile_id: request.agent_profile_id, revision: 1 } : null,
     has_initial_message: hasMessage,
-    agent_turns: hasMessage ? 1 : 0,
-    messages: hasMessage ? [messageText(request.initial_message!.content)] : [],
+    agent_turns: 0,
+    messages: [],
     agent_started_at: at,
+    agent_steps_done: RUN_STEPS,
     created_at: at,
     updated_at: at,
   });
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
+  // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
+  await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
+  if (hasMessage) await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs);
 }
 
 /** The text of a message's content (its images as their URLs). */

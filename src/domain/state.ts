@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from './lifecycle.js';
 import type { Store } from './store.js';
+import { RUN_STEPS } from './scripted-agent.js';
 
 /** Options of the domain. */
 export interface ServiceOptions {
@@ -43,6 +44,8 @@ export class DomainState {
   readonly tasksOfSandbox = new Map<string, Set<string>>();
   /** The earliest time a pending task needs a look. */
   nextTaskDueMs = Number.NEGATIVE_INFINITY;
+  /** Conversations whose agent has run steps still to publish. */
+  readonly activeRuns = new Set<string>();
   /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */
   #lastAgentPort: number | null = null;
   /** Whether the ports handed out have wrapped past the last one: from then on, each is checked against those in use. */
@@ -60,6 +63,7 @@ export class DomainState {
       if (this.#lastAgentPort === null || sandbox.agent_port > this.#lastAgentPort) this.#lastAgentPort = sandbox.agent_port;
     }
     this.findPendingTasks();
+    this.findActiveRuns();
   }
 
   /** Finds the start tasks that are not READY or ERROR yet (at load, and after a rolled-back operation). */
@@ -68,6 +72,14 @@ export class DomainState {
     this.tasksOfSandbox.clear();
     for (const task of this.store.startTasks.all()) {
       if (!FINAL_TASK_STATUSES.has(task.status)) this.trackTask(task.id, task.sandbox_id, Number.NEGATIVE_INFINITY);
+    }
+  }
+
+  /** Finds the conversations whose agent run has steps still to publish (at load, and after a rolled-back operation). */
+  findActiveRuns(): void {
+    this.activeRuns.clear();
+    for (const conversation of this.store.conversations.all()) {
+      if (conversation.agent_steps_done !== undefined && conversation.agent_status === undefined && conversation.agent_steps_done < RUN_STEPS) this.activeRuns.add(conversation.id);
     }
   }
 

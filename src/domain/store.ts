@@ -6,7 +6,7 @@
 import { Collection } from '@msw/data';
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import {
-  ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
+  AgentEventRecord, ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
@@ -37,6 +37,10 @@ export class Store {
   readonly conversations: Table<typeof ConversationRecord, 'v0' | 'v1' | 'v1TopLevel'>;
   /** Start tasks of app conversations. */
   readonly startTasks: Table<typeof StartTaskRecord>;
+  /** The events of every conversation's log. */
+  readonly events: Table<typeof AgentEventRecord>;
+  /** Each conversation's event ids, oldest first. */
+  readonly #eventsOf = new Map<string, string[]>();
 
   /** An empty store of at most `budget`. */
   constructor(budget: StoreBudget = new StoreBudget()) {
@@ -49,6 +53,7 @@ export class Store {
       v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
     }, this.#sink, budget, null, this.#record);
     this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
+    this.events = new Table('event', AgentEventRecord, {}, this.#sink, budget, null, this.#record);
   }
 
   /** Sandboxes changed since the start tasks last looked (the tasks waiting for them need a look). */
@@ -76,6 +81,23 @@ export class Store {
     this.#open = false;
     this.#undo = null;
     for (const step of steps.reverse()) await step();
+  }
+
+  /** Appends an event to a conversation's log. */
+  async appendEvent(record: AgentEventRecord): Promise<AgentEventRecord> {
+    const stored = await this.events.insert(record);
+    let ids = this.#eventsOf.get(record.conversation_id);
+    if (!ids) this.#eventsOf.set(record.conversation_id, (ids = []));
+    ids.push(stored.id);
+    this.#record(() => {
+      ids.pop();
+    });
+    return stored;
+  }
+
+  /** A conversation's event ids, oldest first (the live list: do not change it). */
+  eventIdsOf(conversationId: string): readonly string[] {
+    return this.#eventsOf.get(conversationId) ?? [];
   }
 
   /** Ids of the children of each conversation (`sub_conversation_ids`). */

@@ -12,6 +12,7 @@ import type { ExposedUrl, SandboxInfo } from '../schemas/sandbox.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { CONVERSATION_STATUS_OF_SANDBOX, LEGACY_STATUS_OF_V1_SANDBOX } from './lifecycle.js';
 import type { DomainState } from './state.js';
+import { agentStatus, editedTurns } from './scripted-agent.js';
 
 /** Title prefix of a conversation created without a title. */
 const DEFAULT_TITLE_PREFIX = 'Conversation ';
@@ -88,6 +89,8 @@ export function sandboxStatusOf(state: DomainState, conversation: ConversationRe
 }
 
 function executionStatus(state: DomainState, record: ConversationRecord): AppConversation['execution_status'] {
+  const fromEvents = agentStatus(record);
+  if (fromEvents !== null) return record.agent_turns === 0 && fromEvents === 'finished' ? 'idle' : fromEvents;
   if (record.agent_turns === 0) return 'idle';
   const started = parseDateTime(record.agent_started_at ?? record.created_at);
   return state.clock.now() < started + state.options.timings.agentRunMs ? 'running' : 'finished';
@@ -95,6 +98,8 @@ function executionStatus(state: DomainState, record: ConversationRecord): AppCon
 
 /** The agent turns that have finished by now (the last one runs for `agentRunMs` after it started). */
 export function finishedTurns(state: DomainState, record: ConversationRecord): number {
+  const edited = editedTurns(record);
+  if (edited !== null) return edited;
   if (record.agent_turns === 0) return 0;
   const started = parseDateTime(record.agent_started_at ?? record.created_at);
   return state.clock.now() < started + state.options.timings.agentRunMs ? record.agent_turns - 1 : record.agent_turns;

@@ -59,6 +59,12 @@ export const ConversationRecord = z.strictObject({
   /** The text of the user's messages, oldest first (what a trajectory download holds). */
   messages: z.array(z.string()).default([]),
   agent_started_at: DateTime.optional(),
+  /** Steps of the agent's current run already published as events (the rest are due as time passes); absent: the run has no events to publish (a fixture's past). */
+  agent_steps_done: z.int().min(0).optional(),
+  /** The agent's status when it is not what time says (paused by a client); absent otherwise. */
+  agent_status: z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation']).optional(),
+  /** When a client paused the agent (a run goes on from there when it runs again). */
+  agent_paused_at: DateTime.optional(),
   created_at: DateTime,
   updated_at: DateTime,
 });
@@ -94,6 +100,18 @@ export type ProviderTokenRecord = z.infer<typeof ProviderTokenRecord>;
 export const MCPConfigRecord = z.strictObject({ config: MCPConfig });
 export type MCPConfigRecord = z.infer<typeof MCPConfigRecord>;
 
+/**
+ * One event of a conversation's log, as the agent server publishes it: `event` is the wire event
+ * (`kind`, `id`, `timestamp`, `source` and its kind's fields).
+ */
+export const AgentEventRecord = z.strictObject({
+  id: z.string().min(1),
+  conversation_id: z.string().min(1),
+  created_at: DateTime,
+  event: z.record(z.string(), z.unknown()),
+});
+export type AgentEventRecord = z.infer<typeof AgentEventRecord>;
+
 /** A whole data set: what a fixture file holds and what `fake.snapshot()` returns. */
 export const Fixture = z.strictObject({
   /**
@@ -105,6 +123,8 @@ export const Fixture = z.strictObject({
   sandboxes: z.array(SandboxRecord).default([]),
   conversations: z.array(ConversationRecord).default([]),
   start_tasks: z.array(StartTaskRecord).default([]),
+  /** The event logs of the conversations, oldest first. */
+  events: z.array(AgentEventRecord).default([]),
   provider_tokens: z.partialRecord(ProviderType, ProviderToken).default({}),
   mcp_config: MCPConfig.nullable().default(null),
 });

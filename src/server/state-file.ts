@@ -35,8 +35,8 @@ export interface StateFileIo {
 const NODE_IO: StateFileIo = { open, rename, unlink };
 
 /** Where each kind of record lives in a fixture. */
-const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes' | 'conversations' | 'start_tasks'>> = {
-  sandbox_spec: 'sandbox_specs', sandbox: 'sandboxes', conversation: 'conversations', start_task: 'start_tasks',
+const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes' | 'conversations' | 'start_tasks' | 'events'>> = {
+  sandbox_spec: 'sandbox_specs', sandbox: 'sandboxes', conversation: 'conversations', start_task: 'start_tasks', event: 'events',
 };
 
 /** One line of the change log: a whole new record, the fields an update set and the items it appended, or a delete. */

@@ -1,0 +1,267 @@
+/**
+ * The scripted agent behind every conversation's agent server: deterministic and paced by the
+ * fake's clock, like a start task. Each user message that runs the agent starts a run, a script of
+ * steps due at fractions of `agentRunMs` after it started: `running`, a terminal command and its
+ * output, a file edit (the turn's change of the derived workspace, so git changes, diff, file and
+ * download show it), the agent's answer and `finished`. Steps are published as events of the
+ * conversation's log when their time comes (`settleAgentRuns`, run before every operation), so a
+ * manual clock or vitest's fake timers drive a run. Event shapes follow the agent server's models
+ * (openhands-sdk `openhands/sdk/event/`: `MessageEvent`, `ActionEvent`, `ObservationEvent`,
+ * `ConversationStateUpdateEvent`, `PauseEvent`, `SystemPromptEvent`), written without null fields
+ * as the newest server writes them.
+ */
+import { formatDateTime, parseDateTime } from '../schemas/datetime.js';
+import type { AgentEventRecord, ConversationRecord } from '../schemas/records.js';
+import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
+import { naiveTimestamp } from './fixtures.js';
+import type { DomainState } from './state.js';
+import { workspaceOf } from './workspace.js';
+
+/** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
+export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: 'user' | 'agent' | 'environment' };
+
+/** What a run's step publishes, and when: `at` is a fraction of `agentRunMs` after the run started. */
+interface RunStep {
+  at: number;
+  event(context: RunContext): Omit<AgentEvent, 'id' | 'timestamp'>;
+}
+
+/** What a step's event is made from: the conversation, its turn, the workspace before and after it. */
+interface RunContext {
+  conversation: ConversationRecord;
+  turn: number;
+  before: Record<string, string>;
+  after: Record<string, string>;
+  projectDir: string;
+  /** Ids of the events this run published so far, by step index (an observation names its action). */
+  ids: string[];
+  callId(step: number): string;
+}
+
+const text = (value: string) => [{ type: 'text', text: value }];
+const stateUpdate = (key: string, value: unknown) => ({ kind: 'ConversationStateUpdateEvent', source: 'environment' as const, key, value });
+
+/** The path the turn changed, with its content before and after (absent: the file was not there). */
+function turnChange(context: RunContext): { path: string; before: string | undefined; after: string | undefined } {
+  const paths = [...new Set([...Object.keys(context.before), ...Object.keys(context.after)])].sort();
+  const path = paths.find((p) => context.before[p] !== context.after[p]) ?? 'PLAN.md';
+  return { path, before: context.before[path], after: context.after[path] };
+}
+
+function listing(files: Record<string, string>): string {
+  return Object.keys(files).sort().map((path) => `${String(files[path]!.length).padStart(6)} ${path}`).join('\n');
+}
+
+/** The built-in script: look around, change one file, answer. */
+const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
+  { at: 0, event: () => stateUpdate('execution_status', 'running') },
+  {
+    at: 0.2,
+    event: (c) => ({
+      kind: 'ActionEvent', source: 'agent', thought: text('Let me look at the files of the project first.'),
+      action: { kind: 'TerminalAction', command: 'git ls-files | xargs wc -c', is_input: false, reset: false },
+      tool_name: 'terminal', tool_call_id: c.callId(1),
+      tool_call: { id: c.callId(1), name: 'terminal', arguments: JSON.stringify({ command: 'git ls-files | xargs wc -c' }), origin: 'completion' },
+      llm_response_id: `resp_${c.callId(1)}`, security_risk: 'LOW',
+    }),
+  },
+  {
+    at: 0.4,
+    event: (c) => ({
+      kind: 'ObservationEvent', source: 'environment', tool_name: 'terminal', tool_call_id: c.callId(1), action_id: c.ids[1],
+      observation: {
+        kind: 'TerminalObservation', content: text(`${listing(c.before)}\n`), is_error: false, command: 'git ls-files | xargs wc -c', exit_code: 0, timeout: false,
+        metadata: { exit_code: 0, pid: -1, username: 'openhands', hostname: 'sandbox', working_dir: c.projectDir, py_interpreter_path: '/usr/bin/python3', prefix: '', suffix: '' },
+      },
+    }),
+  },
+  {
+    at: 0.6,
+    event: (c) => {
+      const change = turnChange(c);
+      const action = change.before === undefined
+        ? { kind: 'FileEditorAction', command: 'create', path: `${c.projectDir}/${change.path}`, file_text: change.after ?? '' }
+        : { kind: 'FileEditorAction', command: 'str_replace', path: `${c.projectDir}/${change.path}`, old_str: change.before, new_str: change.after ?? '' };
+      return {
+        kind: 'ActionEvent', source: 'agent', thought: text(`I will update ${change.path}.`), action,
+        tool_name: 'file_editor', tool_call_id: c.callId(3),
+        tool_call: { id: c.callId(3), name: 'file_editor', arguments: JSON.stringify(action), origin: 'completion' },
+        llm_response_id: `resp_${c.callId(3)}`, security_risk: 'LOW',
+      };
+    },
+  },
+  {
+    at: 0.8,
+    event: (c) => {
+      const change = turnChange(c);
+      const path = `${c.projectDir}/${change.path}`;
+      return {
+        kind: 'ObservationEvent', source: 'environment', tool_name: 'file_editor', tool_call_id: c.callId(3), action_id: c.ids[3],
+        observation: {
+          kind: 'FileEditorObservation', content: text(change.before === undefined ? `File created successfully at: ${path}` : `The file ${path} has been edited.`),
+          is_error: false, command: change.before === undefined ? 'create' : 'str_replace', path, prev_exist: change.before !== undefined,
+          ...(change.before !== undefined ? { old_content: change.before } : {}), new_content: change.after ?? '',
+        },
+      };
+    },
+  },
+  { at: 1, event: () => stateUpdate('execution_status', 'finished') },
+  {
+    at: 1,
+    event: (c) => ({
+      kind: 'MessageEvent', source: 'agent', activated_skills: [], extended_content: [],
+      llm_message: { role: 'assistant', content: text(`Done: I changed ${turnChange(c).path}. Have a look at the Changes tab.`) },
+    }),
+  },
+]);
+
+/** The first event of every conversation's log. */
+export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze({
+  kind: 'SystemPromptEvent', source: 'agent',
+  system_prompt: { type: 'text', text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.' },
+  tools: [
+    { type: 'function', function: { name: 'terminal', description: 'Execute a bash command in the terminal.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } },
+    { type: 'function', function: { name: 'file_editor', description: 'View, create and edit files.', parameters: { type: 'object', properties: { command: { type: 'string' }, path: { type: 'string' } }, required: ['command', 'path'] } } },
+    { type: 'function', function: { name: 'finish', description: 'Finish the task.', parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } },
+  ],
+});
+
+/** The step after which a run's file edit is done (the workspace shows the turn from then on). */
+const EDIT_DONE_AFTER = 5;
+
+/** How many steps a run has. */
+export const RUN_STEPS = DEFAULT_SCRIPT.length;
+
+/** Stores a new event of a conversation at `atMs` (default now); returns it. */
+export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
+  const stamp = state.stamp(atMs);
+  const event = { id: state.random.uuid(), timestamp: naiveTimestamp(stamp), ...fields } as AgentEvent;
+  await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
+  return event;
+}
+
+/** When a run started, in epoch ms. */
+const runStart = (conversation: ConversationRecord) => parseDateTime(conversation.agent_started_at ?? conversation.created_at);
+
+/** The turns of a conversation the workspace shows: every run whose edit is done. */
+export function editedTurns(conversation: ConversationRecord): number | null {
+  if (conversation.agent_steps_done === undefined) return null;
+  return conversation.agent_turns - (conversation.agent_steps_done >= EDIT_DONE_AFTER ? 0 : 1);
+}
+
+/** The agent's status as its events say: `null` for a conversation whose history has no events. */
+export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | null {
+  if (conversation.agent_status) return conversation.agent_status;
+  if (conversation.agent_steps_done === undefined) return null;
+  return conversation.agent_steps_done < RUN_STEPS ? 'running' : 'finished';
+}
+
+/**
+ * A user message to the agent: published as a user `MessageEvent`; with `run`, starts a run (a
+ * run still going first publishes what is left of it, so one turn follows another).
+ */
+export async function deliverMessage(state: DomainState, conversation: ConversationRecord, message: string, run: boolean, atMs = state.clock.now()): Promise<ConversationRecord> {
+  let current = conversation;
+  if (agentStatus(current) === 'running') current = await publishDueSteps(state, current, Number.POSITIVE_INFINITY);
+  await publishEvent(state, current.id, { kind: 'MessageEvent', source: 'user', activated_skills: [], extended_content: [], llm_message: { role: 'user', content: text(message) } }, atMs);
+  const now = state.stamp(atMs);
+  current = await state.store.conversations.update(current.id, {
+    messages: [...current.messages, message],
+    updated_at: now,
+    ...(run ? { agent_turns: current.agent_turns + 1, agent_started_at: now, agent_steps_done: 0, agent_status: undefined } : {}),
+  });
+  if (run) {
+    state.activeRuns.add(current.id);
+    current = await publishDueSteps(state, current, state.clock.now());
+  }
+  return current;
+}
+
+/** Publishes the steps of a conversation's run due by `nowMs`; returns the conversation as it then is. */
+async function publishDueSteps(state: DomainState, conversation: ConversationRecord, nowMs: number): Promise<ConversationRecord> {
+  if (conversation.agent_steps_done === undefined || conversation.agent_status) return conversation;
+  const started = runStart(conversation);
+  const runMs = state.options.timings.agentRunMs;
+  const turn = conversation.agent_turns - 1;
+  const workingDir = state.store.sandboxSpecs.get(state.store.sandboxes.get(conversation.sandbox_id)?.sandbox_spec_id ?? '')?.working_dir ?? DEFAULT_WORKING_DIR;
+  const before = workspaceOf(conversation, turn, workingDir);
+  const after = workspaceOf(conversation, turn + 1, workingDir);
+  const ids = runEventIds(state, conversation);
+  const context: RunContext = {
+    conversation, turn, before: before.current, after: after.current, projectDir: before.projectDir, ids,
+    callId: (step) => `call_${conversation.id.slice(0, 8)}_${turn}_${step}`,
+  };
+  let done = conversation.agent_steps_done;
+  while (done < RUN_STEPS && started + DEFAULT_SCRIPT[done]!.at * runMs <= nowMs) {
+    const step = DEFAULT_SCRIPT[done]!;
+    const event = await publishEvent(state, conversation.id, step.event(context), Math.min(nowMs, started + step.at * runMs));
+    ids.push(event.id);
+    done++;
+  }
+  if (done === conversation.agent_steps_done) return conversation;
+  if (done >= RUN_STEPS) state.activeRuns.delete(conversation.id);
+  return state.store.conversations.update(conversation.id, { agent_steps_done: done });
+}
+
+/** The ids of the events the current run published, in step order (the last `agent_steps_done` run events of the log). */
+function runEventIds(state: DomainState, conversation: ConversationRecord): string[] {
+  const done = conversation.agent_steps_done ?? 0;
+  const all = state.store.eventIdsOf(conversation.id);
+  return done === 0 ? [] : all.slice(all.length - done);
+}
+
+/** Publishes every run step due by now, for every conversation with a run going (called before every operation). */
+export async function settleAgentRuns(state: DomainState): Promise<void> {
+  if (state.activeRuns.size === 0) return;
+  const now = state.clock.now();
+  for (const id of [...state.activeRuns]) {
+    const conversation = state.store.conversations.get(id);
+    if (!conversation || agentStatus(conversation) !== 'running') {
+      state.activeRuns.delete(id);
+      continue;
+    }
+    await publishDueSteps(state, conversation, now);
+  }
+}
+
+/** `POST .../pause` on the agent server: a running agent stops where it is (`PauseEvent`, then `paused`). */
+export async function pauseAgent(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  if (agentStatus(conversation) !== 'running') return;
+  await publishEvent(state, conversation.id, { kind: 'PauseEvent', source: 'user' });
+  await publishEvent(state, conversation.id, stateUpdate('execution_status', 'paused'));
+  await state.store.conversations.update(conversation.id, { agent_status: 'paused', agent_paused_at: formatDateTime(state.clock.now()) });
+}
+
+/**
+ * `POST .../run` on the agent server: a paused agent goes on from the step it stopped at (its
+ * remaining steps keep their spacing); `false` when it is already running (the route's 409).
+ */
+export async function runAgent(state: DomainState, conversation: ConversationRecord): Promise<boolean> {
+  const status = agentStatus(conversation);
+  if (status === 'running') return false;
+  if (status !== 'paused' || conversation.agent_steps_done === undefined) return true;
+  const pausedFor = state.clock.now() - parseDateTime(conversation.agent_paused_at ?? formatDateTime(state.clock.now()));
+  const resumed = await state.store.conversations.update(conversation.id, {
+    agent_status: undefined, agent_paused_at: undefined,
+    agent_started_at: formatDateTime(runStart(conversation) + pausedFor),
+  });
+  await publishEvent(state, conversation.id, stateUpdate('execution_status', 'running'));
+  state.activeRuns.add(resumed.id);
+  await publishDueSteps(state, resumed, state.clock.now());
+  return true;
+}
+
+/** The `full_state` a socket's first frame carries: the conversation's state as the agent server holds it. */
+export function fullState(conversation: ConversationRecord, executionStatus: string): Omit<AgentEvent, 'id' | 'timestamp'> {
+  return stateUpdate('full_state', {
+    id: conversation.id,
+    execution_status: executionStatus,
+    confirmation_policy: { kind: 'NeverConfirm' },
+    max_iterations: 500,
+    stuck_detection: true,
+    title: conversation.title,
+    activated_knowledge_skills: [],
+    blocked_actions: {},
+    blocked_messages: {},
+  });
+}
