@@ -41,6 +41,7 @@ const asLatency: Coerce = (text) => {
 const SERVE_FLAGS = {
   host: { key: 'host', type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
   port: { key: 'port', type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)`, coerce: asInt },
+  'agent-port': { key: 'agentPort', type: 'string', env: 'FAKEHANDS_AGENT_PORT', help: 'Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default: the port + 1, or a free one with --port 0)', coerce: asInt },
   'api-key': { key: 'apiKey', type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
   auth: { key: 'auth', type: 'string', env: 'FAKEHANDS_AUTH', help: 'legacy (default: non-/api/v1 routes only, as the real server with a session key) | all | none (for the OpenHands web client, which sends no key)' },
   seed: { key: 'seed', type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)', coerce: asInt },
@@ -73,6 +74,7 @@ export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: t
   fixture: z.string().min(1).default('default'),
   host: z.string().min(1).default(DEFAULT_HOST),
   port: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').default(DEFAULT_PORT),
+  agentPort: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').optional(),
   stateFile: z.string().min(1).optional(),
   allowedHosts: z.string().min(1).optional(),
   maxRecords: z.int().min(1).optional(),
@@ -190,6 +192,20 @@ async function checkPaths(config: ServeConfig): Promise<void> {
   }
 }
 
+/** `port` when it is not 0; a free port of `host` otherwise (bound for a moment to learn it). */
+async function freePort(host: string, port: number): Promise<number> {
+  if (port !== 0) return port;
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+}
+
 /** Whether `host` is a loopback address or name; binding anything else prints a warning. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -212,10 +228,13 @@ async function serve(config: ServeConfig): Promise<void> {
     if (saved !== null) fixture = saved as FixtureInput;
     stateFile = new StateFileWriter(config.stateFile);
   }
+  const agentPort = await freePort(config.host, config.agentPort ?? (config.port === 0 ? 0 : config.port + 1));
+  const agentHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const agentUrl = `http://${agentHost === '0.0.0.0' || agentHost === '[::]' ? '127.0.0.1' : agentHost}:${agentPort}`;
   let fake: Fake;
   try {
     fake = await createFake({
-      baseUrl: 'http://localhost', apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
+      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
       timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),
@@ -229,12 +248,20 @@ async function serve(config: ServeConfig): Promise<void> {
     maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
     onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
   });
+  // The agent server of every RUNNING sandbox: its own listener, on the origin conversation_url names.
+  const agentServer = createFakeServer(fake, {
+    origin: agentUrl, cors, log: logger(config),
+    allowedHosts: config.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean) ?? [],
+    maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
+    onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
+  });
   let url: string;
   try {
     url = await server.listen(config.port, config.host);
+    await agentServer.listen(agentPort, config.host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw usage(`port ${config.port} on ${config.host} is in use; pass --port 0 for a free one`);
+    if (code === 'EADDRINUSE') throw usage(`port ${config.port} or agent port ${agentPort} on ${config.host} is in use; pass --port 0 (and --agent-port 0) for free ones`);
     throw usage(`cannot listen on ${config.host}:${config.port} (${code ?? (error as Error).message})`);
   }
   if (stateFile) {
@@ -249,6 +276,7 @@ async function serve(config: ServeConfig): Promise<void> {
   const keyNote = config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
   process.stdout.write(`API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);
   process.stdout.write(`control API: ${url}/_fakehands/ · OpenAPI: ${url}/openapi.json\n`);
+  process.stdout.write(`agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`);
   if (!isLoopback(config.host)) {
     process.stderr.write(`fakehands: warning: listening on ${config.host}, reachable from other machines; the fake is meant for loopback only\n`);
   }
@@ -259,7 +287,7 @@ async function serve(config: ServeConfig): Promise<void> {
     stopping = true;
     // Keep-alive connections are not waited for: idle ones close now, busy ones after a second.
     setTimeout(() => server.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    server.close().then(
+    Promise.all([agentServer.close(), server.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`fakehands: ${(error as Error).message}\n`);

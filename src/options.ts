@@ -27,6 +27,12 @@ export const FakeOptions = z.strictObject({
   baseUrl: z.url({ protocol: /^https?$/ }).default(DEFAULT_BASE_URL),
   /** The key expected in `X-Session-API-Key`. */
   apiKey: z.string().min(1).default(DEFAULT_API_KEY),
+  /**
+   * Where the agent server of every RUNNING sandbox answers (its REST and its WebSocket), an origin
+   * such as `http://localhost:3001`: `conversation_url` and the `AGENT_SERVER` URL point there, and
+   * the handlers serve it. `null` (default): each sandbox names its own port and nothing answers there.
+   */
+  agentUrl: z.url({ protocol: /^https?$/ }).nullable().default(null),
   /** Which routes need the key: `legacy` (default: the real server with a session key configured, non-/api/v1 routes only), `all`, or `none` (what the real web client needs: it sends no key). */
   auth: z.enum(['all', 'legacy', 'none']).default('legacy'),
   /** Seed of every generated id, name, key and timestamp. */

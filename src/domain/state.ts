@@ -17,6 +17,8 @@ export interface ServiceOptions {
   timings: Timings;
   /** `created_by_user_id` of what the caller creates. */
   userId: string | null;
+  /** Where every sandbox's agent server answers, or `null`: each sandbox names its own port. */
+  agentUrl?: string | null;
 }
 
 /** A sandbox's status at an instant and since when it has been in it. */

@@ -48,20 +48,21 @@ export function v1DefaultTitle(id: string): string {
 /** An id as the V1 routes write it: 32 lowercase hex digits (`OpenHandsUUID`). */
 const hex = (id: string): string => toHex(id);
 
-/** Where a sandbox's agent server listens. */
-export function agentServerUrl(sandbox: SandboxRecord): string {
-  return `http://localhost:${sandbox.agent_port}`;
+/** Where a sandbox's agent server listens: the fake's agent host when it serves one, else the sandbox's own port. */
+export function agentServerUrl(state: DomainState, sandbox: SandboxRecord): string {
+  return state.options.agentUrl ?? `http://localhost:${sandbox.agent_port}`;
 }
 
-function exposedUrls(sandbox: SandboxRecord): ExposedUrl[] {
+function exposedUrls(state: DomainState, sandbox: SandboxRecord): ExposedUrl[] {
+  const agent = agentServerUrl(state, sandbox);
   return [
-    { name: 'AGENT_SERVER', url: agentServerUrl(sandbox), port: sandbox.agent_port },
+    { name: 'AGENT_SERVER', url: agent, port: state.options.agentUrl ? Number(new URL(agent).port || 80) : sandbox.agent_port },
     { name: 'VSCODE', url: `http://localhost:${sandbox.agent_port + 1}`, port: sandbox.agent_port + 1 },
   ];
 }
 
-function conversationUrl(sandbox: SandboxRecord, conversationId: string): string {
-  return `${agentServerUrl(sandbox)}/api/conversations/${legacyId(conversationId)}`;
+function conversationUrl(state: DomainState, sandbox: SandboxRecord, conversationId: string): string {
+  return `${agentServerUrl(state, sandbox)}/api/conversations/${legacyId(conversationId)}`;
 }
 
 /** A sandbox as `SandboxInfo`: its status now (or as stored, for the answer to its creation); key and URLs only while RUNNING. */
@@ -74,7 +75,7 @@ export function sandboxView(state: DomainState, stored: SandboxRecord, { settle 
     sandbox_spec_id: record.sandbox_spec_id,
     status: record.status,
     session_api_key: running ? record.session_api_key : null,
-    exposed_urls: running ? exposedUrls(record) : null,
+    exposed_urls: running ? exposedUrls(state, record) : null,
     created_at: record.created_at,
     status_detail: record.status === 'ERROR' ? record.status_detail : null,
   };
@@ -157,7 +158,7 @@ export function appConversationView(state: DomainState, record: ConversationReco
     updated_at: record.updated_at,
     sandbox_status: status,
     execution_status: running ? executionStatus(state, record) : null,
-    conversation_url: running ? conversationUrl(sandbox, record.id) : null,
+    conversation_url: running ? conversationUrl(state, sandbox, record.id) : null,
     session_api_key: running ? sandbox.session_api_key : null,
     acp_server: record.acp_server,
     launched_agent_profile: record.launched_agent_profile && { ...record.launched_agent_profile },
@@ -184,7 +185,7 @@ export function conversationInfoView(state: DomainState, record: ConversationRec
     git_provider: record.git_provider,
     trigger: record.trigger,
     num_connections: 0,
-    url: running ? conversationUrl(sandbox, record.id) : null,
+    url: running ? conversationUrl(state, sandbox, record.id) : null,
     session_api_key: running ? sandbox.session_api_key : null,
     created_at: record.created_at,
     pr_number: [...record.pr_number],
@@ -205,7 +206,7 @@ export function startTaskView(state: DomainState, record: StartTaskRecord): AppC
     detail: record.detail,
     app_conversation_id: ready ? hex(record.app_conversation_id) : null,
     sandbox_id: record.status === 'WORKING' ? null : record.sandbox_id,
-    agent_server_url: sandbox ? agentServerUrl(sandbox) : null,
+    agent_server_url: sandbox ? agentServerUrl(state, sandbox) : null,
     // Secrets are write-only, like pydantic's SecretStr: the names are echoed, never the values
     // (the request's `secrets`, a processor's API key), whatever their JSON type.
     request: {

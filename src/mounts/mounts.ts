@@ -10,6 +10,8 @@ import type { Instance } from '../instance/instance.js';
 import { appServerSurface } from '../surfaces/app-server/index.js';
 import { CONTROL_PREFIX, controlSurface } from '../surfaces/control/index.js';
 import type { Surface } from '../surfaces/surface.js';
+import { agentServerSurface } from '../surfaces/agent-server/index.js';
+import { FakehandsError } from '../domain/errors.js';
 
 /** One mount: requests under `origin` + `prefix` reach `instance`, answered by `surface`. */
 export interface Mount {
@@ -105,8 +107,15 @@ function normalisePrefix(prefix: string): string {
 export function defaultMounts(instance: Instance, baseUrl: string): Mounts {
   const url = new URL(baseUrl);
   const prefix = normalisePrefix(url.pathname);
-  return new Mounts([
+  const mounts: Mount[] = [
     { origin: url.origin, prefix, instance, surface: appServerSurface },
     { origin: url.origin, prefix: `${prefix}${CONTROL_PREFIX}`, instance, surface: controlSurface },
-  ]);
+  ];
+  const agentUrl = instance.options.agentUrl;
+  if (agentUrl !== null) {
+    // The agent host's paths (/api/conversations/...) are the legacy app server's too: it needs an origin of its own.
+    if (new URL(agentUrl).origin === url.origin) throw new FakehandsError('invalid_options', `Failed to create the fake: agentUrl (${agentUrl}) must be another origin than baseUrl (${baseUrl}): the agent server's paths are the app server's legacy ones. Use another port.`);
+    mounts.push({ origin: new URL(agentUrl).origin, prefix: '', instance, surface: agentServerSurface });
+  }
+  return new Mounts(mounts);
 }

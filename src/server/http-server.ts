@@ -10,8 +10,13 @@ import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses
 import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
 import { BodyReadError, Semaphore, readBody } from './request-body.js';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { isEventSocketPath, openEventSocket } from '../surfaces/agent-server/sockets.js';
 import type { StateFileWriter } from './state-file.js';
 
+/** Largest socket frame a client may send: 1 MiB (a bigger one closes the socket with 1009). */
+export const MAX_SOCKET_FRAME_BYTES = 1024 * 1024;
 /** Largest request body accepted by default: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Longest a body may take to arrive by default, in milliseconds. */
@@ -47,6 +52,11 @@ export interface FakeServerOptions {
   headersTimeoutMs?: number;
   /** How many bodies are read at once (default 4). */
   bodyConcurrency?: number;
+  /**
+   * Which mounted origin this listener serves (default: the base URL's): the standalone server runs
+   * one listener for the app server and one for the agent host (`agentUrl`).
+   */
+  origin?: string;
   /** Where a 5xx is reported (with its request id), besides the request log and the journal. */
   onError?: (line: { request_id: string; method: string; path: string; error: string }) => void;
 }
@@ -88,7 +98,7 @@ const detailBody = (detail: string) => JSON.stringify({ detail });
  */
 export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}): FakeServer {
   const cors = options.cors ?? 'localhost';
-  const base = new URL(fake.options.baseUrl);
+  const base = new URL(options.origin ?? fake.options.baseUrl);
   const stateFile = options.stateFile;
   const allowedHosts = options.allowedHosts ?? [];
   const limits = { maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES, timeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS, concurrency: options.bodyConcurrency ?? BODY_CONCURRENCY };
@@ -219,6 +229,29 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     else refuse();
   });
 
+  // WebSockets (the agent host's /sockets/events/{id}) on `ws`: never a hand-written frame parser.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SOCKET_FRAME_BYTES });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = URL.canParse(request.url ?? '/', base.origin) ? new URL(request.url ?? '/', base.origin) : null;
+    const placed = url && hostAllowed(request.headers.host, allowedHosts) ? fake.mounts.find(url) : null;
+    if (!url || !placed || placed.mount.surface.name !== 'agent-server' || !isEventSocketPath(placed.path)) {
+      socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Not Found"}');
+      return;
+    }
+    const instance = placed.mount.instance;
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
+      const served = openEventSocket(instance, placed.path, url, headers, {
+        send: (text) => { if (ws.readyState === ws.OPEN) ws.send(text); },
+        close: (code, reason) => ws.close(code, reason),
+        drop: () => ws.terminate(),
+      });
+      ws.on('message', (data, isBinary) => served.receive(isBinary ? '' : String(data)));
+      ws.on('close', () => served.closed());
+      ws.on('error', () => served.closed());
+    });
+  });
+
   return {
     server,
     listen(port, host) {
@@ -233,6 +266,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       });
     },
     close() {
+      for (const client of sockets.clients) client.terminate();
       return new Promise((resolve) => {
         server.close(() => {
           void (options.stateFile?.close() ?? Promise.resolve()).then(() => resolve());

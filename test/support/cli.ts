@@ -13,6 +13,8 @@ export const BIN = fileURLToPath(new URL('../../bin/fakehands.js', import.meta.u
 export interface RunningCli {
   /** `http://127.0.0.1:PORT`, read from the listening line. */
   url: string;
+  /** The agent server's URL, read from its banner line. */
+  agentUrl: string;
   proc: ChildProcess;
   /** Everything printed on stdout so far. */
   stdout(): string;
@@ -56,9 +58,10 @@ export function startCli(args: string[] = [], env: Record<string, string> = {}):
     proc.stdout.on('data', (d: Buffer) => {
       stdout += d;
       const match = /^fakehands listening on (http:\/\/\S+)$/m.exec(stdout);
-      if (match && stdout.includes('control API:')) {
+      const agent = /^agent server: (http:\/\/\S+)/m.exec(stdout);
+      if (match && agent && stdout.includes('control API:')) {
         clearTimeout(timer);
-        resolve({ url: match[1]!, proc, stdout: () => stdout, stderr: () => stderr, exited });
+        resolve({ url: match[1]!, agentUrl: agent[1]!, proc, stdout: () => stdout, stderr: () => stderr, exited });
       }
     });
     void exited.then((code) => {

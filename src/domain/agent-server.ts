@@ -1,0 +1,104 @@
+/**
+ * The agent server of a conversation, as its REST and its socket see it: which conversation a
+ * session key opens, the event log read back (search, count, get, batch), and what a client asks
+ * the agent (a message, pause, run). Copies `openhands-agent-server`'s `event_router.py`
+ * (search_conversation_events, count_conversation_events, get_conversation_event,
+ * batch_get_conversation_events, send_message) and `conversation_router.py` (pause_conversation,
+ * run_conversation).
+ */
+import type { ConversationRecord, SandboxRecord } from '../schemas/records.js';
+import { toHyphenatedUuid } from './ids.js';
+import { refuse, type Refusal } from './refusal.js';
+import { agentStatus, deliverMessage, pauseAgent, runAgent, type AgentEvent } from './scripted-agent.js';
+import type { DomainState } from './state.js';
+
+/** Filters of an event search and count. */
+export interface EventFilters {
+  kind?: string | undefined;
+  source?: string | undefined;
+  body?: string | undefined;
+  timestamp__gte?: string | undefined;
+  timestamp__lt?: string | undefined;
+}
+
+/** Whether a session key opens some agent server: `running` for a RUNNING sandbox's, `stopped` for a sandbox that is not running (its container is down), `none` otherwise. */
+export function keyHolder(state: DomainState, key: string | null): { kind: 'running'; sandbox: SandboxRecord } | { kind: 'stopped' } | { kind: 'none' } {
+  if (!key) return { kind: 'none' };
+  const sandbox = state.store.sandboxes.all().find((s) => s.session_api_key === key);
+  if (!sandbox) return { kind: 'none' };
+  return state.settledNow(sandbox).status === 'RUNNING' ? { kind: 'running', sandbox } : { kind: 'stopped' };
+}
+
+/** The conversation `id` on the agent server the key opens; a 404 when it is not there (another sandbox's, unknown, or V0). */
+export function conversationFor(state: DomainState, id: string, key: string | null): ConversationRecord | Refusal {
+  const holder = keyHolder(state, key);
+  const uuid = toHyphenatedUuid(id);
+  const conversation = uuid ? state.store.conversations.get(uuid) : undefined;
+  if (holder.kind !== 'running' || !conversation || conversation.version !== 'V1' || conversation.sandbox_id !== holder.sandbox.id) return refuse('not_found', 'Not Found');
+  return conversation;
+}
+
+/** The wire events of a conversation, oldest first. */
+export function eventsOf(state: DomainState, conversationId: string): AgentEvent[] {
+  return state.store.eventIdsOf(conversationId).map((id) => state.store.events.get(id)!.event as AgentEvent);
+}
+
+function matches(event: AgentEvent, filters: EventFilters): boolean {
+  if (filters.kind && event.kind !== filters.kind) return false;
+  if (filters.source && event.source !== filters.source) return false;
+  if (filters.timestamp__gte && event.timestamp < filters.timestamp__gte) return false;
+  if (filters.timestamp__lt && event.timestamp >= filters.timestamp__lt) return false;
+  if (filters.body) {
+    const message = event.kind === 'MessageEvent' ? JSON.stringify((event as { llm_message?: unknown }).llm_message ?? '') : '';
+    if (!message.toLowerCase().includes(filters.body.toLowerCase())) return false;
+  }
+  return true;
+}
+
+/** `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id of the first event of the page. */
+export function searchEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number }): { items: AgentEvent[]; next_page_id: string | null } {
+  let events = eventsOf(state, conversation.id).filter((e) => matches(e, filters));
+  if (filters.sort_order === 'TIMESTAMP_DESC') events = events.reverse();
+  const start = filters.page_id ? Math.max(0, events.findIndex((e) => e.id === filters.page_id)) : 0;
+  const items = events.slice(start, start + filters.limit);
+  return { items, next_page_id: events[start + filters.limit]?.id ?? null };
+}
+
+/** `GET .../events/count`. */
+export function countEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters): number {
+  return eventsOf(state, conversation.id).filter((e) => matches(e, filters)).length;
+}
+
+/** `GET .../events/{event_id}`: the event, or 404. */
+export function getEvent(state: DomainState, conversation: ConversationRecord, eventId: string): AgentEvent | Refusal {
+  const record = state.store.events.get(eventId);
+  return record && record.conversation_id === conversation.id ? (record.event as AgentEvent) : refuse('not_found', 'Not Found');
+}
+
+/** `GET .../events?event_ids=`: events aligned with the ids, null for missing ones. */
+export function batchGetEvents(state: DomainState, conversation: ConversationRecord, ids: string[]): (AgentEvent | null)[] {
+  return ids.map((id) => {
+    const record = state.store.events.get(id);
+    return record && record.conversation_id === conversation.id ? (record.event as AgentEvent) : null;
+  });
+}
+
+/** `POST .../events` and a socket's frame: the message reaches the agent (and runs it when asked). */
+export async function sendToAgent(state: DomainState, conversation: ConversationRecord, text: string, run: boolean): Promise<void> {
+  await deliverMessage(state, conversation, text, run);
+}
+
+/** `POST .../pause`. */
+export async function pauseConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  await pauseAgent(state, conversation);
+}
+
+/** `POST .../run`: 409 while the agent runs (`run_conversation`: "conversation_already_running"). */
+export async function runConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
+  return (await runAgent(state, conversation)) ? null : refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
+}
+
+/** The agent's execution status as the socket's `full_state` gives it. */
+export function executionStatusOf(conversation: ConversationRecord): string {
+  return agentStatus(conversation) ?? (conversation.agent_turns > 0 ? 'finished' : 'idle');
+}

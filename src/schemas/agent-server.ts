@@ -1,0 +1,39 @@
+/**
+ * The agent server's wire shapes (`openapi/agent-server.openapi.json`, and the models of
+ * openhands-sdk `openhands/sdk/event/`): events, their pages, and the agent REST bodies.
+ */
+import { z } from 'zod';
+import { SendMessageRequest } from './app-conversation.js';
+
+/** An event of a conversation's log: its kind's fields besides these four. */
+export const AgentEvent = z.looseObject({
+  kind: z.string(),
+  id: z.string(),
+  timestamp: z.string(),
+  source: z.enum(['user', 'agent', 'environment']),
+});
+
+/** A page of events (`EventPage`). */
+export const EventPage = z.object({ items: z.array(AgentEvent), next_page_id: z.string().nullable() });
+
+/** The order of an event search (`EventSortOrder`). */
+export const EventSortOrder = z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']);
+
+/** `{"success": true}` (`Success`). */
+export const AgentSuccess = z.object({ success: z.literal(true) });
+
+/** `{"status": "ok"}` (`HealthStatus`). */
+export const HealthStatus = z.object({ status: z.string() });
+
+/** `GET /server_info` (`ServerInfo`). */
+export const ServerInfo = z.object({ uptime: z.number(), idle_time: z.number(), title: z.string(), version: z.string(), docs: z.string(), redoc: z.string() });
+
+/** `POST .../events`: a message to the agent (`SendMessageRequest`). */
+export const AgentMessageRequest = SendMessageRequest;
+
+/** A client's socket frame: a message, as `Message` (`role`, `content`, and `run`, default true on a socket). */
+export const SocketMessage = z.object({
+  role: z.enum(['user', 'system', 'assistant', 'tool']).default('user'),
+  content: SendMessageRequest.shape.content,
+  run: z.boolean().default(true),
+}).loose();

@@ -1,0 +1,32 @@
+/**
+ * The agent-server surface: what each RUNNING sandbox's agent server answers (the host behind
+ * `conversation_url`). Its routes (`routes.ts`), its auth rule (the sandbox's own session key in
+ * `X-Session-API-Key`: 401 without a key any sandbox holds; a key of a sandbox that is not running
+ * opens a stopped container, whose connection is dropped), its error bodies (FastAPI's, like the app
+ * server's). Its socket (`/sockets/events/{id}`) is served by the transports over `sockets.ts`.
+ */
+import { keyHolder } from '../../domain/agent-server.js';
+import { refuse } from '../../domain/refusal.js';
+import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
+import { networkError } from '../../http/responses.js';
+import { fastApiRefusal } from '../app-server/errors.js';
+import { defineSurface } from '../surface.js';
+import { agentRoutes } from './routes.js';
+
+/** The agent server. */
+export const agentServerSurface = defineSurface({
+  name: 'agent-server',
+  routes: agentRoutes,
+  authorize: (instance, route, _path, request) => {
+    if (route.public) return null;
+    const holder = keyHolder(instance.runner.state, request.headers.get(SESSION_API_KEY_HEADER));
+    if (holder.kind === 'none') return refuse('unauthorized', 'Unauthorized');
+    return holder.kind === 'stopped' ? refuse('unavailable', 'The sandbox of this agent server is not running') : null;
+  },
+  // A stopped sandbox's agent server is a container that is down: the connection drops.
+  refusalAnswer: (refusal) => (refusal.reason === 'unavailable' ? networkError() : fastApiRefusal(refusal)),
+  faultable: true,
+  journaled: true,
+});
+
+export { agentRoutes } from './routes.js';

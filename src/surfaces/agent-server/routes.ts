@@ -1,0 +1,100 @@
+/**
+ * The agent server's REST routes, relative to the agent host: health, the event log, messages,
+ * pause and run. Each names the real function it copies (openhands-agent-server
+ * `server_details_router.py`, `event_router.py`, `conversation_router.py`). A new agent route goes here.
+ */
+import { z } from 'zod';
+import {
+  batchGetEvents, conversationFor, countEvents, getEvent, pauseConversation, runConversation, searchEvents, sendToAgent,
+} from '../../domain/agent-server.js';
+import { isRefusal } from '../../domain/refusal.js';
+import { messageText } from '../../domain/start-tasks.js';
+import type { ConversationRecord } from '../../schemas/records.js';
+import { Uuid } from '../../schemas/common.js';
+import { laxInt } from '../../schemas/helpers.js';
+import { AgentEvent, AgentMessageRequest, AgentSuccess, EventPage, EventSortOrder, HealthStatus, ServerInfo } from '../../schemas/agent-server.js';
+import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
+import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../http/route.js';
+import { QueryDateTime } from '../app-server/routes/query.js';
+
+/** The version the fake's agent server reports. */
+export const AGENT_SERVER_VERSION = '1.43.0';
+const STARTED_AT = Date.now();
+
+const BASE = '/api/conversations/:conversation_id';
+const ConversationParam = z.object({ conversation_id: Uuid });
+const EventFilterQuery = z.object({
+  kind: z.string().optional(),
+  source: z.string().optional(),
+  body: z.string().optional(),
+  timestamp__gte: QueryDateTime.optional(),
+  timestamp__lt: QueryDateTime.optional(),
+});
+/** A datetime filter compared with events' naive timestamps. */
+const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+
+/** Runs `body` on the conversation the request's key opens (404 when it does not), as one operation. */
+function onConversation<T>(input: RouteInput<unknown, unknown>, context: RouteContext, body: (state: Parameters<Parameters<RouteContext['runner']['run']>[0]>[0], conversation: ConversationRecord) => T | Promise<T>) {
+  return context.runner.run(async (state) => {
+    const conversation = conversationFor(state, input.params.conversation_id!, input.headers.get(SESSION_API_KEY_HEADER));
+    return isRefusal(conversation) ? conversation : body(state, conversation);
+  });
+}
+
+/** The agent server's routes. */
+export const agentRoutes: readonly Route[] = Object.freeze([
+  defineRoute({ method: 'GET', path: '/alive', summary: 'Liveness (alive)', public: true, response: HealthStatus, handle: async () => ({ status: 'ok' }) }),
+  defineRoute({ method: 'GET', path: '/health', summary: 'Health (health)', public: true, response: HealthStatus, handle: async () => ({ status: 'ok' }) }),
+  defineRoute({ method: 'GET', path: '/ready', summary: 'Readiness (ready)', public: true, response: z.record(z.string(), z.string()), handle: async () => ({ status: 'ready' }) }),
+  defineRoute({
+    method: 'GET', path: '/server_info', summary: 'Uptime and version (get_server_info)', public: true, response: ServerInfo,
+    handle: async () => ({ uptime: Math.floor((Date.now() - STARTED_AT) / 1000), idle_time: 0, title: 'OpenHands Agent Server', version: AGENT_SERVER_VERSION, docs: '/docs', redoc: '/redoc' }),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/events/search`, summary: 'A page of the conversation\'s events (search_conversation_events)',
+    params: ConversationParam,
+    query: EventFilterQuery.extend({ page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100), sort_order: EventSortOrder.default('TIMESTAMP') }),
+    response: EventPage, errors: [404],
+    handle: (input, context) => onConversation(input, context, (state, conversation) => searchEvents(state, conversation, {
+      ...input.query, timestamp__gte: naive(input.query.timestamp__gte), timestamp__lt: naive(input.query.timestamp__lt),
+    })),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/events/count`, summary: 'How many events match (count_conversation_events)',
+    params: ConversationParam, query: EventFilterQuery, response: z.int().min(0), errors: [404],
+    handle: (input, context) => onConversation(input, context, (state, conversation) => countEvents(state, conversation, {
+      ...input.query, timestamp__gte: naive(input.query.timestamp__gte), timestamp__lt: naive(input.query.timestamp__lt),
+    })),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/events/:event_id`, summary: 'One event (get_conversation_event)',
+    params: ConversationParam.extend({ event_id: z.string() }), response: AgentEvent, errors: [404],
+    handle: (input, context) => onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id!)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/events`, summary: 'Events by id, null for missing ones (batch_get_conversation_events)',
+    params: ConversationParam, query: z.object({ event_ids: z.array(z.string()).max(100) }), lists: ['event_ids'], response: z.array(AgentEvent.nullable()), errors: [404],
+    handle: (input, context) => onConversation(input, context, (state, conversation) => batchGetEvents(state, conversation, input.query.event_ids)),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/events`, summary: 'Send a message to the agent; with run, it works on it (send_message)',
+    params: ConversationParam, body: AgentMessageRequest, response: AgentSuccess, errors: [404],
+    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
+      await sendToAgent(state, conversation, messageText(input.body.content), input.body.run);
+      return { success: true as const };
+    }),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/pause`, summary: 'Pause the agent (pause_conversation)',
+    params: ConversationParam, response: AgentSuccess, errors: [404],
+    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
+      await pauseConversation(state, conversation);
+      return { success: true as const };
+    }),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/run`, summary: 'Run the agent; 409 while it runs (run_conversation)',
+    params: ConversationParam, response: AgentSuccess, errors: [404, 409],
+    handle: (input, context) => onConversation(input, context, async (state, conversation) => (await runConversation(state, conversation)) ?? { success: true as const }),
+  }),
+]);

@@ -1,0 +1,202 @@
+/**
+ * The agent server's socket `/sockets/events/{conversation_id}`, independent of any transport: a
+ * transport (the node server over `ws`; msw's `ws.link` later) hands each connection here as a
+ * `SocketPeer`. Copies openhands-agent-server `sockets.py` (`events_socket`,
+ * `_accept_authenticated_websocket`) and `event_service.py` (`subscribe_to_events`): the key from
+ * the `session_api_key` query parameter, the `X-Session-API-Key` header or a first
+ * `{"type": "auth"}` frame within 10 s (4001 when wrong); 4004 for an unknown conversation; 1013
+ * past the subscriber cap; a `full_state` first; `resend_mode=all|since` (and the deprecated
+ * `resend_all`); a client frame is a message that runs the agent; a bad frame gets a
+ * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them.
+ */
+import { conversationFor, eventsOf, executionStatusOf, keyHolder, sendToAgent } from '../../domain/agent-server.js';
+import type { StateChange } from '../../domain/events.js';
+import { isRefusal } from '../../domain/refusal.js';
+import { fullState, type AgentEvent } from '../../domain/scripted-agent.js';
+import { naiveTimestamp } from '../../domain/fixtures.js';
+import { messageText } from '../../domain/start-tasks.js';
+import type { DomainState } from '../../domain/state.js';
+import { formatDateTime } from '../../schemas/datetime.js';
+import { SocketMessage } from '../../schemas/agent-server.js';
+import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
+import type { Instance } from '../../instance/instance.js';
+
+/** One socket connection, as a transport gives it. */
+export interface SocketPeer {
+  /** Sends one text frame. */
+  send(text: string): void;
+  /** Closes with a code and reason. */
+  close(code: number, reason: string): void;
+  /** Drops the connection without a close frame (a container that went down). */
+  drop(): void;
+}
+
+/** Most sockets on one conversation; the next is closed with 1013. */
+export const MAX_SUBSCRIBERS = 100;
+/** How long a socket without a key has to send its `auth` frame. */
+export const AUTH_FRAME_TIMEOUT_MS = 10_000;
+/** How often open sockets look for run steps that came due, in real milliseconds. */
+const TICK_MS = 50;
+/** The path of the socket, with its conversation id. */
+const SOCKET_PATH = /^\/sockets\/events\/([^/]+)$/;
+
+/** What a connection is, once it is subscribed. */
+interface Subscriber {
+  peer: SocketPeer;
+  conversationId: string;
+  sandboxId: string;
+}
+
+/** Whether a path is the events socket's. */
+export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path);
+
+const now = () => naiveTimestamp(formatDateTime(Date.now()));
+const serverError = (code: string, detail: string) => JSON.stringify({ kind: 'ServerErrorEvent', id: globalThis.crypto.randomUUID(), timestamp: now(), source: 'environment', code, detail });
+
+/** The sockets of one instance: who listens to which conversation, fed by the instance's changes. */
+class SocketHub {
+  readonly #subscribers = new Set<Subscriber>();
+  #timer: ReturnType<typeof setInterval> | null = null;
+  #unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly instance: Instance) {}
+
+  /** Adds a subscriber; `false` past the cap. */
+  add(subscriber: Subscriber): boolean {
+    const count = [...this.#subscribers].filter((s) => s.conversationId === subscriber.conversationId).length;
+    if (count >= MAX_SUBSCRIBERS) return false;
+    this.#subscribers.add(subscriber);
+    this.#unsubscribe ??= this.instance.onChange((changes, state) => this.#deliver(changes, state as unknown as { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined }));
+    // While sockets are open, run steps that come due are published without waiting for a request.
+    this.#timer ??= setInterval(() => void this.instance.runner.settle().catch(() => undefined), TICK_MS);
+    return true;
+  }
+
+  remove(subscriber: Subscriber): void {
+    this.#subscribers.delete(subscriber);
+    if (this.#subscribers.size > 0) return;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  /** Sends each new event to its conversation's subscribers, in order; drops the sockets of sandboxes that stopped. */
+  #deliver(changes: readonly StateChange[], state: { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined }): void {
+    for (const change of changes) {
+      if (change.entity === 'event' && change.action === 'created' && change.id) {
+        const record = state.record('event', change.id);
+        if (!record?.event) continue;
+        const text = JSON.stringify(record.event);
+        for (const subscriber of this.#subscribers) if (subscriber.conversationId === record.conversation_id) subscriber.peer.send(text);
+      } else if (change.entity === 'sandbox' || change.entity === 'state') {
+        this.#dropStopped(this.instance.runner.state);
+      }
+    }
+  }
+
+  #dropStopped(state: DomainState): void {
+    for (const subscriber of [...this.#subscribers]) {
+      const sandbox = state.store.sandboxes.get(subscriber.sandboxId);
+      if (!sandbox || state.settledNow(sandbox).status !== 'RUNNING') {
+        this.remove(subscriber);
+        subscriber.peer.drop();
+      }
+    }
+  }
+}
+
+const hubs = new WeakMap<Instance, SocketHub>();
+const hubOf = (instance: Instance) => {
+  let hub = hubs.get(instance);
+  if (!hub) hubs.set(instance, (hub = new SocketHub(instance)));
+  return hub;
+};
+
+/** A connection being served: what the transport calls with the client's frames and its close. */
+export interface EventSocket {
+  /** A text frame from the client. */
+  receive(text: string): void;
+  /** The client went away. */
+  closed(): void;
+}
+
+/**
+ * Serves one connection to `url` (its path relative to the agent host, its query) with the
+ * request's `headers`, over `peer`.
+ * @example
+ * const socket = openEventSocket(instance, url, headers, peer); ws.on('message', (d) => socket.receive(String(d)))
+ */
+export function openEventSocket(instance: Instance, path: string, url: URL, headers: { get(name: string): string | null }, peer: SocketPeer): EventSocket {
+  const conversationId = decodeURIComponent(SOCKET_PATH.exec(path)?.[1] ?? '');
+  const given = url.searchParams.get('session_api_key') ?? headers.get(SESSION_API_KEY_HEADER);
+  let subscriber: Subscriber | null = null;
+  let ended = false;
+  let authTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const end = (code: number, reason: string) => {
+    ended = true;
+    if (authTimer) clearTimeout(authTimer);
+    peer.close(code, reason);
+  };
+
+  /** With a key: the conversation is found, the state and history sent, and the socket subscribed, in one operation (nothing missed, nothing twice). */
+  const start = async (key: string) => {
+    await instance.runner.run(async (state) => {
+      const holder = keyHolder(state, key);
+      if (holder.kind !== 'running') return end(4001, 'Authentication failed');
+      const conversation = conversationFor(state, conversationId, key);
+      if (isRefusal(conversation)) return end(4004, 'Conversation not found');
+      const candidate: Subscriber = { peer, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
+      if (!hubOf(instance).add(candidate)) return end(1013, 'Too many connections for this conversation');
+      subscriber = candidate;
+      peer.send(JSON.stringify({ id: globalThis.crypto.randomUUID(), timestamp: now(), ...fullState(conversation, executionStatusOf(conversation)) }));
+      const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
+      if (mode === 'all') for (const event of eventsOf(state, conversation.id)) peer.send(JSON.stringify(event));
+      if (mode === 'since') {
+        const after = url.searchParams.get('after_timestamp')?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+        if (after) for (const event of eventsOf(state, conversation.id)) if (event.timestamp >= after) peer.send(JSON.stringify(event));
+      }
+    });
+  };
+
+  if (given !== null) void start(given);
+  else authTimer = setTimeout(() => end(4001, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
+
+  return {
+    receive(text) {
+      if (ended) return;
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        if (!subscriber) return end(4001, 'Authentication failed');
+        return peer.send(serverError('JSONDecodeError', 'The frame is not JSON'));
+      }
+      const auth = typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'auth';
+      if (!subscriber) {
+        if (given !== null) return; // still starting
+        if (authTimer) clearTimeout(authTimer);
+        authTimer = null;
+        const key = auth ? (data as { session_api_key?: unknown }).session_api_key : undefined;
+        if (typeof key !== 'string') return end(4001, 'Authentication failed');
+        void start(key);
+        return;
+      }
+      if (auth) return; // a redundant auth frame is ignored
+      const message = SocketMessage.safeParse(data);
+      if (!message.success) return peer.send(serverError('ValidationError', message.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ')));
+      const current = subscriber;
+      void instance.runner.run(async (state) => {
+        const conversation = state.store.conversations.get(current.conversationId);
+        if (conversation) await sendToAgent(state, conversation, messageText(message.data.content), message.data.run);
+      }).catch((error: unknown) => peer.send(serverError((error as Error).name, (error as Error).message)));
+    },
+    closed() {
+      ended = true;
+      if (authTimer) clearTimeout(authTimer);
+      if (subscriber) hubOf(instance).remove(subscriber);
+      subscriber = null;
+    },
+  };
+}
