@@ -255,15 +255,17 @@ async function serve(config: ServeConfig): Promise<void> {
     maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
     onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
   });
-  let url: string;
-  try {
-    url = await server.listen(config.port, config.host);
-    await agentServer.listen(agentPort, config.host);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw usage(`port ${config.port} or agent port ${agentPort} on ${config.host} is in use; pass --port 0 (and --agent-port 0) for free ones`);
-    throw usage(`cannot listen on ${config.host}:${config.port} (${code ?? (error as Error).message})`);
-  }
+  const listen = async (listener: typeof server, port: number, flag: string) => {
+    try {
+      return await listener.listen(port, config.host);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw usage(`${flag === '--port' ? 'port' : 'agent port'} ${port} on ${config.host} is in use; pass ${flag} 0 for a free one`);
+      throw usage(`cannot listen on ${config.host}:${port} (${code ?? (error as Error).message})`);
+    }
+  };
+  const url = await listen(server, config.port, '--port');
+  await listen(agentServer, agentPort, '--agent-port');
   if (stateFile) {
     await stateFile.removeLeftovers();
     try {

@@ -121,6 +121,7 @@ export function deleteConversation(state: DomainState, id: string): boolean {
   if (!record) return false;
   const { store } = state;
   store.conversations.remove(record.id);
+  store.removeEventsOf(record.id);
   if (record.parent_conversation_id) store.unlinkChild(record.parent_conversation_id, record.id);
   // Its sub-conversations stay, still naming it as their parent (as in the real service's store).
   store.childrenOf.delete(record.id);

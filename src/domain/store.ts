@@ -95,6 +95,17 @@ export class Store {
     return stored;
   }
 
+  /** Removes a conversation's whole event log (the conversation is gone). */
+  removeEventsOf(conversationId: string): void {
+    const ids = this.#eventsOf.get(conversationId);
+    if (!ids) return;
+    for (const id of ids) this.events.remove(id);
+    this.#eventsOf.delete(conversationId);
+    this.#record(() => {
+      this.#eventsOf.set(conversationId, ids);
+    });
+  }
+
   /** A conversation's event ids, oldest first (the live list: do not change it). */
   eventIdsOf(conversationId: string): readonly string[] {
     return this.#eventsOf.get(conversationId) ?? [];

@@ -1,0 +1,136 @@
+/**
+ * The agent server's socket `/sockets/events/{conversation_id}` over a real connection, frame by
+ * frame. Copies openhands-agent-server `sockets.py` (`events_socket`,
+ * `_accept_authenticated_websocket`) and `event_service.py` (`subscribe_to_events`: the state first).
+ */
+import { describe as group, expect, it } from 'vitest';
+import { ONE_RUN, describe, openSocket, serve, startConversation } from './support.js';
+
+group('the events socket: who may listen', () => {
+  it('takes the session key as the session_api_key query parameter: full_state first, then the whole history with resend_all=true', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const socket = openSocket(cli.agentUrl, conversation.id, `resend_all=true&session_api_key=${conversation.session_api_key}`);
+    const frames = await socket.received(10);
+    expect(frames.map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    expect(frames[0]).toMatchObject({ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'full_state', value: { id: expect.any(String), execution_status: 'finished', confirmation_policy: { kind: 'NeverConfirm' } } });
+    for (const frame of frames) expect(frame).toEqual(expect.objectContaining({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/) }));
+    socket.ws.close();
+  });
+
+  it('takes the key in an X-Session-API-Key header, and without a resend mode sends only the state', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const socket = openSocket(cli.agentUrl, conversation.id, '', { 'x-session-api-key': conversation.session_api_key });
+    await socket.received(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(socket.frames.map(describe)).toEqual(['full_state=finished']);
+    socket.ws.close();
+  });
+
+  it('takes the key in a first {"type": "auth"} frame', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const socket = openSocket(cli.agentUrl, conversation.id, 'resend_mode=all');
+    await new Promise((r) => socket.ws.on('open', r));
+    socket.ws.send(JSON.stringify({ type: 'auth', session_api_key: conversation.session_api_key }));
+    expect((await socket.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    socket.ws.close();
+  });
+
+  it('closes with 4001 "Authentication failed" for a wrong key, in the query or in the first frame', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    expect(await openSocket(cli.agentUrl, conversation.id, 'session_api_key=wrong').closed).toEqual({ code: 4001, reason: 'Authentication failed' });
+    const framed = openSocket(cli.agentUrl, conversation.id, '');
+    await new Promise((r) => framed.ws.on('open', r));
+    framed.ws.send(JSON.stringify({ type: 'auth', session_api_key: 'wrong' }));
+    expect(await framed.closed).toEqual({ code: 4001, reason: 'Authentication failed' });
+    expect(framed.frames).toEqual([]);
+  });
+
+  it('closes with 4004 "Conversation not found" for a conversation the key does not open', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const other = '00000000-0000-4000-8000-000000000000';
+    expect(await openSocket(cli.agentUrl, other, `session_api_key=${conversation.session_api_key}`).closed).toEqual({ code: 4004, reason: 'Conversation not found' });
+  });
+});
+
+group('the events socket: what it carries', () => {
+  it('a message frame becomes a user MessageEvent and runs the agent; every subscriber gets every event, in order', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const query = `session_api_key=${conversation.session_api_key}`;
+    const first = openSocket(cli.agentUrl, conversation.id, query);
+    const second = openSocket(cli.agentUrl, conversation.id, query);
+    await first.received(1);
+    await second.received(1);
+    first.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Now add a test' }] }));
+    const a = await first.received(1 + ONE_RUN.length);
+    const b = await second.received(1 + ONE_RUN.length);
+    expect(a.slice(1).map(describe)).toEqual(ONE_RUN);
+    expect(b.map((f) => f.id)).toEqual([b[0]!.id, ...a.slice(1).map((f) => f.id)]);
+    expect(a[1]).toMatchObject({ source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text: 'Now add a test' }] } });
+    first.ws.close();
+    second.ws.close();
+  });
+
+  it('answers a malformed frame with a ServerErrorEvent and stays open', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const socket = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`);
+    await socket.received(1);
+    socket.ws.send('not json');
+    socket.ws.send(JSON.stringify({ role: 'robot', content: 'x' }));
+    const [, notJson, invalid] = await socket.received(3);
+    expect(notJson).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'JSONDecodeError' });
+    expect(invalid).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'ValidationError', detail: expect.stringContaining('role') });
+    socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'still here?' }] }));
+    expect((await socket.received(3 + ONE_RUN.length)).slice(3).map(describe)).toEqual(ONE_RUN);
+    socket.ws.close();
+  });
+
+  it('resend_mode=since replays the events at or after after_timestamp', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const all = openSocket(cli.agentUrl, conversation.id, `resend_mode=all&session_api_key=${conversation.session_api_key}`);
+    const history = (await all.received(10)).slice(1);
+    all.ws.close();
+    const from = history[4]!.timestamp as string;
+    const since = openSocket(cli.agentUrl, conversation.id, `resend_mode=since&after_timestamp=${encodeURIComponent(from)}&session_api_key=${conversation.session_api_key}`);
+    const replayed = await since.received(1 + history.filter((e) => (e.timestamp as string) >= from).length);
+    expect(replayed.slice(1).map((f) => f.id)).toEqual(history.filter((e) => (e.timestamp as string) >= from).map((e) => e.id));
+    since.ws.close();
+  });
+
+  it('refuses a frame over 1 MiB by closing with 1009, and a subscriber past 100 with 1013', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const query = `session_api_key=${conversation.session_api_key}`;
+    const big = openSocket(cli.agentUrl, conversation.id, query);
+    await big.received(1);
+    big.ws.send('x'.repeat(1024 * 1024 + 1));
+    expect((await big.closed).code).toBe(1009);
+    const sockets = Array.from({ length: 100 }, () => openSocket(cli.agentUrl, conversation.id, query));
+    await Promise.all(sockets.map((s) => s.received(1)));
+    expect(await openSocket(cli.agentUrl, conversation.id, query).closed).toEqual({ code: 1013, reason: 'Too many connections for this conversation' });
+    for (const socket of sockets) socket.ws.close();
+  });
+});
+
+group('the sandbox decides', () => {
+  it('pausing the sandbox drops its sockets; once resumed, a new socket finds the whole history', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const socket = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`);
+    await socket.received(1);
+    await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/pause`, { method: 'POST' });
+    expect((await socket.closed).code).toBe(1006);
+    await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/resume`, { method: 'POST' });
+    const [again] = await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${conversation.id}`)).json() as { session_api_key: string }[];
+    const reopened = openSocket(cli.agentUrl, conversation.id, `resend_all=true&session_api_key=${again!.session_api_key}`);
+    expect((await reopened.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    reopened.ws.close();
+  });
+});
