@@ -6,17 +6,16 @@
  * const fake = await createFake({ baseUrl: 'http://localhost:3000' })
  * const server = setupServer(...fake.handlers)
  */
-import type { HttpHandler } from 'msw';
 import { createFakeCore, type FakeCore } from './fake.js';
-import { createHandlers, createRouteHandlers } from './mounts/msw-handlers.js';
+import { createHandlers, createRouteHandlers, type FakeHandler } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
 
 /** A running fake: msw handlers over one in-memory state. */
 export interface Fake extends FakeCore {
-  /** msw request handlers for the whole API under the base URL: `setupServer(...fake.handlers)`. */
-  readonly handlers: HttpHandler[];
+  /** msw handlers for the whole API under the base URL, and the agent host at `agentUrl` (http and WebSocket): `setupServer(...fake.handlers)`. */
+  readonly handlers: FakeHandler[];
   /** The same behaviour as one msw handler per endpoint, listed by `server.listHandlers()` (slower). */
-  readonly routeHandlers: HttpHandler[];
+  readonly routeHandlers: FakeHandler[];
 }
 
 /**
@@ -40,6 +39,7 @@ export type { Fault, FaultSpecInput, JournalEntry } from './schemas/control.js';
 export type { Journal } from './instance/journal.js';
 export type { Answer, AnswerBody, RequestLike } from './http/responses.js';
 export type { Mounts, Mount, Placement } from './mounts/mounts.js';
+export type { FakeHandler } from './mounts/msw-handlers.js';
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
 export { INSTANT_TIMINGS, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, CONVERSATION_STATUS_OF_SANDBOX, type Timings } from './domain/lifecycle.js';
 export type { FakeService, Page, PageRequest, AppConversationFilters, StartTaskFilters } from './domain/service.js';

@@ -2,25 +2,51 @@
  * The msw transport over mounts: one handler per mounted URL root, which hands every request to the
  * mounts (routes, 401, 404, 405 are the surfaces' own, exactly as the standalone server answers).
  */
-import { http, type HttpHandler } from 'msw';
+import { http, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { toResponse } from '../http/responses.js';
+import { openEventSocket } from '../surfaces/agent-server/sockets.js';
 import type { Mounts } from './mounts.js';
+
+/** What the fake's handlers are: http ones, and the agent host's WebSocket links. */
+export type FakeHandler = HttpHandler | WebSocketHandler;
+
+/**
+ * One `ws.link` per mounted agent host, for `/sockets/events/{id}` (msw intercepts the global
+ * `WebSocket`: in a browser, and in Node where one exists). Each connection is served by the same
+ * socket logic as the standalone server's (`surfaces/agent-server/sockets.ts`).
+ */
+export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
+  return mounts.list.filter((mount) => mount.surface.name === 'agent-server').map((mount) => {
+    const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}/sockets/events/*`);
+    return link.addEventListener('connection', ({ client }) => {
+      const url = new URL(client.url.href.replace(/^ws/, 'http'));
+      const served = openEventSocket(mount.instance, url.pathname.slice(mount.prefix.length), url, { get: () => null }, {
+        send: (text) => client.send(text),
+        close: (code, reason) => client.close(code, reason),
+        // A container that went down: the closest a mocked socket can come to a dropped connection.
+        drop: () => client.close(1006, ''),
+      });
+      client.addEventListener('message', (event) => served.receive(typeof event.data === 'string' ? event.data : ''));
+      client.addEventListener('close', () => served.closed());
+    });
+  });
+}
 
 /**
  * One msw handler for everything under each mounted root: the fastest way to serve the fake in-process.
  * @example
  * setupServer(...createHandlers(fake.mounts))
  */
-export function createHandlers(mounts: Mounts): HttpHandler[] {
+export function createHandlers(mounts: Mounts): FakeHandler[] {
   const resolver = async ({ request }: { request: Request }) => toResponse(await mounts.fetch(request));
-  return mounts.roots().map((root) => http.all(`${root}/*`, resolver));
+  return [...mounts.roots().map((root) => http.all(`${root}/*`, resolver)), ...createSocketHandlers(mounts)];
 }
 
 /**
  * The same behaviour as one msw handler per endpoint of every mount (plus a last one per root for
  * every other path), for those who like to see each endpoint in `server.listHandlers()`. Slower.
  */
-export function createRouteHandlers(mounts: Mounts): HttpHandler[] {
+export function createRouteHandlers(mounts: Mounts): FakeHandler[] {
   const resolver = async ({ request }: { request: Request }) => toResponse(await mounts.fetch(request));
   const byMethod = { GET: http.get, POST: http.post, PATCH: http.patch, DELETE: http.delete } as const;
   const perRoute = mounts.list.flatMap((mount) => mount.surface.routes.map((route) => byMethod[route.method](`${mount.origin}${mount.prefix}${route.path}`, resolver)));

@@ -14,5 +14,7 @@ const { fake } = await startFakeWorker({
   fixture: params.get('fixture') ?? 'empty',
   checkResponses: true,
   persist: params.get('persist') === '1' ? 'localStorage' : false,
+  // The agent host on an origin of its own: the worker answers its REST, msw's ws.link its socket.
+  ...(params.get('agent') === '1' ? { agentUrl: 'http://agent.localhost:3001' } : {}),
 });
 Object.assign(window, { __fake: fake, __ready: true });

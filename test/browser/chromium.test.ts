@@ -153,6 +153,39 @@ describe('the README\'s browser examples', () => {
   }, 60_000);
 });
 
+describe('the agent server behind the browser worker', () => {
+  it('serves conversation_url in the page: the REST through the worker, the events socket through msw\'s ws.link', async () => {
+    const page = await openApp('?agent=1&key=k');
+    const result = await page.evaluate(async () => {
+      const headers = { 'x-session-api-key': 'k', 'content-type': 'application/json' };
+      const fake = (window as unknown as { __fake: { clock: { advance(ms: number): void } } }).__fake;
+      const task = await (await fetch('/api/v1/app-conversations', { method: 'POST', headers, body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix it' }] } }) })).json() as { id: string };
+      fake.clock.advance(60_000);
+      const [ready] = await (await fetch(`/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json() as { app_conversation_id: string }[];
+      fake.clock.advance(60_000);
+      const [conversation] = await (await fetch(`/api/v1/app-conversations?ids=${ready!.app_conversation_id}`, { headers })).json() as { id: string; conversation_url: string; session_api_key: string }[];
+      const host = new URL(conversation!.conversation_url).host;
+      const count = await (await fetch(`http://${host}/api/conversations/${conversation!.id}/events/count`, { headers: { 'x-session-api-key': conversation!.session_api_key } })).json() as number;
+      const frames = await new Promise<string[]>((resolve) => {
+        const kinds: string[] = [];
+        const socket = new WebSocket(`ws://${host}/sockets/events/${conversation!.id}?resend_all=true&session_api_key=${conversation!.session_api_key}`);
+        socket.onmessage = (event) => {
+          kinds.push(JSON.parse(event.data as string).kind as string);
+          if (kinds.length === count + 1) {
+            socket.close();
+            resolve(kinds);
+          }
+        };
+      });
+      return { host, count, frames };
+    });
+    expect(result.host).toBe('agent.localhost:3001');
+    expect(result.count).toBe(9);
+    expect(result.frames).toEqual(['ConversationStateUpdateEvent', 'SystemPromptEvent', 'MessageEvent', 'ConversationStateUpdateEvent', 'ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent', 'ConversationStateUpdateEvent', 'MessageEvent']);
+    await page.close();
+  }, 60_000);
+});
+
 describe('fakehands/browser keeps going when storage fails', () => {
   it('answers 507 (not a 500 with a stack) past the localStorage quota, and the change is not made', async () => {
     const page = await openApp('?persist=1&key=k');

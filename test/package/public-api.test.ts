@@ -19,7 +19,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   'src/index.ts': [
     'Answer', 'AnswerBody', 'AppConversationFilters', 'BUILT_IN_FIXTURES', 'CONVERSATION_STATUS_OF_SANDBOX', 'ChangeListener', 'ChangedEntity',
     'ChangedState', 'Clock', 'DEFAULT_API_KEY', 'DEFAULT_BASE_URL', 'Fake', 'FakeCore', 'FakeOptions', 'FakeOptionsInput', 'FakeService',
-    'FakehandsError', 'FakehandsErrorCode', 'Fault', 'FaultSpecInput', 'Faults', 'Fixture', 'FixtureInput', 'FixtureOption', 'GenerateOptions',
+    'FakeHandler', 'FakehandsError', 'FakehandsErrorCode', 'Fault', 'FaultSpecInput', 'Faults', 'Fixture', 'FixtureInput', 'FixtureOption', 'GenerateOptions',
     'INSTANT_TIMINGS', 'Journal', 'JournalEntry', 'Mount', 'Mounts', 'Page', 'PageRequest', 'Placement', 'REALISTIC_TIMINGS', 'Refusal',
     'RefusalReason', 'RequestLike', 'ResetOptions', 'ResolvedFakeOptions', 'SANDBOX_TRANSITIONS', 'StartTaskFilters', 'StateChange', 'Timings',
     'createFake', 'createFakeCore', 'createManualClock', 'createSystemClock', 'generateFixture', 'schemas',
