@@ -17,6 +17,8 @@ import type { FixtureInput } from './schemas/records.js';
 export const EXIT_USAGE = 2;
 /** Default port of `fakehands serve`. */
 export const DEFAULT_PORT = 3000;
+/** Default port of the agent host: the real agent server's (its sandbox spec runs it with `--port 8000`); not 3001, the OpenHands web app's dev server's. */
+export const DEFAULT_AGENT_PORT = 8000;
 /** Default host: loopback only. */
 export const DEFAULT_HOST = '127.0.0.1';
 /** How long a stop waits for busy connections before closing them. */
@@ -41,7 +43,7 @@ const asLatency: Coerce = (text) => {
 const SERVE_FLAGS = {
   host: { key: 'host', type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
   port: { key: 'port', type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)`, coerce: asInt },
-  'agent-port': { key: 'agentPort', type: 'string', env: 'FAKEHANDS_AGENT_PORT', help: 'Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default: the port + 1, or a free one with --port 0)', coerce: asInt },
+  'agent-port': { key: 'agentPort', type: 'string', env: 'FAKEHANDS_AGENT_PORT', help: `Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default ${DEFAULT_AGENT_PORT}, the real agent server's, or a free one with --port 0)`, coerce: asInt },
   'api-key': { key: 'apiKey', type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
   auth: { key: 'auth', type: 'string', env: 'FAKEHANDS_AUTH', help: 'legacy (default: non-/api/v1 routes only, as the real server with a session key) | all | none (for the OpenHands web client, which sends no key)' },
   seed: { key: 'seed', type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)', coerce: asInt },
@@ -228,7 +230,7 @@ async function serve(config: ServeConfig): Promise<void> {
     if (saved !== null) fixture = saved as FixtureInput;
     stateFile = new StateFileWriter(config.stateFile);
   }
-  const agentPort = await freePort(config.host, config.agentPort ?? (config.port === 0 ? 0 : config.port + 1));
+  const agentPort = await freePort(config.host, config.agentPort ?? (config.port === 0 ? 0 : DEFAULT_AGENT_PORT));
   const agentHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const agentUrl = `http://${agentHost === '0.0.0.0' || agentHost === '[::]' ? '127.0.0.1' : agentHost}:${agentPort}`;
   let fake: Fake;

@@ -238,6 +238,12 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Not Found"}');
       return;
     }
+    // A page on an origin the CORS policy does not allow may not listen to, or talk to, an agent.
+    const origin = request.headers.origin;
+    if (typeof origin === 'string' && !originAllowed(cors, origin) && originRefused(cors, origin, request.headers.host, 'POST', false)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Forbidden: this origin may not open the agent server\'s socket (allow the origin with --cors ORIGIN)"}');
+      return;
+    }
     const instance = placed.mount.instance;
     sockets.handleUpgrade(request, socket, head, (ws) => {
       const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };

@@ -49,6 +49,17 @@ group('the events socket: who may listen', () => {
     expect(framed.frames).toEqual([]);
   });
 
+  it('refuses the handshake of a page on an origin the CORS policy does not allow (403), whatever its key', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const hostile = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`, { origin: 'http://evil.example' });
+    const refused = await new Promise<number>((resolve) => hostile.ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)));
+    expect(refused).toBe(403);
+    const local = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`, { origin: 'http://localhost:3001' });
+    expect((await local.received(1)).map(describe)).toEqual(['full_state=finished']);
+    local.ws.close();
+  });
+
   it('closes with 4004 "Conversation not found" for a conversation the key does not open', async () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
