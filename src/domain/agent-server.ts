@@ -7,6 +7,7 @@
  * run_conversation).
  */
 import type { ConversationRecord, SandboxRecord } from '../schemas/records.js';
+import { agentServerContext, type ReadyContext } from './conversation-ops.js';
 import { toHyphenatedUuid } from './ids.js';
 import { refuse, type Refusal } from './refusal.js';
 import { agentStatus, deliverMessage, pauseAgent, runAgent, type AgentEvent } from './scripted-agent.js';
@@ -101,4 +102,19 @@ export async function runConversation(state: DomainState, conversation: Conversa
 /** The agent's execution status as the socket's `full_state` gives it. */
 export function executionStatusOf(conversation: ConversationRecord): string {
   return agentStatus(conversation) ?? (conversation.agent_turns > 0 ? 'finished' : 'idle');
+}
+
+/**
+ * The workspace a path names on the agent server the key opens (`git_router.py`: the path is the
+ * repository's): the conversation of that sandbox whose project holds the path, else its newest.
+ */
+export function workspaceFor(state: DomainState, key: string | null, path: string): ReadyContext | Refusal {
+  const holder = keyHolder(state, key);
+  if (holder.kind !== 'running') return refuse('not_found', 'Not Found');
+  const contexts = state.store.conversations.all()
+    .filter((c) => c.version === 'V1' && c.sandbox_id === holder.sandbox.id)
+    .map((c) => agentServerContext(state, c.id))
+    .filter((c): c is ReadyContext => c.kind === 'ready');
+  const holding = contexts.filter((c) => path === c.workspace.projectDir || path.startsWith(`${c.workspace.projectDir}/`));
+  return holding.at(-1) ?? contexts.at(-1) ?? refuse('not_found', 'Not Found');
 }

@@ -111,3 +111,35 @@ describe('the app server and the agent agree', () => {
     expect(edits[0]).toBe('PLAN.md');
   });
 });
+
+describe('GET /api/git/changes/{path}, /api/git/diff/{path} on the agent host', () => {
+  it('list the changes of the repository at path and diff one file, as the app server\'s own routes do (git_router.py)', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const c = await startConversation(cli);
+    const project = encodeURIComponent('/workspace/project');
+    const changes = await call(`${cli.agentUrl}/api/git/changes/${project}`, c.session_api_key);
+    expect(changes).toEqual({ status: 200, body: [{ status: 'ADDED', path: 'PLAN.md' }] });
+    const viaApp = await (await fetch(`${cli.url}/api/v1/app-conversations/${c.id}/git/changes?path=/workspace/project`)).json();
+    expect(viaApp).toEqual(changes.body);
+    const diff = await call(`${cli.agentUrl}/api/git/diff/${encodeURIComponent('/workspace/project/PLAN.md')}`, c.session_api_key) as { status: number; body: { original: string; modified: string } };
+    expect(diff.status).toBe(200);
+    expect(diff.body.original).toBe('');
+    expect(diff.body.modified).toMatch(/^# Plan\n\nTask: Fix the flaky test/);
+    expect(await call(`${cli.agentUrl}/api/git/changes/${project}`, null)).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+  });
+});
+
+describe('the app server\'s event routes read the same log', () => {
+  it('GET /api/v1/conversation/{id}/events/search|count and the Nov 2025 /api/v1/events/count?conversation_id__eq=', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const c = await startConversation(cli);
+    const hex = c.id.replaceAll('-', '');
+    const agent = (await call(`${cli.agentUrl}/api/conversations/${c.id}/events/search`, c.session_api_key)).body as { items: { id: string }[] };
+    const app = (await call(`${cli.url}/api/v1/conversation/${hex}/events/search`, null)).body as { items: { id: string }[] };
+    expect(app.items.map((e) => e.id)).toEqual(agent.items.map((e) => e.id));
+    expect(await call(`${cli.url}/api/v1/conversation/${hex}/events/count?kind__eq=ActionEvent`, null)).toEqual({ status: 200, body: 2 });
+    expect(await call(`${cli.url}/api/v1/events/count?conversation_id__eq=${hex}`, null)).toEqual({ status: 200, body: 1 + ONE_RUN.length });
+    expect(await call(`${cli.url}/api/v1/events/count?conversation_id__eq=00000000000040008000000000000000`, null)).toEqual({ status: 200, body: 0 });
+    expect(await call(`${cli.url}/api/v1/events/count`, null)).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['query', 'conversation_id__eq'] }] } });
+  });
+});

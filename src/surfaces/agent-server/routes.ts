@@ -5,8 +5,10 @@
  */
 import { z } from 'zod';
 import {
-  batchGetEvents, conversationFor, countEvents, getEvent, pauseConversation, runConversation, searchEvents, sendToAgent,
+  batchGetEvents, conversationFor, countEvents, getEvent, pauseConversation, runConversation, searchEvents, sendToAgent, workspaceFor,
 } from '../../domain/agent-server.js';
+import { gitChanges, gitDiff } from '../../domain/conversation-ops.js';
+import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
 import { isRefusal } from '../../domain/refusal.js';
 import { messageText } from '../../domain/start-tasks.js';
 import type { ConversationRecord } from '../../schemas/records.js';
@@ -90,6 +92,22 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     handle: (input, context) => onConversation(input, context, async (state, conversation) => {
       await pauseConversation(state, conversation);
       return { success: true as const };
+    }),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/git/changes/:path', summary: 'The changed files of the repository at path (git_router.py, git_changes)',
+    response: z.array(GitChange), errors: [404],
+    handle: (input, context) => context.runner.run((state) => {
+      const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), input.params.path!);
+      return isRefusal(workspace) ? workspace : gitChanges(workspace, input.params.path!);
+    }),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/git/diff/:path', summary: 'A changed file before and after (git_router.py, git_diff)',
+    response: GitChangeDiff, errors: [404],
+    handle: (input, context) => context.runner.run((state) => {
+      const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), input.params.path!);
+      return isRefusal(workspace) ? workspace : gitDiff(workspace, input.params.path!);
     }),
   }),
   defineRoute({

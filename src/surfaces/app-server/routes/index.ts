@@ -6,8 +6,9 @@
 import type { Route } from '../../../http/route.js';
 import { appConversationRoutes } from './app-conversations.js';
 import { conversationOpRoutes } from './conversation-ops.js';
+import { eventRoutes } from './events.js';
 import { legacyRoutes } from './legacy.js';
 import { sandboxRoutes } from './sandboxes.js';
 
 /** Every endpoint of the API (what the real service serves). */
-export const apiRoutes: readonly Route[] = Object.freeze([...legacyRoutes, ...appConversationRoutes, ...conversationOpRoutes, ...sandboxRoutes]);
+export const apiRoutes: readonly Route[] = Object.freeze([...legacyRoutes, ...appConversationRoutes, ...conversationOpRoutes, ...eventRoutes, ...sandboxRoutes]);
