@@ -194,18 +194,22 @@ async function checkPaths(config: ServeConfig): Promise<void> {
   }
 }
 
-/** `port` when it is not 0; a free port of `host` otherwise (bound for a moment to learn it). */
-async function freePort(host: string, port: number): Promise<number> {
-  if (port !== 0) return port;
+/**
+ * `port` when it is not 0 (or, with `orAnother`, when it is free); a free port of `host` otherwise
+ * (bound for a moment to learn it).
+ */
+async function freePort(host: string, port: number, orAnother = false): Promise<number> {
+  if (port !== 0 && !orAnother) return port;
   const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
+  const bind = (wanted: number) => new Promise<number | null>((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
+    probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(null) : reject(error)));
+    probe.listen(wanted, host, () => {
+      const { port: bound } = probe.address() as { port: number };
+      probe.close(() => resolve(bound));
     });
   });
+  return (port !== 0 ? await bind(port) : null) ?? (await bind(0))!;
 }
 
 /** Whether `host` is a loopback address or name; binding anything else prints a warning. */
@@ -230,7 +234,9 @@ async function serve(config: ServeConfig): Promise<void> {
     if (saved !== null) fixture = saved as FixtureInput;
     stateFile = new StateFileWriter(config.stateFile);
   }
-  const agentPort = await freePort(config.host, config.agentPort ?? (config.port === 0 ? 0 : DEFAULT_AGENT_PORT));
+  // The default agent port, when another process has it, gives way to a free one (conversation_url names it); a port asked for does not.
+  const agentPort = config.agentPort !== undefined ? await freePort(config.host, config.agentPort)
+    : await freePort(config.host, config.port === 0 ? 0 : DEFAULT_AGENT_PORT, true);
   const agentHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const agentUrl = `http://${agentHost === '0.0.0.0' || agentHost === '[::]' ? '127.0.0.1' : agentHost}:${agentPort}`;
   let fake: Fake;

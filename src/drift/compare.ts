@@ -14,7 +14,7 @@ export interface KnownDifference {
   /** The fact's location (`response items[].status_detail`), or `operation` for a whole operation; without an aspect, the fields inside it too. */
   location: string;
   /** Only this aspect of the location (`type`, `enum`, `required`, `bounds`, `declared`); all when left out. */
-  aspect?: Fact['aspect'];
+  aspect?: Fact['aspect'] | 'served';
   /** Why the fake differs, in one sentence. */
   reason: string;
 }

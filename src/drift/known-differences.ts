@@ -9,12 +9,20 @@ import type { KnownDifference } from './compare.js';
 /** Why the legacy routes differ from the legacy document: it is older than the server the fake copies. */
 const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
 
+/** Why events differ in the documents: the fake declares what every event has. */
+const EVENTS_REASON = "events are served as the agent server writes them (each kind with its own fields, none null); the fake's document declares the fields every event has (kind, id, timestamp, source), where the real one lists the union of every kind's";
+
 /** The declared differences. */
 export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
   // ---------------------------------------------------------------- V1 (document of Aug 2026)
   { operation: 'DELETE /api/v1/sandboxes/{id}', location: 'path id', reason: 'the real document leaves the path parameter {id} undeclared (its function reads ?sandbox_id= instead); OpenAPI requires every templated segment to be declared, so the fake declares it' },
   { operation: 'POST /api/v1/app-conversations', location: 'request processors[].kind', aspect: 'required', reason: 'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it' },
   { operation: 'POST /api/v1/app-conversations/stream-start', location: 'request processors[].kind', aspect: 'required', reason: 'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it' },
+
+  { operation: 'GET /api/v1/conversation/{conversation_id}/events/search', location: 'response', reason: EVENTS_REASON },
+  { operation: 'GET /api/v1/conversation/{conversation_id}/events', location: 'response', reason: EVENTS_REASON },
+  { operation: 'GET /api/v1/events/search', location: 'operation', aspect: 'served', reason: 'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too' },
+  { operation: 'GET /api/v1/events/count', location: 'operation', aspect: 'served', reason: 'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too' },
 
   // ---------------------------------------------------------------- legacy (document of server 0.53)
   { operation: 'GET /api/conversations', location: 'query conversation_trigger', aspect: 'enum', reason: `${NEWER_SOURCE} the triggers bitbucket and automation` },

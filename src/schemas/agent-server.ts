@@ -13,6 +13,13 @@ export const AgentEvent = z.looseObject({
   source: z.enum(['user', 'agent', 'environment']),
 });
 
+/** The kinds of events (the discriminator of `Event`, as the app server's `kind__eq` filter lists them). */
+export const EventKind = z.enum([
+  'ACPToolCallEvent', 'ActionEvent', 'AgentErrorEvent', 'Condensation', 'CondensationRequest', 'CondensationSummaryEvent', 'ConversationErrorEvent',
+  'ConversationStateUpdateEvent', 'HookExecutionEvent', 'InterruptEvent', 'LLMCompletionLogEvent', 'MessageEvent', 'ObservationEvent', 'PauseEvent',
+  'ServerErrorEvent', 'StreamingDeltaEvent', 'SystemPromptEvent', 'TokenEvent', 'UserRejectObservation',
+]);
+
 /** A page of events (`EventPage`). */
 export const EventPage = z.object({ items: z.array(AgentEvent), next_page_id: z.string().nullable() });
 

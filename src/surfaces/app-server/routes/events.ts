@@ -7,13 +7,13 @@ import { z } from 'zod';
 import { batchGetEvents, countEvents, searchEvents } from '../../../domain/agent-server.js';
 import { toHyphenatedUuid } from '../../../domain/ids.js';
 import type { DomainState } from '../../../domain/state.js';
-import { AgentEvent, EventPage, EventSortOrder } from '../../../schemas/agent-server.js';
+import { AgentEvent, EventKind, EventPage, EventSortOrder } from '../../../schemas/agent-server.js';
 import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 import { QueryDateTime } from './query.js';
 
-const Filters = z.object({ kind__eq: z.string().optional(), timestamp__gte: QueryDateTime.optional(), timestamp__lt: QueryDateTime.optional() });
+const Filters = z.object({ kind__eq: EventKind.optional(), timestamp__gte: QueryDateTime.optional(), timestamp__lt: QueryDateTime.optional() });
 const Paging = z.object({ sort_order: EventSortOrder.default('TIMESTAMP'), page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100) });
 const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
 const filtersOf = (query: z.output<typeof Filters>) => ({ kind: query.kind__eq, timestamp__gte: naive(query.timestamp__gte), timestamp__lt: naive(query.timestamp__lt) });
