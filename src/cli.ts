@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createFakeCore as createFake, type FakeCore as Fake } from './fake.js';
 import { CONFIGURATION_ERROR_CODES, FakehandsError } from './domain/errors.js';
-import { DEFAULT_API_KEY, FakeOptions } from './options.js';
+import { DEFAULT_API_KEY, FakeOptions, type FakeOptionsInput } from './options.js';
 import { packageVersion } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
@@ -50,6 +50,7 @@ const SERVE_FLAGS = {
   fixture: { key: 'fixture', type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
   timings: { key: 'timings', type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
   latency: { key: 'latency', type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)', coerce: asLatency },
+  'agent-scripts': { key: 'agentScripts', type: 'string', env: 'FAKEHANDS_AGENT_SCRIPTS', help: 'A JSON file of agent scripts: [{"match"?, "steps": [...]}] (see the README)' },
   'fixtures-dir': { key: 'fixturesDir', type: 'string', env: 'FAKEHANDS_FIXTURES_DIR', help: 'Folder of NAME.json fixtures that POST /_fakehands/reset may load by name' },
   'state-file': { key: 'stateFile', type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
   'allowed-host': { key: 'allowedHosts', type: 'string', env: 'FAKEHANDS_ALLOWED_HOSTS', help: 'Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)' },
@@ -78,6 +79,7 @@ export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: t
   port: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').default(DEFAULT_PORT),
   agentPort: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').optional(),
   stateFile: z.string().min(1).optional(),
+  agentScripts: z.string().min(1).optional(),
   allowedHosts: z.string().min(1).optional(),
   maxRecords: z.int().min(1).optional(),
   maxStoreMb: z.int().min(1).optional(),
@@ -212,6 +214,19 @@ async function freePort(host: string, port: number, orAnother = false): Promise<
   return (port !== 0 ? await bind(port) : null) ?? (await bind(0))!;
 }
 
+/** The agent scripts of `--agent-scripts`: a JSON array in a file (one line and exit 2 when it cannot be read). */
+async function readAgentScripts(path: string): Promise<unknown[]> {
+  const { readFile } = await import('node:fs/promises');
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`);
+  }
+  if (!Array.isArray(data)) throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: expected a JSON array of scripts (see fakehands --help)`);
+  return data;
+}
+
 /** Whether `host` is a loopback address or name; binding anything else prints a warning. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -242,6 +257,7 @@ async function serve(config: ServeConfig): Promise<void> {
   let fake: Fake;
   try {
     fake = await createFake({
+      agentScripts: (config.agentScripts ? await readAgentScripts(config.agentScripts) : []) as FakeOptionsInput['agentScripts'],
       baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
       timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),

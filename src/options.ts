@@ -3,6 +3,7 @@ import type { Clock } from './domain/clock.js';
 import { DEFAULT_MANUAL_START } from './domain/clock.js';
 import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
 import { formatPath } from './schemas/issue-path.js';
+import { AgentScript } from './schemas/agent-server.js';
 import { FakehandsError } from './domain/errors.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/table.js';
 import type { FixtureInput } from './schemas/records.js';
@@ -33,6 +34,8 @@ export const FakeOptions = z.strictObject({
    * the handlers serve it. `null` (default): each sandbox names its own port and nothing answers there.
    */
   agentUrl: z.url({ protocol: /^https?$/ }).nullable().default(null),
+  /** The agent's scripts: for each user message, the first whose `match` the text contains is run (else the built-in one). */
+  agentScripts: z.array(AgentScript).max(1000).default([]),
   /** Which routes need the key: `legacy` (default: the real server with a session key configured, non-/api/v1 routes only), `all`, or `none` (what the real web client needs: it sends no key). */
   auth: z.enum(['all', 'legacy', 'none']).default('legacy'),
   /** Seed of every generated id, name, key and timestamp. */

@@ -11,6 +11,7 @@
  * as the newest server writes them.
  */
 import { formatDateTime, parseDateTime } from '../schemas/datetime.js';
+import type { AgentScript } from '../schemas/agent-server.js';
 import type { AgentEventRecord, ConversationRecord } from '../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
 import { naiveTimestamp } from './fixtures.js';
@@ -126,11 +127,75 @@ export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze
   ],
 });
 
-/** The step after which a run's file edit is done (the workspace shows the turn from then on). */
+/** The step after which the built-in run's file edit is done (the workspace shows the turn from then on). */
 const EDIT_DONE_AFTER = 5;
 
-/** How many steps a run has. */
+/** How many steps the built-in run has. */
 export const RUN_STEPS = DEFAULT_SCRIPT.length;
+
+/** The events of one step of a user's script, each due at its own time within the run. */
+type Scripted = { event: RunStep['event']; ends?: 'error' | 'stuck' }[];
+
+/**
+ * Turns a user's script into run steps: `running` first; then each step's events (a terminal
+ * command and its output; the turn's file edit; a message; an `AgentErrorEvent`; a failure, which
+ * ends the run with a `ConversationErrorEvent` and `error`; being stuck, which ends it with
+ * `stuck`), spread evenly over the run; then `finished`, unless the run ended otherwise.
+ */
+function compileScript(script: AgentScript): { steps: RunStep[]; editAfter: number } {
+  const events: Scripted = [];
+  let editAfter = -1;
+  for (const step of script.steps) {
+    const index = events.length + 1;
+    if ('terminal' in step) {
+      const { command, output, exit_code } = step.terminal;
+      events.push({ event: (c) => ({ ...(DEFAULT_SCRIPT[1]!.event(c) as Record<string, unknown>), action: { kind: 'TerminalAction', command, is_input: false, reset: false }, tool_call_id: c.callId(index), tool_call: { id: c.callId(index), name: 'terminal', arguments: JSON.stringify({ command }), origin: 'completion' }, llm_response_id: `resp_${c.callId(index)}` }) as Omit<AgentEvent, 'id' | 'timestamp'> });
+      events.push({ event: (c) => ({ kind: 'ObservationEvent', source: 'environment', tool_name: 'terminal', tool_call_id: c.callId(index), action_id: c.ids[index], observation: { kind: 'TerminalObservation', content: text(output), is_error: exit_code !== 0, command, exit_code, timeout: false } }) });
+    } else if ('edit' in step) {
+      events.push({ event: (c) => ({ ...(DEFAULT_SCRIPT[3]!.event({ ...c, callId: () => c.callId(index) }) as Record<string, unknown>) }) as Omit<AgentEvent, 'id' | 'timestamp'> });
+      events.push({ event: (c) => ({ ...(DEFAULT_SCRIPT[4]!.event({ ...c, callId: () => c.callId(index), ids: { ...c.ids, 3: c.ids[index] } as unknown as string[] }) as Record<string, unknown>) }) as Omit<AgentEvent, 'id' | 'timestamp'> });
+      editAfter = events.length + 1;
+    } else if ('message' in step) {
+      events.push({ event: () => ({ kind: 'MessageEvent', source: 'agent', activated_skills: [], extended_content: [], llm_message: { role: 'assistant', content: text(step.message) } }) });
+    } else if ('error' in step) {
+      events.push({ event: (c) => ({ kind: 'AgentErrorEvent', source: 'agent', tool_name: 'terminal', tool_call_id: c.callId(index), error: step.error }) });
+    } else if ('fail' in step) {
+      events.push({ event: () => ({ kind: 'ConversationErrorEvent', source: 'environment', code: step.fail.code, detail: step.fail.detail }) });
+      events.push({ event: () => stateUpdate('execution_status', 'error'), ends: 'error' });
+      break;
+    } else {
+      events.push({ event: () => stateUpdate('execution_status', 'stuck'), ends: 'stuck' });
+      break;
+    }
+  }
+  const ended = events.at(-1)?.ends !== undefined;
+  const total = events.length + (ended ? 0 : 1);
+  const steps: RunStep[] = [{ at: 0, event: () => stateUpdate('execution_status', 'running') }];
+  events.forEach((scripted, i) => steps.push({ at: ended && i === events.length - 1 ? 1 : (i + 1) / total, event: scripted.event }));
+  if (!ended) steps.push({ at: 1, event: () => stateUpdate('execution_status', 'finished') });
+  return { steps, editAfter: editAfter < 0 ? steps.length : editAfter };
+}
+
+/** The run steps of the script a conversation's current run follows. */
+function stepsOf(state: DomainState, conversation: ConversationRecord): readonly RunStep[] {
+  const script = conversation.agent_script === undefined ? undefined : state.options.agentScripts?.[conversation.agent_script];
+  return script ? compileScript(script).steps : DEFAULT_SCRIPT;
+}
+
+/** How many steps a conversation's current run has. */
+export function runStepsTotal(conversation: ConversationRecord): number {
+  return conversation.agent_steps_total ?? RUN_STEPS;
+}
+
+/** The script for a message: the first whose `match` the text contains, or none (the built-in one). */
+function scriptFor(state: DomainState, message: string): { index: number; total: number; editAfter: number } | null {
+  const scripts = state.options.agentScripts ?? [];
+  const lower = message.toLowerCase();
+  const index = scripts.findIndex((s) => s.match === undefined || lower.includes(s.match.toLowerCase()));
+  if (index < 0) return null;
+  const { steps, editAfter } = compileScript(scripts[index]!);
+  return { index, total: steps.length, editAfter };
+}
 
 /** Stores a new event of a conversation at `atMs` (default now); returns it. */
 export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
@@ -146,14 +211,14 @@ const runStart = (conversation: ConversationRecord) => parseDateTime(conversatio
 /** The turns of a conversation the workspace shows: every run whose edit is done. */
 export function editedTurns(conversation: ConversationRecord): number | null {
   if (conversation.agent_steps_done === undefined) return null;
-  return conversation.agent_turns - (conversation.agent_steps_done >= EDIT_DONE_AFTER ? 0 : 1);
+  return conversation.agent_turns - (conversation.agent_steps_done >= (conversation.agent_edit_after ?? EDIT_DONE_AFTER) ? 0 : 1);
 }
 
 /** The agent's status as its events say: `null` for a conversation whose history has no events. */
 export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | null {
   if (conversation.agent_status) return conversation.agent_status;
   if (conversation.agent_steps_done === undefined) return null;
-  return conversation.agent_steps_done < RUN_STEPS ? 'running' : 'finished';
+  return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
 }
 
 /**
@@ -168,13 +233,22 @@ export async function deliverMessage(state: DomainState, conversation: Conversat
   current = await state.store.conversations.update(current.id, {
     messages: [...current.messages, message],
     updated_at: now,
-    ...(run ? { agent_turns: current.agent_turns + 1, agent_started_at: now, agent_steps_done: 0, agent_status: undefined } : {}),
+    ...(run ? runFields(state, message, current.agent_turns + 1, now) : {}),
   });
   if (run) {
     state.activeRuns.add(current.id);
     current = await publishDueSteps(state, current, state.clock.now());
   }
   return current;
+}
+
+/** What a new run sets on its conversation: its turn, start, script and progress. */
+function runFields(state: DomainState, message: string, turns: number, now: string) {
+  const script = scriptFor(state, message);
+  return {
+    agent_turns: turns, agent_started_at: now, agent_steps_done: 0, agent_status: undefined,
+    agent_script: script?.index, agent_steps_total: script?.total, agent_edit_after: script?.editAfter,
+  };
 }
 
 /** Publishes the steps of a conversation's run due by `nowMs`; returns the conversation as it then is. */
@@ -191,16 +265,20 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
     conversation, turn, before: before.current, after: after.current, projectDir: before.projectDir, ids,
     callId: (step) => `call_${conversation.id.slice(0, 8)}_${turn}_${step}`,
   };
+  const script = stepsOf(state, conversation);
   let done = conversation.agent_steps_done;
-  while (done < RUN_STEPS && started + DEFAULT_SCRIPT[done]!.at * runMs <= nowMs) {
-    const step = DEFAULT_SCRIPT[done]!;
-    const event = await publishEvent(state, conversation.id, step.event(context), Math.min(nowMs, started + step.at * runMs));
+  let ended: 'error' | 'stuck' | undefined;
+  while (done < script.length && started + script[done]!.at * runMs <= nowMs) {
+    const step = script[done]!;
+    const fields = step.event(context);
+    const event = await publishEvent(state, conversation.id, fields, Math.min(nowMs, started + step.at * runMs));
+    if (fields.kind === 'ConversationStateUpdateEvent' && (fields.value === 'error' || fields.value === 'stuck')) ended = fields.value;
     ids.push(event.id);
     done++;
   }
   if (done === conversation.agent_steps_done) return conversation;
-  if (done >= RUN_STEPS) state.activeRuns.delete(conversation.id);
-  return state.store.conversations.update(conversation.id, { agent_steps_done: done });
+  if (done >= script.length) state.activeRuns.delete(conversation.id);
+  return state.store.conversations.update(conversation.id, { agent_steps_done: done, ...(ended ? { agent_status: ended } : {}) });
 }
 
 /** The ids of the events the current run published, in step order (the last `agent_steps_done` run events of the log). */

@@ -119,6 +119,7 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
     messages: [],
     agent_started_at: at,
     agent_steps_done: RUN_STEPS,
+    agent_steps_total: RUN_STEPS,
     created_at: at,
     updated_at: at,
   });

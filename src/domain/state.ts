@@ -9,7 +9,8 @@ import type { Clock } from './clock.js';
 import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from './lifecycle.js';
 import type { Store } from './store.js';
-import { RUN_STEPS } from './scripted-agent.js';
+import type { AgentScript } from '../schemas/agent-server.js';
+import { runStepsTotal } from './scripted-agent.js';
 
 /** Options of the domain. */
 export interface ServiceOptions {
@@ -19,6 +20,8 @@ export interface ServiceOptions {
   userId: string | null;
   /** Where every sandbox's agent server answers, or `null`: each sandbox names its own port. */
   agentUrl?: string | null;
+  /** The agent's scripts (the built-in one when none matches). */
+  agentScripts?: readonly AgentScript[];
 }
 
 /** A sandbox's status at an instant and since when it has been in it. */
@@ -81,7 +84,7 @@ export class DomainState {
   findActiveRuns(): void {
     this.activeRuns.clear();
     for (const conversation of this.store.conversations.all()) {
-      if (conversation.agent_steps_done !== undefined && conversation.agent_status === undefined && conversation.agent_steps_done < RUN_STEPS) this.activeRuns.add(conversation.id);
+      if (conversation.agent_steps_done !== undefined && conversation.agent_status === undefined && conversation.agent_steps_done < runStepsTotal(conversation)) this.activeRuns.add(conversation.id);
     }
   }
 

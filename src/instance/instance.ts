@@ -89,7 +89,7 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source } = await readFixture(fixture);
     const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes));
-    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin });
+    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts: options.agentScripts });
   };
 
   const runner = new OperationRunner(await load(current.fixture, current.seed));

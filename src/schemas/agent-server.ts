@@ -44,3 +44,23 @@ export const SocketMessage = z.object({
   content: SendMessageRequest.shape.content,
   run: z.boolean().default(true),
 }).loose();
+
+/** One step of an agent script: a terminal command and its output, the turn's file edit, a message, a tool error, a failure or being stuck. */
+export const AgentScriptStep = z.union([
+  z.strictObject({ terminal: z.strictObject({ command: z.string().min(1), output: z.string().default(''), exit_code: z.int().default(0) }) }),
+  z.strictObject({ edit: z.literal(true) }),
+  z.strictObject({ message: z.string().min(1) }),
+  z.strictObject({ error: z.string().min(1) }),
+  z.strictObject({ fail: z.strictObject({ code: z.string().min(1).default('AgentError'), detail: z.string().min(1) }) }),
+  z.strictObject({ stuck: z.literal(true) }),
+]);
+
+/**
+ * A script of the fake's agent: the steps of a run, for a user message whose text contains `match`
+ * (case-insensitive; a script without `match` answers any message).
+ */
+export const AgentScript = z.strictObject({
+  match: z.string().min(1).optional(),
+  steps: z.array(AgentScriptStep).min(1).max(200),
+});
+export type AgentScript = z.output<typeof AgentScript>;

@@ -63,6 +63,10 @@ export const ConversationRecord = z.strictObject({
   agent_steps_done: z.int().min(0).optional(),
   /** The agent's status when it is not what time says (paused by a client); absent otherwise. */
   agent_status: z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation']).optional(),
+  /** Which of the fake's agent scripts the current run follows (absent: the built-in one), how many steps it has, and after which its file edit is done. */
+  agent_script: z.int().min(0).optional(),
+  agent_steps_total: z.int().min(0).optional(),
+  agent_edit_after: z.int().min(0).optional(),
   /** When a client paused the agent (a run goes on from there when it runs again). */
   agent_paused_at: DateTime.optional(),
   created_at: DateTime,

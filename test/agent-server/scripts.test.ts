@@ -1,0 +1,78 @@
+/**
+ * The agent's scripts are data: for each user message, the first script whose `match` the text
+ * contains runs (else the built-in one), its steps paced by the fake's clock over `agentRunMs`.
+ */
+import { describe, expect, it } from 'vitest';
+import { createFake, type FakeOptionsInput } from '../../src/index.js';
+import { describe as name } from './support.js';
+
+const APP = 'http://localhost:3000';
+const AGENT = 'http://localhost:3001';
+
+/** A fake with `agentScripts` on a manual clock, and a running conversation in it (no first message). */
+async function withScripts(agentScripts: FakeOptionsInput['agentScripts'], timings: FakeOptionsInput['timings'] = 'instant') {
+  const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings, agentScripts });
+  const json = async (url: string, init: RequestInit = {}) => (await fake.fetch(new Request(url, init))).json() as Promise<Record<string, unknown> & { items?: Record<string, unknown>[] }>;
+  const task = await json(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  fake.clock.advance(60_000);
+  const [ready] = await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`) as unknown as { app_conversation_id: string }[];
+  const [conversation] = await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`) as unknown as { id: string; session_api_key: string }[];
+  const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
+  const send = (text: string) => json(`${AGENT}/api/conversations/${conversation!.id}/events`, { method: 'POST', headers, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }) });
+  const events = async () => ((await json(`${AGENT}/api/conversations/${conversation!.id}/events/search`, { headers })).items ?? []);
+  const status = async () => ((await json(`${APP}/api/v1/app-conversations?ids=${conversation!.id}`)) as unknown as { execution_status: string }[])[0]!.execution_status;
+  return { fake, send, events, status };
+}
+
+describe('agentScripts', () => {
+  it('runs the script whose match the message contains: its commands with their output, its messages, then finished', async () => {
+    const { send, events, status } = await withScripts([
+      { match: 'tests', steps: [{ terminal: { command: 'npm test', output: '1 failed, 41 passed', exit_code: 1 } }, { message: 'One test fails: I will look at it.' }] },
+    ]);
+    await send('Please run the TESTS');
+    const log = await events();
+    expect(log.slice(2).map(name)).toEqual(['execution_status=running', 'ActionEvent:TerminalAction', 'ObservationEvent:TerminalObservation', 'MessageEvent:assistant', 'execution_status=finished']);
+    expect(log[3]).toMatchObject({ action: { command: 'npm test' } });
+    expect(log[4]).toMatchObject({ action_id: log[3]!.id, observation: { content: [{ type: 'text', text: '1 failed, 41 passed' }], exit_code: 1, is_error: true } });
+    expect(log[5]).toMatchObject({ llm_message: { content: [{ text: 'One test fails: I will look at it.' }] } });
+    expect(await status()).toBe('finished');
+  });
+
+  it('runs the built-in script for a message no script matches', async () => {
+    const { send, events } = await withScripts([{ match: 'deploy', steps: [{ message: 'Deployed.' }] }]);
+    await send('Fix the flaky test');
+    expect((await events()).slice(2).map(name)).toEqual([
+      'execution_status=running', 'ActionEvent:TerminalAction', 'ObservationEvent:TerminalObservation', 'ActionEvent:FileEditorAction',
+      'ObservationEvent:FileEditorObservation', 'execution_status=finished', 'MessageEvent:assistant',
+    ]);
+  });
+
+  it('ends a run in error (AgentErrorEvent, then ConversationErrorEvent and error) or stuck, as a script says', async () => {
+    const { send, events, status } = await withScripts([
+      { match: 'break', steps: [{ error: 'Command timed out' }, { fail: { code: 'LLMRateLimitError', detail: 'Rate limit exceeded' } }] },
+      { match: 'loop', steps: [{ terminal: { command: 'ls' } }, { stuck: true }] },
+    ]);
+    await send('break it');
+    expect((await events()).slice(2).map(name)).toEqual(['execution_status=running', 'AgentErrorEvent', 'ConversationErrorEvent', 'execution_status=error']);
+    expect((await events()).at(-2)).toMatchObject({ kind: 'ConversationErrorEvent', code: 'LLMRateLimitError', detail: 'Rate limit exceeded' });
+    expect(await status()).toBe('error');
+    await send('now loop');
+    expect((await events()).slice(-4).map(name)).toEqual(['execution_status=running', 'ActionEvent:TerminalAction', 'ObservationEvent:TerminalObservation', 'execution_status=stuck']);
+    expect(await status()).toBe('stuck');
+  });
+
+  it('paces the steps over agentRunMs with the fake\'s clock', async () => {
+    const { fake, send, events } = await withScripts([{ steps: [{ message: 'one' }, { message: 'two' }, { message: 'three' }] }], { agentRunMs: 4000 });
+    await send('go');
+    const kinds = async () => (await events()).slice(2).map(name);
+    expect(await kinds()).toEqual(['execution_status=running']);
+    fake.clock.advance(1000);
+    expect(await kinds()).toEqual(['execution_status=running', 'MessageEvent:assistant']);
+    fake.clock.advance(3000);
+    expect(await kinds()).toEqual(['execution_status=running', 'MessageEvent:assistant', 'MessageEvent:assistant', 'MessageEvent:assistant', 'execution_status=finished']);
+  });
+
+  it('refuses a script that is not one, naming the bad field', async () => {
+    await expect(createFake({ agentScripts: [{ steps: [{ dance: true }] }] as never })).rejects.toThrow(/Failed to create the fake: invalid options \(agentScripts\[0\]\.steps\[0\]/);
+  });
+});
