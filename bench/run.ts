@@ -4,6 +4,7 @@
  * and prints a table. Targets (issue 5) are reported as met or not, never asserted in tests.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { createServer as createNetServer } from 'node:net';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; agent?: Record<string, unknown>; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -269,8 +270,122 @@ async function stalls(): Promise<void> {
   report.stalls = rows;
 }
 
+// ------------------------------------------------------------------ 8. the agent server
+/** Sockets on one conversation, and messages (each a run of 8 events) sent while they listen. */
+const AGENT_SOCKETS = 100;
+const AGENT_MESSAGES = 40;
+const EVENTS_PER_RUN = 8;
+async function agent(): Promise<void> {
+  console.log(`\n8. The agent server: events to ${AGENT_SOCKETS} sockets on one conversation, event search at 1k and 100k events, memory per 10k events`);
+  const { default: WebSocket } = await import('ws');
+  const freePort = () => new Promise<number>((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  /** Opens `count` sockets at `url`; resolves when each got `ready` frames; `until(n)` waits for n frames on every socket. */
+  const sockets = async (url: string, count: number, ready: number) => {
+    const received = new Array<number>(count).fill(0);
+    const open = await Promise.all(Array.from({ length: count }, (_, i) => new Promise<InstanceType<typeof WebSocket>>((resolve) => {
+      const socket = new WebSocket(url);
+      socket.on('message', () => { received[i]!++; });
+      socket.on('open', () => resolve(socket));
+    })));
+    const until = async (n: number) => { while (received.some((r) => r < n)) await new Promise((r) => setTimeout(r, 2)); };
+    await until(ready);
+    return { open, until, received };
+  };
+
+  // Fakehands: a conversation, 100 sockets, then messages that each publish a run of 8 events.
+  const agentPort = await freePort();
+  const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--agent-port', String(agentPort), '--quiet', '--timings', 'instant', '--auth', 'none', '--fixture', 'empty']);
+  let fakeRate = 0;
+  let eventBytes = 0;
+  try {
+    const task = await (await fetch(`${server.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json() as { id: string };
+    const [ready] = await (await fetch(`${server.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { app_conversation_id: string }[];
+    const [conversation] = await (await fetch(`${server.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as { id: string; session_api_key: string }[];
+    const agentUrl = `http://127.0.0.1:${agentPort}`;
+    const listening = await sockets(`ws://127.0.0.1:${agentPort}/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}`, AGENT_SOCKETS, 1);
+    const started = performance.now();
+    for (let i = 0; i < AGENT_MESSAGES; i++) {
+      await fetch(`${agentUrl}/api/conversations/${conversation!.id}/events`, { method: 'POST', headers: { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: `message ${i}` }], run: true }) });
+    }
+    await listening.until(1 + AGENT_MESSAGES * EVENTS_PER_RUN);
+    fakeRate = (AGENT_SOCKETS * AGENT_MESSAGES * EVENTS_PER_RUN) / ((performance.now() - started) / 1000);
+    const page = await (await fetch(`${agentUrl}/api/conversations/${conversation!.id}/events/search?limit=100`, { headers: { 'x-session-api-key': conversation!.session_api_key } })).json() as { items: unknown[] };
+    eventBytes = Math.round(JSON.stringify(page.items).length / page.items.length);
+    for (const socket of listening.open) socket.close();
+  } finally {
+    await server.stop();
+  }
+  // The bare ws broadcast of as many frames of the same size.
+  const bare = await spawnServer([root('bench/servers/bare-ws.mjs')]);
+  let bareRate = 0;
+  try {
+    const listening = await sockets(bare.url.replace('http', 'ws'), AGENT_SOCKETS, 0);
+    const started = performance.now();
+    listening.open[0]!.send(`go ${AGENT_MESSAGES * EVENTS_PER_RUN} ${eventBytes}`);
+    await listening.until(AGENT_MESSAGES * EVENTS_PER_RUN);
+    bareRate = (AGENT_SOCKETS * AGENT_MESSAGES * EVENTS_PER_RUN) / ((performance.now() - started) / 1000);
+    for (const socket of listening.open) socket.close();
+  } finally {
+    await bare.stop();
+  }
+  console.log(`  events delivered: bare ws ${round(bareRate, 0)}/s · fakehands ${round(fakeRate, 0)}/s (${AGENT_SOCKETS} sockets, ${AGENT_MESSAGES} runs of ${EVENTS_PER_RUN} events, ~${eventBytes} B each)`);
+  target('agent: events/s to 100 sockets × a bare ws broadcast', fakeRate / bareRate, 0.1, true);
+
+  // Event search and memory, in process.
+  const { createFake } = await import('../dist/index.js');
+  const withEvents = async (n: number) => {
+    const conversationId = '11111111-1111-4111-8111-111111111111';
+    const base = Date.parse('2025-11-03T08:00:00Z');
+    const events = Array.from({ length: n }, (_, i) => {
+      const at = new Date(base + i).toISOString().replace('Z', '000Z');
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      return { id, conversation_id: conversationId, created_at: at, event: { kind: 'MessageEvent', id, timestamp: at.replace('Z', ''), source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: `event ${i}` }] } } };
+    });
+    const fixture = {
+      sandbox_specs: [{ id: 'spec', command: ['--port', '8000'], created_at: '2025-10-01T00:00:00Z', initial_env: {}, working_dir: '/home/openhands/workspace' }],
+      sandboxes: [{ id: 'oh-agent-server-bench', sandbox_spec_id: 'spec', status: 'RUNNING', session_api_key: 'bench-key', agent_port: 30000, created_at: '2025-11-01T00:00:00Z' }],
+      conversations: [{ id: conversationId, version: 'V1', sandbox_id: 'oh-agent-server-bench', title: 'bench', created_at: '2025-11-01T00:00:00Z', updated_at: '2025-11-01T00:00:00Z' }],
+      events,
+    };
+    return createFake({ fixture: fixture as never, agentUrl: 'http://localhost:3001', auth: 'none', clock: 'manual', timings: 'instant' });
+  };
+  const searchMs = async (n: number) => {
+    const fake = await withEvents(n);
+    const deep = `00000000-0000-4000-8000-${String(Math.floor(n / 2)).padStart(12, '0')}`;
+    const call = (query: string) => fake.fetch(new Request(`http://localhost:3001/api/conversations/11111111111141118111111111111111/events/search?limit=100${query}`, { headers: { 'x-session-api-key': 'bench-key' } })).then((r) => r.arrayBuffer());
+    for (let i = 0; i < 30; i++) await call('');
+    const time = async (query: string) => {
+      const started = performance.now();
+      for (let i = 0; i < 300; i++) await call(query);
+      return ((performance.now() - started) / 300) * 1000;
+    };
+    return { first: await time(''), deep: await time(`&page_id=${deep}`) };
+  };
+  const small = await searchMs(1000);
+  const large = await searchMs(100_000);
+  console.log(`  event search (100 a page): 1,000 events first ${round(small.first, 1)} µs, deep ${round(small.deep, 1)} µs · 100,000 events first ${round(large.first, 1)} µs, deep ${round(large.deep, 1)} µs`);
+  target('agent: event search at 100k events vs 1k (first page)', large.first / small.first, 3, false);
+  target('agent: event search at 100k events vs 1k (deep page)', large.deep / small.deep, 3, false);
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const held = await withEvents(10_000);
+  gc();
+  const perTenThousand = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+  console.log(`  memory: ${round(perTenThousand, 1)} MiB of heap per 10,000 events (short MessageEvents), the fake holding them (${held.options.agentUrl})`);
+  report.agent = { sockets: AGENT_SOCKETS, runs: AGENT_MESSAGES, eventsPerRun: EVENTS_PER_RUN, eventBytes, fakeEventsPerSecond: round(fakeRate, 0), bareEventsPerSecond: round(bareRate, 0), searchUs: { small, large }, heapMiBPer10kEvents: round(perTenThousand, 1) };
+}
+
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls, agent };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

@@ -56,10 +56,33 @@ function matches(event: AgentEvent, filters: EventFilters): boolean {
   return true;
 }
 
-/** `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id of the first event of the page. */
+/** Whether a search has filters besides paging (then each event is looked at). */
+const filtered = (filters: EventFilters) => Boolean(filters.kind || filters.source || filters.body || filters.timestamp__gte || filters.timestamp__lt);
+
+/**
+ * `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id
+ * of the first event of the page. Without filters a page costs its own size, whatever the log holds.
+ */
 export function searchEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number }): { items: AgentEvent[]; next_page_id: string | null } {
-  let events = eventsOf(state, conversation.id).filter((e) => matches(e, filters));
-  if (filters.sort_order === 'TIMESTAMP_DESC') events = events.reverse();
+  const ids = state.store.eventIdsOf(conversation.id);
+  const event = (id: string) => state.store.events.get(id)!.event as AgentEvent;
+  const descending = filters.sort_order === 'TIMESTAMP_DESC';
+  if (!filtered(filters)) {
+    const position = filters.page_id === undefined ? undefined : state.store.eventPosition(filters.page_id);
+    const at = position !== undefined && ids[position] === filters.page_id ? position : undefined;
+    const items: AgentEvent[] = [];
+    if (descending) {
+      const from = at ?? ids.length - 1;
+      for (let i = from; i >= 0 && items.length < filters.limit; i--) items.push(event(ids[i]!));
+      const next = from - filters.limit;
+      return { items, next_page_id: next >= 0 ? ids[next]! : null };
+    }
+    const from = at ?? 0;
+    for (let i = from; i < ids.length && items.length < filters.limit; i++) items.push(event(ids[i]!));
+    return { items, next_page_id: ids[from + filters.limit] ?? null };
+  }
+  let events = ids.map(event).filter((e) => matches(e, filters));
+  if (descending) events = events.reverse();
   const start = filters.page_id ? Math.max(0, events.findIndex((e) => e.id === filters.page_id)) : 0;
   const items = events.slice(start, start + filters.limit);
   return { items, next_page_id: events[start + filters.limit]?.id ?? null };
@@ -67,6 +90,7 @@ export function searchEvents(state: DomainState, conversation: ConversationRecor
 
 /** `GET .../events/count`. */
 export function countEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters): number {
+  if (!filtered(filters)) return state.store.eventIdsOf(conversation.id).length;
   return eventsOf(state, conversation.id).filter((e) => matches(e, filters)).length;
 }
 

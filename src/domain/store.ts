@@ -41,6 +41,8 @@ export class Store {
   readonly events: Table<typeof AgentEventRecord>;
   /** Each conversation's event ids, oldest first. */
   readonly #eventsOf = new Map<string, string[]>();
+  /** Where each event stands in its conversation's list (a page starts at one by its id). */
+  readonly #eventPosition = new Map<string, number>();
 
   /** An empty store of at most `budget`. */
   constructor(budget: StoreBudget = new StoreBudget()) {
@@ -88,9 +90,10 @@ export class Store {
     const stored = await this.events.insert(record);
     let ids = this.#eventsOf.get(record.conversation_id);
     if (!ids) this.#eventsOf.set(record.conversation_id, (ids = []));
-    ids.push(stored.id);
+    this.#eventPosition.set(stored.id, ids.push(stored.id) - 1);
     this.#record(() => {
       ids.pop();
+      this.#eventPosition.delete(stored.id);
     });
     return stored;
   }
@@ -99,11 +102,20 @@ export class Store {
   removeEventsOf(conversationId: string): void {
     const ids = this.#eventsOf.get(conversationId);
     if (!ids) return;
-    for (const id of ids) this.events.remove(id);
+    for (const id of ids) {
+      this.events.remove(id);
+      this.#eventPosition.delete(id);
+    }
     this.#eventsOf.delete(conversationId);
     this.#record(() => {
       this.#eventsOf.set(conversationId, ids);
+      ids.forEach((id, i) => this.#eventPosition.set(id, i));
     });
+  }
+
+  /** Where an event stands in its conversation's list, or `undefined`. */
+  eventPosition(id: string): number | undefined {
+    return this.#eventPosition.get(id);
   }
 
   /** A conversation's event ids, oldest first (the live list: do not change it). */
