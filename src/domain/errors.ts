@@ -22,6 +22,8 @@ export type RefusalReason =
   | 'gone'
   /** The request's input is not valid (422). */
   | 'invalid'
+  /** Too many of something queued (429). */
+  | 'too_many'
   /** The agent server behind it answered an error (502). */
   | 'bad_gateway'
   /** The sandbox cannot take it now (503). */

@@ -6,7 +6,7 @@ import type { AppConversationStartRequest, AppConversationStartTask } from '../s
 import type { StartTaskSortOrder } from '../schemas/common.js';
 import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
 import type { StartTaskRecord } from '../schemas/records.js';
-import { badRequest } from './refusal.js';
+import { badRequest, refuse, type Refusal } from './refusal.js';
 import { breathe } from './mutex.js';
 import { RUN_STEPS, SYSTEM_PROMPT, deliverMessage, publishEvent } from './scripted-agent.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
@@ -126,7 +126,31 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
   // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
   await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
-  if (hasMessage) await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs);
+  let current = hasMessage ? await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs) : record;
+  // Messages queued while it started (POST /api/v1/conversations/{id}/pending-messages) reach it now, in order.
+  for (const queued of state.store.takeQueued(record.id)) current = await deliverMessage(state, current, queued.text, true, atMs);
+}
+
+/** How many messages may wait for a conversation that is still starting. */
+export const MAX_PENDING_MESSAGES = 10;
+
+/**
+ * `POST /api/v1/conversations/{id}/pending-messages`: a message for a conversation still starting
+ * (named by its id, or its start task's), delivered once it is ready; a ready one gets it at once.
+ */
+export async function queuePendingMessage(state: DomainState, id: string, text: string): Promise<{ id: string; queued: boolean; position: number } | Refusal> {
+  const key = toHyphenatedUuid(id);
+  if (!key) return refuse('not_found', 'Not Found');
+  const messageId = toHex(state.random.uuid());
+  const conversation = state.store.conversations.get(key);
+  if (conversation?.version === 'V1') {
+    await deliverMessage(state, conversation, text, true);
+    return { id: messageId, queued: false, position: 0 };
+  }
+  const task = state.store.startTasks.get(key) ?? state.store.startTasks.all().find((t) => t.app_conversation_id === key);
+  if (!task || FINAL_TASK_STATUSES.has(task.status) || !task.app_conversation_id) return refuse('not_found', 'Not Found');
+  if (state.store.queuedCount(task.app_conversation_id) >= MAX_PENDING_MESSAGES) return refuse('too_many', `Too many pending messages: at most ${MAX_PENDING_MESSAGES} wait for a conversation that is starting`);
+  return { id: messageId, queued: true, position: state.store.queueMessage(task.app_conversation_id, { id: messageId, text }) };
 }
 
 /** The text of a message's content (its images as their URLs). */

@@ -98,6 +98,35 @@ export class Store {
     return stored;
   }
 
+  /** Messages queued for conversations still starting, by conversation id, oldest first. */
+  readonly #pending = new Map<string, { id: string; text: string }[]>();
+
+  /** Queues a message for a conversation that is still starting; returns its 1-based position. */
+  queueMessage(conversationId: string, message: { id: string; text: string }): number {
+    let queue = this.#pending.get(conversationId);
+    if (!queue) this.#pending.set(conversationId, (queue = []));
+    queue.push(message);
+    this.#record(() => {
+      queue.pop();
+    });
+    return queue.length;
+  }
+
+  /** The messages queued for a conversation, taken out of the queue. */
+  takeQueued(conversationId: string): { id: string; text: string }[] {
+    const queue = this.#pending.get(conversationId) ?? [];
+    this.#pending.delete(conversationId);
+    if (queue.length > 0) this.#record(() => {
+      this.#pending.set(conversationId, queue);
+    });
+    return queue;
+  }
+
+  /** How many messages wait for a conversation. */
+  queuedCount(conversationId: string): number {
+    return this.#pending.get(conversationId)?.length ?? 0;
+  }
+
   /** Removes a conversation's whole event log (the conversation is gone). */
   removeEventsOf(conversationId: string): void {
     const ids = this.#eventsOf.get(conversationId);

@@ -13,7 +13,7 @@ export { formatReport, type Difference, type DriftReport, type KnownDifference }
 export { KNOWN_DIFFERENCES } from './known-differences.js';
 
 /** Path prefixes under which every provider operation is expected to be served by the fake. */
-export const DRIFT_PREFIXES = Object.freeze(['/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs', '/api/v1/conversation'] as const);
+export const DRIFT_PREFIXES = Object.freeze(['/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs', '/api/v1/conversation', '/api/v1/conversations'] as const);
 
 /** Options of `checkDrift`. */
 export interface DriftOptions {

@@ -21,6 +21,7 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
 
   { operation: 'GET /api/v1/conversation/{conversation_id}/events/search', location: 'response', reason: EVENTS_REASON },
   { operation: 'GET /api/v1/conversation/{conversation_id}/events', location: 'response', reason: EVENTS_REASON },
+  { operation: 'POST /api/v1/conversations/{conversation_id}/pending-messages', location: 'request', reason: 'the real route reads its body itself (a message: role and content), so its document declares none; the fake declares the message it reads' },
   { operation: 'GET /api/v1/events/search', location: 'operation', aspect: 'served', reason: 'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too' },
   { operation: 'GET /api/v1/events/count', location: 'operation', aspect: 'served', reason: 'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too' },
 

@@ -16,8 +16,9 @@ const ALWAYS_DECLARED = new Set([200, 401, 422, 507]);
  * checkAnswer(route, 200, { items: [], next_page_id: null }, '/api/v1/sandboxes/search')
  */
 export function checkAnswer(route: Route, status: number, body: unknown, path: string): void {
-  const declared = ALWAYS_DECLARED.has(status) || (route.errors ?? []).includes(status as 404);
-  const schema = status === 200 ? route.response : ERROR_RESPONSES[status]?.schema;
+  const success = route.successStatus ?? 200;
+  const declared = status === success || ALWAYS_DECLARED.has(status) || (route.errors ?? []).includes(status as 404);
+  const schema = status === success ? route.response : ERROR_RESPONSES[status]?.schema;
   const result = declared && schema ? schema.safeParse(JSON.parse(JSON.stringify(body))) : null;
   if (result?.success) return;
   const problems = !declared ? `status ${status} is not declared for this route`

@@ -51,7 +51,7 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     if (route.internal) continue;
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const responses: Record<string, JsonSchema> = {
-      200: { description: 'Successful Response', content: jsonContent(route.untypedInDocument ? {} : jsonSchema(route.response, 'output')) },
+      [route.successStatus ?? 200]: { description: 'Successful Response', content: jsonContent(route.untypedInDocument ? {} : jsonSchema(route.response, 'output')) },
     };
     for (const status of [401, ...(route.errors ?? []), 422]) {
       const error = ERROR_RESPONSES[status]!;

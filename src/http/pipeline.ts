@@ -63,7 +63,7 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
 
 /** Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as JSON. */
 function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Answer {
-  const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(200, result);
+  const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(route.successStatus ?? 200, result);
   if (instance.options.checkResponses) checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
   return answer;
 }

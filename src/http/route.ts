@@ -49,8 +49,10 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   body?: B;
   /** An empty body reads as `{}` (control API). */
   bodyOptional?: boolean;
-  /** Schema of the 200 answer. */
+  /** Schema of the success answer. */
   response: R;
+  /** The status of the success answer (default 200; 201 for a route that creates, as the real one). */
+  successStatus?: 200 | 201;
   /** Document the 200 answer as untyped (`{}`), as the real document does for routes that proxy the agent server; answers are still checked. */
   untypedInDocument?: boolean;
   /** Error statuses this route can answer with, besides 401 and 422. */
@@ -72,6 +74,7 @@ export interface Route {
   body?: z.ZodType;
   bodyOptional?: boolean;
   response: z.ZodType;
+  successStatus?: 200 | 201;
   untypedInDocument?: boolean;
   errors?: readonly ErrorStatus[];
   handle(input: RouteInput<unknown, unknown>, context: RouteContext): Promise<unknown>;

@@ -8,7 +8,7 @@ import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
 
 /** Error statuses a route may declare besides 401 and 422. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 502 | 503 | 504 | 507;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 502 | 503 | 504 | 507;
 
 /** Every error answer: its description and the schema of its body. */
 export const ERROR_RESPONSES: Readonly<Record<number, { description: string; schema: z.ZodType }>> = Object.freeze({
@@ -21,6 +21,7 @@ export const ERROR_RESPONSES: Readonly<Record<number, { description: string; sch
   410: { description: 'Gone: the conversation is archived (its sandbox no longer exists)', schema: DetailError },
   413: { description: 'Request body too large', schema: DetailError },
   422: { description: 'Validation Error', schema: HTTPValidationError },
+  429: { description: 'Too Many Requests: too many messages queued', schema: DetailError },
   502: { description: 'Bad Gateway: the agent server answered an error', schema: DetailError },
   503: { description: 'Service Unavailable: the sandbox cannot take it now', schema: DetailError },
   504: { description: 'Gateway Timeout: the ACP server did not answer in time', schema: DetailError },
@@ -37,6 +38,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = Object.fr
   conflict: 409,
   gone: 410,
   invalid: 422,
+  too_many: 429,
   bad_gateway: 502,
   unavailable: 503,
   gateway_timeout: 504,

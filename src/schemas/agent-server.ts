@@ -64,3 +64,6 @@ export const AgentScript = z.strictObject({
   steps: z.array(AgentScriptStep).min(1).max(200),
 });
 export type AgentScript = z.output<typeof AgentScript>;
+
+/** `POST /api/v1/conversations/{id}/pending-messages` (`PendingMessageResponse`): the message's id, whether it waits, and where (1-based). */
+export const PendingMessageResponse = z.object({ id: z.string(), queued: z.boolean(), position: z.int().min(0) });

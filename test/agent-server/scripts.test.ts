@@ -76,3 +76,24 @@ describe('agentScripts', () => {
     await expect(createFake({ agentScripts: [{ steps: [{ dance: true }] }] as never })).rejects.toThrow(/Failed to create the fake: invalid options \(agentScripts\[0\]\.steps\[0\]/);
   });
 });
+
+describe('POST /api/v1/conversations/{id}/pending-messages', () => {
+  it('queues messages for a conversation still starting (named by its start task), 201 with positions, 429 past 10; delivered in order once it is ready', async () => {
+    const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'realistic', agentScripts: [{ steps: [{ message: 'ok' }] }] });
+    const post = (url: string, body: unknown) => fake.fetch(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    const task = await (await post(`${APP}/api/v1/app-conversations`, {})).json() as { id: string };
+    const queue = async (text: string) => {
+      const answer = await post(`${APP}/api/v1/conversations/${task.id}/pending-messages`, { role: 'user', content: [{ type: 'text', text }] });
+      return { status: answer.status, body: await answer.json() as { id: string; queued: boolean; position: number } };
+    };
+    const first = await queue('first');
+    expect(first).toEqual({ status: 201, body: { id: expect.stringMatching(/^[0-9a-f]{32}$/), queued: true, position: 1 } });
+    for (let i = 2; i <= 10; i++) expect((await queue(`message ${i}`)).body.position).toBe(i);
+    expect(await queue('one too many')).toEqual({ status: 429, body: { detail: 'Too many pending messages: at most 10 wait for a conversation that is starting' } });
+    fake.clock.advance(600_000);
+    const [ready] = await (await fake.fetch(new Request(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`))).json() as { app_conversation_id: string }[];
+    const page = await (await fake.fetch(new Request(`${APP}/api/v1/conversation/${ready!.app_conversation_id}/events/search?kind__eq=MessageEvent&limit=100`))).json() as { items: { source: string; llm_message: { content: { text: string }[] } }[] };
+    expect(page.items.filter((e) => e.source === 'user').map((e) => e.llm_message.content[0]!.text)).toEqual(['first', ...Array.from({ length: 9 }, (_, i) => `message ${i + 2}`)]);
+    expect((await post(`${APP}/api/v1/conversations/00000000000040008000000000000000/pending-messages`, { content: [] })).status).toBe(404);
+  });
+});

@@ -7,10 +7,12 @@ import { z } from 'zod';
 import { batchGetEvents, countEvents, searchEvents } from '../../../domain/agent-server.js';
 import { toHyphenatedUuid } from '../../../domain/ids.js';
 import type { DomainState } from '../../../domain/state.js';
-import { AgentEvent, EventKind, EventPage, EventSortOrder } from '../../../schemas/agent-server.js';
+import { AgentEvent, EventKind, EventPage, EventSortOrder, PendingMessageResponse } from '../../../schemas/agent-server.js';
 import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
+import { messageText, queuePendingMessage } from '../../../domain/start-tasks.js';
+import { SendMessageRequest } from '../../../schemas/app-conversation.js';
 import { QueryDateTime } from './query.js';
 
 const Filters = z.object({ kind__eq: EventKind.optional(), timestamp__gte: QueryDateTime.optional(), timestamp__lt: QueryDateTime.optional() });
@@ -27,6 +29,12 @@ function conversationOf(state: DomainState, id: string) {
 
 /** The event routes of the app server. */
 export const eventRoutes: readonly Route[] = [
+  defineRoute({
+    method: 'POST', path: '/api/v1/conversations/:conversation_id/pending-messages',
+    summary: 'Queue a message for a conversation still starting (by its id or its start task\'s); delivered once it is ready (201; 429 past 10)',
+    params: z.object({ conversation_id: Uuid }), body: SendMessageRequest, response: PendingMessageResponse, successStatus: 201, errors: [404, 429],
+    handle: ({ params, body }, { runner }) => runner.run((state) => queuePendingMessage(state, params.conversation_id!, messageText(body.content))),
+  }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/search', summary: 'A page of a conversation\'s events',
     params: z.object({ conversation_id: Uuid }), query: Filters.extend(Paging.shape), response: EventPage,
