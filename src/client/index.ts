@@ -235,3 +235,5 @@ export function createClient(options: ClientOptions) {
 
 /** The client `createClient` returns. */
 export type Client = ReturnType<typeof createClient>;
+
+export { createAgentClient, type AgentClient, type AgentClientOptions, type ConversationEvent, type WebSocketClass } from './agent.js';

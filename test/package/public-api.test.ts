@@ -26,7 +26,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   ],
   'src/server.ts': ['CorsPolicy', 'FakeServer', 'FakeServerOptions', 'MAX_BODY_BYTES', 'RequestLogLine', 'StateFileIo', 'StateFileWriter', 'createFakeServer', 'readStateFile'],
   'src/pact.ts': ['CONSUMER_NAME', 'CONTRACTS_DIR', 'PROVIDER_NAME', 'VERIFY_HELP', 'VerifyConfig', 'VerifyOptions', 'VerifyResult', 'parseVerifyArgs', 'runVerify', 'verifyProvider'],
-  'src/client/index.ts': ['ApiError', 'AppConversationFilters', 'AppConversationQuery', 'Client', 'ClientOptions', 'LegacyListQuery', 'Page', 'PageQuery', 'StartTaskQuery', 'createClient'],
+  'src/client/index.ts': ['AgentClient', 'AgentClientOptions', 'ApiError', 'AppConversationFilters', 'AppConversationQuery', 'Client', 'ClientOptions', 'ConversationEvent', 'LegacyListQuery', 'Page', 'PageQuery', 'StartTaskQuery', 'WebSocketClass', 'createAgentClient', 'createClient'],
   'src/drift/index.ts': ['DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport'],
   'src/browser.ts': ['Fake', 'FakeOptionsInput', 'FakeWorker', 'StartFakeWorkerOptions', 'startFakeWorker'],
 };

@@ -1,0 +1,34 @@
+/**
+ * The typed client of the agent server (`fakehands/client`'s `createAgentClient`) against the
+ * standalone fake: REST, and the events socket as an async iterator.
+ */
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ApiError, createAgentClient, type WebSocketClass } from '../../src/client/index.js';
+import { ONE_RUN, describe as name, serve, startConversation } from './support.js';
+
+describe('createAgentClient', () => {
+  it('reads the log, sends a message and follows the socket until it stops', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const agent = createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key });
+    expect(await agent.countEvents()).toBe(1 + ONE_RUN.length);
+    const page = await agent.searchEvents({ limit: 2 });
+    expect(page.items.map(name)).toEqual(['SystemPromptEvent', 'MessageEvent:user']);
+    expect((await agent.getEvent(page.items[1]!.id)).id).toBe(page.items[1]!.id);
+    const events = agent.events(WebSocket as unknown as WebSocketClass);
+    const seen: string[] = [];
+    for await (const event of events) {
+      seen.push(name(event as Record<string, unknown>));
+      if (seen.length === 10) events.send('More, please');
+      if (seen.length === 10 + ONE_RUN.length) events.stop();
+    }
+    expect(seen).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN]);
+    expect(events.closed?.code).toBe(1005);
+    await agent.sendMessage('And again', { run: false });
+    expect(await agent.countEvents()).toBe(2 + 2 * ONE_RUN.length);
+    const refused = await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' }).countEvents().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(401);
+  });
+});
