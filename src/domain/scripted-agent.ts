@@ -215,7 +215,7 @@ export function editedTurns(conversation: ConversationRecord): number | null {
 }
 
 /** The agent's status as its events say: `null` for a conversation whose history has no events. */
-export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | null {
+export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | 'idle' | null {
   if (conversation.agent_status) return conversation.agent_status;
   if (conversation.agent_steps_done === undefined) return null;
   return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
@@ -275,6 +275,12 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
     if (fields.kind === 'ConversationStateUpdateEvent' && (fields.value === 'error' || fields.value === 'stuck')) ended = fields.value;
     ids.push(event.id);
     done++;
+    // Confirmation mode: an action is published, not run, until the client answers.
+    if (conversation.agent_confirm && fields.kind === 'ActionEvent') {
+      await publishEvent(state, conversation.id, stateUpdate('execution_status', 'waiting_for_confirmation'), Math.min(nowMs, started + step.at * runMs));
+      state.activeRuns.delete(conversation.id);
+      return state.store.conversations.update(conversation.id, { agent_steps_done: done, agent_status: 'waiting_for_confirmation', agent_paused_at: formatDateTime(Math.min(nowMs, started + step.at * runMs)) });
+    }
   }
   if (done === conversation.agent_steps_done) return conversation;
   if (done >= script.length) state.activeRuns.delete(conversation.id);
@@ -329,12 +335,44 @@ export async function runAgent(state: DomainState, conversation: ConversationRec
   return true;
 }
 
+/** `POST .../confirmation_policy`: `AlwaysConfirm` makes each action wait for the client's answer; anything else runs them. */
+export async function setConfirmationPolicy(state: DomainState, conversation: ConversationRecord, kind: string): Promise<void> {
+  await state.store.conversations.update(conversation.id, { agent_confirm: kind === 'AlwaysConfirm' });
+  await publishEvent(state, conversation.id, stateUpdate('confirmation_policy', { kind }));
+}
+
+/**
+ * `POST .../events/respond_to_confirmation` (`event_service.py`, respond_to_confirmation): accept
+ * runs the waiting action and the run goes on; reject publishes a `UserRejectObservation` for it
+ * and the agent is `idle`, waiting for the next message. Nothing waiting: nothing happens.
+ */
+export async function respondToConfirmation(state: DomainState, conversation: ConversationRecord, accept: boolean, reason: string): Promise<void> {
+  if (conversation.agent_status !== 'waiting_for_confirmation') return;
+  if (accept) {
+    const waited = state.clock.now() - parseDateTime(conversation.agent_paused_at ?? formatDateTime(state.clock.now()));
+    const resumed = await state.store.conversations.update(conversation.id, {
+      agent_status: undefined, agent_paused_at: undefined, agent_started_at: formatDateTime(runStart(conversation) + waited),
+    });
+    await publishEvent(state, conversation.id, stateUpdate('execution_status', 'running'));
+    state.activeRuns.add(resumed.id);
+    await publishDueSteps(state, resumed, state.clock.now());
+    return;
+  }
+  const action = state.store.events.get(state.store.eventIdsOf(conversation.id).at(-2) ?? '')?.event as AgentEvent | undefined;
+  await publishEvent(state, conversation.id, {
+    kind: 'UserRejectObservation', source: 'user', tool_name: String(action?.tool_name ?? 'terminal'), tool_call_id: String(action?.tool_call_id ?? ''),
+    action_id: action?.id ?? '', rejection_reason: reason, rejection_source: 'user',
+  });
+  await publishEvent(state, conversation.id, stateUpdate('execution_status', 'idle'));
+  await state.store.conversations.update(conversation.id, { agent_status: 'idle', agent_paused_at: undefined, agent_steps_done: runStepsTotal(conversation) });
+}
+
 /** The `full_state` a socket's first frame carries: the conversation's state as the agent server holds it. */
 export function fullState(conversation: ConversationRecord, executionStatus: string): Omit<AgentEvent, 'id' | 'timestamp'> {
   return stateUpdate('full_state', {
     id: conversation.id,
     execution_status: executionStatus,
-    confirmation_policy: { kind: 'NeverConfirm' },
+    confirmation_policy: { kind: conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
     max_iterations: 500,
     stuck_detection: true,
     title: conversation.title,

@@ -62,7 +62,9 @@ export const ConversationRecord = z.strictObject({
   /** Steps of the agent's current run already published as events (the rest are due as time passes); absent: the run has no events to publish (a fixture's past). */
   agent_steps_done: z.int().min(0).optional(),
   /** The agent's status when it is not what time says (paused by a client); absent otherwise. */
-  agent_status: z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation']).optional(),
+  agent_status: z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation', 'idle']).optional(),
+  /** The conversation's confirmation policy: with `AlwaysConfirm`, each action waits for the client's answer. */
+  agent_confirm: z.boolean().optional(),
   /** Which of the fake's agent scripts the current run follows (absent: the built-in one), how many steps it has, and after which its file edit is done. */
   agent_script: z.int().min(0).optional(),
   agent_steps_total: z.int().min(0).optional(),

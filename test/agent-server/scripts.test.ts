@@ -97,3 +97,37 @@ describe('POST /api/v1/conversations/{id}/pending-messages', () => {
     expect((await post(`${APP}/api/v1/conversations/00000000000040008000000000000000/pending-messages`, { content: [] })).status).toBe(404);
   });
 });
+
+describe('confirmation mode (POST .../confirmation_policy, .../events/respond_to_confirmation)', () => {
+  it('with AlwaysConfirm each action waits (waiting_for_confirmation); accept runs it and goes on, reject publishes a UserRejectObservation and the agent is idle', async () => {
+    const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
+    const json = async (url: string, body?: unknown) => (await fake.fetch(new Request(url, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json', 'x-session-api-key': key }, body: body === undefined ? undefined : JSON.stringify(body) }))).json() as Promise<Record<string, unknown>>;
+    let key = '';
+    const task = await json(`${APP}/api/v1/app-conversations`, {});
+    fake.clock.advance(60_000);
+    const [ready] = await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`) as unknown as { app_conversation_id: string }[];
+    const [conversation] = await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`) as unknown as { id: string; session_api_key: string }[];
+    key = conversation!.session_api_key;
+    const base = `${AGENT}/api/conversations/${conversation!.id}`;
+    const tail = async (n: number) => ((await json(`${base}/events/search`)).items as Record<string, unknown>[]).slice(-n).map(name);
+    const status = async () => ((await json(`${APP}/api/v1/app-conversations?ids=${conversation!.id}`)) as unknown as { execution_status: string }[])[0]!.execution_status;
+
+    expect(await json(`${base}/confirmation_policy`, { policy: { kind: 'AlwaysConfirm' } })).toEqual({ success: true });
+    await json(`${base}/events`, { role: 'user', content: [{ type: 'text', text: 'Fix it' }], run: true });
+    expect(await tail(3)).toEqual(['execution_status=running', 'ActionEvent:TerminalAction', 'execution_status=waiting_for_confirmation']);
+    expect(await status()).toBe('waiting_for_confirmation');
+    fake.clock.advance(60_000);
+    expect(await tail(1)).toEqual(['execution_status=waiting_for_confirmation']);
+
+    expect(await json(`${base}/events/respond_to_confirmation`, { accept: true })).toEqual({ success: true });
+    expect(await tail(4)).toEqual(['execution_status=running', 'ObservationEvent:TerminalObservation', 'ActionEvent:FileEditorAction', 'execution_status=waiting_for_confirmation']);
+
+    expect(await json(`${base}/events/respond_to_confirmation`, { accept: false, reason: 'Not that file' })).toEqual({ success: true });
+    const [rejection] = ((await json(`${base}/events/search?kind=UserRejectObservation`)).items as Record<string, unknown>[]);
+    const edits = ((await json(`${base}/events/search?kind=ActionEvent`)).items as Record<string, unknown>[]);
+    expect(rejection).toMatchObject({ source: 'user', tool_name: 'file_editor', action_id: edits.at(-1)!.id, rejection_reason: 'Not that file', rejection_source: 'user' });
+    expect(await tail(2)).toEqual(['UserRejectObservation', 'execution_status=idle']);
+    expect(await status()).toBe('idle');
+    expect(await json(`${base}/events/respond_to_confirmation`, { accept: 'yes' })).toMatchObject({ detail: [{ type: 'bool_parsing', loc: ['body', 'accept'] }] });
+  });
+});

@@ -10,6 +10,7 @@ import {
 import { gitChanges, gitDiff } from '../../domain/conversation-ops.js';
 import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
 import { isRefusal } from '../../domain/refusal.js';
+import { respondToConfirmation, setConfirmationPolicy } from '../../domain/scripted-agent.js';
 import { messageText } from '../../domain/start-tasks.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { Uuid } from '../../schemas/common.js';
@@ -83,6 +84,22 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     params: ConversationParam, body: AgentMessageRequest, response: AgentSuccess, errors: [404],
     handle: (input, context) => onConversation(input, context, async (state, conversation) => {
       await sendToAgent(state, conversation, messageText(input.body.content), input.body.run);
+      return { success: true as const };
+    }),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/events/respond_to_confirmation`, summary: 'Accept or reject the action waiting for confirmation (respond_to_confirmation)',
+    params: ConversationParam, body: z.object({ accept: z.boolean(), reason: z.string().default('User rejected the action.') }), response: AgentSuccess, errors: [404],
+    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
+      await respondToConfirmation(state, conversation, input.body.accept, input.body.reason);
+      return { success: true as const };
+    }),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/confirmation_policy`, summary: 'Set the confirmation policy (set_conversation_confirmation_policy)',
+    params: ConversationParam, body: z.object({ policy: z.looseObject({ kind: z.enum(['AlwaysConfirm', 'NeverConfirm', 'ConfirmRisky']) }) }), response: AgentSuccess, errors: [404],
+    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
+      await setConfirmationPolicy(state, conversation, input.body.policy.kind);
       return { success: true as const };
     }),
   }),
