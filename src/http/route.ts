@@ -11,7 +11,7 @@ import type { ErrorStatus } from './status.js';
 export type { ErrorStatus } from './status.js';
 
 /** HTTP methods the API uses. */
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a route's handler receives: validated path parameters, query and body, and the request's headers. */
 export interface RouteInput<Q, B> {

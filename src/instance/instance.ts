@@ -16,6 +16,7 @@ import { DomainState } from '../domain/state.js';
 import { StoreBudget } from '../domain/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
 import { BUILT_IN_FIXTURES } from '../schemas/control.js';
+import type { AgentScript } from '../schemas/agent-server.js';
 import type { Fixture, FixtureInput } from '../schemas/records.js';
 import { createFaults, type Faults } from './faults.js';
 import { createJournal, type Journal } from './journal.js';
@@ -69,6 +70,10 @@ export interface Instance {
   onChange(listener: ChangeListener): () => void;
   /** The extra latency of the next request in milliseconds (0 without the `latency` option). */
   nextLatency(): number;
+  /** The agent's scripts in force. */
+  agentScripts(): readonly AgentScript[];
+  /** Replaces the agent's scripts (runs already going keep theirs until they end). */
+  setAgentScripts(scripts: readonly AgentScript[]): void;
 }
 
 /**
@@ -89,9 +94,11 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source } = await readFixture(fixture);
     const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes));
-    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts: options.agentScripts });
+    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
   };
 
+  // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
+  const agentScripts: AgentScript[] = [...options.agentScripts];
   const runner = new OperationRunner(await load(current.fixture, current.seed));
   const service = createService(runner);
   const latencyRandom = options.latency ? new RandomSource(options.seed) : null;
@@ -127,5 +134,9 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     snapshot: () => runner.snapshot(),
     onChange: (listener) => runner.subscribe(listener),
     nextLatency: () => (options.latency && latencyRandom ? latencyRandom.int(options.latency.min, options.latency.max) : 0),
+    agentScripts: () => [...agentScripts],
+    setAgentScripts: (scripts) => {
+      agentScripts.splice(0, agentScripts.length, ...scripts);
+    },
   };
 }

@@ -48,7 +48,7 @@ export function createHandlers(mounts: Mounts): FakeHandler[] {
  */
 export function createRouteHandlers(mounts: Mounts): FakeHandler[] {
   const resolver = async ({ request }: { request: Request }) => toResponse(await mounts.fetch(request));
-  const byMethod = { GET: http.get, POST: http.post, PATCH: http.patch, DELETE: http.delete } as const;
+  const byMethod = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch, DELETE: http.delete } as const;
   const perRoute = mounts.list.flatMap((mount) => mount.surface.routes.map((route) => byMethod[route.method](`${mount.origin}${mount.prefix}${route.path}`, resolver)));
   return [...perRoute, ...createHandlers(mounts)];
 }

@@ -1,7 +1,7 @@
 /** Headers a browser may send to the API. */
 export const ALLOWED_REQUEST_HEADERS = 'X-Session-API-Key, Content-Type, X-Fakehands-Inspector';
 /** Methods the API uses. */
-export const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';
+export const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 /** How long a browser may cache a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 /** Any origin on this machine: http(s)://localhost, 127.x.x.x or [::1], any port. */

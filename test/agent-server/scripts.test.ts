@@ -131,3 +131,17 @@ describe('confirmation mode (POST .../confirmation_policy, .../events/respond_to
     expect(await json(`${base}/events/respond_to_confirmation`, { accept: 'yes' })).toMatchObject({ detail: [{ type: 'bool_parsing', loc: ['body', 'accept'] }] });
   });
 });
+
+describe('GET / PUT /_fakehands/agent-scripts', () => {
+  it('replaces the agent\'s scripts from the control API: the next run follows them; a bad script is a 422 and changes nothing', async () => {
+    const { fake, send, events } = await withScripts([]);
+    const put = (body: string) => fake.fetch(new Request(`${APP}/_fakehands/agent-scripts`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body }));
+    const bad = await put(JSON.stringify({ scripts: [{ steps: [] }] }));
+    expect([bad.status, (await bad.json() as { detail: { type: string; loc: unknown[] }[] }).detail.map((d) => [d.type, d.loc])]).toEqual([422, [['too_short', ['body', 'scripts', 0, 'steps']]]]);
+    const good = await put(JSON.stringify({ scripts: [{ match: 'hello', steps: [{ message: 'Hi there!' }] }] }));
+    expect([good.status, await good.json()]).toEqual([200, { scripts: 1 }]);
+    expect(await (await fake.fetch(new Request(`${APP}/_fakehands/agent-scripts`))).json()).toEqual({ scripts: [{ match: 'hello', steps: [{ message: 'Hi there!' }] }] });
+    await send('hello agent');
+    expect((await events()).slice(-3).map(name)).toEqual(['execution_status=running', 'MessageEvent:assistant', 'execution_status=finished']);
+  });
+});

@@ -8,6 +8,7 @@ import {
 } from '../../schemas/control.js';
 import { z } from 'zod';
 import { SandboxInfo } from '../../schemas/sandbox.js';
+import { AgentScript } from '../../schemas/agent-server.js';
 import { INSPECTOR_HTML } from './inspector-page.js';
 import { MAX_INSTANT_MS } from '../../domain/clock.js';
 import { FakehandsError } from '../../domain/errors.js';
@@ -94,6 +95,19 @@ export const controlRoutes: readonly Route[] = [
       const cleared = context.faults.list().length;
       context.faults.clear();
       return { cleared };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/agent-scripts', summary: 'The agent\'s scripts in force',
+    response: z.object({ scripts: z.array(AgentScript) }),
+    handle: async (_input, context) => ({ scripts: [...context.agentScripts()] }),
+  }),
+  defineRoute({
+    method: 'PUT', path: '/agent-scripts', summary: 'Replace the agent\'s scripts: {"scripts": [{"match"?, "steps": [...]}]}',
+    body: z.strictObject({ scripts: z.array(AgentScript).max(1000) }), response: z.object({ scripts: z.int() }),
+    handle: async ({ body }, context) => {
+      context.setAgentScripts(body.scripts);
+      return { scripts: body.scripts.length };
     },
   }),
   defineRoute({
