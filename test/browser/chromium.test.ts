@@ -292,6 +292,27 @@ describe('the inspector at /_fakehands/', () => {
     await page.close();
   }, 60_000);
 
+  it('shows a conversation\'s live events, and answers the agent\'s confirmation from the page', async () => {
+    const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant']);
+    const task = await (await fetch(`${cli.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json() as { id: string };
+    const [ready] = await (await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { app_conversation_id: string }[];
+    const [conversation] = await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as { id: string; conversation_url: string; session_api_key: string }[];
+    const agent = (path: string, body: unknown) => fetch(`${conversation!.conversation_url}${path}`, { method: 'POST', headers: { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    await agent('/confirmation_policy', { policy: { kind: 'AlwaysConfirm' } });
+    await agent('/events', { role: 'user', content: [{ type: 'text', text: 'Fix it' }], run: true });
+    const page = await browser.newPage();
+    await page.goto(`${cli.url}/_fakehands/`);
+    await page.getByTestId(`events-${conversation!.id}`).click();
+    await page.getByTestId('events').getByText('waiting_for_confirmation').first().waitFor();
+    await page.getByTestId('agent-accept').click();
+    await page.getByTestId('events').getByText('ObservationEvent').first().waitFor();
+    const kinds = await page.getByTestId('events').locator('tr td:nth-child(2)').allTextContents();
+    expect(kinds.slice(0, 4)).toEqual(['ConversationStateUpdateEvent', 'ActionEvent', 'ObservationEvent', 'ConversationStateUpdateEvent']);
+    const count = await (await fetch(`${cli.url}/api/v1/conversation/${conversation!.id}/events/count?kind__eq=ObservationEvent`)).json();
+    expect(count).toBe(1);
+    await page.close();
+  }, 60_000);
+
   it('writes a screenshot of the inspector with the default fixture (for the README)', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'default']);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

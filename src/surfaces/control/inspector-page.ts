@@ -47,6 +47,9 @@ export const INSPECTOR_HTML = `<!doctype html>
 <div id="banner" data-testid="banner">This fake needs its API key (X-Session-API-Key): enter it above.</div>
 <section><h2>Sandboxes</h2><div class="scroll"><table><thead><tr><th>id</th><th>status</th><th>detail</th><th>created</th><th></th></tr></thead><tbody data-testid="sandboxes"></tbody></table></div></section>
 <section><h2>Conversations</h2><div class="scroll"><table><thead><tr><th>id</th><th>title</th><th>sandbox</th><th>status</th><th>agent</th><th>repository</th></tr></thead><tbody data-testid="conversations"></tbody></table></div></section>
+<section><h2>Events of <code data-testid="events-of">(choose a conversation)</code></h2>
+  <div><button data-testid="agent-pause">Pause agent</button><button data-testid="agent-run">Run agent</button><button data-testid="agent-accept">Accept action</button><button data-testid="agent-reject">Reject action</button></div>
+  <div class="scroll"><table><thead><tr><th>time</th><th>kind</th><th>source</th><th>what</th></tr></thead><tbody data-testid="events"></tbody></table></div></section>
 <section><h2>Start tasks</h2><div class="scroll"><table><thead><tr><th>id</th><th>status</th><th>detail</th><th>updated</th></tr></thead><tbody data-testid="start-tasks"></tbody></table></div></section>
 <div class="grid">
   <section><h2>Faults</h2>
@@ -101,6 +104,20 @@ export const INSPECTOR_HTML = `<!doctype html>
     return tr;
   };
   const fill = (id, rows) => $(id).replaceChildren(...rows);
+  /** The conversation whose events are shown, with its agent host and key (from the app server's answer). */
+  let watched = null;
+  /** One line about an event: its state change, command, edit, or message. */
+  const what = (e) => e.kind === 'ConversationStateUpdateEvent' ? e.key + ' = ' + (typeof e.value === 'string' ? e.value : (e.value && e.value.execution_status) || '…')
+    : e.action ? (e.action.command || '') + ' ' + (e.action.path || '')
+      : e.observation ? (e.observation.content || []).map((c) => c.text || '').join(' ').slice(0, 120)
+        : e.llm_message ? (e.llm_message.content || []).map((c) => c.text || '').join(' ').slice(0, 120)
+          : e.detail || e.error || e.rejection_reason || '';
+  /** A call to the watched conversation's agent server, with its sandbox's key. */
+  const agent = (path, body) => watched && watched.url ? fetch(watched.url + path, { method: 'POST', headers: { 'x-session-api-key': watched.key, 'content-type': 'application/json', 'x-fakehands-inspector': '1' }, body: JSON.stringify(body || {}) }) : null;
+  $('agent-pause').addEventListener('click', async () => { await agent('/pause'); await refresh(); });
+  $('agent-run').addEventListener('click', async () => { await agent('/run'); await refresh(); });
+  $('agent-accept').addEventListener('click', async () => { await agent('/events/respond_to_confirmation', { accept: true }); await refresh(); });
+  $('agent-reject').addEventListener('click', async () => { await agent('/events/respond_to_confirmation', { accept: false, reason: 'Rejected from the inspector' }); await refresh(); });
   const short = (id) => String(id).slice(0, 28);
   async function refresh() {
     const [clock, sandboxes, conversations, tasks, faults, requests] = await Promise.all([
@@ -115,7 +132,15 @@ export const INSPECTOR_HTML = `<!doctype html>
       ['Fail', () => call('POST', '/_fakehands/sandboxes/' + encodeURIComponent(s.id) + '/fail', {}), 'fail-' + s.id],
       ['Delete', () => call('DELETE', '/api/v1/sandboxes/' + encodeURIComponent(s.id) + '?sandbox_id=' + encodeURIComponent(s.id)), 'delete-' + s.id],
     ])));
-    if (conversations.status === 200) fill('conversations', conversations.body.items.map((c) => row([short(c.id), c.title, short(c.sandbox_id), { status: c.sandbox_status }, c.execution_status, c.selected_repository])));
+    if (conversations.status === 200) fill('conversations', conversations.body.items.map((c) => row([short(c.id), c.title, short(c.sandbox_id), { status: c.sandbox_status }, c.execution_status, c.selected_repository], [
+      ['Events', () => { watched = { id: c.id, url: c.conversation_url, key: c.session_api_key }; $('events-of').textContent = c.id; }, 'events-' + c.id],
+    ])));
+    if (watched && conversations.status === 200) {
+      const current = conversations.body.items.find((c) => c.id === watched.id);
+      if (current) watched = { id: current.id, url: current.conversation_url, key: current.session_api_key };
+      const events = await call('GET', '/api/v1/conversation/' + encodeURIComponent(watched.id) + '/events/search?limit=100&sort_order=TIMESTAMP_DESC');
+      if (events.status === 200) fill('events', events.body.items.map((e) => row([String(e.timestamp).slice(11, 19), e.kind, e.source, what(e)])));
+    }
     if (tasks.status === 200) fill('start-tasks', tasks.body.items.map((t) => row([short(t.id), { status: t.status }, t.detail, t.updated_at])));
     if (faults.status === 200) fill('faults', faults.body.faults.map((f) => row([f.id, f.method, f.path, f.kind + (f.status ? ' ' + f.status : ''), f.remaining === null ? 'sticky' : f.remaining])));
     if (requests.status === 200) fill('requests', requests.body.requests.slice().reverse().map((r) => row([r.seq, r.method, r.path + r.query, r.status, r.duration_ms])));
