@@ -2,10 +2,10 @@
  * Writes the trimmed snapshots of the real service's published OpenAPI documents that CI holds
  * the fake against (`test/drift/`): only the operations fakehands compares (the V1 prefixes and
  * the legacy routes it serves) and the schemas they reference; no prose (descriptions, titles,
- * summaries, examples). `npm run drift:snapshot -- V1.json V0.json` after the real documents change.
+ * summaries, examples). `npm run drift:snapshot -- V1.json V0.json AGENT.json` after the real documents change.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { DRIFT_PREFIXES } from '../src/drift/index.js';
+import { AGENT_DRIFT_PREFIXES, DRIFT_PREFIXES } from '../src/drift/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -36,9 +36,9 @@ function refsIn(value: unknown, found: Set<string>): void {
   }
 }
 
-async function trim(source: string, target: string): Promise<void> {
+async function trim(source: string, target: string, prefixes: readonly string[] = DRIFT_PREFIXES, legacy = LEGACY_PATHS): Promise<void> {
   const document = JSON.parse(await readFile(source, 'utf8')) as Json;
-  const keep = (path: string) => LEGACY_PATHS.includes(path) || DRIFT_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+  const keep = (path: string) => legacy.includes(path) || prefixes.some((p) => path === p || path.startsWith(`${p}/`));
   const paths = Object.fromEntries(Object.entries(document.paths as Json).filter(([path]) => keep(path)));
   const schemas = (document.components as { schemas: Json }).schemas;
   const wanted = new Set<string>();
@@ -62,6 +62,7 @@ async function trim(source: string, target: string): Promise<void> {
   console.log(`wrote ${target}: ${Object.keys(paths).length} paths, ${wanted.size} schemas`);
 }
 
-const [v1 = '../shared/reference/openapi/app-server.openapi.json', v0 = '../shared/reference/openapi/app-server-v0.openapi.json'] = process.argv.slice(2);
+const [v1 = '../shared/reference/openapi/app-server.openapi.json', v0 = '../shared/reference/openapi/app-server-v0.openapi.json', agent = '../shared/reference/openapi/agent-server.openapi.json'] = process.argv.slice(2);
 await trim(v1, 'test/drift/real-app-server.openapi.json');
 await trim(v0, 'test/drift/real-app-server-v0.openapi.json');
+await trim(agent, 'test/drift/real-agent-server.openapi.json', AGENT_DRIFT_PREFIXES, []);

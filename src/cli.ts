@@ -105,7 +105,7 @@ function helpText(): string {
     '',
     '  Verifies the Pact contracts against the implementation at URL (see fakehands verify --help).',
     '',
-    'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]',
+    'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]',
     '',
     '  Compares the fake\'s OpenAPI document with a provider\'s (see fakehands drift --help).',
   ].join('\n');

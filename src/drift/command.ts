@@ -9,13 +9,15 @@ import { checkDrift, formatReport } from './index.js';
 
 /** Help of `fakehands drift`. */
 export const DRIFT_HELP = [
-  'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]',
+  'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]',
   '',
   '  Compares the fake\'s OpenAPI document (built in; with --base-url, the one a running fakehands',
   '  serves) with a provider\'s OpenAPI 3.x documents (several --spec are merged, e.g. V1 and legacy),',
   '  operation by operation: parameters, request and response fields, enums, status codes.',
   '  --prefix: paths whose provider operations the fake must serve (default: /api/v1/app-conversations,',
-  '  /api/v1/sandboxes, /api/v1/sandbox-specs). Exit 0: no difference; 1: differences; 2: bad input.',
+  '  /api/v1/sandboxes, /api/v1/sandbox-specs, /api/v1/conversation, /api/v1/conversations).',
+  '  --agent: compare the agent server behind conversation_url with the agent server\'s document.',
+  '  Exit 0: no difference; 1: differences; 2: bad input.',
 ].join('\n');
 
 /** Runs `fakehands drift` with `argv` (after the command name); resolves with the exit code. */
@@ -24,7 +26,7 @@ export async function runDrift(argv: string[], write: (text: string) => void): P
   try {
     parsed = parseArgs({
       args: argv,
-      options: { spec: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, prefix: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { spec: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, prefix: { type: 'string', multiple: true }, json: { type: 'boolean' }, agent: { type: 'boolean' }, help: { type: 'boolean' } },
       strict: true,
     });
   } catch (error) {
@@ -37,7 +39,7 @@ export async function runDrift(argv: string[], write: (text: string) => void): P
   }
   const specs = parsed.values.spec ?? [];
   if (specs.length === 0) throw new FakehandsError('usage', 'drift needs --spec FILE|URL (see fakehands drift --help)');
-  const report = await checkDrift({ specs, baseUrl: parsed.values['base-url'], prefixes: parsed.values.prefix });
+  const report = await checkDrift({ specs, baseUrl: parsed.values['base-url'], prefixes: parsed.values.prefix, agent: parsed.values.agent ?? false });
   write(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report).join('\n')}\n`);
   return report.differences.length === 0 ? 0 : 1;
 }

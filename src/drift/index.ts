@@ -4,16 +4,23 @@
  */
 import { openApiDocument } from '../http/openapi.js';
 import { apiRoutes } from '../surfaces/app-server/index.js';
+import { agentRoutes } from '../surfaces/agent-server/index.js';
 import { compareOperations, formatReport, type DriftReport, type KnownDifference } from './compare.js';
-import { KNOWN_DIFFERENCES } from './known-differences.js';
+import { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 import { loadDocument } from './load.js';
 import { operationFacts, type OperationFacts } from './operations.js';
 
 export { formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
-export { KNOWN_DIFFERENCES } from './known-differences.js';
+export { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 
 /** Path prefixes under which every provider operation is expected to be served by the fake. */
 export const DRIFT_PREFIXES = Object.freeze(['/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs', '/api/v1/conversation', '/api/v1/conversations'] as const);
+
+/** Paths of the agent server whose provider operations the fake's agent host must serve. */
+export const AGENT_DRIFT_PREFIXES = Object.freeze([
+  '/alive', '/health', '/ready', '/server_info', '/api/conversations/{conversation_id}/events', '/api/conversations/{conversation_id}/pause',
+  '/api/conversations/{conversation_id}/run', '/api/conversations/{conversation_id}/confirmation_policy', '/api/git/changes', '/api/git/diff',
+] as const);
 
 /** Options of `checkDrift`. */
 export interface DriftOptions {
@@ -25,13 +32,15 @@ export interface DriftOptions {
   prefixes?: readonly string[];
   /** Declared differences (default: fakehands' own `KNOWN_DIFFERENCES`). */
   known?: readonly KnownDifference[];
+  /** Compare the agent server the fake serves behind `conversation_url` (its own document) instead of the app server. */
+  agent?: boolean;
 }
 
 const underAny = (prefixes: readonly string[]) => (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
-/** The fake's own OpenAPI document, as `GET /openapi.json` serves it. */
-export function fakeDocument(): object {
-  return openApiDocument(apiRoutes, { version: '0.0.0', serverUrl: '/' });
+/** The fake's own OpenAPI document, as `GET /openapi.json` serves it (with `agent`, its agent server's). */
+export function fakeDocument({ agent = false }: { agent?: boolean } = {}): object {
+  return openApiDocument(agent ? agentRoutes : apiRoutes, { version: '0.0.0', serverUrl: '/' });
 }
 
 /**
@@ -42,10 +51,10 @@ export function fakeDocument(): object {
  * if (report.differences.length > 0) console.log(formatReport(report).join('\n'))
  */
 export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
-  const prefixes = options.prefixes ?? DRIFT_PREFIXES;
-  const fake = operationFacts(options.baseUrl
+  const prefixes = options.prefixes ?? (options.agent ? AGENT_DRIFT_PREFIXES : DRIFT_PREFIXES);
+  const fake = operationFacts(options.baseUrl && !options.agent
     ? await loadDocument(`${options.baseUrl.replace(/\/+$/, '')}/openapi.json`)
-    : fakeDocument());
+    : fakeDocument({ agent: options.agent ?? false }));
   const served = [...fake.values()].map((op) => op.name.split(' ')[1]!);
   const inScope = underAny(prefixes);
   const relevant = (path: string) => inScope(path) || served.some((s) => s.replace(/\{[^}]*\}/g, '{}') === path.replace(/\{[^}]*\}/g, '{}'));
@@ -54,5 +63,5 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
     const document = typeof spec === 'string' ? await loadDocument(spec) : spec;
     for (const [key, operation] of operationFacts(document, relevant)) provider.set(key, operation);
   }
-  return compareOperations(provider, fake, inScope, options.known ?? KNOWN_DIFFERENCES);
+  return compareOperations(provider, fake, inScope, options.known ?? (options.agent ? KNOWN_AGENT_DIFFERENCES : KNOWN_DIFFERENCES));
 }

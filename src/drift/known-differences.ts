@@ -46,3 +46,18 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
   { operation: 'POST /api/add-git-providers', location: 'request mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
   { operation: 'POST /api/add-git-providers', location: 'response', reason: 'the real route declares no response model (it returns a JSONResponse); the fake declares what it sends: {"message": "Git providers stored"}' },
 ] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));
+
+/** The declared differences of the agent server behind `conversation_url` (`fakehands drift --agent`). */
+export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
+  { operation: 'GET /api/conversations/{conversation_id}/events/{event_id}', location: 'response', reason: EVENTS_REASON },
+  { operation: 'GET /api/conversations/{conversation_id}/events/search', location: 'response items', reason: EVENTS_REASON },
+  { operation: 'GET /api/conversations/{conversation_id}/events', location: 'response', reason: EVENTS_REASON },
+  { operation: 'GET /api/conversations/{conversation_id}/events', location: 'request', reason: 'the real batch get reads the ids from a JSON body of a GET, which fetch cannot send; the fake reads them from ?event_ids= (repeated)' },
+  { operation: 'GET /api/conversations/{conversation_id}/events', location: 'query event_ids', reason: 'the real batch get reads the ids from a JSON body of a GET, which fetch cannot send; the fake reads them from ?event_ids= (repeated)' },
+  { operation: 'GET /api/conversations/{conversation_id}/events/search', location: 'query limit', aspect: 'bounds', reason: 'the real route asserts limit <= 100 in its body (a 500 past it) and its document says lte in a keyword JSON Schema does not know; the fake declares the bound and answers 422' },
+  { operation: 'GET /alive', location: 'response', reason: 'the newest source (Aug 2026, server_details_router.py) answers HealthStatus {"status": "ok"}; the Feb 2026 document declares an untyped or string answer' },
+  { operation: 'GET /health', location: 'response', reason: 'the newest source (Aug 2026, server_details_router.py) answers HealthStatus {"status": "ok"}; the Feb 2026 document declares an untyped or string answer' },
+  { operation: 'GET /api/git/diff/{path}', location: 'response', reason: 'the fake answers "" for a side of the diff that does not exist, as its app server route does; the real one answers null' },
+  { operation: 'POST /api/conversations/{conversation_id}/confirmation_policy', location: 'request policy', reason: 'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold' },
+
+] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));

@@ -27,7 +27,7 @@ export const EventPage = z.object({ items: z.array(AgentEvent), next_page_id: z.
 export const EventSortOrder = z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']);
 
 /** `{"success": true}` (`Success`). */
-export const AgentSuccess = z.object({ success: z.literal(true) });
+export const AgentSuccess = z.object({ success: z.boolean() });
 
 /** `{"status": "ok"}` (`HealthStatus`). */
 export const HealthStatus = z.object({ status: z.string() });

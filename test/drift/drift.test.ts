@@ -13,6 +13,7 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 const REAL_V1 = 'test/drift/real-app-server.openapi.json';
 const REAL_V0 = 'test/drift/real-app-server-v0.openapi.json';
+const REAL_AGENT = 'test/drift/real-agent-server.openapi.json';
 const SEARCH = '/api/v1/sandboxes/search';
 
 /** The fake's own document, to mutate: identical to it means no difference at all. */
@@ -194,7 +195,7 @@ describe('fakehands drift', () => {
   it('exits 2 without --spec, and explains itself with --help', async () => {
     expect(await runCli(['drift'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: drift needs --spec FILE|URL (see fakehands drift --help)\n' });
     const help = await runCli(['drift', '--help']);
-    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--json]']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]']);
   });
 });
 
@@ -215,9 +216,20 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     expect(code).toBe(NOT_YET_SERVED.length === 0 ? 0 : 1);
   });
 
+  it('the agent server behind conversation_url differs from the real agent server\'s document only where declared (fakehands drift --agent)', async () => {
+    const { code, stdout } = await runCli(['drift', '--agent', '--spec', REAL_AGENT]);
+    const lines = stdout.split('\n');
+    const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: '));
+    expect(undeclared, stdout).toEqual([]);
+    expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
+    expect(lines.find((line) => line.startsWith('drift: '))).toMatch(/^drift: 0 difference\(s\), \d+ known, 0 stale declaration\(s\); 15 operation\(s\) compared, 0 not served by the fake;/);
+    expect(code).toBe(0);
+  });
+
   it('lists every declared difference in the README\'s table of deliberate differences', async () => {
     const { readFile } = await import('node:fs/promises');
-    const { KNOWN_DIFFERENCES } = await import('../../src/drift/known-differences.js');
+    const { KNOWN_DIFFERENCES: APP, KNOWN_AGENT_DIFFERENCES } = await import('../../src/drift/known-differences.js');
+    const KNOWN_DIFFERENCES = [...APP, ...KNOWN_AGENT_DIFFERENCES];
     const readme = await readFile('README.md', 'utf8');
     const table = readme.slice(readme.indexOf('### Deliberate differences from the real server'));
     const legacyReason = 'the legacy document is from server 0.53';

@@ -27,7 +27,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   'src/server.ts': ['CorsPolicy', 'FakeServer', 'FakeServerOptions', 'MAX_BODY_BYTES', 'RequestLogLine', 'StateFileIo', 'StateFileWriter', 'createFakeServer', 'readStateFile'],
   'src/pact.ts': ['CONSUMER_NAME', 'CONTRACTS_DIR', 'PROVIDER_NAME', 'VERIFY_HELP', 'VerifyConfig', 'VerifyOptions', 'VerifyResult', 'parseVerifyArgs', 'runVerify', 'verifyProvider'],
   'src/client/index.ts': ['AgentClient', 'AgentClientOptions', 'ApiError', 'AppConversationFilters', 'AppConversationQuery', 'Client', 'ClientOptions', 'ConversationEvent', 'LegacyListQuery', 'Page', 'PageQuery', 'StartTaskQuery', 'WebSocketClass', 'createAgentClient', 'createClient'],
-  'src/drift/index.ts': ['DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport'],
+  'src/drift/index.ts': ['AGENT_DRIFT_PREFIXES', 'DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_AGENT_DIFFERENCES', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport'],
   'src/browser.ts': ['Fake', 'FakeOptionsInput', 'FakeWorker', 'StartFakeWorkerOptions', 'startFakeWorker'],
 };
 // fakehands/node is the main entry plus its one helper.
@@ -41,7 +41,7 @@ describe('the public API', () => {
   it('exports every table frozen: writing to one cannot change how every fake behaves', async () => {
     const api = await import('../../src/index.js');
     const drift = await import('../../src/drift/index.js');
-    for (const table of [api.SANDBOX_TRANSITIONS, api.SANDBOX_TRANSITIONS.pause, api.CONVERSATION_STATUS_OF_SANDBOX, api.INSTANT_TIMINGS, api.REALISTIC_TIMINGS, api.BUILT_IN_FIXTURES, drift.DRIFT_PREFIXES, drift.KNOWN_DIFFERENCES, drift.KNOWN_DIFFERENCES[0]]) {
+    for (const table of [api.SANDBOX_TRANSITIONS, api.SANDBOX_TRANSITIONS.pause, api.CONVERSATION_STATUS_OF_SANDBOX, api.INSTANT_TIMINGS, api.REALISTIC_TIMINGS, api.BUILT_IN_FIXTURES, drift.DRIFT_PREFIXES, drift.AGENT_DRIFT_PREFIXES, drift.KNOWN_DIFFERENCES, drift.KNOWN_DIFFERENCES[0], drift.KNOWN_AGENT_DIFFERENCES]) {
       expect(Object.isFrozen(table)).toBe(true);
     }
     expect(() => {
