@@ -6,9 +6,12 @@
  * batch_get_conversation_events, send_message) and `conversation_router.py` (pause_conversation,
  * run_conversation).
  */
+import type { AgentConversationInfo } from '../schemas/agent-server.js';
+import type { ConversationExecutionStatus } from '../schemas/common.js';
 import type { ConversationRecord, SandboxRecord } from '../schemas/records.js';
 import { agentServerContext, type ReadyContext } from './conversation-ops.js';
-import { toHyphenatedUuid } from './ids.js';
+import { toHex, toHyphenatedUuid } from './ids.js';
+import { metricsOf } from './views.js';
 import { refuse, type Refusal } from './refusal.js';
 import { agentStatus, deliverMessage, pauseAgent, runAgent, type AgentEvent } from './scripted-agent.js';
 import type { DomainState } from './state.js';
@@ -141,4 +144,77 @@ export function workspaceFor(state: DomainState, key: string | null, path: strin
     .filter((c): c is ReadyContext => c.kind === 'ready');
   const holding = contexts.filter((c) => path === c.workspace.projectDir || path.startsWith(`${c.workspace.projectDir}/`));
   return holding.at(-1) ?? contexts.at(-1) ?? refuse('not_found', 'Not Found');
+}
+
+/** How the agent server orders a conversation search (`ConversationSortOrder`). */
+export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
+
+/** The V1 conversations an agent server holds: those of the key's RUNNING sandbox. */
+function hostedConversations(state: DomainState, sandbox: SandboxRecord): ConversationRecord[] {
+  return state.store.conversations.all().filter((c) => c.version === 'V1' && c.sandbox_id === sandbox.id);
+}
+
+/**
+ * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
+ * tools; never the LLM key), its workspace, status, policy and statistics.
+ */
+export function conversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
+  const context = agentServerContext(state, conversation.id);
+  const workingDir = context.kind === 'ready' ? context.workspace.projectDir : '/workspace/project';
+  const model = conversation.llm_model ?? 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929';
+  return {
+    id: conversation.id,
+    agent: {
+      kind: 'Agent',
+      llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
+      tools: [{ name: 'terminal', params: {} }, { name: 'file_editor', params: {} }, { name: 'task_tracker', params: {} }],
+      mcp_config: {},
+      include_default_tools: ['FinishTool', 'ThinkTool'],
+    },
+    workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
+    persistence_dir: 'workspace/conversations',
+    max_iterations: 500,
+    stuck_detection: true,
+    execution_status: executionStatusOf(conversation) as ConversationExecutionStatus,
+    confirmation_policy: { kind: conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
+    security_analyzer: null,
+    activated_knowledge_skills: [],
+    blocked_actions: {},
+    blocked_messages: {},
+    stats: { usage_to_metrics: { agent: metricsOf(state, conversation) } },
+    secret_registry: { secret_sources: {} },
+    agent_state: {},
+    title: conversation.title,
+    metrics: null,
+    created_at: conversation.created_at,
+    updated_at: conversation.updated_at,
+  };
+}
+
+/** `GET /api/conversations/search`: the sandbox's conversations, by status, in order, a page from `page_id` (a conversation's hex id). */
+export function searchHostedConversations(state: DomainState, sandbox: SandboxRecord, query: { status?: string | undefined; sort_order: ConversationSortOrder; page_id?: string | undefined; limit: number }): { items: AgentConversationInfo[]; next_page_id: string | null } {
+  const field = query.sort_order.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
+  const descending = query.sort_order.endsWith('_DESC');
+  const records = hostedConversations(state, sandbox)
+    .filter((c) => query.status === undefined || executionStatusOf(c) === query.status)
+    .sort((a, b) => (descending ? -1 : 1) * a[field].localeCompare(b[field]));
+  const found = query.page_id ? records.findIndex((c) => toHex(c.id) === query.page_id) : -1;
+  const start = Math.max(0, found);
+  const page = records.slice(start, start + query.limit);
+  const next = records[start + query.limit];
+  return { items: page.map((c) => conversationInfo(state, c)), next_page_id: next ? toHex(next.id) : null };
+}
+
+/** `GET /api/conversations/count`. */
+export function countHostedConversations(state: DomainState, sandbox: SandboxRecord, status: string | undefined): number {
+  return hostedConversations(state, sandbox).filter((c) => status === undefined || executionStatusOf(c) === status).length;
+}
+
+/** `GET /api/conversations?ids=`: each conversation the sandbox holds, `null` for the others. */
+export function batchGetHostedConversations(state: DomainState, sandbox: SandboxRecord, ids: string[]): (AgentConversationInfo | null)[] {
+  return ids.map((id) => {
+    const uuid = toHyphenatedUuid(id);
+    const record = uuid ? state.store.conversations.get(uuid) : undefined;
+    return record && record.version === 'V1' && record.sandbox_id === sandbox.id ? conversationInfo(state, record) : null;
+  });
 }

@@ -57,7 +57,7 @@ export function agentServerContext(state: DomainState, id: string): AgentServerC
   if (status === 'PAUSED') return { kind: 'paused' };
   if (status !== 'RUNNING') return { kind: 'unreachable', error: `Sandbox not ready for conversation ${hex}` };
   const workingDir = state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
-  return { kind: 'ready', conversation, sandbox, workingDir, workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir) };
+  return { kind: 'ready', conversation, sandbox, workingDir, workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox.uploaded_files) };
 }
 
 /** `PATCH /api/v1/app-conversations/{id}`: the fields given change; `null` for an unknown conversation. */
@@ -126,7 +126,7 @@ export function exportConversation(state: DomainState, id: string): Uint8Array |
   if (!conversation) return null;
   const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
   const workingDir = (sandbox && state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir) ?? DEFAULT_WORKING_DIR;
-  const workspace = workspaceOf(conversation, finishedTurns(state, conversation), workingDir);
+  const workspace = workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox?.uploaded_files);
   const files: Record<string, string> = { 'meta.json': `${JSON.stringify(appConversationView(state, conversation), null, 2)}\n` };
   conversation.messages.forEach((text, i) => {
     files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] = `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;

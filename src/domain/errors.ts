@@ -24,6 +24,8 @@ export type RefusalReason =
   | 'invalid'
   /** Too many of something queued (429). */
   | 'too_many'
+  /** The real server fails the same way (500 with its message: a file written over a directory). */
+  | 'internal'
   /** The agent server behind it answered an error (502). */
   | 'bad_gateway'
   /** The sandbox cannot take it now (503). */

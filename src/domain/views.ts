@@ -114,7 +114,7 @@ function spreadOf(id: string): number {
 }
 
 /** What a conversation has used so far: grows with each finished agent turn (`MetricsSnapshot`, always an object). */
-function metricsOf(state: DomainState, record: ConversationRecord): MetricsSnapshot {
+export function metricsOf(state: DomainState, record: ConversationRecord): MetricsSnapshot {
   const turns = finishedTurns(state, record);
   const spread = 1 + spreadOf(record.id) / 100;
   const prompt = Math.round(turns * TOKENS_PER_TURN.prompt * spread);

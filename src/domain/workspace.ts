@@ -4,6 +4,7 @@
  * notes, a removed file). The same conversation id (so the same seed) always gives the same
  * workspace; changes, diffs and file contents agree because they are computed from one model.
  */
+import { fromBase64 } from './base64.js';
 import type { GitChange } from '../schemas/conversation-ops.js';
 import type { ConversationRecord } from '../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
@@ -84,13 +85,17 @@ function checkout(repository: string | null, seed: number): { files: Record<stri
   };
 }
 
+/** The text of a base64 upload (bytes that are not UTF-8 read with replacement characters, as a diff shows them). */
+export const uploadText = (base64: string): string => new TextDecoder().decode(fromBase64(base64));
+
 /**
  * The workspace of a conversation after `finishedTurns` agent turns, in a sandbox whose spec
- * has `workingDir`.
+ * has `workingDir`; files uploaded into the project (`uploads`, by absolute path) are untracked
+ * additions or changes, as git sees them.
  * @example
  * const { changes, current } = workspaceOf(record, 2, '/home/openhands/workspace')
  */
-export function workspaceOf(conversation: ConversationRecord, finishedTurns: number, workingDir: string = DEFAULT_WORKING_DIR): Workspace {
+export function workspaceOf(conversation: ConversationRecord, finishedTurns: number, workingDir: string = DEFAULT_WORKING_DIR, uploads: Readonly<Record<string, string>> = {}): Workspace {
   const seed = hashOf(conversation.id);
   const base = checkout(conversation.selected_repository, seed);
   const original = base.files;
@@ -114,13 +119,17 @@ export function workspaceOf(conversation: ConversationRecord, finishedTurns: num
   ];
   for (let turn = 0; turn < Math.min(finishedTurns, steps.length); turn++) steps[turn]!(turn);
   for (let turn = steps.length; turn < finishedTurns; turn++) current['PLAN.md'] += `\nTurn ${turn + 1}: follow-up done.\n`;
+  const projectDir = projectDirOf(workingDir, conversation.selected_repository);
+  for (const [path, content] of Object.entries(uploads)) {
+    if (path.startsWith(`${projectDir}/`)) current[path.slice(projectDir.length + 1)] = uploadText(content);
+  }
   const changes: GitChange[] = [];
   for (const path of [...new Set([...Object.keys(original), ...Object.keys(current)])].sort()) {
     if (!(path in original)) changes.push({ status: 'ADDED', path });
     else if (!(path in current)) changes.push({ status: 'DELETED', path });
     else if (original[path] !== current[path]) changes.push({ status: 'UPDATED', path });
   }
-  return { projectDir: projectDirOf(workingDir, conversation.selected_repository), original, current, changes };
+  return { projectDir, original, current, changes };
 }
 
 /**

@@ -20,6 +20,7 @@ export const DRIFT_PREFIXES = Object.freeze(['/api/v1/app-conversations', '/api/
 export const AGENT_DRIFT_PREFIXES = Object.freeze([
   '/alive', '/health', '/ready', '/server_info', '/api/conversations/{conversation_id}/events', '/api/conversations/{conversation_id}/pause',
   '/api/conversations/{conversation_id}/run', '/api/conversations/{conversation_id}/confirmation_policy', '/api/git/changes', '/api/git/diff',
+  '/api/file/upload', '/api/file/download', '/api/vscode', '/api/conversations/search', '/api/conversations/count',
 ] as const);
 
 /** Options of `checkDrift`. */

@@ -11,6 +11,8 @@ const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 sour
 
 /** Why events differ in the documents: the fake declares what every event has. */
 const EVENTS_REASON = "events are served as the agent server writes them (each kind with its own fields, none null); the fake's document declares the fields every event has (kind, id, timestamp, source), where the real one lists the union of every kind's";
+const CONVERSATION_INFO_REASON = "the fake's document types the fields of ConversationInfo a client reads (id, the agent's kind and model, workspace, status, policy, title, dates) and serves the others as the agent server writes them; the real document spells out every agent and LLM option";
+const PATH_QUERY_REASON = 'the newest source (v1.20.0, May 2026: file_router.py, git_router.py) reads the path from ?path= and dropped the {path} form; the Feb 2026 document has only the {path} form, which the Nov 2025 web client calls and the fake serves too';
 
 /** The declared differences. */
 export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
@@ -58,6 +60,14 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
   { operation: 'GET /alive', location: 'response', reason: 'the newest source (Aug 2026, server_details_router.py) answers HealthStatus {"status": "ok"}; the Feb 2026 document declares an untyped or string answer' },
   { operation: 'GET /health', location: 'response', reason: 'the newest source (Aug 2026, server_details_router.py) answers HealthStatus {"status": "ok"}; the Feb 2026 document declares an untyped or string answer' },
   { operation: 'GET /api/git/diff/{path}', location: 'response', reason: 'the fake answers "" for a side of the diff that does not exist, as its app server route does; the real one answers null' },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'response', reason: CONVERSATION_INFO_REASON },
+  { operation: 'GET /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
+  { operation: 'GET /api/conversations/search', location: 'response items', reason: CONVERSATION_INFO_REASON },
+  { operation: 'GET /api/conversations/search', location: 'query limit', aspect: 'bounds', reason: 'the real route asserts limit <= 100 in its body (a 500 past it) and its document says lte in a keyword JSON Schema does not know; the fake declares the bound and answers 422' },
+  { operation: 'POST /api/file/upload', location: 'operation', reason: PATH_QUERY_REASON },
+  { operation: 'GET /api/file/download', location: 'operation', reason: PATH_QUERY_REASON },
+  { operation: 'GET /api/git/changes', location: 'operation', reason: PATH_QUERY_REASON },
+  { operation: 'GET /api/git/diff', location: 'operation', reason: PATH_QUERY_REASON },
   { operation: 'POST /api/conversations/{conversation_id}/confirmation_policy', location: 'request policy', reason: 'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold' },
 
 ] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));

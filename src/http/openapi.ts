@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SESSION_API_KEY_HEADER } from './auth.js';
-import type { Route } from './route.js';
+import type { FormFields, Route } from './route.js';
 import { ERROR_RESPONSES } from './status.js';
 
 type JsonSchema = Record<string, unknown>;
@@ -40,6 +40,12 @@ export interface OpenApiInfo {
   serverUrl: string;
 }
 
+/** The JSON Schema of a multipart form: files as binary strings, every field required. */
+function formSchema(fields: FormFields): JsonSchema {
+  const properties = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, kind === 'file' ? { type: 'string', format: 'binary' } : { type: 'string' }]));
+  return { type: 'object', properties, required: Object.keys(fields) };
+}
+
 /**
  * Builds the OpenAPI 3.1 document of every route that is not `internal`.
  * @example
@@ -49,7 +55,7 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     if (route.internal) continue;
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const path = route.path.replace(/:(\w+)\*?/g, '{$1}');
     const responses: Record<string, JsonSchema> = {
       [route.successStatus ?? 200]: { description: 'Successful Response', content: jsonContent(route.untypedInDocument ? {} : jsonSchema(route.response, 'output')) },
     };
@@ -64,6 +70,7 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
       tags: [route.path.startsWith('/api/v1/') ? route.path.split('/')[3]! : 'legacy'],
       parameters: parameters(route),
       ...(route.body ? { requestBody: { required: true, content: jsonContent(jsonSchema(route.body, 'input')) } } : {}),
+      ...(route.form ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: formSchema(route.form) } } } } : {}),
       responses,
       security: [{ SessionApiKey: [] }],
     };

@@ -5,7 +5,7 @@
 import type { ValidationErrorItem } from '../schemas/errors.js';
 import { MAX_JSON_DEPTH, findPythonJsonError, scanJsonShape } from './python-json.js';
 import type { RequestLike } from './responses.js';
-import type { Route } from './route.js';
+import type { FormFields, Route, UploadedFile } from './route.js';
 import { toValidationErrors } from './validation.js';
 
 /** Most problems one 422 reports; the rest are left out (a 200 KB body cannot make a 10 MB answer). */
@@ -71,6 +71,39 @@ async function readBody(request: RequestLike, optional: boolean): Promise<{ ok: 
   }
 }
 
+/** Whether a value of a parsed form is a file (a `File`, or a `Blob` with a name). */
+function isFile(value: unknown): value is Blob & { name?: string } {
+  return typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function';
+}
+
+/**
+ * Reads a multipart form as FastAPI's `File()` and `Form()` parameters do: each declared field is
+ * required; a body that is not a multipart form lacks them all (422 `missing` at `["body", name]`).
+ */
+async function readForm(request: RequestLike, fields: FormFields): Promise<{ ok: true; value: Record<string, UploadedFile | string> } | { ok: false; errors: ValidationErrorItem[] }> {
+  const contentType = request.headers.get('content-type') ?? '';
+  let form: FormData | null = null;
+  if (contentType.toLowerCase().startsWith('multipart/form-data')) {
+    const bytes = request.arrayBuffer ? await request.arrayBuffer() : new TextEncoder().encode(await request.text());
+    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData().catch(() => null);
+  }
+  const value: Record<string, UploadedFile | string> = {};
+  const errors: ValidationErrorItem[] = [];
+  for (const [name, kind] of Object.entries(fields)) {
+    const given: unknown = form?.get(name) ?? null;
+    if (given === null) {
+      errors.push({ type: 'missing', loc: ['body', name], msg: 'Field required', input: null });
+    } else if (kind === 'file' && !isFile(given)) {
+      errors.push({ type: 'value_error', loc: ['body', name], msg: "Value error, Expected UploadFile, received: <class 'str'>", input: String(given), ctx: { error: {} } });
+    } else if (kind === 'file' && isFile(given)) {
+      value[name] = { filename: given.name ?? 'upload', content_type: given.type || 'application/octet-stream', bytes: new Uint8Array(await given.arrayBuffer()) };
+    } else {
+      value[name] = isFile(given) ? await given.text() : String(given);
+    }
+  }
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+}
+
 /** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
 export async function parseRequest(route: Route, request: RequestLike, url: URL, params: Record<string, string>): Promise<Parsed> {
   const errors: ValidationErrorItem[] = [];
@@ -95,6 +128,11 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
       if (result.success) body = result.data;
       else for (const error of toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
     }
+  }
+  if (route.form) {
+    const read = await readForm(request, route.form);
+    if (read.ok) body = read.value;
+    else errors.push(...read.errors);
   }
   return errors.length > 0 ? { ok: false, errors: capErrors(errors) } : { ok: true, query, body };
 }

@@ -25,6 +25,8 @@ export interface RequestLike {
   readonly url: string;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
+  /** The body as bytes (a multipart form's files); without it the text is read. */
+  arrayBuffer?(): Promise<ArrayBuffer>;
 }
 
 /** A JSON answer, written compactly as FastAPI writes it. */

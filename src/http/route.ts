@@ -10,6 +10,19 @@ import type { ErrorStatus } from './status.js';
 
 export type { ErrorStatus } from './status.js';
 
+/** A file of a multipart form, as a route's handler receives it (FastAPI's `UploadFile`). */
+export interface UploadedFile {
+  /** The name the client gave the file. */
+  filename: string;
+  /** Its media type, as the client declared it. */
+  content_type: string;
+  /** Its content. */
+  bytes: Uint8Array;
+}
+
+/** The fields of a multipart form a route reads: `file` for an `UploadFile`, `text` for a string; each is required. */
+export type FormFields = Readonly<Record<string, 'file' | 'text'>>;
+
 /** HTTP methods the API uses. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -49,6 +62,8 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   body?: B;
   /** An empty body reads as `{}` (control API). */
   bodyOptional?: boolean;
+  /** The body is a multipart form with these fields (the handler's `body` maps each to an `UploadedFile` or a string). */
+  form?: FormFields;
   /** Schema of the success answer. */
   response: R;
   /** The status of the success answer (default 200; 201 for a route that creates, as the real one). */
@@ -73,6 +88,7 @@ export interface Route {
   lists?: readonly string[];
   body?: z.ZodType;
   bodyOptional?: boolean;
+  form?: FormFields;
   response: z.ZodType;
   successStatus?: 200 | 201;
   untypedInDocument?: boolean;

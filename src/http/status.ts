@@ -8,7 +8,7 @@ import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
 
 /** Error statuses a route may declare besides 401 and 422. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 502 | 503 | 504 | 507;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 500 | 502 | 503 | 504 | 507;
 
 /** Every error answer: its description and the schema of its body. */
 export const ERROR_RESPONSES: Readonly<Record<number, { description: string; schema: z.ZodType }>> = Object.freeze({
@@ -22,6 +22,7 @@ export const ERROR_RESPONSES: Readonly<Record<number, { description: string; sch
   413: { description: 'Request body too large', schema: DetailError },
   422: { description: 'Validation Error', schema: HTTPValidationError },
   429: { description: 'Too Many Requests: too many messages queued', schema: DetailError },
+  500: { description: 'Internal Server Error: the operation failed where the real one fails (a file written over a directory)', schema: DetailError },
   502: { description: 'Bad Gateway: the agent server answered an error', schema: DetailError },
   503: { description: 'Service Unavailable: the sandbox cannot take it now', schema: DetailError },
   504: { description: 'Gateway Timeout: the ACP server did not answer in time', schema: DetailError },
@@ -39,6 +40,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = Object.fr
   gone: 410,
   invalid: 422,
   too_many: 429,
+  internal: 500,
   bad_gateway: 502,
   unavailable: 503,
   gateway_timeout: 504,

@@ -1,23 +1,29 @@
 /**
- * The one path-pattern matcher of fakehands: `:name` segments and a trailing `*`. Routers compile
- * their route tables with it, and faults match requests with it.
+ * The one path-pattern matcher of fakehands: `:name` segments, a trailing `*`, and a trailing
+ * `:name*` that takes the rest of the path, slashes included (Starlette's `{name:path}`). Routers
+ * compile their route tables with it, and faults match requests with it.
  */
 
-/** A compiled path pattern: its segments, `null` for a parameter, `'*'` (last only) for the rest. */
+/** A compiled path pattern: its segments, `null` for a parameter, whether the rest may follow, and the parameter that takes it. */
 export interface Pattern {
   segments: (string | null)[];
   names: string[];
   rest: boolean;
+  restName?: string;
 }
 
+/** Compiles a pattern once for many matches. */
 export function compilePattern(pattern: string): Pattern {
   const parts = pattern.split('/').slice(1);
-  const rest = parts.at(-1) === '*';
+  const last = parts.at(-1) ?? '';
+  const restName = /^:\w+\*$/.test(last) ? last.slice(1, -1) : undefined;
+  const rest = last === '*' || restName !== undefined;
   if (rest) parts.pop();
   return {
     segments: parts.map((part) => (part.startsWith(':') ? null : part)),
     names: parts.filter((part) => part.startsWith(':')).map((part) => part.slice(1)),
     rest,
+    ...(restName ? { restName } : {}),
   };
 }
 
@@ -37,6 +43,15 @@ export function matchParts(pattern: Pattern, parts: string[]): Record<string, st
         return null;
       }
     } else if (segment !== part) {
+      return null;
+    }
+  }
+  if (pattern.restName) {
+    const remainder = parts.slice(pattern.segments.length).join('/');
+    if (remainder === '') return null;
+    try {
+      params[pattern.restName] = decodeURIComponent(remainder);
+    } catch {
       return null;
     }
   }

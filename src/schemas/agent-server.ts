@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SendMessageRequest } from './app-conversation.js';
+import { ConversationExecutionStatus } from './common.js';
 
 /** An event of a conversation's log: its kind's fields besides these four. */
 export const AgentEvent = z.looseObject({
@@ -67,3 +68,26 @@ export type AgentScript = z.output<typeof AgentScript>;
 
 /** `POST /api/v1/conversations/{id}/pending-messages` (`PendingMessageResponse`): the message's id, whether it waits, and where (1-based). */
 export const PendingMessageResponse = z.object({ id: z.string(), queued: z.boolean(), position: z.int().min(0) });
+
+/** How the agent server orders a conversation search (its `ConversationSortOrder`). */
+export const AgentConversationSortOrder = z.enum(['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC']);
+
+/** A conversation as the agent server describes it (its `ConversationInfo`): the fields a client reads are typed, the rest pass. */
+export const AgentConversationInfo = z.looseObject({
+  id: z.guid(),
+  agent: z.looseObject({ kind: z.string(), llm: z.looseObject({ model: z.string() }) }),
+  workspace: z.looseObject({ kind: z.string(), working_dir: z.string() }),
+  execution_status: ConversationExecutionStatus,
+  confirmation_policy: z.looseObject({ kind: z.string() }),
+  title: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export type AgentConversationInfo = z.output<typeof AgentConversationInfo>;
+
+/** A page of the agent server's conversations (its `ConversationPage`). */
+export const AgentConversationPage = z.object({ items: z.array(AgentConversationInfo), next_page_id: z.string().nullable() });
+
+/** `GET /api/vscode/url` (`VSCodeUrlResponse`). */
+export const VSCodeUrlResponse = z.object({ url: z.string().nullable() });

@@ -30,6 +30,8 @@ export const SandboxRecord = z.strictObject({
   created_at: DateTime,
   /** Why it is stuck or failed, as the runtime reported it (shown as `status_detail`). */
   status_detail: z.string().nullable().default(null),
+  /** Files clients uploaded through its agent server, by absolute path, base64 (its filesystem keeps them while it lives). */
+  uploaded_files: z.record(z.string(), z.string()).optional(),
 });
 export type SandboxRecord = z.infer<typeof SandboxRecord>;
 

@@ -71,6 +71,9 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
+/** Largest unread body (of a declared length) that is drained rather than answered with a closed connection. */
+const DRAINED_BODY_BYTES = 64 * 1024;
+
 /** A light request over a node:http message, read by the same pipeline as a Fetch `Request`; its body is read only when asked for. */
 function toRequestLike(message: IncomingMessage, url: string, body: () => Promise<Buffer>): RequestLike {
   return {
@@ -83,6 +86,10 @@ function toRequestLike(message: IncomingMessage, url: string, body: () => Promis
       },
     },
     text: async () => (await body()).toString('utf8'),
+    arrayBuffer: async () => {
+      const bytes = await body();
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    },
   };
 }
 
@@ -185,8 +192,14 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       request.socket.destroy();
       return;
     }
-    // A body nobody read (a 401, a 404) is not buffered: the connection closes after the answer.
+    // A body nobody read (a 401, a 404) is not buffered: a small one of known length is drained and
+    // discarded (the client, still sending it, keeps its connection), a big or chunked one closes it.
     const unread = body === null && (declared > 0 || request.headers['transfer-encoding'] !== undefined);
+    if (unread && request.headers['transfer-encoding'] === undefined && declared <= DRAINED_BODY_BYTES) {
+      request.resume();
+      finish(answer.status, answer.headers, answer.body);
+      return;
+    }
     finish(answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers, answer.body);
     if (unread) response.once('finish', () => request.socket.destroy());
   };

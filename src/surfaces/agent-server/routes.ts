@@ -1,23 +1,25 @@
 /**
  * The agent server's REST routes, relative to the agent host: health, the event log, messages,
- * pause and run. Each names the real function it copies (openhands-agent-server
- * `server_details_router.py`, `event_router.py`, `conversation_router.py`). A new agent route goes here.
+ * the conversations it holds, pause and run (its workspace's routes: `workspace-routes.ts`). Each
+ * names the real function it copies (openhands-agent-server `server_details_router.py`,
+ * `event_router.py`, `conversation_router.py`). A new agent route goes here.
  */
 import { z } from 'zod';
 import {
-  batchGetEvents, conversationFor, countEvents, getEvent, pauseConversation, runConversation, searchEvents, sendToAgent, workspaceFor,
+  batchGetEvents, batchGetHostedConversations, conversationInfo, countEvents, countHostedConversations, getEvent,
+  pauseConversation, runConversation, searchEvents, searchHostedConversations, sendToAgent,
 } from '../../domain/agent-server.js';
-import { gitChanges, gitDiff } from '../../domain/conversation-ops.js';
-import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
-import { isRefusal } from '../../domain/refusal.js';
 import { respondToConfirmation, setConfirmationPolicy } from '../../domain/scripted-agent.js';
 import { messageText } from '../../domain/start-tasks.js';
-import type { ConversationRecord } from '../../schemas/records.js';
 import { Uuid } from '../../schemas/common.js';
 import { laxInt } from '../../schemas/helpers.js';
-import { AgentEvent, AgentMessageRequest, AgentSuccess, EventPage, EventSortOrder, HealthStatus, ServerInfo } from '../../schemas/agent-server.js';
-import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
-import { defineRoute, type Route, type RouteContext, type RouteInput } from '../../http/route.js';
+import {
+  AgentConversationInfo, AgentConversationPage, AgentConversationSortOrder, AgentEvent, AgentMessageRequest, AgentSuccess, EventPage, EventSortOrder, HealthStatus, ServerInfo,
+} from '../../schemas/agent-server.js';
+import { ConversationExecutionStatus } from '../../schemas/common.js';
+import { onConversation, onHostSandbox } from './host.js';
+import { workspaceRoutes } from './workspace-routes.js';
+import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
 /** The version the fake's agent server reports. */
@@ -35,14 +37,6 @@ const EventFilterQuery = z.object({
 });
 /** A datetime filter compared with events' naive timestamps. */
 const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
-
-/** Runs `body` on the conversation the request's key opens (404 when it does not), as one operation. */
-function onConversation<T>(input: RouteInput<unknown, unknown>, context: RouteContext, body: (state: Parameters<Parameters<RouteContext['runner']['run']>[0]>[0], conversation: ConversationRecord) => T | Promise<T>) {
-  return context.runner.run(async (state) => {
-    const conversation = conversationFor(state, input.params.conversation_id!, input.headers.get(SESSION_API_KEY_HEADER));
-    return isRefusal(conversation) ? conversation : body(state, conversation);
-  });
-}
 
 /** The agent server's routes. */
 export const agentRoutes: readonly Route[] = Object.freeze([
@@ -112,21 +106,30 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     }),
   }),
   defineRoute({
-    method: 'GET', path: '/api/git/changes/:path', summary: 'The changed files of the repository at path (git_router.py, git_changes)',
-    response: z.array(GitChange), errors: [404],
-    handle: (input, context) => context.runner.run((state) => {
-      const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), input.params.path!);
-      return isRefusal(workspace) ? workspace : gitChanges(workspace, input.params.path!);
+    method: 'GET', path: '/api/conversations/search', summary: 'A page of the conversations this agent server holds (search_conversations)',
+    query: z.object({
+      page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100),
+      status: ConversationExecutionStatus.optional(), sort_order: AgentConversationSortOrder.default('CREATED_AT_DESC'),
     }),
+    response: AgentConversationPage,
+    handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => searchHostedConversations(state, sandbox, input.query)),
   }),
   defineRoute({
-    method: 'GET', path: '/api/git/diff/:path', summary: 'A changed file before and after (git_router.py, git_diff)',
-    response: GitChangeDiff, errors: [404],
-    handle: (input, context) => context.runner.run((state) => {
-      const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), input.params.path!);
-      return isRefusal(workspace) ? workspace : gitDiff(workspace, input.params.path!);
-    }),
+    method: 'GET', path: '/api/conversations/count', summary: 'How many conversations this agent server holds (count_conversations)',
+    query: z.object({ status: ConversationExecutionStatus.optional() }), response: z.int(),
+    handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => countHostedConversations(state, sandbox, input.query.status)),
   }),
+  defineRoute({
+    method: 'GET', path: '/api/conversations', summary: 'Conversations by id, null for the ones it does not hold (batch_get_conversations)',
+    query: z.object({ ids: z.array(Uuid).max(100) }), lists: ['ids'], response: z.array(AgentConversationInfo.nullable()),
+    handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => batchGetHostedConversations(state, sandbox, input.query.ids)),
+  }),
+  defineRoute({
+    method: 'GET', path: BASE, summary: 'One conversation (get_conversation)',
+    params: ConversationParam, response: AgentConversationInfo, errors: [404],
+    handle: (input, context) => onConversation(input, context, (state, conversation) => conversationInfo(state, conversation)),
+  }),
+  ...workspaceRoutes,
   defineRoute({
     method: 'POST', path: `${BASE}/run`, summary: 'Run the agent; 409 while it runs (run_conversation)',
     params: ConversationParam, response: AgentSuccess, errors: [404, 409],

@@ -1,0 +1,107 @@
+/**
+ * The agent server's workspace routes: git changes and diff, file upload and download, the VS Code
+ * URL. Each copies `openhands-agent-server`'s `git_router.py`, `file_router.py` or
+ * `vscode_router.py`. The newest server (v1.20.0, May 2026) reads the path from `?path=`; the forms
+ * with the path in the URL (`{path:path}`) were removed there but the Nov 2025 web client calls
+ * them, so both are served (`KNOWN_AGENT_DIFFERENCES` says so).
+ */
+import { z } from 'zod';
+import { downloadFile, uploadFile, vscodeUrl } from '../../domain/agent-files.js';
+import { workspaceFor } from '../../domain/agent-server.js';
+import { gitChanges, gitDiff } from '../../domain/conversation-ops.js';
+import { isRefusal } from '../../domain/refusal.js';
+import { AgentSuccess, VSCodeUrlResponse } from '../../schemas/agent-server.js';
+import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
+import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
+import { raw } from '../../http/responses.js';
+import { defineRoute, type Route, type RouteContext, type RouteInput, type UploadedFile } from '../../http/route.js';
+import { onHostSandbox } from './host.js';
+
+const PathQuery = z.object({ path: z.string() });
+
+/** The changed files of the repository at `path`. */
+function changesAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
+  return context.runner.run((state) => {
+    const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), path);
+    return isRefusal(workspace) ? workspace : gitChanges(workspace, path);
+  });
+}
+
+/** A file at `path` before and after. */
+function diffAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
+  return context.runner.run((state) => {
+    const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), path);
+    return isRefusal(workspace) ? workspace : gitDiff(workspace, path);
+  });
+}
+
+/** Writes the form's `file` at `path`. */
+function uploadAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
+  const { file } = input.body as { file: UploadedFile };
+  return onHostSandbox(input, context, (state, sandbox, key) => uploadFile(state, sandbox, key, path, file.bytes));
+}
+
+/** The file at `path`, as `FileResponse` sends it. */
+function downloadAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
+  return onHostSandbox(input, context, (state, sandbox, key) => {
+    const file = downloadFile(state, sandbox, key, path);
+    if (isRefusal(file)) return file;
+    const ascii = /^[\x20-\x7e]*$/.test(file.filename) && !file.filename.includes('"');
+    const disposition = ascii ? `attachment; filename="${file.filename}"` : `attachment; filename*=utf-8''${encodeURIComponent(file.filename)}`;
+    return raw(200, file.bytes, 'application/octet-stream', { 'content-disposition': disposition });
+  });
+}
+
+/** The workspace routes of the agent server. */
+export const workspaceRoutes: readonly Route[] = Object.freeze([
+  defineRoute({
+    method: 'GET', path: '/api/git/changes', summary: 'The changed files of the repository at ?path= (git_router.py, git_changes_query)',
+    query: PathQuery, response: z.array(GitChange), errors: [404],
+    handle: (input, context) => changesAt(input, context, input.query.path),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/git/changes/:path*', summary: 'The changed files of the repository at path (git_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
+    response: z.array(GitChange), errors: [404],
+    handle: (input, context) => changesAt(input, context, input.params.path!),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/git/diff', summary: 'A changed file at ?path= before and after (git_router.py, git_diff_query)',
+    query: PathQuery, response: GitChangeDiff, errors: [404],
+    handle: (input, context) => diffAt(input, context, input.query.path),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/git/diff/:path*', summary: 'A changed file before and after (git_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
+    response: GitChangeDiff, errors: [404],
+    handle: (input, context) => diffAt(input, context, input.params.path!),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/file/upload', summary: 'Write a file at ?path= (file_router.py, upload_file_query)',
+    query: PathQuery, form: { file: 'file' }, response: AgentSuccess, errors: [400, 404, 500, 507],
+    handle: (input, context) => uploadAt(input, context, input.query.path),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/file/upload/:path*', summary: 'Write a file at path (file_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
+    form: { file: 'file' }, response: AgentSuccess, errors: [400, 404, 500, 507],
+    handle: (input, context) => uploadAt(input, context, input.params.path!),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/file/download', summary: 'The file at ?path= (file_router.py, download_file_query)',
+    query: PathQuery, response: z.unknown(), untypedInDocument: true, errors: [400, 404],
+    handle: (input, context) => downloadAt(input, context, input.query.path),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/file/download/:path*', summary: 'The file at path (file_router.py, removed in v1.20.0)',
+    response: z.unknown(), untypedInDocument: true, errors: [400, 404],
+    handle: (input, context) => downloadAt(input, context, input.params.path!),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/vscode/url', summary: 'The VS Code URL with its token (vscode_router.py, get_vscode_url)',
+    query: z.object({ base_url: z.string().optional(), workspace_dir: z.string().default('workspace') }), response: VSCodeUrlResponse, errors: [404],
+    handle: (input, context) => onHostSandbox(input, context, (_state, sandbox) => ({ url: vscodeUrl(sandbox, input.query.base_url, input.query.workspace_dir) })),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/vscode/status', summary: 'Whether VS Code runs (vscode_router.py, get_vscode_status)',
+    response: z.record(z.string(), z.union([z.boolean(), z.string()])), errors: [404],
+    handle: (input, context) => onHostSandbox(input, context, () => ({ running: true, enabled: true })),
+  }),
+]);
