@@ -11,6 +11,7 @@ import { packageVersion } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
 import { StateFileWriter, readStateFile } from './server/state-file.js';
+import { freePort } from './server/start.js';
 import type { FixtureInput } from './schemas/records.js';
 
 /** Exit code of a bad option, a bad fixture or a port in use. */
@@ -196,23 +197,6 @@ async function checkPaths(config: ServeConfig): Promise<void> {
   }
 }
 
-/**
- * `port` when it is not 0 (or, with `orAnother`, when it is free); a free port of `host` otherwise
- * (bound for a moment to learn it).
- */
-async function freePort(host: string, port: number, orAnother = false): Promise<number> {
-  if (port !== 0 && !orAnother) return port;
-  const { createServer } = await import('node:net');
-  const bind = (wanted: number) => new Promise<number | null>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(null) : reject(error)));
-    probe.listen(wanted, host, () => {
-      const { port: bound } = probe.address() as { port: number };
-      probe.close(() => resolve(bound));
-    });
-  });
-  return (port !== 0 ? await bind(port) : null) ?? (await bind(0))!;
-}
 
 /** The agent scripts of `--agent-scripts`: a JSON array in a file (one line and exit 2 when it cannot be read). */
 async function readAgentScripts(path: string): Promise<unknown[]> {

@@ -8,5 +8,6 @@
  * const url = await server.listen(0, '127.0.0.1')
  */
 export { createFakeServer, MAX_BODY_BYTES, type FakeServer, type FakeServerOptions, type RequestLogLine } from './server/http-server.js';
+export { startFakeServers, type FakeServers, type FakeServersOptions } from './server/start.js';
 export { StateFileWriter, readStateFile, type StateFileIo } from './server/state-file.js';
 export type { CorsPolicy } from './server/cors.js';

@@ -1,13 +1,15 @@
 /**
  * A client for one conversation's agent server (the host behind its `conversation_url`): the event
- * log, messages, pause and run, and the events socket as an async iterator. It runs against the
- * fake or a real agent server.
+ * log, messages, pause and run, confirmation, the conversation, its workspace (git changes and
+ * diff, file upload and download, the VS Code URL), and the events socket as an async iterator. It
+ * runs against the fake or a real agent server (workspace calls in the newest server's `?path=` form).
  * @example
  * const agent = createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key })
  * await agent.sendMessage('Add a test', { run: true })
  */
 import type { z } from 'zod';
-import type { AgentEvent } from '../schemas/agent-server.js';
+import type { AgentConversationInfo, AgentEvent } from '../schemas/agent-server.js';
+import type { GitChange, GitChangeDiff } from '../schemas/conversation-ops.js';
 import { ApiError } from './index.js';
 
 /** An event of a conversation's log. */
@@ -40,16 +42,31 @@ export function createAgentClient(options: AgentClientOptions) {
   const conversationId = url.pathname.split('/').filter(Boolean).at(-1)!;
   const base = `${url.origin}/api/conversations/${conversationId}`;
   const doFetch = options.fetch ?? fetch;
-  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await doFetch(`${base}${path}`, {
-      method, headers: { 'X-Session-API-Key': options.sessionApiKey, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
+  const send = async (method: string, target: string, init: { json?: unknown; form?: FormData } = {}): Promise<Response> => {
+    const response = await doFetch(target, {
+      method, headers: { 'X-Session-API-Key': options.sessionApiKey, accept: 'application/json', ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
     });
-    const text = await response.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    if (!response.ok) throw new ApiError(method, `${url.origin}${new URL(`${base}${path}`).pathname}`, response.status, parsed);
-    return parsed as T;
+    if (!response.ok) {
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // Not JSON: the error carries the text.
+      }
+      throw new ApiError(method, new URL(target).pathname, response.status, parsed);
+    }
+    return response;
   };
+  const json = async <T>(response: Response): Promise<T> => {
+    const text = await response.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  /** A call on this conversation (`path` after `/api/conversations/{id}`). */
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => json<T>(await send(method, `${base}${path}`, { json: body }));
+  /** A call on the agent host (`path` from its root). */
+  const onHost = (path: string, query: Record<string, string> = {}) => `${url.origin}${path}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}`;
   return {
     /** `GET .../events/search`: a page of events, oldest first. */
     searchEvents: (query: { limit?: number; page_id?: string; kind?: string; source?: string } = {}) =>
@@ -64,6 +81,26 @@ export function createAgentClient(options: AgentClientOptions) {
     pause: () => request<{ success: true }>('POST', '/pause'),
     /** `POST .../run`: 409 (an `ApiError`) while the agent runs. */
     run: () => request<{ success: true }>('POST', '/run'),
+    /** `GET /api/conversations/{id}`: the conversation as the agent server holds it. */
+    getConversation: () => request<AgentConversationInfo>('GET', ''),
+    /** `POST .../confirmation_policy`: with `AlwaysConfirm`, each action waits for `respondToConfirmation`. */
+    setConfirmationPolicy: (kind: 'AlwaysConfirm' | 'NeverConfirm' | 'ConfirmRisky') => request<{ success: true }>('POST', '/confirmation_policy', { policy: { kind } }),
+    /** `POST .../events/respond_to_confirmation`: accept runs the waiting action; reject (with a reason) does not. */
+    respondToConfirmation: (accept: boolean, reason = '') => request<{ success: true }>('POST', '/events/respond_to_confirmation', { accept, reason }),
+    /** `GET /api/git/changes?path=`: the changed files of the repository at `path`. */
+    gitChanges: async (path: string) => json<GitChange[]>(await send('GET', onHost('/api/git/changes', { path }))),
+    /** `GET /api/git/diff?path=`: one file before and after. */
+    gitDiff: async (path: string) => json<GitChangeDiff>(await send('GET', onHost('/api/git/diff', { path }))),
+    /** `POST /api/file/upload?path=`: writes `content` at the absolute `path`. */
+    uploadFile: async (path: string, content: Blob | Uint8Array | string, filename = path.split('/').at(-1) ?? 'file') => {
+      const form = new FormData();
+      form.append('file', content instanceof Blob ? content : new Blob([content as BlobPart]), filename);
+      return json<{ success: true }>(await send('POST', onHost('/api/file/upload', { path }), { form }));
+    },
+    /** `GET /api/file/download?path=`: the file's bytes. */
+    downloadFile: async (path: string) => new Uint8Array(await (await send('GET', onHost('/api/file/download', { path }))).arrayBuffer()),
+    /** `GET /api/vscode/url`: where the sandbox's VS Code answers, with its token (null when it has none). */
+    vscodeUrl: async () => (await json<{ url: string | null }>(await send('GET', onHost('/api/vscode/url')))).url,
     /**
      * The events socket: yields each frame's event (the `full_state` first, then the history with
      * `resend`), until `stop()` or the socket closes.

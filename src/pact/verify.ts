@@ -6,12 +6,15 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ApiError, createClient, type Client } from '../client/index.js';
+import { ApiError, createAgentClient, createClient, type Client } from '../client/index.js';
 import { FakehandsError } from '../domain/errors.js';
 import { packageFile } from '../package-root.js';
+import { startForwarder, type Forwarder } from './forwarder.js';
 
 /** The provider name the contracts are written for. */
 export const PROVIDER_NAME = 'conversation-sandbox-service';
+/** The provider name of the agent server's contracts (the host behind `conversation_url`). */
+export const AGENT_PROVIDER_NAME = 'openhands-agent-server';
 /** The consumer name of the contracts fakehands writes. */
 export const CONSUMER_NAME = 'fakehands-client';
 /** The contracts that ship with fakehands. */
@@ -216,10 +219,67 @@ function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags:
   };
 }
 
-/** Reads the pact files and counts the interactions written for this provider. */
-async function readContracts(files: string[], problems: string[]): Promise<{ expected: number; states: Set<string> }> {
-  let expected = 0;
-  const states = new Set<string>();
+/** What the agent server's states share with the verifier: the conversation's agent host (where the forwarder sends requests) and its sandbox's key. */
+interface AgentTarget {
+  forwarder: Forwarder;
+  key: string | undefined;
+}
+
+/**
+ * The agent server's provider states: a conversation started through the app server (as the web
+ * client does), its agent in the state the interaction needs; the forwarder then points at the
+ * conversation's agent host and the verifier sends the sandbox's own key.
+ */
+function agentStateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }, target: AgentTarget): Record<string, StateSetup> {
+  const finishedRun = async () => {
+    const task = await client.startAppConversation({ title: 'Contract check', initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] } });
+    const ready = await waitFor(`start task ${task.id} to be READY`, timeoutMs, async () => (await client.getStartTasks([task.id]))[0],
+      (t) => t?.status === 'READY' || t?.status === 'ERROR');
+    if (ready?.status !== 'READY' || !ready.app_conversation_id || !ready.sandbox_id) throw new Error(`start task ${task.id} ended in ${ready?.status}: ${ready?.detail ?? 'no detail'}`);
+    cleanup.conversations.add(ready.app_conversation_id);
+    cleanup.sandboxes.add(ready.sandbox_id);
+    const conversation = await waitFor(`conversation ${ready.app_conversation_id}'s agent to finish its run`, timeoutMs,
+      async () => (await client.getAppConversations([ready.app_conversation_id!]))[0], (c) => c?.execution_status === 'finished' || c?.execution_status === 'error');
+    if (!conversation?.conversation_url || !conversation.session_api_key) throw new Error(`conversation ${ready.app_conversation_id} has no agent server (conversation_url or session_api_key missing)`);
+    target.forwarder.target = new URL(conversation.conversation_url).origin;
+    target.key = conversation.session_api_key;
+    const agent = createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key });
+    const projectDir = (await agent.getConversation()).workspace.working_dir;
+    const [change] = await agent.gitChanges(projectDir);
+    if (!change) throw new Error(`the agent's run changed no file under ${projectDir}`);
+    return { agent, params: { conversation_id: conversation.id, project_dir: projectDir, changed_file: `${projectDir}/${change.path}` } };
+  };
+  return {
+    'a conversation whose agent has finished a run': async () => (await finishedRun()).params,
+    'a conversation whose agent is paused': async () => {
+      const { agent, params } = await finishedRun();
+      await agent.pause();
+      return params;
+    },
+    'a conversation whose agent waits for confirmation': async () => {
+      const { agent, params } = await finishedRun();
+      await agent.setConfirmationPolicy('AlwaysConfirm');
+      await agent.sendMessage('Run the test suite');
+      await waitFor('the agent to wait for confirmation', timeoutMs, async () => (await agent.getConversation()).execution_status, (s) => s === 'waiting_for_confirmation');
+      return params;
+    },
+    'the client sends no session API key': async () => {
+      flags.sendKey = false;
+      return undefined;
+    },
+  };
+}
+
+/** The interactions of one provider's pact files: the files, how many interactions, which states. */
+interface ProviderContracts {
+  files: string[];
+  expected: number;
+  states: Set<string>;
+}
+
+/** Reads the pact files and groups them by provider (the app server's, the agent server's); a file for another provider is a problem. */
+async function readContracts(files: string[], problems: string[]): Promise<Map<string, ProviderContracts>> {
+  const byProvider = new Map<string, ProviderContracts>();
   for (const file of files) {
     let pact: PactFile;
     try {
@@ -228,16 +288,20 @@ async function readContracts(files: string[], problems: string[]): Promise<{ exp
       problems.push(`cannot read the pact ${file}: ${(error as Error).message}`);
       continue;
     }
-    if (pact.provider?.name !== PROVIDER_NAME) {
-      problems.push(`the pact ${file} is for the provider "${pact.provider?.name}", not "${PROVIDER_NAME}": its interactions would not be verified`);
+    const provider = pact.provider?.name ?? '';
+    if (provider !== PROVIDER_NAME && provider !== AGENT_PROVIDER_NAME) {
+      problems.push(`the pact ${file} is for the provider "${pact.provider?.name}", not "${PROVIDER_NAME}" or "${AGENT_PROVIDER_NAME}": its interactions would not be verified`);
       continue;
     }
+    const contracts = byProvider.get(provider) ?? { files: [], expected: 0, states: new Set<string>() };
+    byProvider.set(provider, contracts);
+    contracts.files.push(file);
     for (const interaction of pact.interactions ?? []) {
-      expected++;
-      for (const state of interaction.providerStates ?? []) states.add(state.name);
+      contracts.expected++;
+      for (const state of interaction.providerStates ?? []) contracts.states.add(state.name);
     }
   }
-  return { expected, states };
+  return byProvider;
 }
 
 /** Readable lines from the verifier's error, which carries its JSON result as the message. */
@@ -276,8 +340,77 @@ export async function defaultPactFiles(): Promise<string[]> {
   return (await readdir(CONTRACTS_DIR)).filter((f) => f.endsWith('.json')).sort().map((f) => `${CONTRACTS_DIR}${f}`);
 }
 
+/** What one run of Pact's verifier needs: the provider, where it answers, its states and how the key is sent. */
+interface VerifierRun {
+  provider: string;
+  providerBaseUrl: string;
+  contracts: ProviderContracts;
+  setups: Record<string, StateSetup>;
+  flags: { sendKey: boolean };
+  /** The key the verifier sends with each interaction (read when it is sent). */
+  key: () => string | undefined;
+}
+
+/** Runs Pact's verifier over one provider's contracts; the count of interactions sent and what failed. */
+async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Client, cleanup: Cleanup): Promise<{ verified: number; problems: string[]; providerDied: boolean }> {
+  const { Verifier } = await loadPact();
+  const problems: string[] = [];
+  let verified = 0;
+  const handlerErrors: string[] = [];
+  const stateHandlers = Object.fromEntries(Object.entries(run.setups).map(([name, setup]) => [name, {
+    setup: async (params: unknown) => {
+      try {
+        return await setup(params as StateParams);
+      } catch (error) {
+        const message = error instanceof ApiError ? `${error.message} ${JSON.stringify(error.body)}` : (error as Error).message;
+        handlerErrors.push(`provider state "${name}" failed: ${message}`);
+        throw error;
+      }
+    },
+    teardown: async () => {
+      run.flags.sendKey = true;
+      return undefined;
+    },
+  }]));
+  const verifier = new Verifier({
+    providerBaseUrl: run.providerBaseUrl,
+    provider: run.provider,
+    pactUrls: run.contracts.files,
+    logLevel: 'warn',
+    stateHandlers: stateHandlers as never,
+    requestFilter: ((req: { path: string; headers: Record<string, string | string[] | undefined> }, _res: unknown, next: () => void) => {
+      // The verifier's own state set-up calls pass through here too; only interactions count.
+      if (req.path === STATE_SETUP_PATH) return next();
+      verified++;
+      delete req.headers['x-session-api-key'];
+      const key = run.key();
+      if (run.flags.sendKey && key !== undefined) req.headers['x-session-api-key'] = key;
+      next();
+    }) as never,
+    beforeEach: () => cleanup.remember(client).catch(() => undefined),
+    afterEach: () => cleanup.run(client),
+  });
+  const watch = options.watch === false ? { died: new Promise<string>(() => undefined), stop: () => undefined } : watchProvider(options.baseUrl);
+  const outcome = await Promise.race([
+    verifier.verifyProvider().then(() => null, (error: unknown) => describeFailures((error as Error).message)),
+    watch.died.then((reason) => `the provider at ${options.baseUrl} stopped answering (${reason}) after ${verified} interaction(s): verification stopped`),
+  ]);
+  watch.stop();
+  if (typeof outcome === 'string') {
+    // The provider is gone: nothing to clean up, and the native verifier is left to the process's end.
+    problems.push(...handlerErrors, outcome);
+    return { verified, problems, providerDied: true };
+  }
+  if (outcome) problems.push(...outcome);
+  await cleanup.run(client);
+  problems.push(...handlerErrors);
+  if (verified !== run.contracts.expected) problems.push(`${verified} ${run.provider} interactions were verified, but the contracts hold ${run.contracts.expected}`);
+  return { verified, problems, providerDied: false };
+}
+
 /**
- * Runs the Pact verifier against the implementation at `options.baseUrl`.
+ * Runs the Pact verifier against the implementation at `options.baseUrl`: the app server's
+ * contracts there, then the agent server's on the agent host of the conversations its states start.
  * @example
  * const result = await verifyProvider({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'fakehands-dev-key' })
  * if (!result.ok) process.exit(1)
@@ -285,18 +418,30 @@ export async function defaultPactFiles(): Promise<string[]> {
 export async function verifyProvider(options: VerifyOptions): Promise<VerifyResult> {
   process.env.PACT_DO_NOT_TRACK = 'true';
   const report = options.report ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const { Verifier } = await loadPact();
+  await loadPact();
   const problems: string[] = [];
   const files = options.pactFiles ?? await defaultPactFiles();
   if (files.length === 0) problems.push('no pact files to verify');
-  const { expected, states } = await readContracts(files, problems);
+  const byProvider = await readContracts(files, problems);
+  const expected = [...byProvider.values()].reduce((sum, c) => sum + c.expected, 0);
 
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
   const cleanup = new Cleanup();
   const flags = { sendKey: true };
-  const setups = stateSetups(client, options.stateTimeoutMs ?? DEFAULT_STATE_TIMEOUT_MS, cleanup, flags);
-  for (const state of states) {
-    if (!setups[state]) problems.push(`no state handler for the provider state "${state}"`);
+  const timeoutMs = options.stateTimeoutMs ?? DEFAULT_STATE_TIMEOUT_MS;
+  const forwarder = byProvider.has(AGENT_PROVIDER_NAME) ? await startForwarder() : null;
+  const agentTarget: AgentTarget | null = forwarder ? { forwarder, key: undefined } : null;
+  const runs: VerifierRun[] = [];
+  const app = byProvider.get(PROVIDER_NAME);
+  if (app) runs.push({ provider: PROVIDER_NAME, providerBaseUrl: options.baseUrl, contracts: app, setups: stateSetups(client, timeoutMs, cleanup, flags), flags, key: () => options.apiKey });
+  const agent = byProvider.get(AGENT_PROVIDER_NAME);
+  if (agent && agentTarget) {
+    runs.push({ provider: AGENT_PROVIDER_NAME, providerBaseUrl: agentTarget.forwarder.url, contracts: agent, setups: agentStateSetups(client, timeoutMs, cleanup, flags, agentTarget), flags, key: () => agentTarget.key });
+  }
+  for (const run of runs) {
+    for (const state of run.contracts.states) {
+      if (!run.setups[state]) problems.push(`no state handler for the ${run.provider} provider state "${state}"`);
+    }
   }
 
   if (problems.length === 0) {
@@ -305,55 +450,15 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
   }
 
   let verified = 0;
-  if (problems.length === 0) {
-    const handlerErrors: string[] = [];
-    const stateHandlers = Object.fromEntries(Object.entries(setups).map(([name, setup]) => [name, {
-      setup: async (params: unknown) => {
-        try {
-          return await setup(params as StateParams);
-        } catch (error) {
-          const message = error instanceof ApiError ? `${error.message} ${JSON.stringify(error.body)}` : (error as Error).message;
-          handlerErrors.push(`provider state "${name}" failed: ${message}`);
-          throw error;
-        }
-      },
-      teardown: async () => {
-        flags.sendKey = true;
-        return undefined;
-      },
-    }]));
-    const verifier = new Verifier({
-      providerBaseUrl: options.baseUrl,
-      provider: PROVIDER_NAME,
-      pactUrls: files,
-      logLevel: 'warn',
-      stateHandlers: stateHandlers as never,
-      requestFilter: ((req: { path: string; headers: Record<string, string | string[] | undefined> }, _res: unknown, next: () => void) => {
-        // The verifier's own state set-up calls pass through here too; only interactions count.
-        if (req.path === STATE_SETUP_PATH) return next();
-        verified++;
-        delete req.headers['x-session-api-key'];
-        if (flags.sendKey && options.apiKey !== undefined) req.headers['x-session-api-key'] = options.apiKey;
-        next();
-      }) as never,
-      beforeEach: () => cleanup.remember(client).catch(() => undefined),
-      afterEach: () => cleanup.run(client),
-    });
-    const watch = options.watch === false ? { died: new Promise<string>(() => undefined), stop: () => undefined } : watchProvider(options.baseUrl);
-    const outcome = await Promise.race([
-      verifier.verifyProvider().then(() => null, (error: unknown) => describeFailures((error as Error).message)),
-      watch.died.then((reason) => `the provider at ${options.baseUrl} stopped answering (${reason}) after ${verified} interaction(s): verification stopped`),
-    ]);
-    watch.stop();
-    if (typeof outcome === 'string') {
-      // The provider is gone: nothing to clean up, and the native verifier is left to the process's end.
-      problems.push(...handlerErrors, outcome);
-    } else {
-      if (outcome) problems.push(...outcome);
-      await cleanup.run(client);
-      problems.push(...handlerErrors);
-      if (verified !== expected) problems.push(`${verified} interactions were verified, but the contracts hold ${expected}`);
+  try {
+    for (const run of problems.length === 0 ? runs : []) {
+      const outcome = await runVerifier(run, options, client, cleanup);
+      verified += outcome.verified;
+      problems.push(...outcome.problems);
+      if (outcome.providerDied) break;
     }
+  } finally {
+    await forwarder?.close();
   }
 
   const ok = problems.length === 0;

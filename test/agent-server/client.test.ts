@@ -31,4 +31,27 @@ describe('createAgentClient', () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(401);
   });
+
+  it('reads the conversation, answers a confirmation, and works the workspace: git, files, VS Code', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const agent = createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key });
+    const info = await agent.getConversation();
+    expect(info.execution_status).toBe('finished');
+    const project = info.workspace.working_dir;
+    expect(await agent.gitChanges(project)).toEqual([{ status: 'ADDED', path: 'PLAN.md' }]);
+    expect((await agent.gitDiff(`${project}/PLAN.md`)).modified).toMatch(/^# Plan/);
+    expect(await agent.uploadFile(`${project}/notes.md`, 'hello')).toEqual({ success: true });
+    expect(new TextDecoder().decode(await agent.downloadFile(`${project}/notes.md`))).toBe('hello');
+    expect(await agent.vscodeUrl()).toMatch(/\?tkn=vsc-[0-9a-f]{8}&folder=workspace$/);
+    await agent.setConfirmationPolicy('AlwaysConfirm');
+    await agent.sendMessage('Careful now');
+    expect((await agent.getConversation()).execution_status).toBe('waiting_for_confirmation');
+    expect(await agent.respondToConfirmation(false, 'not that')).toEqual({ success: true });
+    expect((await agent.getConversation()).execution_status).toBe('idle');
+    const missing = await agent.downloadFile(`${project}/nope`).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(ApiError);
+    expect((missing as ApiError).status).toBe(404);
+    expect((missing as ApiError).detail).toBe('File not found');
+  });
 });

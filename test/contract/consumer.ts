@@ -7,6 +7,7 @@ import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact'
 import { expect } from 'vitest';
 import { ApiError, createClient } from '../../src/client/index.js';
 import { CONSUMER_NAME, PROVIDER_NAME } from '../../src/pact/verify.js';
+import { writeAgentContracts } from './agent-consumer.js';
 
 const { regex, like, eachLike, string, boolean, integer, number, nullValue, fromProviderState } = MatchersV3;
 
@@ -86,7 +87,7 @@ async function apiError(call: Promise<unknown>): Promise<ApiError> {
 const withKey = (url: string) => createClient({ baseUrl: url, apiKey: CONSUMER_KEY });
 const withoutKey = (url: string) => createClient({ baseUrl: url });
 
-/** Writes every interaction of the contract into `dir`; returns how many it wrote. */
+/** Writes every interaction of both contracts (the app server's, then the agent server's) into `dir`; returns how many it wrote. */
 export async function writeContracts(dir: string): Promise<number> {
   const pact = new PactV4({ consumer: CONSUMER_NAME, provider: PROVIDER_NAME, dir, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
   let written = 0;
@@ -283,5 +284,5 @@ export async function writeContracts(dir: string): Promise<number> {
       expect(page.items[0]?.working_dir).toBe('/home/openhands/workspace');
     });
 
-  return written;
+  return written + await writeAgentContracts(dir);
 }

@@ -7,14 +7,17 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTRACTS_DIR, PROVIDER_NAME } from '../../src/pact/verify.js';
+import { AGENT_PROVIDER_NAME, CONTRACTS_DIR, PROVIDER_NAME } from '../../src/pact/verify.js';
 import { startBrokenProvider, startDyingProvider, type Breakage } from '../support/broken-provider.js';
 import { runCli, startCli } from '../support/cli.js';
 import { writeContracts } from './consumer.js';
 
-/** Interactions the contract holds: one per behaviour a client relies on. */
-const EXPECTED_INTERACTIONS = 23;
+/** Interactions the contracts hold: one per behaviour a client relies on (the app server's, the agent server's). */
+const APP_INTERACTIONS = 23;
+const AGENT_INTERACTIONS = 11;
+const EXPECTED_INTERACTIONS = APP_INTERACTIONS + AGENT_INTERACTIONS;
 const CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${PROVIDER_NAME}.json`);
+const AGENT_CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${AGENT_PROVIDER_NAME}.json`);
 const KEY = 'verify-key';
 
 /** The standalone fake as a provider under test: instant timings, nothing but the default spec. */
@@ -31,19 +34,29 @@ describe('consumer contracts', () => {
   it('regenerate, in a folder of their own, exactly the committed contracts/ (run `npm run contracts` after changing them)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-contracts-'));
     expect(await writeContracts(dir)).toBe(EXPECTED_INTERACTIONS);
-    expect((await readdir(dir)).filter((f) => f.endsWith('.json'))).toEqual([`fakehands-client-${PROVIDER_NAME}.json`]);
-    const text = await readFile(join(dir, `fakehands-client-${PROVIDER_NAME}.json`), 'utf8');
-    expect(JSON.parse(text), 'the committed contracts differ from what the consumer tests write: run `npm run contracts` and commit').toEqual(JSON.parse(await readFile(CONTRACT_FILE, 'utf8')));
-    const pact = JSON.parse(text) as { interactions: { request: { method: string; path: string } }[] };
-    expect(pact.interactions).toHaveLength(EXPECTED_INTERACTIONS);
-    expect(text.toLowerCase()).not.toContain('x-session-api-key');
-    expect(text).not.toContain('consumer-test-key');
-    const endpoints = new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}').replace(/[0-9a-f]{32}/, '{cid}')}`));
-    expect([...endpoints].sort()).toEqual([
+    expect((await readdir(dir)).filter((f) => f.endsWith('.json')).sort()).toEqual([`fakehands-client-${PROVIDER_NAME}.json`, `fakehands-client-${AGENT_PROVIDER_NAME}.json`]);
+    for (const [file, committed, count] of [[`fakehands-client-${PROVIDER_NAME}.json`, CONTRACT_FILE, APP_INTERACTIONS], [`fakehands-client-${AGENT_PROVIDER_NAME}.json`, AGENT_CONTRACT_FILE, AGENT_INTERACTIONS]] as const) {
+      const text = await readFile(join(dir, file), 'utf8');
+      expect(JSON.parse(text), 'the committed contracts differ from what the consumer tests write: run `npm run contracts` and commit').toEqual(JSON.parse(await readFile(committed, 'utf8')));
+      expect((JSON.parse(text) as { interactions: unknown[] }).interactions).toHaveLength(count);
+      expect(text.toLowerCase()).not.toContain('x-session-api-key');
+      expect(text).not.toContain('consumer-test-key');
+    }
+    const endpoints = async (file: string) => {
+      const pact = JSON.parse(await readFile(file, 'utf8')) as { interactions: { request: { method: string; path: string } }[] };
+      return [...new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}').replace(/[0-9a-f]{32}|[0-9a-f-]{36}/, '{cid}')}`))].sort();
+    };
+    expect(await endpoints(CONTRACT_FILE)).toEqual([
       'DELETE /api/v1/app-conversations/{cid}', 'GET /api/v1/app-conversations', 'GET /api/v1/app-conversations/search',
       'GET /api/v1/app-conversations/{cid}/file', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
       'PATCH /api/v1/app-conversations/{cid}', 'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations',
       'POST /api/v1/app-conversations/{cid}/send-message', 'POST /api/v1/sandboxes', 'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
+    ].sort());
+    // The agent REST calls of the Nov 2025 web client (v1-conversation-service.api.ts, event-service.api.ts, v1-git-service.api.ts).
+    expect(await endpoints(AGENT_CONTRACT_FILE)).toEqual([
+      'GET /api/conversations/{cid}', 'GET /api/conversations/{cid}/events/search', 'GET /api/git/changes', 'GET /api/git/diff', 'GET /api/vscode/url',
+      'POST /api/conversations/{cid}/events', 'POST /api/conversations/{cid}/events/respond_to_confirmation', 'POST /api/conversations/{cid}/pause',
+      'POST /api/conversations/{cid}/run', 'POST /api/file/upload',
     ].sort());
   });
 });
@@ -106,6 +119,17 @@ describe('fakehands verify', () => {
     expect(stdout).toContain('verification FAILED');
   });
 
+  it('verifies the agent server behind conversation_url and fails against one that answers the VS Code URL without a token, naming that interaction alone', async () => {
+    const provider = await startProvider();
+    const agent = await startBrokenProvider(provider.agentUrl, (req) => (req.path === '/api/vscode/url' ? { status: 200, body: { url: null } } : null));
+    const app = await startBrokenProvider(provider.url, (req, answer) => (req.method === 'GET' && req.path === '/api/v1/app-conversations' && Array.isArray(answer.body)
+      ? { status: 200, body: (answer.body as ({ conversation_url: string | null } | null)[]).map((c) => (c?.conversation_url ? { ...c, conversation_url: c.conversation_url.replace(provider.agentUrl, agent) } : c)) } : null));
+    const { code, stdout } = await verify(app);
+    expect(failedInteractions(stdout)).toEqual(['a request for the VS Code URL']);
+    expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}`);
+    expect(code).toBe(1);
+  });
+
   it('fails with the state handler\'s own error when a provider state cannot be set up', async () => {
     const provider = await startProvider();
     const url = await startBrokenProvider(provider.url, (req) => (req.method === 'POST' && req.path === '/api/v1/sandboxes' ? { status: 500, body: { detail: 'boom' } } : null));
@@ -122,7 +146,7 @@ describe('fakehands verify', () => {
     await writeFile(join(dir, 'unicorn.json'), JSON.stringify(pact));
     const { code, stdout } = await verify(provider.url, ['--pact', join(dir, 'unicorn.json')]);
     expect(code).toBe(1);
-    expect(stdout).toContain('FAILED: no state handler for the provider state "a unicorn exists"');
+    expect(stdout).toContain(`FAILED: no state handler for the ${PROVIDER_NAME} provider state "a unicorn exists"`);
   });
 
   it('fails when a pact is for another provider, instead of silently verifying nothing', async () => {
@@ -140,7 +164,8 @@ describe('fakehands verify', () => {
     const provider = await startProvider();
     const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', KEY], { PACT_DESCRIPTION: 'a request to pause a running sandbox' });
     expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 1`);
-    expect(stdout).toContain(`FAILED: 1 interactions were verified, but the contracts hold ${EXPECTED_INTERACTIONS}`);
+    expect(stdout).toContain(`FAILED: 1 ${PROVIDER_NAME} interactions were verified, but the contracts hold ${APP_INTERACTIONS}`);
+    expect(stdout).toContain(`FAILED: 0 ${AGENT_PROVIDER_NAME} interactions were verified, but the contracts hold ${AGENT_INTERACTIONS}`);
     expect(code).toBe(1);
   });
 
