@@ -5,12 +5,12 @@
  * summaries, examples). `npm run drift:snapshot -- V1.json V0.json AGENT.json` after the real documents change.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { AGENT_DRIFT_PREFIXES, DRIFT_PREFIXES } from '../src/drift/index.js';
+import { AGENT_DRIFT_PREFIXES, DRIFT_PREFIXES, fakeDocument } from '../src/drift/index.js';
 
 type Json = Record<string, unknown>;
 
-/** Legacy routes fakehands serves, compared too. */
-const LEGACY_PATHS = ['/api/conversations', '/api/conversations/{conversation_id}', '/api/add-git-providers'];
+/** Every path fakehands' app server serves, compared too (its legacy routes, health, options, settings, user and git). */
+const LEGACY_PATHS = Object.keys((fakeDocument() as { paths: Record<string, unknown> }).paths);
 /** Schema keywords that hold prose only. */
 const PROSE = new Set(['description', 'summary', 'title', 'examples', 'example', 'externalDocs']);
 /** Keys whose values are maps of names (not keywords). */

@@ -17,7 +17,7 @@ await write('default', generateFixture(DEFAULT_FIXTURE_OPTIONS));
 await write('empty', {
   relative_to: DEFAULT_MANUAL_START,
   sandbox_specs: defaultSandboxSpecs('2025-10-01T00:00:00.000000Z').slice(0, 1),
-  sandboxes: [], conversations: [], start_tasks: [], provider_tokens: {}, mcp_config: null,
+  sandboxes: [], conversations: [], start_tasks: [], provider_tokens: {}, mcp_config: null, settings: null, secrets: [],
 });
 
 

@@ -30,6 +30,9 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
 
 export { createFakeCore, BUILT_IN_FIXTURES, type FakeCore, type FixtureOption, type ResetOptions } from './fake.js';
 export { generateFixture, type GenerateOptions } from './domain/generate.js';
+export { defaultGitWorld, gitWorld, repository } from './domain/git-world.js';
+export { userSettings } from './domain/user-settings.js';
+export { customSecret } from './domain/user-secrets.js';
 export { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
 export { FakehandsError, type FakehandsErrorCode } from './domain/errors.js';
 export type { ChangeListener, ChangedEntity, ChangedState, StateChange } from './domain/events.js';

@@ -151,10 +151,11 @@ export function sandboxSecretNames(state: DomainState, sandboxId: string, key: s
   return isRefusal(sandbox) ? sandbox : secretNames(state, sandbox);
 }
 
-/** The user's secrets a sandbox may look up: provider tokens, and the secrets given to its conversations; names and descriptions only. */
+/** The user's secrets a sandbox may look up: provider tokens, the user's custom secrets, and the secrets given to its conversations; names and descriptions only. */
 export function secretNames(state: DomainState, sandbox: SandboxRecord): SecretNamesResponse {
   const names = new Map<string, string | null>();
   for (const [provider, token] of Object.entries(state.store.providerTokens)) if (token?.token) names.set(`${provider}_token`, `${provider} token`);
+  for (const secret of state.store.customSecrets) if (!names.has(secret.name)) names.set(secret.name, secret.description);
   for (const task of state.store.startTasks.all()) {
     if (task.sandbox_id !== sandbox.id) continue;
     for (const name of Object.keys(task.request.secrets ?? {})) if (!names.has(name)) names.set(name, null);

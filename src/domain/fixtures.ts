@@ -9,6 +9,7 @@ import { FakehandsError, fixtureError } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED, redactSecrets } from './redact.js';
 import type { ChangedEntity } from './events.js';
+import { defaultGitWorld } from './git-world.js';
 import { Store } from './store.js';
 import { StoreBudget } from './table.js';
 
@@ -33,6 +34,9 @@ const FixtureShape = z.strictObject({
   events: z.array(z.unknown()).default([]),
   provider_tokens: Fixture.shape.provider_tokens,
   mcp_config: Fixture.shape.mcp_config,
+  settings: Fixture.shape.settings,
+  secrets: Fixture.shape.secrets,
+  git: Fixture.shape.git,
 });
 
 /**
@@ -123,6 +127,14 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   }
   await store.setProviderTokens(data.provider_tokens);
   await store.setMcpConfig(data.mcp_config);
+  await store.setSettings(data.settings);
+  const names = new Set<string>();
+  for (const [i, secret] of data.secrets.entries()) {
+    if (names.has(secret.name)) throw fixtureError(source, `secrets[${i}].name: the name "${secret.name}" is used twice`);
+    names.add(secret.name);
+  }
+  await store.setCustomSecrets(data.secrets);
+  store.git = data.git ?? defaultGitWorld();
   return store;
 }
 
@@ -143,6 +155,16 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     events: store.events.all(),
     provider_tokens: tokens,
     mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
+    settings: store.settings && {
+      ...store.settings,
+      llm_api_key: store.settings.llm_api_key ? REDACTED : store.settings.llm_api_key,
+      search_api_key: store.settings.search_api_key ? REDACTED : store.settings.search_api_key,
+      sandbox_api_key: store.settings.sandbox_api_key ? REDACTED : store.settings.sandbox_api_key,
+      mcp_config: redactSecrets(store.settings.mcp_config) as Fixture['mcp_config'],
+      llm_profiles: Object.fromEntries(Object.entries(store.settings.llm_profiles).map(([name, p]) => [name, { ...p, api_key: p.api_key ? REDACTED : p.api_key }])),
+    },
+    secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),
+    git: store.git,
   });
 }
 

@@ -1,3 +1,4 @@
+import { defaultUserSettings } from './user-settings.js';
 import { AppConversationStartRequest } from '../schemas/app-conversation.js';
 import { ConversationTrigger, ProviderType } from '../schemas/common.js';
 import { formatDateTime } from '../schemas/datetime.js';
@@ -155,7 +156,14 @@ export function generateFixture(options: GenerateOptions): FixtureInput {
   }
 
   conversations.sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
-  return { relative_to: formatDateTime(end), sandbox_specs: specs, sandboxes, conversations, start_tasks, provider_tokens: {}, mcp_config: null };
+  return {
+    relative_to: formatDateTime(end), sandbox_specs: specs, sandboxes, conversations, start_tasks, provider_tokens: {}, mcp_config: null,
+    settings: defaultUserSettings(),
+    secrets: [
+      { name: 'NPM_TOKEN', description: 'Publishes the packages', value: 'fake-npm-token' },
+      { name: 'SENTRY_DSN', description: null, value: 'fake-sentry-dsn' },
+    ],
+  };
 }
 
 function startRequest(c: Pick<ConversationRecord, 'selected_repository' | 'selected_branch' | 'git_provider' | 'title' | 'trigger' | 'pr_number' | 'llm_model' | 'agent_type'>): StartTaskRecord['request'] {

@@ -11,6 +11,9 @@ import {
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
 import type { MCPConfig } from '../schemas/mcp.js';
+import type { GitWorld } from '../schemas/user-git.js';
+import type { CustomSecretRecord } from '../schemas/user-secrets.js';
+import type { UserSettingsRecord } from '../schemas/user-settings.js';
 import type { ChangeSink } from './events.js';
 import { StoreBudget, Table, type UndoSink } from './table.js';
 
@@ -200,6 +203,59 @@ export class Store {
     this.mcpConfigRecords.clear();
     if (config) await this.mcpConfigRecords.create({ config });
   }
+
+  /** Counts a value replacing another against the store's byte budget (507 past it), undone with the transaction. */
+  #swapBytes(previous: unknown, next: unknown): void {
+    const before = previous === null ? 0 : JSON.stringify(previous).length;
+    const after = next === null ? 0 : JSON.stringify(next).length;
+    this.budget.claim(0, after);
+    this.budget.release(0, before);
+    this.#record(() => {
+      this.budget.claim(0, before);
+      this.budget.release(0, after);
+    });
+  }
+
+  /** The user's settings; `null` until saved once. */
+  #settings: UserSettingsRecord | null = null;
+
+  /** The user's settings, or `null` before the first save. */
+  get settings(): UserSettingsRecord | null {
+    return this.#settings;
+  }
+
+  /** Replaces the user's settings (a change the state file keeps). */
+  async setSettings(settings: UserSettingsRecord | null): Promise<void> {
+    const previous = this.#settings;
+    this.#swapBytes(previous, settings);
+    this.#record(() => {
+      this.#settings = previous;
+    });
+    this.#settings = settings;
+    this.onChange({ entity: 'settings', action: 'replaced' });
+  }
+
+  /** The user's custom secrets, oldest first. */
+  #customSecrets: CustomSecretRecord[] = [];
+
+  /** The user's custom secrets, oldest first (do not change the list: use `setCustomSecrets`). */
+  get customSecrets(): readonly CustomSecretRecord[] {
+    return this.#customSecrets;
+  }
+
+  /** Replaces the user's custom secrets. */
+  async setCustomSecrets(secrets: CustomSecretRecord[]): Promise<void> {
+    const previous = this.#customSecrets;
+    this.#swapBytes(previous, secrets);
+    this.#record(() => {
+      this.#customSecrets = previous;
+    });
+    this.#customSecrets = secrets;
+    this.onChange({ entity: 'secrets', action: 'replaced' });
+  }
+
+  /** The git world behind the provider tokens (read only: set when the fixture loads). */
+  git: GitWorld = { user: { id: '', login: '', avatar_url: '', company: null, name: null, email: null }, repositories: [], suggested_tasks: [] };
 
   /** Links a conversation to its parent (`sub_conversation_ids`). */
   linkChild(parentId: string, childId: string): void {

@@ -14,7 +14,10 @@ export { formatReport, type Difference, type DriftReport, type KnownDifference }
 export { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 
 /** Path prefixes under which every provider operation is expected to be served by the fake. */
-export const DRIFT_PREFIXES = Object.freeze(['/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs', '/api/v1/conversation', '/api/v1/conversations'] as const);
+export const DRIFT_PREFIXES = Object.freeze([
+  '/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs', '/api/v1/conversation', '/api/v1/conversations',
+  '/api/v1/settings', '/api/v1/secrets', '/api/v1/git', '/api/v1/users/git-info', '/api/v1/web-client/config', '/api/v1/config', '/api/v1/skills/search',
+] as const);
 
 /** Paths of the agent server whose provider operations the fake's agent host must serve. */
 export const AGENT_DRIFT_PREFIXES = Object.freeze([

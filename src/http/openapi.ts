@@ -42,7 +42,8 @@ export interface OpenApiInfo {
 
 /** The JSON Schema of a multipart form: files as binary strings, every field required. */
 function formSchema(fields: FormFields): JsonSchema {
-  const properties = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, kind === 'file' ? { type: 'string', format: 'binary' } : { type: 'string' }]));
+  const binary = { type: 'string', format: 'binary' };
+  const properties = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, kind === 'file' ? binary : kind === 'files' ? { type: 'array', items: binary } : { type: 'string' }]));
   return { type: 'object', properties, required: Object.keys(fields) };
 }
 

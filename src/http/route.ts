@@ -20,8 +20,8 @@ export interface UploadedFile {
   bytes: Uint8Array;
 }
 
-/** The fields of a multipart form a route reads: `file` for an `UploadFile`, `text` for a string; each is required. */
-export type FormFields = Readonly<Record<string, 'file' | 'text'>>;
+/** The fields of a multipart form a route reads: `file` for an `UploadFile`, `files` for a `list[UploadFile]` (the field repeated), `text` for a string; each is required. */
+export type FormFields = Readonly<Record<string, 'file' | 'files' | 'text'>>;
 
 /** HTTP methods the API uses. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -62,7 +62,7 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   body?: B;
   /** An empty body reads as `{}` (control API). */
   bodyOptional?: boolean;
-  /** The body is a multipart form with these fields (the handler's `body` maps each to an `UploadedFile` or a string). */
+  /** The body is a multipart form with these fields (the handler's `body` maps each to an `UploadedFile`, a list of them, or a string). */
   form?: FormFields;
   /** Schema of the success answer. */
   response: R;

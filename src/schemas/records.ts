@@ -9,6 +9,9 @@ import { canonicalDateTime } from './datetime.js';
 import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus, LaunchedAgentProfile } from './app-conversation.js';
 import { ProviderToken } from './legacy.js';
 import { MCPConfig } from './mcp.js';
+import { GitWorld } from './user-git.js';
+import { CustomSecretRecord } from './user-secrets.js';
+import { UserSettingsRecord } from './user-settings.js';
 import { SandboxSpecInfo } from './sandbox-spec.js';
 
 /** A stored datetime: any ISO 8601 form is accepted and kept in the canonical form, so times sort as strings. */
@@ -135,6 +138,12 @@ export const Fixture = z.strictObject({
   events: z.array(AgentEventRecord).default([]),
   provider_tokens: z.partialRecord(ProviderType, ProviderToken).default({}),
   mcp_config: MCPConfig.nullable().default(null),
+  /** The user's settings; `null`: never saved (the legacy `GET /api/settings` answers 404 until they are). */
+  settings: UserSettingsRecord.nullable().default(null),
+  /** The user's custom secrets (names, descriptions, values; values are never answered). */
+  secrets: z.array(CustomSecretRecord).default([]),
+  /** The git world behind the provider tokens; absent: a generated one (the same for every fake). */
+  git: GitWorld.optional(),
 });
 export type Fixture = z.infer<typeof Fixture>;
 /** A fixture as written by hand: defaults may be left out. */

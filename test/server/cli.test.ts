@@ -397,8 +397,9 @@ describe('GET /openapi.json', () => {
       '/api/conversations', '/api/add-git-providers', '/api/v1/app-conversations', '/api/v1/sandboxes/search',
       '/api/v1/sandboxes', '/api/v1/sandboxes/{sandbox_id}/pause', '/api/v1/sandboxes/{sandbox_id}/resume', '/api/v1/sandbox-specs/search',
     ]));
-    // Every API route, once: 35 before the app server's five event routes (issue 20).
+    // Every API route, once: 41 after the agent server (issue 20), 106 with the whole web app's (issue 21).
     expect(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0)).toBe(apiRoutes.length);
-    expect(apiRoutes.length).toBe(41);
+    expect(apiRoutes.length).toBe(106);
+    expect(document.paths['/api/conversations/{conversation_id}/upload-files']).toMatchObject({ post: { requestBody: { content: { 'multipart/form-data': { schema: { properties: { files: { type: 'string', format: 'binary' } } } } } } } });
   });
 });

@@ -8,7 +8,15 @@ import { appConversationRoutes } from './app-conversations.js';
 import { conversationOpRoutes } from './conversation-ops.js';
 import { eventRoutes } from './events.js';
 import { legacyRoutes } from './legacy.js';
+import { legacyConversationRoutes } from './legacy-conversation.js';
 import { sandboxRoutes } from './sandboxes.js';
+import { secretRoutes } from './secrets.js';
+import { serverConfigRoutes } from './server-config.js';
+import { settingsRoutes } from './settings.js';
+import { userGitRoutes } from './user-git.js';
 
 /** Every endpoint of the API (what the real service serves). */
-export const apiRoutes: readonly Route[] = Object.freeze([...legacyRoutes, ...appConversationRoutes, ...conversationOpRoutes, ...eventRoutes, ...sandboxRoutes]);
+export const apiRoutes: readonly Route[] = Object.freeze([
+  ...legacyRoutes, ...appConversationRoutes, ...conversationOpRoutes, ...eventRoutes, ...sandboxRoutes,
+  ...legacyConversationRoutes, ...serverConfigRoutes, ...settingsRoutes, ...secretRoutes, ...userGitRoutes,
+]);

@@ -1,0 +1,107 @@
+/**
+ * A legacy conversation's own routes (`/api/conversations/{id}/...`): config for both versions,
+ * start and stop, and the workspace, events, microagents, trajectory and feedback of a running V0
+ * conversation (openhands `server/routes/conversation.py`, `files.py`, `manage_conversations.py`,
+ * `feedback.py`, `trajectory.py`). The V0 agent's event stream is not modelled: its events and
+ * trajectory are empty (a V0 conversation in the fake has no agent; V1 ones do).
+ */
+import { z } from 'zod';
+import {
+  attach, conversationMicroagents, type Attached, listFiles, runtimeConfig, selectFile, startConversation, stopConversation, uploadFiles, zipWorkspace,
+} from '../../../domain/legacy-conversation-ops.js';
+import { badRequest, isRefusal } from '../../../domain/refusal.js';
+import { gitChanges, gitDiff, type ReadyContext } from '../../../domain/conversation-ops.js';
+import type { DomainState } from '../../../domain/state.js';
+import { LaxBool, laxInt } from '../../../schemas/helpers.js';
+import { ConversationResponse } from '../../../schemas/legacy.js';
+import { raw } from '../../../http/responses.js';
+import { defineRoute, type Route, type RouteContext, type UploadedFile } from '../../../http/route.js';
+
+const BASE = '/api/conversations/:conversation_id';
+const Param = z.object({ conversation_id: z.string() });
+
+/** Runs `body` on the attached (running V0) conversation, or answers its 404. */
+function onAttached<T>(id: string, context: RouteContext, body: (attached: Attached, state: DomainState) => T | Promise<T>) {
+  return context.runner.run(async (state) => {
+    const attached = attach(state, id);
+    return isRefusal(attached) ? attached : body(attached, state);
+  });
+}
+
+/** An attached conversation as the agent-server helpers take it. */
+const ready = (attached: Attached): ReadyContext => ({ kind: 'ready', conversation: attached.conversation, sandbox: attached.sandbox, workingDir: attached.workspace.projectDir, workspace: attached.workspace });
+
+/** The legacy conversation routes. */
+export const legacyConversationRoutes: readonly Route[] = Object.freeze([
+  defineRoute({
+    method: 'GET', path: `${BASE}/config`, summary: 'The runtime of a conversation: its sandbox and session (V1 too)',
+    params: Param, untypedInDocument: true, response: z.object({ runtime_id: z.string().nullable(), session_id: z.string().nullable() }), errors: [404],
+    handle: ({ params }, context) => context.runner.run((state) => runtimeConfig(state, params.conversation_id!)),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/start`, summary: 'Start a conversation\'s agent loop (its sandbox resumes)',
+    params: Param, body: z.object({ providers_set: z.array(z.string()).nullable().default(null) }), bodyOptional: true, response: ConversationResponse, errors: [404],
+    handle: ({ params }, context) => context.runner.run((state) => startConversation(state, params.conversation_id!)),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/stop`, summary: 'Stop a conversation\'s agent loop (its sandbox pauses)',
+    params: Param, response: ConversationResponse,
+    handle: ({ params }, context) => context.runner.run((state) => stopConversation(state, params.conversation_id!)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/list-files`, summary: 'The entries of a workspace directory (directories end in /)',
+    params: Param, query: z.object({ path: z.string().optional() }), response: z.array(z.string()), errors: [404],
+    handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, (attached) => listFiles(attached, query.path)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/select-file`, summary: 'One workspace file: {"code": ...}',
+    params: Param, query: z.object({ file: z.string() }), response: z.object({ code: z.string() }), errors: [404, 500],
+    handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, (attached) => selectFile(attached, query.file)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/zip-directory`, summary: 'The workspace as a ZIP',
+    params: Param, response: z.unknown(), untypedInDocument: true, errors: [404],
+    handle: ({ params }, context) => onAttached(params.conversation_id!, context, (attached, state) => raw(200, zipWorkspace(state, attached), 'application/zip', { 'content-disposition': 'attachment; filename="workspace.zip"' })),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/git/changes`, summary: 'The workspace\'s changed files',
+    params: Param, response: z.array(z.record(z.string(), z.string())), errors: [404],
+    handle: ({ params }, context) => onAttached(params.conversation_id!, context, (attached) => gitChanges(ready(attached), attached.workspace.projectDir)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/git/diff`, summary: 'A changed file before and after',
+    params: Param, query: z.object({ path: z.string() }), response: z.record(z.string(), z.unknown()), errors: [404],
+    handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, (attached) => gitDiff(ready(attached), query.path)),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/upload-files`, summary: 'Files written into the workspace',
+    params: Param, form: { files: 'files' }, response: z.object({ uploaded_files: z.array(z.string()), skipped_files: z.array(z.object({ name: z.string(), reason: z.string() })) }), errors: [404],
+    handle: ({ params, body }, context) => onAttached(params.conversation_id!, context, (attached, state) => uploadFiles(state, attached, (body as unknown as { files: UploadedFile[] }).files)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/events`, summary: 'A page of the V0 event stream (the fake models none)',
+    params: Param, query: z.object({ start_id: laxInt(z.int()).default(0), end_id: laxInt(z.int()).optional(), reverse: LaxBool.default(false), limit: laxInt(z.int()).default(20) }),
+    untypedInDocument: true, response: z.object({ events: z.array(z.unknown()), has_more: z.boolean() }), errors: [400, 404],
+    handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, () => (query.limit < 0 || query.limit > 100 ? badRequest('Invalid limit') : { events: [], has_more: false })),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/events`, summary: 'Add an event to the V0 stream',
+    params: Param, body: z.record(z.string(), z.unknown()), untypedInDocument: true, response: z.object({ success: z.boolean() }), errors: [404],
+    handle: ({ params }, context) => onAttached(params.conversation_id!, context, () => ({ success: true })),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/microagents`, summary: 'The microagents the conversation\'s repository brings',
+    params: Param, untypedInDocument: true, response: z.object({ microagents: z.array(z.record(z.string(), z.unknown())) }), errors: [404],
+    handle: ({ params }, context) => onAttached(params.conversation_id!, context, (attached) => conversationMicroagents(attached)),
+  }),
+  defineRoute({
+    method: 'GET', path: `${BASE}/trajectory`, summary: 'The V0 trajectory (empty: the fake models no V0 agent)',
+    params: Param, untypedInDocument: true, response: z.object({ trajectory: z.array(z.unknown()) }), errors: [404],
+    handle: ({ params }, context) => onAttached(params.conversation_id!, context, () => ({ trajectory: [] })),
+  }),
+  defineRoute({
+    method: 'POST', path: `${BASE}/submit-feedback`, summary: 'Feedback on a conversation (kept on the machine: nothing is sent anywhere)',
+    params: Param, body: z.record(z.string(), z.unknown()), untypedInDocument: true, response: z.record(z.string(), z.unknown()), errors: [404],
+    handle: ({ params }, context) => onAttached(params.conversation_id!, context, (attached) => ({ statusCode: 200, body: { message: 'Feedback submitted successfully', feedback_id: attached.conversation.id, password: '' } })),
+  }),
+]);

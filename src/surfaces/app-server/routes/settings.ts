@@ -1,0 +1,94 @@
+/**
+ * The user's settings on the app server: legacy `/api/settings` and `/api/reset-settings`
+ * (openhands `server/routes/settings.py`: load_settings, store_settings, reset_settings) and the
+ * newest `/api/v1/settings` with its schemas and LLM profiles.
+ */
+import { z } from 'zod';
+import {
+  activateProfile, deleteProfile, getProfile, legacySettings, listProfiles, renameProfile, resetSettingsGone, saveProfile, storedSettingsView,
+  storeLegacySettings, updateSettings,
+} from '../../../domain/user-settings.js';
+import {
+  ActivateProfileResponse, ConversationSettings, LegacySettingsInput, LegacySettingsView, ProfileDetailResponse, ProfileListResponse,
+  ProfileMutationResponse, ProfileName, RenameProfileRequest, SaveProfileRequest, SettingsUpdate, SettingsView,
+} from '../../../schemas/user-settings.js';
+import { EditResponse } from '../../../schemas/user-secrets.js';
+import { defineRoute, type Route } from '../../../http/route.js';
+
+const ProfileParam = z.object({ name: ProfileName });
+
+/** The JSON Schema of the agent settings a client may edit (what `agent-schema` describes). */
+const AGENT_SCHEMA = {
+  type: 'object',
+  properties: {
+    agent: { type: 'string', default: 'CodeActAgent', title: 'Agent' },
+    llm: { type: 'object', properties: { model: { type: 'string', title: 'Model' }, base_url: { type: ['string', 'null'], title: 'Base URL' }, api_key: { type: ['string', 'null'], format: 'password', writeOnly: true, title: 'API key' } } },
+    condenser: { type: 'object', properties: { enabled: { type: 'boolean', default: true }, max_size: { type: 'integer', minimum: 20, default: 120 } } },
+  },
+};
+
+/** The settings routes. */
+export const settingsRoutes: readonly Route[] = Object.freeze([
+  defineRoute({
+    method: 'GET', path: '/api/settings', summary: 'The user\'s settings without secrets (404 before the first save)',
+    response: LegacySettingsView, errors: [404],
+    handle: (_input, context) => context.runner.run((state) => legacySettings(state)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/settings', summary: 'Store the user\'s settings (a null LLM key, model, base URL or search key keeps the stored one)',
+    body: LegacySettingsInput, response: EditResponse,
+    handle: ({ body }, context) => context.runner.run((state) => storeLegacySettings(state, body)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/reset-settings', summary: 'Removed in the real server: 410',
+    response: EditResponse, untypedInDocument: true, errors: [410],
+    handle: async () => resetSettingsGone(),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/settings', summary: 'The user\'s settings (the newest shape; secrets as *_set flags; 404 before the first save)',
+    response: SettingsView, errors: [404],
+    handle: (_input, context) => context.runner.run((state) => storedSettingsView(state)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/settings', summary: 'Change some of the user\'s settings (the LLM in agent_settings.llm)',
+    body: SettingsUpdate, response: EditResponse,
+    handle: ({ body }, context) => context.runner.run((state) => updateSettings(state, body)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/settings/agent-schema', summary: 'The JSON Schema of the agent settings',
+    response: z.record(z.string(), z.unknown()), handle: async () => AGENT_SCHEMA,
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/settings/conversation-schema', summary: 'The JSON Schema of the conversation settings',
+    response: z.record(z.string(), z.unknown()), handle: async () => z.toJSONSchema(ConversationSettings, { io: 'input' }) as Record<string, unknown>,
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/settings/profiles', summary: 'The saved LLM profiles and the active one',
+    response: ProfileListResponse, handle: (_input, context) => context.runner.run((state) => listProfiles(state)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/v1/settings/profiles/:name', summary: 'One LLM profile (its key never)',
+    params: ProfileParam, response: ProfileDetailResponse, errors: [404],
+    handle: ({ params }, context) => context.runner.run((state) => getProfile(state, params.name!)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/settings/profiles/:name', summary: 'Save an LLM profile: the given LLM, or the current one',
+    params: ProfileParam, body: SaveProfileRequest, bodyOptional: true, response: ProfileMutationResponse, successStatus: 201,
+    handle: ({ params, body }, context) => context.runner.run((state) => saveProfile(state, params.name!, body)),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/api/v1/settings/profiles/:name', summary: 'Delete an LLM profile',
+    params: ProfileParam, response: ProfileMutationResponse, errors: [404],
+    handle: ({ params }, context) => context.runner.run((state) => deleteProfile(state, params.name!)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/settings/profiles/:name/activate', summary: 'Make a profile\'s LLM the settings\' LLM',
+    params: ProfileParam, response: ActivateProfileResponse, errors: [404],
+    handle: ({ params }, context) => context.runner.run((state) => activateProfile(state, params.name!)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/v1/settings/profiles/:name/rename', summary: 'Rename a profile (409 when the new name is taken)',
+    params: ProfileParam, body: RenameProfileRequest, response: ProfileMutationResponse, errors: [404, 409],
+    handle: ({ params, body }, context) => context.runner.run((state) => renameProfile(state, params.name!, body.new_name)),
+  }),
+]);
