@@ -13,6 +13,53 @@ const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 sour
 const EVENTS_REASON = "events are served as the agent server writes them (each kind with its own fields, none null); the fake's document declares the fields every event has (kind, id, timestamp, source), where the real one lists the union of every kind's";
 const CONVERSATION_INFO_REASON = "the fake's document types the fields of ConversationInfo a client reads (id, the agent's kind and model, workspace, status, policy, title, dates) and serves the others as the agent server writes them; the real document spells out every agent and LLM option";
 const PATH_QUERY_REASON = 'the newest source (v1.20.0, May 2026: file_router.py, git_router.py) reads the path from ?path= and dropped the {path} form; the Feb 2026 document has only the {path} form, which the Nov 2025 web client calls and the fake serves too';
+const PROVIDERS_NEWER = `${NEWER_SOURCE} the providers bitbucket_data_center, forgejo and azure_devops`;
+const GET_BODY_REASON = 'the real route reads an EventFilter from the JSON body of a GET, which fetch cannot send; the fake reads no filter';
+const READS_BODY_ITSELF = 'the real route reads a JSON body itself (request.json()), so its document declares none; the fake declares the object it reads';
+const CANNOT_FAIL = "the real route answers 500 when its runtime or store fails (415 for a binary file); the fake's workspace and store do not fail";
+const MCP_NEWEST = "the newest MCP configuration is a map of mcpServers; the fake reads the Nov 2025 lists (sse_servers, stdio_servers, shttp_servers) the web client sends";
+const SETTINGS_PAYLOAD = 'the real payload is a free-form object checked in code; the fake declares the keys it reads and refuses others with a 422';
+const PROFILE_REQUEST = "the fake reads the LLM's model, base URL and key (and an empty body saves the current LLM); the real StrictLLM lists every LLM option and the body may be null";
+
+/** The declared differences of the whole web app's routes (issue 21). */
+const WEB_APP_DIFFERENCES: KnownDifference[] = [
+  { operation: 'GET /api/settings', location: 'response condenser_max_size', reason: `${NEWER_SOURCE} condenser_max_size (at least 20)` },
+  { operation: 'GET /api/settings', location: 'response mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
+  { operation: 'GET /api/settings', location: 'response secrets_store', reason: `${NEWER_SOURCE} a secrets_store serialized as {"provider_tokens": {}} (secrets never leave the store)` },
+  { operation: 'POST /api/settings', location: 'request condenser_max_size', reason: `${NEWER_SOURCE} condenser_max_size (at least 20)` },
+  { operation: 'POST /api/settings', location: 'request mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
+  { operation: 'POST /api/settings', location: 'request secrets_store', reason: `${NEWER_SOURCE} a frozen secrets_store the route ignores (secrets are stored apart)` },
+  { operation: 'POST /api/settings', location: 'status 500', reason: CANNOT_FAIL },
+  { operation: 'POST /api/secrets', location: 'status 200', reason: `${NEWER_SOURCE} create_custom_secret answering 201 Created` },
+  { operation: 'GET /api/user/installations', location: 'query provider', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'GET /api/user/repositories', location: 'query selected_provider', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'GET /api/user/repositories', location: 'response [].git_provider', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'GET /api/user/search/repositories', location: 'query selected_provider', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'GET /api/user/search/repositories', location: 'response [].git_provider', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'GET /api/user/suggested-tasks', location: 'response [].git_provider', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'GET /api/user/repository/branches', location: 'query page', reason: `${NEWER_SOURCE} branches paged with page and per_page, answered as PaginatedBranchesResponse` },
+  { operation: 'GET /api/user/repository/branches', location: 'query per_page', reason: `${NEWER_SOURCE} branches paged with page and per_page, answered as PaginatedBranchesResponse` },
+  { operation: 'GET /api/user/repository/branches', location: 'response', reason: `${NEWER_SOURCE} branches paged with page and per_page, answered as PaginatedBranchesResponse` },
+  { operation: 'GET /api/user/repository/{owner}/{repo}/microagents', location: 'operation', reason: `${NEWER_SOURCE} a repository's microagents (the web client's microagent management)` },
+  { operation: 'GET /api/user/repository/{owner}/{repo}/microagents/content', location: 'operation', reason: `${NEWER_SOURCE} a repository's microagents (the web client's microagent management)` },
+  { operation: 'GET /api/user/search/branches', location: 'operation', reason: `${NEWER_SOURCE} a branch search (the web client's branch picker)` },
+  { operation: 'GET /api/conversations/{conversation_id}/events', location: 'request', reason: GET_BODY_REASON },
+  { operation: 'POST /api/conversations/{conversation_id}/events', location: 'request', reason: READS_BODY_ITSELF },
+  { operation: 'POST /api/conversations/{conversation_id}/submit-feedback', location: 'request', reason: READS_BODY_ITSELF },
+  { operation: 'POST /api/conversations/{conversation_id}/start', location: 'request providers_set[]', aspect: 'enum', reason: PROVIDERS_NEWER },
+  { operation: 'POST /api/conversations/{conversation_id}/start', location: 'response conversation_status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR (a V1 conversation whose sandbox is gone or failed)` },
+  { operation: 'POST /api/conversations/{conversation_id}/stop', location: 'response conversation_status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR (a V1 conversation whose sandbox is gone or failed)` },
+  { operation: 'POST /api/conversations/{conversation_id}/upload-files', location: 'response', reason: `${NEWER_SOURCE} upload_files answering {uploaded_files: [paths], skipped_files: [{name, reason}]} (a JSONResponse, not its declared model)` },
+  { operation: 'GET /api/conversations/{conversation_id}/git/changes', location: 'status 500', reason: CANNOT_FAIL },
+  { operation: 'GET /api/conversations/{conversation_id}/git/diff', location: 'status 500', reason: CANNOT_FAIL },
+  { operation: 'GET /api/conversations/{conversation_id}/list-files', location: 'status 500', reason: CANNOT_FAIL },
+  { operation: 'GET /api/conversations/{conversation_id}/zip-directory', location: 'status 500', reason: CANNOT_FAIL },
+  { operation: 'GET /api/conversations/{conversation_id}/select-file', location: 'status 415', reason: CANNOT_FAIL },
+  { operation: 'POST /api/v1/settings', location: 'status 500', reason: CANNOT_FAIL },
+  { operation: 'POST /api/v1/settings', location: 'request', reason: SETTINGS_PAYLOAD },
+  { operation: 'POST /api/v1/secrets/git-providers', location: 'request mcp_config', reason: MCP_NEWEST },
+  { operation: 'POST /api/v1/settings/profiles/{name}', location: 'request', reason: PROFILE_REQUEST },
+];
 
 /** The declared differences. */
 export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
@@ -47,7 +94,7 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
   { operation: 'POST /api/conversations', location: 'response conversation_status', aspect: 'enum', reason: `${NEWER_SOURCE} the statuses ARCHIVED and ERROR` },
   { operation: 'POST /api/add-git-providers', location: 'request mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
   { operation: 'POST /api/add-git-providers', location: 'response', reason: 'the real route declares no response model (it returns a JSONResponse); the fake declares what it sends: {"message": "Git providers stored"}' },
-] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));
+] satisfies KnownDifference[] as KnownDifference[]).concat(WEB_APP_DIFFERENCES).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));
 
 /** The declared differences of the agent server behind `conversation_url` (`fakehands drift --agent`). */
 export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([

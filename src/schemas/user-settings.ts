@@ -146,6 +146,11 @@ export const ConversationSettings = z.object({
   security_analyzer: z.enum(['llm', 'none']).nullable().default('llm'),
 });
 
+/** A plugin marketplace the user registered or inherited (`MarketplaceRegistration`). */
+export const MarketplaceRegistration = z.object({
+  name: z.string(), source: z.string(), ref: z.string().nullable(), repo_path: z.string().nullable(), auto_load: z.boolean(), scope: z.enum(['instance', 'org', 'personal']).nullable(),
+});
+
 /** `GET /api/v1/settings` (the newest `GETSettingsModel`): secrets never answered, `*_set` flags instead. */
 export const SettingsView = z.object({
   language: nullableString,
@@ -175,8 +180,8 @@ export const SettingsView = z.object({
   llm_profiles: z.object({ profiles: z.record(z.string(), z.unknown()), active: nullableString }),
   active_agent_profile_id: nullableString,
   active_agent_profile_revision: z.int().nullable(),
-  registered_marketplaces: z.array(z.unknown()),
-  inherited_marketplaces: z.array(z.unknown()),
+  registered_marketplaces: z.array(MarketplaceRegistration),
+  inherited_marketplaces: z.array(MarketplaceRegistration),
   provider_tokens_set: z.partialRecord(ProviderType, z.string().nullable()).nullable(),
   llm_api_key_set: z.boolean(),
   search_api_key_set: z.boolean(),

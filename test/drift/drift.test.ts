@@ -142,7 +142,7 @@ describe('fakehands drift', () => {
     const cli = await startCli(['--quiet']);
     const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
     const { code, stdout } = await runCli(['drift', '--spec', saved]);
-    expect(stdout).toMatch(/drift: 0 difference\(s\), 0 known, \d+ stale declaration\(s\); 41 operation\(s\) compared, 0 not served by the fake; (\d+) of \1 facts agree \(100\.0%\)/);
+    expect(stdout).toMatch(/drift: 0 difference\(s\), 0 known, \d+ stale declaration\(s\); 106 operation\(s\) compared, 0 not served by the fake; (\d+) of \1 facts agree \(100\.0%\)/);
     expect(code).toBe(0);
   });
 
@@ -212,7 +212,7 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     // On failure the drift lines are the message, so the CI log shows what drifted.
     expect(undeclared, `fakehands drift found undeclared differences:\n${undeclared.join('\n')}\n${summary}`).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
-    expect(summary).toMatch(new RegExp(`^drift: ${NOT_YET_SERVED.length} difference\\(s\\), \\d+ known, 0 stale declaration\\(s\\); 39 operation\\(s\\) compared, ${NOT_YET_SERVED.length} not served by the fake;`));
+    expect(summary).toMatch(new RegExp(`^drift: ${NOT_YET_SERVED.length} difference\\(s\\), \\d+ known, 0 stale declaration\\(s\\); 101 operation\\(s\\) compared, ${NOT_YET_SERVED.length} not served by the fake;`));
     expect(code).toBe(NOT_YET_SERVED.length === 0 ? 0 : 1);
   });
 

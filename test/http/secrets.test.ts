@@ -74,7 +74,7 @@ describe('/api/v1/secrets', () => {
   it('stores and forgets git providers (/api/v1/secrets/git-providers); 422 for a limit over 100', async () => {
     expect(await call('POST', '/api/v1/secrets/git-providers', { body: { provider_tokens: { gitlab: { token: 'glpat-x', host: 'gitlab.example.com' } } } })).toMatchObject({ status: 200, body: { message: 'Git providers stored' } });
     expect((await call('GET', '/api/settings')).status).toBe(404);
-    expect((await call('GET', '/api/v1/users/me')).body).toMatchObject({ provider_tokens_set: { gitlab: 'gitlab.example.com' } });
+    expect(env.fake.service.providerTokens()).toEqual({ gitlab: { token: 'glpat-x', host: 'gitlab.example.com', user_id: null } });
     expect(await call('DELETE', '/api/v1/secrets/git-providers')).toMatchObject({ status: 200, body: { message: 'Unset Git provider tokens' } });
     expect(env.fake.service.providerTokens()).toEqual({});
     expect(await call('GET', '/api/v1/secrets/search?limit=101')).toMatchObject({ status: 422, body: { detail: [{ type: 'less_than_equal', loc: ['query', 'limit'] }] } });

@@ -55,7 +55,7 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/select-file`, summary: 'One workspace file: {"code": ...}',
-    params: Param, query: z.object({ file: z.string() }), response: z.object({ code: z.string() }), errors: [404, 500],
+    params: Param, query: z.object({ file: z.string() }), response: z.record(z.string(), z.string()), errors: [404, 500],
     handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, (attached) => selectFile(attached, query.file)),
   }),
   defineRoute({

@@ -14,6 +14,8 @@ import { CustomSecretCreate, CustomSecretPage, CustomSecretWithoutValue, EditRes
 import { defineRoute, type Route } from '../../../http/route.js';
 
 const SecretParam = z.object({ secret_id: z.string() });
+/** The legacy routes' `dict[str, str]` answers (`{"message": ...}`). */
+const StringMap = z.record(z.string(), z.string());
 
 /** The secrets routes. */
 export const secretRoutes: readonly Route[] = Object.freeze([
@@ -23,12 +25,12 @@ export const secretRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'POST', path: '/api/secrets', summary: 'Create a custom secret (201; 400 when the name is taken)',
-    body: CustomSecretCreate, response: EditResponse, successStatus: 201, errors: [400],
+    body: CustomSecretCreate, response: StringMap, successStatus: 201, errors: [400],
     handle: ({ body }, context) => context.runner.run((state) => createCustomSecret(state, body)),
   }),
   defineRoute({
     method: 'PUT', path: '/api/secrets/:secret_id', summary: 'Rename a custom secret and change its description (the value stays)',
-    params: SecretParam, body: CustomSecretWithoutValue, response: EditResponse, errors: [400, 404],
+    params: SecretParam, body: CustomSecretWithoutValue, response: StringMap, errors: [400, 404],
     handle: ({ params, body }, context) => context.runner.run((state) => updateCustomSecret(state, params.secret_id!, body)),
   }),
   defineRoute({
@@ -38,7 +40,7 @@ export const secretRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'POST', path: '/api/unset-provider-tokens', summary: 'Forget every git provider token',
-    response: EditResponse, handle: (_input, context) => context.runner.run((state) => unsetProviderTokens(state)),
+    response: StringMap, handle: (_input, context) => context.runner.run((state) => unsetProviderTokens(state)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/secrets/search', summary: 'A page of the custom secrets (names and descriptions), by name',

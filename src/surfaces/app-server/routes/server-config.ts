@@ -21,7 +21,7 @@ const WebClientConfig = z.object({
   providers_configured: z.array(ProviderType), maintenance_start_time: nullableString, auth_url: nullableString, recaptcha_site_key: nullableString,
   faulty_models: z.array(z.string()), error_message: nullableString, updated_at: z.string(), github_app_slug: nullableString, gitlab_enabled: z.boolean(),
   provider_default_hosts: z.record(z.string(), z.string()), slack_enabled: z.boolean(), email_enabled: z.boolean(), email_change_enabled: z.boolean(),
-  acp_providers: z.array(z.record(z.string(), z.unknown())), jira_dc_oauth_host: nullableString, jira_dc_service_account_managed: z.boolean(),
+  acp_providers: z.array(z.object({ key: z.string(), display_name: z.string(), default_command: z.array(z.string()), default_model: nullableString, api_key_env_var: nullableString, base_url_env_var: nullableString, available_models: z.array(z.object({ id: z.string(), label: z.string() })) })), jira_dc_oauth_host: nullableString, jira_dc_service_account_managed: z.boolean(),
   jira_dc_service_account_email: nullableString, jira_dc_service_account_config_error: nullableString, kind: z.literal('WebClientConfig'),
 });
 

@@ -36,7 +36,7 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'POST', path: '/api/settings', summary: 'Store the user\'s settings (a null LLM key, model, base URL or search key keeps the stored one)',
-    body: LegacySettingsInput, response: EditResponse,
+    body: LegacySettingsInput, response: z.record(z.string(), z.unknown()),
     handle: ({ body }, context) => context.runner.run((state) => storeLegacySettings(state, body)),
   }),
   defineRoute({
@@ -51,7 +51,7 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings', summary: 'Change some of the user\'s settings (the LLM in agent_settings.llm)',
-    body: SettingsUpdate, response: EditResponse,
+    body: SettingsUpdate, response: z.record(z.string(), z.unknown()),
     handle: ({ body }, context) => context.runner.run((state) => updateSettings(state, body)),
   }),
   defineRoute({

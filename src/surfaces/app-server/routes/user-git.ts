@@ -28,7 +28,7 @@ const nameOf = (params: Record<string, string>) => `${params.owner}/${params.rep
 const pageQuery = (defaultLimit: number) => ({ page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(defaultLimit) });
 
 /** `GET /api/v1/users/me` of an OSS install: the settings and who the user is. */
-const SaasUserInfo = SettingsView.extend({ id: z.string().nullable(), org_id: z.string().nullable(), org_name: z.string().nullable(), role: z.string().nullable(), permissions: z.array(z.string()).nullable() });
+const SaasUserInfo = SettingsView.omit({ provider_tokens_set: true, llm_api_key_set: true, search_api_key_set: true }).extend({ id: z.string().nullable(), org_id: z.string().nullable(), org_name: z.string().nullable(), role: z.string().nullable(), permissions: z.array(z.string()).nullable() });
 
 /** The user and git routes. */
 export const userGitRoutes: readonly Route[] = Object.freeze([
@@ -88,7 +88,10 @@ export const userGitRoutes: readonly Route[] = Object.freeze([
     query: z.object({ expose_secrets: LaxBool.default(false) }), response: SaasUserInfo, errors: [403],
     handle: ({ query }, context) => context.runner.run((state) => (query.expose_secrets
       ? refuse('forbidden', 'expose_secrets requires a sandbox session key')
-      : { ...settingsView(state), id: state.options.userId ?? null, org_id: null, org_name: null, role: null, permissions: null })),
+      : (() => {
+        const { provider_tokens_set: _p, llm_api_key_set: _l, search_api_key_set: _s, ...view } = settingsView(state);
+        return { ...view, id: state.options.userId ?? null, org_id: null, org_name: null, role: null, permissions: null };
+      })())),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/git/installations/search', summary: 'A page of the installations of a provider',
