@@ -43,13 +43,16 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-/** Starts `fakehands serve --port 0 …` and resolves once it prints its listening line. */
-export function startCli(args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
+/**
+ * Starts `fakehands serve --port 0 …` and resolves once it prints its listening line. It is killed
+ * after the test, unless `forSuite` (then the caller kills `proc` in its `afterAll`).
+ */
+export function startCli(args: string[] = [], env: Record<string, string> = {}, { forSuite = false } = {}): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
       env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
     });
-    running.add(proc);
+    if (!forSuite) running.add(proc);
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
