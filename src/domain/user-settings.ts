@@ -10,6 +10,8 @@ import type { ProviderType } from '../schemas/common.js';
 import {
   UserSettingsRecord, type LegacySettingsInput, type LegacySettingsView, type LLMProfile, type SettingsUpdate, type SettingsView,
 } from '../schemas/user-settings.js';
+import type { POSTProviderModel } from '../schemas/legacy.js';
+import { storeGitProviders } from './git-providers.js';
 import { Refusal, refuse } from './refusal.js';
 import type { DomainState } from './state.js';
 
@@ -63,7 +65,10 @@ export function legacySettings(state: DomainState): LegacySettingsView | Refusal
  */
 export async function storeLegacySettings(state: DomainState, input: LegacySettingsInput): Promise<{ message: string }> {
   const existing = state.store.settings;
-  const { secrets_store: _ignored, ...given } = input;
+  const { secrets_store: legacyStore, ...given } = input;
+  // Tokens in the legacy secrets_store become provider tokens, as `invalidate_legacy_secrets_store` moves them.
+  const tokens = legacyStore?.provider_tokens;
+  if (tokens && Object.keys(tokens).length > 0) await storeGitProviders(state, { provider_tokens: tokens as POSTProviderModel['provider_tokens'], mcp_config: null });
   const next = UserSettingsRecord.parse({
     // Fields of the newest generation only are kept: a legacy save does not know them.
     ...(existing ? {

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { ProviderType } from './common.js';
 import { LaxBool, laxInt, type PydanticErrorParams } from './helpers.js';
+import { ProviderTokens } from './legacy.js';
 import { MCPConfig } from './mcp.js';
 
 const nullableString = z.string().nullable();
@@ -84,7 +85,8 @@ export const LegacySettingsInput = z.object({
   llm_api_key: nullableString.optional(),
   llm_base_url: nullableString.optional(),
   remote_runtime_resource_factor: laxInt(z.int()).nullable().optional(),
-  secrets_store: z.unknown().optional(),
+  /** The legacy place of provider tokens: the real server moves them to the secrets store (`invalidate_legacy_secrets_store`). */
+  secrets_store: z.looseObject({ provider_tokens: ProviderTokens.optional() }).nullable().optional(),
   enable_default_condenser: LaxBool.optional(),
   enable_sound_notifications: LaxBool.optional(),
   enable_proactive_conversation_starters: LaxBool.optional(),

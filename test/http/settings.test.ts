@@ -58,6 +58,18 @@ describe('POST /api/settings', () => {
   });
 });
 
+describe('provider tokens saved three ways', () => {
+  it('show everywhere, whether saved by /api/add-git-providers, /api/v1/secrets/git-providers or a legacy secrets_store in /api/settings', async () => {
+    await call('POST', '/api/settings', { body: { language: 'en', secrets_store: { provider_tokens: { github: { token: 'ghp_from_settings', host: 'github.com' } } } } });
+    expect((await call('GET', '/api/settings')).body).toMatchObject({ provider_tokens_set: { github: 'github.com' } });
+    await call('POST', '/api/v1/secrets/git-providers', { body: { provider_tokens: { github: { token: '' }, gitlab: { token: 'glpat-v1', host: 'gitlab.com' } } } });
+    expect((await call('GET', '/api/v1/settings')).body).toMatchObject({ provider_tokens_set: { github: null, gitlab: 'gitlab.com' } });
+    expect(env.fake.service.providerTokens().github?.token).toBe('ghp_from_settings');
+    expect((await call<string[]>('GET', '/api/user/installations?provider=github')).status).toBe(200);
+    expect(await call('POST', '/api/settings', { body: { secrets_store: { provider_tokens: { sourceforge: { token: 'x' } } } } })).toMatchObject({ status: 422, body: { detail: [{ type: 'enum', loc: ['body', 'secrets_store', 'provider_tokens', 'sourceforge', '[key]'] }] } });
+  });
+});
+
 describe('POST /api/reset-settings', () => {
   it('answers 410 {"error": "Reset settings functionality has been removed."} and keeps the settings', async () => {
     await call('POST', '/api/settings', { body: { language: 'fr' } });
