@@ -158,6 +158,16 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
     expect(calls).not.toContain('POST /api/conversations');
   }, 120_000);
 
+  it('on the conversation page, a typed message gets the scripted agent\'s answer, and its edit shows in the Changes tab', async () => {
+    const box = page.locator('[contenteditable="true"], textarea').first();
+    await box.click({ timeout: 60_000 });
+    await box.type('Please fix the flaky test');
+    await page.keyboard.press('Enter');
+    await page.getByText(/Done: I changed .+\. Have a look at the Changes tab\./).first().waitFor({ timeout: 60_000 });
+    await page.getByText('Changes', { exact: true }).first().click();
+    await page.getByText('PLAN.md').first().waitFor({ timeout: 30_000 });
+  }, 120_000);
+
   it('got no 404, 405 or other error answer from the fake in these flows', () => {
     expect([...new Set(failed)]).toEqual([]);
   });
