@@ -400,6 +400,6 @@ describe('GET /openapi.json', () => {
     // Every API route, once: 41 after the agent server (issue 20), 106 with the whole web app's (issue 21).
     expect(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0)).toBe(apiRoutes.length);
     expect(apiRoutes.length).toBe(106);
-    expect(document.paths['/api/conversations/{conversation_id}/upload-files']).toMatchObject({ post: { requestBody: { content: { 'multipart/form-data': { schema: { properties: { files: { type: 'string', format: 'binary' } } } } } } } });
+    expect(document.paths['/api/conversations/{conversation_id}/upload-files']).toMatchObject({ post: { requestBody: { content: { 'multipart/form-data': { schema: { properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } } } } } } } });
   });
 });
