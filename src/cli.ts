@@ -56,6 +56,8 @@ const SERVE_FLAGS = {
   'state-file': { key: 'stateFile', type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
   'allowed-host': { key: 'allowedHosts', type: 'string', env: 'FAKEHANDS_ALLOWED_HOSTS', help: 'Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)' },
   'max-records': { key: 'maxRecords', type: 'string', env: 'FAKEHANDS_MAX_RECORDS', help: 'Most records the fake holds; a create past it answers 507 (default 1000000)', coerce: asInt },
+  'max-tenants': { key: 'maxTenants', type: 'string', env: 'FAKEHANDS_MAX_TENANTS', help: 'Most tenants (X-Fakehands-Tenant header or fakehands_tenant cookie) held at once besides the default one; one more answers 429 (default 64)', coerce: asInt },
+  'tenant-idle-minutes': { key: 'tenantIdleMinutes', type: 'string', env: 'FAKEHANDS_TENANT_IDLE_MINUTES', help: 'Drop a tenant unused for this many minutes (default: never)', coerce: asInt },
   'max-store-mb': { key: 'maxStoreMb', type: 'string', env: 'FAKEHANDS_MAX_STORE_MB', help: 'Most MiB of records the fake holds; a change past it answers 507 (default 512)', coerce: asInt },
   'max-body-kb': { key: 'maxBodyKb', type: 'string', env: 'FAKEHANDS_MAX_BODY_KB', help: 'Largest request body in KiB; larger ones answer 413 (default 1024)', coerce: asInt },
   'body-timeout-ms': { key: 'bodyTimeoutMs', type: 'string', env: 'FAKEHANDS_BODY_TIMEOUT_MS', help: 'Longest a request body may take to arrive; slower clients get 408 and are closed (default 10000)', coerce: asInt },
@@ -84,6 +86,8 @@ export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: t
   allowedHosts: z.string().min(1).optional(),
   maxRecords: z.int().min(1).optional(),
   maxStoreMb: z.int().min(1).optional(),
+  maxTenants: z.int().min(0).max(10_000).optional(),
+  tenantIdleMinutes: z.int().min(1).optional(),
   maxBodyKb: z.int().min(1).max(1024 * 1024).default(1024),
   bodyTimeoutMs: z.int().min(100).max(3_600_000).default(10_000),
   cors: z.string().min(1).optional(),
@@ -246,6 +250,8 @@ async function serve(config: ServeConfig): Promise<void> {
       timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),
+      ...(config.maxTenants !== undefined ? { maxTenants: config.maxTenants } : {}),
+      ...(config.tenantIdleMinutes !== undefined ? { tenantIdleMs: config.tenantIdleMinutes * 60_000 } : {}),
     });
   } catch (error) {
     throw error instanceof FakehandsError ? error : usage((error as Error).message);

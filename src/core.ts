@@ -9,7 +9,9 @@ import type { Timings } from './domain/lifecycle.js';
 import type { FakeService } from './domain/service.js';
 import { toResponse, type Answer, type RequestLike } from './http/responses.js';
 import type { Faults } from './instance/faults.js';
-import { createInstance, type Environment, type ResetOptions } from './instance/instance.js';
+import { createInstance, type Environment, type Instance, type ResetOptions } from './instance/instance.js';
+import { TENANT_HEADER, Tenants } from './instance/tenants.js';
+import { isRefusal } from './domain/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
 import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';
@@ -47,6 +49,12 @@ export interface FakeCore {
    * the listener runs before the operation that made them resolves. Returns an unsubscribe function.
    */
   onChange(listener: ChangeListener): () => void;
+  /**
+   * The tenant `name` of this fake (created on first use from the fake's options): its own state,
+   * clock, faults and journal; its `fetch` sends `X-Fakehands-Tenant: name`. Throws a `Refusal` for a
+   * bad name or one tenant too many.
+   */
+  tenant(name: string): Promise<FakeCore>;
 }
 
 /**
@@ -56,12 +64,37 @@ export interface FakeCore {
  */
 export async function createCore(input: FakeOptionsInput, environment: Environment): Promise<FakeCore> {
   const instance = await createInstance(input, environment);
-  const mounts = defaultMounts(instance, instance.options.baseUrl);
-  return {
-    clock: instance.clock, service: instance.service, options: instance.options, timings: instance.timings,
-    faults: instance.faults, journal: instance.journal, mounts,
-    reset: instance.reset, snapshot: instance.snapshot, onChange: instance.onChange,
-    fetch: async (request) => toResponse(await mounts.fetch(request)),
-    answer: (request) => mounts.answer(request),
+  const tenants = new Tenants(() => createInstance(input, environment), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
+  instance.tenants = tenants;
+  const mounts = defaultMounts(instance, instance.options.baseUrl, tenants);
+  /** The core over one instance; `tenant` names the tenant its requests carry. */
+  const coreOf = (target: Instance, tenant: string | null): FakeCore => {
+    const named = (request: Request) => {
+      if (tenant === null) return request;
+      const copy = new Request(request);
+      copy.headers.set(TENANT_HEADER, tenant);
+      return copy;
+    };
+    return {
+      clock: target.clock, service: target.service, options: target.options, timings: target.timings,
+      faults: target.faults, journal: target.journal, mounts,
+      reset: target.reset, snapshot: target.snapshot, onChange: target.onChange,
+      fetch: async (request) => toResponse(await mounts.fetch(named(request))),
+      answer: (request) => mounts.answer(tenant === null ? request : {
+        method: request.method, url: request.url, text: () => request.text(),
+        ...(request.arrayBuffer ? { arrayBuffer: () => request.arrayBuffer!() } : {}),
+        headers: { get: (name) => (name.toLowerCase() === TENANT_HEADER ? tenant : request.headers.get(name)) },
+      }),
+      tenant: async (name) => {
+        const found = tenants.nameOf({ get: (header) => (header === TENANT_HEADER ? name : null) });
+        if (isRefusal(found)) throw found;
+        if (found === null) return root;
+        const resolved = await tenants.get(found);
+        if (isRefusal(resolved)) throw resolved;
+        return coreOf(resolved, found);
+      },
+    };
   };
+  const root = coreOf(instance, null);
+  return root;
 }

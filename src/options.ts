@@ -65,6 +65,10 @@ export const FakeOptions = z.strictObject({
   maxRecords: z.int().min(1).default(DEFAULT_MAX_RECORDS),
   /** Most bytes of records (their JSON) the fake holds; a change past it answers 507. */
   maxStoreBytes: z.int().min(1024).default(DEFAULT_MAX_STORE_BYTES),
+  /** Most tenants (named by `X-Fakehands-Tenant` or a `fakehands_tenant` cookie) held at once, besides the default one; one more answers 429. */
+  maxTenants: z.int().min(0).max(10_000).default(64),
+  /** A tenant unused for this many milliseconds is dropped (`null`: kept until deleted). */
+  tenantIdleMs: z.int().min(1).nullable().default(null),
   /** How many answered requests the journal keeps. */
   journalSize: z.int().min(1).max(100_000).default(500),
   /** Check every answer against its route's response schema and throw on a violation (for test suites). */

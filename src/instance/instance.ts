@@ -4,6 +4,7 @@
  * instance; mounts say which instance a URL reaches. A new kind of state (a tenant, an agent's event
  * log) belongs here, never in a surface. It loads no msw and no faker.
  */
+import type { Tenants } from './tenants.js';
 import { createManualClock, createSystemClock, type Clock } from '../domain/clock.js';
 import { fixtureError } from '../domain/errors.js';
 import type { ChangeListener } from '../domain/events.js';
@@ -74,6 +75,8 @@ export interface Instance {
   agentScripts(): readonly AgentScript[];
   /** Replaces the agent's scripts (runs already going keep theirs until they end). */
   setAgentScripts(scripts: readonly AgentScript[]): void;
+  /** The tenants of the fake, on its default instance only (set by the core that owns them); `null` on a tenant's own instance. */
+  tenants: Tenants | null;
 }
 
 /**
@@ -138,5 +141,6 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     setAgentScripts: (scripts) => {
       agentScripts.splice(0, agentScripts.length, ...scripts);
     },
+    tenants: null,
   };
 }

@@ -12,6 +12,8 @@ import { CONTROL_PREFIX, controlSurface } from '../surfaces/control/index.js';
 import type { Surface } from '../surfaces/surface.js';
 import { agentServerSurface } from '../surfaces/agent-server/index.js';
 import { FakehandsError } from '../domain/errors.js';
+import { isRefusal, type Refusal } from '../domain/refusal.js';
+import type { Tenants } from '../instance/tenants.js';
 
 /** One mount: requests under `origin` + `prefix` reach `instance`, answered by `surface`. */
 export interface Mount {
@@ -40,9 +42,12 @@ const OUTSIDE = (): Answer => json(404, { detail: 'Not Found' });
 export class Mounts {
   /** The mounts, longest prefix first, so a nested mount (the control API) wins over its parent. */
   readonly list: readonly Mount[];
+  /** The fake's tenants: a request that names one reaches its instance instead of the mount's (`null`: no tenants). */
+  readonly tenants: Tenants | null;
 
-  /** Mounts `mounts` (their prefixes normalised: a leading slash, no trailing one). */
-  constructor(mounts: readonly Mount[]) {
+  /** Mounts `mounts` (their prefixes normalised: a leading slash, no trailing one), with `tenants` when the fake has them. */
+  constructor(mounts: readonly Mount[], tenants: Tenants | null = null) {
+    this.tenants = tenants;
     this.list = Object.freeze(mounts.map((m) => Object.freeze({ ...m, origin: new URL(m.origin).origin, prefix: normalisePrefix(m.prefix) }))
       .sort((a, b) => b.prefix.length - a.prefix.length));
   }
@@ -73,7 +78,17 @@ export class Mounts {
     const url = new URL(request.url);
     const placed = this.find(url);
     if (!placed) return OUTSIDE();
-    return answerOn(placed.mount.instance, placed.mount.surface, placed.path, request, url);
+    const instance = await this.instanceFor(placed, request.headers);
+    if (isRefusal(instance)) return placed.mount.surface.refusalAnswer(instance);
+    return answerOn(instance, placed.mount.surface, placed.path, request, url);
+  }
+
+  /** The instance a request placed at `placed` reaches: its tenant's (created on first use), or the mount's; a refusal for a bad tenant name or one too many. */
+  async instanceFor(placed: Placement, headers: { get(name: string): string | null }): Promise<Instance | Refusal> {
+    if (!this.tenants) return placed.mount.instance;
+    const name = this.tenants.nameOf(headers);
+    if (name === null || isRefusal(name)) return name ?? placed.mount.instance;
+    return this.tenants.get(name);
   }
 
   /**
@@ -87,7 +102,8 @@ export class Mounts {
     } catch (error) {
       if (isContractViolation(error)) throw error;
       const placed = this.find(new URL(request.url));
-      placed?.mount.instance.journal.record({ method: request.method.toUpperCase(), path: placed.path, query: new URL(request.url).search, status: 500, duration_ms: 0 });
+      const instance = placed ? await this.instanceFor(placed, request.headers).catch(() => placed.mount.instance) : null;
+      if (instance && !isRefusal(instance)) instance.journal.record({ method: request.method.toUpperCase(), path: placed!.path, query: new URL(request.url).search, status: 500, duration_ms: 0 });
       return json(500, { detail: 'Internal Server Error' });
     }
   }
@@ -104,7 +120,7 @@ function normalisePrefix(prefix: string): string {
  * @example
  * const mounts = defaultMounts(instance, 'http://localhost:3000')
  */
-export function defaultMounts(instance: Instance, baseUrl: string): Mounts {
+export function defaultMounts(instance: Instance, baseUrl: string, tenants: Tenants | null = null): Mounts {
   const url = new URL(baseUrl);
   const prefix = normalisePrefix(url.pathname);
   const mounts: Mount[] = [
@@ -117,5 +133,5 @@ export function defaultMounts(instance: Instance, baseUrl: string): Mounts {
     if (new URL(agentUrl).origin === url.origin) throw new FakehandsError('invalid_options', `Failed to create the fake: agentUrl (${agentUrl}) must be another origin than baseUrl (${baseUrl}): the agent server's paths are the app server's legacy ones. Use another port.`);
     mounts.push({ origin: new URL(agentUrl).origin, prefix: '', instance, surface: agentServerSurface });
   }
-  return new Mounts(mounts);
+  return new Mounts(mounts, tenants);
 }

@@ -13,6 +13,8 @@ import { BodyReadError, Semaphore, readBody } from './request-body.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { isEventSocketPath, openEventSocket } from '../surfaces/agent-server/sockets.js';
+import { isRefusal } from '../domain/refusal.js';
+import { REFUSAL_STATUS } from '../http/status.js';
 import type { StateFileWriter } from './state-file.js';
 
 /** Largest socket frame a client may send: 1 MiB (a bigger one closes the socket with 1009). */
@@ -257,9 +259,14 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Forbidden: this origin may not open the agent server\'s socket (allow the origin with --cors ORIGIN)"}');
       return;
     }
-    const instance = placed.mount.instance;
-    sockets.handleUpgrade(request, socket, head, (ws) => {
-      const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
+    const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
+    // The socket of a tenant's agent: the tenant the upgrade names (header or cookie).
+    void fake.mounts.instanceFor(placed, headers).then((instance) => {
+      if (isRefusal(instance)) {
+        socket.end(`HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`);
+        return;
+      }
+      sockets.handleUpgrade(request, socket, head, (ws) => {
       const served = openEventSocket(instance, placed.path, url, headers, {
         send: (text) => { if (ws.readyState === ws.OPEN) ws.send(text); },
         close: (code, reason) => ws.close(code, reason),
@@ -268,7 +275,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       ws.on('message', (data, isBinary) => served.receive(isBinary ? '' : String(data)));
       ws.on('close', () => served.closed());
       ws.on('error', () => served.closed());
-    });
+      });
+    }, () => socket.destroy());
   });
 
   return {

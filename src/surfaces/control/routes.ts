@@ -12,7 +12,7 @@ import { AgentScript } from '../../schemas/agent-server.js';
 import { INSPECTOR_HTML } from './inspector-page.js';
 import { MAX_INSTANT_MS } from '../../domain/clock.js';
 import { FakehandsError } from '../../domain/errors.js';
-import { invalid } from '../../domain/refusal.js';
+import { invalid, refuse } from '../../domain/refusal.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
 
@@ -121,5 +121,19 @@ export const controlRoutes: readonly Route[] = [
       context.journal.clear();
       return { cleared: true as const };
     },
+  }),
+  defineRoute({
+    method: 'GET', path: '/tenants', summary: 'The tenants this fake holds besides the default one (from the default tenant only)',
+    response: z.object({ tenants: z.array(z.object({ name: z.string(), created_at: z.string(), last_used_at: z.string() })), max_tenants: z.int() }), errors: [404],
+    handle: async (_input, context) => (context.tenants
+      ? { tenants: context.tenants.list(), max_tenants: context.tenants.maxTenants }
+      : refuse('not_found', 'Tenants are listed from the default tenant only')),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/tenants/:name', summary: 'Drop a tenant and everything it holds (from the default tenant only)',
+    response: z.object({ deleted: z.literal(true) }), errors: [404],
+    handle: async ({ params }, context) => (context.tenants?.delete(params.name!)
+      ? { deleted: true as const }
+      : refuse('not_found', context.tenants ? `No tenant is named ${JSON.stringify(params.name)}` : 'Tenants are deleted from the default tenant only')),
   }),
 ];

@@ -1,0 +1,110 @@
+/**
+ * Tenants: isolated instances behind one fake, for parallel test workers on one server. A request
+ * names its tenant with the `X-Fakehands-Tenant` header or a `fakehands_tenant` cookie; no name is
+ * the default tenant (the fake as it always was). A tenant is created on first use from the fake's
+ * options (its fixture, seed, timings), has its own state, clock, faults, journal and agent logs, and
+ * is listed and deleted through the control API. Names and the number of tenants are bounded.
+ */
+import { Refusal } from '../domain/refusal.js';
+import type { Instance } from './instance.js';
+
+/** The header that names a request's tenant. */
+export const TENANT_HEADER = 'x-fakehands-tenant';
+/** The cookie that names a browser page's tenant (one cookie pins a page under test). */
+export const TENANT_COOKIE = 'fakehands_tenant';
+/** The name of the default tenant (the fake without a tenant). */
+export const DEFAULT_TENANT = 'default';
+/** What a tenant name may be: a letter or digit, then letters, digits, `.`, `_` or `-`, at most 64 in all. */
+export const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Most tenants one fake holds unless `maxTenants` says otherwise. */
+export const DEFAULT_MAX_TENANTS = 64;
+
+/** A tenant as the control API lists it. */
+export interface TenantInfo {
+  /** Its name. */
+  name: string;
+  /** When it was created (ISO). */
+  created_at: string;
+  /** When a request last reached it (ISO). */
+  last_used_at: string;
+}
+
+/** Reads a cookie of a `Cookie` header. */
+function cookie(header: string | null, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return null;
+}
+
+/** The tenants of one fake, besides its default instance. */
+export class Tenants {
+  readonly #instances = new Map<string, { instance: Promise<Instance>; created: number; used: number }>();
+  readonly #create: () => Promise<Instance>;
+  /** Most tenants held at once (the default one not counted). */
+  readonly maxTenants: number;
+  /** A tenant not used for this long is dropped (`null`: never). */
+  readonly idleMs: number | null;
+
+  /** Tenants made by `create`, at most `maxTenants`, dropped after `idleMs` unused. */
+  constructor(create: () => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
+    this.#create = create;
+    this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS;
+    this.idleMs = options.idleMs ?? null;
+  }
+
+  /**
+   * The tenant a request names (header first, then cookie): `null` for the default tenant, or a
+   * 400 refusal for a name that is not one.
+   */
+  nameOf(headers: { get(name: string): string | null }): string | null | Refusal {
+    const given = headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE);
+    if (given === null || given === DEFAULT_TENANT) return null;
+    if (!TENANT_NAME.test(given)) {
+      return new Refusal('bad_request', `Invalid tenant name ${JSON.stringify(given.slice(0, 80))}: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+    }
+    return given;
+  }
+
+  /** The tenant `name`, created on first use; 429 when the fake holds `maxTenants` already. */
+  async get(name: string): Promise<Instance | Refusal> {
+    this.#expire();
+    const now = Date.now();
+    const held = this.#instances.get(name);
+    if (held) {
+      held.used = now;
+      return held.instance;
+    }
+    if (this.#instances.size >= this.maxTenants) {
+      return new Refusal('too_many', `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`);
+    }
+    const instance = this.#create();
+    this.#instances.set(name, { instance, created: now, used: now });
+    try {
+      return await instance;
+    } catch (error) {
+      this.#instances.delete(name);
+      throw error;
+    }
+  }
+
+  /** The tenants held, by name. */
+  list(): TenantInfo[] {
+    this.#expire();
+    return [...this.#instances].sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, t]) => ({ name, created_at: new Date(t.created).toISOString(), last_used_at: new Date(t.used).toISOString() }));
+  }
+
+  /** Drops a tenant and everything it holds; `false` when there is none of that name. */
+  delete(name: string): boolean {
+    return this.#instances.delete(name);
+  }
+
+  /** Drops the tenants idle for longer than `idleMs`. */
+  #expire(): void {
+    if (this.idleMs === null) return;
+    const cutoff = Date.now() - this.idleMs;
+    for (const [name, t] of this.#instances) if (t.used < cutoff) this.#instances.delete(name);
+  }
+}
