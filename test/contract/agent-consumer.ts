@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { expect } from 'vitest';
-import { ApiError, createAgentClient } from '../../src/client/index.js';
+import { apiError } from './api-error.js';
+import { createAgentClient } from '../../src/client/index.js';
 import { AGENT_PROVIDER_NAME, CONSUMER_NAME } from '../../src/pact/verify.js';
 
 const { regex, like, eachLike, string, boolean, fromProviderState } = MatchersV3;
@@ -36,15 +37,6 @@ type Check = (agent: ReturnType<typeof createAgentClient>, url: string) => Promi
 
 const agentAt = (url: string, key = CONSUMER_KEY) => createAgentClient({ conversationUrl: `${url}/api/conversations/${CONVERSATION_ID}`, sessionApiKey: key });
 
-async function apiError(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const event = () => ({ kind: string('MessageEvent'), id: string('9b2e4c1a-0d3f-4e5a-8b7c-6d5e4f3a2b1c'), timestamp: string('2025-11-03T09:00:00.123456'), source: regex('^(user|agent|environment)$', 'user') });
 

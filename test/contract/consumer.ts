@@ -5,7 +5,8 @@
  */
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { expect } from 'vitest';
-import { ApiError, createClient } from '../../src/client/index.js';
+import { apiError } from './api-error.js';
+import { createClient } from '../../src/client/index.js';
 import { CONSUMER_NAME, PROVIDER_NAME } from '../../src/pact/verify.js';
 import { writeAgentContracts } from './agent-consumer.js';
 
@@ -73,16 +74,6 @@ const validationError = (example: { type: string; loc: string[]; msg: string; in
 /** What one interaction's test does with a client pointed at the mock server. */
 type Check = (url: string) => Promise<void>;
 
-/** Catches the ApiError a call must throw. */
-async function apiError(call: Promise<unknown>): Promise<ApiError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail with an ApiError');
-}
 
 const withKey = (url: string) => createClient({ baseUrl: url, apiKey: CONSUMER_KEY });
 const withoutKey = (url: string) => createClient({ baseUrl: url });
