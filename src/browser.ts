@@ -18,12 +18,17 @@ import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/records.js';
 
 
+/** The bundled fixtures once parsed. */
+const parsedFixtures = new Map<string, unknown>();
+
 /** The browser's environment: built-in fixtures bundled, no file to read. */
 const BROWSER_ENVIRONMENT: Environment = {
   async readFixture(name) {
     const text = BUNDLED_FIXTURES[name];
     if (text === undefined) throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
-    return { data: JSON.parse(text) as unknown, source: `"${name}"` };
+    // Parsed once: a reset after the first skips validation (fixtures.ts keeps what it validated).
+    if (!parsedFixtures.has(name)) parsedFixtures.set(name, JSON.parse(text) as unknown);
+    return { data: parsedFixtures.get(name), source: `"${name}"` };
   },
   async readNamedFixture(_dir, name) {
     throw fixtureError(`"${name}"`, 'no fixtures directory in the browser');

@@ -12,10 +12,14 @@ import type { FixtureInput } from './schemas/records.js';
 
 export { BUILT_IN_FIXTURES, type Environment, type FakeCore, type FixtureOption, type ResetOptions } from './core.js';
 
+/** The built-in fixtures once read: the same parsed object each time, so a load after the first skips validation (fixtures.ts keeps what it validated). */
+const builtInCache = new Map<string, unknown>();
+
 /** Reads a fixture given by name (a built-in one) or by path. */
 async function readFixture(fixture: string): Promise<{ data: unknown; source: string }> {
   const { readFile } = await import('node:fs/promises');
   const builtIn = (BUILT_IN_FIXTURES as readonly string[]).includes(fixture);
+  if (builtIn && builtInCache.has(fixture)) return { data: builtInCache.get(fixture), source: `"${fixture}"` };
   const location = builtIn ? packageFile(`fixtures/${fixture}.json`) : fixture;
   const source = builtIn ? `"${fixture}"` : `at ${fixture}`;
   let text: string;
@@ -25,11 +29,14 @@ async function readFixture(fixture: string): Promise<{ data: unknown; source: st
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw fixtureError(source, `${reason} (a fixture is "default", "empty", or a path to a JSON file)`);
   }
+  let data: unknown;
   try {
-    return { data: JSON.parse(text), source };
+    data = JSON.parse(text);
   } catch (error) {
     throw fixtureError(source, `not valid JSON: ${(error as Error).message}`);
   }
+  if (builtIn) builtInCache.set(fixture, data);
+  return { data, source };
 }
 
 /** Largest fixture file the control API loads by name. */

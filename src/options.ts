@@ -82,13 +82,20 @@ export type ResolvedFakeOptions = z.output<typeof FakeOptions>;
 
 /** Validates options; throws an error naming each bad option. */
 export function resolveOptions(input: FakeOptionsInput = {}): ResolvedFakeOptions {
+  // The same options object (a fake's tenants are made from it, one by one) is resolved once.
+  const known = RESOLVED.get(input);
+  if (known) return known;
   const result = FakeOptions.safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`).join('; ');
     throw new FakehandsError('invalid_options', `Failed to create the fake: invalid options (${problems}). See "Options" in the README.`);
   }
+  RESOLVED.set(input, result.data);
   return result.data;
 }
+
+/** Options resolved before, by the object given. */
+const RESOLVED = new WeakMap<object, ResolvedFakeOptions>();
 
 /** The timings an option names. */
 export function resolveTimings(option: ResolvedFakeOptions['timings']): Timings {

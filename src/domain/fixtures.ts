@@ -9,9 +9,9 @@ import { FakehandsError, fixtureError } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED, redactSecrets } from './redact.js';
 import type { ChangedEntity } from './events.js';
-import { defaultGitWorld } from './git-world.js';
+import { sharedDefaultGitWorld } from './git-world.js';
 import { Store } from './store.js';
-import { StoreBudget } from './table.js';
+import { StoreBudget, sizeOf } from './table.js';
 
 
 
@@ -23,6 +23,21 @@ export function naiveTimestamp(stored: string): string {
 function describeIssue(issue: z.core.$ZodIssue): string {
   return `${formatPath(issue.path)}: ${issue.message}`;
 }
+
+/**
+ * Records of fixtures validated before, by the object given: a built-in fixture is read once and
+ * kept, so a reset or a new tenant loads it again without validating each record again (the
+ * records are copied before they are stored, never changed).
+ */
+const VALIDATED = new WeakMap<object, { schema: z.ZodType; data: unknown }>();
+/** The budget size of each validated record as stored (only its dates move from one load to the next, never their length). */
+const SIZES = new WeakMap<object, number>();
+/** The budget size of `stored`, made from the validated record `from`. */
+const sizeFor = (from: object, stored: object): number => {
+  let size = SIZES.get(from);
+  if (size === undefined) SIZES.set(from, (size = sizeOf(stored)));
+  return size;
+};
 
 /** The parts of a fixture, checked record by record as they are stored. */
 const FixtureShape = z.strictObject({
@@ -61,13 +76,25 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   };
   const atOptional = (value: string | undefined) => (value === undefined ? undefined : at(value));
 
-  /** Validates one record with `schema`, naming its path on failure. */
+  /** Validates one record with `schema`, naming its path on failure (a record of a fixture loaded before is not validated again). */
   const record = <S extends z.ZodType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
+    const known = typeof value === 'object' && value !== null ? VALIDATED.get(value) : undefined;
+    if (known && known.schema === schema) return known.data as z.output<S>;
     const result = schema.safeParse(value);
     if (!result.success) {
       throw fixtureError(source, result.error.issues.slice(0, 3).map((issue) => describeIssue({ ...issue, path: [kind, index, ...issue.path] })).join('; '));
     }
+    if (typeof value === 'object' && value !== null) VALIDATED.set(value, { schema, data: result.data });
     return result.data;
+  };
+  /** Stores a validated record at once (no await per record: a fixture loads in one go), naming its path when its id is taken. */
+  const insertNow = <T>(kind: string, index: number, id: string, store_: () => T): T => {
+    try {
+      return store_();
+    } catch (error) {
+      if (error instanceof FakehandsError && error.code === 'storage_full') throw fixtureError(source, `${kind}[${index}]: ${error.message}`);
+      throw fixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
+    }
   };
   /** Stores a record, naming its path when its id is taken. */
   const insert = async <T>(kind: string, index: number, id: string, store_: () => Promise<T>): Promise<T> => {
@@ -82,7 +109,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   for (const [i, value] of data.sandbox_specs.entries()) {
     const parsed = record(SandboxSpecInfo, 'sandbox_specs', i, value);
     const spec = { ...parsed, created_at: at(parsed.created_at) };
-    await insert('sandbox_specs', i, spec.id, () => store.sandboxSpecs.insert(spec));
+    insertNow('sandbox_specs', i, spec.id, () => store.sandboxSpecs.insertValidated(spec, sizeFor(parsed, spec)));
   }
   store.defaultSandboxSpecId = store.sandboxSpecs.orderings.all.size > 0 ? (record(SandboxSpecInfo, 'sandbox_specs', 0, data.sandbox_specs[0]).id) : null;
   for (const [i, value] of data.sandboxes.entries()) {
@@ -90,9 +117,8 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     if (!store.sandboxSpecs.get(sandbox.sandbox_spec_id)) {
       throw fixtureError(source, `sandboxes[${i}].sandbox_spec_id: no sandbox spec has the id "${sandbox.sandbox_spec_id}"`);
     }
-    await insert('sandboxes', i, sandbox.id, () => store.sandboxes.insert({
-      ...sandbox, created_at: at(sandbox.created_at), status_changed_at: atOptional(sandbox.status_changed_at) ?? now,
-    }));
+    const storedSandbox = { ...sandbox, created_at: at(sandbox.created_at), status_changed_at: atOptional(sandbox.status_changed_at) ?? now };
+    insertNow('sandboxes', i, sandbox.id, () => store.sandboxes.insertValidated(storedSandbox, sizeFor(sandbox, storedSandbox)));
   }
   for (const [i, value] of data.conversations.entries()) {
     const conversation = record(ConversationRecord, 'conversations', i, value);
@@ -101,20 +127,20 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     }
     const id = toHyphenatedUuid(conversation.id) ?? conversation.id;
     const parent = conversation.parent_conversation_id && (toHyphenatedUuid(conversation.parent_conversation_id) ?? conversation.parent_conversation_id);
-    const stored = await insert('conversations', i, id, () => store.conversations.insert({
+    const storedConversation = {
       ...conversation, id, parent_conversation_id: parent,
       created_at: at(conversation.created_at), updated_at: at(conversation.updated_at),
       agent_started_at: at(conversation.agent_started_at ?? conversation.created_at),
-    }));
+    };
+    const stored = insertNow('conversations', i, id, () => store.conversations.insertValidated(storedConversation, sizeFor(conversation, storedConversation)));
     // A parent may be gone (deleting a conversation leaves its sub-conversations, as the real
     // service does): the link is kept, and such a state loads again.
     if (parent) store.linkChild(parent, stored.id);
   }
   for (const [i, value] of data.start_tasks.entries()) {
     const task = record(StartTaskRecord, 'start_tasks', i, value);
-    await insert('start_tasks', i, task.id, () => store.startTasks.insert({
-      ...task, created_at: at(task.created_at), updated_at: at(task.updated_at), status_changed_at: atOptional(task.status_changed_at) ?? now,
-    }));
+    const storedTask = { ...task, created_at: at(task.created_at), updated_at: at(task.updated_at), status_changed_at: atOptional(task.status_changed_at) ?? now };
+    insertNow('start_tasks', i, task.id, () => store.startTasks.insertValidated(storedTask, sizeFor(task, storedTask)));
   }
   for (const [i, value] of data.events.entries()) {
     const event = record(AgentEventRecord, 'events', i, value);
@@ -134,7 +160,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     names.add(secret.name);
   }
   await store.setCustomSecrets(data.secrets);
-  store.git = data.git ?? defaultGitWorld();
+  store.git = data.git ?? sharedDefaultGitWorld();
   return store;
 }
 

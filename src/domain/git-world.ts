@@ -96,7 +96,24 @@ export function gitWorld(repositories: GitRepositoryRecord[], options: { user?: 
   return { user: options.user ?? { ...DEFAULT_USER }, repositories, suggested_tasks: suggested };
 }
 
-/** The world a fixture without `git` has: 10 popular GitHub repositories, 30 of the user's and their organization's, 6 on GitLab and 4 on Bitbucket. */
+/** The generated world, made once (it is the same for every fake, and read only). */
+let sharedDefault: GitWorld | null = null;
+
+/** The world a fixture without `git` has (shared, read only): 10 popular GitHub repositories, 30 of the user's and their organization's, 6 on GitLab and 4 on Bitbucket. */
+export function sharedDefaultGitWorld(): GitWorld {
+  sharedDefault ??= deepFreeze(defaultGitWorld());
+  return sharedDefault;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The world a fixture without `git` has, as a new object: 10 popular GitHub repositories, 30 of the user's and their organization's, 6 on GitLab and 4 on Bitbucket. */
 export function defaultGitWorld(): GitWorld {
   const repositories: GitRepositoryRecord[] = [
     ...POPULAR.map((name) => repository(name, { installation_id: null })),
