@@ -23,7 +23,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; agent?: Record<string, unknown>; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -384,8 +384,78 @@ async function agent(): Promise<void> {
   report.agent = { sockets: AGENT_SOCKETS, runs: AGENT_MESSAGES, eventsPerRun: EVENTS_PER_RUN, eventBytes, fakeEventsPerSecond: round(fakeRate, 0), bareEventsPerSecond: round(bareRate, 0), searchUs: { small, large }, heapMiBPer10kEvents: round(perTenThousand, 1) };
 }
 
+// ------------------------------------------------------------------ 9. tenants
+/** Resident memory of a process, in MiB (Linux). */
+function rssMiB(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(execFileSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function tenants(): Promise<void> {
+  console.log('\n9. Tenants: creation and reset cost, memory per idle tenant, 8 workers on one server vs 8 servers');
+  const { generateFixture } = await import('../dist/index.js');
+  const costs: Row[] = [];
+  for (const [label, fixture, runs] of [['default fixture', 'default', 60], ['1k conversations', () => generateFixture({ conversations: 1000, seed: 3 }), 15], ['100k conversations', () => generateFixture({ conversations: 100_000, seed: 3 }), 3]] as const) {
+    const data = typeof fixture === 'string' ? fixture : fixture();
+    const started = performance.now();
+    const fake = await createFake({ auth: 'none', timings: 'instant', fixture: typeof data === 'string' ? data : () => data, maxTenants: 1000, maxRecords: 1_000_000, maxStoreBytes: 2 ** 31 });
+    const createFakeMs = performance.now() - started;
+    const create: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      await fake.tenant(`t${i}`);
+      create.push(performance.now() - t);
+    }
+    const reset: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      await fake.reset();
+      reset.push(performance.now() - t);
+    }
+    const row = { fixture: label, createFakeMs: round(createFakeMs, 2), tenantCreateMedianMs: round(median(create), 3), resetMedianMs: round(median(reset), 3), tenantVsCreateFake: round(median(create) / createFakeMs, 3) };
+    costs.push(row);
+    console.log(`  ${label.padEnd(20)} createFake ${row.createFakeMs} ms · a tenant ${row.tenantCreateMedianMs} ms (median, ${row.tenantVsCreateFake}× createFake) · reset ${row.resetMedianMs} ms`);
+  }
+  target('a tenant of the default fixture (median ms)', Number(costs[0]!.tenantCreateMedianMs), 1, false, ' ms');
+  target('reset() of the default fixture (median ms)', Number(costs[0]!.resetMedianMs), 1, false, ' ms');
+
+  // Memory per idle tenant of the default fixture.
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  const fake = await createFake({ auth: 'none', timings: 'instant', maxTenants: 1000 });
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 200; i++) await fake.tenant(`idle-${i}`);
+  gc();
+  const perTenantKiB = (process.memoryUsage().heapUsed - before) / 200 / 1024;
+  console.log(`  memory: ${round(perTenantKiB, 0)} KiB of heap per idle tenant of the default fixture (200 tenants)`);
+
+  // 8 workers: each on its own tenant of one server, or each on its own server.
+  const WORKERS = 8;
+  const args = [root('bin/fakehands.js'), 'serve', '--port', '0', '--agent-port', '0', '--quiet', '--timings', 'instant', '--auth', 'none', '--fixture', 'empty'];
+  const one = await spawnServer(args);
+  const many = await Promise.all(Array.from({ length: WORKERS }, () => spawnServer(args)));
+  try {
+    const search = (tenant?: string): Target => ({ method: 'GET', path: '/api/v1/sandboxes/search?limit=20', headers: tenant ? { 'x-fakehands-tenant': tenant } : {} });
+    await Promise.all(Array.from({ length: WORKERS }, (_, n) => load(one.url, search(`w${n}`), 1, 2)));
+    await Promise.all(many.map((server) => load(server.url, search(), 1, 2)));
+    const onOne = await Promise.all(Array.from({ length: WORKERS }, (_, n) => load(one.url, search(`w${n}`), SECONDS, 2)));
+    const onMany = await Promise.all(many.map((server) => load(server.url, search(), SECONDS, 2)));
+    const rpsOne = onOne.reduce((sum, r) => sum + r.rps, 0);
+    const rpsMany = onMany.reduce((sum, r) => sum + r.rps, 0);
+    const memOne = rssMiB(one.proc.pid!);
+    const memMany = many.reduce((sum, server) => sum + rssMiB(server.proc.pid!), 0);
+    console.log(`  8 workers: one server with 8 tenants ${round(rpsOne, 0)} req/s, ${round(memOne, 0)} MiB · 8 servers ${round(rpsMany, 0)} req/s, ${round(memMany, 0)} MiB → ${round(rpsOne / rpsMany, 2)}× the throughput in ${round(memOne / memMany, 3)}× the memory`);
+    report.tenants = { costs, perIdleTenantKiB: round(perTenantKiB, 0), workers: WORKERS, oneServerRps: round(rpsOne, 0), eightServersRps: round(rpsMany, 0), oneServerRssMiB: round(memOne, 0), eightServersRssMiB: round(memMany, 0), throughputRatio: round(rpsOne / rpsMany, 3), memoryRatio: round(memOne / memMany, 3) };
+  } finally {
+    await Promise.all([one.stop(), ...many.map((server) => server.stop())]);
+  }
+}
+
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls, agent };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls, agent, tenants };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }
