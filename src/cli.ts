@@ -280,6 +280,28 @@ async function serve(config: ServeConfig): Promise<void> {
   };
   const url = await listen(server, config.port, '--port');
   await listen(agentServer, agentPort, '--agent-port');
+  // Every tenant is kept beside the state file (FILE.tenants/NAME.json), and starts from it again.
+  const tenantWriters = new Map<string, StateFileWriter>();
+  if (config.stateFile && fake.mounts.tenants) {
+    const { mkdir, rm } = await import('node:fs/promises');
+    const dir = `${config.stateFile}.tenants`;
+    const fileOf = (name: string) => `${dir}/${name}.json`;
+    fake.mounts.tenants.persistence = {
+      fixture: (name) => readStateFile(fileOf(name)),
+      created: (name, instance) => {
+        const writer = new StateFileWriter(fileOf(name));
+        tenantWriters.set(name, writer);
+        // The first snapshot is asked for at once: it runs before the request that made the tenant (whose changes wait for it).
+        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot));
+        instance.onChange((changes, state) => ready.then(() => writer.record(changes, state)));
+      },
+      deleted: (name) => {
+        const writer = tenantWriters.get(name);
+        tenantWriters.delete(name);
+        void (writer?.close() ?? Promise.resolve()).then(() => Promise.all([rm(fileOf(name), { force: true }), rm(`${fileOf(name)}.log`, { force: true })]));
+      },
+    };
+  }
   if (stateFile) {
     await stateFile.removeLeftovers();
     try {
@@ -303,7 +325,7 @@ async function serve(config: ServeConfig): Promise<void> {
     stopping = true;
     // Keep-alive connections are not waited for: idle ones close now, busy ones after a second.
     setTimeout(() => server.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    Promise.all([agentServer.close(), server.close()]).then(
+    Promise.all([agentServer.close(), server.close(), ...[...tenantWriters.values()].map((writer) => writer.close())]).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`fakehands: ${(error as Error).message}\n`);

@@ -15,7 +15,7 @@ import { isRefusal } from './domain/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
 import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';
-import type { Fixture } from './schemas/records.js';
+import type { Fixture, FixtureInput } from './schemas/records.js';
 
 export { BUILT_IN_FIXTURES } from './schemas/control.js';
 export type { Environment, FixtureOption, ResetOptions } from './instance/instance.js';
@@ -64,7 +64,7 @@ export interface FakeCore {
  */
 export async function createCore(input: FakeOptionsInput, environment: Environment): Promise<FakeCore> {
   const instance = await createInstance(input, environment);
-  const tenants = new Tenants(() => createInstance(input, environment), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
+  const tenants = new Tenants((saved) => createInstance(saved === null ? input : { ...input, fixture: saved as FixtureInput }, environment), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
   instance.tenants = tenants;
   const mounts = defaultMounts(instance, instance.options.baseUrl, tenants);
   /** The core over one instance; `tenant` names the tenant its requests carry. */

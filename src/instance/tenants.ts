@@ -38,17 +38,29 @@ function cookie(header: string | null, name: string): string | null {
   return null;
 }
 
+/** Where tenants are kept between runs (the standalone server's `--state-file` keeps every tenant). */
+export interface TenantPersistence {
+  /** The saved state of a tenant, to start it from instead of the fixture; `null` when none is saved. */
+  fixture(name: string): Promise<unknown | null>;
+  /** A tenant was made: follow its changes. */
+  created(name: string, instance: Instance): void;
+  /** A tenant was dropped: forget what was saved of it. */
+  deleted(name: string): void;
+}
+
 /** The tenants of one fake, besides its default instance. */
 export class Tenants {
   readonly #instances = new Map<string, { instance: Promise<Instance>; created: number; used: number }>();
-  readonly #create: () => Promise<Instance>;
+  readonly #create: (saved: unknown | null) => Promise<Instance>;
+  /** Where tenants are kept between runs, when they are (set before the first request). */
+  persistence: TenantPersistence | null = null;
   /** Most tenants held at once (the default one not counted). */
   readonly maxTenants: number;
   /** A tenant not used for this long is dropped (`null`: never). */
   readonly idleMs: number | null;
 
-  /** Tenants made by `create`, at most `maxTenants`, dropped after `idleMs` unused. */
-  constructor(create: () => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
+  /** Tenants made by `create` (from a saved state when there is one), at most `maxTenants`, dropped after `idleMs` unused. */
+  constructor(create: (saved: unknown | null) => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
     this.#create = create;
     this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS;
     this.idleMs = options.idleMs ?? null;
@@ -79,7 +91,12 @@ export class Tenants {
     if (this.#instances.size >= this.maxTenants) {
       return new Refusal('too_many', `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`);
     }
-    const instance = this.#create();
+    const persistence = this.persistence;
+    const instance = (async () => {
+      const made = await this.#create(persistence ? await persistence.fixture(name) : null);
+      persistence?.created(name, made);
+      return made;
+    })();
     this.#instances.set(name, { instance, created: now, used: now });
     try {
       return await instance;
@@ -98,13 +115,20 @@ export class Tenants {
 
   /** Drops a tenant and everything it holds; `false` when there is none of that name. */
   delete(name: string): boolean {
-    return this.#instances.delete(name);
+    const deleted = this.#instances.delete(name);
+    if (deleted) this.persistence?.deleted(name);
+    return deleted;
+  }
+
+  /** The names of the tenants saved or held (what a persistence layer may list at start-up is its own). */
+  names(): string[] {
+    return [...this.#instances.keys()];
   }
 
   /** Drops the tenants idle for longer than `idleMs`. */
   #expire(): void {
     if (this.idleMs === null) return;
     const cutoff = Date.now() - this.idleMs;
-    for (const [name, t] of this.#instances) if (t.used < cutoff) this.#instances.delete(name);
+    for (const [name, t] of this.#instances) if (t.used < cutoff) this.delete(name);
   }
 }

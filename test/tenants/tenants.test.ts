@@ -2,6 +2,10 @@
  * Tenants: parallel workers on one fake, each in its own state, clock, faults and journal, named by
  * the `X-Fakehands-Tenant` header or a `fakehands_tenant` cookie (no name: the default tenant).
  */
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFake } from '../../src/index.js';
 import { startCli } from '../support/cli.js';
@@ -113,4 +117,25 @@ describe('tenants on one server', () => {
     expect((await fetch(`${cli.url}/_fakehands/tenants/a`, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': 'c' } })).status).toBe(200);
   });
+});
+
+describe('tenants and --state-file', () => {
+  it('keeps every tenant across a restart (FILE.tenants/NAME.json), and forgets a deleted one', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'fakehands-tenants-')), 'state.json');
+    const args = ['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--state-file', file];
+    const first = await startCli(args);
+    const made = async (url: string, tenant: string) => ((await (await fetch(`${url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': tenant } })).json()) as { id: string }).id;
+    const ids = async (url: string, tenant?: string) => ((await (await fetch(`${url}/api/v1/sandboxes/search`, { headers: tenant ? { 'x-fakehands-tenant': tenant } : {} })).json()) as { items: { id: string }[] }).items.map((s) => s.id);
+    const kept = await made(first.url, 'keep');
+    await made(first.url, 'drop');
+    expect((await fetch(`${first.url}/_fakehands/tenants/drop`, { method: 'DELETE' })).status).toBe(200);
+    first.proc.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(`${file}.tenants/keep.json`)).toBe(true);
+    expect(existsSync(`${file}.tenants/drop.json`)).toBe(false);
+    const second = await startCli(args);
+    expect(await ids(second.url, 'keep')).toEqual([kept]);
+    expect(await ids(second.url, 'drop')).toEqual([]);
+    expect(await ids(second.url)).toEqual([]);
+  }, 30_000);
 });
