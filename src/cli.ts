@@ -295,10 +295,11 @@ async function serve(config: ServeConfig): Promise<void> {
         const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot));
         instance.onChange((changes, state) => ready.then(() => writer.record(changes, state)));
       },
-      deleted: (name) => {
+      deleted: async (name) => {
         const writer = tenantWriters.get(name);
         tenantWriters.delete(name);
-        void (writer?.close() ?? Promise.resolve()).then(() => Promise.all([rm(fileOf(name), { force: true }), rm(`${fileOf(name)}.log`, { force: true })]));
+        await writer?.close();
+        await Promise.all([rm(fileOf(name), { force: true }), rm(`${fileOf(name)}.log`, { force: true })]);
       },
     };
   }

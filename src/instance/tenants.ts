@@ -44,8 +44,8 @@ export interface TenantPersistence {
   fixture(name: string): Promise<unknown | null>;
   /** A tenant was made: follow its changes. */
   created(name: string, instance: Instance): void;
-  /** A tenant was dropped: forget what was saved of it. */
-  deleted(name: string): void;
+  /** A tenant was dropped: forget what was saved of it (the drop is answered once this resolves). */
+  deleted(name: string): Promise<void>;
 }
 
 /** The tenants of one fake, besides its default instance. */
@@ -67,11 +67,12 @@ export class Tenants {
   }
 
   /**
-   * The tenant a request names (header first, then cookie): `null` for the default tenant, or a
+   * The tenant a request names (header first, then cookie, then a socket URL's query): `null` for the default tenant, or a
    * 400 refusal for a name that is not one.
    */
-  nameOf(headers: { get(name: string): string | null }): string | null | Refusal {
-    const given = headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE);
+  nameOf(headers: { get(name: string): string | null }, url?: URL): string | null | Refusal {
+    // A socket may name it in its URL (`?fakehands_tenant=`): an in-process WebSocket has no headers or cookies.
+    const given = headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE) ?? url?.searchParams.get(TENANT_COOKIE) ?? null;
     if (given === null || given === DEFAULT_TENANT) return null;
     if (!TENANT_NAME.test(given)) {
       return new Refusal('bad_request', `Invalid tenant name ${JSON.stringify(given.slice(0, 80))}: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
@@ -114,9 +115,9 @@ export class Tenants {
   }
 
   /** Drops a tenant and everything it holds; `false` when there is none of that name. */
-  delete(name: string): boolean {
+  async delete(name: string): Promise<boolean> {
     const deleted = this.#instances.delete(name);
-    if (deleted) this.persistence?.deleted(name);
+    if (deleted) await this.persistence?.deleted(name);
     return deleted;
   }
 
@@ -129,6 +130,6 @@ export class Tenants {
   #expire(): void {
     if (this.idleMs === null) return;
     const cutoff = Date.now() - this.idleMs;
-    for (const [name, t] of this.#instances) if (t.used < cutoff) this.delete(name);
+    for (const [name, t] of this.#instances) if (t.used < cutoff) void this.delete(name);
   }
 }

@@ -84,9 +84,9 @@ export class Mounts {
   }
 
   /** The instance a request placed at `placed` reaches: its tenant's (created on first use), or the mount's; a refusal for a bad tenant name or one too many. */
-  async instanceFor(placed: Placement, headers: { get(name: string): string | null }): Promise<Instance | Refusal> {
+  async instanceFor(placed: Placement, headers: { get(name: string): string | null }, url?: URL): Promise<Instance | Refusal> {
     if (!this.tenants) return placed.mount.instance;
-    const name = this.tenants.nameOf(headers);
+    const name = this.tenants.nameOf(headers, url);
     if (name === null || isRefusal(name)) return name ?? placed.mount.instance;
     return this.tenants.get(name);
   }

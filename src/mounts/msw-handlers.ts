@@ -6,6 +6,7 @@ import { http, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { toResponse } from '../http/responses.js';
 import { openEventSocket } from '../surfaces/agent-server/sockets.js';
 import type { Mounts } from './mounts.js';
+import { isRefusal } from '../domain/refusal.js';
 
 /** What the fake's handlers are: http ones, and the agent host's WebSocket links. */
 export type FakeHandler = HttpHandler | WebSocketHandler;
@@ -20,14 +21,29 @@ export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
     const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}/sockets/events/*`);
     return link.addEventListener('connection', ({ client }) => {
       const url = new URL(client.url.href.replace(/^ws/, 'http'));
-      const served = openEventSocket(mount.instance, url.pathname.slice(mount.prefix.length), url, { get: () => null }, {
-        send: (text) => client.send(text),
-        close: (code, reason) => client.close(code, reason),
-        // A container that went down: the closest a mocked socket can come to a dropped connection.
-        drop: () => client.close(1006, ''),
+      const path = url.pathname.slice(mount.prefix.length);
+      // The tenant (named by `?fakehands_tenant=`) may have to be made first: frames wait for it.
+      let served: ReturnType<typeof openEventSocket> | null = null;
+      const waiting: string[] = [];
+      client.addEventListener('message', (event) => {
+        const text = typeof event.data === 'string' ? event.data : '';
+        if (served) served.receive(text);
+        else waiting.push(text);
       });
-      client.addEventListener('message', (event) => served.receive(typeof event.data === 'string' ? event.data : ''));
-      client.addEventListener('close', () => served.closed());
+      client.addEventListener('close', () => served?.closed());
+      void mounts.instanceFor({ mount, path }, { get: () => null }, url).then((instance) => {
+        if (isRefusal(instance)) {
+          client.close(1008, instance.detail.slice(0, 120));
+          return;
+        }
+        served = openEventSocket(instance, path, url, { get: () => null }, {
+          send: (text) => client.send(text),
+          close: (code, reason) => client.close(code, reason),
+          // A container that went down: the closest a mocked socket can come to a dropped connection.
+          drop: () => client.close(1006, ''),
+        });
+        for (const text of waiting.splice(0)) served.receive(text);
+      });
     });
   });
 }

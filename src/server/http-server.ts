@@ -261,7 +261,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     }
     const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
     // The socket of a tenant's agent: the tenant the upgrade names (header or cookie).
-    void fake.mounts.instanceFor(placed, headers).then((instance) => {
+    void fake.mounts.instanceFor(placed, headers, url).then((instance) => {
       if (isRefusal(instance)) {
         socket.end(`HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`);
         return;

@@ -56,6 +56,35 @@ describe('fake.tenant(name)', () => {
   });
 });
 
+describe('a tenant\'s agent socket', () => {
+  it('is served in-process (msw ws.link) from the tenant named by ?fakehands_tenant=, and over a real server by the header', async () => {
+    const { setupServer } = await import('msw/node');
+    const { default: WebSocket } = await import('ws');
+    const fake = await createFake({ baseUrl: BASE, agentUrl: 'http://localhost:3001', auth: 'none', fixture: 'empty', timings: 'instant' });
+    const tenant = await fake.tenant('sockets');
+    const task = await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } }) }))).json() as { id: string };
+    const [ready] = await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations/start-tasks?ids=${task.id}`))).json() as { app_conversation_id: string }[];
+    const [conversation] = await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`))).json() as { id: string; session_api_key: string }[];
+    const previous = (globalThis as { WebSocket?: unknown }).WebSocket;
+    Object.assign(globalThis, { WebSocket });
+    const server = setupServer(...fake.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const first = (query: string) => new Promise<Record<string, unknown> | { closed: number }>((resolve) => {
+        const socket = new (globalThis as unknown as { WebSocket: typeof globalThis.WebSocket }).WebSocket(`ws://localhost:3001/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}${query}`);
+        socket.addEventListener('message', (event) => { resolve(JSON.parse(String(event.data)) as Record<string, unknown>); socket.close(); });
+        socket.addEventListener('close', (event) => resolve({ closed: event.code }));
+      });
+      expect(await first('&fakehands_tenant=sockets')).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
+      // The default tenant has no such conversation, and its sandboxes have other keys.
+      expect(await first('')).toEqual({ closed: 4001 });
+    } finally {
+      server.close();
+      Object.assign(globalThis, { WebSocket: previous });
+    }
+  });
+});
+
 describe('tenants on one server', () => {
   it('8 workers in parallel, each creating, pausing, faulting, moving its clock and resetting in its own tenant, see exactly their own state', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant']);

@@ -132,7 +132,7 @@ export const controlRoutes: readonly Route[] = [
   defineRoute({
     method: 'DELETE', path: '/tenants/:name', summary: 'Drop a tenant and everything it holds (from the default tenant only)',
     response: z.object({ deleted: z.literal(true) }), errors: [404],
-    handle: async ({ params }, context) => (context.tenants?.delete(params.name!)
+    handle: async ({ params }, context) => (await context.tenants?.delete(params.name!)
       ? { deleted: true as const }
       : refuse('not_found', context.tenants ? `No tenant is named ${JSON.stringify(params.name)}` : 'Tenants are deleted from the default tenant only')),
   }),
