@@ -86,7 +86,7 @@ describe('a tenant\'s agent socket', () => {
 });
 
 describe('tenants on one server', () => {
-  it('8 workers in parallel, each creating, pausing, faulting, moving its clock and resetting in its own tenant, see exactly their own state', async () => {
+  it('8 workers in parallel, each creating, pausing, faulting, moving its clock, running an agent and resetting in its own tenant, see exactly their own state (events too)', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant']);
     const worker = async (n: number) => {
       const headers = { 'x-fakehands-tenant': `worker-${n}`, 'content-type': 'application/json' };
@@ -103,13 +103,21 @@ describe('tenants on one server', () => {
       const faulted = (await call('GET', '/api/v1/sandbox-specs/search')).status;
       const journal = ((await call('GET', '/_fakehands/requests')).body.requests as { path: string }[]).map((e) => e.path);
       const clock = (await call('GET', '/_fakehands/clock')).body.now as string;
+      // An agent's events: a conversation whose log only this tenant holds.
+      const task = (await call('POST', '/api/v1/app-conversations', { initial_message: { role: 'user', content: [{ type: 'text', text: `Task of worker ${n}` }] } })).body.id as string;
+      const started = await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task}`, { headers });
+      const conversation = ((await started.json()) as { app_conversation_id: string }[])[0]!.app_conversation_id;
+      const events = (await call('GET', `/api/v1/conversation/${conversation}/events/count`)).body as unknown as number;
+      const elsewhere = await (await fetch(`${cli.url}/api/v1/conversation/${conversation}/events/count`, { headers: { 'x-fakehands-tenant': `worker-${(n + 1) % 8}` } })).json() as number;
       await call('POST', '/_fakehands/reset', {});
       const afterReset = ((await call('GET', '/api/v1/sandboxes/search')).body.items as unknown[]).length;
-      return { n, seen, ids, faulted, journal, clock, afterReset };
+      return { n, seen, ids, faulted, journal, clock, afterReset, events, elsewhere };
     };
     const results = await Promise.all(Array.from({ length: 8 }, (_, n) => worker(n)));
     for (const r of results) {
       expect(r.seen.map((s) => s.id).sort()).toEqual([...r.ids].sort());
+      expect(r.events).toBeGreaterThan(2);
+      expect(r.elsewhere).toBe(0);
       expect(r.seen.filter((s) => s.status === 'PAUSED').map((s) => s.id)).toEqual([r.ids[0]]);
       expect(r.faulted).toBe(418);
       expect(r.journal.filter((p) => p === '/api/v1/sandboxes')).toHaveLength(r.n + 1);
