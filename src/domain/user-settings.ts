@@ -7,6 +7,8 @@
  * `agent_settings.llm`, `conversation_settings`) and its LLM profiles.
  */
 import type { ProviderType } from '../schemas/common.js';
+import type { MCPConfig } from '../schemas/mcp.js';
+import { REDACTED, redactSecrets } from './redact.js';
 import {
   UserSettingsRecord, type LegacySettingsInput, type LegacySettingsView, type LLMProfile, type SettingsUpdate, type SettingsView,
 } from '../schemas/user-settings.js';
@@ -24,6 +26,29 @@ export function defaultUserSettings(): UserSettingsRecord {
     git_user_name: 'openhands', git_user_email: 'openhands@all-hands.dev', v1_enabled: true,
     mcp_config: { sse_servers: [], stdio_servers: [], shttp_servers: [] },
   });
+}
+
+/** An MCP configuration as answered: its servers' keys and environments masked (a secret never leaves the fake). */
+const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === null ? null : redactSecrets(config) as MCPConfig);
+
+/**
+ * An MCP configuration saved back from what was answered: a key or environment value still masked
+ * keeps the stored one of the same server (by URL, or by name for stdio), so a GET → edit → POST
+ * round trip never stores the mask.
+ */
+export function unmaskedMcp(given: MCPConfig | null | undefined, stored: MCPConfig | null | undefined): MCPConfig | null | undefined {
+  if (!given || !stored) return given;
+  const keyOf = (list: { url: string; api_key: string | null }[], url: string) => list.find((server) => server.url === url)?.api_key ?? null;
+  return {
+    sse_servers: given.sse_servers.map((server) => (server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.sse_servers, server.url) } : server)),
+    shttp_servers: given.shttp_servers.map((server) => (server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.shttp_servers, server.url) } : server)),
+    stdio_servers: given.stdio_servers.map((server) => {
+      const before = stored.stdio_servers.find((s) => s.name === server.name);
+      if (!before) return server;
+      const env = Object.fromEntries(Object.entries(server.env).map(([name, value]) => [name, value === REDACTED ? (before.env[name] ?? value) : value]));
+      return { ...server, env };
+    }),
+  };
 }
 
 /** Whether a stored secret is there (a blank one is not, as `api_key_serializer` reads it). */
@@ -52,7 +77,7 @@ export function legacySettings(state: DomainState): LegacySettingsView | Refusal
     enable_default_condenser: s.enable_default_condenser, enable_sound_notifications: s.enable_sound_notifications,
     enable_proactive_conversation_starters: s.enable_proactive_conversation_starters, enable_solvability_analysis: s.enable_solvability_analysis,
     user_consents_to_analytics: s.user_consents_to_analytics, sandbox_base_container_image: s.sandbox_base_container_image,
-    sandbox_runtime_container_image: s.sandbox_runtime_container_image, mcp_config: s.mcp_config, search_api_key: null, sandbox_api_key: null,
+    sandbox_runtime_container_image: s.sandbox_runtime_container_image, mcp_config: maskedMcp(s.mcp_config), search_api_key: null, sandbox_api_key: null,
     max_budget_per_task: s.max_budget_per_task, condenser_max_size: s.condenser_max_size, email: s.email, email_verified: s.email_verified,
     git_user_name: s.git_user_name, git_user_email: s.git_user_email,
     provider_tokens_set: providerTokensSet(state), llm_api_key_set: isSet(s.llm_api_key), search_api_key_set: isSet(s.search_api_key),
@@ -65,7 +90,8 @@ export function legacySettings(state: DomainState): LegacySettingsView | Refusal
  */
 export async function storeLegacySettings(state: DomainState, input: LegacySettingsInput): Promise<{ message: string }> {
   const existing = state.store.settings;
-  const { secrets_store: legacyStore, ...given } = input;
+  const { secrets_store: legacyStore, ...rest } = input;
+  const given = { ...rest, mcp_config: unmaskedMcp(rest.mcp_config, existing?.mcp_config) };
   // Tokens in the legacy secrets_store become provider tokens, as `invalidate_legacy_secrets_store` moves them.
   const tokens = legacyStore?.provider_tokens;
   if (tokens && Object.keys(tokens).length > 0) await storeGitProviders(state, { provider_tokens: tokens as POSTProviderModel['provider_tokens'], mcp_config: null });
@@ -115,7 +141,7 @@ export function settingsView(state: DomainState): SettingsView {
       agent: s.agent ?? 'CodeActAgent',
       llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: null },
       condenser: { enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
-      mcp_config: s.mcp_config ?? { sse_servers: [], stdio_servers: [], shttp_servers: [] },
+      mcp_config: maskedMcp(s.mcp_config) ?? { sse_servers: [], stdio_servers: [], shttp_servers: [] },
     },
     conversation_settings: {
       schema_version: 1, max_iterations: s.max_iterations ?? 500, confirmation_mode: s.confirmation_mode ?? false,

@@ -6,6 +6,7 @@
  * `SaveProfileRequest`, `RenameProfileRequest`, `ProfileListResponse`).
  */
 import { describe, expect, it } from 'vitest';
+import { unmaskedMcp } from '../../src/domain/user-settings.js';
 import { call, useFake } from '../support/api.js';
 
 const env = useFake({ fixture: 'empty' });
@@ -67,6 +68,30 @@ describe('provider tokens saved three ways', () => {
     expect(env.fake.service.providerTokens().github?.token).toBe('ghp_from_settings');
     expect((await call<string[]>('GET', '/api/user/installations?provider=github')).status).toBe(200);
     expect(await call('POST', '/api/settings', { body: { secrets_store: { provider_tokens: { sourceforge: { token: 'x' } } } } })).toMatchObject({ status: 422, body: { detail: [{ type: 'enum', loc: ['body', 'secrets_store', 'provider_tokens', 'sourceforge', '[key]'] }] } });
+  });
+});
+
+describe('MCP servers in the settings', () => {
+  it('answer their keys and environments masked, and a round trip of the masked answer keeps the stored secrets', async () => {
+    const KEY = 'mcp-key-fakehands-0123456789';
+    await call('POST', '/api/settings', { body: { mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: KEY }], stdio_servers: [{ name: 'fs', command: 'npx', args: [], env: { GITHUB_TOKEN: KEY } }] } } });
+    const first = await call<{ mcp_config: { sse_servers: { api_key: string }[]; stdio_servers: { env: Record<string, string> }[] } }>('GET', '/api/settings');
+    expect(first.body.mcp_config.sse_servers[0]!.api_key).toBe('**********');
+    expect(first.body.mcp_config.stdio_servers[0]!.env.GITHUB_TOKEN).toBe('**********');
+    expect(JSON.stringify((await call('GET', '/api/v1/settings')).body)).not.toContain(KEY);
+    // The web app saves back what it read (the masks): the stored keys stay.
+    await call('POST', '/api/settings', { body: { language: 'fr', mcp_config: first.body.mcp_config } });
+    const snapshot = await env.fake.snapshot();
+    expect(snapshot.settings?.mcp_config?.sse_servers[0]?.api_key).toBe('**********');
+    const stored = (await call<{ mcp_config: unknown }>('GET', '/api/settings')).body.mcp_config;
+    expect(stored).toEqual(first.body.mcp_config);
+    // What the save stores: the stored key where the mask came back, a new key where one was given.
+    const stored0 = { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: KEY }], shttp_servers: [], stdio_servers: [{ name: 'fs', command: 'npx', args: [], env: { GITHUB_TOKEN: KEY } }] };
+    expect(unmaskedMcp(first.body.mcp_config as never, stored0 as never)).toMatchObject({ sse_servers: [{ api_key: KEY }], stdio_servers: [{ env: { GITHUB_TOKEN: KEY } }] });
+    expect(unmaskedMcp({ sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'new' }], shttp_servers: [], stdio_servers: [] }, stored0 as never)).toMatchObject({ sse_servers: [{ api_key: 'new' }] });
+    // A new key replaces the stored one.
+    await call('POST', '/api/settings', { body: { mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'another' }] } } });
+    expect(JSON.stringify((await call('GET', '/api/settings')).body)).not.toContain('another');
   });
 });
 
