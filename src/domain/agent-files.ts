@@ -8,6 +8,7 @@
 import type { SandboxRecord } from '../schemas/records.js';
 import { workspaceFor } from './agent-server.js';
 import { fromBase64, toBase64 } from './base64.js';
+import { hashOf } from './ids.js';
 import { badRequest, isRefusal, refuse, type Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
 
@@ -80,7 +81,5 @@ export function vscodeUrl(sandbox: SandboxRecord, baseUrl: string | undefined, w
 
 /** The sandbox's VS Code connection token: derived from its id, never from its session key (a secret). */
 function vscodeToken(sandbox: SandboxRecord): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < sandbox.id.length; i++) h = Math.imul(h ^ sandbox.id.charCodeAt(i), 0x01000193) >>> 0;
-  return `vsc-${h.toString(16).padStart(8, '0')}`;
+  return `vsc-${hashOf(sandbox.id).toString(16).padStart(8, '0')}`;
 }

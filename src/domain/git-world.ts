@@ -4,16 +4,10 @@
  * small word lists and a hash rather than faker, so the browser build stays light. Helpers build a
  * world of one's own in a few lines (`gitWorld`, `repository`).
  */
+import { hashOf } from './ids.js';
 import type { ProviderType } from '../schemas/common.js';
 import type { SuggestedTask } from '../schemas/legacy.js';
 import type { Branch, GitRepositoryRecord, GitUser, GitWorld } from '../schemas/user-git.js';
-
-/** A small repeatable number from a string (FNV-1a). */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
 
 /** 40 hex digits from a string (a commit sha that is always the same for the same branch). */
 function shaOf(text: string): string {

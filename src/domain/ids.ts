@@ -97,3 +97,10 @@ export function agentPortAfter(port: number | null): number {
 
 /** How many agent ports (pairs) there are before they wrap. */
 export const AGENT_PORT_COUNT = AGENT_PORT_SPAN / 2;
+
+/** A small repeatable number from a string (FNV-1a, 32 bits): seeds of derived data (workspaces, the git world, tokens). */
+export function hashOf(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}

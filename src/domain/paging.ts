@@ -84,3 +84,9 @@ export function sortedPage<T extends { id: string }>(records: T[], key: (record:
 export function toPage<T>(items: T[], page: PageRequest, more: boolean): Page<T> {
   return { items, next_page_id: more ? String(page.offset + page.limit) : null };
 }
+
+/** A page of a list, from `page_id` (an offset, as text). */
+export function pageFrom<T>(items: readonly T[], pageId: string | undefined, limit: number): { items: T[]; next_page_id: string | null } {
+  const start = pageId && /^\d+$/.test(pageId) ? Number(pageId) : 0;
+  return { items: items.slice(start, start + limit), next_page_id: start + limit < items.length ? String(start + limit) : null };
+}

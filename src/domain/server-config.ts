@@ -4,7 +4,7 @@
  * of an OSS install), and the newest `/api/v1/web-client/config`, `/api/v1/config/models|providers/search`
  * and `/api/v1/skills/search`. Fixed data, the same for every fake.
  */
-import { pageFrom } from './user-git.js';
+import { pageFrom } from './paging.js';
 
 /** The models `GET /api/options/models` lists, sorted (a sample of LiteLLM's, with the verified OpenHands ones). */
 export const LLM_MODELS: readonly string[] = Object.freeze([

@@ -9,6 +9,7 @@
 import type { ProviderType } from '../schemas/common.js';
 import type { SuggestedTask } from '../schemas/legacy.js';
 import type { Branch, GitRepositoryRecord, GitUser, Repository } from '../schemas/user-git.js';
+import { pageFrom } from './paging.js';
 import { Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
 
@@ -134,11 +135,6 @@ export function microagentContent(state: DomainState, name: string, filePath: st
   return { content: agent.content, path: agent.path, triggers, git_provider: repo.git_provider };
 }
 
-/** A page of a list, from `page_id` (an offset, as text). */
-export function pageFrom<T>(items: readonly T[], pageId: string | undefined, limit: number): { items: T[]; next_page_id: string | null } {
-  const start = pageId && /^\d+$/.test(pageId) ? Number(pageId) : 0;
-  return { items: items.slice(start, start + limit), next_page_id: start + limit < items.length ? String(start + limit) : null };
-}
 
 /** `GET /api/v1/git/repositories/search`. */
 export function searchRepositoriesPage(state: DomainState, query: { provider: ProviderType; query?: string | undefined; installation_id?: string | undefined; page_id?: string | undefined; limit: number; sort_order?: string | undefined }) {

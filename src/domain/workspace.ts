@@ -4,6 +4,7 @@
  * notes, a removed file). The same conversation id (so the same seed) always gives the same
  * workspace; changes, diffs and file contents agree because they are computed from one model.
  */
+import { hashOf } from './ids.js';
 import { fromBase64 } from './base64.js';
 import type { GitChange } from '../schemas/conversation-ops.js';
 import type { ConversationRecord } from '../schemas/records.js';
@@ -22,13 +23,6 @@ export interface Workspace {
   current: Record<string, string>;
   /** Changed files, as the agent server's git service lists them. */
   changes: GitChange[];
-}
-
-/** A small repeatable number from a string (FNV-1a). */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
 }
 
 /** Repositories whose checkout is Python; everything else is a TypeScript package. */
