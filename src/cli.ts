@@ -3,7 +3,7 @@
  * development. Every option can also come from an environment variable (`FAKEHANDS_PORT`, ...).
  */
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createFakeCore as createFake, type FakeCore as Fake } from './fake.js';
 import { CONFIGURATION_ERROR_CODES, FakehandsError } from './domain/errors.js';
 import { DEFAULT_API_KEY, FakeOptions, type FakeOptionsInput } from './options.js';
@@ -75,24 +75,24 @@ const BOOLEAN_TEXT: Record<string, boolean> = { 1: true, true: true, yes: true, 
  * The options of `fakehands serve`: the library's own `FakeOptions` (one schema for both) plus
  * what only a server has.
  */
-export const ServeOptions = FakeOptions.pick({ apiKey: true, auth: true, seed: true, fixture: true, timings: true, latency: true, fixturesDir: true }).extend({
-  timings: z.enum(['realistic', 'instant']).default('realistic'),
-  fixture: z.string().min(1).default('default'),
-  host: z.string().min(1).default(DEFAULT_HOST),
-  port: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').default(DEFAULT_PORT),
-  agentPort: z.int('expected a port number 0-65535').min(0, 'expected a port number 0-65535').max(65535, 'expected a port number 0-65535').optional(),
-  stateFile: z.string().min(1).optional(),
-  agentScripts: z.string().min(1).optional(),
-  allowedHosts: z.string().min(1).optional(),
-  maxRecords: z.int().min(1).optional(),
-  maxStoreMb: z.int().min(1).optional(),
-  maxTenants: z.int().min(0).max(10_000).optional(),
-  tenantIdleMinutes: z.int().min(1).optional(),
-  maxBodyKb: z.int().min(1).max(1024 * 1024).default(1024),
-  bodyTimeoutMs: z.int().min(100).max(3_600_000).default(10_000),
-  cors: z.string().min(1).optional(),
-  quiet: z.boolean().default(false),
-  log: z.enum(['pretty', 'json']).default('pretty'),
+export const ServeOptions = z.extend(z.pick(FakeOptions, { apiKey: true, auth: true, seed: true, fixture: true, timings: true, latency: true, fixturesDir: true }), {
+  timings: z._default(z.enum(['realistic', 'instant']), 'realistic'),
+  fixture: z._default(z.string().check(z.minLength(1)), 'default'),
+  host: z._default(z.string().check(z.minLength(1)), DEFAULT_HOST),
+  port: z._default(z.int('expected a port number 0-65535').check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535')), DEFAULT_PORT),
+  agentPort: z.optional(z.int('expected a port number 0-65535').check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535'))),
+  stateFile: z.optional(z.string().check(z.minLength(1))),
+  agentScripts: z.optional(z.string().check(z.minLength(1))),
+  allowedHosts: z.optional(z.string().check(z.minLength(1))),
+  maxRecords: z.optional(z.int().check(z.gte(1))),
+  maxStoreMb: z.optional(z.int().check(z.gte(1))),
+  maxTenants: z.optional(z.int().check(z.gte(0), z.lte(10_000))),
+  tenantIdleMinutes: z.optional(z.int().check(z.gte(1))),
+  maxBodyKb: z._default(z.int().check(z.gte(1), z.lte(1024 * 1024)), 1024),
+  bodyTimeoutMs: z._default(z.int().check(z.gte(100), z.lte(3_600_000)), 10_000),
+  cors: z.optional(z.string().check(z.minLength(1))),
+  quiet: z._default(z.boolean(), false),
+  log: z._default(z.enum(['pretty', 'json']), 'pretty'),
 });
 /** The options of `fakehands serve`, with defaults applied. */
 export type ServeConfig = z.output<typeof ServeOptions>;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './schemas/messages.js';
 import type { Clock } from './domain/clock.js';
 import { DEFAULT_MANUAL_START } from './domain/clock.js';
 import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
@@ -14,9 +15,9 @@ export const DEFAULT_API_KEY = 'fakehands-dev-key';
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
 
 const TimingsObject = z.strictObject({
-  sandboxStartMs: z.number().min(0).optional(),
-  startTaskStepMs: z.number().min(0).optional(),
-  agentRunMs: z.number().min(0).optional(),
+  sandboxStartMs: z.optional(z.number().check(z.gte(0))),
+  startTaskStepMs: z.optional(z.number().check(z.gte(0))),
+  agentRunMs: z.optional(z.number().check(z.gte(0))),
 });
 
 const isClock = (value: unknown): value is Clock =>
@@ -25,54 +26,54 @@ const isClock = (value: unknown): value is Clock =>
 /** Every knob of the fake, validated, with defaults. */
 export const FakeOptions = z.strictObject({
   /** Absolute URL the API is mounted at; requests elsewhere are not intercepted. */
-  baseUrl: z.url({ protocol: /^https?$/ }).default(DEFAULT_BASE_URL),
+  baseUrl: z._default(z.url({ protocol: /^https?$/ }), DEFAULT_BASE_URL),
   /** The key expected in `X-Session-API-Key`. */
-  apiKey: z.string().min(1).default(DEFAULT_API_KEY),
+  apiKey: z._default(z.string().check(z.minLength(1)), DEFAULT_API_KEY),
   /**
    * Where the agent server of every RUNNING sandbox answers (its REST and its WebSocket), an origin
    * such as `http://localhost:3001`: `conversation_url` and the `AGENT_SERVER` URL point there, and
    * the handlers serve it. `null` (default): each sandbox names its own port and nothing answers there.
    */
-  agentUrl: z.url({ protocol: /^https?$/ }).nullable().default(null),
+  agentUrl: z._default(z.nullable(z.url({ protocol: /^https?$/ })), null),
   /** The agent's scripts: for each user message, the first whose `match` the text contains is run (else the built-in one). */
-  agentScripts: z.array(AgentScript).max(1000).default([]),
+  agentScripts: z._default(z.array(AgentScript).check(z.maxLength(1000)), []),
   /** Which routes need the key: `legacy` (default: the real server with a session key configured, non-/api/v1 routes only), `all`, or `none` (what the real web client needs: it sends no key). */
-  auth: z.enum(['all', 'legacy', 'none']).default('legacy'),
+  auth: z._default(z.enum(['all', 'legacy', 'none']), 'legacy'),
   /** Seed of every generated id, name, key and timestamp. */
-  seed: z.int().default(1),
+  seed: z._default(z.int(), 1),
   /** The data to start from: `default`, `empty`, a path to a JSON file, a fixture object, or a function returning one (called on create and every reset, so a large data set is not kept twice). */
-  fixture: z.union([
-    z.string().min(1),
+  fixture: z._default(z.union([
+    z.string().check(z.minLength(1)),
     z.custom<FixtureInput>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a fixture name, path, object or function'),
     z.custom<() => FixtureInput>((v) => typeof v === 'function', 'expected a fixture name, path, object or function'),
-  ]).default('default'),
+  ]), 'default'),
   /** How long time-driven steps take: `realistic` (default), `instant`, or per-step milliseconds. */
-  timings: z.union([z.enum(['realistic', 'instant']), TimingsObject]).default('realistic'),
+  timings: z._default(z.union([z.enum(['realistic', 'instant']), TimingsObject]), 'realistic'),
   /**
    * `system` (default: `Date.now()`, so vitest's fake timers drive it, plus what `clock.advance` adds),
    * `manual` (moves only with `clock.advance`, starting at `now`), or your own `Clock`.
    */
-  clock: z.union([z.enum(['manual', 'system']), z.custom<Clock>(isClock, 'expected "manual", "system" or a Clock')]).default('system'),
+  clock: z._default(z.union([z.enum(['manual', 'system']), z.custom<Clock>(isClock, 'expected "manual", "system" or a Clock')]), 'system'),
   /** Start of a manual clock (a fixed instant, for deterministic snapshots). */
-  now: z.union([z.string(), z.date(), z.number()]).default(DEFAULT_MANUAL_START),
+  now: z._default(z.union([z.string(), z.date(), z.number()]), DEFAULT_MANUAL_START),
   /** `created_by_user_id` of what the caller creates. */
-  userId: z.string().nullable().default(null),
+  userId: z._default(z.nullable(z.string()), null),
   /** Extra latency per request in milliseconds, picked between min and max by a generator seeded with `seed`. */
-  latency: z.strictObject({ min: z.int().min(0), max: z.int().min(0) }).refine((l) => l.min <= l.max, 'min must not exceed max').nullable().default(null),
+  latency: z._default(z.nullable(z.strictObject({ min: z.int().check(z.gte(0)), max: z.int().check(z.gte(0)) }).check(z.refine((l) => l.min <= l.max, 'min must not exceed max'))), null),
   /** A folder whose `NAME.json` files the control API's reset may load by name (regular files only); none by default. */
-  fixturesDir: z.string().min(1).nullable().default(null),
+  fixturesDir: z._default(z.nullable(z.string().check(z.minLength(1))), null),
   /** Most records the fake holds (sandboxes, conversations, start tasks, specs); a create past it answers 507. */
-  maxRecords: z.int().min(1).default(DEFAULT_MAX_RECORDS),
+  maxRecords: z._default(z.int().check(z.gte(1)), DEFAULT_MAX_RECORDS),
   /** Most bytes of records (their JSON) the fake holds; a change past it answers 507. */
-  maxStoreBytes: z.int().min(1024).default(DEFAULT_MAX_STORE_BYTES),
+  maxStoreBytes: z._default(z.int().check(z.gte(1024)), DEFAULT_MAX_STORE_BYTES),
   /** Most tenants (named by `X-Fakehands-Tenant` or a `fakehands_tenant` cookie) held at once, besides the default one; one more answers 429. */
-  maxTenants: z.int().min(0).max(10_000).default(64),
+  maxTenants: z._default(z.int().check(z.gte(0), z.lte(10_000)), 64),
   /** A tenant unused for this many milliseconds is dropped (`null`: kept until deleted). */
-  tenantIdleMs: z.int().min(1).nullable().default(null),
+  tenantIdleMs: z._default(z.nullable(z.int().check(z.gte(1))), null),
   /** How many answered requests the journal keeps. */
-  journalSize: z.int().min(1).max(100_000).default(500),
+  journalSize: z._default(z.int().check(z.gte(1), z.lte(100_000)), 500),
   /** Check every answer against its route's response schema and throw on a violation (for test suites). */
-  checkResponses: z.boolean().default(false),
+  checkResponses: z._default(z.boolean(), false),
 });
 
 /** Options of `createFake`, as written by the caller (everything optional). */

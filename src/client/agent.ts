@@ -7,7 +7,7 @@
  * const agent = createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key })
  * await agent.sendMessage('Add a test', { run: true })
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { AgentConversationInfo, AgentEvent } from '../schemas/agent-server.js';
 import type { GitChange, GitChangeDiff } from '../schemas/conversation-ops.js';
 import { ApiError } from './index.js';

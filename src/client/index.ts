@@ -6,7 +6,7 @@
  * const sandbox = await api.startSandbox()
  * await api.pauseSandbox(sandbox.id)
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type {
   AppConversation, AppConversationStartRequest, AppConversationStartTask,
 } from '../schemas/app-conversation.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   AgentEventRecord, ConversationRecord, Fixture, SandboxRecord, StartTaskRecord,
 } from '../schemas/records.js';
@@ -29,7 +29,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * kept, so a reset or a new tenant loads it again without validating each record again (the
  * records are copied before they are stored, never changed).
  */
-const VALIDATED = new WeakMap<object, { schema: z.ZodType; data: unknown }>();
+const VALIDATED = new WeakMap<object, { schema: z.ZodMiniType; data: unknown }>();
 /** The budget size of each validated record as stored (only its dates move from one load to the next, never their length). */
 const SIZES = new WeakMap<object, number>();
 /** The budget size of `stored`, made from the validated record `from`. */
@@ -42,11 +42,11 @@ const sizeFor = (from: object, stored: object): number => {
 /** The parts of a fixture, checked record by record as they are stored. */
 const FixtureShape = z.strictObject({
   relative_to: Fixture.shape.relative_to,
-  sandbox_specs: z.array(z.unknown()).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
-  sandboxes: z.array(z.unknown()).default([]),
-  conversations: z.array(z.unknown()).default([]),
-  start_tasks: z.array(z.unknown()).default([]),
-  events: z.array(z.unknown()).default([]),
+  sandbox_specs: z.array(z.unknown()).check(z.minLength(1, 'a fixture needs at least one sandbox spec (the first is the default)')),
+  sandboxes: z._default(z.array(z.unknown()), []),
+  conversations: z._default(z.array(z.unknown()), []),
+  start_tasks: z._default(z.array(z.unknown()), []),
+  events: z._default(z.array(z.unknown()), []),
   provider_tokens: Fixture.shape.provider_tokens,
   mcp_config: Fixture.shape.mcp_config,
   settings: Fixture.shape.settings,
@@ -77,7 +77,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   const atOptional = (value: string | undefined) => (value === undefined ? undefined : at(value));
 
   /** Validates one record with `schema`, naming its path on failure (a record of a fixture loaded before is not validated again). */
-  const record = <S extends z.ZodType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
+  const record = <S extends z.ZodMiniType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
     const known = typeof value === 'object' && value !== null ? VALIDATED.get(value) : undefined;
     if (known && known.schema === schema) return known.data as z.output<S>;
     const result = schema.safeParse(value);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ChangedEntity, ChangeSink } from './events.js';
 import { Refusal } from './refusal.js';
 
@@ -176,7 +176,7 @@ export class Ordering {
 }
 
 /** A record as a table holds it: its schema's output, with an id and a creation time. */
-type StoredRecord<S extends z.ZodObject> = z.output<S> & Keyed;
+type StoredRecord<S extends z.ZodMiniObject> = z.output<S> & Keyed;
 
 /**
  * The records of one kind: an id index, orderings by creation time for paging, and the zod schema
@@ -185,11 +185,11 @@ type StoredRecord<S extends z.ZodObject> = z.output<S> & Keyed;
  * create here, and memory the store cap cannot count), and its lookups are linear scans; the
  * store keeps @msw/data for the provider-token and MCP collections (`store.ts`).
  */
-export class Table<S extends z.ZodObject, Name extends string = never> {
+export class Table<S extends z.ZodMiniObject, Name extends string = never> {
   /** The schema every record is validated by. */
   readonly #schema: S;
   /** Schemas of sets of fields, for updates. */
-  readonly #partial = new Map<string, z.ZodObject>();
+  readonly #partial = new Map<string, z.ZodMiniObject>();
   /** Orderings by creation time, each of the records that pass its filter. */
   readonly orderings: Record<Name | 'all', Ordering>;
   readonly #filters: Record<Name, (record: z.output<S>) => boolean>;
@@ -286,14 +286,14 @@ export class Table<S extends z.ZodObject, Name extends string = never> {
   }
 
   /** The schema of just these fields (made once per set of fields). */
-  #schemaOf(keys: string[]): z.ZodObject {
+  #schemaOf(keys: string[]): z.ZodMiniObject {
     const name = keys.join(',');
     let schema = this.#partial.get(name);
     if (!schema) {
       const shape = this.#schema.shape as Record<string, unknown>;
       const unknown = keys.find((key) => !(key in shape));
       if (unknown !== undefined) throw new Error(`Failed to update a record: it has no field "${unknown}".`);
-      schema = this.#schema.pick(Object.fromEntries(keys.map((key) => [key, true])) as never) as unknown as z.ZodObject;
+      schema = z.pick(this.#schema, Object.fromEntries(keys.map((key) => [key, true])) as never) as unknown as z.ZodMiniObject;
       this.#partial.set(name, schema);
     }
     return schema;

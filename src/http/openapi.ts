@@ -2,14 +2,14 @@
  * The OpenAPI 3.1 document of the API, generated from the route table and its zod schemas
  * (JSON Schema 2020-12, OpenAPI 3.1's own dialect). No hand-written copy of any shape.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SESSION_API_KEY_HEADER } from './auth.js';
 import type { FormFields, Route } from './route.js';
 import { ERROR_RESPONSES } from './status.js';
 
 type JsonSchema = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   return rest;
 }

@@ -2,7 +2,7 @@
  * What a route is: where it is, whether it needs a key, what it accepts and answers, and the
  * operation behind it. A surface's route table is a list of these (`surfaces/<name>/routes/`).
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Refusal } from '../domain/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer } from './responses.js';
@@ -41,7 +41,7 @@ export type RouteContext = Instance;
 export type RouteResult<T> = T | Refusal | Answer;
 
 /** One endpoint: where it is, what it accepts, what it answers, and the operation behind it. */
-export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
+export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType> {
   /** HTTP method. */
   method: Method;
   /** Path relative to the base URL, with `:name` parameters (`/api/v1/sandboxes/:sandbox_id/pause`). */
@@ -53,7 +53,7 @@ export interface RouteSpec<Q extends z.ZodType, B extends z.ZodType, R extends z
   /** Left out of the OpenAPI document of the API (the control API and the document itself). */
   internal?: boolean;
   /** Schema of the path parameters, when they are more than strings (a UUID): 422 at `["path", name]` otherwise. */
-  params?: z.ZodType;
+  params?: z.ZodMiniType;
   /** Schema of the query parameters (an object schema; unknown parameters are ignored). */
   query?: Q;
   /** Query parameters that may repeat and are read as lists (`ids`, `id`). */
@@ -83,13 +83,13 @@ export interface Route {
   summary: string;
   public?: boolean;
   internal?: boolean;
-  params?: z.ZodType;
-  query?: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
   lists?: readonly string[];
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   bodyOptional?: boolean;
   form?: FormFields;
-  response: z.ZodType;
+  response: z.ZodMiniType;
   successStatus?: 200 | 201;
   untypedInDocument?: boolean;
   errors?: readonly ErrorStatus[];
@@ -101,6 +101,6 @@ export interface Route {
  * @example
  * defineRoute({ method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes', query: PageQuery, response: pageOf(SandboxInfo), handle: ({ query }, { service }) => service.searchSandboxes(query) })
  */
-export function defineRoute<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(spec: RouteSpec<Q, B, R>): Route {
+export function defineRoute<Q extends z.ZodMiniType = z.ZodMiniUndefined, B extends z.ZodMiniType = z.ZodMiniUndefined, R extends z.ZodMiniType = z.ZodMiniType>(spec: RouteSpec<Q, B, R>): Route {
   return spec as unknown as Route;
 }

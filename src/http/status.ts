@@ -3,7 +3,7 @@
  * and the OpenAPI document), and which status each refusal reason is answered with.
  */
 import type { RefusalReason } from '../domain/errors.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
 
@@ -14,7 +14,7 @@ const MessageError = z.object({ message: z.string() });
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 500 | 502 | 503 | 504 | 507;
 
 /** Every error answer: its description and the schema of its body. */
-export const ERROR_RESPONSES: Readonly<Record<number, { description: string; schema: z.ZodType }>> = Object.freeze({
+export const ERROR_RESPONSES: Readonly<Record<number, { description: string; schema: z.ZodMiniType }>> = Object.freeze({
   400: { description: 'Bad Request: an id the real server refuses, or a reference to nothing', schema: z.union([DetailError, MessageError, z.string()]) },
   401: { description: 'Unauthorized: X-Session-API-Key missing or wrong (the legacy git routes: no provider token)', schema: z.union([DetailError, AgentServerError, z.string()]) },
   403: { description: 'Forbidden: the session key is another sandbox\'s', schema: DetailError },

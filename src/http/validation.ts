@@ -2,7 +2,7 @@
  * Turns zod issues into the pydantic v2 errors FastAPI answers with: the right `type`, `loc`
  * (starting with `body`, `query` or `path`, list indexes as integers), `msg`, `input` and `ctx`.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { PydanticErrorParams } from '../schemas/helpers.js';
 import { isSecretField, isSecretMap, redactSecrets } from '../domain/redact.js';
 import type { ValidationErrorItem } from '../schemas/errors.js';

@@ -2,7 +2,7 @@
  * The agent server's wire shapes (`openapi/agent-server.openapi.json`, and the models of
  * openhands-sdk `openhands/sdk/event/`): events, their pages, and the agent REST bodies.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SendMessageRequest } from './app-conversation.js';
 import { ConversationExecutionStatus } from './common.js';
 
@@ -22,7 +22,7 @@ export const EventKind = z.enum([
 ]);
 
 /** A page of events (`EventPage`). */
-export const EventPage = z.object({ items: z.array(AgentEvent), next_page_id: z.string().nullable() });
+export const EventPage = z.object({ items: z.array(AgentEvent), next_page_id: z.nullable(z.string()) });
 
 /** The order of an event search (`EventSortOrder`). */
 export const EventSortOrder = z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']);
@@ -40,19 +40,19 @@ export const ServerInfo = z.object({ uptime: z.number(), idle_time: z.number(), 
 export const AgentMessageRequest = SendMessageRequest;
 
 /** A client's socket frame: a message, as `Message` (`role`, `content`, and `run`, default true on a socket). */
-export const SocketMessage = z.object({
-  role: z.enum(['user', 'system', 'assistant', 'tool']).default('user'),
+export const SocketMessage = z.looseObject({
+  role: z._default(z.enum(['user', 'system', 'assistant', 'tool']), 'user'),
   content: SendMessageRequest.shape.content,
-  run: z.boolean().default(true),
-}).loose();
+  run: z._default(z.boolean(), true),
+});
 
 /** One step of an agent script: a terminal command and its output, the turn's file edit, a message, a tool error, a failure or being stuck. */
 export const AgentScriptStep = z.union([
-  z.strictObject({ terminal: z.strictObject({ command: z.string().min(1), output: z.string().default(''), exit_code: z.int().default(0) }) }),
+  z.strictObject({ terminal: z.strictObject({ command: z.string().check(z.minLength(1)), output: z._default(z.string(), ''), exit_code: z._default(z.int(), 0) }) }),
   z.strictObject({ edit: z.literal(true) }),
-  z.strictObject({ message: z.string().min(1) }),
-  z.strictObject({ error: z.string().min(1) }),
-  z.strictObject({ fail: z.strictObject({ code: z.string().min(1).default('AgentError'), detail: z.string().min(1) }) }),
+  z.strictObject({ message: z.string().check(z.minLength(1)) }),
+  z.strictObject({ error: z.string().check(z.minLength(1)) }),
+  z.strictObject({ fail: z.strictObject({ code: z._default(z.string().check(z.minLength(1)), 'AgentError'), detail: z.string().check(z.minLength(1)) }) }),
   z.strictObject({ stuck: z.literal(true) }),
 ]);
 
@@ -61,13 +61,13 @@ export const AgentScriptStep = z.union([
  * (case-insensitive; a script without `match` answers any message).
  */
 export const AgentScript = z.strictObject({
-  match: z.string().min(1).optional(),
-  steps: z.array(AgentScriptStep).min(1).max(200),
+  match: z.optional(z.string().check(z.minLength(1))),
+  steps: z.array(AgentScriptStep).check(z.minLength(1), z.maxLength(200)),
 });
 export type AgentScript = z.output<typeof AgentScript>;
 
 /** `POST /api/v1/conversations/{id}/pending-messages` (`PendingMessageResponse`): the message's id, whether it waits, and where (1-based). */
-export const PendingMessageResponse = z.object({ id: z.string(), queued: z.boolean(), position: z.int().min(0) });
+export const PendingMessageResponse = z.object({ id: z.string(), queued: z.boolean(), position: z.int().check(z.gte(0)) });
 
 /** How the agent server orders a conversation search (its `ConversationSortOrder`). */
 export const AgentConversationSortOrder = z.enum(['CREATED_AT', 'UPDATED_AT', 'CREATED_AT_DESC', 'UPDATED_AT_DESC']);
@@ -79,7 +79,7 @@ export const AgentConversationInfo = z.looseObject({
   workspace: z.looseObject({ kind: z.string(), working_dir: z.string() }),
   execution_status: ConversationExecutionStatus,
   confirmation_policy: z.looseObject({ kind: z.string() }),
-  title: z.string().nullable(),
+  title: z.nullable(z.string()),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -87,7 +87,7 @@ export const AgentConversationInfo = z.looseObject({
 export type AgentConversationInfo = z.output<typeof AgentConversationInfo>;
 
 /** A page of the agent server's conversations (its `ConversationPage`). */
-export const AgentConversationPage = z.object({ items: z.array(AgentConversationInfo), next_page_id: z.string().nullable() });
+export const AgentConversationPage = z.object({ items: z.array(AgentConversationInfo), next_page_id: z.nullable(z.string()) });
 
 /** `GET /api/vscode/url` (`VSCodeUrlResponse`). */
-export const VSCodeUrlResponse = z.object({ url: z.string().nullable() });
+export const VSCodeUrlResponse = z.object({ url: z.nullable(z.string()) });

@@ -2,7 +2,7 @@
  * App conversations (V1) and their start tasks, as the current real server declares them
  * (`AppConversation`, `AppConversationStartRequest`, `AppConversationStartTask`, ...).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   ConversationExecutionStatus, ConversationTrigger, DateTime, HexId, ProviderType, SandboxStatus, Uuid,
 } from './common.js';
@@ -20,14 +20,14 @@ export type AppConversationStartTaskStatus = z.infer<typeof AppConversationStart
 
 /** Text in a message. */
 export const TextContent = z.object({
-  cache_prompt: LaxBool.default(false),
-  type: z.literal('text').default('text'),
+  cache_prompt: z._default(LaxBool, false),
+  type: z._default(z.literal('text'), 'text'),
   text: z.string(),
 });
 /** Images in a message. */
 export const ImageContent = z.object({
-  cache_prompt: LaxBool.default(false),
-  type: z.literal('image').default('image'),
+  cache_prompt: z._default(LaxBool, false),
+  type: z._default(z.literal('image'), 'image'),
   image_urls: z.array(z.string()),
 });
 /** A piece of message content: text or images. */
@@ -35,9 +35,9 @@ export const MessageContent = z.union([TextContent, ImageContent]);
 
 /** A message to the agent (`SendMessageRequest`): the first one of a conversation. */
 export const SendMessageRequest = z.object({
-  role: z.enum(['user', 'system', 'assistant', 'tool']).default('user'),
-  content: z.array(MessageContent).default([]),
-  run: LaxBool.default(false),
+  role: z._default(z.enum(['user', 'system', 'assistant', 'tool']), 'user'),
+  content: z._default(z.array(MessageContent), []),
+  run: z._default(LaxBool, false),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
@@ -56,9 +56,9 @@ export const AppSuggestedTask = z.object({
 /** A plugin loaded into the conversation's agent. */
 export const PluginSpec = z.object({
   source: z.string(),
-  ref: z.string().nullable().default(null),
-  repo_path: z.string().nullable().default(null),
-  parameters: z.record(z.string(), z.unknown()).nullable().default(null),
+  ref: z._default(z.nullable(z.string()), null),
+  repo_path: z._default(z.nullable(z.string()), null),
+  parameters: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
 });
 
 /** A value of observability metadata. */
@@ -66,44 +66,44 @@ const TraceMetadataValue = z.union([
   z.string(), z.boolean(), z.int(), z.number(), z.array(z.string()), z.array(z.boolean()), z.array(z.int()), z.array(z.number()),
 ]);
 
-const summary = { should_request_summary: LaxBool.default(true) };
+const summary = { should_request_summary: z._default(LaxBool, true) };
 /** What happens with a conversation's events: one of the real server's callback processors, by `kind`. */
 export const EventCallbackProcessor = z.discriminatedUnion('kind', [
-  z.object({ bitbucket_view_data: z.record(z.string(), z.unknown()).default({}), ...summary, kind: z.literal('BitbucketV1CallbackProcessor') }),
-  z.object({ github_view_data: z.record(z.string(), z.unknown()).default({}), ...summary, inline_pr_comment: LaxBool.default(false), kind: z.literal('GithubV1CallbackProcessor') }),
-  z.object({ gitlab_view_data: z.record(z.string(), z.unknown()).default({}), ...summary, inline_mr_comment: LaxBool.default(false), kind: z.literal('GitlabV1CallbackProcessor') }),
+  z.object({ bitbucket_view_data: z._default(z.record(z.string(), z.unknown()), {}), ...summary, kind: z.literal('BitbucketV1CallbackProcessor') }),
+  z.object({ github_view_data: z._default(z.record(z.string(), z.unknown()), {}), ...summary, inline_pr_comment: z._default(LaxBool, false), kind: z.literal('GithubV1CallbackProcessor') }),
+  z.object({ gitlab_view_data: z._default(z.record(z.string(), z.unknown()), {}), ...summary, inline_mr_comment: z._default(LaxBool, false), kind: z.literal('GitlabV1CallbackProcessor') }),
   z.object({ ...summary, svc_acc_email: z.string(), decrypted_api_key: z.string(), issue_key: z.string(), jira_cloud_id: z.string(), kind: z.literal('JiraV1CallbackProcessor') }),
   z.object({ ...summary, issue_key: z.string(), workspace_name: z.string(), base_api_url: z.string(), kind: z.literal('JiraDcV1CallbackProcessor') }),
-  z.object({ slack_view_data: z.record(z.string(), z.string().nullable()).default({}), kind: z.literal('SlackV1CallbackProcessor') }),
+  z.object({ slack_view_data: z._default(z.record(z.string(), z.nullable(z.string())), {}), kind: z.literal('SlackV1CallbackProcessor') }),
   z.object({ kind: z.literal('LoggingCallbackProcessor') }),
   z.object({ kind: z.literal('SetTitleCallbackProcessor') }),
 ]);
 
 /** Body of `POST /api/v1/app-conversations` (`AppConversationStartRequest`); every field optional. */
 export const AppConversationStartRequest = z.object({
-  sandbox_id: z.string().nullable().default(null),
-  conversation_id: Uuid.nullable().default(null),
-  initial_message: SendMessageRequest.nullable().default(null),
-  system_message_suffix: z.string().nullable().default(null),
-  processors: z.array(EventCallbackProcessor).nullable().default(null),
-  llm_model: z.string().nullable().default(null),
-  agent_profile_id: z.string().nullable().default(null),
-  selected_repository: z.string().nullable().default(null),
-  selected_branch: z.string().nullable().default(null),
-  git_provider: ProviderType.nullable().default(null),
-  suggested_task: AppSuggestedTask.nullable().default(null),
-  title: z.string().nullable().default(null),
-  trigger: ConversationTrigger.nullable().default(null),
-  pr_number: z.array(LaxInt).default([]),
-  parent_conversation_id: Uuid.nullable().default(null),
-  agent_type: AgentType.default('default'),
-  public: LaxBool.nullable().default(null),
-  observability_metadata: z.record(z.string(), TraceMetadataValue).nullable().default(null),
-  observability_tags: z.array(z.string()).nullable().default(null),
-  observability_span_name: z.string().nullable().default(null),
-  plugins: z.array(PluginSpec).nullable().default(null),
+  sandbox_id: z._default(z.nullable(z.string()), null),
+  conversation_id: z._default(z.nullable(Uuid), null),
+  initial_message: z._default(z.nullable(SendMessageRequest), null),
+  system_message_suffix: z._default(z.nullable(z.string()), null),
+  processors: z._default(z.nullable(z.array(EventCallbackProcessor)), null),
+  llm_model: z._default(z.nullable(z.string()), null),
+  agent_profile_id: z._default(z.nullable(z.string()), null),
+  selected_repository: z._default(z.nullable(z.string()), null),
+  selected_branch: z._default(z.nullable(z.string()), null),
+  git_provider: z._default(z.nullable(ProviderType), null),
+  suggested_task: z._default(z.nullable(AppSuggestedTask), null),
+  title: z._default(z.nullable(z.string()), null),
+  trigger: z._default(z.nullable(ConversationTrigger), null),
+  pr_number: z._default(z.array(LaxInt), []),
+  parent_conversation_id: z._default(z.nullable(Uuid), null),
+  agent_type: z._default(AgentType, 'default'),
+  public: z._default(z.nullable(LaxBool), null),
+  observability_metadata: z._default(z.nullable(z.record(z.string(), TraceMetadataValue)), null),
+  observability_tags: z._default(z.nullable(z.array(z.string())), null),
+  observability_span_name: z._default(z.nullable(z.string()), null),
+  plugins: z._default(z.nullable(z.array(PluginSpec)), null),
   /** Secrets for the sandbox; write-only: echoed as `**********`, like pydantic's `SecretStr`. */
-  secrets: z.record(z.string(), z.string()).nullable().default(null),
+  secrets: z._default(z.nullable(z.record(z.string(), z.string())), null),
 });
 export type AppConversationStartRequest = z.infer<typeof AppConversationStartRequest>;
 
@@ -124,8 +124,8 @@ export const TokenUsage = z.object({
 export const MetricsSnapshot = z.object({
   model_name: z.string(),
   accumulated_cost: z.number(),
-  max_budget_per_task: z.number().nullable(),
-  accumulated_token_usage: TokenUsage.nullable(),
+  max_budget_per_task: z.nullable(z.number()),
+  accumulated_token_usage: z.nullable(TokenUsage),
 });
 export type MetricsSnapshot = z.infer<typeof MetricsSnapshot>;
 
@@ -135,47 +135,47 @@ export const LaunchedAgentProfile = z.object({ agent_profile_id: z.string(), rev
 /** A conversation as the V1 endpoints report it, with its live fields (`AppConversation`). */
 export const AppConversation = z.object({
   id: HexId,
-  created_by_user_id: z.string().nullable(),
+  created_by_user_id: z.nullable(z.string()),
   sandbox_id: z.string(),
-  selected_repository: z.string().nullable(),
-  selected_branch: z.string().nullable(),
-  git_provider: ProviderType.nullable(),
-  title: z.string().nullable(),
-  trigger: ConversationTrigger.nullable(),
+  selected_repository: z.nullable(z.string()),
+  selected_branch: z.nullable(z.string()),
+  git_provider: z.nullable(ProviderType),
+  title: z.nullable(z.string()),
+  trigger: z.nullable(ConversationTrigger),
   pr_number: z.array(z.int()),
-  llm_model: z.string().nullable(),
+  llm_model: z.nullable(z.string()),
   agent_kind: z.string(),
-  metrics: MetricsSnapshot.nullable(),
-  parent_conversation_id: HexId.nullable(),
+  metrics: z.nullable(MetricsSnapshot),
+  parent_conversation_id: z.nullable(HexId),
   sub_conversation_ids: z.array(HexId),
-  public: z.boolean().nullable(),
+  public: z.nullable(z.boolean()),
   tags: z.record(z.string(), z.string()),
   created_at: DateTime,
   updated_at: DateTime,
   sandbox_status: SandboxStatus,
-  execution_status: ConversationExecutionStatus.nullable(),
-  conversation_url: z.string().nullable(),
-  session_api_key: z.string().nullable(),
-  acp_server: z.string().nullable(),
-  launched_agent_profile: LaunchedAgentProfile.nullable(),
+  execution_status: z.nullable(ConversationExecutionStatus),
+  conversation_url: z.nullable(z.string()),
+  session_api_key: z.nullable(z.string()),
+  acp_server: z.nullable(z.string()),
+  launched_agent_profile: z.nullable(LaunchedAgentProfile),
 });
 export type AppConversation = z.infer<typeof AppConversation>;
 
 /** The start request as a start task echoes it (ids as 32 hex digits, secrets masked). */
-export const EchoedStartRequest = AppConversationStartRequest.extend({
-  conversation_id: HexId.nullable(),
-  parent_conversation_id: HexId.nullable(),
+export const EchoedStartRequest = z.extend(AppConversationStartRequest, {
+  conversation_id: z.nullable(HexId),
+  parent_conversation_id: z.nullable(HexId),
 });
 
 /** The asynchronous start of a conversation, polled by clients (`AppConversationStartTask`). */
 export const AppConversationStartTask = z.object({
   id: HexId,
-  created_by_user_id: z.string().nullable(),
+  created_by_user_id: z.nullable(z.string()),
   status: AppConversationStartTaskStatus,
-  detail: z.string().nullable(),
-  app_conversation_id: HexId.nullable(),
-  sandbox_id: z.string().nullable(),
-  agent_server_url: z.string().nullable(),
+  detail: z.nullable(z.string()),
+  app_conversation_id: z.nullable(HexId),
+  sandbox_id: z.nullable(z.string()),
+  agent_server_url: z.nullable(z.string()),
   request: EchoedStartRequest,
   created_at: DateTime,
   updated_at: DateTime,

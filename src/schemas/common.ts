@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import './messages.js';
 import type { PydanticErrorParams } from './helpers.js';
 
 /** Largest page a search endpoint returns, and the default page size. */
@@ -38,13 +39,13 @@ export type StartTaskSortOrder = z.infer<typeof StartTaskSortOrder>;
 const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 
 /** An ISO 8601 datetime with a UTC offset, as pydantic writes it (`2025-11-01T09:00:00.123456Z`). */
-export const DateTime = z.string().regex(DATETIME_PATTERN, 'expected an ISO 8601 datetime with an offset');
+export const DateTime = z.string().check(z.regex(DATETIME_PATTERN, 'expected an ISO 8601 datetime with an offset'));
 
 /** A V1 id as the real server writes it (`OpenHandsUUID`: `uuid.hex`, 32 lowercase hex digits). */
-export const HexId = z.string().regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits');
+export const HexId = z.string().check(z.regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits'));
 
 /** A UUID in any form pydantic accepts (hyphenated or 32 hex digits). */
-export const Uuid = z.string().superRefine((value, ctx) => {
+export const Uuid = z.string().check(z.superRefine((value, ctx) => {
   const error = uuidError(value);
   if (error) {
     ctx.addIssue({
@@ -54,7 +55,7 @@ export const Uuid = z.string().superRefine((value, ctx) => {
       params: { pydantic: { type: 'uuid_parsing', msg: `Input should be a valid UUID, ${error}`, ctx: { error } } } satisfies PydanticErrorParams,
     });
   }
-});
+}));
 
 /** Explains why `value` is not a UUID the way pydantic's uuid parser does, or `null` when it is one. */
 export function uuidError(value: string): string | null {

@@ -2,7 +2,7 @@
  * The control API under `/_fakehands/` (health, reset, state, clock, faults, request journal):
  * what it accepts and answers. Not part of the real service; fakehands' own.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Fixture } from './records.js';
 
 /** Most time one `POST /_fakehands/clock` may advance: a year. */
@@ -18,46 +18,46 @@ export const BUILT_IN_FIXTURES = Object.freeze(['default', 'empty'] as const);
 export const MAX_FAULT_PATH_CHARS = 2048;
 
 /** A fixture's name: a built-in one, or a `NAME.json` in the `--fixtures-dir` (never a path: the control API reads no other file). */
-export const FixtureName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)');
+export const FixtureName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)'));
 
 /** `POST /_fakehands/reset`: a fixture by name and a seed, both optional. */
-export const ResetRequest = z.strictObject({ fixture: FixtureName.optional(), seed: z.int().optional() });
+export const ResetRequest = z.strictObject({ fixture: z.optional(FixtureName), seed: z.optional(z.int()) });
 
 /** `POST /_fakehands/clock`. */
-export const ClockAdvance = z.strictObject({ advance_ms: z.int().min(0).max(MAX_CLOCK_ADVANCE_MS) });
+export const ClockAdvance = z.strictObject({ advance_ms: z.int().check(z.gte(0), z.lte(MAX_CLOCK_ADVANCE_MS)) });
 /** The fake's time. */
 export const ClockTime = z.object({ now: z.string() });
 
 const FaultCommon = {
   /** HTTP method the fault applies to, or `*` for any. */
-  method: z.enum(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', '*']).default('*'),
+  method: z._default(z.enum(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', '*']), '*'),
   /** Path pattern relative to the base URL: `/api/v1/sandboxes/:sandbox_id/pause`, `*` matches the rest. */
-  path: z.string().startsWith('/', 'a path pattern starts with "/"').max(MAX_FAULT_PATH_CHARS),
+  path: z.string().check(z.startsWith('/', 'a path pattern starts with "/"'), z.maxLength(MAX_FAULT_PATH_CHARS)),
   /** How many matching requests it applies to (default 1). */
-  times: z.int().min(1).default(1),
+  times: z._default(z.int().check(z.gte(1)), 1),
   /** Apply to every matching request until cleared (overrides `times`). */
-  sticky: z.boolean().default(false),
+  sticky: z._default(z.boolean(), false),
 };
 
 /** A fault to inject, as `fake.faults.add()` and `POST /_fakehands/faults` take it. */
 export const FaultSpec = z.discriminatedUnion('kind', [
-  z.strictObject({ ...FaultCommon, kind: z.literal('status'), status: z.int().min(400).max(599), body: z.unknown().optional() }),
+  z.strictObject({ ...FaultCommon, kind: z.literal('status'), status: z.int().check(z.gte(400), z.lte(599)), body: z.optional(z.unknown()) }),
   z.strictObject({ ...FaultCommon, kind: z.literal('network') }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('delay'), delay_ms: z.int().min(0).max(60_000) }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('sandbox_error'), sandbox_id: z.string().optional() }),
+  z.strictObject({ ...FaultCommon, kind: z.literal('delay'), delay_ms: z.int().check(z.gte(0), z.lte(60_000)) }),
+  z.strictObject({ ...FaultCommon, kind: z.literal('sandbox_error'), sandbox_id: z.optional(z.string()) }),
 ]);
 /** A fault as written by the caller. */
 export type FaultSpecInput = z.input<typeof FaultSpec>;
 
 /** A fault held by the fake: its spec, an id, and how many more requests it applies to (`null`: until cleared). */
-export const Fault = z.intersection(FaultSpec, z.object({ id: z.int(), remaining: z.int().nullable() }));
+export const Fault = z.intersection(FaultSpec, z.object({ id: z.int(), remaining: z.nullable(z.int()) }));
 /** A fault held by the fake. */
 export type Fault = z.output<typeof Fault>;
 
 /** `GET /_fakehands/faults`. */
 export const FaultList = z.object({ faults: z.array(Fault) });
 /** `DELETE /_fakehands/faults`. */
-export const FaultsCleared = z.object({ cleared: z.int().min(0) });
+export const FaultsCleared = z.object({ cleared: z.int().check(z.gte(0)) });
 
 /** One answered request. No header is kept, so no key or token can be in it. */
 export const JournalEntry = z.object({
@@ -78,7 +78,7 @@ export const JournalEntry = z.object({
 export type JournalEntry = z.output<typeof JournalEntry>;
 
 /** `GET /_fakehands/requests?limit=`. */
-export const JournalQuery = z.object({ limit: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), z.int().gt(0).lte(100_000)).optional() });
+export const JournalQuery = z.object({ limit: z.optional(z.pipe(z.transform((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)), z.int().check(z.gt(0), z.lte(100_000)))) });
 /** `GET /_fakehands/requests`. */
 export const JournalPage = z.object({ requests: z.array(JournalEntry) });
 /** `DELETE /_fakehands/requests`. */

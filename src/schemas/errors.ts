@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** `{"detail": "..."}`: 401, 404, 405, 409 and 413 answers. */
 export const DetailError = z.object({ detail: z.string() });
@@ -7,15 +7,15 @@ export type DetailError = z.infer<typeof DetailError>;
 /** One pydantic v2 validation problem as FastAPI reports it. */
 export const ValidationErrorItem = z.object({
   type: z.string(),
-  loc: z.array(z.union([z.string(), z.number().int()])).min(1),
+  loc: z.array(z.union([z.string(), z.int()])).check(z.minLength(1)),
   msg: z.string(),
   input: z.unknown(),
-  ctx: z.record(z.string(), z.unknown()).optional(),
+  ctx: z.optional(z.record(z.string(), z.unknown())),
 });
 export type ValidationErrorItem = z.infer<typeof ValidationErrorItem>;
 
 /** FastAPI's 422 body: `{"detail": [{type, loc, msg, input}, ...]}`. */
-export const HTTPValidationError = z.object({ detail: z.array(ValidationErrorItem).min(1) });
+export const HTTPValidationError = z.object({ detail: z.array(ValidationErrorItem).check(z.minLength(1)) });
 export type HTTPValidationError = z.infer<typeof HTTPValidationError>;
 
 /** The legacy routes' own error body: `{"status": "error", "message": ..., "msg_id": "CONVERSATION$NOT_FOUND"}`. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   ConversationStatus, ConversationTrigger, DateTime, ProviderType,
 } from './common.js';
@@ -23,25 +23,25 @@ export type SuggestedTask = z.infer<typeof SuggestedTask>;
 /** A request to create a microagent in a repository. */
 export const CreateMicroagent = z.object({
   repo: z.string(),
-  git_provider: ProviderType.nullable().default(null),
-  title: z.string().nullable().default(null),
+  git_provider: z._default(z.nullable(ProviderType), null),
+  title: z._default(z.nullable(z.string()), null),
 });
 export type CreateMicroagent = z.infer<typeof CreateMicroagent>;
 
 /** Body of `POST /api/conversations` (`InitSessionRequest`): all optional, unknown fields rejected. */
 export const InitSessionRequest = z.strictObject({
-  repository: z.string().nullable().default(null),
-  git_provider: ProviderType.nullable().default(null),
-  selected_branch: z.string().nullable().default(null),
-  initial_user_msg: z.string().nullable().default(null),
-  image_urls: z.array(z.string()).nullable().default(null),
-  replay_json: z.string().nullable().default(null),
-  suggested_task: SuggestedTask.nullable().default(null),
-  create_microagent: CreateMicroagent.nullable().default(null),
-  conversation_instructions: z.string().nullable().default(null),
-  mcp_config: MCPConfig.nullable().default(null),
+  repository: z._default(z.nullable(z.string()), null),
+  git_provider: z._default(z.nullable(ProviderType), null),
+  selected_branch: z._default(z.nullable(z.string()), null),
+  initial_user_msg: z._default(z.nullable(z.string()), null),
+  image_urls: z._default(z.nullable(z.array(z.string())), null),
+  replay_json: z._default(z.nullable(z.string()), null),
+  suggested_task: z._default(z.nullable(SuggestedTask), null),
+  create_microagent: z._default(z.nullable(CreateMicroagent), null),
+  conversation_instructions: z._default(z.nullable(z.string()), null),
+  mcp_config: z._default(z.nullable(MCPConfig), null),
   /** An empty id is no id, as the real route's `if request.conversation_id` reads it. */
-  conversation_id: z.string().optional().transform((id) => (id === '' ? undefined : id)),
+  conversation_id: z.pipe(z.optional(z.string()), z.transform((id) => (id === '' ? undefined : id))),
 });
 export type InitSessionRequest = z.infer<typeof InitSessionRequest>;
 
@@ -49,16 +49,16 @@ export type InitSessionRequest = z.infer<typeof InitSessionRequest>;
 export const ConversationResponse = z.object({
   status: z.string(),
   conversation_id: z.string(),
-  message: z.string().nullable(),
-  conversation_status: ConversationStatus.nullable(),
+  message: z.nullable(z.string()),
+  conversation_status: z.nullable(ConversationStatus),
 });
 export type ConversationResponse = z.infer<typeof ConversationResponse>;
 
 /** A stored git provider token. The token is a secret: it is stored, never returned. */
 export const ProviderToken = z.object({
-  token: z.string().nullable().default(null),
-  host: z.string().nullable().default(null),
-  user_id: z.string().nullable().default(null),
+  token: z._default(z.nullable(z.string()), null),
+  host: z._default(z.nullable(z.string()), null),
+  user_id: z._default(z.nullable(z.string()), null),
 });
 export type ProviderToken = z.infer<typeof ProviderToken>;
 
@@ -66,9 +66,8 @@ const PROVIDER_VALUES = ProviderType.options;
 const ENUM_EXPECTED = `${PROVIDER_VALUES.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${PROVIDER_VALUES.at(-1)}'`;
 
 /** Provider tokens keyed by `ProviderType`; a key that is not a provider is an `enum` error at `[key]`. */
-export const ProviderTokens = z
-  .record(z.string(), ProviderToken)
-  .superRefine((tokens, ctx) => {
+export const ProviderTokens = z.pipe(z
+  .record(z.string(), ProviderToken).check(z.superRefine((tokens, ctx) => {
     for (const key of Object.keys(tokens)) {
       if (!(PROVIDER_VALUES as readonly string[]).includes(key)) {
         ctx.addIssue({
@@ -80,13 +79,12 @@ export const ProviderTokens = z
         });
       }
     }
-  })
-  .transform((tokens) => tokens as Partial<Record<ProviderType, ProviderToken>>);
+  })), z.transform((tokens) => tokens as Partial<Record<ProviderType, ProviderToken>>));
 
 /** Body of `POST /api/add-git-providers` (`POSTProviderModel`). */
 export const POSTProviderModel = z.object({
-  mcp_config: MCPConfig.nullable().default(null),
-  provider_tokens: ProviderTokens.default({}),
+  mcp_config: z._default(z.nullable(MCPConfig), null),
+  provider_tokens: z._default(ProviderTokens, {}),
 });
 export type POSTProviderModel = z.infer<typeof POSTProviderModel>;
 
@@ -106,16 +104,16 @@ export const RuntimeStatus = z.enum([
 export const ConversationInfo = z.object({
   conversation_id: z.string(),
   title: z.string(),
-  last_updated_at: DateTime.nullable(),
+  last_updated_at: z.nullable(DateTime),
   status: ConversationStatus,
-  runtime_status: RuntimeStatus.nullable(),
-  selected_repository: z.string().nullable(),
-  selected_branch: z.string().nullable(),
-  git_provider: ProviderType.nullable(),
-  trigger: ConversationTrigger.nullable(),
+  runtime_status: z.nullable(RuntimeStatus),
+  selected_repository: z.nullable(z.string()),
+  selected_branch: z.nullable(z.string()),
+  git_provider: z.nullable(ProviderType),
+  trigger: z.nullable(ConversationTrigger),
   num_connections: z.int(),
-  url: z.string().nullable(),
-  session_api_key: z.string().nullable(),
+  url: z.nullable(z.string()),
+  session_api_key: z.nullable(z.string()),
   created_at: DateTime,
   pr_number: z.array(z.int()),
   conversation_version: z.enum(['V0', 'V1']),
@@ -126,8 +124,8 @@ export type ConversationInfo = z.infer<typeof ConversationInfo>;
 /** A page of the legacy conversation list: `{"results": [...], "next_page_id"}`. */
 export const ConversationInfoResultSet = z.object({
   results: z.array(ConversationInfo),
-  next_page_id: z.string().nullable(),
+  next_page_id: z.nullable(z.string()),
 });
 
 /** Body of `PATCH /api/conversations/{id}`. */
-export const ConversationTitleUpdate = z.object({ title: z.string().min(1).max(200) });
+export const ConversationTitleUpdate = z.object({ title: z.string().check(z.minLength(1), z.maxLength(200)) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 import { laxInt, type PydanticErrorParams } from './helpers.js';
 
@@ -10,24 +10,18 @@ const STDIO_NAME_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const urlOrObject = (value: unknown) => (typeof value === 'string' ? { url: value } : value);
 
 /** An MCP server reached over Server-Sent Events. */
-export const MCPSSEServerConfig = z.preprocess(
-  urlOrObject,
-  z.object({ url: z.string(), api_key: z.string().nullable().default(null) }),
-);
+export const MCPSSEServerConfig = z.pipe(z.transform(urlOrObject), z.object({ url: z.string(), api_key: z._default(z.nullable(z.string()), null) }));
 
 /** An MCP server reached over streamable HTTP. */
-export const MCPSHTTPServerConfig = z.preprocess(
-  urlOrObject,
-  z.object({
+export const MCPSHTTPServerConfig = z.pipe(z.transform(urlOrObject), z.object({
     url: z.string(),
-    api_key: z.string().nullable().default(null),
-    timeout: laxInt(z.int().gt(0).lte(MAX_HTTP_TIMEOUT_SECONDS)).default(DEFAULT_HTTP_TIMEOUT_SECONDS),
-  }),
-);
+    api_key: z._default(z.nullable(z.string()), null),
+    timeout: z._default(laxInt(z.int().check(z.gt(0), z.lte(MAX_HTTP_TIMEOUT_SECONDS))), DEFAULT_HTTP_TIMEOUT_SECONDS),
+  }));
 
 /** An MCP server started as a process inside the sandbox. */
 export const MCPStdioServerConfig = z.object({
-  name: z.string().superRefine((value, ctx) => {
+  name: z.string().check(z.superRefine((value, ctx) => {
     if (!STDIO_NAME_PATTERN.test(value)) {
       ctx.addIssue({
         code: 'custom',
@@ -42,21 +36,21 @@ export const MCPStdioServerConfig = z.object({
         } satisfies PydanticErrorParams,
       });
     }
-  }),
-  command: z.string().superRefine((value, ctx) => {
+  })),
+  command: z.string().check(z.superRefine((value, ctx) => {
     if (value.length === 0 || /\s/.test(value)) {
       const msg = 'Value error, Command must be a single executable without spaces';
       ctx.addIssue({ code: 'custom', message: msg, input: value, params: { pydantic: { type: 'value_error', msg, ctx: { error: {} } } } satisfies PydanticErrorParams });
     }
-  }),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
+  })),
+  args: z._default(z.array(z.string()), []),
+  env: z._default(z.record(z.string(), z.string()), {}),
 });
 
 /** MCP server configuration (`MCPConfig`); unknown keys are rejected. */
 export const MCPConfig = z.strictObject({
-  sse_servers: z.array(MCPSSEServerConfig).default([]),
-  stdio_servers: z.array(MCPStdioServerConfig).default([]),
-  shttp_servers: z.array(MCPSHTTPServerConfig).default([]),
+  sse_servers: z._default(z.array(MCPSSEServerConfig), []),
+  stdio_servers: z._default(z.array(MCPStdioServerConfig), []),
+  shttp_servers: z._default(z.array(MCPSHTTPServerConfig), []),
 });
 export type MCPConfig = z.infer<typeof MCPConfig>;

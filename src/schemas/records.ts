@@ -3,7 +3,7 @@
  * fixtures and of `fake.snapshot()`. Live fields (status derived from time, URLs, keys shown
  * only while running) are computed from them when read.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConversationTrigger, DateTime as WireDateTime, ProviderType } from './common.js';
 import { canonicalDateTime } from './datetime.js';
 import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus, LaunchedAgentProfile } from './app-conversation.js';
@@ -15,7 +15,7 @@ import { UserSettingsRecord } from './user-settings.js';
 import { SandboxSpecInfo } from './sandbox-spec.js';
 
 /** A stored datetime: any ISO 8601 form is accepted and kept in the canonical form, so times sort as strings. */
-const DateTime = WireDateTime.transform(canonicalDateTime);
+const DateTime = z.pipe(WireDateTime, z.transform(canonicalDateTime));
 
 /** Sandbox states that are stored; MISSING is the absence of a record. */
 export const StoredSandboxStatus = z.enum(['STARTING', 'RUNNING', 'PAUSED', 'ERROR']);
@@ -23,59 +23,59 @@ export type StoredSandboxStatus = z.infer<typeof StoredSandboxStatus>;
 
 /** A stored sandbox. `status_changed_at` anchors time-driven transitions. */
 export const SandboxRecord = z.strictObject({
-  id: z.string().min(1),
-  created_by_user_id: z.string().nullable().default(null),
-  sandbox_spec_id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  created_by_user_id: z._default(z.nullable(z.string()), null),
+  sandbox_spec_id: z.string().check(z.minLength(1)),
   status: StoredSandboxStatus,
-  status_changed_at: DateTime.optional(),
-  session_api_key: z.string().min(1),
-  agent_port: z.int().min(1).max(65535),
+  status_changed_at: z.optional(DateTime),
+  session_api_key: z.string().check(z.minLength(1)),
+  agent_port: z.int().check(z.gte(1), z.lte(65535)),
   created_at: DateTime,
   /** Why it is stuck or failed, as the runtime reported it (shown as `status_detail`). */
-  status_detail: z.string().nullable().default(null),
+  status_detail: z._default(z.nullable(z.string()), null),
   /** Files clients uploaded through its agent server, by absolute path, base64 (its filesystem keeps them while it lives). */
-  uploaded_files: z.record(z.string(), z.string()).optional(),
+  uploaded_files: z.optional(z.record(z.string(), z.string())),
 });
 export type SandboxRecord = z.infer<typeof SandboxRecord>;
 
 /** A stored conversation, V0 (legacy) or V1. Its status is never stored: it is its sandbox's. */
 export const ConversationRecord = z.strictObject({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   version: z.enum(['V0', 'V1']),
-  sandbox_id: z.string().min(1),
-  created_by_user_id: z.string().nullable().default(null),
-  title: z.string().nullable().default(null),
-  selected_repository: z.string().nullable().default(null),
-  selected_branch: z.string().nullable().default(null),
-  git_provider: ProviderType.nullable().default(null),
-  trigger: ConversationTrigger.nullable().default(null),
-  pr_number: z.array(z.int()).default([]),
-  llm_model: z.string().nullable().default(null),
-  parent_conversation_id: z.string().nullable().default(null),
-  agent_type: AgentType.default('default'),
-  agent_kind: z.string().default('openhands'),
-  public: z.boolean().nullable().default(null),
-  tags: z.record(z.string(), z.string()).default({}),
-  acp_server: z.string().nullable().default(null),
-  launched_agent_profile: LaunchedAgentProfile.nullable().default(null),
-  has_initial_message: z.boolean().default(false),
+  sandbox_id: z.string().check(z.minLength(1)),
+  created_by_user_id: z._default(z.nullable(z.string()), null),
+  title: z._default(z.nullable(z.string()), null),
+  selected_repository: z._default(z.nullable(z.string()), null),
+  selected_branch: z._default(z.nullable(z.string()), null),
+  git_provider: z._default(z.nullable(ProviderType), null),
+  trigger: z._default(z.nullable(ConversationTrigger), null),
+  pr_number: z._default(z.array(z.int()), []),
+  llm_model: z._default(z.nullable(z.string()), null),
+  parent_conversation_id: z._default(z.nullable(z.string()), null),
+  agent_type: z._default(AgentType, 'default'),
+  agent_kind: z._default(z.string(), 'openhands'),
+  public: z._default(z.nullable(z.boolean()), null),
+  tags: z._default(z.record(z.string(), z.string()), {}),
+  acp_server: z._default(z.nullable(z.string()), null),
+  launched_agent_profile: z._default(z.nullable(LaunchedAgentProfile), null),
+  has_initial_message: z._default(z.boolean(), false),
   /** Messages the agent has been given to work on (the initial one included): its metrics and workspace changes grow with them. */
-  agent_turns: z.int().min(0).default(0),
+  agent_turns: z._default(z.int().check(z.gte(0)), 0),
   /** The text of the user's messages, oldest first (what a trajectory download holds). */
-  messages: z.array(z.string()).default([]),
-  agent_started_at: DateTime.optional(),
+  messages: z._default(z.array(z.string()), []),
+  agent_started_at: z.optional(DateTime),
   /** Steps of the agent's current run already published as events (the rest are due as time passes); absent: the run has no events to publish (a fixture's past). */
-  agent_steps_done: z.int().min(0).optional(),
+  agent_steps_done: z.optional(z.int().check(z.gte(0))),
   /** The agent's status when it is not what time says (paused by a client); absent otherwise. */
-  agent_status: z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation', 'idle']).optional(),
+  agent_status: z.optional(z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation', 'idle'])),
   /** The conversation's confirmation policy: with `AlwaysConfirm`, each action waits for the client's answer. */
-  agent_confirm: z.boolean().optional(),
+  agent_confirm: z.optional(z.boolean()),
   /** Which of the fake's agent scripts the current run follows (absent: the built-in one), how many steps it has, and after which its file edit is done. */
-  agent_script: z.int().min(0).optional(),
-  agent_steps_total: z.int().min(0).optional(),
-  agent_edit_after: z.int().min(0).optional(),
+  agent_script: z.optional(z.int().check(z.gte(0))),
+  agent_steps_total: z.optional(z.int().check(z.gte(0))),
+  agent_edit_after: z.optional(z.int().check(z.gte(0))),
   /** When a client paused the agent (a run goes on from there when it runs again). */
-  agent_paused_at: DateTime.optional(),
+  agent_paused_at: z.optional(DateTime),
   created_at: DateTime,
   updated_at: DateTime,
 });
@@ -84,15 +84,15 @@ export type ConversationRecord = z.infer<typeof ConversationRecord>;
 /** A stored start task. `app_conversation_id` is assigned at once but shown only when READY. */
 export const StartTaskRecord = z.strictObject({
   id: z.guid(),
-  created_by_user_id: z.string().nullable().default(null),
+  created_by_user_id: z._default(z.nullable(z.string()), null),
   status: AppConversationStartTaskStatus,
-  status_changed_at: DateTime.optional(),
-  detail: z.string().nullable().default(null),
+  status_changed_at: z.optional(DateTime),
+  detail: z._default(z.nullable(z.string()), null),
   app_conversation_id: z.guid(),
-  sandbox_id: z.string().nullable().default(null),
+  sandbox_id: z._default(z.nullable(z.string()), null),
   request: AppConversationStartRequest,
   /** Every status the task has been in, with when and why (what stream-start streams). */
-  steps: z.array(z.object({ status: AppConversationStartTaskStatus, at: DateTime, detail: z.string().nullable().default(null) })).default([]),
+  steps: z._default(z.array(z.object({ status: AppConversationStartTaskStatus, at: DateTime, detail: z._default(z.nullable(z.string()), null) })), []),
   created_at: DateTime,
   updated_at: DateTime,
 });
@@ -101,9 +101,9 @@ export type StartTaskRecord = z.infer<typeof StartTaskRecord>;
 /** A stored git provider token, one record per provider. The token is a secret: never returned. */
 export const ProviderTokenRecord = z.strictObject({
   provider: ProviderType,
-  token: z.string().nullable(),
-  host: z.string().nullable(),
-  user_id: z.string().nullable(),
+  token: z.nullable(z.string()),
+  host: z.nullable(z.string()),
+  user_id: z.nullable(z.string()),
 });
 export type ProviderTokenRecord = z.infer<typeof ProviderTokenRecord>;
 
@@ -116,8 +116,8 @@ export type MCPConfigRecord = z.infer<typeof MCPConfigRecord>;
  * (`kind`, `id`, `timestamp`, `source` and its kind's fields).
  */
 export const AgentEventRecord = z.strictObject({
-  id: z.string().min(1),
-  conversation_id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  conversation_id: z.string().check(z.minLength(1)),
   created_at: DateTime,
   event: z.record(z.string(), z.unknown()),
 });
@@ -129,21 +129,21 @@ export const Fixture = z.strictObject({
    * The instant the fixture's times are written relative to: when given, every time in it is moved
    * by (the clock's start − this), so a fixture written once always looks recent.
    */
-  relative_to: DateTime.optional(),
-  sandbox_specs: z.array(SandboxSpecInfo).min(1, 'a fixture needs at least one sandbox spec (the first is the default)'),
-  sandboxes: z.array(SandboxRecord).default([]),
-  conversations: z.array(ConversationRecord).default([]),
-  start_tasks: z.array(StartTaskRecord).default([]),
+  relative_to: z.optional(DateTime),
+  sandbox_specs: z.array(SandboxSpecInfo).check(z.minLength(1, 'a fixture needs at least one sandbox spec (the first is the default)')),
+  sandboxes: z._default(z.array(SandboxRecord), []),
+  conversations: z._default(z.array(ConversationRecord), []),
+  start_tasks: z._default(z.array(StartTaskRecord), []),
   /** The event logs of the conversations, oldest first. */
-  events: z.array(AgentEventRecord).default([]),
-  provider_tokens: z.partialRecord(ProviderType, ProviderToken).default({}),
-  mcp_config: MCPConfig.nullable().default(null),
+  events: z._default(z.array(AgentEventRecord), []),
+  provider_tokens: z._default(z.partialRecord(ProviderType, ProviderToken), {}),
+  mcp_config: z._default(z.nullable(MCPConfig), null),
   /** The user's settings; `null`: never saved (the legacy `GET /api/settings` answers 404 until they are). */
-  settings: UserSettingsRecord.nullable().default(null),
+  settings: z._default(z.nullable(UserSettingsRecord), null),
   /** The user's custom secrets (names, descriptions, values; values are never answered). */
-  secrets: z.array(CustomSecretRecord).default([]),
+  secrets: z._default(z.array(CustomSecretRecord), []),
   /** The git world behind the provider tokens; absent: a generated one (the same for every fake). */
-  git: GitWorld.optional(),
+  git: z.optional(GitWorld),
 });
 export type Fixture = z.infer<typeof Fixture>;
 /** A fixture as written by hand: defaults may be left out. */

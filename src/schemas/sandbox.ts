@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DateTime, SandboxStatus } from './common.js';
 
 /** Names of the URLs a running sandbox exposes (the real schema types the name as a plain string). */
@@ -11,13 +11,13 @@ export type ExposedUrl = z.infer<typeof ExposedUrl>;
 /** A sandbox: an execution environment that powers conversations (`SandboxInfo`). */
 export const SandboxInfo = z.object({
   id: z.string(),
-  created_by_user_id: z.string().nullable(),
+  created_by_user_id: z.nullable(z.string()),
   sandbox_spec_id: z.string(),
   status: SandboxStatus,
-  session_api_key: z.string().nullable(),
-  exposed_urls: z.array(ExposedUrl).nullable(),
+  session_api_key: z.nullable(z.string()),
+  exposed_urls: z.nullable(z.array(ExposedUrl)),
   created_at: DateTime,
   /** The last scheduling reason from the runtime, when a sandbox is stuck or failed. */
-  status_detail: z.string().nullable(),
+  status_detail: z.nullable(z.string()),
 });
 export type SandboxInfo = z.infer<typeof SandboxInfo>;

@@ -5,104 +5,104 @@
  * over one stored record. Secrets (`llm_api_key`, `search_api_key`, `sandbox_api_key`, a profile's
  * `api_key`) are stored and never answered: the `*_set` flags say whether one is there.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ProviderType } from './common.js';
 import { LaxBool, laxInt, type PydanticErrorParams } from './helpers.js';
 import { ProviderTokens } from './legacy.js';
 import { MCPConfig } from './mcp.js';
 
-const nullableString = z.string().nullable();
-const LaxNumber = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value), z.number());
+const nullableString = z.nullable(z.string());
+const LaxNumber = z.pipe(z.transform((value) => (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value)), z.number());
 
 /** One saved LLM profile: its model, base URL and key (the key is a secret). */
-export const LLMProfile = z.object({
-  model: z.string().nullable().default(null),
-  base_url: z.string().nullable().default(null),
-  api_key: z.string().nullable().default(null),
-}).loose();
+export const LLMProfile = z.looseObject({
+  model: z._default(z.nullable(z.string()), null),
+  base_url: z._default(z.nullable(z.string()), null),
+  api_key: z._default(z.nullable(z.string()), null),
+});
 export type LLMProfile = z.output<typeof LLMProfile>;
 
 /** What is stored: every field either generation has, flat (secrets included, never answered). */
 export const UserSettingsRecord = z.strictObject({
-  language: nullableString.default(null),
-  agent: nullableString.default(null),
-  max_iterations: z.int().nullable().default(null),
-  security_analyzer: nullableString.default(null),
-  confirmation_mode: z.boolean().nullable().default(null),
-  llm_model: nullableString.default(null),
-  llm_api_key: nullableString.default(null),
-  llm_base_url: nullableString.default(null),
-  remote_runtime_resource_factor: z.int().nullable().default(null),
-  enable_default_condenser: z.boolean().default(true),
-  enable_sound_notifications: z.boolean().default(false),
-  enable_proactive_conversation_starters: z.boolean().default(true),
-  enable_solvability_analysis: z.boolean().default(true),
-  user_consents_to_analytics: z.boolean().nullable().default(null),
-  sandbox_base_container_image: nullableString.default(null),
-  sandbox_runtime_container_image: nullableString.default(null),
-  mcp_config: MCPConfig.nullable().default(null),
-  search_api_key: nullableString.default(null),
-  sandbox_api_key: nullableString.default(null),
-  max_budget_per_task: z.number().nullable().default(null),
-  condenser_max_size: z.int().nullable().default(null),
-  email: nullableString.default(null),
-  email_verified: z.boolean().nullable().default(null),
-  git_user_name: nullableString.default(null),
-  git_user_email: nullableString.default(null),
+  language: z._default(nullableString, null),
+  agent: z._default(nullableString, null),
+  max_iterations: z._default(z.nullable(z.int()), null),
+  security_analyzer: z._default(nullableString, null),
+  confirmation_mode: z._default(z.nullable(z.boolean()), null),
+  llm_model: z._default(nullableString, null),
+  llm_api_key: z._default(nullableString, null),
+  llm_base_url: z._default(nullableString, null),
+  remote_runtime_resource_factor: z._default(z.nullable(z.int()), null),
+  enable_default_condenser: z._default(z.boolean(), true),
+  enable_sound_notifications: z._default(z.boolean(), false),
+  enable_proactive_conversation_starters: z._default(z.boolean(), true),
+  enable_solvability_analysis: z._default(z.boolean(), true),
+  user_consents_to_analytics: z._default(z.nullable(z.boolean()), null),
+  sandbox_base_container_image: z._default(nullableString, null),
+  sandbox_runtime_container_image: z._default(nullableString, null),
+  mcp_config: z._default(z.nullable(MCPConfig), null),
+  search_api_key: z._default(nullableString, null),
+  sandbox_api_key: z._default(nullableString, null),
+  max_budget_per_task: z._default(z.nullable(z.number()), null),
+  condenser_max_size: z._default(z.nullable(z.int()), null),
+  email: z._default(nullableString, null),
+  email_verified: z._default(z.nullable(z.boolean()), null),
+  git_user_name: z._default(nullableString, null),
+  git_user_email: z._default(nullableString, null),
   // The newest generation's own fields.
-  user_version: z.int().nullable().default(null),
-  disabled_skills: z.array(z.string()).nullable().default(null),
-  title_llm_profile: nullableString.default(null),
-  git_full_clone: z.boolean().default(false),
-  v1_enabled: z.boolean().default(true),
-  sandbox_grouping_strategy: z.enum(['NO_GROUPING', 'GROUP_BY_NEWEST', 'LEAST_RECENTLY_USED', 'FEWEST_CONVERSATIONS', 'ADD_TO_ANY']).default('NO_GROUPING'),
-  default_sandbox_spec_id: nullableString.default(null),
+  user_version: z._default(z.nullable(z.int()), null),
+  disabled_skills: z._default(z.nullable(z.array(z.string())), null),
+  title_llm_profile: z._default(nullableString, null),
+  git_full_clone: z._default(z.boolean(), false),
+  v1_enabled: z._default(z.boolean(), true),
+  sandbox_grouping_strategy: z._default(z.enum(['NO_GROUPING', 'GROUP_BY_NEWEST', 'LEAST_RECENTLY_USED', 'FEWEST_CONVERSATIONS', 'ADD_TO_ANY']), 'NO_GROUPING'),
+  default_sandbox_spec_id: z._default(nullableString, null),
   /** Agent settings besides the LLM's model, base URL and key (which are the flat `llm_*` fields). */
-  agent_settings_extra: z.record(z.string(), z.unknown()).default({}),
-  llm_profiles: z.record(z.string(), LLMProfile).default({}),
-  active_llm_profile: nullableString.default(null),
+  agent_settings_extra: z._default(z.record(z.string(), z.unknown()), {}),
+  llm_profiles: z._default(z.record(z.string(), LLMProfile), {}),
+  active_llm_profile: z._default(nullableString, null),
 });
 export type UserSettingsRecord = z.output<typeof UserSettingsRecord>;
 
 const CONDENSER_MESSAGE = 'Value error, condenser_max_size must be at least 20';
-const condenserMaxSize = laxInt(z.int()).nullable().optional().superRefine((value, ctx) => {
+const condenserMaxSize = z.optional(z.nullable(laxInt(z.int()))).check(z.superRefine((value, ctx) => {
   if (value !== null && value !== undefined && value < 20) {
     ctx.addIssue({ code: 'custom', message: CONDENSER_MESSAGE, input: value, params: { pydantic: { type: 'value_error', msg: CONDENSER_MESSAGE, ctx: { error: {} } } } satisfies PydanticErrorParams });
   }
-});
+}));
 
 /**
  * `POST /api/settings` (`Settings`): every field optional, unknown ones ignored as pydantic does;
  * `condenser_max_size` at least 20.
  */
 export const LegacySettingsInput = z.object({
-  language: nullableString.optional(),
-  agent: nullableString.optional(),
-  max_iterations: laxInt(z.int()).nullable().optional(),
-  security_analyzer: nullableString.optional(),
-  confirmation_mode: LaxBool.nullable().optional(),
-  llm_model: nullableString.optional(),
-  llm_api_key: nullableString.optional(),
-  llm_base_url: nullableString.optional(),
-  remote_runtime_resource_factor: laxInt(z.int()).nullable().optional(),
+  language: z.optional(nullableString),
+  agent: z.optional(nullableString),
+  max_iterations: z.optional(z.nullable(laxInt(z.int()))),
+  security_analyzer: z.optional(nullableString),
+  confirmation_mode: z.optional(z.nullable(LaxBool)),
+  llm_model: z.optional(nullableString),
+  llm_api_key: z.optional(nullableString),
+  llm_base_url: z.optional(nullableString),
+  remote_runtime_resource_factor: z.optional(z.nullable(laxInt(z.int()))),
   /** The legacy place of provider tokens: the real server moves them to the secrets store (`invalidate_legacy_secrets_store`). */
-  secrets_store: z.looseObject({ provider_tokens: ProviderTokens.optional() }).nullable().optional(),
-  enable_default_condenser: LaxBool.optional(),
-  enable_sound_notifications: LaxBool.optional(),
-  enable_proactive_conversation_starters: LaxBool.optional(),
-  enable_solvability_analysis: LaxBool.optional(),
-  user_consents_to_analytics: LaxBool.nullable().optional(),
-  sandbox_base_container_image: nullableString.optional(),
-  sandbox_runtime_container_image: nullableString.optional(),
-  mcp_config: MCPConfig.nullable().optional(),
-  search_api_key: nullableString.optional(),
-  sandbox_api_key: nullableString.optional(),
-  max_budget_per_task: LaxNumber.nullable().optional(),
+  secrets_store: z.optional(z.nullable(z.looseObject({ provider_tokens: z.optional(ProviderTokens) }))),
+  enable_default_condenser: z.optional(LaxBool),
+  enable_sound_notifications: z.optional(LaxBool),
+  enable_proactive_conversation_starters: z.optional(LaxBool),
+  enable_solvability_analysis: z.optional(LaxBool),
+  user_consents_to_analytics: z.optional(z.nullable(LaxBool)),
+  sandbox_base_container_image: z.optional(nullableString),
+  sandbox_runtime_container_image: z.optional(nullableString),
+  mcp_config: z.optional(z.nullable(MCPConfig)),
+  search_api_key: z.optional(nullableString),
+  sandbox_api_key: z.optional(nullableString),
+  max_budget_per_task: z.optional(z.nullable(LaxNumber)),
   condenser_max_size: condenserMaxSize,
-  email: nullableString.optional(),
-  email_verified: LaxBool.nullable().optional(),
-  git_user_name: nullableString.optional(),
-  git_user_email: nullableString.optional(),
+  email: z.optional(nullableString),
+  email_verified: z.optional(z.nullable(LaxBool)),
+  git_user_name: z.optional(nullableString),
+  git_user_email: z.optional(nullableString),
 });
 export type LegacySettingsInput = z.output<typeof LegacySettingsInput>;
 
@@ -110,31 +110,31 @@ export type LegacySettingsInput = z.output<typeof LegacySettingsInput>;
 export const LegacySettingsView = z.object({
   language: nullableString,
   agent: nullableString,
-  max_iterations: z.int().nullable(),
+  max_iterations: z.nullable(z.int()),
   security_analyzer: nullableString,
-  confirmation_mode: z.boolean().nullable(),
+  confirmation_mode: z.nullable(z.boolean()),
   llm_model: nullableString,
-  llm_api_key: z.string().nullable(),
+  llm_api_key: z.nullable(z.string()),
   llm_base_url: nullableString,
-  remote_runtime_resource_factor: z.int().nullable(),
+  remote_runtime_resource_factor: z.nullable(z.int()),
   secrets_store: z.object({ provider_tokens: z.object({}) }),
   enable_default_condenser: z.boolean(),
   enable_sound_notifications: z.boolean(),
   enable_proactive_conversation_starters: z.boolean(),
   enable_solvability_analysis: z.boolean(),
-  user_consents_to_analytics: z.boolean().nullable(),
+  user_consents_to_analytics: z.nullable(z.boolean()),
   sandbox_base_container_image: nullableString,
   sandbox_runtime_container_image: nullableString,
-  mcp_config: MCPConfig.nullable(),
-  search_api_key: z.string().nullable(),
-  sandbox_api_key: z.string().nullable(),
-  max_budget_per_task: z.number().nullable(),
-  condenser_max_size: z.int().nullable(),
+  mcp_config: z.nullable(MCPConfig),
+  search_api_key: z.nullable(z.string()),
+  sandbox_api_key: z.nullable(z.string()),
+  max_budget_per_task: z.nullable(z.number()),
+  condenser_max_size: z.nullable(z.int()),
   email: nullableString,
-  email_verified: z.boolean().nullable(),
+  email_verified: z.nullable(z.boolean()),
   git_user_name: nullableString,
   git_user_email: nullableString,
-  provider_tokens_set: z.partialRecord(ProviderType, z.string().nullable()).nullable(),
+  provider_tokens_set: z.nullable(z.partialRecord(ProviderType, z.nullable(z.string()))),
   llm_api_key_set: z.boolean(),
   search_api_key_set: z.boolean(),
 });
@@ -142,34 +142,34 @@ export type LegacySettingsView = z.output<typeof LegacySettingsView>;
 
 /** `ConversationSettings` of the newest generation. */
 export const ConversationSettings = z.object({
-  schema_version: z.int().min(1).default(1),
-  max_iterations: z.int().min(1).default(500),
-  confirmation_mode: z.boolean().default(false),
-  security_analyzer: z.enum(['llm', 'none']).nullable().default('llm'),
+  schema_version: z._default(z.int().check(z.gte(1)), 1),
+  max_iterations: z._default(z.int().check(z.gte(1)), 500),
+  confirmation_mode: z._default(z.boolean(), false),
+  security_analyzer: z._default(z.nullable(z.enum(['llm', 'none'])), 'llm'),
 });
 
 /** A plugin marketplace the user registered or inherited (`MarketplaceRegistration`). */
 export const MarketplaceRegistration = z.object({
-  name: z.string(), source: z.string(), ref: z.string().nullable(), repo_path: z.string().nullable(), auto_load: z.boolean(), scope: z.enum(['instance', 'org', 'personal']).nullable(),
+  name: z.string(), source: z.string(), ref: z.nullable(z.string()), repo_path: z.nullable(z.string()), auto_load: z.boolean(), scope: z.nullable(z.enum(['instance', 'org', 'personal'])),
 });
 
 /** `GET /api/v1/settings` (the newest `GETSettingsModel`): secrets never answered, `*_set` flags instead. */
 export const SettingsView = z.object({
   language: nullableString,
-  user_version: z.int().nullable(),
-  remote_runtime_resource_factor: z.int().nullable(),
+  user_version: z.nullable(z.int()),
+  remote_runtime_resource_factor: z.nullable(z.int()),
   secrets_store: z.unknown(),
   enable_sound_notifications: z.boolean(),
   enable_proactive_conversation_starters: z.boolean(),
-  user_consents_to_analytics: z.boolean().nullable(),
+  user_consents_to_analytics: z.nullable(z.boolean()),
   sandbox_base_container_image: nullableString,
   sandbox_runtime_container_image: nullableString,
-  disabled_skills: z.array(z.string()).nullable(),
-  search_api_key: z.string().nullable(),
-  sandbox_api_key: z.string().nullable(),
-  max_budget_per_task: z.number().nullable(),
+  disabled_skills: z.nullable(z.array(z.string())),
+  search_api_key: z.nullable(z.string()),
+  sandbox_api_key: z.nullable(z.string()),
+  max_budget_per_task: z.nullable(z.number()),
   email: nullableString,
-  email_verified: z.boolean().nullable(),
+  email_verified: z.nullable(z.boolean()),
   git_user_name: nullableString,
   git_user_email: nullableString,
   title_llm_profile: nullableString,
@@ -181,10 +181,10 @@ export const SettingsView = z.object({
   default_sandbox_spec_id: nullableString,
   llm_profiles: z.object({ profiles: z.record(z.string(), z.unknown()), active: nullableString }),
   active_agent_profile_id: nullableString,
-  active_agent_profile_revision: z.int().nullable(),
+  active_agent_profile_revision: z.nullable(z.int()),
   registered_marketplaces: z.array(MarketplaceRegistration),
   inherited_marketplaces: z.array(MarketplaceRegistration),
-  provider_tokens_set: z.partialRecord(ProviderType, z.string().nullable()).nullable(),
+  provider_tokens_set: z.nullable(z.partialRecord(ProviderType, z.nullable(z.string()))),
   llm_api_key_set: z.boolean(),
   search_api_key_set: z.boolean(),
 });
@@ -192,46 +192,46 @@ export type SettingsView = z.output<typeof SettingsView>;
 
 /** `POST /api/v1/settings`: a partial update of the newest fields; `agent_settings.llm` and `conversation_settings` nest as the view does; unknown keys are refused. */
 export const SettingsUpdate = z.strictObject({
-  language: nullableString.optional(),
-  user_version: z.int().nullable().optional(),
-  remote_runtime_resource_factor: z.int().nullable().optional(),
-  enable_sound_notifications: z.boolean().optional(),
-  enable_proactive_conversation_starters: z.boolean().optional(),
-  user_consents_to_analytics: z.boolean().nullable().optional(),
-  sandbox_base_container_image: nullableString.optional(),
-  sandbox_runtime_container_image: nullableString.optional(),
-  disabled_skills: z.array(z.string()).nullable().optional(),
-  search_api_key: nullableString.optional(),
-  sandbox_api_key: nullableString.optional(),
-  max_budget_per_task: z.number().nullable().optional(),
-  email: nullableString.optional(),
-  git_user_name: nullableString.optional(),
-  git_user_email: nullableString.optional(),
-  title_llm_profile: nullableString.optional(),
-  git_full_clone: z.boolean().optional(),
-  v1_enabled: z.boolean().optional(),
-  agent_settings: z.looseObject({
-    agent: z.string().optional(),
-    llm: z.looseObject({ model: nullableString.optional(), base_url: nullableString.optional(), api_key: nullableString.optional() }).optional(),
-  }).optional(),
-  conversation_settings: z.strictObject({
-    max_iterations: z.int().min(1).optional(),
-    confirmation_mode: z.boolean().optional(),
-    security_analyzer: z.enum(['llm', 'none']).nullable().optional(),
-  }).optional(),
-  sandbox_grouping_strategy: UserSettingsRecord.shape.sandbox_grouping_strategy.optional(),
-  default_sandbox_spec_id: nullableString.optional(),
+  language: z.optional(nullableString),
+  user_version: z.optional(z.nullable(z.int())),
+  remote_runtime_resource_factor: z.optional(z.nullable(z.int())),
+  enable_sound_notifications: z.optional(z.boolean()),
+  enable_proactive_conversation_starters: z.optional(z.boolean()),
+  user_consents_to_analytics: z.optional(z.nullable(z.boolean())),
+  sandbox_base_container_image: z.optional(nullableString),
+  sandbox_runtime_container_image: z.optional(nullableString),
+  disabled_skills: z.optional(z.nullable(z.array(z.string()))),
+  search_api_key: z.optional(nullableString),
+  sandbox_api_key: z.optional(nullableString),
+  max_budget_per_task: z.optional(z.nullable(z.number())),
+  email: z.optional(nullableString),
+  git_user_name: z.optional(nullableString),
+  git_user_email: z.optional(nullableString),
+  title_llm_profile: z.optional(nullableString),
+  git_full_clone: z.optional(z.boolean()),
+  v1_enabled: z.optional(z.boolean()),
+  agent_settings: z.optional(z.looseObject({
+    agent: z.optional(z.string()),
+    llm: z.optional(z.looseObject({ model: z.optional(nullableString), base_url: z.optional(nullableString), api_key: z.optional(nullableString) })),
+  })),
+  conversation_settings: z.optional(z.strictObject({
+    max_iterations: z.optional(z.int().check(z.gte(1))),
+    confirmation_mode: z.optional(z.boolean()),
+    security_analyzer: z.optional(z.nullable(z.enum(['llm', 'none']))),
+  })),
+  sandbox_grouping_strategy: z.optional(UserSettingsRecord.shape.sandbox_grouping_strategy),
+  default_sandbox_spec_id: z.optional(nullableString),
 });
 export type SettingsUpdate = z.output<typeof SettingsUpdate>;
 
 /** A profile name, as the path and `new_name` take it. */
-export const ProfileName = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]{1,64}$/);
+export const ProfileName = z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[A-Za-z0-9._-]{1,64}$/));
 
 /** `POST /api/v1/settings/profiles/{name}` (`SaveProfileRequest`): the given LLM, or the current one. */
 export const SaveProfileRequest = z.object({
-  include_secrets: z.boolean().default(true),
-  llm: z.strictObject({ model: z.string(), base_url: nullableString.optional(), api_key: nullableString.optional() }).nullable().default(null),
-  preserve_existing_api_key: z.boolean().default(false),
+  include_secrets: z._default(z.boolean(), true),
+  llm: z._default(z.nullable(z.strictObject({ model: z.string(), base_url: z.optional(nullableString), api_key: z.optional(nullableString) })), null),
+  preserve_existing_api_key: z._default(z.boolean(), false),
 });
 
 /** `POST .../rename` (`RenameProfileRequest`). */

@@ -2,7 +2,7 @@
  * The request pipeline: its stages run in the documented order (route → auth → faults → parse →
  * handle → check), and the contract check stops an answer that breaks its route's schema.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFake, FakehandsError } from '../../src/index.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../src/index.js';
 import { apiRoutes as routes } from '../../src/surfaces/app-server/index.js';
 import type { Route } from '../../src/http/route.js';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ERROR_RESPONSES } from '../../src/http/status.js';
 
 const SEED = 20_261_122;
@@ -18,7 +18,7 @@ const RUNS = Number(process.env.FAKEHANDS_PROPERTY_RUNS ?? 300);
 const KEY = 'hostile-key';
 const BASE = 'http://localhost:3000';
 /** Statuses the API may answer with, each with its body shape: 200, and the one table of error answers. */
-const DOCUMENTED: Record<number, z.ZodType | null> = {
+const DOCUMENTED: Record<number, z.ZodMiniType | null> = {
   200: null, ...Object.fromEntries(Object.entries(ERROR_RESPONSES).map(([status, { schema }]) => [status, schema])),
 };
 

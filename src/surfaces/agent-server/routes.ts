@@ -4,7 +4,7 @@
  * names the real function it copies (openhands-agent-server `server_details_router.py`,
  * `event_router.py`, `conversation_router.py`). A new agent route goes here.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   batchGetEvents, batchGetHostedConversations, conversationInfo, countEvents, countHostedConversations, getEvent,
   pauseConversation, runConversation, searchEvents, searchHostedConversations, sendToAgent,
@@ -29,11 +29,11 @@ const STARTED_AT = Date.now();
 const BASE = '/api/conversations/:conversation_id';
 const ConversationParam = z.object({ conversation_id: Uuid });
 const EventFilterQuery = z.object({
-  kind: z.string().optional(),
-  source: z.string().optional(),
-  body: z.string().optional(),
-  timestamp__gte: QueryDateTime.optional(),
-  timestamp__lt: QueryDateTime.optional(),
+  kind: z.optional(z.string()),
+  source: z.optional(z.string()),
+  body: z.optional(z.string()),
+  timestamp__gte: z.optional(QueryDateTime),
+  timestamp__lt: z.optional(QueryDateTime),
 });
 /** A datetime filter compared with events' naive timestamps. */
 const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
@@ -50,7 +50,7 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: `${BASE}/events/search`, summary: 'A page of the conversation\'s events (search_conversation_events)',
     params: ConversationParam,
-    query: EventFilterQuery.extend({ page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100), sort_order: EventSortOrder.default('TIMESTAMP') }),
+    query: z.extend(EventFilterQuery, { page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100), sort_order: z._default(EventSortOrder, 'TIMESTAMP') }),
     response: EventPage, errors: [404],
     handle: (input, context) => onConversation(input, context, (state, conversation) => searchEvents(state, conversation, {
       ...input.query, timestamp__gte: naive(input.query.timestamp__gte), timestamp__lt: naive(input.query.timestamp__lt),
@@ -58,19 +58,19 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/events/count`, summary: 'How many events match (count_conversation_events)',
-    params: ConversationParam, query: EventFilterQuery, response: z.int().min(0), errors: [404],
+    params: ConversationParam, query: EventFilterQuery, response: z.int().check(z.gte(0)), errors: [404],
     handle: (input, context) => onConversation(input, context, (state, conversation) => countEvents(state, conversation, {
       ...input.query, timestamp__gte: naive(input.query.timestamp__gte), timestamp__lt: naive(input.query.timestamp__lt),
     })),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/events/:event_id`, summary: 'One event (get_conversation_event)',
-    params: ConversationParam.extend({ event_id: z.string() }), response: AgentEvent, errors: [404],
+    params: z.extend(ConversationParam, { event_id: z.string() }), response: AgentEvent, errors: [404],
     handle: (input, context) => onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id!)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/events`, summary: 'Events by id, null for missing ones (batch_get_conversation_events)',
-    params: ConversationParam, query: z.object({ event_ids: z.array(z.string()).max(100) }), lists: ['event_ids'], response: z.array(AgentEvent.nullable()), errors: [404],
+    params: ConversationParam, query: z.object({ event_ids: z.array(z.string()).check(z.maxLength(100)) }), lists: ['event_ids'], response: z.array(z.nullable(AgentEvent)), errors: [404],
     handle: (input, context) => onConversation(input, context, (state, conversation) => batchGetEvents(state, conversation, input.query.event_ids)),
   }),
   defineRoute({
@@ -83,7 +83,7 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'POST', path: `${BASE}/events/respond_to_confirmation`, summary: 'Accept or reject the action waiting for confirmation (respond_to_confirmation)',
-    params: ConversationParam, body: z.object({ accept: z.boolean(), reason: z.string().default('User rejected the action.') }), response: AgentSuccess, errors: [404],
+    params: ConversationParam, body: z.object({ accept: z.boolean(), reason: z._default(z.string(), 'User rejected the action.') }), response: AgentSuccess, errors: [404],
     handle: (input, context) => onConversation(input, context, async (state, conversation) => {
       await respondToConfirmation(state, conversation, input.body.accept, input.body.reason);
       return { success: true as const };
@@ -108,20 +108,20 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/conversations/search', summary: 'A page of the conversations this agent server holds (search_conversations)',
     query: z.object({
-      page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100),
-      status: ConversationExecutionStatus.optional(), sort_order: AgentConversationSortOrder.default('CREATED_AT_DESC'),
+      page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
+      status: z.optional(ConversationExecutionStatus), sort_order: z._default(AgentConversationSortOrder, 'CREATED_AT_DESC'),
     }),
     response: AgentConversationPage,
     handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => searchHostedConversations(state, sandbox, input.query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/conversations/count', summary: 'How many conversations this agent server holds (count_conversations)',
-    query: z.object({ status: ConversationExecutionStatus.optional() }), response: z.int(),
+    query: z.object({ status: z.optional(ConversationExecutionStatus) }), response: z.int(),
     handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => countHostedConversations(state, sandbox, input.query.status)),
   }),
   defineRoute({
     method: 'GET', path: '/api/conversations', summary: 'Conversations by id, null for the ones it does not hold (batch_get_conversations)',
-    query: z.object({ ids: z.array(Uuid).max(100) }), lists: ['ids'], response: z.array(AgentConversationInfo.nullable()),
+    query: z.object({ ids: z.array(Uuid).check(z.maxLength(100)) }), lists: ['ids'], response: z.array(z.nullable(AgentConversationInfo)),
     handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => batchGetHostedConversations(state, sandbox, input.query.ids)),
   }),
   defineRoute({

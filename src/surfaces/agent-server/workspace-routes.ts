@@ -5,7 +5,7 @@
  * with the path in the URL (`{path:path}`) were removed there but the Nov 2025 web client calls
  * them, so both are served (`KNOWN_AGENT_DIFFERENCES` says so).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { downloadFile, uploadFile, vscodeUrl } from '../../domain/agent-files.js';
 import { workspaceFor } from '../../domain/agent-server.js';
 import { gitChanges, gitDiff } from '../../domain/conversation-ops.js';
@@ -96,7 +96,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/vscode/url', summary: 'The VS Code URL with its token (vscode_router.py, get_vscode_url)',
-    query: z.object({ base_url: z.string().optional(), workspace_dir: z.string().default('workspace') }), response: VSCodeUrlResponse, errors: [404],
+    query: z.object({ base_url: z.optional(z.string()), workspace_dir: z._default(z.string(), 'workspace') }), response: VSCodeUrlResponse, errors: [404],
     handle: (input, context) => onHostSandbox(input, context, (_state, sandbox) => ({ url: vscodeUrl(sandbox, input.query.base_url, input.query.workspace_dir) })),
   }),
   defineRoute({

@@ -6,7 +6,7 @@ import {
   ClockAdvance, ClockTime, FaultList, FaultSpec, FaultsCleared, Fault, Health, JournalCleared, JournalPage, JournalQuery,
   ResetDone, ResetRequest, StateSnapshot,
 } from '../../schemas/control.js';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
 import { INSPECTOR_HTML } from './inspector-page.js';
@@ -34,7 +34,7 @@ export const controlRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'POST', path: '/sandboxes/:sandbox_id/fail', summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
-    body: z.strictObject({ detail: z.string().min(1).max(500).optional() }), bodyOptional: true,
+    body: z.strictObject({ detail: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) }), bodyOptional: true,
     response: SandboxInfo, errors: [404],
     handle: ({ params, body }, { service }) => service.failSandbox(params.sandbox_id!, body.detail),
   }),
@@ -104,7 +104,7 @@ export const controlRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'PUT', path: '/agent-scripts', summary: 'Replace the agent\'s scripts: {"scripts": [{"match"?, "steps": [...]}]}',
-    body: z.strictObject({ scripts: z.array(AgentScript).max(1000) }), response: z.object({ scripts: z.int() }),
+    body: z.strictObject({ scripts: z.array(AgentScript).check(z.maxLength(1000)) }), response: z.object({ scripts: z.int() }),
     handle: async ({ body }, context) => {
       context.setAgentScripts(body.scripts);
       return { scripts: body.scripts.length };

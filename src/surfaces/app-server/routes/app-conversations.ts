@@ -1,5 +1,5 @@
 /** Routes of app conversations and their start tasks under `/api/v1/app-conversations`. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
 import { Uuid } from '../../../schemas/common.js';
 import { batchOf, pageOf } from '../../../schemas/helpers.js';
@@ -27,7 +27,7 @@ export const appConversationRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/count', summary: 'Count app conversations matching the search filters',
-    query: AppConversationFilterQuery, response: z.int().min(0),
+    query: AppConversationFilterQuery, response: z.int().check(z.gte(0)),
     handle: ({ query }, { service }) => service.countAppConversations(query),
   }),
   defineRoute({
@@ -42,7 +42,7 @@ export const appConversationRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/app-conversations/start-tasks/count', summary: 'Count start tasks matching the filters',
-    query: StartTaskFilterQuery, response: z.int().min(0),
+    query: StartTaskFilterQuery, response: z.int().check(z.gte(0)),
     handle: ({ query }, { service }) => service.countStartTasks(query),
   }),
 ];

@@ -4,7 +4,7 @@
  * answers them (`app_conversation_router.py`): reachable only through a RUNNING sandbox, with the
  * real statuses and messages when it is paused, starting, failed or gone.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppConversation, AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
 import { Success, Uuid } from '../../../schemas/common.js';
 import {
@@ -43,7 +43,7 @@ function listFromAgentServer<K extends 'skills' | 'hooks', T>(context: RouteCont
   });
 }
 
-const GitQuery = z.object({ path: z.string(), ref: z.string().optional() });
+const GitQuery = z.object({ path: z.string(), ref: z.optional(z.string()) });
 
 /** The routes on one app conversation, and stream-start. */
 export const conversationOpRoutes: readonly Route[] = [
@@ -96,7 +96,7 @@ export const conversationOpRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/file`, summary: 'Read a file of the workspace; "" when the conversation, a running sandbox or the file is not there',
-    params: ConversationParam, query: z.object({ file_path: z.string().default(DEFAULT_FILE_PATH) }), response: z.string(),
+    params: ConversationParam, query: z.object({ file_path: z._default(z.string(), DEFAULT_FILE_PATH) }), response: z.string(),
     handle: ({ params, query }, { service }) => service.readFile(params.conversation_id!, query.file_path),
   }),
   defineRoute({

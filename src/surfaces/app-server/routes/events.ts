@@ -3,7 +3,7 @@
  * the same log the agent server streams: the newest `/api/v1/conversation/{id}/events/...` and the
  * `/api/v1/events/...?conversation_id__eq=` the Nov 2025 web client asks before it calls history loaded.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { batchGetEvents, countEvents, searchEvents } from '../../../domain/agent-server.js';
 import { toHyphenatedUuid } from '../../../domain/ids.js';
 import type { DomainState } from '../../../domain/state.js';
@@ -15,8 +15,8 @@ import { messageText, queuePendingMessage } from '../../../domain/start-tasks.js
 import { SendMessageRequest } from '../../../schemas/app-conversation.js';
 import { QueryDateTime } from './query.js';
 
-const Filters = z.object({ kind__eq: EventKind.optional(), timestamp__gte: QueryDateTime.optional(), timestamp__lt: QueryDateTime.optional() });
-const Paging = z.object({ sort_order: EventSortOrder.default('TIMESTAMP'), page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100) });
+const Filters = z.object({ kind__eq: z.optional(EventKind), timestamp__gte: z.optional(QueryDateTime), timestamp__lt: z.optional(QueryDateTime) });
+const Paging = z.object({ sort_order: z._default(EventSortOrder, 'TIMESTAMP'), page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100) });
 const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
 const filtersOf = (query: z.output<typeof Filters>) => ({ kind: query.kind__eq, timestamp__gte: naive(query.timestamp__gte), timestamp__lt: naive(query.timestamp__lt) });
 
@@ -37,7 +37,7 @@ export const eventRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/search', summary: 'A page of a conversation\'s events',
-    params: z.object({ conversation_id: Uuid }), query: Filters.extend(Paging.shape), response: EventPage,
+    params: z.object({ conversation_id: Uuid }), query: z.extend(Filters, Paging.shape), response: EventPage,
     handle: ({ params, query }, { runner }) => runner.run((state) => {
       const conversation = conversationOf(state, params.conversation_id!);
       return conversation ? searchEvents(state, conversation, { ...filtersOf(query), sort_order: query.sort_order, page_id: query.page_id, limit: query.limit }) : { items: [], next_page_id: null };
@@ -45,7 +45,7 @@ export const eventRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/count', summary: 'How many events a conversation has',
-    params: z.object({ conversation_id: Uuid }), query: Filters, response: z.int().min(0),
+    params: z.object({ conversation_id: Uuid }), query: Filters, response: z.int().check(z.gte(0)),
     handle: ({ params, query }, { runner }) => runner.run((state) => {
       const conversation = conversationOf(state, params.conversation_id!);
       return conversation ? countEvents(state, conversation, filtersOf(query)) : 0;
@@ -53,7 +53,7 @@ export const eventRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events', summary: 'Events by id (null for missing ones)',
-    params: z.object({ conversation_id: Uuid }), query: z.object({ id: z.array(z.string()).max(100) }), lists: ['id'], response: z.array(AgentEvent.nullable()),
+    params: z.object({ conversation_id: Uuid }), query: z.object({ id: z.array(z.string()).check(z.maxLength(100)) }), lists: ['id'], response: z.array(z.nullable(AgentEvent)),
     handle: ({ params, query }, { runner }) => runner.run((state) => {
       const conversation = conversationOf(state, params.conversation_id!);
       return conversation ? batchGetEvents(state, conversation, query.id) : query.id.map(() => null);
@@ -61,7 +61,7 @@ export const eventRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/events/search', summary: 'A page of a conversation\'s events (the Nov 2025 route)',
-    query: Filters.extend(Paging.shape).extend({ conversation_id__eq: Uuid }), response: EventPage,
+    query: z.extend(z.extend(Filters, Paging.shape), { conversation_id__eq: Uuid }), response: EventPage,
     handle: ({ query }, { runner }) => runner.run((state) => {
       const conversation = conversationOf(state, query.conversation_id__eq);
       return conversation ? searchEvents(state, conversation, { ...filtersOf(query), sort_order: query.sort_order, page_id: query.page_id, limit: query.limit }) : { items: [], next_page_id: null };
@@ -69,7 +69,7 @@ export const eventRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/events/count', summary: 'How many events a conversation has (the Nov 2025 route)',
-    query: Filters.extend({ conversation_id__eq: Uuid }), response: z.int().min(0),
+    query: z.extend(Filters, { conversation_id__eq: Uuid }), response: z.int().check(z.gte(0)),
     handle: ({ query }, { runner }) => runner.run((state) => {
       const conversation = conversationOf(state, query.conversation_id__eq);
       return conversation ? countEvents(state, conversation, filtersOf(query)) : 0;

@@ -5,7 +5,7 @@
  * `feedback.py`, `trajectory.py`). The V0 agent's event stream is not modelled: its events and
  * trajectory are empty (a V0 conversation in the fake has no agent; V1 ones do).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   attach, conversationMicroagents, type Attached, listFiles, runtimeConfig, selectFile, startConversation, stopConversation, uploadFiles, zipWorkspace,
 } from '../../../domain/legacy-conversation-ops.js';
@@ -35,12 +35,12 @@ const ready = (attached: Attached): ReadyContext => ({ kind: 'ready', conversati
 export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: `${BASE}/config`, summary: 'The runtime of a conversation: its sandbox and session (V1 too)',
-    params: Param, untypedInDocument: true, response: z.object({ runtime_id: z.string().nullable(), session_id: z.string().nullable() }), errors: [404],
+    params: Param, untypedInDocument: true, response: z.object({ runtime_id: z.nullable(z.string()), session_id: z.nullable(z.string()) }), errors: [404],
     handle: ({ params }, context) => context.runner.run((state) => runtimeConfig(state, params.conversation_id!)),
   }),
   defineRoute({
     method: 'POST', path: `${BASE}/start`, summary: 'Start a conversation\'s agent loop (its sandbox resumes)',
-    params: Param, body: z.object({ providers_set: z.array(z.string()).nullable().default(null) }), bodyOptional: true, response: ConversationResponse, errors: [404],
+    params: Param, body: z.object({ providers_set: z._default(z.nullable(z.array(z.string())), null) }), bodyOptional: true, response: ConversationResponse, errors: [404],
     handle: ({ params }, context) => context.runner.run((state) => startConversation(state, params.conversation_id!)),
   }),
   defineRoute({
@@ -50,7 +50,7 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/list-files`, summary: 'The entries of a workspace directory (directories end in /)',
-    params: Param, query: z.object({ path: z.string().optional() }), response: z.array(z.string()), errors: [404],
+    params: Param, query: z.object({ path: z.optional(z.string()) }), response: z.array(z.string()), errors: [404],
     handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, (attached) => listFiles(attached, query.path)),
   }),
   defineRoute({
@@ -80,7 +80,7 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/events`, summary: 'A page of the V0 event stream (the fake models none)',
-    params: Param, query: z.object({ start_id: laxInt(z.int()).default(0), end_id: laxInt(z.int()).optional(), reverse: LaxBool.default(false), limit: laxInt(z.int()).default(20) }),
+    params: Param, query: z.object({ start_id: z._default(laxInt(z.int()), 0), end_id: z.optional(laxInt(z.int())), reverse: z._default(LaxBool, false), limit: z._default(laxInt(z.int()), 20) }),
     untypedInDocument: true, response: z.object({ events: z.array(z.unknown()), has_more: z.boolean() }), errors: [400, 404],
     handle: ({ params, query }, context) => onAttached(params.conversation_id!, context, () => (query.limit < 0 || query.limit > 100 ? badRequest('Invalid limit') : { events: [], has_more: false })),
   }),

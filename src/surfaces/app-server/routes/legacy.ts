@@ -1,5 +1,5 @@
 /** Routes of the legacy (V0) API under `/api/`: conversations and git providers. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { badRequest } from '../../../domain/refusal.js';
 import { ConversationTrigger } from '../../../schemas/common.js';
 import { LaxBool } from '../../../schemas/helpers.js';
@@ -29,11 +29,11 @@ function validateConversationId(id: string): string {
 
 /** The legacy list's query: no upper bound on `limit`, filters by repository and trigger. */
 const LegacyListQuery = z.object({
-  page_id: z.string().optional(),
-  limit: z.preprocess((v) => (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : v), z.int()).default(LEGACY_DEFAULT_LIMIT),
-  selected_repository: z.string().optional(),
-  conversation_trigger: ConversationTrigger.optional(),
-  include_sub_conversations: LaxBool.default(false),
+  page_id: z.optional(z.string()),
+  limit: z._default(z.pipe(z.transform((v) => (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : v)), z.int()), LEGACY_DEFAULT_LIMIT),
+  selected_repository: z.optional(z.string()),
+  conversation_trigger: z.optional(ConversationTrigger),
+  include_sub_conversations: z._default(LaxBool, false),
 });
 
 /** The PATCH route's own 404 body (`manage_conversations.py`, `update_conversation`). */
@@ -56,7 +56,7 @@ export const legacyRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/conversations/:conversation_id', summary: 'Get a conversation (legacy); null for an unknown id',
-    response: ConversationInfo.nullable(), errors: [400],
+    response: z.nullable(ConversationInfo), errors: [400],
     handle: ({ params }, { service }) => service.getConversation(validateConversationId(params.conversation_id!)),
   }),
   defineRoute({

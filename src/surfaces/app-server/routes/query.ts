@@ -1,7 +1,7 @@
 /**
  * Query parameters shared by the API routes: paging, datetimes as pydantic parses them, id lists.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { MAX_BATCH_IDS, MAX_PAGE_LIMIT, StartTaskSortOrder, Uuid } from '../../../schemas/common.js';
 import { LaxBool, laxInt, type PydanticErrorParams } from '../../../schemas/helpers.js';
 import { canonicalDateTime, formatDateTime, parseDateTimeMicros } from '../../../schemas/datetime.js';
@@ -18,17 +18,17 @@ function pydanticIssue(type: string, msg: string, ctx?: Record<string, unknown>)
  * integer starts from the first page, as the real services do (`sql_app_conversation_info_service.py`,
  * `docker_sandbox_service.py`: `int(page_id)`, falling back to 0).
  */
-export const PageId = z.string().transform((value) => (/^\d{1,9}$/.test(value) ? Number(value) : 0));
+export const PageId = z.pipe(z.string(), z.transform((value) => (/^\d{1,9}$/.test(value) ? Number(value) : 0)));
 
 /** `limit`: items per page, `0 < limit <= 100`. */
-export const limit = (fallback: number) => laxInt(z.int().gt(0).lte(MAX_PAGE_LIMIT)).default(fallback);
+export const limit = (fallback: number) => z._default(laxInt(z.int().check(z.gt(0), z.lte(MAX_PAGE_LIMIT))), fallback);
 
 /** The first and last instants a datetime can be (years 1 to 9999, as Python's datetime), in epoch milliseconds. */
 const MIN_DATETIME_MS = Date.parse('0001-01-01T00:00:00Z');
 const MAX_DATETIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A datetime query parameter, parsed as pydantic does (ISO 8601, a date, or Unix seconds, within years 1 to 9999). */
-export const QueryDateTime = z.string().transform((value, ctx) => {
+export const QueryDateTime = z.pipe(z.string(), z.transform((value, ctx) => {
   let micros = Number.NaN;
   if (/^\d+(\.\d+)?$/.test(value)) micros = Math.round(Number(value) * 1e6);
   else if (/^\d{4}-\d{2}-\d{2}$/.test(value)) micros = Date.parse(`${value}T00:00:00Z`) * 1000;
@@ -39,48 +39,48 @@ export const QueryDateTime = z.string().transform((value, ctx) => {
     const error = outOfRange
       ? (/^\d+(\.\d+)?$/.test(value) ? 'dates after 9999 are not supported as unix timestamps' : 'year is out of range')
       : value.length < 10 ? 'input is too short' : /^\d{4}/.test(value) ? 'invalid datetime separator, expected `T`, `t`, `_` or space' : 'invalid character in year';
-    ctx.addIssue({
-      code: 'custom', message: error, input: value,
+    ctx.issues.push({
+      code: 'custom', message: error, input: value, path: [],
       params: pydanticIssue('datetime_from_date_parsing', `Input should be a valid datetime or date, ${error}`, { error }),
     });
     return z.NEVER;
   }
   return canonicalDateTime(formatDateTime(Math.floor(micros / 1000), micros % 1000));
-});
+}));
 
 /** Paging parameters of every V1 search. */
-export const PageQuery = z.object({ page_id: PageId.optional(), limit: limit(MAX_PAGE_LIMIT) });
+export const PageQuery = z.object({ page_id: z.optional(PageId), limit: limit(MAX_PAGE_LIMIT) });
 
 /** Filters of the app conversation search and count. */
 export const AppConversationFilterQuery = z.object({
-  title__contains: z.string().optional(),
-  created_at__gte: QueryDateTime.optional(),
-  created_at__lt: QueryDateTime.optional(),
-  updated_at__gte: QueryDateTime.optional(),
-  updated_at__lt: QueryDateTime.optional(),
-  sandbox_id__eq: z.string().optional(),
+  title__contains: z.optional(z.string()),
+  created_at__gte: z.optional(QueryDateTime),
+  created_at__lt: z.optional(QueryDateTime),
+  updated_at__gte: z.optional(QueryDateTime),
+  updated_at__lt: z.optional(QueryDateTime),
+  sandbox_id__eq: z.optional(z.string()),
 });
 
 /** The search takes the filters, a page, and whether to include sub-conversations (never a sort order: newest first). */
-export const AppConversationSearchQuery = AppConversationFilterQuery.extend({
-  page_id: PageId.optional(),
+export const AppConversationSearchQuery = z.extend(AppConversationFilterQuery, {
+  page_id: z.optional(PageId),
   limit: limit(MAX_PAGE_LIMIT),
-  include_sub_conversations: LaxBool.default(false),
+  include_sub_conversations: z._default(LaxBool, false),
 });
 
 export const StartTaskFilterQuery = z.object({
-  conversation_id__eq: Uuid.optional(),
-  created_at__gte: QueryDateTime.optional(),
+  conversation_id__eq: z.optional(Uuid),
+  created_at__gte: z.optional(QueryDateTime),
 });
 
-export const StartTaskSearchQuery = StartTaskFilterQuery.extend({
-  sort_order: StartTaskSortOrder.default('CREATED_AT_DESC'),
-  page_id: PageId.optional(),
+export const StartTaskSearchQuery = z.extend(StartTaskFilterQuery, {
+  sort_order: z._default(StartTaskSortOrder, 'CREATED_AT_DESC'),
+  page_id: z.optional(PageId),
   limit: limit(MAX_PAGE_LIMIT),
 });
 
 /** A list of ids given as a repeated query parameter, at most 100 (or `max`). */
-export const idList = <T extends z.ZodType<string>>(item: T, max: number = MAX_BATCH_IDS) => z.array(item).max(max);
+export const idList = <T extends z.ZodMiniType<string>>(item: T, max: number = MAX_BATCH_IDS) => z.array(item).check(z.maxLength(max));
 
 /** The page a search's query asks for: its offset (the `page_id` cursor) and size. */
 export const pageRequestOf = (query: { page_id?: number | undefined; limit: number }) => ({ offset: query.page_id ?? 0, limit: query.limit });

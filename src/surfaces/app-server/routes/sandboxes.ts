@@ -1,5 +1,5 @@
 /** Routes of sandboxes and sandbox specs under `/api/v1/sandboxes` and `/api/v1/sandbox-specs`. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Success } from '../../../schemas/common.js';
 import { batchOf, pageOf } from '../../../schemas/helpers.js';
 import { SandboxInfo } from '../../../schemas/sandbox.js';
@@ -31,7 +31,7 @@ export const sandboxRoutes: readonly Route[] = [
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/sandboxes', summary: 'Start a sandbox from a sandbox spec (the default one when omitted)',
-    query: z.object({ sandbox_spec_id: z.string().optional() }), response: SandboxInfo, errors: [404],
+    query: z.object({ sandbox_spec_id: z.optional(z.string()) }), response: SandboxInfo, errors: [404],
     handle: ({ query }, { service }) => service.startSandbox(query.sandbox_spec_id ?? null),
   }),
   defineRoute({

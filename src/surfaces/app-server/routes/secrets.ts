@@ -3,7 +3,7 @@
  * `/api/unset-provider-tokens` (openhands `server/routes/secrets.py`) and the newest
  * `/api/v1/secrets` with `/api/v1/secrets/git-providers`. Values and tokens are never answered.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { storeGitProviders } from '../../../domain/git-providers.js';
 import {
   createCustomSecret, deleteCustomSecret, listCustomSecrets, searchCustomSecrets, unsetProviderTokens, updateCustomSecret,
@@ -44,7 +44,7 @@ export const secretRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/secrets/search', summary: 'A page of the custom secrets (names and descriptions), by name',
-    query: z.object({ name__contains: z.string().optional(), page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(100) }),
+    query: z.object({ name__contains: z.optional(z.string()), page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100) }),
     response: CustomSecretPage, handle: ({ query }, context) => context.runner.run((state) => searchCustomSecrets(state, query)),
   }),
   defineRoute({

@@ -2,20 +2,20 @@
  * What the app server says about itself: health (`server/routes/health.py`), the legacy options
  * (`server/routes/public.py`), and the newest web-client config, model, provider and skill searches.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AGENTS, LLM_MODELS, SECURITY_ANALYZERS, legacyServerConfig, searchModels, searchProviders, searchSkills, webClientConfig } from '../../../domain/server-config.js';
 import { ProviderType } from '../../../schemas/common.js';
 import { pageOf, LaxBool, laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 
-const nullableString = z.string().nullable();
+const nullableString = z.nullable(z.string());
 /** `WebClientConfig` of the newest app server. */
 const WebClientConfig = z.object({
   app_mode: z.enum(['oss', 'saas']), posthog_client_key: nullableString,
   feature_flags: z.object({
     enable_billing: z.boolean(), hide_llm_settings: z.boolean(), enable_jira: z.boolean(), enable_jira_dc: z.boolean(), enable_linear: z.boolean(),
     hide_users_page: z.boolean(), hide_billing_page: z.boolean(), hide_integrations_page: z.boolean(), hide_personal_workspaces: z.boolean(),
-    allow_user_llm_configuration: z.boolean(), enable_acp: z.boolean(), deployment_mode: z.enum(['cloud', 'self_hosted']).nullable(),
+    allow_user_llm_configuration: z.boolean(), enable_acp: z.boolean(), deployment_mode: z.nullable(z.enum(['cloud', 'self_hosted'])),
     enable_onboarding: z.boolean(), enable_automations: z.boolean(), enable_agent_canvas_banner: z.boolean(),
   }),
   providers_configured: z.array(ProviderType), maintenance_start_time: nullableString, auth_url: nullableString, recaptcha_site_key: nullableString,
@@ -25,7 +25,7 @@ const WebClientConfig = z.object({
   jira_dc_service_account_email: nullableString, jira_dc_service_account_config_error: nullableString, kind: z.literal('WebClientConfig'),
 });
 
-const pageQuery = (defaultLimit: number) => ({ page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(defaultLimit) });
+const pageQuery = (defaultLimit: number) => ({ page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), defaultLimit) });
 const STARTED_AT = Date.now();
 
 /** The configuration routes. */
@@ -48,18 +48,18 @@ export const serverConfigRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/config/models/search', summary: 'A page of the LLM models, by name, provider and verification',
-    query: z.object({ query: z.string().optional(), verified__eq: LaxBool.optional(), provider__eq: z.string().optional(), ...pageQuery(50) }),
-    response: pageOf(z.object({ provider: z.string().nullable(), name: z.string(), verified: z.boolean(), hidden: z.boolean(), canonical: z.string().nullable() })),
+    query: z.object({ query: z.optional(z.string()), verified__eq: z.optional(LaxBool), provider__eq: z.optional(z.string()), ...pageQuery(50) }),
+    response: pageOf(z.object({ provider: z.nullable(z.string()), name: z.string(), verified: z.boolean(), hidden: z.boolean(), canonical: z.nullable(z.string()) })),
     handle: async ({ query }) => searchModels(query),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/config/providers/search', summary: 'A page of the LLM providers',
-    query: z.object({ query: z.string().optional(), verified__eq: LaxBool.optional(), ...pageQuery(100) }),
+    query: z.object({ query: z.optional(z.string()), verified__eq: z.optional(LaxBool), ...pageQuery(100) }),
     response: pageOf(z.object({ name: z.string(), verified: z.boolean() })), handle: async ({ query }) => searchProviders(query),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/skills/search', summary: 'A page of the global skills',
-    query: z.object(pageQuery(100)), response: pageOf(z.object({ name: z.string(), type: z.string(), source: z.string(), triggers: z.array(z.string()).nullable() })),
+    query: z.object(pageQuery(100)), response: pageOf(z.object({ name: z.string(), type: z.string(), source: z.string(), triggers: z.nullable(z.array(z.string())) })),
     handle: async ({ query }) => searchSkills(query),
   }),
 ]);

@@ -3,7 +3,7 @@
  * (openhands `server/routes/settings.py`: load_settings, store_settings, reset_settings) and the
  * newest `/api/v1/settings` with its schemas and LLM profiles.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   activateProfile, deleteProfile, getProfile, legacySettings, listProfiles, renameProfile, resetSettingsGone, saveProfile, storedSettingsView,
   storeLegacySettings, updateSettings,

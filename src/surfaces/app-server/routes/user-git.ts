@@ -5,7 +5,7 @@
  * get_repository_microagents, get_repository_microagent_content) and the newest
  * `/api/v1/git/{installations,repositories,branches,suggested-tasks}/search`, `/api/v1/users/git-info` and `/api/v1/users/me`.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { refuse } from '../../../domain/refusal.js';
 import {
   gitUser, installations, microagentContent, repositoryBranches, repositoryMicroagents, searchBranches, searchBranchesPage,
@@ -25,10 +25,10 @@ import { defineRoute, type Route } from '../../../http/route.js';
 const LaxInt = laxInt(z.int());
 const RepositoryParams = z.object({ owner: z.string(), repo: z.string() });
 const nameOf = (params: Record<string, string>) => `${params.owner}/${params.repo}`;
-const pageQuery = (defaultLimit: number) => ({ page_id: z.string().optional(), limit: laxInt(z.int().gt(0).lte(100)).default(defaultLimit) });
+const pageQuery = (defaultLimit: number) => ({ page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), defaultLimit) });
 
 /** `GET /api/v1/users/me` of an OSS install: the settings and who the user is. */
-const SaasUserInfo = SettingsView.omit({ provider_tokens_set: true, llm_api_key_set: true, search_api_key_set: true }).extend({ id: z.string().nullable(), org_id: z.string().nullable(), org_name: z.string().nullable(), role: z.string().nullable(), permissions: z.array(z.string()).nullable() });
+const SaasUserInfo = z.extend(z.omit(SettingsView, { provider_tokens_set: true, llm_api_key_set: true, search_api_key_set: true }), { id: z.nullable(z.string()), org_id: z.nullable(z.string()), org_name: z.nullable(z.string()), role: z.nullable(z.string()), permissions: z.nullable(z.array(z.string())) });
 
 /** The user and git routes. */
 export const userGitRoutes: readonly Route[] = Object.freeze([
@@ -43,17 +43,17 @@ export const userGitRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/user/repositories', summary: 'The user\'s repositories (a page with `page`: a GitHub link_header on its first item)',
-    query: z.object({ sort: z.string().default('pushed'), selected_provider: ProviderType.optional(), page: LaxInt.optional(), per_page: LaxInt.optional(), installation_id: z.string().optional() }),
+    query: z.object({ sort: z._default(z.string(), 'pushed'), selected_provider: z.optional(ProviderType), page: z.optional(LaxInt), per_page: z.optional(LaxInt), installation_id: z.optional(z.string()) }),
     response: z.array(Repository), handle: ({ query }, context) => context.runner.run((state) => userRepositories(state, query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/search/repositories', summary: 'Repositories whose name contains the query, by stars',
-    query: z.object({ query: z.string(), per_page: LaxInt.default(5), sort: z.string().default('stars'), order: z.string().default('desc'), selected_provider: ProviderType.optional() }),
+    query: z.object({ query: z.string(), per_page: z._default(LaxInt, 5), sort: z._default(z.string(), 'stars'), order: z._default(z.string(), 'desc'), selected_provider: z.optional(ProviderType) }),
     response: z.array(Repository), handle: ({ query }, context) => context.runner.run((state) => searchRepositories(state, query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/search/branches', summary: 'Branches of a repository whose name contains the query',
-    query: z.object({ repository: z.string(), query: z.string(), per_page: LaxInt.default(30), selected_provider: ProviderType.optional() }),
+    query: z.object({ repository: z.string(), query: z.string(), per_page: z._default(LaxInt, 30), selected_provider: z.optional(ProviderType) }),
     response: z.array(Branch), errors: [500], handle: ({ query }, context) => context.runner.run((state) => searchBranches(state, query)),
   }),
   defineRoute({
@@ -62,7 +62,7 @@ export const userGitRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/user/repository/branches', summary: 'A page of a repository\'s branches',
-    query: z.object({ repository: z.string(), page: LaxInt.default(1), per_page: LaxInt.default(30) }),
+    query: z.object({ repository: z.string(), page: z._default(LaxInt, 1), per_page: z._default(LaxInt, 30) }),
     response: PaginatedBranchesResponse, errors: [500], handle: ({ query }, context) => context.runner.run((state) => repositoryBranches(state, query)),
   }),
   defineRoute({
@@ -85,7 +85,7 @@ export const userGitRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/users/me', summary: 'The user and their settings (secrets as *_set flags; expose_secrets is refused)',
-    query: z.object({ expose_secrets: LaxBool.default(false) }), response: SaasUserInfo, errors: [403],
+    query: z.object({ expose_secrets: z._default(LaxBool, false) }), response: SaasUserInfo, errors: [403],
     handle: ({ query }, context) => context.runner.run((state) => (query.expose_secrets
       ? refuse('forbidden', 'expose_secrets requires a sandbox session key')
       : (() => {
@@ -100,7 +100,7 @@ export const userGitRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/git/repositories/search', summary: 'A page of the repositories of a provider, searched by name',
-    query: z.object({ provider: ProviderType, query: z.string().optional(), installation_id: z.string().optional(), sort_order: RepositorySortOrder.optional(), ...pageQuery(100) }),
+    query: z.object({ provider: ProviderType, query: z.optional(z.string()), installation_id: z.optional(z.string()), sort_order: z.optional(RepositorySortOrder), ...pageQuery(100) }),
     response: RepositoryPage, handle: ({ query }, context) => context.runner.run((state) => searchRepositoriesPage(state, query)),
   }),
   defineRoute({

@@ -1,0 +1,11 @@
+/**
+ * zod's English messages. The schemas are written with `zod/mini` (its functions tree-shake, so a
+ * page bundles only the checks it uses: issue 23), which ships without a locale and says only
+ * "Invalid input". Loading zod's own English locale once keeps every message the fake shows (a bad
+ * fixture, a bad option, a pydantic `value_error`) as classic zod wrote it. The config is zod's
+ * global one, as importing classic zod sets it.
+ */
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+z.config(en());
