@@ -25,6 +25,8 @@ export interface Fake extends FakeCore {
  */
 export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
   const core = await createFakeCore(input);
+  // In Node every route is loaded at once (nothing to save there; `routeHandlers` lists them all).
+  await Promise.all(core.mounts.list.map((mount) => mount.surface.allRoutes()));
   return Object.assign(core, { handlers: createHandlers(core.mounts), routeHandlers: createRouteHandlers(core.mounts) });
 }
 

@@ -3,7 +3,7 @@
  * them in `Table`), the links between conversations, and the caller's secrets. Every change is
  * announced to `onChange` (see `events.ts`).
  */
-import { Collection } from '@msw/data';
+import type { Collection } from '@msw/data';
 import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
 import {
   AgentEventRecord, ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
@@ -157,17 +157,30 @@ export class Store {
 
   /** Ids of the children of each conversation (`sub_conversation_ids`). */
   readonly childrenOf = new Map<string, string[]>();
-  /** Stored git provider tokens, one record per provider: secrets, never returned by any endpoint. */
-  readonly providerTokenRecords = new Collection({ schema: ProviderTokenRecord });
-  /** Stored user-level MCP configuration (at most one record). */
-  readonly mcpConfigRecords = new Collection({ schema: MCPConfigRecord });
+  /**
+   * Stored git provider tokens, one record per provider (secrets, never returned by any endpoint),
+   * and the user-level MCP configuration (at most one record): @msw/data collections, made on the
+   * first write, so a page whose fake never stores either never downloads @msw/data (issue 23).
+   */
+  #providerTokenRecords: Collection<typeof ProviderTokenRecord> | null = null;
+  #mcpConfigRecords: Collection<typeof MCPConfigRecord> | null = null;
+
+  /** The two collections, made on first use. */
+  async #collections(): Promise<{ tokens: Collection<typeof ProviderTokenRecord>; mcp: Collection<typeof MCPConfigRecord> }> {
+    if (!this.#providerTokenRecords || !this.#mcpConfigRecords) {
+      const { Collection } = await import('@msw/data');
+      this.#providerTokenRecords ??= new Collection({ schema: ProviderTokenRecord });
+      this.#mcpConfigRecords ??= new Collection({ schema: MCPConfigRecord });
+    }
+    return { tokens: this.#providerTokenRecords, mcp: this.#mcpConfigRecords };
+  }
   /** Id of the default sandbox spec. */
   defaultSandboxSpecId: string | null = null;
 
   /** The stored provider tokens, keyed by provider. */
   get providerTokens(): Partial<Record<ProviderType, ProviderToken>> {
     const tokens: Partial<Record<ProviderType, ProviderToken>> = {};
-    for (const { provider, token, host, user_id } of this.providerTokenRecords.all()) tokens[provider] = { token, host, user_id };
+    for (const { provider, token, host, user_id } of this.#providerTokenRecords?.all() ?? []) tokens[provider] = { token, host, user_id };
     return tokens;
   }
 
@@ -180,15 +193,17 @@ export class Store {
   }
 
   async #restoreProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
-    this.providerTokenRecords.clear();
+    if (!this.#providerTokenRecords && Object.keys(tokens).length === 0) return; // nothing stored, nothing to store
+    const records = (await this.#collections()).tokens;
+    records.clear();
     for (const [provider, token] of Object.entries(tokens) as [ProviderType, ProviderToken][]) {
-      await this.providerTokenRecords.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
+      await records.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
     }
   }
 
   /** The stored MCP configuration, or `null`. */
   get mcpConfig(): MCPConfig | null {
-    return this.mcpConfigRecords.all()[0]?.config ?? null;
+    return this.#mcpConfigRecords?.all()[0]?.config ?? null;
   }
 
   /** Replaces the stored MCP configuration. */
@@ -200,8 +215,10 @@ export class Store {
   }
 
   async #restoreMcpConfig(config: MCPConfig | null): Promise<void> {
-    this.mcpConfigRecords.clear();
-    if (config) await this.mcpConfigRecords.create({ config });
+    if (!this.#mcpConfigRecords && config === null) return;
+    const records = (await this.#collections()).mcp;
+    records.clear();
+    if (config) await records.create({ config });
   }
 
   /** Counts a value replacing another against the store's byte budget (507 past it), undone with the transaction. */

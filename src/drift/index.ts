@@ -3,8 +3,8 @@
  * published one, or its `/openapi.json`), operation by operation, fact by fact.
  */
 import { openApiDocument } from '../http/openapi.js';
-import { apiRoutes } from '../surfaces/app-server/index.js';
-import { agentRoutes } from '../surfaces/agent-server/index.js';
+import { apiRoutes } from '../surfaces/app-server/routes/all.js';
+import { agentRoutes } from '../surfaces/agent-server/routes.js';
 import { compareOperations, formatReport, type DriftReport, type KnownDifference } from './compare.js';
 import { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 import { loadDocument } from './load.js';

@@ -76,7 +76,8 @@ function respond(instance: Instance, surface: Surface, route: Route, result: unk
 export async function answer(instance: Instance, surface: Surface, path: string, request: RequestLike, url: URL = new URL(request.url)): Promise<Answer> {
   const started = performance.now();
   const method = request.method.toUpperCase();
-  const routing = surface.router.find(method, path);
+  const found = surface.route(method, path);
+  const routing = found instanceof Promise ? await found : found;
   const latency = instance.nextLatency();
   if (latency > 0) await sleep(latency);
 

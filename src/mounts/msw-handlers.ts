@@ -4,7 +4,7 @@
  */
 import { http, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { toResponse } from '../http/responses.js';
-import { openEventSocket } from '../surfaces/agent-server/sockets.js';
+import type { EventSocket } from '../surfaces/agent-server/sockets.js';
 import type { Mounts } from './mounts.js';
 import { isRefusal } from '../domain/refusal.js';
 
@@ -14,7 +14,7 @@ export type FakeHandler = HttpHandler | WebSocketHandler;
 /**
  * One `ws.link` per mounted agent host, for `/sockets/events/{id}` (msw intercepts the global
  * `WebSocket`: in a browser, and in Node where one exists). Each connection is served by the same
- * socket logic as the standalone server's (`surfaces/agent-server/sockets.ts`).
+ * socket logic as the standalone server's (`surfaces/agent-server/sockets.ts`), loaded with the first connection.
  */
 export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
   return mounts.list.filter((mount) => mount.surface.name === 'agent-server').map((mount) => {
@@ -23,7 +23,7 @@ export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
       const url = new URL(client.url.href.replace(/^ws/, 'http'));
       const path = url.pathname.slice(mount.prefix.length);
       // The tenant (named by `?fakehands_tenant=`) may have to be made first: frames wait for it.
-      let served: ReturnType<typeof openEventSocket> | null = null;
+      let served: EventSocket | null = null;
       const waiting: string[] = [];
       client.addEventListener('message', (event) => {
         const text = typeof event.data === 'string' ? event.data : '';
@@ -31,7 +31,8 @@ export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
         else waiting.push(text);
       });
       client.addEventListener('close', () => served?.closed());
-      void mounts.instanceFor({ mount, path }, { get: () => null }, url).then((instance) => {
+      // The socket logic is a chunk of its own in a page (loaded with the first socket).
+      void Promise.all([mounts.instanceFor({ mount, path }, { get: () => null }, url), import('../surfaces/agent-server/sockets.js')]).then(([instance, { openEventSocket }]) => {
         if (isRefusal(instance)) {
           client.close(1008, instance.detail.slice(0, 120));
           return;

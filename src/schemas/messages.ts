@@ -5,7 +5,9 @@
  * fixture, a bad option, a pydantic `value_error`) as classic zod wrote it. The config is zod's
  * global one, as importing classic zod sets it.
  */
-import * as z from 'zod/mini';
+import { config } from 'zod/v4/core';
 import en from 'zod/v4/locales/en.js';
 
-z.config(en());
+// From zod/v4/core rather than zod/mini's namespace: esbuild's code splitting then leaves zod's
+// JSON Schema writer out of a page's first chunk (only the OpenAPI document needs it).
+config(en());

@@ -3,19 +3,26 @@
  * whether faults and the journal apply. The app server (`app-server/`) and the control API
  * (`control/`) are surfaces; a new kind of host (the agent server a RUNNING sandbox exposes) is a
  * new folder here with its own `defineSurface`, mounted by `mounts/`.
+ *
+ * A surface's routes come in two parts: the routes a page needs first, and the routes it loads
+ * later (`later`), with a dynamic `import()`, the first time a request finds no route among those
+ * loaded. A page's bundler makes the later ones separate chunks, so a page that only calls the V1
+ * API never downloads the settings, the git world, the control API or the agent host (issue 23).
  */
 import type { Refusal } from '../domain/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer, RequestLike } from '../http/responses.js';
 import type { Route } from '../http/route.js';
-import { Router } from '../http/router.js';
+import { Router, type Routing } from '../http/router.js';
 
 /** What a surface is made of. */
 export interface SurfaceSpec {
   /** Its name (`app-server`, `control`), for errors and the docs. */
   name: string;
-  /** Its routes, with paths relative to where it is mounted. */
+  /** The routes it serves from the start, with paths relative to where it is mounted. */
   routes: readonly Route[];
+  /** Loads the rest of its routes (a dynamic `import()`): asked the first time a request matches no route loaded. */
+  later?: () => Promise<readonly Route[]>;
   /** Its auth rule: the refusal when a request to `route` at `path` lacks what the surface requires, or `null`. */
   authorize(instance: Instance, route: Route, path: string, request: RequestLike): Refusal | null;
   /** Its error body: how a refusal is answered on this kind of host. */
@@ -27,16 +34,48 @@ export interface SurfaceSpec {
 }
 
 /** A surface with its router compiled. */
-export interface Surface extends Readonly<SurfaceSpec> {
-  /** The router over its routes. */
-  readonly router: Router;
+export interface Surface extends Readonly<Omit<SurfaceSpec, 'routes' | 'later'>> {
+  /** The routes loaded so far (all of them once `allRoutes()` has resolved). */
+  readonly routes: readonly Route[];
+  /** Routes a request: at once among the routes loaded, or after loading the later ones when none matched. */
+  route(method: string, path: string): Routing | Promise<Routing>;
+  /** Every route of the surface, the later ones loaded first. */
+  allRoutes(): Promise<readonly Route[]>;
 }
 
 /**
  * Declares a surface.
  * @example
- * export const controlSurface = defineSurface({ name: 'control', routes: controlRoutes, authorize, refusalAnswer, faultable: false, journaled: false })
+ * export const controlSurface = defineSurface({ name: 'control', routes: [], later: () => import('./routes.js').then((m) => m.controlRoutes), authorize, refusalAnswer, faultable: false, journaled: false })
  */
 export function defineSurface(spec: SurfaceSpec): Surface {
-  return Object.freeze({ ...spec, router: new Router(spec.routes) });
+  const { routes: first, later, ...rest } = spec;
+  let routes: readonly Route[] = first;
+  let router = new Router(first);
+  let loaded = !later;
+  let loading: Promise<readonly Route[]> | null = later ? null : Promise.resolve(first);
+  const allRoutes = (): Promise<readonly Route[]> => {
+    loading ??= later!().then((more) => {
+      routes = Object.freeze([...first, ...more]);
+      router = new Router(routes);
+      loaded = true;
+      return routes;
+    }).catch((error: unknown) => {
+      loading = null; // a chunk that failed to load (a dropped connection) is asked for again next time
+      throw error;
+    });
+    return loading;
+  };
+  return Object.freeze({
+    ...rest,
+    get routes() {
+      return routes;
+    },
+    route(method: string, path: string): Routing | Promise<Routing> {
+      const found = router.find(method, path);
+      if (found.kind === 'match' || loaded) return found;
+      return allRoutes().then(() => router.find(method, path));
+    },
+    allRoutes,
+  });
 }

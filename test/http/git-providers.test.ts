@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiRoutes as routes } from '../../src/surfaces/app-server/index.js';
+import { apiRoutes as routes } from '../../src/surfaces/app-server/routes/all.js';
 import { call, useFake } from '../support/api.js';
 
 const env = useFake({ fixture: 'empty' });

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFake } from '../../src/index.js';
-import { apiRoutes as routes } from '../../src/surfaces/app-server/index.js';
+import { apiRoutes as routes } from '../../src/surfaces/app-server/routes/all.js';
 import { call, useFake } from '../support/api.js';
 
 const env = useFake({ fixture: 'empty', auth: 'all' });

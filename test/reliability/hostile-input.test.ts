@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFake, type Fake } from '../../src/index.js';
-import { apiRoutes as routes } from '../../src/surfaces/app-server/index.js';
+import { apiRoutes as routes } from '../../src/surfaces/app-server/routes/all.js';
 import type { Route } from '../../src/http/route.js';
 import type * as z from 'zod/mini';
 import { ERROR_RESPONSES } from '../../src/http/status.js';

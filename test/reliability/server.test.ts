@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiRoutes as routes } from '../../src/surfaces/app-server/index.js';
+import { apiRoutes as routes } from '../../src/surfaces/app-server/routes/all.js';
 import { startCli } from '../support/cli.js';
 
 const KEY = 'reliability-key-5f1c0e9a';

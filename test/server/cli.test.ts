@@ -6,7 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { isLoopback } from '../../src/cli.js';
 import { DEFAULT_API_KEY } from '../../src/options.js';
-import { apiRoutes } from '../../src/surfaces/app-server/index.js';
+import { apiRoutes } from '../../src/surfaces/app-server/routes/all.js';
 import { eventually, runCli, startCli } from '../support/cli.js';
 
 const KEY_HEADER = { 'x-session-api-key': DEFAULT_API_KEY };

@@ -11,12 +11,13 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import { networkError } from '../../http/responses.js';
 import { fastApiRefusal } from '../app-server/errors.js';
 import { defineSurface } from '../surface.js';
-import { agentRoutes } from './routes.js';
 
 /** The agent server. */
 export const agentServerSurface = defineSurface({
   name: 'agent-server',
-  routes: agentRoutes,
+  // Every route is loaded on the first request to an agent host (a chunk of its own in a page).
+  routes: [],
+  later: () => import('./routes.js').then((m) => m.agentRoutes),
   authorize: (instance, route, _path, request) => {
     if (route.public) return null;
     const holder = keyHolder(instance.runner.state, request.headers.get(SESSION_API_KEY_HEADER));
@@ -29,4 +30,3 @@ export const agentServerSurface = defineSurface({
   journaled: true,
 });
 
-export { agentRoutes } from './routes.js';

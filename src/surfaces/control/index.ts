@@ -8,7 +8,6 @@ import { refuse } from '../../domain/refusal.js';
 import { SESSION_API_KEY_HEADER, keyMatches } from '../../http/auth.js';
 import { fastApiRefusal } from '../app-server/errors.js';
 import { defineSurface } from '../surface.js';
-import { controlRoutes } from './routes.js';
 
 /** Path prefix the control surface is mounted at, under the base URL. */
 export const CONTROL_PREFIX = '/_fakehands';
@@ -16,7 +15,9 @@ export const CONTROL_PREFIX = '/_fakehands';
 /** The control API. */
 export const controlSurface = defineSurface({
   name: 'control',
-  routes: controlRoutes,
+  // Loaded on the first control request (a page rarely makes one: tests and the inspector do).
+  routes: [],
+  later: () => import('./routes.js').then((m) => m.controlRoutes),
   authorize: (instance, route, _path, request) => (!route.public && instance.options.auth !== 'none'
     && !keyMatches(instance.options.apiKey, request.headers.get(SESSION_API_KEY_HEADER)) ? refuse('unauthorized', 'Unauthorized') : null),
   refusalAnswer: fastApiRefusal,

@@ -9,7 +9,6 @@ import {
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
-import { INSPECTOR_HTML } from './inspector-page.js';
 import { MAX_INSTANT_MS } from '../../domain/clock.js';
 import { FakehandsError } from '../../domain/errors.js';
 import { invalid, refuse } from '../../domain/refusal.js';
@@ -18,8 +17,8 @@ import { defineRoute, type Route, type RouteContext } from '../../http/route.js'
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
-/** The inspector page, as the dev server and a page using the browser entry serve it. */
-const inspector = async () => raw(200, INSPECTOR_HTML, 'text/html; charset=utf-8', {
+/** The inspector page, as the dev server and a page using the browser entry serve it (its HTML a chunk of its own: only opening it loads it). */
+const inspector = async () => raw(200, (await import('./inspector-page.js')).INSPECTOR_HTML, 'text/html; charset=utf-8', {
   'cache-control': 'no-store',
   // Never inside another origin's frame (clickjacking of its pause, delete and reset buttons).
   'x-frame-options': 'DENY',

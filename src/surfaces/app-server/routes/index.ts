@@ -1,22 +1,17 @@
 /**
  * The app server's route table: every endpoint of the real service the fake serves, by area. A new
- * app-server route goes in its area's file here; the OpenAPI document and the README tables are
- * made from this list.
+ * app-server route goes in its area's file here, and in `firstRoutes` (the V1 conversations,
+ * sandboxes and events a page calls first) or `later.ts` (the rest, loaded by the surface on the
+ * first request that needs them). `apiRoutes` (`all.ts`) is the whole list, for the OpenAPI
+ * document and the README tables.
  */
 import type { Route } from '../../../http/route.js';
 import { appConversationRoutes } from './app-conversations.js';
 import { conversationOpRoutes } from './conversation-ops.js';
 import { eventRoutes } from './events.js';
-import { legacyRoutes } from './legacy.js';
-import { legacyConversationRoutes } from './legacy-conversation.js';
 import { sandboxRoutes } from './sandboxes.js';
-import { secretRoutes } from './secrets.js';
-import { serverConfigRoutes } from './server-config.js';
-import { settingsRoutes } from './settings.js';
-import { userGitRoutes } from './user-git.js';
 
-/** Every endpoint of the API (what the real service serves). */
-export const apiRoutes: readonly Route[] = Object.freeze([
-  ...legacyRoutes, ...appConversationRoutes, ...conversationOpRoutes, ...eventRoutes, ...sandboxRoutes,
-  ...legacyConversationRoutes, ...serverConfigRoutes, ...settingsRoutes, ...secretRoutes, ...userGitRoutes,
+/** The routes a page calls first: V1 app conversations, their operations and events, sandboxes and sandbox specs. */
+export const firstRoutes: readonly Route[] = Object.freeze([
+  ...appConversationRoutes, ...conversationOpRoutes, ...eventRoutes, ...sandboxRoutes,
 ]);

@@ -2,6 +2,7 @@
  * Query parameters shared by the API routes: paging, datetimes as pydantic parses them, id lists.
  */
 import * as z from 'zod/mini';
+import { NEVER } from 'zod/v4/core';
 import { MAX_BATCH_IDS, MAX_PAGE_LIMIT, StartTaskSortOrder, Uuid } from '../../../schemas/common.js';
 import { LaxBool, laxInt, type PydanticErrorParams } from '../../../schemas/helpers.js';
 import { canonicalDateTime, formatDateTime, parseDateTimeMicros } from '../../../schemas/datetime.js';
@@ -43,7 +44,7 @@ export const QueryDateTime = z.pipe(z.string(), z.transform((value, ctx) => {
       code: 'custom', message: error, input: value, path: [],
       params: pydanticIssue('datetime_from_date_parsing', `Input should be a valid datetime or date, ${error}`, { error }),
     });
-    return z.NEVER;
+    return NEVER;
   }
   return canonicalDateTime(formatDateTime(Math.floor(micros / 1000), micros % 1000));
 }));
