@@ -23,7 +23,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; browser?: Record<string, unknown>; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -454,8 +454,31 @@ async function tenants(): Promise<void> {
   }
 }
 
+// ------------------------------------------------------------------ 10. the browser entry's weight (issue 23)
+async function browser(): Promise<void> {
+  console.log('\n10. fakehands/browser in a page vs the same page with msw alone: bytes before the first answer, and its time in Chromium');
+  const { buildPages, firstRequest } = await import('./browser-weight.js');
+  const out: Record<string, unknown> = {};
+  for (const bundler of ['vite', 'esbuild'] as const) {
+    const pages = await buildPages(bundler);
+    const { msw, fakehands } = pages;
+    const kb = (n: number) => `${round(n / 1000, 1)} KB`;
+    const ratio = { min: fakehands.initial.min / msw.initial.min, gzip: fakehands.initial.gzip / msw.initial.gzip };
+    console.log(`  ${bundler}: before the first answer, msw ${kb(msw.initial.min)} min / ${kb(msw.initial.gzip)} gzip (${msw.initial.chunks} chunk) · fakehands ${kb(fakehands.initial.min)} / ${kb(fakehands.initial.gzip)} (${fakehands.initial.chunks} chunks) → ${round(ratio.min, 3)}× minified, ${round(ratio.gzip, 3)}× gzip`);
+    console.log(`  ${bundler}: every chunk written, msw ${kb(msw.all.min)} / ${kb(msw.all.gzip)} · fakehands ${kb(fakehands.all.min)} / ${kb(fakehands.all.gzip)} (${fakehands.all.chunks} chunks) → ${round(fakehands.all.gzip / msw.all.gzip, 3)}× gzip`);
+    const timing = await firstRequest(pages);
+    const slower = timing.fakehands.medianMs / timing.msw.medianMs;
+    const scripts = timing.fakehands.runs[0]!.scripts;
+    console.log(`  ${bundler}: first answer in Chromium (median of ${timing.msw.runs.length}), msw ${round(timing.msw.medianMs, 1)} ms · fakehands ${round(timing.fakehands.medianMs, 1)} ms (${scripts} scripts fetched) → ${round(slower, 3)}×`);
+    out[bundler] = { msw: { initial: msw.initial, all: msw.all, firstAnswerMs: round(timing.msw.medianMs, 1) }, fakehands: { initial: fakehands.initial, all: fakehands.all, firstAnswerMs: round(timing.fakehands.medianMs, 1), scriptsBeforeFirstAnswer: scripts }, ratio: { min: round(ratio.min, 3), gzip: round(ratio.gzip, 3), firstAnswer: round(slower, 3) } };
+    target(`browser (${bundler}): gzip bytes before the first answer × msw alone`, ratio.gzip, 1.5, false);
+    target(`browser (${bundler}): first answer in Chromium × msw alone`, slower, 1.5, false);
+  }
+  report.browser = out;
+}
+
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls, agent, tenants };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls, agent, tenants, browser };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

@@ -21,7 +21,6 @@ import { isRefusal, refuse, type Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
 import { appConversationView, finishedTurns, sandboxStatusOf } from './views.js';
 import { resolveInWorkspace, workspaceOf, type Workspace } from './workspace.js';
-import { zipArchive } from './zip.js';
 
 /** LLM profiles a user has saved (the fake's user settings): name → model. */
 export const LLM_PROFILES: Readonly<Record<string, string>> = {
@@ -120,8 +119,8 @@ export function gitDiff(context: ReadyContext, path: string): GitChangeDiff {
   return { original: context.workspace.original[relative] ?? '', modified: context.workspace.current[relative] ?? '' };
 }
 
-/** `GET .../download`: a ZIP of the conversation (its metadata, messages and workspace); `null` for an unknown one. */
-export function exportConversation(state: DomainState, id: string): Uint8Array | null {
+/** `GET .../download`: a ZIP of the conversation (its metadata, messages and workspace); `null` for an unknown one. The ZIP writer loads on first use. */
+export async function exportConversation(state: DomainState, id: string): Promise<Uint8Array | null> {
   const conversation = findV1(state, id);
   if (!conversation) return null;
   const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
@@ -132,6 +131,7 @@ export function exportConversation(state: DomainState, id: string): Uint8Array |
     files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] = `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;
   });
   for (const [path, text] of Object.entries(workspace.current)) files[`workspace/${path}`] = text;
+  const { zipArchive } = await import('./zip.js');
   return zipArchive(files, state.clock.now());
 }
 
