@@ -113,7 +113,8 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
     fake = await createCore(fakeOptions, BROWSER_ENVIRONMENT);
   }
   if (persist === 'localStorage') fake.onChange(keepIn(storageKey));
-  const worker = setupWorker(...createHandlers(fake.mounts));
+  // The page's own scripts and lazily loaded chunks (fakehands' own among them) go to the network.
+  const worker = setupWorker(...createHandlers(fake.mounts, { pageOrigin: globalThis.location?.origin }));
   await worker.start({ serviceWorker: { url: serviceWorkerUrl }, onUnhandledRequest: 'bypass', quiet });
   if (inspectorAsked(fake.options.baseUrl)) {
     // The page was opened at /_fakehands/: it becomes the inspector, whose requests the worker

@@ -64,6 +64,12 @@ export class Mounts {
     return null;
   }
 
+  /** Whether `url` lands on a mount whose surface answers its path (see `SurfaceSpec.paths`). */
+  owns(url: URL): boolean {
+    const placed = this.find(url);
+    return placed !== null && placed.mount.surface.owns(placed.path);
+  }
+
   /** The URL roots the mounts cover, without one covered by another (`origin + prefix`), for transports that match by pattern. */
   roots(): string[] {
     const roots = this.list.map((m) => `${m.origin}${m.prefix}`);

@@ -49,13 +49,30 @@ export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
   });
 }
 
+/** Options of `createHandlers`. */
+export interface HandlerOptions {
+  /**
+   * The page's own origin (in a browser): a request there to a path no surface answers (a script, a
+   * chunk, an image of the page) is passed on to the network instead of answered 404.
+   */
+  pageOrigin?: string;
+}
+
 /**
  * One msw handler for everything under each mounted root: the fastest way to serve the fake in-process.
  * @example
  * setupServer(...createHandlers(fake.mounts))
  */
-export function createHandlers(mounts: Mounts): FakeHandler[] {
-  const resolver = async ({ request }: { request: Request }) => toResponse(await mounts.fetch(request));
+export function createHandlers(mounts: Mounts, options: HandlerOptions = {}): FakeHandler[] {
+  const { pageOrigin } = options;
+  const resolver = async ({ request }: { request: Request }) => {
+    if (pageOrigin !== undefined) {
+      const url = new URL(request.url);
+      // The page's own files: msw passes a request on when its resolver returns nothing.
+      if (url.origin === pageOrigin && !mounts.owns(url)) return undefined;
+    }
+    return toResponse(await mounts.fetch(request));
+  };
   return [...mounts.roots().map((root) => http.all(`${root}/*`, resolver)), ...createSocketHandlers(mounts)];
 }
 

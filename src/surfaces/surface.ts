@@ -23,6 +23,11 @@ export interface SurfaceSpec {
   routes: readonly Route[];
   /** Loads the rest of its routes (a dynamic `import()`): asked the first time a request matches no route loaded. */
   later?: () => Promise<readonly Route[]>;
+  /**
+   * The paths it answers (each with what is under it), relative to its mount; absent: every path.
+   * A page's worker leaves any other path of the page's own origin to the page (its scripts, chunks, images).
+   */
+  paths?: readonly string[];
   /** Its auth rule: the refusal when a request to `route` at `path` lacks what the surface requires, or `null`. */
   authorize(instance: Instance, route: Route, path: string, request: RequestLike): Refusal | null;
   /** Its error body: how a refusal is answered on this kind of host. */
@@ -41,6 +46,8 @@ export interface Surface extends Readonly<Omit<SurfaceSpec, 'routes' | 'later'>>
   route(method: string, path: string): Routing | Promise<Routing>;
   /** Every route of the surface, the later ones loaded first. */
   allRoutes(): Promise<readonly Route[]>;
+  /** Whether `path` (relative to its mount) is one it answers (see `paths`). */
+  owns(path: string): boolean;
 }
 
 /**
@@ -49,7 +56,7 @@ export interface Surface extends Readonly<Omit<SurfaceSpec, 'routes' | 'later'>>
  * export const controlSurface = defineSurface({ name: 'control', routes: [], later: () => import('./routes.js').then((m) => m.controlRoutes), authorize, refusalAnswer, faultable: false, journaled: false })
  */
 export function defineSurface(spec: SurfaceSpec): Surface {
-  const { routes: first, later, ...rest } = spec;
+  const { routes: first, later, paths, ...rest } = spec;
   let routes: readonly Route[] = first;
   let router = new Router(first);
   let loaded = !later;
@@ -77,5 +84,6 @@ export function defineSurface(spec: SurfaceSpec): Surface {
       return allRoutes().then(() => router.find(method, path));
     },
     allRoutes,
+    owns: (path: string) => !paths || paths.some((owned) => path === owned || path.startsWith(`${owned}/`)),
   });
 }

@@ -186,6 +186,58 @@ describe('the agent server behind the browser worker', () => {
   }, 60_000);
 });
 
+describe('what a page loads, and when (issue 23)', () => {
+  it('answers its first V1 request from the first chunks; the settings, the control API and the agent host load on first need', async () => {
+    const page = await browser.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js')) scripts.push(new URL(request.url()).pathname.slice(1));
+    });
+    await page.goto(`${site.url}/?agent=1&key=k`);
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+    const headers = { 'x-session-api-key': 'k' };
+    const search = await page.evaluate(async (h) => (await fetch('/api/v1/sandboxes/search?limit=1', { headers: h })).status, headers);
+    const first = [...scripts];
+    const later = async (path: string) => {
+      const before = scripts.length;
+      const answer = await page.evaluate(async ([url, h]) => {
+        const response = await fetch(url, { headers: h });
+        return { status: response.status, type: response.headers.get('content-type') };
+      }, [path, headers] as const);
+      return { ...answer, loaded: scripts.slice(before) };
+    };
+    const settings = await later('/api/settings');
+    const settingsAgain = await later('/api/options/models');
+    const control = await later('/_fakehands/health');
+    const agent = await later('http://agent.localhost:3001/alive');
+    await page.close();
+    expect(search).toBe(200);
+    expect(first).toContain('app.js');
+    // The later routes are chunks the page had not fetched before the first answer.
+    expect(first.some((name) => name.startsWith('later-') || name.startsWith('routes-') || name.startsWith('document-'))).toBe(false);
+    expect(settings.status).toBe(404); // never saved in the empty fixture: the real 404
+    expect(settings.loaded.some((name) => name.startsWith('later-'))).toBe(true);
+    expect([settingsAgain.status, settingsAgain.loaded]).toEqual([200, []]);
+    expect([control.status, control.loaded.length > 0]).toEqual([200, true]);
+    expect([agent.status, agent.loaded.length > 0]).toEqual([200, true]);
+  }, 60_000);
+
+  it('leaves the page\'s own files to the network, and still answers any API path as the real server does', async () => {
+    const page = await openApp('?key=k');
+    const result = await page.evaluate(async () => {
+      const get = async (path: string) => {
+        const response = await fetch(path, { headers: { 'x-session-api-key': 'k' } });
+        return [response.status, response.headers.get('content-type'), (await response.text()).slice(0, 20)];
+      };
+      return { script: await get('/app.js'), missingImage: await get('/logo.png'), unknownApi: await get('/api/nothing') };
+    });
+    await page.close();
+    expect(result.script.slice(0, 2)).toEqual([200, 'text/javascript']); // the static server's file, not the fake's 404
+    expect(result.missingImage).toEqual([404, null, '']); // the static server's own 404
+    expect(result.unknownApi).toEqual([404, 'application/json', '{"detail":"Not Found']);
+  }, 60_000);
+});
+
 describe('fakehands/browser keeps going when storage fails', () => {
   it('answers 507 (not a 500 with a stack) past the localStorage quota, and the change is not made', async () => {
     const page = await openApp('?persist=1&key=k');

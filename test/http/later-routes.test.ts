@@ -10,7 +10,7 @@ import { Router } from '../../src/http/router.js';
 import { json } from '../../src/http/responses.js';
 import { createFakeCore } from '../../src/fake.js';
 import { defineSurface } from '../../src/surfaces/surface.js';
-import { appServerSurface } from '../../src/surfaces/app-server/index.js';
+import { OPENAPI_PATH, appServerSurface } from '../../src/surfaces/app-server/index.js';
 import { agentServerSurface } from '../../src/surfaces/agent-server/index.js';
 import { controlSurface } from '../../src/surfaces/control/index.js';
 import { firstRoutes } from '../../src/surfaces/app-server/routes/index.js';
@@ -86,6 +86,12 @@ describe('the app server\'s first routes', () => {
     });
     expect(laterOnly.length).toBeGreaterThan(50);
     expect(shadowed.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+
+  it('lie, with every later route and the OpenAPI document, under the paths the surface says it answers', () => {
+    const paths = [...apiRoutes.map((route) => route.path.replace(/:(\w+)\*?/g, 'x')), OPENAPI_PATH];
+    expect(paths.filter((path) => !appServerSurface.owns(path))).toEqual([]);
+    expect(['/', '/app.js', '/assets/index-x.js', '/favicon.ico', '/apis'].filter((path) => appServerSurface.owns(path))).toEqual([]);
   });
 
   it('hold the V1 conversations, sandboxes, sandbox specs and events a page calls first', () => {

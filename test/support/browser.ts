@@ -3,7 +3,7 @@
  * browser download), and a static server for a page bundled with `fakehands/browser` and msw's
  * worker script (what `npx msw init` copies).
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,12 +19,16 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 }
 
-/** Builds the test page (test/browser/app.ts bundled for the browser) into `.tmp/browser-page/`. */
+/**
+ * Builds the test page (test/browser/app.ts bundled for the browser) into `.tmp/browser-page/`,
+ * with code splitting as a page's bundler does: what fakehands loads on first need is a chunk of its own.
+ */
 export async function buildPage(): Promise<string> {
   const dir = join(ROOT, '.tmp/browser-page');
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await build({
-    entryPoints: [join(ROOT, 'test/browser/app.ts')], outfile: join(dir, 'app.js'),
+    entryPoints: { app: join(ROOT, 'test/browser/app.ts') }, outdir: dir, splitting: true,
     bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning',
   });
   await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
