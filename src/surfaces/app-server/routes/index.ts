@@ -7,11 +7,10 @@
  */
 import type { Route } from '../../../http/route.js';
 import { appConversationRoutes } from './app-conversations.js';
-import { conversationOpRoutes } from './conversation-ops.js';
 import { eventRoutes } from './events.js';
 import { sandboxRoutes } from './sandboxes.js';
 
-/** The routes a page calls first: V1 app conversations, their operations and events, sandboxes and sandbox specs. */
+/** The routes a page calls first: V1 app conversations and their events, sandboxes and sandbox specs. */
 export const firstRoutes: readonly Route[] = Object.freeze([
-  ...appConversationRoutes, ...conversationOpRoutes, ...eventRoutes, ...sandboxRoutes,
+  ...appConversationRoutes, ...eventRoutes, ...sandboxRoutes,
 ]);

@@ -1,9 +1,10 @@
 /**
- * The app server's routes a page needs later, if at all: the legacy (V0) conversations, the web
+ * The app server's routes a page needs later, if at all: a V1 conversation's operations, the legacy (V0) conversations, the web
  * app's settings, secrets, git world and server configuration. Loaded by the app-server surface
  * with a dynamic `import()` (a chunk of its own in a page's bundle).
  */
 import type { Route } from '../../../http/route.js';
+import { conversationOpRoutes } from './conversation-ops.js';
 import { legacyRoutes } from './legacy.js';
 import { legacyConversationRoutes } from './legacy-conversation.js';
 import { secretRoutes } from './secrets.js';
@@ -11,7 +12,7 @@ import { serverConfigRoutes } from './server-config.js';
 import { settingsRoutes } from './settings.js';
 import { userGitRoutes } from './user-git.js';
 
-/** The legacy routes and the web app's world. */
+/** A V1 conversation's own operations (update, delete, download, stream-start...), the legacy routes and the web app's world. */
 export const laterRoutes: readonly Route[] = Object.freeze([
-  ...legacyRoutes, ...legacyConversationRoutes, ...serverConfigRoutes, ...settingsRoutes, ...secretRoutes, ...userGitRoutes,
+  ...conversationOpRoutes, ...legacyRoutes, ...legacyConversationRoutes, ...serverConfigRoutes, ...settingsRoutes, ...secretRoutes, ...userGitRoutes,
 ]);
