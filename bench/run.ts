@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createServer as createNetServer } from 'node:net';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -474,6 +474,13 @@ async function browser(): Promise<void> {
     target(`browser (${bundler}): gzip bytes before the first answer × msw alone`, ratio.gzip, 1.5, false);
     target(`browser (${bundler}): first answer in Chromium × msw alone`, slower, 1.5, false);
   }
+  // What a consumer installs: the tarball, and fakehands + msw against msw alone (no Pact).
+  const { installSize } = await import('./install-size.js');
+  const msw = (JSON.parse(await readFile(root('node_modules/msw/package.json'), 'utf8')) as { version: string }).version;
+  const size = await installSize(msw);
+  const mb = (n: number) => `${round(n / 1e6, 2)} MB`;
+  console.log(`  install: tarball ${mb(size.tarball.packed)} packed, ${mb(size.tarball.unpacked)} unpacked (${size.tarball.files} files) · node_modules with fakehands + msw ${msw} ${mb(size.withFakehands)} · msw alone ${mb(size.mswAlone)} → ${round(size.withFakehands / size.mswAlone, 3)}×`);
+  out.install = { msw, ...size, ratio: round(size.withFakehands / size.mswAlone, 3) };
   report.browser = out;
 }
 

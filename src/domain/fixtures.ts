@@ -9,7 +9,6 @@ import { FakehandsError, fixtureError } from './errors.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED, redactSecrets } from './redact.js';
 import type { ChangedEntity } from './events.js';
-import { sharedDefaultGitWorld } from './git-world.js';
 import { Store } from './store.js';
 import { StoreBudget, sizeOf } from './table.js';
 
@@ -160,7 +159,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     names.add(secret.name);
   }
   await store.setCustomSecrets(data.secrets);
-  store.git = data.git ?? sharedDefaultGitWorld();
+  store.git = data.git ?? null;
   return store;
 }
 
@@ -190,7 +189,7 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
       llm_profiles: Object.fromEntries(Object.entries(store.settings.llm_profiles).map(([name, p]) => [name, { ...p, api_key: p.api_key ? REDACTED : p.api_key }])),
     },
     secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),
-    git: store.git,
+    ...(store.git ? { git: store.git } : {}),
   });
 }
 

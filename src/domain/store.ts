@@ -271,8 +271,11 @@ export class Store {
     this.onChange({ entity: 'secrets', action: 'replaced' });
   }
 
-  /** The git world behind the provider tokens (read only: set when the fixture loads). */
-  git: GitWorld = { user: { id: '', login: '', avatar_url: '', company: null, name: null, email: null }, repositories: [], suggested_tasks: [] };
+  /**
+   * The git world behind the provider tokens (read only: set when the fixture loads); `null`: the
+   * generated default world (`git-world.ts`, loaded with the routes that read it, never at start).
+   */
+  git: GitWorld | null = null;
 
   /** Links a conversation to its parent (`sub_conversation_ids`). */
   linkChild(parentId: string, childId: string): void {

@@ -8,7 +8,8 @@
  */
 import type { ProviderType } from '../schemas/common.js';
 import type { SuggestedTask } from '../schemas/legacy.js';
-import type { Branch, GitRepositoryRecord, GitUser, Repository } from '../schemas/user-git.js';
+import type { Branch, GitRepositoryRecord, GitUser, GitWorld, Repository } from '../schemas/user-git.js';
+import { sharedDefaultGitWorld } from './git-world.js';
 import { pageFrom } from './paging.js';
 import { Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
@@ -19,6 +20,9 @@ const bare = (reason: 'unauthorized' | 'bad_request' | 'internal', message: stri
 /** The legacy routes' 401 without a token. */
 const TOKEN_REQUIRED = 'Git provider token required. (such as GitHub).';
 
+/** The fixture's git world, or the generated default one when the fixture has none. */
+const worldOf = (state: DomainState): GitWorld => state.store.git ?? sharedDefaultGitWorld();
+
 /** Providers with a token (or a user id). */
 export function connectedProviders(state: DomainState): ProviderType[] {
   return (Object.entries(state.store.providerTokens) as [ProviderType, { token: string | null; user_id: string | null }][])
@@ -28,7 +32,7 @@ export function connectedProviders(state: DomainState): ProviderType[] {
 /** Repositories of connected providers (of `provider` only, when given). */
 function reachable(state: DomainState, provider?: ProviderType | null): GitRepositoryRecord[] {
   const connected = new Set(connectedProviders(state));
-  return state.store.git.repositories.filter((r) => connected.has(r.git_provider) && (!provider || r.git_provider === provider));
+  return worldOf(state).repositories.filter((r) => connected.has(r.git_provider) && (!provider || r.git_provider === provider));
 }
 
 /** A repository as the routes answer it (no branches, no microagents). */
@@ -39,7 +43,7 @@ function wire(repo: GitRepositoryRecord, linkHeader: string | null = null): Repo
 
 /** The user, or 401 without any token. */
 export function gitUser(state: DomainState): GitUser | Refusal {
-  return connectedProviders(state).length > 0 ? state.store.git.user : bare('unauthorized', TOKEN_REQUIRED);
+  return connectedProviders(state).length > 0 ? worldOf(state).user : bare('unauthorized', TOKEN_REQUIRED);
 }
 
 /** `GET /api/user/installations?provider=`: GitHub app installations or Bitbucket workspaces. */
@@ -114,7 +118,7 @@ export function searchBranches(state: DomainState, query: { repository: string; 
 export function suggestedTasks(state: DomainState): SuggestedTask[] | Refusal {
   const connected = new Set(connectedProviders(state));
   if (connected.size === 0) return bare('unauthorized', 'No providers set.');
-  return state.store.git.suggested_tasks.filter((t) => connected.has(t.git_provider));
+  return worldOf(state).suggested_tasks.filter((t) => connected.has(t.git_provider));
 }
 
 /** `GET /api/user/repository/{owner}/{repo}/microagents`: name, path and date of each. */
@@ -163,6 +167,6 @@ export function searchInstallationsPage(state: DomainState, query: { provider: P
 export function searchSuggestedTasksPage(state: DomainState, query: { page_id?: string | undefined; limit: number }) {
   const connected = new Set(connectedProviders(state));
   // The newest TaskType has no CREATE_MICROAGENT.
-  const tasks = state.store.git.suggested_tasks.filter((t): t is SuggestedTask & { task_type: Exclude<SuggestedTask['task_type'], 'CREATE_MICROAGENT'> } => connected.has(t.git_provider) && t.task_type !== 'CREATE_MICROAGENT');
+  const tasks = worldOf(state).suggested_tasks.filter((t): t is SuggestedTask & { task_type: Exclude<SuggestedTask['task_type'], 'CREATE_MICROAGENT'> } => connected.has(t.git_provider) && t.task_type !== 'CREATE_MICROAGENT');
   return pageFrom(tasks, query.page_id, query.limit);
 }

@@ -5,9 +5,9 @@
  * `npx fakehands serve`; then adds Pact and runs `npx fakehands verify` against it.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeExamples } from '../support/readme.js';
@@ -65,6 +65,27 @@ describe('the packed package in a fresh project', () => {
     expect(shipped).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'SECURITY.md', 'BENCHMARKS.md', 'dist', 'contracts', 'fixtures']));
     // Nothing unused: the browser entry is built by the page's own bundler, never shipped pre-bundled.
     expect(await readdir(join(project, 'node_modules/fakehands/dist'))).not.toContain('browser.bundle.js');
+    expect(shipped).not.toContain('src'); // no source maps point there: the TypeScript sources would be dead weight
+  });
+
+  it('ships no JavaScript file that no entry point, the command or a lazily loaded chunk reaches', async () => {
+    const installed = join(project, 'node_modules/fakehands');
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
+    const targets = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(targets) : []);
+    const start = [...targets(manifest.exports), ...Object.values(manifest.bin)].filter((path) => /\.c?js$/.test(path)).map((path) => join(installed, path));
+    const reached = new Set<string>();
+    for (const queue = [...start]; queue.length > 0;) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      // Comments left out: a JSDoc example names files too.
+      const code = (await readFile(file, 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      // Static and dynamic imports, re-exports and requires of the package's own files.
+      for (const match of code.matchAll(/(?:from|import|require)\s*\(?\s*['"](\.{1,2}\/[^'"$]+)['"]/g)) queue.push(join(dirname(file), match[1]!));
+    }
+    const all = (await readdir(join(installed, 'dist'), { recursive: true })).filter((path) => /\.c?js$/.test(path)).map((path) => join(installed, 'dist', path));
+    expect(all.filter((file) => !reached.has(file)).map((file) => file.slice(installed.length + 1))).toEqual([]);
+    expect(reached.size).toBeGreaterThan(100);
   });
 
   it('runs the README\'s in-test examples', async () => {
