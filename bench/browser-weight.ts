@@ -27,19 +27,22 @@ const WORK = join(ROOT, '.tmp/bench-pages');
 
 /** What each page does: start intercepting, then ask for the first page of sandboxes. */
 const FIRST_REQUEST = `
+const started = performance.now();
 const response = await fetch('/api/v1/sandboxes/search?limit=20');
 const body = await response.json();
-window.__firstAnswer = { ms: performance.now(), status: response.status, items: body.items.length };
+window.__firstAnswer = { ms: performance.now(), status: response.status, items: body.items.length, scriptStartMs: scriptStart, startedMs: started };
 `;
 
 /** The two pages: msw with one handler for the same request, and fakehands/browser with its defaults. */
 export const PAGES = {
-  msw: `import { setupWorker } from 'msw/browser';
+  msw: `const scriptStart = performance.now();
+import { setupWorker } from 'msw/browser';
 import { http, HttpResponse } from 'msw';
 const worker = setupWorker(http.get('/api/v1/sandboxes/search', () => HttpResponse.json({ items: [], next_page_id: null })));
 await worker.start({ quiet: true });
 ${FIRST_REQUEST}`,
-  fakehands: `import { startFakeWorker } from 'fakehands/browser';
+  fakehands: `const scriptStart = performance.now();
+import { startFakeWorker } from 'fakehands/browser';
 await startFakeWorker({ baseUrl: location.origin, auth: 'none' });
 ${FIRST_REQUEST}`,
 } as const;
@@ -147,7 +150,18 @@ async function serve(dir: string): Promise<{ url: string; server: Server }> {
 }
 
 /** One page load: the first answer's time from navigation start, and the scripts fetched before it. */
-export interface FirstAnswer { ms: number; status: number; items: number; scripts: number }
+export interface FirstAnswer {
+  /** Navigation start to the first answer. */
+  ms: number;
+  status: number;
+  items: number;
+  /** Navigation start to the page's script running (its chunks downloaded and evaluated). */
+  scriptStartMs: number;
+  /** Navigation start to intercepting (the worker registered; the fake loaded its fixture). */
+  startedMs: number;
+  /** Scripts fetched before the first answer. */
+  scripts: number;
+}
 
 /** Loads the page at `url` in a fresh context and waits for its first answer. */
 async function loadOnce(browser: Browser, url: string): Promise<FirstAnswer> {

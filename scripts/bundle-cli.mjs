@@ -37,7 +37,8 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['msw', 'msw/*', '@pact-foundation/pact'],
+  // Every dependency stays external (Node 20.19+ requires an ES module, @msw/data's among them): one copy of each in the consumer's node_modules.
+  external: ['msw', 'msw/*', '@pact-foundation/pact', 'zod', 'zod/*', '@faker-js/faker', '@faker-js/faker/*', '@msw/data', 'ws'],
   // import.meta.url (used to find the package's files) becomes the CommonJS file's own URL.
   define: { 'import.meta.url': '__fakehandsFileUrl' },
   banner: { js: "const __fakehandsFileUrl = require('node:url').pathToFileURL(__filename).href;" },

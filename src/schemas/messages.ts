@@ -6,7 +6,7 @@
  * global one, as importing classic zod sets it.
  */
 import { config } from 'zod/v4/core';
-import en from 'zod/v4/locales/en.js';
+import { en } from 'zod/locales';
 
 // From zod/v4/core rather than zod/mini's namespace: esbuild's code splitting then leaves zod's
 // JSON Schema writer out of a page's first chunk (only the OpenAPI document needs it).
