@@ -13,7 +13,7 @@ import { agentServerContext, type ReadyContext } from './conversation-ops.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { metricsOf } from './views.js';
 import { refuse, type Refusal } from './refusal.js';
-import { agentStatus, deliverMessage, pauseAgent, runAgent, type AgentEvent } from './scripted-agent.js';
+import { agentStatus, type AgentEvent } from './agent-status.js';
 import type { DomainState } from './state.js';
 
 /** Filters of an event search and count. */
@@ -113,17 +113,17 @@ export function batchGetEvents(state: DomainState, conversation: ConversationRec
 
 /** `POST .../events` and a socket's frame: the message reaches the agent (and runs it when asked). */
 export async function sendToAgent(state: DomainState, conversation: ConversationRecord, text: string, run: boolean): Promise<void> {
-  await deliverMessage(state, conversation, text, run);
+  await (await import('./scripted-agent.js')).deliverMessage(state, conversation, text, run);
 }
 
 /** `POST .../pause`. */
 export async function pauseConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
-  await pauseAgent(state, conversation);
+  await (await import('./scripted-agent.js')).pauseAgent(state, conversation);
 }
 
 /** `POST .../run`: 409 while the agent runs (`run_conversation`: "conversation_already_running"). */
 export async function runConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
-  return (await runAgent(state, conversation)) ? null : refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
+  return (await (await import('./scripted-agent.js')).runAgent(state, conversation)) ? null : refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
 }
 
 /** The agent's execution status as the socket's `full_state` gives it. */

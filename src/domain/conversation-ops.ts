@@ -16,7 +16,6 @@ import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { deleteConversation } from './legacy-conversations.js';
 import { messageText } from './start-tasks.js';
-import { deliverMessage } from './scripted-agent.js';
 import { isRefusal, refuse, type Refusal } from './refusal.js';
 import type { DomainState } from './state.js';
 import { appConversationView, finishedTurns, sandboxStatusOf } from './views.js';
@@ -86,7 +85,7 @@ export async function sendMessage(state: DomainState, id: string, request: AppSe
   if (!sandbox) return refuse('gone', 'Conversation is archived. The sandbox no longer exists.');
   if (status === 'ERROR') return refuse('unavailable', 'Sandbox is in an error state and cannot accept messages.');
   if (status !== 'RUNNING') return refuse('conflict', `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.`);
-  await deliverMessage(state, conversation, messageText(request.content), request.run);
+  await (await import('./scripted-agent.js')).deliverMessage(state, conversation, messageText(request.content), request.run);
   return { sandbox_status: status };
 }
 

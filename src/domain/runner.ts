@@ -9,7 +9,6 @@ import type { Fixture } from '../schemas/records.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
 import { fixtureOf, recordOf } from './fixtures.js';
 import { Mutex } from './mutex.js';
-import { settleAgentRuns } from './scripted-agent.js';
 import { settleStartTasks } from './start-tasks.js';
 import type { DomainState } from './state.js';
 
@@ -62,7 +61,8 @@ export class OperationRunner {
       try {
         if (settle) {
           await settleStartTasks(state);
-          await settleAgentRuns(state);
+          // The scripted agent's runs (and its module: a chunk of its own in a page) only once one started.
+          if (state.activeRuns.size > 0) await (await import('./scripted-agent.js')).settleAgentRuns(state);
         }
         const result = await body(state);
         await this.#publish();

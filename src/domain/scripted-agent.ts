@@ -8,18 +8,18 @@
  * manual clock or vitest's fake timers drive a run. Event shapes follow the agent server's models
  * (openhands-sdk `openhands/sdk/event/`: `MessageEvent`, `ActionEvent`, `ObservationEvent`,
  * `ConversationStateUpdateEvent`, `PauseEvent`, `SystemPromptEvent`), written without null fields
- * as the newest server writes them.
+ * as the newest server writes them. What every request needs (a run's status, publishing one
+ * event) is in `agent-status.ts`; this module loads with the first run (a chunk of its own in a page).
  */
 import { formatDateTime, parseDateTime } from '../schemas/datetime.js';
 import type { AgentScript } from '../schemas/agent-server.js';
-import type { AgentEventRecord, ConversationRecord } from '../schemas/records.js';
+import type { ConversationRecord } from '../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
-import { naiveTimestamp } from './fixtures.js';
+import { EDIT_DONE_AFTER, RUN_STEPS, agentStatus, publishEvent, runStepsTotal, stateUpdate, text, type AgentEvent } from './agent-status.js';
 import type { DomainState } from './state.js';
 import { workspaceOf } from './workspace.js';
 
-/** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
-export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: 'user' | 'agent' | 'environment' };
+export { RUN_STEPS, SYSTEM_PROMPT, agentStatus, editedTurns, publishEvent, runStepsTotal, type AgentEvent } from './agent-status.js';
 
 /** What a run's step publishes, and when: `at` is a fraction of `agentRunMs` after the run started. */
 interface RunStep {
@@ -39,8 +39,6 @@ interface RunContext {
   callId(step: number): string;
 }
 
-const text = (value: string) => [{ type: 'text', text: value }];
-const stateUpdate = (key: string, value: unknown) => ({ kind: 'ConversationStateUpdateEvent', source: 'environment' as const, key, value });
 
 /** The path the turn changed, with its content before and after (absent: the file was not there). */
 function turnChange(context: RunContext): { path: string; before: string | undefined; after: string | undefined } {
@@ -116,22 +114,6 @@ const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
   },
 ]);
 
-/** The first event of every conversation's log. */
-export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze({
-  kind: 'SystemPromptEvent', source: 'agent',
-  system_prompt: { type: 'text', text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.' },
-  tools: [
-    { type: 'function', function: { name: 'terminal', description: 'Execute a bash command in the terminal.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } },
-    { type: 'function', function: { name: 'file_editor', description: 'View, create and edit files.', parameters: { type: 'object', properties: { command: { type: 'string' }, path: { type: 'string' } }, required: ['command', 'path'] } } },
-    { type: 'function', function: { name: 'finish', description: 'Finish the task.', parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } },
-  ],
-});
-
-/** The step after which the built-in run's file edit is done (the workspace shows the turn from then on). */
-const EDIT_DONE_AFTER = 5;
-
-/** How many steps the built-in run has. */
-export const RUN_STEPS = DEFAULT_SCRIPT.length;
 
 /** The events of one step of a user's script, each due at its own time within the run. */
 type Scripted = { event: RunStep['event']; ends?: 'error' | 'stuck' }[];
@@ -182,11 +164,6 @@ function stepsOf(state: DomainState, conversation: ConversationRecord): readonly
   return script ? compileScript(script).steps : DEFAULT_SCRIPT;
 }
 
-/** How many steps a conversation's current run has. */
-export function runStepsTotal(conversation: ConversationRecord): number {
-  return conversation.agent_steps_total ?? RUN_STEPS;
-}
-
 /** The script for a message: the first whose `match` the text contains, or none (the built-in one). */
 function scriptFor(state: DomainState, message: string): { index: number; total: number; editAfter: number } | null {
   const scripts = state.options.agentScripts ?? [];
@@ -197,29 +174,8 @@ function scriptFor(state: DomainState, message: string): { index: number; total:
   return { index, total: steps.length, editAfter };
 }
 
-/** Stores a new event of a conversation at `atMs` (default now); returns it. */
-export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
-  const stamp = state.stamp(atMs);
-  const event = { id: state.random.uuid(), timestamp: naiveTimestamp(stamp), ...fields } as AgentEvent;
-  await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
-  return event;
-}
-
 /** When a run started, in epoch ms. */
 const runStart = (conversation: ConversationRecord) => parseDateTime(conversation.agent_started_at ?? conversation.created_at);
-
-/** The turns of a conversation the workspace shows: every run whose edit is done. */
-export function editedTurns(conversation: ConversationRecord): number | null {
-  if (conversation.agent_steps_done === undefined) return null;
-  return conversation.agent_turns - (conversation.agent_steps_done >= (conversation.agent_edit_after ?? EDIT_DONE_AFTER) ? 0 : 1);
-}
-
-/** The agent's status as its events say: `null` for a conversation whose history has no events. */
-export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | 'idle' | null {
-  if (conversation.agent_status) return conversation.agent_status;
-  if (conversation.agent_steps_done === undefined) return null;
-  return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
-}
 
 /**
  * A user message to the agent: published as a user `MessageEvent`; with `run`, starts a run (a

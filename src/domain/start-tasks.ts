@@ -8,7 +8,7 @@ import { canonicalDateTime, formatDateTime } from '../schemas/datetime.js';
 import type { StartTaskRecord } from '../schemas/records.js';
 import { badRequest, refuse, type Refusal } from './refusal.js';
 import { breathe } from './mutex.js';
-import { RUN_STEPS, SYSTEM_PROMPT, deliverMessage, publishEvent } from './scripted-agent.js';
+import { RUN_STEPS, SYSTEM_PROMPT, publishEvent } from './agent-status.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from './lifecycle.js';
 import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from './paging.js';
@@ -126,6 +126,7 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
   // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
   await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
+  const { deliverMessage } = await import('./scripted-agent.js');
   let current = hasMessage ? await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs) : record;
   // Messages queued while it started (POST /api/v1/conversations/{id}/pending-messages) reach it now, in order.
   for (const queued of state.store.takeQueued(record.id)) current = await deliverMessage(state, current, queued.text, true, atMs);
@@ -144,7 +145,7 @@ export async function queuePendingMessage(state: DomainState, id: string, text: 
   const messageId = toHex(state.random.uuid());
   const conversation = state.store.conversations.get(key);
   if (conversation?.version === 'V1') {
-    await deliverMessage(state, conversation, text, true);
+    await (await import('./scripted-agent.js')).deliverMessage(state, conversation, text, true);
     return { id: messageId, queued: false, position: 0 };
   }
   const task = state.store.startTasks.get(key) ?? state.store.startTasks.all().find((t) => t.app_conversation_id === key);

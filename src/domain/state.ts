@@ -10,7 +10,7 @@ import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from './lifecycle.js';
 import type { Store } from './store.js';
 import type { AgentScript } from '../schemas/agent-server.js';
-import { runStepsTotal } from './scripted-agent.js';
+import { runStepsTotal } from './agent-status.js';
 
 /** Options of the domain. */
 export interface ServiceOptions {

@@ -12,7 +12,7 @@ import type { ExposedUrl, SandboxInfo } from '../schemas/sandbox.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
 import { CONVERSATION_STATUS_OF_SANDBOX, LEGACY_STATUS_OF_V1_SANDBOX } from './lifecycle.js';
 import type { DomainState } from './state.js';
-import { agentStatus, editedTurns } from './scripted-agent.js';
+import { agentStatus, editedTurns } from './agent-status.js';
 
 /** Title prefix of a conversation created without a title. */
 const DEFAULT_TITLE_PREFIX = 'Conversation ';
