@@ -184,7 +184,7 @@ async function loadOnce(browser: Browser, url: string): Promise<FirstAnswer> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The first-request time of both pages in Chromium, taking turns, median of `runs` (after one warm-up each). */
-export async function firstRequest(pages: Record<PageName, PageWeight>, runs = 7, executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Record<PageName, { medianMs: number; runs: FirstAnswer[] }>> {
+export async function firstRequest(pages: Record<PageName, PageWeight>, runs = 15, executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Record<PageName, { medianMs: number; runs: FirstAnswer[] }>> {
   const servers = { msw: await serve(pages.msw.dir), fakehands: await serve(pages.fakehands.dir) };
   const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   try {
