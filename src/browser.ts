@@ -8,6 +8,7 @@
  * const { fake, worker } = await startFakeWorker({ baseUrl: location.origin, auth: 'none' })
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
+import { defaultFixture } from './browser/default-fixture.js';
 import { BUNDLED_FIXTURES, PACKAGE_VERSION } from './browser/fixtures.generated.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { FakehandsError, fixtureError } from './domain/errors.js';
@@ -15,20 +16,25 @@ import type { ChangeListener } from './domain/events.js';
 import { Refusal } from './domain/refusal.js';
 import { createHandlers } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
-import type { FixtureInput } from './schemas/records.js';
+import type { FixtureInput } from './schemas/fixture.js';
 
 
-/** The bundled fixtures once parsed. */
-const parsedFixtures = new Map<string, unknown>();
+/** The built-in fixtures once made (their records are copied when stored, never changed). */
+const builtInFixtures = new Map<string, unknown>();
 
-/** The browser's environment: built-in fixtures bundled, no file to read. */
+/** The browser's environment: built-in fixtures made in the page, no file to read. */
 const BROWSER_ENVIRONMENT: Environment = {
   async readFixture(name) {
-    const text = BUNDLED_FIXTURES[name];
-    if (text === undefined) throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
-    // Parsed once: a reset after the first skips validation (fixtures.ts keeps what it validated).
-    if (!parsedFixtures.has(name)) parsedFixtures.set(name, JSON.parse(text) as unknown);
-    return { data: parsedFixtures.get(name), source: `"${name}"` };
+    if (!builtInFixtures.has(name)) {
+      // The default fixture is generated in the page (browser/default-fixture.ts); the empty one is
+      // bundled. Both in their parsed form, checked when the package was built (a test compares
+      // them with fixtures/*.json): stored without the fixture's schemas, which a page then never downloads.
+      const text = BUNDLED_FIXTURES[name];
+      if (name === 'default') builtInFixtures.set(name, defaultFixture());
+      else if (text !== undefined) builtInFixtures.set(name, JSON.parse(text) as unknown);
+      else throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
+    }
+    return { data: builtInFixtures.get(name), source: `"${name}"`, trusted: true };
   },
   async readNamedFixture(_dir, name) {
     throw fixtureError(`"${name}"`, 'no fixtures directory in the browser');

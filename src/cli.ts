@@ -12,7 +12,7 @@ import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
 import { StateFileWriter, readStateFile } from './server/state-file.js';
 import { freePort } from './server/start.js';
-import type { FixtureInput } from './schemas/records.js';
+import type { FixtureInput } from './schemas/fixture.js';
 
 /** Exit code of a bad option, a bad fixture or a port in use. */
 export const EXIT_USAGE = 2;

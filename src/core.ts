@@ -15,7 +15,7 @@ import { isRefusal } from './domain/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
 import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';
-import type { Fixture, FixtureInput } from './schemas/records.js';
+import type { Fixture, FixtureInput } from './schemas/fixture.js';
 
 export { BUILT_IN_FIXTURES } from './schemas/control.js';
 export type { Environment, FixtureOption, ResetOptions } from './instance/instance.js';

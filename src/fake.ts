@@ -8,7 +8,7 @@ import { createCore, type Environment, type FakeCore } from './core.js';
 import { packageFile, packageVersion } from './package-root.js';
 import type { FakeOptionsInput } from './options.js';
 import { BUILT_IN_FIXTURES } from './schemas/control.js';
-import type { FixtureInput } from './schemas/records.js';
+import type { FixtureInput } from './schemas/fixture.js';
 
 export { BUILT_IN_FIXTURES, type Environment, type FakeCore, type FixtureOption, type ResetOptions } from './core.js';
 

@@ -49,4 +49,4 @@ export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, 
 export { INSTANT_TIMINGS, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, CONVERSATION_STATUS_OF_SANDBOX, type Timings } from './domain/lifecycle.js';
 export type { FakeService, Page, PageRequest, AppConversationFilters, StartTaskFilters } from './domain/service.js';
 export * as schemas from './schemas/index.js';
-export type { Fixture, FixtureInput } from './schemas/records.js';
+export type { Fixture, FixtureInput } from './schemas/fixture.js';

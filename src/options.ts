@@ -7,7 +7,7 @@ import { formatPath } from './schemas/issue-path.js';
 import { AgentScript } from './schemas/agent-server.js';
 import { FakehandsError } from './domain/errors.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/table.js';
-import type { FixtureInput } from './schemas/records.js';
+import type { FixtureInput } from './schemas/fixture.js';
 
 /** The documented default session API key of the fake (it is not a secret of anyone's). */
 export const DEFAULT_API_KEY = 'fakehands-dev-key';

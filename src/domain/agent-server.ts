@@ -15,6 +15,7 @@ import { metricsOf } from './views.js';
 import { refuse, type Refusal } from './refusal.js';
 import { agentStatus, type AgentEvent } from './agent-status.js';
 import type { DomainState } from './state.js';
+import { keyHolder } from './session-keys.js';
 
 /** Filters of an event search and count. */
 export interface EventFilters {
@@ -25,13 +26,7 @@ export interface EventFilters {
   timestamp__lt?: string | undefined;
 }
 
-/** Whether a session key opens some agent server: `running` for a RUNNING sandbox's, `stopped` for a sandbox that is not running (its container is down), `none` otherwise. */
-export function keyHolder(state: DomainState, key: string | null): { kind: 'running'; sandbox: SandboxRecord } | { kind: 'stopped' } | { kind: 'none' } {
-  if (!key) return { kind: 'none' };
-  const sandbox = state.store.sandboxes.all().find((s) => s.session_api_key === key);
-  if (!sandbox) return { kind: 'none' };
-  return state.settledNow(sandbox).status === 'RUNNING' ? { kind: 'running', sandbox } : { kind: 'stopped' };
-}
+export { keyHolder } from './session-keys.js';
 
 /** The conversation `id` on the agent server the key opens; a 404 when it is not there (another sandbox's, unknown, or V0). */
 export function conversationFor(state: DomainState, id: string, key: string | null): ConversationRecord | Refusal {

@@ -4,7 +4,7 @@
  * the journal and anything else that follows state subscribe to them; nothing decides from an
  * HTTP verb whether something changed.
  */
-import type { Fixture } from '../schemas/records.js';
+import type { Fixture } from '../schemas/fixture.js';
 
 /** What kind of thing changed. */
 export type ChangedEntity =

@@ -1,57 +1,33 @@
-import * as z from 'zod/mini';
-import {
-  AgentEventRecord, ConversationRecord, Fixture, SandboxRecord, StartTaskRecord,
-} from '../schemas/records.js';
-import { SandboxSpecInfo } from '../schemas/sandbox-spec.js';
+/**
+ * Loading a fixture into a store, and a store back into a fixture (`fake.snapshot()`). A fixture is
+ * validated record by record as it is stored (`fixture-check.ts`, loaded only then); a built-in
+ * fixture of a page (validated when the package was built, bundled in its parsed form) is stored
+ * as it is, so a page never downloads the fixture's schemas to start (issue 23).
+ */
+import type { Fixture } from '../schemas/fixture.js';
+import type { SandboxRecord } from '../schemas/records.js';
 import { canonicalDateTime, formatDateTime, parseDateTime, parseDateTimeMicros } from '../schemas/datetime.js';
-import { formatPath } from '../schemas/issue-path.js';
 import { FakehandsError, fixtureError } from './errors.js';
+import type { FixtureParts, RecordKind, RecordOf } from './fixture-check.js';
 import { toHyphenatedUuid } from './ids.js';
 import { REDACTED, redactSecrets } from './redact.js';
 import type { ChangedEntity } from './events.js';
 import { Store } from './store.js';
 import { StoreBudget, sizeOf } from './table.js';
 
-
-
 /** An event's `timestamp` as the agent server writes it: ISO, naive (no offset), microseconds. */
 export function naiveTimestamp(stored: string): string {
   return stored.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  return `${formatPath(issue.path)}: ${issue.message}`;
-}
-
-/**
- * Records of fixtures validated before, by the object given: a built-in fixture is read once and
- * kept, so a reset or a new tenant loads it again without validating each record again (the
- * records are copied before they are stored, never changed).
- */
-const VALIDATED = new WeakMap<object, { schema: z.ZodMiniType; data: unknown }>();
-/** The budget size of each validated record as stored (only its dates move from one load to the next, never their length). */
+/** The budget size of each record as stored (only its dates move from one load to the next, never their length). */
 const SIZES = new WeakMap<object, number>();
-/** The budget size of `stored`, made from the validated record `from`. */
+/** The budget size of `stored`, made from the record `from`. */
 const sizeFor = (from: object, stored: object): number => {
   let size = SIZES.get(from);
   if (size === undefined) SIZES.set(from, (size = sizeOf(stored)));
   return size;
 };
-
-/** The parts of a fixture, checked record by record as they are stored. */
-const FixtureShape = z.strictObject({
-  relative_to: Fixture.shape.relative_to,
-  sandbox_specs: z.array(z.unknown()).check(z.minLength(1, 'a fixture needs at least one sandbox spec (the first is the default)')),
-  sandboxes: z._default(z.array(z.unknown()), []),
-  conversations: z._default(z.array(z.unknown()), []),
-  start_tasks: z._default(z.array(z.unknown()), []),
-  events: z._default(z.array(z.unknown()), []),
-  provider_tokens: Fixture.shape.provider_tokens,
-  mcp_config: Fixture.shape.mcp_config,
-  settings: Fixture.shape.settings,
-  secrets: Fixture.shape.secrets,
-  git: Fixture.shape.git,
-});
 
 /**
  * Validates a fixture and stores it, record by record (no second full copy of a large data set
@@ -59,11 +35,20 @@ const FixtureShape = z.strictObject({
  * its schema, a reference to nothing, or an id used twice. Records without `status_changed_at`
  * entered their status at `nowMs`, so a STARTING sandbox of a fixture is still starting when it loads.
  * A fixture with `relative_to` has every time moved by `nowMs − relative_to`: it always looks recent.
+ * A `trusted` fixture (a built-in one, in its parsed form) is stored without its schemas; its
+ * references and ids are still checked.
  */
-export async function storeFromFixture(input: unknown, source: string, nowMs: number, budget: StoreBudget = new StoreBudget()): Promise<Store> {
-  const shape = FixtureShape.safeParse(input);
-  if (!shape.success) throw fixtureError(source, shape.error.issues.slice(0, 3).map(describeIssue).join('; '));
-  const data = shape.data;
+export async function storeFromFixture(input: unknown, source: string, nowMs: number, budget: StoreBudget = new StoreBudget(), trusted = false): Promise<Store> {
+  let data: FixtureParts;
+  let record: <K extends RecordKind>(kind: K, index: number, value: unknown) => RecordOf<K>;
+  if (trusted) {
+    data = input as FixtureParts;
+    record = <K extends RecordKind>(_kind: K, _index: number, value: unknown) => value as RecordOf<K>;
+  } else {
+    const check = await import('./fixture-check.js');
+    data = check.fixtureParts(input, source);
+    record = check.recordChecker(source);
+  }
   const store = new Store(budget);
   const now = formatDateTime(nowMs);
   const shiftMs = data.relative_to ? nowMs - parseDateTime(canonicalDateTime(data.relative_to)) : 0;
@@ -75,17 +60,6 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   };
   const atOptional = (value: string | undefined) => (value === undefined ? undefined : at(value));
 
-  /** Validates one record with `schema`, naming its path on failure (a record of a fixture loaded before is not validated again). */
-  const record = <S extends z.ZodMiniType>(schema: S, kind: string, index: number, value: unknown): z.output<S> => {
-    const known = typeof value === 'object' && value !== null ? VALIDATED.get(value) : undefined;
-    if (known && known.schema === schema) return known.data as z.output<S>;
-    const result = schema.safeParse(value);
-    if (!result.success) {
-      throw fixtureError(source, result.error.issues.slice(0, 3).map((issue) => describeIssue({ ...issue, path: [kind, index, ...issue.path] })).join('; '));
-    }
-    if (typeof value === 'object' && value !== null) VALIDATED.set(value, { schema, data: result.data });
-    return result.data;
-  };
   /** Stores a validated record at once (no await per record: a fixture loads in one go), naming its path when its id is taken. */
   const insertNow = <T>(kind: string, index: number, id: string, store_: () => T): T => {
     try {
@@ -106,13 +80,13 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   };
 
   for (const [i, value] of data.sandbox_specs.entries()) {
-    const parsed = record(SandboxSpecInfo, 'sandbox_specs', i, value);
+    const parsed = record('sandbox_specs', i, value);
     const spec = { ...parsed, created_at: at(parsed.created_at) };
     insertNow('sandbox_specs', i, spec.id, () => store.sandboxSpecs.insertValidated(spec, sizeFor(parsed, spec)));
   }
-  store.defaultSandboxSpecId = store.sandboxSpecs.orderings.all.size > 0 ? (record(SandboxSpecInfo, 'sandbox_specs', 0, data.sandbox_specs[0]).id) : null;
+  store.defaultSandboxSpecId = store.sandboxSpecs.orderings.all.size > 0 ? (record('sandbox_specs', 0, data.sandbox_specs[0]).id) : null;
   for (const [i, value] of data.sandboxes.entries()) {
-    const sandbox = record(SandboxRecord, 'sandboxes', i, value);
+    const sandbox = record('sandboxes', i, value);
     if (!store.sandboxSpecs.get(sandbox.sandbox_spec_id)) {
       throw fixtureError(source, `sandboxes[${i}].sandbox_spec_id: no sandbox spec has the id "${sandbox.sandbox_spec_id}"`);
     }
@@ -120,7 +94,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     insertNow('sandboxes', i, sandbox.id, () => store.sandboxes.insertValidated(storedSandbox, sizeFor(sandbox, storedSandbox)));
   }
   for (const [i, value] of data.conversations.entries()) {
-    const conversation = record(ConversationRecord, 'conversations', i, value);
+    const conversation = record('conversations', i, value);
     if (conversation.version === 'V1' && !toHyphenatedUuid(conversation.id)) {
       throw fixtureError(source, `conversations[${i}].id: a V1 conversation needs a UUID id, got "${conversation.id}"`);
     }
@@ -137,12 +111,12 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     if (parent) store.linkChild(parent, stored.id);
   }
   for (const [i, value] of data.start_tasks.entries()) {
-    const task = record(StartTaskRecord, 'start_tasks', i, value);
+    const task = record('start_tasks', i, value);
     const storedTask = { ...task, created_at: at(task.created_at), updated_at: at(task.updated_at), status_changed_at: atOptional(task.status_changed_at) ?? now };
     insertNow('start_tasks', i, task.id, () => store.startTasks.insertValidated(storedTask, sizeFor(task, storedTask)));
   }
   for (const [i, value] of data.events.entries()) {
-    const event = record(AgentEventRecord, 'events', i, value);
+    const event = record('events', i, value);
     const conversation = toHyphenatedUuid(event.conversation_id) ?? event.conversation_id;
     if (!store.conversations.get(conversation)) throw fixtureError(source, `events[${i}].conversation_id: no conversation has the id "${event.conversation_id}"`);
     const created = at(event.created_at);

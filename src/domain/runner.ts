@@ -5,7 +5,7 @@
  * reset swaps the state behind it, so a reference kept before a reset stays valid.
  */
 import { formatDateTime } from '../schemas/datetime.js';
-import type { Fixture } from '../schemas/records.js';
+import type { Fixture } from '../schemas/fixture.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
 import { fixtureOf, recordOf } from './fixtures.js';
 import { Mutex } from './mutex.js';

@@ -3,16 +3,21 @@
  * method is a domain operation (a function of the state, in its area module) run by the fake's one
  * `OperationRunner`: one at a time, time-driven steps settled first, changes published before it
  * resolves. Adding an operation is one line in `OPERATIONS`.
+ *
+ * The areas a page rarely calls first (a conversation's own operations, the legacy conversations,
+ * the git providers) are named by `later(area, name)` and loaded with the first call of one of
+ * them: a page's bundler makes each a chunk of its own (issue 23). Calls keep their order: a call
+ * waiting for its area's module is not overtaken by a later call.
  */
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
-import type { Fixture } from '../schemas/records.js';
+import type { Fixture } from '../schemas/fixture.js';
 import * as appConversations from './app-conversations.js';
-import * as ops from './conversation-ops.js';
+import type * as ops from './conversation-ops.js';
 import type { ChangeListener } from './events.js';
-import * as gitProviders from './git-providers.js';
-import * as legacy from './legacy-conversations.js';
-import type { OperationRunner } from './runner.js';
+import type * as gitProviders from './git-providers.js';
+import type * as legacy from './legacy-conversations.js';
+import type { Operation, OperationRunner } from './runner.js';
 import * as sandboxes from './sandboxes.js';
 import * as startTasks from './start-tasks.js';
 import type { DomainState } from './state.js';
@@ -21,7 +26,30 @@ export type { Page, PageRequest } from './paging.js';
 export type { AppConversationFilters } from './app-conversations.js';
 export type { StartTaskFilters } from './start-tasks.js';
 
-/** The operations `fake.service` offers, each a domain function of the state. */
+/** The areas loaded with the first call of one of their operations. */
+const LATER_AREAS: { [A in LaterArea]: () => Promise<object> } = {
+  ops: () => import('./conversation-ops.js'),
+  legacy: () => import('./legacy-conversations.js'),
+  gitProviders: () => import('./git-providers.js'),
+};
+/** The modules of those areas. */
+interface LaterAreas {
+  ops: typeof ops;
+  legacy: typeof legacy;
+  gitProviders: typeof gitProviders;
+}
+type LaterArea = keyof LaterAreas;
+
+/** An operation of an area loaded later: its area and its name there. */
+interface LaterOperation<A extends LaterArea, N extends keyof LaterAreas[A]> {
+  readonly area: A;
+  readonly name: N;
+}
+
+/** Names an operation of an area that is loaded with its first call. */
+const later = <A extends LaterArea, N extends keyof LaterAreas[A]>(area: A, name: N): LaterOperation<A, N> => ({ area, name });
+
+/** The operations `fake.service` offers, each a domain function of the state (or one loaded later). */
 const OPERATIONS = {
   /** `GET /api/v1/sandbox-specs/search`: specs, newest first. */
   searchSandboxSpecs: sandboxes.searchSandboxSpecs,
@@ -58,32 +86,35 @@ const OPERATIONS = {
   /** `GET /api/v1/app-conversations/start-tasks/count`. */
   countStartTasks: startTasks.countStartTasks,
   /** `POST /api/conversations`: creates a V0 conversation with its own sandbox, or joins an existing one. */
-  createConversation: legacy.createConversation,
+  createConversation: later('legacy', 'createConversation'),
   /** `GET /api/conversations`: conversations of both versions, newest first, filtered. */
-  listConversations: legacy.listConversations,
+  listConversations: later('legacy', 'listConversations'),
   /** `GET /api/conversations/{id}`: `null` for an unknown id. */
-  getConversation: legacy.getConversation,
+  getConversation: later('legacy', 'getConversation'),
   /** `PATCH /api/conversations/{id}`: sets the title. */
-  updateConversationTitle: legacy.updateConversationTitle,
+  updateConversationTitle: later('legacy', 'updateConversationTitle'),
   /** `DELETE /api/conversations/{id}`: removes the conversation, and its sandbox when nothing else uses it; `false` for an unknown id. */
-  deleteConversation: legacy.deleteConversation,
+  deleteConversation: later('legacy', 'deleteConversation'),
   /** `PATCH /api/v1/app-conversations/{id}`: `null` for an unknown conversation. */
-  updateAppConversation: ops.updateAppConversation,
+  updateAppConversation: later('ops', 'updateAppConversation'),
   /** `DELETE /api/v1/app-conversations/{id}`: `false` for an unknown conversation. */
-  deleteAppConversation: ops.deleteAppConversation,
+  deleteAppConversation: later('ops', 'deleteAppConversation'),
   /** `POST /api/v1/app-conversations/{id}/send-message`: the sandbox's status, or the `Refusal` the route answers. */
-  sendMessage: ops.sendMessage,
+  sendMessage: later('ops', 'sendMessage'),
   /** `GET /api/v1/app-conversations/{id}/file`: the file's text, `""` when it is not there. */
-  readFile: ops.readFile,
+  readFile: later('ops', 'readFile'),
   /** `GET /api/v1/app-conversations/{id}/download`: a ZIP of the conversation and its workspace; `null` when unknown. */
-  exportConversation: ops.exportConversation,
+  exportConversation: later('ops', 'exportConversation'),
   /** `POST /api/add-git-providers`: merges provider tokens and stores the MCP config. */
-  storeGitProviders: gitProviders.storeGitProviders,
+  storeGitProviders: later('gitProviders', 'storeGitProviders'),
 } as const;
 
-/** The operations of the table, as methods: the state argument is the runner's, the result a promise. */
+/** A domain function as a method: the state argument is the runner's, the result a promise. */
+type BoundOperation<F> = F extends (state: DomainState, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+
+/** The operations of the table, as methods. */
 type Bound<T> = {
-  [K in keyof T]: T[K] extends (state: DomainState, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+  [K in keyof T]: T[K] extends LaterOperation<infer A, infer N> ? BoundOperation<LaterAreas[A][N]> : BoundOperation<T[K]>;
 };
 
 /** The operations of the Conversation and Sandbox Service, for arranging state in tests (`fake.service`). */
@@ -107,8 +138,30 @@ export function createService(runner: OperationRunner): FakeService {
     subscribe: (listener: ChangeListener) => runner.subscribe(listener),
     providerTokens: () => runner.state.store.providerTokens,
   };
-  for (const [name, operation] of Object.entries(OPERATIONS)) {
-    service[name] = (...args: unknown[]) => runner.run(operation as (state: DomainState, ...rest: unknown[]) => unknown, ...args);
+  // A call whose area is still loading waits for it, and every call made after it waits its turn
+  // behind it: the runner gets the calls in the order they were made.
+  const modules: Partial<Record<LaterArea, Record<string, Operation<unknown[], unknown>>>> = {};
+  let queue: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  const call = (area: LaterArea | null, operation: string | Operation<unknown[], unknown>, args: unknown[]): Promise<unknown> => {
+    const find = () => (typeof operation === 'function' ? operation : modules[area!]?.[operation]);
+    const ready = find();
+    if (ready && waiting === 0) return runner.run(ready, ...args);
+    waiting += 1;
+    let result: Promise<unknown> | undefined;
+    const handed = queue.then(async () => {
+      if (area && !modules[area]) modules[area] = (await LATER_AREAS[area]()) as Record<string, Operation<unknown[], unknown>>;
+      result = runner.run(find()!, ...args);
+    }).finally(() => {
+      waiting -= 1;
+    });
+    queue = handed.catch(() => undefined);
+    return handed.then(() => result);
+  };
+  for (const [name, entry] of Object.entries(OPERATIONS)) {
+    service[name] = typeof entry === 'function'
+      ? (...args: unknown[]) => call(null, entry as Operation<unknown[], unknown>, args)
+      : (...args: unknown[]) => call(entry.area, entry.name as string, args);
   }
   return Object.freeze(service) as unknown as FakeService;
 }

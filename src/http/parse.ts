@@ -1,12 +1,15 @@
 /**
  * The parse stage: reads a request's query and JSON body as FastAPI does and validates them
  * with the route's zod schemas; problems of both come back together as pydantic 422 items.
+ * What only a bad request needs (zod issues as pydantic items, Python's JSON error messages) and
+ * what only an upload route needs (multipart forms) are loaded the first time they are: a page's
+ * bundler makes them chunks of their own (issue 23).
  */
 import type { ValidationErrorItem } from '../schemas/errors.js';
-import { MAX_JSON_DEPTH, findPythonJsonError, scanJsonShape } from './python-json.js';
+import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
 import type { RequestLike } from './responses.js';
-import type { FormFields, Route, UploadedFile } from './route.js';
-import { toValidationErrors } from './validation.js';
+import type { Route } from './route.js';
+import type * as Validation from './validation.js';
 
 /** Most problems one 422 reports; the rest are left out (a 200 KB body cannot make a 10 MB answer). */
 export const MAX_VALIDATION_ERRORS = 100;
@@ -66,48 +69,15 @@ async function readBody(request: RequestLike, optional: boolean): Promise<{ ok: 
     const value: unknown = JSON.parse(text);
     return value === null ? { ok: false, error: MISSING_BODY } : { ok: true, value };
   } catch {
+    const { findPythonJsonError } = await import('./python-json.js');
     const problem = findPythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
     return { ok: false, error: { type: 'json_invalid', loc: ['body', problem.pos], msg: 'JSON decode error', input: {}, ctx: { error: problem.msg } } };
   }
 }
 
-/** Whether a value of a parsed form is a file (a `File`, or a `Blob` with a name). */
-function isFile(value: unknown): value is Blob & { name?: string } {
-  return typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function';
-}
-
-/**
- * Reads a multipart form as FastAPI's `File()` and `Form()` parameters do: each declared field is
- * required; a body that is not a multipart form lacks them all (422 `missing` at `["body", name]`).
- */
-async function readForm(request: RequestLike, fields: FormFields): Promise<{ ok: true; value: Record<string, UploadedFile | UploadedFile[] | string> } | { ok: false; errors: ValidationErrorItem[] }> {
-  const contentType = request.headers.get('content-type') ?? '';
-  let form: FormData | null = null;
-  if (contentType.toLowerCase().startsWith('multipart/form-data')) {
-    const bytes = request.arrayBuffer ? await request.arrayBuffer() : new TextEncoder().encode(await request.text());
-    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData().catch(() => null);
-  }
-  const value: Record<string, UploadedFile | UploadedFile[] | string> = {};
-  const errors: ValidationErrorItem[] = [];
-  const upload = async (file: Blob & { name?: string }): Promise<UploadedFile> => ({ filename: file.name ?? 'upload', content_type: file.type || 'application/octet-stream', bytes: new Uint8Array(await file.arrayBuffer()) });
-  for (const [name, kind] of Object.entries(fields)) {
-    const given: unknown = form?.get(name) ?? null;
-    if (kind === 'files' && given !== null) {
-      const all = form!.getAll(name);
-      const index = all.findIndex((item) => !isFile(item));
-      if (index >= 0) errors.push({ type: 'value_error', loc: ['body', name, index], msg: "Value error, Expected UploadFile, received: <class 'str'>", input: String(all[index]), ctx: { error: {} } });
-      else value[name] = await Promise.all(all.map((item) => upload(item as Blob)));
-    } else if (given === null) {
-      errors.push({ type: 'missing', loc: ['body', name], msg: 'Field required', input: null });
-    } else if (kind === 'file' && !isFile(given)) {
-      errors.push({ type: 'value_error', loc: ['body', name], msg: "Value error, Expected UploadFile, received: <class 'str'>", input: String(given), ctx: { error: {} } });
-    } else if (kind === 'file' && isFile(given)) {
-      value[name] = await upload(given);
-    } else {
-      value[name] = isFile(given) ? await given.text() : String(given);
-    }
-  }
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value };
+/** zod issues as pydantic 422 items (`validation.ts`, loaded with the first bad request). */
+async function toValidationErrors(...args: Parameters<typeof Validation.toValidationErrors>): Promise<ValidationErrorItem[]> {
+  return (await import('./validation.js')).toValidationErrors(...args);
 }
 
 /** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
@@ -115,14 +85,14 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
   const errors: ValidationErrorItem[] = [];
   if (route.params) {
     const result = route.params.safeParse(params, { reportInput: true });
-    if (!result.success) for (const error of toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
+    if (!result.success) for (const error of await toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
   }
   let query: unknown;
   if (route.query) {
     const raw = readQuery(route, url);
     const result = route.query.safeParse(raw, { reportInput: true });
     if (result.success) query = result.data;
-    else for (const error of toValidationErrors(result.error.issues, raw, 'query')) errors.push(error);
+    else for (const error of await toValidationErrors(result.error.issues, raw, 'query')) errors.push(error);
   }
   let body: unknown;
   if (route.body) {
@@ -132,10 +102,11 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
     } else {
       const result = route.body.safeParse(read.value, { reportInput: true });
       if (result.success) body = result.data;
-      else for (const error of toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
+      else for (const error of await toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
     }
   }
   if (route.form) {
+    const { readForm } = await import('./form.js');
     const read = await readForm(request, route.form);
     if (read.ok) body = read.value;
     else errors.push(...read.errors);

@@ -11,7 +11,6 @@ import { FakehandsError } from '../domain/errors.js';
 import { Refusal, invalid, isRefusal } from '../domain/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
-import { checkAnswer } from './check.js';
 import { parseRequest } from './parse.js';
 import { isRawAnswer, json, networkError, type Answer, type RequestLike } from './responses.js';
 import type { Route } from './route.js';
@@ -61,10 +60,13 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
   }
 }
 
-/** Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as JSON. */
-function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Answer {
+/**
+ * Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as
+ * JSON. The check (`check.ts`, with the schema of every error body) is loaded the first time it is asked for.
+ */
+async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
   const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(route.successStatus ?? 200, result);
-  if (instance.options.checkResponses) checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
+  if (instance.options.checkResponses) (await import('./check.js')).checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
   return answer;
 }
 

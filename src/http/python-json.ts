@@ -128,34 +128,3 @@ export function findPythonJsonError(text: string): PythonJsonError | null {
     return { msg: error.msg, pos: Array.from(text.slice(0, error.at)).length };
   }
 }
-
-/** Deepest nesting a request body may have (Python's json module gives up near its recursion limit of 1000). */
-export const MAX_JSON_DEPTH = 512;
-
-/**
- * The shape of a JSON text in one pass, skipping strings, stopping as soon as it is too much:
- * nested deeper than `depthLimit` (with where), or holding more than `valueLimit` values (lists and
- * maps, and their items and entries, counted by their brackets and separators).
- */
-export function scanJsonShape(text: string, depthLimit: number, valueLimit: number): { kind: 'ok' } | { kind: 'too_deep'; at: number } | { kind: 'too_many_values' } {
-  let depth = 0;
-  let values = 1;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > depthLimit) return { kind: 'too_deep', at: Array.from(text.slice(0, i)).length };
-      if (++values > valueLimit) return { kind: 'too_many_values' };
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-    } else if (c === 0x2c) {
-      if (++values > valueLimit) return { kind: 'too_many_values' };
-    }
-  }
-  return { kind: 'ok' };
-}

@@ -2,7 +2,6 @@
  * The one table of error statuses: which schema each error answer has (for the contract check
  * and the OpenAPI document), and which status each refusal reason is answered with.
  */
-import type { RefusalReason } from '../domain/errors.js';
 import * as z from 'zod/mini';
 import { AgentServerError } from '../schemas/conversation-ops.js';
 import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors.js';
@@ -32,20 +31,4 @@ export const ERROR_RESPONSES: Readonly<Record<number, { description: string; sch
   507: { description: 'Insufficient Storage: the fake is at its limit of records or bytes', schema: DetailError },
 });
 
-/** The HTTP status of each refusal reason. */
-export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = Object.freeze({
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  gone: 410,
-  invalid: 422,
-  too_many: 429,
-  internal: 500,
-  bad_gateway: 502,
-  unavailable: 503,
-  gateway_timeout: 504,
-  storage_full: 507,
-});
+export { REFUSAL_STATUS } from './refusal-status.js';

@@ -18,14 +18,17 @@ import { StoreBudget } from '../domain/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
 import { BUILT_IN_FIXTURES } from '../schemas/control.js';
 import type { AgentScript } from '../schemas/agent-server.js';
-import type { Fixture, FixtureInput } from '../schemas/records.js';
+import type { Fixture, FixtureInput } from '../schemas/fixture.js';
 import { createFaults, type Faults } from './faults.js';
 import { createJournal, type Journal } from './journal.js';
 
 /** What the platform provides an instance: how fixtures are read, and the version to report. */
 export interface Environment {
-  /** Reads a fixture given by name (a built-in one) or by path; `source` names it in errors. */
-  readFixture(nameOrPath: string): Promise<{ data: unknown; source: string }>;
+  /**
+   * Reads a fixture given by name (a built-in one) or by path; `source` names it in errors.
+   * `trusted`: validated when the package was built and given in its parsed form (stored without its schemas).
+   */
+  readFixture(nameOrPath: string): Promise<{ data: unknown; source: string; trusted?: boolean }>;
   /** Reads `NAME.json` of a fixtures directory, for the control API's reset by name. */
   readNamedFixture(dir: string, name: string): Promise<FixtureInput>;
   /** The version of fakehands, for the OpenAPI document. */
@@ -85,7 +88,7 @@ export interface Instance {
  * const instance = await createInstance({ fixture: 'empty' }, environment)
  */
 export async function createInstance(input: FakeOptionsInput, environment: Environment): Promise<Instance> {
-  const readFixture = async (fixture: FixtureOption) => (typeof fixture === 'function' ? { data: fixture(), source: '(function)' }
+  const readFixture = async (fixture: FixtureOption): Promise<{ data: unknown; source: string; trusted?: boolean }> => (typeof fixture === 'function' ? { data: fixture(), source: '(function)' }
     : typeof fixture !== 'string' ? { data: fixture, source: '(object)' } : environment.readFixture(fixture));
   const options = resolveOptions(input);
   const timings = resolveTimings(options.timings);
@@ -95,8 +98,8 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   let current = { fixture: options.fixture as FixtureOption, seed: options.seed };
 
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
-    const { data, source } = await readFixture(fixture);
-    const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes));
+    const { data, source, trusted = false } = await readFixture(fixture);
+    const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
     return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
   };
 

@@ -3,7 +3,6 @@
  * what it accepts and answers. Not part of the real service; fakehands' own.
  */
 import * as z from 'zod/mini';
-import { Fixture } from './records.js';
 
 /** Most time one `POST /_fakehands/clock` may advance: a year. */
 export const MAX_CLOCK_ADVANCE_MS = 365 * 24 * 3600 * 1000;
@@ -84,7 +83,5 @@ export const JournalPage = z.object({ requests: z.array(JournalEntry) });
 /** `DELETE /_fakehands/requests`. */
 export const JournalCleared = z.object({ cleared: z.literal(true) });
 
-/** `GET /_fakehands/state`: everything the fake holds. */
-export const StateSnapshot = Fixture;
 /** `POST /_fakehands/reset`. */
 export const ResetDone = Health;

@@ -7,4 +7,5 @@ export * from './sandbox-spec.js';
 export * from './sandbox.js';
 export * from './app-conversation.js';
 export * from './records.js';
+export * from './fixture.js';
 export * from './control.js';

@@ -14,7 +14,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { isEventSocketPath, openEventSocket } from '../surfaces/agent-server/sockets.js';
 import { isRefusal } from '../domain/refusal.js';
-import { REFUSAL_STATUS } from '../http/status.js';
+import { REFUSAL_STATUS } from '../http/refusal-status.js';
 import type { StateFileWriter } from './state-file.js';
 
 /** Largest socket frame a client may send: 1 MiB (a bigger one closes the socket with 1009). */

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ChangedEntity, ChangedState, StateChange } from '../domain/events.js';
 import { FakehandsError } from '../domain/errors.js';
 import { Refusal } from '../domain/refusal.js';
-import type { Fixture } from '../schemas/records.js';
+import type { Fixture } from '../schemas/fixture.js';
 
 /** Log lines written before the snapshot is rewritten and the log starts over. */
 export const COMPACT_EVERY = 50_000;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { FakehandsError, createFake, generateFixture } from '../../src/index.js';
 import { DEFAULT_FIXTURE_OPTIONS } from '../../src/domain/generate.js';
-import { Fixture } from '../../src/schemas/records.js';
+import { Fixture } from '../../src/schemas/fixture.js';
 
 const readJson = async (name: string) => JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')) as unknown;
 
@@ -92,9 +92,29 @@ describe('the fixtures bundled for the browser', () => {
   it('are the fixtures/ files, with the package version (npm run fixtures writes both)', async () => {
     const { readFile } = await import('node:fs/promises');
     const { BUNDLED_FIXTURES, PACKAGE_VERSION } = await import('../../src/browser/fixtures.generated.js');
-    for (const name of ['default', 'empty']) {
-      expect(JSON.parse(BUNDLED_FIXTURES[name]!)).toEqual(JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')));
-    }
+    const { defaultFixture } = await import('../../src/browser/default-fixture.js');
+    const file = async (name: string): Promise<unknown> => JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8'));
+    // The default one is generated in the page from faker's recorded choices: the same records.
+    expect(JSON.parse(JSON.stringify(defaultFixture()))).toEqual(await file('default'));
+    expect(JSON.parse(BUNDLED_FIXTURES.empty!)).toEqual(await file('empty'));
+    expect(Object.keys(BUNDLED_FIXTURES)).toEqual(['empty']);
     expect(PACKAGE_VERSION).toBe((JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  });
+
+  it('are in their parsed form, every default written out: a page stores them without their schemas', async () => {
+    const { BUNDLED_FIXTURES } = await import('../../src/browser/fixtures.generated.js');
+    const { defaultFixture } = await import('../../src/browser/default-fixture.js');
+    for (const fixture of [JSON.parse(JSON.stringify(defaultFixture())) as unknown, JSON.parse(BUNDLED_FIXTURES.empty!) as unknown]) {
+      expect(JSON.parse(JSON.stringify(Fixture.parse(fixture)))).toEqual(fixture);
+    }
+  });
+
+  it('fail loudly, naming the command that writes them again, when the recorded choices no longer match the generator', async () => {
+    const { replayChooser } = await import('../../src/browser/default-fixture.js');
+    const { generateWith, DEFAULT_FIXTURE_OPTIONS } = await import('../../src/domain/generate-core.js');
+    const { DEFAULT_FIXTURE_SETTINGS } = await import('../../src/browser/fixtures.generated.js');
+    expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser(['a word where a pick was recorded']), DEFAULT_FIXTURE_SETTINGS)).toThrow('do not match its generator at draw 0 (run npm run fixtures)');
+    expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser([99]), DEFAULT_FIXTURE_SETTINGS)).toThrow('at draw 0');
+    expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser([]), DEFAULT_FIXTURE_SETTINGS)).toThrow('at draw 0');
   });
 });

@@ -94,12 +94,14 @@ describe('the app server\'s first routes', () => {
     expect(['/', '/app.js', '/assets/index-x.js', '/favicon.ico', '/apis'].filter((path) => appServerSurface.owns(path))).toEqual([]);
   });
 
-  it('hold the V1 conversations, sandboxes, sandbox specs and events a page calls first', () => {
+  it('hold the V1 conversations, start tasks, sandboxes and sandbox specs a page calls first, and nothing of a conversation page or a sandbox\'s agent', () => {
     const paths = firstRoutes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['GET /api/v1/app-conversations/search', 'POST /api/v1/app-conversations', 'GET /api/v1/sandboxes/search', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/conversation/:conversation_id/events/search']) {
+    for (const expected of ['GET /api/v1/app-conversations/search', 'POST /api/v1/app-conversations', 'GET /api/v1/app-conversations/start-tasks', 'GET /api/v1/sandboxes/search', 'POST /api/v1/sandboxes/:sandbox_id/pause', 'GET /api/v1/sandbox-specs/search']) {
       expect(paths).toContain(expected);
     }
     expect(paths.filter((p) => /^\w+ \/api\/((v1\/)?(settings|secrets|user|options)|conversations)\b/.test(p))).toEqual([]);
+    // A conversation's events and the secrets a sandbox's agent looks up come with the later routes.
+    expect(paths.filter((p) => /\/events\b|\/settings\/secrets/.test(p))).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import type { Refusal } from '../../domain/refusal.js';
 import { json, type Answer } from '../../http/responses.js';
-import { REFUSAL_STATUS } from '../../http/status.js';
+import { REFUSAL_STATUS } from '../../http/refusal-status.js';
 import type { DetailError, HTTPValidationError } from '../../schemas/errors.js';
 
 /**

@@ -4,8 +4,9 @@
  */
 import {
   ClockAdvance, ClockTime, FaultList, FaultSpec, FaultsCleared, Fault, Health, JournalCleared, JournalPage, JournalQuery,
-  ResetDone, ResetRequest, StateSnapshot,
+  ResetDone, ResetRequest,
 } from '../../schemas/control.js';
+import { StateSnapshot } from '../../schemas/fixture.js';
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';

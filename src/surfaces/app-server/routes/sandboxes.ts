@@ -6,12 +6,6 @@ import { SandboxInfo } from '../../../schemas/sandbox.js';
 import { SandboxSpecInfo } from '../../../schemas/sandbox-spec.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 import { PageQuery, idList, pageRequestOf } from './query.js';
-import { REDACTED } from '../../../domain/redact.js';
-import { SecretNamesResponse } from '../../../schemas/conversation-ops.js';
-import { SESSION_API_KEY_HEADER } from '../../../http/auth.js';
-import { raw } from '../../../http/responses.js';
-import { isRefusal, refuse } from '../../../domain/refusal.js';
-import { sandboxSecretNames } from '../../../domain/conversation-ops.js';
 
 /** Most ids a sandbox batch get takes: the real route asserts `len(id) < 100`. */
 const MAX_SANDBOX_BATCH_IDS = 99;
@@ -60,23 +54,5 @@ export const sandboxRoutes: readonly Route[] = [
     method: 'GET', path: '/api/v1/sandbox-specs', summary: 'Batch get sandbox specs by id (null for missing ones)',
     query: z.object({ id: idList(z.string()) }), lists: ['id'], response: batchOf(SandboxSpecInfo),
     handle: ({ query }, { service }) => service.getSandboxSpecs(query.id),
-  }),
-  // Sandbox-scoped: authenticated by the sandbox's own session key, not the app's (sandbox_router.py, list_secret_names).
-  defineRoute({
-    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets', public: true,
-    summary: 'The names of the secrets the sandbox may look up (never values); X-Session-API-Key is the sandbox\'s own key',
-    response: SecretNamesResponse, errors: [401, 403],
-    handle: ({ params, headers }, { runner }) => runner.run(sandboxSecretNames, params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER)),
-  }),
-  defineRoute({
-    method: 'GET', path: '/api/v1/sandboxes/:sandbox_id/settings/secrets/:secret_name', public: true,
-    summary: 'A secret the sandbox may look up, as plain text; the fake never hands out a secret and answers it masked',
-    response: z.string(), untypedInDocument: true, errors: [401, 403, 404],
-    handle: async ({ params, headers }, { runner }) => {
-      const answer = await runner.run(sandboxSecretNames, params.sandbox_id!, headers.get(SESSION_API_KEY_HEADER));
-      if (isRefusal(answer)) return answer;
-      if (!answer.secrets.some((s) => s.name === params.secret_name)) return refuse('not_found', `Secret '${params.secret_name}' not found`);
-      return raw(200, REDACTED, 'text/plain; charset=utf-8');
-    },
   }),
 ];

@@ -1,0 +1,32 @@
+/**
+ * The default fixture, generated in the page: the generator without faker (`generate-core.ts`),
+ * replaying what faker chose when the package was built. The same records as
+ * fixtures/default.json, in their parsed form, for a fraction of its bytes (issue 23).
+ */
+import { DEFAULT_FIXTURE_OPTIONS, generateWith, type Chooser } from '../domain/generate-core.js';
+import type { FixtureInput } from '../schemas/fixture.js';
+import { DEFAULT_FIXTURE_DRAWS, DEFAULT_FIXTURE_SETTINGS } from './fixtures.generated.js';
+
+/** A chooser that hands out `draws` in order; throws when they do not match what is asked (a stale recording). */
+export function replayChooser(draws: readonly (number | string)[]): Chooser {
+  let next = 0;
+  const draw = (kind: 'number' | 'string'): number | string => {
+    const value = draws[next++];
+    if (typeof value !== kind) throw new Error(`fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`);
+    return value!;
+  };
+  return {
+    pick: (list) => {
+      const index = draw('number') as number;
+      if (index < 0 || index >= list.length) throw new Error(`fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`);
+      return list[index]!;
+    },
+    noun: () => draw('string') as string,
+    ingverb: () => draw('string') as string,
+  };
+}
+
+/** The default fixture, as fixtures/default.json holds it (parsed form). */
+export function defaultFixture(): FixtureInput {
+  return generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser(DEFAULT_FIXTURE_DRAWS), structuredClone(DEFAULT_FIXTURE_SETTINGS));
+}
