@@ -17,7 +17,7 @@ import { defaultMounts, type Mounts } from './mounts/mounts.js';
 import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';
 import type { Fixture, FixtureInput } from './schemas/fixture.js';
 
-export { BUILT_IN_FIXTURES } from './schemas/control.js';
+export { BUILT_IN_FIXTURES } from './schemas/faults.js';
 export type { Environment, FixtureOption, ResetOptions } from './instance/instance.js';
 
 /** A running fake without transports: one in-memory state and the mounts that answer requests. */

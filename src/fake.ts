@@ -7,7 +7,7 @@ import { fixtureError } from './domain/errors.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { packageFile, packageVersion } from './package-root.js';
 import type { FakeOptionsInput } from './options.js';
-import { BUILT_IN_FIXTURES } from './schemas/control.js';
+import { BUILT_IN_FIXTURES } from './schemas/faults.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
 export { BUILT_IN_FIXTURES, type Environment, type FakeCore, type FixtureOption, type ResetOptions } from './core.js';

@@ -4,7 +4,7 @@ import type { Clock } from './domain/clock.js';
 import { DEFAULT_MANUAL_START } from './domain/clock.js';
 import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
 import { formatPath } from './schemas/issue-path.js';
-import { AgentScript } from './schemas/agent-server.js';
+import { AgentScript } from './schemas/agent-script.js';
 import { FakehandsError } from './domain/errors.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/table.js';
 import type { FixtureInput } from './schemas/fixture.js';

@@ -7,7 +7,7 @@
 import { formatDateTime } from '../schemas/datetime.js';
 import type { Fixture } from '../schemas/fixture.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
-import { fixtureOf, recordOf } from './fixtures.js';
+import type * as Snapshot from './snapshot.js';
 import { Mutex } from './mutex.js';
 import { settleStartTasks } from './start-tasks.js';
 import type { DomainState } from './state.js';
@@ -21,6 +21,8 @@ export class OperationRunner {
   readonly #mutex = new Mutex();
   readonly #listeners: ChangeListener[] = [];
   #changes: StateChange[] = [];
+  /** `snapshot.ts`, once a snapshot or a published change needed it. */
+  #snapshots: typeof Snapshot | null = null;
 
   /** A runner over the first loaded state. */
   constructor(state: DomainState) {
@@ -124,7 +126,10 @@ export class OperationRunner {
 
   /** Everything the state holds, as a fixture: time-driven steps settled, tokens redacted. */
   snapshot(): Promise<Fixture> {
-    return this.#step(() => this.#snapshotNow(), true);
+    return this.#step(async () => {
+      this.#snapshots ??= await import('./snapshot.js');
+      return this.#snapshotNow();
+    }, true);
   }
 
   /** Hands the changes collected so far to the listeners (the step's own, and any noted before it). */
@@ -133,7 +138,9 @@ export class OperationRunner {
     const changes = this.#changes;
     this.#changes = [];
     try {
-      const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => recordOf(this.#state, entity, id) };
+      // What listeners read (`snapshot.ts`) is loaded with the first change published to one.
+      const snapshots = (this.#snapshots ??= await import('./snapshot.js'));
+      const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id) };
       for (const listener of [...this.#listeners]) await listener(changes, view);
     } catch (error) {
       // Not published: the changes noted before this step stay to be published by the next one.
@@ -145,7 +152,7 @@ export class OperationRunner {
   /** The state as it is at this instant, as a fixture (synchronous, so always consistent). */
   #snapshotNow(): Fixture {
     const state = this.#state;
-    return fixtureOf(state.store, (sandbox) => {
+    return this.#snapshots!.fixtureOf(state.store, (sandbox) => {
       const settled = state.sandboxState(sandbox);
       return { ...sandbox, status: settled.status, status_changed_at: formatDateTime(settled.sinceMs) };
     });

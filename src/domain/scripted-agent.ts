@@ -15,7 +15,7 @@ import { formatDateTime, parseDateTime } from '../schemas/datetime.js';
 import type { AgentScript } from '../schemas/agent-server.js';
 import type { ConversationRecord } from '../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../schemas/sandbox-spec.js';
-import { EDIT_DONE_AFTER, RUN_STEPS, agentStatus, publishEvent, runStepsTotal, stateUpdate, text, type AgentEvent } from './agent-status.js';
+import { agentStatus, publishEvent, runStepsTotal, stateUpdate, text, type AgentEvent } from './agent-status.js';
 import type { DomainState } from './state.js';
 import { workspaceOf } from './workspace.js';
 

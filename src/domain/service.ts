@@ -14,6 +14,7 @@ import type { ProviderToken } from '../schemas/legacy.js';
 import type { Fixture } from '../schemas/fixture.js';
 import * as appConversations from './app-conversations.js';
 import type * as ops from './conversation-ops.js';
+import type * as starts from './start-conversation.js';
 import type { ChangeListener } from './events.js';
 import type * as gitProviders from './git-providers.js';
 import type * as legacy from './legacy-conversations.js';
@@ -29,12 +30,14 @@ export type { StartTaskFilters } from './start-tasks.js';
 /** The areas loaded with the first call of one of their operations. */
 const LATER_AREAS: { [A in LaterArea]: () => Promise<object> } = {
   ops: () => import('./conversation-ops.js'),
+  starts: () => import('./start-conversation.js'),
   legacy: () => import('./legacy-conversations.js'),
   gitProviders: () => import('./git-providers.js'),
 };
 /** The modules of those areas. */
 interface LaterAreas {
   ops: typeof ops;
+  starts: typeof starts;
   legacy: typeof legacy;
   gitProviders: typeof gitProviders;
 }
@@ -76,7 +79,7 @@ const OPERATIONS = {
   /** `GET /api/v1/app-conversations?ids=`: V1 conversations aligned with `ids`, null for missing ones. */
   getAppConversations: appConversations.getAppConversations,
   /** `POST /api/v1/app-conversations`: answers at once with a WORKING start task, which then steps on with time. */
-  startAppConversation: startTasks.startAppConversation,
+  startAppConversation: later('starts', 'startAppConversation'),
   /** `GET /api/v1/app-conversations/start-tasks?ids=`: tasks aligned with `ids`, null for missing ones. */
   getStartTasks: startTasks.getStartTasks,
   /** A start task as it was at each step so far, oldest first; `null` when unknown. */

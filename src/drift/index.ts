@@ -5,7 +5,7 @@
 import { openApiDocument } from '../http/openapi.js';
 import { apiRoutes } from '../surfaces/app-server/routes/all.js';
 import { agentRoutes } from '../surfaces/agent-server/routes.js';
-import { compareOperations, formatReport, type DriftReport, type KnownDifference } from './compare.js';
+import { compareOperations, type DriftReport, type KnownDifference } from './compare.js';
 import { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 import { loadDocument } from './load.js';
 import { operationFacts, type OperationFacts } from './operations.js';

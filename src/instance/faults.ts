@@ -3,11 +3,11 @@
  * network, delay, or move a sandbox to ERROR, once, a number of times, or until cleared.
  */
 import { FakehandsError } from '../domain/errors.js';
-import { FaultSpec, type Fault, type FaultSpecInput } from '../schemas/control.js';
+import { FaultSpec, type Fault, type FaultSpecInput } from '../schemas/faults.js';
 import { formatPath } from '../schemas/issue-path.js';
 import { compilePattern, matchParts, type Pattern } from './path-pattern.js';
 
-export type { Fault, FaultSpecInput } from '../schemas/control.js';
+export type { Fault, FaultSpecInput } from '../schemas/faults.js';
 
 /** Most faults held at once; adding more drops the oldest. */
 export const MAX_FAULTS = 100;

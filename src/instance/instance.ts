@@ -16,7 +16,7 @@ import { createService, type FakeService } from '../domain/service.js';
 import { DomainState } from '../domain/state.js';
 import { StoreBudget } from '../domain/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
-import { BUILT_IN_FIXTURES } from '../schemas/control.js';
+import { BUILT_IN_FIXTURES } from '../schemas/faults.js';
 import type { AgentScript } from '../schemas/agent-server.js';
 import type { Fixture, FixtureInput } from '../schemas/fixture.js';
 import { createFaults, type Faults } from './faults.js';

@@ -46,25 +46,7 @@ export const SocketMessage = z.looseObject({
   run: z._default(z.boolean(), true),
 });
 
-/** One step of an agent script: a terminal command and its output, the turn's file edit, a message, a tool error, a failure or being stuck. */
-export const AgentScriptStep = z.union([
-  z.strictObject({ terminal: z.strictObject({ command: z.string().check(z.minLength(1)), output: z._default(z.string(), ''), exit_code: z._default(z.int(), 0) }) }),
-  z.strictObject({ edit: z.literal(true) }),
-  z.strictObject({ message: z.string().check(z.minLength(1)) }),
-  z.strictObject({ error: z.string().check(z.minLength(1)) }),
-  z.strictObject({ fail: z.strictObject({ code: z._default(z.string().check(z.minLength(1)), 'AgentError'), detail: z.string().check(z.minLength(1)) }) }),
-  z.strictObject({ stuck: z.literal(true) }),
-]);
-
-/**
- * A script of the fake's agent: the steps of a run, for a user message whose text contains `match`
- * (case-insensitive; a script without `match` answers any message).
- */
-export const AgentScript = z.strictObject({
-  match: z.optional(z.string().check(z.minLength(1))),
-  steps: z.array(AgentScriptStep).check(z.minLength(1), z.maxLength(200)),
-});
-export type AgentScript = z.output<typeof AgentScript>;
+export { AgentScript, AgentScriptStep } from './agent-script.js';
 
 /** `POST /api/v1/conversations/{id}/pending-messages` (`PendingMessageResponse`): the message's id, whether it waits, and where (1-based). */
 export const PendingMessageResponse = z.object({ id: z.string(), queued: z.boolean(), position: z.int().check(z.gte(0)) });

@@ -3,6 +3,9 @@
  * what it accepts and answers. Not part of the real service; fakehands' own.
  */
 import * as z from 'zod/mini';
+import { FaultSpec } from './faults.js';
+
+export { BUILT_IN_FIXTURES, FaultSpec, MAX_FAULT_PATH_CHARS, type FaultSpecInput } from './faults.js';
 
 /** Most time one `POST /_fakehands/clock` may advance: a year. */
 export const MAX_CLOCK_ADVANCE_MS = 365 * 24 * 3600 * 1000;
@@ -10,11 +13,7 @@ export const MAX_CLOCK_ADVANCE_MS = 365 * 24 * 3600 * 1000;
 /** `GET /_fakehands/health`. */
 export const Health = z.object({ status: z.literal('ok') });
 
-/** Names of the fixtures that ship with fakehands. */
-export const BUILT_IN_FIXTURES = Object.freeze(['default', 'empty'] as const);
 
-/** Longest path pattern of a fault (a request is matched against every fault: bounded work). */
-export const MAX_FAULT_PATH_CHARS = 2048;
 
 /** A fixture's name: a built-in one, or a `NAME.json` in the `--fixtures-dir` (never a path: the control API reads no other file). */
 export const FixtureName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)'));
@@ -26,27 +25,6 @@ export const ResetRequest = z.strictObject({ fixture: z.optional(FixtureName), s
 export const ClockAdvance = z.strictObject({ advance_ms: z.int().check(z.gte(0), z.lte(MAX_CLOCK_ADVANCE_MS)) });
 /** The fake's time. */
 export const ClockTime = z.object({ now: z.string() });
-
-const FaultCommon = {
-  /** HTTP method the fault applies to, or `*` for any. */
-  method: z._default(z.enum(['GET', 'POST', 'PATCH', 'DELETE', 'PUT', '*']), '*'),
-  /** Path pattern relative to the base URL: `/api/v1/sandboxes/:sandbox_id/pause`, `*` matches the rest. */
-  path: z.string().check(z.startsWith('/', 'a path pattern starts with "/"'), z.maxLength(MAX_FAULT_PATH_CHARS)),
-  /** How many matching requests it applies to (default 1). */
-  times: z._default(z.int().check(z.gte(1)), 1),
-  /** Apply to every matching request until cleared (overrides `times`). */
-  sticky: z._default(z.boolean(), false),
-};
-
-/** A fault to inject, as `fake.faults.add()` and `POST /_fakehands/faults` take it. */
-export const FaultSpec = z.discriminatedUnion('kind', [
-  z.strictObject({ ...FaultCommon, kind: z.literal('status'), status: z.int().check(z.gte(400), z.lte(599)), body: z.optional(z.unknown()) }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('network') }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('delay'), delay_ms: z.int().check(z.gte(0), z.lte(60_000)) }),
-  z.strictObject({ ...FaultCommon, kind: z.literal('sandbox_error'), sandbox_id: z.optional(z.string()) }),
-]);
-/** A fault as written by the caller. */
-export type FaultSpecInput = z.input<typeof FaultSpec>;
 
 /** A fault held by the fake: its spec, an id, and how many more requests it applies to (`null`: until cleared). */
 export const Fault = z.intersection(FaultSpec, z.object({ id: z.int(), remaining: z.nullable(z.int()) }));

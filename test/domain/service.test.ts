@@ -22,7 +22,7 @@ describe('fake.service', () => {
       fake.service.createConversation(InitSessionRequest.parse({})),
       fake.service.searchSandboxes({ offset: 0, limit: 10 }),
       fake.service.createConversation(InitSessionRequest.parse({})),
-      fake.service.listConversations({ offset: 0, limit: 10 }),
+      fake.service.listConversations({ limit: 10 }),
       fake.service.searchSandboxes({ offset: 0, limit: 10 }),
     ] as const;
     const [first, sandboxesAfterOne, second, conversations, sandboxesAfterTwo] = await Promise.all(calls);

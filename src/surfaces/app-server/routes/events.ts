@@ -11,7 +11,8 @@ import { AgentEvent, EventKind, EventPage, EventSortOrder, PendingMessageRespons
 import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
-import { messageText, queuePendingMessage } from '../../../domain/start-tasks.js';
+import { messageText } from '../../../domain/start-tasks.js';
+import { queuePendingMessage } from '../../../domain/start-conversation.js';
 import { SendMessageRequest } from '../../../schemas/app-conversation.js';
 import { QueryDateTime } from './query.js';
 
