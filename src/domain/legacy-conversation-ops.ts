@@ -16,7 +16,8 @@ import { CONVERSATION_STATUS_OF_SANDBOX } from './lifecycle.js';
 import { Refusal, refuse } from './refusal.js';
 import { transitionSandbox } from './sandboxes.js';
 import type { DomainState } from './state.js';
-import { finishedTurns, legacyId, sandboxStatusOf } from './views.js';
+import { legacyId } from './legacy-views.js';
+import { finishedTurns, sandboxStatusOf } from './views.js';
 import { workspaceOf, type Workspace } from './workspace.js';
 import { zipArchive } from './zip.js';
 

@@ -10,7 +10,8 @@ import { CONVERSATION_STATUS_OF_SANDBOX } from './lifecycle.js';
 import { pageIds } from './paging.js';
 import { createSandbox } from './sandboxes.js';
 import type { DomainState } from './state.js';
-import { conversationInfoView, defaultTitle, legacyId, sandboxStatusOf } from './views.js';
+import { conversationInfoView, defaultTitle, legacyId } from './legacy-views.js';
+import { sandboxStatusOf } from './views.js';
 
 function findConversation(state: DomainState, id: string): ConversationRecord | undefined {
   return state.store.conversations.get(toHyphenatedUuid(id) ?? id);

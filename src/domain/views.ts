@@ -6,39 +6,18 @@ import type { AppConversation, AppConversationStartTask, MetricsSnapshot } from 
 import { redactSecrets } from './redact.js';
 import type { SandboxStatus } from '../schemas/common.js';
 import { parseDateTime } from '../schemas/datetime.js';
-import type { ConversationInfo } from '../schemas/legacy.js';
 import type { ConversationRecord, SandboxRecord, StartTaskRecord } from '../schemas/records.js';
 import type { ExposedUrl, SandboxInfo } from '../schemas/sandbox.js';
 import { toHex, toHyphenatedUuid } from './ids.js';
-import { CONVERSATION_STATUS_OF_SANDBOX, LEGACY_STATUS_OF_V1_SANDBOX } from './lifecycle.js';
 import type { DomainState } from './state.js';
 import { agentStatus, editedTurns } from './agent-status.js';
 
 /** Title prefix of a conversation created without a title. */
-const DEFAULT_TITLE_PREFIX = 'Conversation ';
+export const DEFAULT_TITLE_PREFIX = 'Conversation ';
 /** Tokens one agent turn uses, before the seeded spread. */
 const TOKENS_PER_TURN = { prompt: 12_000, completion: 900 };
 /** What a million prompt / completion tokens cost, in dollars. */
 const DOLLARS_PER_MILLION = { prompt: 3, completion: 15 };
-
-/** Legacy runtime status of a conversation, from its sandbox's status. */
-const RUNTIME_STATUS_OF_SANDBOX: Record<SandboxStatus, ConversationInfo['runtime_status']> = {
-  STARTING: 'STATUS$STARTING_RUNTIME',
-  RUNNING: 'STATUS$READY',
-  PAUSED: null,
-  ERROR: 'STATUS$ERROR',
-  MISSING: null,
-};
-
-/** The legacy form of a conversation id: 32 hex digits for UUIDs, anything else as given. */
-export function legacyId(id: string): string {
-  return toHyphenatedUuid(id) ? toHex(id) : id;
-}
-
-/** The title of a legacy conversation created without one: `Conversation ` and 5 characters of its id. */
-export function defaultTitle(id: string): string {
-  return `${DEFAULT_TITLE_PREFIX}${legacyId(id).slice(0, 5)}`;
-}
 
 /** The title of a V1 conversation until it is renamed: `Conversation <32-hex id>`. */
 export function v1DefaultTitle(id: string): string {
@@ -61,7 +40,13 @@ function exposedUrls(state: DomainState, sandbox: SandboxRecord): ExposedUrl[] {
   ];
 }
 
-function conversationUrl(state: DomainState, sandbox: SandboxRecord, conversationId: string): string {
+/** The legacy form of a conversation id: 32 hex digits for UUIDs, anything else as given. */
+export function legacyId(id: string): string {
+  return toHyphenatedUuid(id) ? toHex(id) : id;
+}
+
+/** A conversation's URL on its sandbox's agent server (the legacy routes' `url`, V1's `conversation_url`). */
+export function conversationUrl(state: DomainState, sandbox: SandboxRecord, conversationId: string): string {
   return `${agentServerUrl(state, sandbox)}/api/conversations/${legacyId(conversationId)}`;
 }
 
@@ -162,35 +147,6 @@ export function appConversationView(state: DomainState, record: ConversationReco
     session_api_key: running ? sandbox.session_api_key : null,
     acp_server: record.acp_server,
     launched_agent_profile: record.launched_agent_profile && { ...record.launched_agent_profile },
-  };
-}
-
-/**
- * A conversation of either version as the legacy `ConversationInfo`. A V1 conversation reads as
- * the real server converts it (`manage_conversations.py`, `_to_conversation_info`): ERROR and
- * ARCHIVED statuses, and a runtime status only while RUNNING.
- */
-export function conversationInfoView(state: DomainState, record: ConversationRecord): ConversationInfo {
-  const { status, sandbox } = sandboxStatusOf(state, record);
-  const running = status === 'RUNNING' && sandbox !== null;
-  const v1 = record.version === 'V1';
-  return {
-    conversation_id: legacyId(record.id),
-    title: record.title ?? defaultTitle(record.id),
-    last_updated_at: record.updated_at,
-    status: (v1 ? LEGACY_STATUS_OF_V1_SANDBOX : CONVERSATION_STATUS_OF_SANDBOX)[status],
-    runtime_status: v1 ? (running ? 'STATUS$READY' : null) : RUNTIME_STATUS_OF_SANDBOX[status],
-    selected_repository: record.selected_repository,
-    selected_branch: record.selected_branch,
-    git_provider: record.git_provider,
-    trigger: record.trigger,
-    num_connections: 0,
-    url: running ? conversationUrl(state, sandbox, record.id) : null,
-    session_api_key: running ? sandbox.session_api_key : null,
-    created_at: record.created_at,
-    pr_number: [...record.pr_number],
-    conversation_version: record.version,
-    sub_conversation_ids: (state.store.childrenOf.get(record.id) ?? []).map(legacyId),
   };
 }
 
