@@ -19,22 +19,17 @@ import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
 
-/** The built-in fixtures once made (their records are copied when stored, never changed). */
-const builtInFixtures = new Map<string, unknown>();
-
 /** The browser's environment: built-in fixtures made in the page, no file to read. */
 const BROWSER_ENVIRONMENT: Environment = {
   async readFixture(name) {
-    if (!builtInFixtures.has(name)) {
-      // The default fixture is generated in the page (browser/default-fixture.ts); the empty one is
-      // bundled. Both in their parsed form, checked when the package was built (a test compares
-      // them with fixtures/*.json): stored without the fixture's schemas, which a page then never downloads.
-      const text = BUNDLED_FIXTURES[name];
-      if (name === 'default') builtInFixtures.set(name, defaultFixture());
-      else if (text !== undefined) builtInFixtures.set(name, JSON.parse(text) as unknown);
-      else throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
-    }
-    return { data: builtInFixtures.get(name), source: `"${name}"`, trusted: true };
+    // The default fixture is generated in the page (browser/default-fixture.ts); the empty one is
+    // bundled. Both in their parsed form, checked when the package was built (a test compares them
+    // with fixtures/*.json): stored without the fixture's schemas, which a page then never
+    // downloads. Made anew for each load (a reset, a tenant), so no two stores share an object.
+    const text = BUNDLED_FIXTURES[name];
+    const data: unknown = name === 'default' ? defaultFixture() : text !== undefined ? JSON.parse(text) : undefined;
+    if (data === undefined) throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
+    return { data, source: `"${name}"`, trusted: true };
   },
   async readNamedFixture(_dir, name) {
     throw fixtureError(`"${name}"`, 'no fixtures directory in the browser');

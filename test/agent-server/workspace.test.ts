@@ -110,7 +110,9 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
     const key = c.session_api_key;
-    const before = await call(`${cli.agentUrl}/api/git/changes?path=${PROJECT}`, key);
+    // Status and body: the headers hold a Date, which moves on when a second ticks between the two.
+    const changes = async () => (({ status, body }) => ({ status, body }))(await call(`${cli.agentUrl}/api/git/changes?path=${PROJECT}`, key));
+    const before = await changes();
     expect(await call(`${cli.agentUrl}/api/file/upload?path=notes.txt`, key, { method: 'POST', body: form('x') })).toMatchObject({ status: 400, body: { detail: 'Path must be absolute' } });
     expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/src`, key, { method: 'POST', body: form('x') })).toMatchObject({ status: 500, body: { detail: `Failed to upload file: [Errno 21] Is a directory: '${PROJECT}/src'` } });
     expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/x`, key, { method: 'POST', body: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } })).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'file'], msg: 'Field required' }] } });
@@ -122,7 +124,7 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
     expect(await call(`${cli.agentUrl}/api/file/download?path=${PROJECT}/src`, key)).toMatchObject({ status: 400, body: { detail: 'Path is not a file' } });
     expect(await call(`${cli.agentUrl}/api/file/download?path=relative.txt`, key)).toMatchObject({ status: 400, body: { detail: 'Path must be absolute' } });
     expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/y`, null, { method: 'POST', body: form('x') })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
-    expect(await call(`${cli.agentUrl}/api/git/changes?path=${PROJECT}`, key)).toEqual(before);
+    expect(await changes()).toEqual(before);
   });
 });
 
