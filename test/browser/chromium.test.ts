@@ -222,6 +222,35 @@ describe('what a page loads, and when (issue 23)', () => {
     expect([agent.status, agent.loaded.length > 0]).toEqual([200, true]);
   }, 60_000);
 
+  it('starts on the default fixture generated in the page, the same sandboxes as fixtures/default.json, without downloading the fixture\'s schemas; the 422 mapping loads with the first bad request', async () => {
+    const page = await browser.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js')) scripts.push(new URL(request.url()).pathname.slice(1));
+    });
+    await page.goto(`${site.url}/?fixture=default&key=k`);
+    await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
+    const first = await page.evaluate(async () => {
+      const page_ = await (await fetch('/api/v1/sandboxes/search?limit=100', { headers: { 'x-session-api-key': 'k' } })).json() as { items: { id: string }[] };
+      return page_.items.map((item) => item.id);
+    });
+    const loadedFirst = [...scripts];
+    const invalid = await page.evaluate(async () => {
+      const response = await fetch('/api/v1/sandboxes/search?limit=0', { headers: { 'x-session-api-key': 'k' } });
+      return [response.status, await response.json()] as const;
+    });
+    const loadedThen = scripts.slice(loadedFirst.length);
+    await page.close();
+    const file = JSON.parse(await readFile(join(ROOT, 'fixtures/default.json'), 'utf8')) as { sandboxes: { id: string }[] };
+    expect([...first].sort()).toEqual(file.sandboxes.map((s) => s.id).sort());
+    const chunkOf = (names: string[], module: string) => names.some((name) => name.startsWith(`${module}-`));
+    for (const module of ['fixture-check', 'validation', 'snapshot', 'start-conversation', 'conversation-ops', 'legacy-conversations']) {
+      expect([module, chunkOf(loadedFirst, module)]).toEqual([module, false]);
+    }
+    expect(invalid).toEqual([422, { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] }]);
+    expect(chunkOf(loadedThen, 'validation')).toBe(true);
+  }, 60_000);
+
   it('leaves the page\'s own files to the network, and still answers any API path as the real server does', async () => {
     const page = await openApp('?key=k');
     const result = await page.evaluate(async () => {
