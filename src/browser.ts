@@ -8,8 +8,8 @@
  * const { fake, worker } = await startFakeWorker({ baseUrl: location.origin, auth: 'none' })
  */
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { defaultFixture } from './browser/default-fixture.js';
-import { BUNDLED_FIXTURES, PACKAGE_VERSION } from './browser/fixtures.generated.js';
+import { BUILT_IN_PAGE_FIXTURES } from './browser/default-fixture.js';
+import { PACKAGE_VERSION } from './browser/fixtures.generated.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { FakehandsError, fixtureError } from './domain/errors.js';
 import type { ChangeListener } from './domain/events.js';
@@ -22,12 +22,11 @@ import type { FixtureInput } from './schemas/fixture.js';
 /** The browser's environment: built-in fixtures made in the page, no file to read. */
 const BROWSER_ENVIRONMENT: Environment = {
   async readFixture(name) {
-    // The default fixture is generated in the page (browser/default-fixture.ts); the empty one is
-    // bundled. Both in their parsed form, checked when the package was built (a test compares them
-    // with fixtures/*.json): stored without the fixture's schemas, which a page then never
-    // downloads. Made anew for each load (a reset, a tenant), so no two stores share an object.
-    const text = BUNDLED_FIXTURES[name];
-    const data: unknown = name === 'default' ? defaultFixture() : text !== undefined ? JSON.parse(text) : undefined;
+    // Generated in the page (browser/default-fixture.ts) in their parsed form, the same records as
+    // fixtures/*.json (a test checks it): stored without the fixture's schemas, which a page then
+    // never downloads. Made anew for each load (a reset, a tenant), so no two stores share an object.
+    const make = Object.hasOwn(BUILT_IN_PAGE_FIXTURES, name) ? BUILT_IN_PAGE_FIXTURES[name] : undefined;
+    const data: unknown = make?.();
     if (data === undefined) throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
     return { data, source: `"${name}"`, trusted: true };
   },

@@ -1,9 +1,9 @@
 /**
- * The default fixture, generated in the page: the generator without faker (`generate-core.ts`),
+ * The built-in fixtures, made in the page. The default one: the generator without faker (`generate-core.ts`),
  * replaying what faker chose when the package was built. The same records as
  * fixtures/default.json, in their parsed form, for a fraction of its bytes (issue 23).
  */
-import { DEFAULT_FIXTURE_OPTIONS, generateWith, type Chooser } from '../domain/generate-core.js';
+import { DEFAULT_FIXTURE_OPTIONS, emptyFixture, generateWith, type Chooser } from '../domain/generate-core.js';
 import type { FixtureInput } from '../schemas/fixture.js';
 import { DEFAULT_FIXTURE_DRAWS, DEFAULT_FIXTURE_SETTINGS } from './fixtures.generated.js';
 
@@ -30,3 +30,6 @@ export function replayChooser(draws: readonly (number | string)[]): Chooser {
 export function defaultFixture(): FixtureInput {
   return generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser(DEFAULT_FIXTURE_DRAWS), structuredClone(DEFAULT_FIXTURE_SETTINGS));
 }
+
+/** The built-in fixtures a page has, by name, each made anew when asked (parsed form). */
+export const BUILT_IN_PAGE_FIXTURES: Readonly<Record<string, () => FixtureInput>> = Object.freeze({ default: defaultFixture, empty: emptyFixture });

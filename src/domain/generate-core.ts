@@ -59,6 +59,15 @@ export function defaultSandboxSpecs(created: string): SandboxSpecInfo[] {
   return [spec('python', { PYTHONUNBUFFERED: '1' }), spec('java', { JAVA_HOME: '/usr/lib/jvm/java-17' }), spec('golang', { GOPATH: '/home/openhands/go' })];
 }
 
+/** fixtures/empty.json: only the default sandbox spec, like a fresh install (its parsed form). */
+export function emptyFixture(): FixtureInput {
+  return {
+    relative_to: formatDateTime(Date.parse(DEFAULT_MANUAL_START)),
+    sandbox_specs: defaultSandboxSpecs('2025-10-01T00:00:00.000000Z').slice(0, 1),
+    sandboxes: [], conversations: [], start_tasks: [], events: [], provider_tokens: {}, mcp_config: null, settings: null, secrets: [],
+  };
+}
+
 /** Where the generator's words and picks come from: faker, or a replay of what it chose. */
 export interface Chooser {
   /** One item of `list`. */

@@ -89,22 +89,24 @@ describe('generateFixture', () => {
 });
 
 describe('the fixtures bundled for the browser', () => {
-  it('are the fixtures/ files, with the package version (npm run fixtures writes both)', async () => {
+  it('are the fixtures/ files, made in the page, with the package version (npm run fixtures writes both)', async () => {
     const { readFile } = await import('node:fs/promises');
-    const { BUNDLED_FIXTURES, PACKAGE_VERSION } = await import('../../src/browser/fixtures.generated.js');
-    const { defaultFixture } = await import('../../src/browser/default-fixture.js');
-    const file = async (name: string): Promise<unknown> => JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8'));
-    // The default one is generated in the page from faker's recorded choices: the same records.
-    expect(JSON.parse(JSON.stringify(defaultFixture()))).toEqual(await file('default'));
-    expect(JSON.parse(BUNDLED_FIXTURES.empty!)).toEqual(await file('empty'));
-    expect(Object.keys(BUNDLED_FIXTURES)).toEqual(['empty']);
+    const { PACKAGE_VERSION } = await import('../../src/browser/fixtures.generated.js');
+    const { BUILT_IN_PAGE_FIXTURES } = await import('../../src/browser/default-fixture.js');
+    const { BUILT_IN_FIXTURES } = await import('../../src/schemas/faults.js');
+    expect(Object.keys(BUILT_IN_PAGE_FIXTURES)).toEqual([...BUILT_IN_FIXTURES]);
+    for (const name of BUILT_IN_FIXTURES) {
+      // The default one is generated from faker's recorded choices: the same records as the file.
+      const file: unknown = JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8'));
+      expect([name, JSON.parse(JSON.stringify(BUILT_IN_PAGE_FIXTURES[name]!()))]).toEqual([name, file]);
+    }
     expect(PACKAGE_VERSION).toBe((JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
   });
 
   it('are in their parsed form, every default written out: a page stores them without their schemas', async () => {
-    const { BUNDLED_FIXTURES } = await import('../../src/browser/fixtures.generated.js');
-    const { defaultFixture } = await import('../../src/browser/default-fixture.js');
-    for (const fixture of [JSON.parse(JSON.stringify(defaultFixture())) as unknown, JSON.parse(BUNDLED_FIXTURES.empty!) as unknown]) {
+    const { BUILT_IN_PAGE_FIXTURES } = await import('../../src/browser/default-fixture.js');
+    for (const make of Object.values(BUILT_IN_PAGE_FIXTURES)) {
+      const fixture: unknown = JSON.parse(JSON.stringify(make()));
       expect(JSON.parse(JSON.stringify(Fixture.parse(fixture)))).toEqual(fixture);
     }
   });
