@@ -23,22 +23,15 @@ await write('empty', emptyFixture());
 /** faker's choices for the default fixture, recorded: an index for each pick, the word for each word. */
 const draws: (number | string)[] = [];
 const faker = fakerChooser(DEFAULT_FIXTURE_OPTIONS.seed ?? 1);
+const kept = (word: string): string => (draws.push(word), word);
 const recording: Chooser = {
   pick: (list) => {
     const item = faker.pick(list);
     draws.push(list.indexOf(item));
     return item;
   },
-  noun: () => {
-    const word = faker.noun();
-    draws.push(word);
-    return word;
-  },
-  ingverb: () => {
-    const word = faker.ingverb();
-    draws.push(word);
-    return word;
-  },
+  noun: () => kept(faker.noun()),
+  ingverb: () => kept(faker.ingverb()),
 };
 generateWith(DEFAULT_FIXTURE_OPTIONS, recording, defaultUserSettings());
 

@@ -1,6 +1,6 @@
 /**
- * The built-in fixtures, made in the page. The default one: the generator without faker (`generate-core.ts`),
- * replaying what faker chose when the package was built. The same records as
+ * The built-in fixtures, made in the page. The default one: the generator without faker
+ * (`generate-core.ts`), replaying what faker chose when the package was built. The same records as
  * fixtures/default.json, in their parsed form, for a fraction of its bytes (issue 23).
  */
 import { DEFAULT_FIXTURE_OPTIONS, emptyFixture, generateWith, type Chooser } from '../domain/generate-core.js';
@@ -10,19 +10,20 @@ import { DEFAULT_FIXTURE_DRAWS, DEFAULT_FIXTURE_SETTINGS } from './fixtures.gene
 /** A chooser that hands out `draws` in order; throws when they do not match what is asked (a stale recording). */
 export function replayChooser(draws: readonly (number | string)[]): Chooser {
   let next = 0;
-  const draw = (kind: 'number' | 'string'): number | string => {
+  const stale = () => new Error(`fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`);
+  const word = (): string => {
     const value = draws[next++];
-    if (typeof value !== kind) throw new Error(`fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`);
-    return value!;
+    if (typeof value !== 'string') throw stale();
+    return value;
   };
   return {
     pick: (list) => {
-      const index = draw('number') as number;
-      if (index < 0 || index >= list.length) throw new Error(`fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`);
+      const index = draws[next++];
+      if (typeof index !== 'number' || !(index in list)) throw stale();
       return list[index]!;
     },
-    noun: () => draw('string') as string,
-    ingverb: () => draw('string') as string,
+    noun: word,
+    ingverb: word,
   };
 }
 

@@ -4,11 +4,12 @@
  */
 import * as z from 'zod/mini';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { createFake, FakehandsError } from '../../src/index.js';
 import { defineRoute } from '../../src/http/route.js';
 import { answer } from '../../src/http/pipeline.js';
-import { createFaults } from '../../src/instance/faults.js';
+import { createFaults, type Fault } from '../../src/instance/faults.js';
+import { Fault as FaultSchema } from '../../src/schemas/control.js';
 import { createJournal } from '../../src/instance/journal.js';
 import type { Instance } from '../../src/instance/instance.js';
 import { defineSurface } from '../../src/surfaces/surface.js';
@@ -80,6 +81,17 @@ describe('the control API and /openapi.json in-process', () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
     const answer = await fake.fetch(request('/_fakehands/health', null));
     expect([answer.status, await answer.json()]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('lists under GET /_fakehands/faults the fault fake.faults.add returned, in the shape the control API documents', async () => {
+    const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
+    const added = fake.faults.add({ kind: 'delay', path: '/api/v1/sandboxes/search', delay_ms: 5, times: 2 });
+    expect(added).toEqual({ kind: 'delay', method: '*', path: '/api/v1/sandboxes/search', delay_ms: 5, times: 2, sticky: false, id: 1, remaining: 2 });
+    const listed = await (await fake.fetch(request('/_fakehands/faults'))).json() as { faults: unknown[] };
+    expect(listed.faults).toEqual([added]);
+    expect(FaultSchema.parse(listed.faults[0])).toEqual(added);
+    // The in-process type (schemas/faults.ts) and the control API's schema (schemas/control.ts) are one shape.
+    expectTypeOf<Fault>().toEqualTypeOf<z.output<typeof FaultSchema>>();
   });
 
   it('fake.fetch serves the OpenAPI document of the API routes only', async () => {

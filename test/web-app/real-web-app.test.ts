@@ -35,6 +35,8 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
   let page: Page;
   const failed: string[] = [];
   const calls: string[] = [];
+  /** Frames the page's event sockets (`/sockets/events/{id}` on the agent host) received. */
+  const eventFrames: string[] = [];
 
   beforeAll(async () => {
     cli = await startCli(['--quiet', '--auth', 'none'], {}, { forSuite: true });
@@ -64,6 +66,9 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
       await page.goto(`${web}${path}`, { waitUntil: 'networkidle', timeout: 120_000 });
     }
     await page.waitForTimeout(5000);
+    page.on('websocket', (socket) => {
+      if (socket.url().includes('/sockets/events/')) socket.on('framereceived', (frame) => eventFrames.push(String(frame.payload)));
+    });
     page.on('response', (response) => {
       if (!response.url().startsWith(cli.url)) return;
       calls.push(`${response.request().method()} ${new URL(response.url()).pathname}`);
@@ -159,11 +164,16 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
   }, 120_000);
 
   it('on the conversation page, a typed message gets the scripted agent\'s answer, and its edit shows in the Changes tab', async () => {
+    // The app sends a message once its event socket is connected ("Waiting for task" until then):
+    // typed earlier, Enter does nothing, as in the real app.
+    await expect.poll(() => eventFrames.length, { timeout: 60_000 }).toBeGreaterThan(0);
     const box = page.locator('[contenteditable="true"], textarea').first();
     await box.click({ timeout: 60_000 });
     await box.type('Please fix the flaky test');
     await page.keyboard.press('Enter');
     await page.getByText(/Done: I changed .+\. Have a look at the Changes tab\./).first().waitFor({ timeout: 60_000 });
+    // For a human to look at: the conversation page with the scripted agent's events.
+    await page.screenshot({ path: join(new URL('../..', import.meta.url).pathname, '.tmp/web-app-conversation.png') });
     await page.getByText('Changes', { exact: true }).first().click();
     await page.getByText('PLAN.md').first().waitFor({ timeout: 30_000 });
   }, 120_000);
