@@ -6,9 +6,9 @@
  * (`browser/default-fixture.ts`) instead of downloading them; the empty one is generated as it is.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { DEFAULT_FIXTURE_OPTIONS, fakerChooser, generateFixture } from '../src/domain/generate.js';
-import { emptyFixture, generateWith, type Chooser } from '../src/domain/generate-core.js';
-import { defaultUserSettings } from '../src/domain/user-settings.js';
+import { DEFAULT_FIXTURE_OPTIONS, fakerChooser, generateFixture } from '../src/domain/fixtures/generate.js';
+import { emptyFixture, generateWith, type Chooser } from '../src/domain/fixtures/generate-core.js';
+import { defaultUserSettings } from '../src/domain/user/settings.js';
 import { Fixture } from '../src/schemas/fixture.js';
 
 const write = async (name: string, data: unknown) => {

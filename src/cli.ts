@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
 import { createFakeCore as createFake, type FakeCore as Fake } from './fake.js';
-import { CONFIGURATION_ERROR_CODES, FakehandsError } from './domain/errors.js';
+import { CONFIGURATION_ERROR_CODES, FakehandsError } from './domain/store/errors.js';
 import { DEFAULT_API_KEY, FakeOptions, type FakeOptionsInput } from './options.js';
 import { packageVersion } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';

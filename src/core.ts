@@ -3,15 +3,15 @@
  * default mounts (`mounts/`: the app server at the base URL, the control API under `/_fakehands`).
  * Platforms give it an `Environment` (Node's file system in fake.ts, bundled fixtures in browser.ts).
  */
-import type { Clock } from './domain/clock.js';
-import type { ChangeListener } from './domain/events.js';
-import type { Timings } from './domain/lifecycle.js';
+import type { Clock } from './domain/time/clock.js';
+import type { ChangeListener } from './domain/store/events.js';
+import type { Timings } from './domain/time/lifecycle.js';
 import type { FakeService } from './domain/service.js';
 import { toResponse, type Answer, type RequestLike } from './http/responses.js';
 import type { Faults } from './instance/faults.js';
 import { createInstance, type Environment, type Instance, type ResetOptions } from './instance/instance.js';
 import { TENANT_HEADER, Tenants } from './instance/tenants.js';
-import { isRefusal } from './domain/refusal.js';
+import { isRefusal } from './domain/store/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
 import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';

@@ -3,7 +3,7 @@
  * from the package), the version from its package.json. What the standalone server runs; it loads
  * no msw and no faker, so the server starts fast. `createFake` in index.ts adds the msw handlers.
  */
-import { fixtureError } from './domain/errors.js';
+import { fixtureError } from './domain/store/errors.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { packageFile, packageVersion } from './package-root.js';
 import type { FakeOptionsInput } from './options.js';

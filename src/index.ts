@@ -31,14 +31,14 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
 }
 
 export { createFakeCore, BUILT_IN_FIXTURES, type FakeCore, type FixtureOption, type ResetOptions } from './fake.js';
-export { generateFixture, type GenerateOptions } from './domain/generate.js';
-export { defaultGitWorld, gitWorld, repository } from './domain/git-world.js';
-export { userSettings } from './domain/user-settings.js';
-export { customSecret } from './domain/user-secrets.js';
-export { createManualClock, createSystemClock, type Clock } from './domain/clock.js';
-export { FakehandsError, type FakehandsErrorCode } from './domain/errors.js';
-export type { ChangeListener, ChangedEntity, ChangedState, StateChange } from './domain/events.js';
-export type { Refusal, RefusalReason } from './domain/refusal.js';
+export { generateFixture, type GenerateOptions } from './domain/fixtures/generate.js';
+export { defaultGitWorld, gitWorld, repository } from './domain/user/git-world.js';
+export { userSettings } from './domain/user/settings.js';
+export { customSecret } from './domain/user/secrets.js';
+export { createManualClock, createSystemClock, type Clock } from './domain/time/clock.js';
+export { FakehandsError, type FakehandsErrorCode } from './domain/store/errors.js';
+export type { ChangeListener, ChangedEntity, ChangedState, StateChange } from './domain/store/events.js';
+export type { Refusal, RefusalReason } from './domain/store/refusal.js';
 export type { Faults } from './instance/faults.js';
 export type { Fault, FaultSpecInput } from './schemas/faults.js';
 export type { JournalEntry } from './schemas/control.js';
@@ -47,7 +47,7 @@ export type { Answer, AnswerBody, RequestLike } from './http/responses.js';
 export type { Mounts, Mount, Placement } from './mounts/mounts.js';
 export type { FakeHandler } from './mounts/msw-handlers.js';
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
-export { INSTANT_TIMINGS, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, CONVERSATION_STATUS_OF_SANDBOX, type Timings } from './domain/lifecycle.js';
+export { INSTANT_TIMINGS, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, CONVERSATION_STATUS_OF_SANDBOX, type Timings } from './domain/time/lifecycle.js';
 export type { FakeService, Page, PageRequest, AppConversationFilters, StartTaskFilters } from './domain/service.js';
 export * as schemas from './schemas/index.js';
 export type { Fixture, FixtureInput } from './schemas/fixture.js';

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import './schemas/messages.js';
-import type { Clock } from './domain/clock.js';
-import { DEFAULT_MANUAL_START } from './domain/clock.js';
-import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/lifecycle.js';
+import type { Clock } from './domain/time/clock.js';
+import { DEFAULT_MANUAL_START } from './domain/time/clock.js';
+import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/time/lifecycle.js';
 import { formatPath } from './schemas/issue-path.js';
 import { AgentScript } from './schemas/agent-script.js';
-import { FakehandsError } from './domain/errors.js';
-import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/table.js';
+import { FakehandsError } from './domain/store/errors.js';
+import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/store/table.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
 /** The documented default session API key of the fake (it is not a secret of anyone's). */

@@ -3,7 +3,7 @@
  * (`generate-core.ts`), replaying what faker chose when the package was built. The same records as
  * fixtures/default.json, in their parsed form, for a fraction of its bytes (issue 23).
  */
-import { DEFAULT_FIXTURE_OPTIONS, emptyFixture, generateWith, type Chooser } from '../domain/generate-core.js';
+import { DEFAULT_FIXTURE_OPTIONS, emptyFixture, generateWith, type Chooser } from '../domain/fixtures/generate-core.js';
 import type { FixtureInput } from '../schemas/fixture.js';
 import { DEFAULT_FIXTURE_DRAWS, DEFAULT_FIXTURE_SETTINGS } from './fixtures.generated.js';
 

@@ -12,27 +12,27 @@
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
 import type { Fixture } from '../schemas/fixture.js';
-import * as appConversations from './app-conversations.js';
-import type * as ops from './conversation-ops.js';
-import type * as starts from './start-conversation.js';
-import type { ChangeListener } from './events.js';
-import type * as gitProviders from './git-providers.js';
-import type * as legacy from './legacy-conversations.js';
-import type { Operation, OperationRunner } from './runner.js';
-import * as sandboxes from './sandboxes.js';
-import * as startTasks from './start-tasks.js';
-import type { DomainState } from './state.js';
+import * as appConversations from './conversations/app-conversations.js';
+import type * as ops from './conversations/conversation-ops.js';
+import type * as starts from './conversations/start-conversation.js';
+import type { ChangeListener } from './store/events.js';
+import type * as gitProviders from './user/git-providers.js';
+import type * as legacy from './legacy/conversations.js';
+import type { Operation, OperationRunner } from './store/runner.js';
+import * as sandboxes from './sandboxes/sandboxes.js';
+import * as startTasks from './conversations/start-tasks.js';
+import type { DomainState } from './store/state.js';
 
-export type { Page, PageRequest } from './paging.js';
-export type { AppConversationFilters } from './app-conversations.js';
-export type { StartTaskFilters } from './start-tasks.js';
+export type { Page, PageRequest } from './store/paging.js';
+export type { AppConversationFilters } from './conversations/app-conversations.js';
+export type { StartTaskFilters } from './conversations/start-tasks.js';
 
 /** The areas loaded with the first call of one of their operations. */
 const LATER_AREAS: { [A in LaterArea]: () => Promise<object> } = {
-  ops: () => import('./conversation-ops.js'),
-  starts: () => import('./start-conversation.js'),
-  legacy: () => import('./legacy-conversations.js'),
-  gitProviders: () => import('./git-providers.js'),
+  ops: () => import('./conversations/conversation-ops.js'),
+  starts: () => import('./conversations/start-conversation.js'),
+  legacy: () => import('./legacy/conversations.js'),
+  gitProviders: () => import('./user/git-providers.js'),
 };
 /** The modules of those areas. */
 interface LaterAreas {

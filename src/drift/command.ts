@@ -4,7 +4,7 @@
  * unreachable URL.
  */
 import { parseArgs } from 'node:util';
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import { checkDrift, formatReport } from './index.js';
 
 /** Help of `fakehands drift`. */

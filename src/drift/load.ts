@@ -2,7 +2,7 @@
  * Reads OpenAPI documents for `fakehands drift`: from a file or an http(s) URL, fast (a URL that
  * does not answer within a few seconds is an error), JSON only.
  */
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 
 /** How long a URL may take to answer. */
 export const FETCH_TIMEOUT_MS = 5000;

@@ -4,7 +4,7 @@
  * `response items[].status`, `status 422`) to its value. Two documents agree on a fact when the
  * values are equal.
  */
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import { RefResolver, describeSchema, flattenFields, typeText } from './schema-facts.js';
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * `anyOf [T, null]`, `type: [T, "null"]`, `nullable: true` and an `enum` holding null all mean
  * "T or null".
  */
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 
 /** A JSON value read from a document. */
 type Json = Record<string, unknown>;

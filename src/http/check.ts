@@ -3,7 +3,7 @@
  * response schema, or the schema of its declared error status. A mismatch throws: the fake
  * broke its own contract, and the test suite that asked for checks hears about it.
  */
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import type { Route } from './route.js';
 import { ERROR_RESPONSES } from './status.js';
 

@@ -7,8 +7,8 @@
  * which instance it reaches, which surface answers, and its path relative to the mount. Every
  * refusal, whatever stage made it, is a `Refusal` the surface answers in its own error shape.
  */
-import { FakehandsError } from '../domain/errors.js';
-import { Refusal, invalid, isRefusal } from '../domain/refusal.js';
+import { FakehandsError } from '../domain/store/errors.js';
+import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
 import { parseRequest } from './parse.js';

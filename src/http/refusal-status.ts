@@ -3,7 +3,7 @@
  * schemas of the error bodies (`status.ts`), which only the contract check and the OpenAPI
  * document read.
  */
-import type { RefusalReason } from '../domain/errors.js';
+import type { RefusalReason } from '../domain/store/errors.js';
 
 /** The HTTP status of each refusal reason. */
 export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = Object.freeze({

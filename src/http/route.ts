@@ -3,7 +3,7 @@
  * operation behind it. A surface's route table is a list of these (`surfaces/<name>/routes/`).
  */
 import type * as z from 'zod/mini';
-import type { Refusal } from '../domain/refusal.js';
+import type { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer } from './responses.js';
 import type { ErrorStatus } from './status.js';

@@ -4,7 +4,7 @@
  */
 import type * as z from 'zod/mini';
 import type { PydanticErrorParams } from '../schemas/helpers.js';
-import { isSecretField, isSecretMap, redactSecrets } from '../domain/redact.js';
+import { isSecretField, isSecretMap, redactSecrets } from '../domain/store/redact.js';
 import type { ValidationErrorItem } from '../schemas/errors.js';
 
 /** Where a request value comes from: the first element of `loc`. */

@@ -2,7 +2,7 @@
  * Fault injection: for a method and a path pattern, answer with a status and body, fail the
  * network, delay, or move a sandbox to ERROR, once, a number of times, or until cleared.
  */
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import { FaultSpec, type Fault, type FaultSpecInput } from '../schemas/faults.js';
 import { formatPath } from '../schemas/issue-path.js';
 import { compilePattern, matchParts, type Pattern } from './path-pattern.js';

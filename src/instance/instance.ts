@@ -5,16 +5,16 @@
  * log) belongs here, never in a surface. It loads no msw and no faker.
  */
 import type { Tenants } from './tenants.js';
-import { createManualClock, createSystemClock, type Clock } from '../domain/clock.js';
-import { fixtureError } from '../domain/errors.js';
-import type { ChangeListener } from '../domain/events.js';
-import { storeFromFixture } from '../domain/fixtures.js';
-import { RandomSource } from '../domain/ids.js';
-import type { Timings } from '../domain/lifecycle.js';
-import { OperationRunner } from '../domain/runner.js';
+import { createManualClock, createSystemClock, type Clock } from '../domain/time/clock.js';
+import { fixtureError } from '../domain/store/errors.js';
+import type { ChangeListener } from '../domain/store/events.js';
+import { storeFromFixture } from '../domain/fixtures/fixtures.js';
+import { RandomSource } from '../domain/store/ids.js';
+import type { Timings } from '../domain/time/lifecycle.js';
+import { OperationRunner } from '../domain/store/runner.js';
 import { createService, type FakeService } from '../domain/service.js';
-import { DomainState } from '../domain/state.js';
-import { StoreBudget } from '../domain/table.js';
+import { DomainState } from '../domain/store/state.js';
+import { StoreBudget } from '../domain/store/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
 import { BUILT_IN_FIXTURES } from '../schemas/faults.js';
 import type { AgentScript } from '../schemas/agent-server.js';

@@ -5,7 +5,7 @@
  * options (its fixture, seed, timings), has its own state, clock, faults, journal and agent logs, and
  * is listed and deleted through the control API. Names and the number of tenants are bounded.
  */
-import { Refusal } from '../domain/refusal.js';
+import { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from './instance.js';
 
 /** The header that names a request's tenant. */

@@ -11,8 +11,8 @@ import { appServerSurface } from '../surfaces/app-server/index.js';
 import { CONTROL_PREFIX, controlSurface } from '../surfaces/control/index.js';
 import type { Surface } from '../surfaces/surface.js';
 import { agentServerSurface } from '../surfaces/agent-server/index.js';
-import { FakehandsError } from '../domain/errors.js';
-import { isRefusal, type Refusal } from '../domain/refusal.js';
+import { FakehandsError } from '../domain/store/errors.js';
+import { isRefusal, type Refusal } from '../domain/store/refusal.js';
 import type { Tenants } from '../instance/tenants.js';
 
 /** One mount: requests under `origin` + `prefix` reach `instance`, answered by `surface`. */

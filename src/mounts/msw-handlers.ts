@@ -6,7 +6,7 @@ import { http, ws, type HttpHandler, type WebSocketHandler } from 'msw';
 import { toResponse } from '../http/responses.js';
 import type { EventSocket } from '../surfaces/agent-server/sockets.js';
 import type { Mounts } from './mounts.js';
-import { isRefusal } from '../domain/refusal.js';
+import { isRefusal } from '../domain/store/refusal.js';
 
 /** What the fake's handlers are: http ones, and the agent host's WebSocket links. */
 export type FakeHandler = HttpHandler | WebSocketHandler;

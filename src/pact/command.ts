@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import { DEFAULT_API_KEY } from '../options.js';
 
 /** How long the provider has to answer the first request before verify gives up. */

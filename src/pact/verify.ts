@@ -7,7 +7,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ApiError, createAgentClient, createClient, type Client } from '../client/index.js';
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
 

@@ -13,7 +13,7 @@ import { BodyReadError, Semaphore, readBody } from './request-body.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { isEventSocketPath, openEventSocket } from '../surfaces/agent-server/sockets.js';
-import { isRefusal } from '../domain/refusal.js';
+import { isRefusal } from '../domain/store/refusal.js';
 import { REFUSAL_STATUS } from '../http/refusal-status.js';
 import type { StateFileWriter } from './state-file.js';
 

@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ChangedEntity, ChangedState, StateChange } from '../domain/events.js';
-import { FakehandsError } from '../domain/errors.js';
-import { Refusal } from '../domain/refusal.js';
+import type { ChangedEntity, ChangedState, StateChange } from '../domain/store/events.js';
+import { FakehandsError } from '../domain/store/errors.js';
+import { Refusal } from '../domain/store/refusal.js';
 import type { Fixture } from '../schemas/fixture.js';
 
 /** Log lines written before the snapshot is rewritten and the log starts over. */

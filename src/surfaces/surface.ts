@@ -9,7 +9,7 @@
  * loaded. A page's bundler makes the later ones separate chunks, so a page that only calls the V1
  * API never downloads the settings, the git world, the control API or the agent host (issue 23).
  */
-import type { Refusal } from '../domain/refusal.js';
+import type { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer, RequestLike } from '../http/responses.js';
 import type { Route } from '../http/route.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock, createSystemClock } from '../../src/domain/clock.js';
+import { createManualClock, createSystemClock } from '../../src/domain/time/clock.js';
 import { canonicalDateTime, formatDateTime, parseDateTimeMicros } from '../../src/schemas/datetime.js';
 
 describe('createManualClock', () => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { FakehandsError, createFake, generateFixture } from '../../src/index.js';
-import { DEFAULT_FIXTURE_OPTIONS } from '../../src/domain/generate.js';
+import { DEFAULT_FIXTURE_OPTIONS } from '../../src/domain/fixtures/generate.js';
 import { Fixture } from '../../src/schemas/fixture.js';
 
 const readJson = async (name: string) => JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')) as unknown;
@@ -113,7 +113,7 @@ describe('the fixtures bundled for the browser', () => {
 
   it('fail loudly, naming the command that writes them again, when the recorded choices no longer match the generator', async () => {
     const { replayChooser } = await import('../../src/browser/default-fixture.js');
-    const { generateWith, DEFAULT_FIXTURE_OPTIONS } = await import('../../src/domain/generate-core.js');
+    const { generateWith, DEFAULT_FIXTURE_OPTIONS } = await import('../../src/domain/fixtures/generate-core.js');
     const { DEFAULT_FIXTURE_SETTINGS } = await import('../../src/browser/fixtures.generated.js');
     expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser(['a word where a pick was recorded']), DEFAULT_FIXTURE_SETTINGS)).toThrow('do not match its generator at draw 0 (run npm run fixtures)');
     expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser([99]), DEFAULT_FIXTURE_SETTINGS)).toThrow('at draw 0');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REALISTIC_TIMINGS, nextTaskStep, settleSandboxStatus } from '../../src/domain/lifecycle.js';
+import { REALISTIC_TIMINGS, nextTaskStep, settleSandboxStatus } from '../../src/domain/time/lifecycle.js';
 import { createFake } from '../../src/index.js';
 import { InitSessionRequest } from '../../src/schemas/legacy.js';
 

@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { zipArchive } from '../../src/domain/zip.js';
+import { zipArchive } from '../../src/domain/agent/zip.js';
 
 async function written(bytes: Uint8Array): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), 'fakehands-zip-')), 'archive.zip');

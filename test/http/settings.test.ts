@@ -6,7 +6,7 @@
  * `SaveProfileRequest`, `RenameProfileRequest`, `ProfileListResponse`).
  */
 import { describe, expect, it } from 'vitest';
-import { unmaskedMcp } from '../../src/domain/user-settings.js';
+import { unmaskedMcp } from '../../src/domain/user/settings.js';
 import { call, useFake } from '../support/api.js';
 
 const env = useFake({ fixture: 'empty' });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFake, createFakeCore, type FakeCore } from '../../src/index.js';
-import { storeFromFixture } from '../../src/domain/fixtures.js';
+import { storeFromFixture } from '../../src/domain/fixtures/fixtures.js';
 import { createFakeServer } from '../../src/server/http-server.js';
 import { readStateFile } from '../../src/server/state-file.js';
 import { startCli } from '../support/cli.js';

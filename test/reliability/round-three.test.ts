@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { createFake, createFakeCore, type Fixture } from '../../src/index.js';
 import { createFakeServer } from '../../src/server.js';
-import { generateFixture } from '../../src/domain/generate.js';
-import { redactSecrets } from '../../src/domain/redact.js';
+import { generateFixture } from '../../src/domain/fixtures/generate.js';
+import { redactSecrets } from '../../src/domain/store/redact.js';
 import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/server/state-file.js';
 import { runCli, startCli } from '../support/cli.js';
 

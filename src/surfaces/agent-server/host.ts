@@ -2,9 +2,9 @@
  * What the agent server's routes act on: the conversation the request's key opens, or the RUNNING
  * sandbox whose agent server it is; each run as one operation of the instance's runner.
  */
-import { conversationFor, keyHolder } from '../../domain/agent-server.js';
-import { isRefusal, refuse } from '../../domain/refusal.js';
-import type { DomainState } from '../../domain/state.js';
+import { conversationFor, keyHolder } from '../../domain/agent/agent-server.js';
+import { isRefusal, refuse } from '../../domain/store/refusal.js';
+import type { DomainState } from '../../domain/store/state.js';
 import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { RouteContext, RouteInput } from '../../http/route.js';

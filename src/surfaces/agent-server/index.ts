@@ -5,8 +5,8 @@
  * opens a stopped container, whose connection is dropped), its error bodies (FastAPI's, like the app
  * server's). Its socket (`/sockets/events/{id}`) is served by the transports over `sockets.ts`.
  */
-import { keyHolder } from '../../domain/session-keys.js';
-import { refuse } from '../../domain/refusal.js';
+import { keyHolder } from '../../domain/sandboxes/session-keys.js';
+import { refuse } from '../../domain/store/refusal.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import { networkError } from '../../http/responses.js';
 import { fastApiRefusal } from '../app-server/errors.js';

@@ -8,9 +8,9 @@ import * as z from 'zod/mini';
 import {
   batchGetEvents, batchGetHostedConversations, conversationInfo, countEvents, countHostedConversations, getEvent,
   pauseConversation, runConversation, searchEvents, searchHostedConversations, sendToAgent,
-} from '../../domain/agent-server.js';
-import { respondToConfirmation, setConfirmationPolicy } from '../../domain/scripted-agent.js';
-import { messageText } from '../../domain/start-tasks.js';
+} from '../../domain/agent/agent-server.js';
+import { respondToConfirmation, setConfirmationPolicy } from '../../domain/agent/scripted-agent.js';
+import { messageText } from '../../domain/conversations/start-tasks.js';
 import { Uuid } from '../../schemas/common.js';
 import { laxInt } from '../../schemas/helpers.js';
 import {

@@ -9,13 +9,13 @@
  * `resend_all`); a client frame is a message that runs the agent; a bad frame gets a
  * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them.
  */
-import { conversationFor, eventsOf, executionStatusOf, keyHolder, sendToAgent } from '../../domain/agent-server.js';
-import type { StateChange } from '../../domain/events.js';
-import { isRefusal } from '../../domain/refusal.js';
-import { fullState, type AgentEvent } from '../../domain/scripted-agent.js';
-import { naiveTimestamp } from '../../domain/fixtures.js';
-import { messageText } from '../../domain/start-tasks.js';
-import type { DomainState } from '../../domain/state.js';
+import { conversationFor, eventsOf, executionStatusOf, keyHolder, sendToAgent } from '../../domain/agent/agent-server.js';
+import type { StateChange } from '../../domain/store/events.js';
+import { isRefusal } from '../../domain/store/refusal.js';
+import { fullState, type AgentEvent } from '../../domain/agent/scripted-agent.js';
+import { naiveTimestamp } from '../../domain/fixtures/fixtures.js';
+import { messageText } from '../../domain/conversations/start-tasks.js';
+import type { DomainState } from '../../domain/store/state.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { SocketMessage } from '../../schemas/agent-server.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';

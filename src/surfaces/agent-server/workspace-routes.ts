@@ -6,10 +6,10 @@
  * them, so both are served (`KNOWN_AGENT_DIFFERENCES` says so).
  */
 import * as z from 'zod/mini';
-import { downloadFile, uploadFile, vscodeUrl } from '../../domain/agent-files.js';
-import { workspaceFor } from '../../domain/agent-server.js';
-import { gitChanges, gitDiff } from '../../domain/conversation-ops.js';
-import { isRefusal } from '../../domain/refusal.js';
+import { downloadFile, uploadFile, vscodeUrl } from '../../domain/agent/files.js';
+import { workspaceFor } from '../../domain/agent/agent-server.js';
+import { gitChanges, gitDiff } from '../../domain/conversations/conversation-ops.js';
+import { isRefusal } from '../../domain/store/refusal.js';
 import { AgentSuccess, VSCodeUrlResponse } from '../../schemas/agent-server.js';
 import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';

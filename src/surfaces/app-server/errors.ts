@@ -3,7 +3,7 @@
  * `{"detail": [...]}` with pydantic's items for a 422. A route with a body of its own (the legacy
  * PATCH's `{"status": "error", ...}`, an agent-server `{"error": ...}`) sets it on its refusal.
  */
-import type { Refusal } from '../../domain/refusal.js';
+import type { Refusal } from '../../domain/store/refusal.js';
 import { json, type Answer } from '../../http/responses.js';
 import { REFUSAL_STATUS } from '../../http/refusal-status.js';
 import type { DetailError, HTTPValidationError } from '../../schemas/errors.js';

@@ -4,7 +4,7 @@
  * `none`), its error bodies (FastAPI's, `errors.ts`), and its own OpenAPI document at
  * `/openapi.json`. Faults apply to it and its requests are journaled.
  */
-import { refuse } from '../../domain/refusal.js';
+import { refuse } from '../../domain/store/refusal.js';
 import { SESSION_API_KEY_HEADER, keyMatches } from '../../http/auth.js';
 import type { Route } from '../../http/route.js';
 import type { Instance } from '../../instance/instance.js';

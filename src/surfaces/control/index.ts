@@ -4,7 +4,7 @@
  * are public). Its errors are FastAPI's, like the app server's. Faults never apply to it, so no
  * fault can lock it, and its requests are never journaled, so polling it leaves the journal to the app.
  */
-import { refuse } from '../../domain/refusal.js';
+import { refuse } from '../../domain/store/refusal.js';
 import { SESSION_API_KEY_HEADER, keyMatches } from '../../http/auth.js';
 import { fastApiRefusal } from '../app-server/errors.js';
 import { defineSurface } from '../surface.js';

@@ -10,9 +10,9 @@ import { StateSnapshot } from '../../schemas/fixture.js';
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
-import { MAX_INSTANT_MS } from '../../domain/clock.js';
-import { FakehandsError } from '../../domain/errors.js';
-import { invalid, refuse } from '../../domain/refusal.js';
+import { MAX_INSTANT_MS } from '../../domain/time/clock.js';
+import { FakehandsError } from '../../domain/store/errors.js';
+import { invalid, refuse } from '../../domain/store/refusal.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
 

@@ -11,12 +11,12 @@ import {
   AppConversationUpdateRequest, AppSendMessageRequest, AppSendMessageResponse, GitChange, GitChangeDiff, HooksResponse,
   SkillsResponse, SwitchAcpModelRequest, SwitchProfileRequest,
 } from '../../../schemas/conversation-ops.js';
-import { LLM_PROFILES, agentServerContext, gitChanges, gitDiff, hooksOf, skillsOf, switchModel, type ReadyContext } from '../../../domain/conversation-ops.js';
-import { Refusal, refuse } from '../../../domain/refusal.js';
-import type { DomainState } from '../../../domain/state.js';
+import { LLM_PROFILES, agentServerContext, gitChanges, gitDiff, hooksOf, skillsOf, switchModel, type ReadyContext } from '../../../domain/conversations/conversation-ops.js';
+import { Refusal, refuse } from '../../../domain/store/refusal.js';
+import type { DomainState } from '../../../domain/store/state.js';
 import { raw } from '../../../http/responses.js';
-import { toHex, toHyphenatedUuid } from '../../../domain/ids.js';
-import { DEFAULT_FILE_PATH } from '../../../domain/workspace.js';
+import { toHex, toHyphenatedUuid } from '../../../domain/store/ids.js';
+import { DEFAULT_FILE_PATH } from '../../../domain/agent/workspace.js';
 import { defineRoute, type Route, type RouteContext } from '../../../http/route.js';
 import { streamStart } from './stream-start.js';
 

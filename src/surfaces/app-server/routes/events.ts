@@ -4,15 +4,15 @@
  * `/api/v1/events/...?conversation_id__eq=` the Nov 2025 web client asks before it calls history loaded.
  */
 import * as z from 'zod/mini';
-import { batchGetEvents, countEvents, searchEvents } from '../../../domain/agent-server.js';
-import { toHyphenatedUuid } from '../../../domain/ids.js';
-import type { DomainState } from '../../../domain/state.js';
+import { batchGetEvents, countEvents, searchEvents } from '../../../domain/agent/agent-server.js';
+import { toHyphenatedUuid } from '../../../domain/store/ids.js';
+import type { DomainState } from '../../../domain/store/state.js';
 import { AgentEvent, EventKind, EventPage, EventSortOrder, PendingMessageResponse } from '../../../schemas/agent-server.js';
 import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
-import { messageText } from '../../../domain/start-tasks.js';
-import { queuePendingMessage } from '../../../domain/start-conversation.js';
+import { messageText } from '../../../domain/conversations/start-tasks.js';
+import { queuePendingMessage } from '../../../domain/conversations/start-conversation.js';
 import { SendMessageRequest } from '../../../schemas/app-conversation.js';
 import { QueryDateTime } from './query.js';
 

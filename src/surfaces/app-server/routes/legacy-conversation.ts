@@ -8,10 +8,10 @@
 import * as z from 'zod/mini';
 import {
   attach, conversationMicroagents, type Attached, listFiles, runtimeConfig, selectFile, startConversation, stopConversation, uploadFiles, zipWorkspace,
-} from '../../../domain/legacy-conversation-ops.js';
-import { badRequest, isRefusal } from '../../../domain/refusal.js';
-import { gitChanges, gitDiff, type ReadyContext } from '../../../domain/conversation-ops.js';
-import type { DomainState } from '../../../domain/state.js';
+} from '../../../domain/legacy/conversation-ops.js';
+import { badRequest, isRefusal } from '../../../domain/store/refusal.js';
+import { gitChanges, gitDiff, type ReadyContext } from '../../../domain/conversations/conversation-ops.js';
+import type { DomainState } from '../../../domain/store/state.js';
 import { LaxBool, laxInt } from '../../../schemas/helpers.js';
 import { ConversationResponse } from '../../../schemas/legacy.js';
 import { raw } from '../../../http/responses.js';

@@ -1,6 +1,6 @@
 /** Routes of the legacy (V0) API under `/api/`: conversations and git providers. */
 import * as z from 'zod/mini';
-import { badRequest } from '../../../domain/refusal.js';
+import { badRequest } from '../../../domain/store/refusal.js';
 import { ConversationTrigger } from '../../../schemas/common.js';
 import { LaxBool } from '../../../schemas/helpers.js';
 import {
@@ -9,7 +9,7 @@ import {
 } from '../../../schemas/legacy.js';
 import { LegacyError } from '../../../schemas/errors.js';
 import { defineRoute, type Route } from '../../../http/route.js';
-import { Refusal } from '../../../domain/refusal.js';
+import { Refusal } from '../../../domain/store/refusal.js';
 import { LEGACY_DEFAULT_LIMIT } from './query.js';
 
 /** Longest conversation id the real server accepts. */

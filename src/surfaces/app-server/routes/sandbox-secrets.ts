@@ -5,12 +5,12 @@
  */
 import * as z from 'zod/mini';
 import { defineRoute, type Route } from '../../../http/route.js';
-import { REDACTED } from '../../../domain/redact.js';
+import { REDACTED } from '../../../domain/store/redact.js';
 import { SecretNamesResponse } from '../../../schemas/conversation-ops.js';
 import { SESSION_API_KEY_HEADER } from '../../../http/auth.js';
 import { raw } from '../../../http/responses.js';
-import { isRefusal, refuse } from '../../../domain/refusal.js';
-import { sandboxSecretNames } from '../../../domain/conversation-ops.js';
+import { isRefusal, refuse } from '../../../domain/store/refusal.js';
+import { sandboxSecretNames } from '../../../domain/conversations/conversation-ops.js';
 
 /** The routes a sandbox's agent calls for the names (and masked values) of the secrets it may look up. */
 export const sandboxSecretRoutes: readonly Route[] = [

@@ -4,10 +4,10 @@
  * `/api/v1/secrets` with `/api/v1/secrets/git-providers`. Values and tokens are never answered.
  */
 import * as z from 'zod/mini';
-import { storeGitProviders } from '../../../domain/git-providers.js';
+import { storeGitProviders } from '../../../domain/user/git-providers.js';
 import {
   createCustomSecret, deleteCustomSecret, listCustomSecrets, searchCustomSecrets, unsetProviderTokens, updateCustomSecret,
-} from '../../../domain/user-secrets.js';
+} from '../../../domain/user/secrets.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { POSTProviderModel } from '../../../schemas/legacy.js';
 import { CustomSecretCreate, CustomSecretPage, CustomSecretWithoutValue, EditResponse, GETCustomSecrets } from '../../../schemas/user-secrets.js';

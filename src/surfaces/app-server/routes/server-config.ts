@@ -3,7 +3,7 @@
  * (`server/routes/public.py`), and the newest web-client config, model, provider and skill searches.
  */
 import * as z from 'zod/mini';
-import { AGENTS, LLM_MODELS, SECURITY_ANALYZERS, legacyServerConfig, searchModels, searchProviders, searchSkills, webClientConfig } from '../../../domain/server-config.js';
+import { AGENTS, LLM_MODELS, SECURITY_ANALYZERS, legacyServerConfig, searchModels, searchProviders, searchSkills, webClientConfig } from '../../../domain/user/server-config.js';
 import { ProviderType } from '../../../schemas/common.js';
 import { pageOf, LaxBool, laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import {
   activateProfile, deleteProfile, getProfile, legacySettings, listProfiles, renameProfile, resetSettingsGone, saveProfile, storedSettingsView,
   storeLegacySettings, updateSettings,
-} from '../../../domain/user-settings.js';
+} from '../../../domain/user/settings.js';
 import {
   ActivateProfileResponse, ConversationSettings, LegacySettingsInput, LegacySettingsView, ProfileDetailResponse, ProfileListResponse,
   ProfileMutationResponse, ProfileName, RenameProfileRequest, SaveProfileRequest, SettingsUpdate, SettingsView,

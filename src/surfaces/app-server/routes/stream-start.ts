@@ -8,7 +8,7 @@
 import type { AppConversationStartRequest, AppConversationStartTask } from '../../../schemas/app-conversation.js';
 import { raw, type Answer } from '../../../http/responses.js';
 import type { RouteContext } from '../../../http/route.js';
-import { startTaskSteps } from '../../../domain/start-tasks.js';
+import { startTaskSteps } from '../../../domain/conversations/start-tasks.js';
 
 /** How often open streams look for their tasks' next steps, in real milliseconds. */
 const POLL_MS = 25;

@@ -6,12 +6,12 @@
  * `/api/v1/git/{installations,repositories,branches,suggested-tasks}/search`, `/api/v1/users/git-info` and `/api/v1/users/me`.
  */
 import * as z from 'zod/mini';
-import { refuse } from '../../../domain/refusal.js';
+import { refuse } from '../../../domain/store/refusal.js';
 import {
   gitUser, installations, microagentContent, repositoryBranches, repositoryMicroagents, searchBranches, searchBranchesPage,
   searchInstallationsPage, searchRepositories, searchRepositoriesPage, searchSuggestedTasksPage, suggestedTasks, userRepositories,
-} from '../../../domain/user-git.js';
-import { settingsView } from '../../../domain/user-settings.js';
+} from '../../../domain/user/git.js';
+import { settingsView } from '../../../domain/user/settings.js';
 import { ProviderType } from '../../../schemas/common.js';
 import { LaxBool, laxInt } from '../../../schemas/helpers.js';
 import { SuggestedTask } from '../../../schemas/legacy.js';

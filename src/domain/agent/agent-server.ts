@@ -1,0 +1,215 @@
+/**
+ * The agent server of a conversation, as its REST and its socket see it: which conversation a
+ * session key opens, the event log read back (search, count, get, batch), and what a client asks
+ * the agent (a message, pause, run). Copies `openhands-agent-server`'s `event_router.py`
+ * (search_conversation_events, count_conversation_events, get_conversation_event,
+ * batch_get_conversation_events, send_message) and `conversation_router.py` (pause_conversation,
+ * run_conversation).
+ */
+import type { AgentConversationInfo } from '../../schemas/agent-server.js';
+import type { ConversationExecutionStatus } from '../../schemas/common.js';
+import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
+import { agentServerContext, type ReadyContext } from '../conversations/conversation-ops.js';
+import { toHex, toHyphenatedUuid } from '../store/ids.js';
+import { metricsOf } from '../conversations/views.js';
+import { refuse, type Refusal } from '../store/refusal.js';
+import { agentStatus, type AgentEvent } from './status.js';
+import type { DomainState } from '../store/state.js';
+import { keyHolder } from '../sandboxes/session-keys.js';
+
+/** Filters of an event search and count. */
+export interface EventFilters {
+  kind?: string | undefined;
+  source?: string | undefined;
+  body?: string | undefined;
+  timestamp__gte?: string | undefined;
+  timestamp__lt?: string | undefined;
+}
+
+export { keyHolder } from '../sandboxes/session-keys.js';
+
+/** The conversation `id` on the agent server the key opens; a 404 when it is not there (another sandbox's, unknown, or V0). */
+export function conversationFor(state: DomainState, id: string, key: string | null): ConversationRecord | Refusal {
+  const holder = keyHolder(state, key);
+  const uuid = toHyphenatedUuid(id);
+  const conversation = uuid ? state.store.conversations.get(uuid) : undefined;
+  if (holder.kind !== 'running' || !conversation || conversation.version !== 'V1' || conversation.sandbox_id !== holder.sandbox.id) return refuse('not_found', 'Not Found');
+  return conversation;
+}
+
+/** The wire events of a conversation, oldest first. */
+export function eventsOf(state: DomainState, conversationId: string): AgentEvent[] {
+  return state.store.eventIdsOf(conversationId).map((id) => state.store.events.get(id)!.event as AgentEvent);
+}
+
+function matches(event: AgentEvent, filters: EventFilters): boolean {
+  if (filters.kind && event.kind !== filters.kind) return false;
+  if (filters.source && event.source !== filters.source) return false;
+  if (filters.timestamp__gte && event.timestamp < filters.timestamp__gte) return false;
+  if (filters.timestamp__lt && event.timestamp >= filters.timestamp__lt) return false;
+  if (filters.body) {
+    const message = event.kind === 'MessageEvent' ? JSON.stringify((event as { llm_message?: unknown }).llm_message ?? '') : '';
+    if (!message.toLowerCase().includes(filters.body.toLowerCase())) return false;
+  }
+  return true;
+}
+
+/** Whether a search has filters besides paging (then each event is looked at). */
+const filtered = (filters: EventFilters) => Boolean(filters.kind || filters.source || filters.body || filters.timestamp__gte || filters.timestamp__lt);
+
+/**
+ * `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id
+ * of the first event of the page. Without filters a page costs its own size, whatever the log holds.
+ */
+export function searchEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number }): { items: AgentEvent[]; next_page_id: string | null } {
+  const ids = state.store.eventIdsOf(conversation.id);
+  const event = (id: string) => state.store.events.get(id)!.event as AgentEvent;
+  const descending = filters.sort_order === 'TIMESTAMP_DESC';
+  if (!filtered(filters)) {
+    const position = filters.page_id === undefined ? undefined : state.store.eventPosition(filters.page_id);
+    const at = position !== undefined && ids[position] === filters.page_id ? position : undefined;
+    const items: AgentEvent[] = [];
+    if (descending) {
+      const from = at ?? ids.length - 1;
+      for (let i = from; i >= 0 && items.length < filters.limit; i--) items.push(event(ids[i]!));
+      const next = from - filters.limit;
+      return { items, next_page_id: next >= 0 ? ids[next]! : null };
+    }
+    const from = at ?? 0;
+    for (let i = from; i < ids.length && items.length < filters.limit; i++) items.push(event(ids[i]!));
+    return { items, next_page_id: ids[from + filters.limit] ?? null };
+  }
+  let events = ids.map(event).filter((e) => matches(e, filters));
+  if (descending) events = events.reverse();
+  const start = filters.page_id ? Math.max(0, events.findIndex((e) => e.id === filters.page_id)) : 0;
+  const items = events.slice(start, start + filters.limit);
+  return { items, next_page_id: events[start + filters.limit]?.id ?? null };
+}
+
+/** `GET .../events/count`. */
+export function countEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters): number {
+  if (!filtered(filters)) return state.store.eventIdsOf(conversation.id).length;
+  return eventsOf(state, conversation.id).filter((e) => matches(e, filters)).length;
+}
+
+/** `GET .../events/{event_id}`: the event, or 404. */
+export function getEvent(state: DomainState, conversation: ConversationRecord, eventId: string): AgentEvent | Refusal {
+  const record = state.store.events.get(eventId);
+  return record && record.conversation_id === conversation.id ? (record.event as AgentEvent) : refuse('not_found', 'Not Found');
+}
+
+/** `GET .../events?event_ids=`: events aligned with the ids, null for missing ones. */
+export function batchGetEvents(state: DomainState, conversation: ConversationRecord, ids: string[]): (AgentEvent | null)[] {
+  return ids.map((id) => {
+    const record = state.store.events.get(id);
+    return record && record.conversation_id === conversation.id ? (record.event as AgentEvent) : null;
+  });
+}
+
+/** `POST .../events` and a socket's frame: the message reaches the agent (and runs it when asked). */
+export async function sendToAgent(state: DomainState, conversation: ConversationRecord, text: string, run: boolean): Promise<void> {
+  await (await import('./scripted-agent.js')).deliverMessage(state, conversation, text, run);
+}
+
+/** `POST .../pause`. */
+export async function pauseConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  await (await import('./scripted-agent.js')).pauseAgent(state, conversation);
+}
+
+/** `POST .../run`: 409 while the agent runs (`run_conversation`: "conversation_already_running"). */
+export async function runConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
+  return (await (await import('./scripted-agent.js')).runAgent(state, conversation)) ? null : refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
+}
+
+/** The agent's execution status as the socket's `full_state` gives it. */
+export function executionStatusOf(conversation: ConversationRecord): string {
+  return agentStatus(conversation) ?? (conversation.agent_turns > 0 ? 'finished' : 'idle');
+}
+
+/**
+ * The workspace a path names on the agent server the key opens (`git_router.py`: the path is the
+ * repository's): the conversation of that sandbox whose project holds the path, else its newest.
+ */
+export function workspaceFor(state: DomainState, key: string | null, path: string): ReadyContext | Refusal {
+  const holder = keyHolder(state, key);
+  if (holder.kind !== 'running') return refuse('not_found', 'Not Found');
+  const contexts = state.store.conversations.all()
+    .filter((c) => c.version === 'V1' && c.sandbox_id === holder.sandbox.id)
+    .map((c) => agentServerContext(state, c.id))
+    .filter((c): c is ReadyContext => c.kind === 'ready');
+  const holding = contexts.filter((c) => path === c.workspace.projectDir || path.startsWith(`${c.workspace.projectDir}/`));
+  return holding.at(-1) ?? contexts.at(-1) ?? refuse('not_found', 'Not Found');
+}
+
+/** How the agent server orders a conversation search (`ConversationSortOrder`). */
+export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
+
+/** The V1 conversations an agent server holds: those of the key's RUNNING sandbox. */
+function hostedConversations(state: DomainState, sandbox: SandboxRecord): ConversationRecord[] {
+  return state.store.conversations.all().filter((c) => c.version === 'V1' && c.sandbox_id === sandbox.id);
+}
+
+/**
+ * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
+ * tools; never the LLM key), its workspace, status, policy and statistics.
+ */
+export function conversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
+  const context = agentServerContext(state, conversation.id);
+  const workingDir = context.kind === 'ready' ? context.workspace.projectDir : '/workspace/project';
+  const model = conversation.llm_model ?? 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929';
+  return {
+    id: conversation.id,
+    agent: {
+      kind: 'Agent',
+      llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
+      tools: [{ name: 'terminal', params: {} }, { name: 'file_editor', params: {} }, { name: 'task_tracker', params: {} }],
+      mcp_config: {},
+      include_default_tools: ['FinishTool', 'ThinkTool'],
+    },
+    workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
+    persistence_dir: 'workspace/conversations',
+    max_iterations: 500,
+    stuck_detection: true,
+    execution_status: executionStatusOf(conversation) as ConversationExecutionStatus,
+    confirmation_policy: { kind: conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
+    security_analyzer: null,
+    activated_knowledge_skills: [],
+    blocked_actions: {},
+    blocked_messages: {},
+    stats: { usage_to_metrics: { agent: metricsOf(state, conversation) } },
+    secret_registry: { secret_sources: {} },
+    agent_state: {},
+    title: conversation.title,
+    metrics: null,
+    created_at: conversation.created_at,
+    updated_at: conversation.updated_at,
+  };
+}
+
+/** `GET /api/conversations/search`: the sandbox's conversations, by status, in order, a page from `page_id` (a conversation's hex id). */
+export function searchHostedConversations(state: DomainState, sandbox: SandboxRecord, query: { status?: string | undefined; sort_order: ConversationSortOrder; page_id?: string | undefined; limit: number }): { items: AgentConversationInfo[]; next_page_id: string | null } {
+  const field = query.sort_order.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
+  const descending = query.sort_order.endsWith('_DESC');
+  const records = hostedConversations(state, sandbox)
+    .filter((c) => query.status === undefined || executionStatusOf(c) === query.status)
+    .sort((a, b) => (descending ? -1 : 1) * a[field].localeCompare(b[field]));
+  const found = query.page_id ? records.findIndex((c) => toHex(c.id) === query.page_id) : -1;
+  const start = Math.max(0, found);
+  const page = records.slice(start, start + query.limit);
+  const next = records[start + query.limit];
+  return { items: page.map((c) => conversationInfo(state, c)), next_page_id: next ? toHex(next.id) : null };
+}
+
+/** `GET /api/conversations/count`. */
+export function countHostedConversations(state: DomainState, sandbox: SandboxRecord, status: string | undefined): number {
+  return hostedConversations(state, sandbox).filter((c) => status === undefined || executionStatusOf(c) === status).length;
+}
+
+/** `GET /api/conversations?ids=`: each conversation the sandbox holds, `null` for the others. */
+export function batchGetHostedConversations(state: DomainState, sandbox: SandboxRecord, ids: string[]): (AgentConversationInfo | null)[] {
+  return ids.map((id) => {
+    const uuid = toHyphenatedUuid(id);
+    const record = uuid ? state.store.conversations.get(uuid) : undefined;
+    return record && record.version === 'V1' && record.sandbox_id === sandbox.id ? conversationInfo(state, record) : null;
+  });
+}

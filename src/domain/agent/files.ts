@@ -1,0 +1,85 @@
+/**
+ * The files of a sandbox as its agent server serves them: uploads kept on the sandbox record (by
+ * absolute path, base64), downloads from those or from a conversation's workspace, and the VS Code
+ * URL. Copies `openhands-agent-server`'s `file_router.py` (`_upload_file`, `_download_file`: the
+ * path must be absolute, 404 "File not found", 400 "Path is not a file") and `vscode_router.py`
+ * (`get_vscode_url`: `{base}/?tkn={token}&folder={workspace_dir}`).
+ */
+import type { SandboxRecord } from '../../schemas/records.js';
+import { workspaceFor } from './agent-server.js';
+import { fromBase64, toBase64 } from './base64.js';
+import { hashOf } from '../store/ids.js';
+import { badRequest, isRefusal, refuse, type Refusal } from '../store/refusal.js';
+import type { DomainState } from '../store/state.js';
+
+/** A file the agent server sends back: its name and bytes. */
+export interface DownloadedFile {
+  /** The last segment of its path. */
+  filename: string;
+  /** Its content. */
+  bytes: Uint8Array;
+}
+
+/** Most files one sandbox keeps from uploads; past it an upload is refused (the store cap bounds their bytes). */
+export const MAX_UPLOADED_FILES = 1_000;
+
+/** `/a/b/../c` → `/a/c`, as `Path` resolves it; `null` for a relative path. */
+function absolute(path: string): string | null {
+  if (!path.startsWith('/')) return null;
+  const parts: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join('/')}`;
+}
+
+/** Whether `path` is a directory of the sandbox: a parent of an upload or of a workspace file. */
+function isDirectory(state: DomainState, sandbox: SandboxRecord, key: string, path: string): boolean {
+  const prefix = path === '/' ? '/' : `${path}/`;
+  if (Object.keys(sandbox.uploaded_files ?? {}).some((p) => p.startsWith(prefix))) return true;
+  const context = workspaceFor(state, key, path);
+  if (isRefusal(context)) return false;
+  const project = context.workspace.projectDir;
+  return project === path || project.startsWith(prefix) || Object.keys(context.workspace.current).some((p) => `${project}/${p}`.startsWith(prefix));
+}
+
+/** `POST /api/file/upload`: the file is written at `path` (absolute), replacing what was there. */
+export async function uploadFile(state: DomainState, sandbox: SandboxRecord, key: string, path: string, bytes: Uint8Array): Promise<{ success: true } | Refusal> {
+  const target = absolute(path);
+  if (target === null) return badRequest('Path must be absolute');
+  if (target === '/' || isDirectory(state, sandbox, key, target)) return refuse('internal', `Failed to upload file: [Errno 21] Is a directory: '${target}'`);
+  const uploads = { ...(sandbox.uploaded_files ?? {}) };
+  if (!(target in uploads) && Object.keys(uploads).length >= MAX_UPLOADED_FILES) return refuse('storage_full', `A sandbox keeps at most ${MAX_UPLOADED_FILES} uploaded files`);
+  uploads[target] = toBase64(bytes);
+  await state.store.sandboxes.update(sandbox.id, { uploaded_files: uploads });
+  return { success: true };
+}
+
+/** `GET /api/file/download`: the file at `path`, uploaded or in a conversation's workspace. */
+export function downloadFile(state: DomainState, sandbox: SandboxRecord, key: string, path: string): DownloadedFile | Refusal {
+  const target = absolute(path);
+  if (target === null) return badRequest('Path must be absolute');
+  const filename = target.split('/').at(-1) ?? '';
+  const uploaded = sandbox.uploaded_files?.[target];
+  if (uploaded !== undefined) return { filename, bytes: fromBase64(uploaded) };
+  const context = workspaceFor(state, key, target);
+  if (!isRefusal(context) && target.startsWith(`${context.workspace.projectDir}/`)) {
+    const text = context.workspace.current[target.slice(context.workspace.projectDir.length + 1)];
+    if (text !== undefined) return { filename, bytes: new TextEncoder().encode(text) };
+  }
+  if (isDirectory(state, sandbox, key, target)) return badRequest('Path is not a file');
+  return refuse('not_found', 'File not found');
+}
+
+/** `GET /api/vscode/url`: where the sandbox's VS Code answers (its `VSCODE` exposed URL unless `baseUrl`), with its connection token and folder. */
+export function vscodeUrl(sandbox: SandboxRecord, baseUrl: string | undefined, workspaceDir: string): string {
+  const base = (baseUrl ?? `http://localhost:${sandbox.agent_port + 1}`).replace(/\/+$/, '');
+  return `${base}/?tkn=${vscodeToken(sandbox)}&folder=${workspaceDir}`;
+}
+
+/** The sandbox's VS Code connection token: derived from its id, never from its session key (a secret). */
+function vscodeToken(sandbox: SandboxRecord): string {
+  return `vsc-${hashOf(sandbox.id).toString(16).padStart(8, '0')}`;
+}

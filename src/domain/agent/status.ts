@@ -1,0 +1,60 @@
+/**
+ * What every request needs of the scripted agent (`scripted-agent.ts`) without loading it: a
+ * conversation's agent status and edited turns (views), the length of the built-in run, the system
+ * prompt every log starts with, and publishing one event. The agent's script and runs load with
+ * the first run (a dynamic import: a chunk of its own in a page, issue 23).
+ */
+import type { AgentEventRecord, ConversationRecord } from '../../schemas/records.js';
+import { naiveTimestamp } from '../fixtures/fixtures.js';
+import type { DomainState } from '../store/state.js';
+
+/** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
+export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: 'user' | 'agent' | 'environment' };
+
+/** A message's content as the agent server writes it. */
+export const text = (value: string) => [{ type: 'text', text: value }];
+/** A `ConversationStateUpdateEvent` of `key`. */
+export const stateUpdate = (key: string, value: unknown) => ({ kind: 'ConversationStateUpdateEvent', source: 'environment' as const, key, value });
+
+/** How many steps the built-in run has (`scripted-agent.ts` checks its script against it). */
+export const RUN_STEPS = 7;
+
+/** The step after which the built-in run's file edit is done (the workspace shows the turn from then on). */
+export const EDIT_DONE_AFTER = 5;
+
+/** The first event of every conversation's log. */
+export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze({
+  kind: 'SystemPromptEvent', source: 'agent',
+  system_prompt: { type: 'text', text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.' },
+  tools: [
+    { type: 'function', function: { name: 'terminal', description: 'Execute a bash command in the terminal.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } },
+    { type: 'function', function: { name: 'file_editor', description: 'View, create and edit files.', parameters: { type: 'object', properties: { command: { type: 'string' }, path: { type: 'string' } }, required: ['command', 'path'] } } },
+    { type: 'function', function: { name: 'finish', description: 'Finish the task.', parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } },
+  ],
+});
+
+/** How many steps a conversation's current run has. */
+export function runStepsTotal(conversation: ConversationRecord): number {
+  return conversation.agent_steps_total ?? RUN_STEPS;
+}
+
+/** The turns of a conversation the workspace shows: every run whose edit is done. */
+export function editedTurns(conversation: ConversationRecord): number | null {
+  if (conversation.agent_steps_done === undefined) return null;
+  return conversation.agent_turns - (conversation.agent_steps_done >= (conversation.agent_edit_after ?? EDIT_DONE_AFTER) ? 0 : 1);
+}
+
+/** The agent's status as its events say: `null` for a conversation whose history has no events. */
+export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | 'idle' | null {
+  if (conversation.agent_status) return conversation.agent_status;
+  if (conversation.agent_steps_done === undefined) return null;
+  return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
+}
+
+/** Stores a new event of a conversation at `atMs` (default now); returns it. */
+export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
+  const stamp = state.stamp(atMs);
+  const event = { id: state.random.uuid(), timestamp: naiveTimestamp(stamp), ...fields } as AgentEvent;
+  await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
+  return event;
+}

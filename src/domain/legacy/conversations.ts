@@ -1,0 +1,132 @@
+/**
+ * Legacy (V0) conversations under `/api/conversations`: create, list, get, rename, delete.
+ * The list and reads show conversations of both versions, as the real server's legacy routes do.
+ */
+import type { ConversationInfo, ConversationResponse, InitSessionRequest } from '../../schemas/legacy.js';
+import type { ConversationRecord } from '../../schemas/records.js';
+import { notFound } from '../store/refusal.js';
+import { toHyphenatedUuid } from '../store/ids.js';
+import { CONVERSATION_STATUS_OF_SANDBOX } from '../time/lifecycle.js';
+import { pageIds } from '../store/paging.js';
+import { createSandbox } from '../sandboxes/sandboxes.js';
+import type { DomainState } from '../store/state.js';
+import { conversationInfoView, defaultTitle, legacyId } from './views.js';
+import { sandboxStatusOf } from '../conversations/views.js';
+
+function findConversation(state: DomainState, id: string): ConversationRecord | undefined {
+  return state.store.conversations.get(toHyphenatedUuid(id) ?? id);
+}
+
+function requireConversation(state: DomainState, id: string): ConversationRecord {
+  const record = findConversation(state, id);
+  if (!record) throw notFound(`Conversation ${id}`);
+  return record;
+}
+
+/** `POST /api/conversations`: creates a V0 conversation with its own sandbox, or joins an existing one. */
+export async function createConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationResponse> {
+  const existing = request.conversation_id === undefined ? undefined : findConversation(state, request.conversation_id);
+  const record = existing ?? await createLegacyConversation(state, request);
+  const status = CONVERSATION_STATUS_OF_SANDBOX[sandboxStatusOf(state, record).status];
+  return { status: 'ok', conversation_id: legacyId(record.id), message: null, conversation_status: status };
+}
+
+async function createLegacyConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationRecord> {
+  state.store.budget.assertRoom(2, 2048);
+  const id = request.conversation_id === undefined
+    ? state.newConversationId()
+    : toHyphenatedUuid(request.conversation_id) ?? request.conversation_id;
+  const sandbox = await createSandbox(state, null);
+  const trigger = request.suggested_task ? 'suggested_task' : request.create_microagent ? 'microagent_management' : 'gui';
+  const created = state.stamp();
+  return state.store.conversations.insert({
+    id,
+    version: 'V0',
+    sandbox_id: sandbox.id,
+    created_by_user_id: state.options.userId,
+    title: defaultTitle(id),
+    selected_repository: request.repository ?? request.create_microagent?.repo ?? null,
+    selected_branch: request.selected_branch,
+    git_provider: request.git_provider ?? request.create_microagent?.git_provider ?? null,
+    trigger,
+    has_initial_message: Boolean(request.initial_user_msg),
+    agent_started_at: created,
+    created_at: created,
+    updated_at: created,
+  });
+}
+
+/** Filters and cursor of the legacy list. */
+export interface LegacyListQuery {
+  /** The cursor from a previous `next_page_id`: base64 of `{"v0": ..., "v1": ...}`, or a bare V0 cursor. */
+  page_id?: string | undefined;
+  limit: number;
+  selected_repository?: string | undefined;
+  conversation_trigger?: string | undefined;
+  include_sub_conversations?: boolean;
+}
+
+/** The V0 and V1 cursors inside a legacy `page_id`. */
+function decodeCursor(pageId: string | undefined): { v0: number; v1: number } {
+  const offset = (value: unknown) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : 0);
+  if (!pageId) return { v0: 0, v1: 0 };
+  try {
+    const data = JSON.parse(atob(pageId)) as { v0?: unknown; v1?: unknown };
+    if (data && typeof data === 'object') return { v0: offset(data.v0), v1: offset(data.v1) };
+  } catch {
+    // Not base64 JSON: read as a V0 cursor, as the real server does for older clients.
+  }
+  return { v0: offset(pageId), v1: 0 };
+}
+
+/**
+ * `GET /api/conversations`, as the real route builds it (`manage_conversations.py`,
+ * `search_conversations`): a page of `limit` V0 conversations and a page of `limit` V1 ones
+ * (top-level only unless `include_sub_conversations`), each filtered by repository and trigger,
+ * merged newest first and cut to `limit`; `next_page_id` is base64 of both sources' cursors.
+ */
+export function listConversations(state: DomainState, query: LegacyListQuery): { results: ConversationInfo[]; next_page_id: string | null } {
+  const table = state.store.conversations;
+  const cursor = decodeCursor(query.page_id);
+  const v0 = table.orderings.v0;
+  const v1 = query.include_sub_conversations ? table.orderings.v1 : table.orderings.v1TopLevel;
+  const v0Page = pageIds(v0, { offset: cursor.v0, limit: query.limit });
+  const v1Page = pageIds(v1, { offset: cursor.v1, limit: query.limit });
+  const keep = (record: ConversationRecord) => (query.selected_repository === undefined || record.selected_repository === query.selected_repository)
+    && (query.conversation_trigger === undefined || record.trigger === query.conversation_trigger);
+  const merged = [...v0Page.ids, ...v1Page.ids].map((id) => table.get(id)!).filter(keep)
+    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+    .slice(0, query.limit);
+  const next = v0Page.more || v1Page.more
+    ? btoa(JSON.stringify({ v0: v0Page.more ? String(cursor.v0 + query.limit) : null, v1: v1Page.more ? String(cursor.v1 + query.limit) : null }))
+    : null;
+  return { results: merged.map((record) => conversationInfoView(state, record)), next_page_id: next };
+}
+
+/** `GET /api/conversations/{id}`: the conversation, or `null` for an unknown id. */
+export function getConversation(state: DomainState, id: string): ConversationInfo | null {
+  const record = findConversation(state, id);
+  return record ? conversationInfoView(state, record) : null;
+}
+
+/** `PATCH /api/conversations/{id}`: sets the title, trimmed as the real route trims it. */
+export async function updateConversationTitle(state: DomainState, id: string, title: string): Promise<true> {
+  const record = requireConversation(state, id);
+  await state.store.conversations.update(record.id, { title: title.trim(), updated_at: state.stamp() });
+  return true;
+}
+
+/** `DELETE /api/conversations/{id}`: removes the conversation (and its sandbox when nothing else uses it); `false` for an unknown id. */
+export function deleteConversation(state: DomainState, id: string): boolean {
+  const record = findConversation(state, id);
+  if (!record) return false;
+  const { store } = state;
+  store.conversations.remove(record.id);
+  store.removeEventsOf(record.id);
+  if (record.parent_conversation_id) store.unlinkChild(record.parent_conversation_id, record.id);
+  // Its sub-conversations stay, still naming it as their parent (as in the real service's store).
+  store.childrenOf.delete(record.id);
+  const shared = store.conversations.all().some((c) => c.sandbox_id === record.sandbox_id);
+  if (!shared) store.sandboxes.remove(record.sandbox_id);
+  return true;
+}

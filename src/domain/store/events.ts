@@ -1,0 +1,46 @@
+/**
+ * Changes are events: every change of the fake's state, whatever caused it (a request, a fault,
+ * code calling the service, time passing, a reset), is announced as a `StateChange`. Persistence,
+ * the journal and anything else that follows state subscribe to them; nothing decides from an
+ * HTTP verb whether something changed.
+ */
+import type { Fixture } from '../../schemas/fixture.js';
+
+/** What kind of thing changed. */
+export type ChangedEntity =
+  | 'sandbox_spec' | 'sandbox' | 'conversation' | 'start_task' | 'event' | 'provider_tokens' | 'mcp_config' | 'settings' | 'secrets'
+  /** The clock moved, so time-derived state (a sandbox's RUNNING) may read differently. */
+  | 'clock'
+  /** The whole state was replaced (a reset). */
+  | 'state';
+
+/** One change of the fake's state. */
+export interface StateChange {
+  /** What kind of thing changed. */
+  entity: ChangedEntity;
+  /** How it changed. */
+  action: 'created' | 'updated' | 'deleted' | 'replaced';
+  /** The id of the record, when one record changed. */
+  id?: string;
+  /** Of an update: the fields set anew (the rest are as they were). */
+  fields?: readonly string[];
+  /** Of an update: lists that only grew, with how many items were appended at their end. */
+  appended?: Readonly<Record<string, number>>;
+}
+
+/** What a change listener can read of the state it is told about. */
+export interface ChangedState {
+  /** The whole state at this instant, as a fixture (tokens redacted). */
+  snapshot(): Fixture;
+  /** One record as a fixture holds it (secrets redacted), or `undefined` when it is gone. */
+  record(entity: ChangedEntity, id: string): { id: string } | undefined;
+}
+
+/**
+ * Called once per domain operation that changed state, with its changes, before the operation
+ * resolves: a request is answered only after its listeners (the state file) are done.
+ */
+export type ChangeListener = (changes: readonly StateChange[], state: ChangedState) => Promise<void> | void;
+
+/** Where a store announces its changes (a no-op until the service subscribes). */
+export type ChangeSink = (change: StateChange) => void;

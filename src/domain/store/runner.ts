@@ -1,0 +1,160 @@
+/**
+ * The operation runner of one fake: every domain operation runs through `run`, which owns the two
+ * rules all of them follow (one at a time, behind a mutex; time-driven steps settled first) and
+ * hands the state changes an operation made to subscribers before that operation resolves. A
+ * reset swaps the state behind it, so a reference kept before a reset stays valid.
+ */
+import { formatDateTime } from '../../schemas/datetime.js';
+import type { Fixture } from '../../schemas/fixture.js';
+import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
+import type * as Snapshot from './snapshot.js';
+import { Mutex } from './mutex.js';
+import { settleStartTasks } from '../conversations/start-tasks.js';
+import type { DomainState } from './state.js';
+
+/** A domain operation: a function of the state and its own arguments. */
+export type Operation<A extends unknown[], R> = (state: DomainState, ...args: A) => R | Promise<R>;
+
+/** Runs domain operations one at a time over the current state, and publishes their changes. */
+export class OperationRunner {
+  #state: DomainState;
+  readonly #mutex = new Mutex();
+  readonly #listeners: ChangeListener[] = [];
+  #changes: StateChange[] = [];
+  /** `snapshot.ts`, once a snapshot or a published change needed it. */
+  #snapshots: typeof Snapshot | null = null;
+
+  /** A runner over the first loaded state. */
+  constructor(state: DomainState) {
+    this.#state = state;
+    this.#watch(state);
+  }
+
+  /** The current state, for synchronous reads that change nothing. */
+  get state(): DomainState {
+    return this.#state;
+  }
+
+  #watch(state: DomainState): void {
+    state.store.onChange = (change) => {
+      if (this.#listeners.length > 0) this.#changes.push(change);
+    };
+  }
+
+  /**
+   * Runs `operation` with `args` as one step, after moving every time-driven state machine to now.
+   * @example
+   * await runner.run(sandboxes.pauseSandbox, id)
+   */
+  run<A extends unknown[], R>(operation: Operation<A, R>, ...args: A): Promise<Awaited<R>> {
+    return this.#step((state) => operation(state, ...args) as Awaited<R> | Promise<Awaited<R>>, true);
+  }
+
+  /**
+   * One step, atomic: the body's changes and their publication (the state file writing them) both
+   * happen, or neither does. When either fails, every change of the step is undone, so what the
+   * fake holds, what it wrote and what it answered never disagree.
+   */
+  async #step<T>(body: (state: DomainState) => Promise<T> | T, settle: boolean): Promise<T> {
+    return this.#mutex.run(async () => {
+      const state = this.#state;
+      const mark = this.#changes.length;
+      state.store.begin();
+      try {
+        if (settle) {
+          await settleStartTasks(state);
+          // The scripted agent's runs (and its module: a chunk of its own in a page) only once one started.
+          if (state.activeRuns.size > 0) await (await import('../agent/scripted-agent.js')).settleAgentRuns(state);
+        }
+        const result = await body(state);
+        await this.#publish();
+        state.store.commit();
+        return result;
+      } catch (error) {
+        if (this.#state === state) {
+          await state.store.rollback();
+          state.findPendingTasks();
+          state.findActiveRuns();
+          this.#changes.length = Math.min(mark, this.#changes.length);
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** Subscribes to state changes; returns a function that unsubscribes. */
+  subscribe(listener: ChangeListener): () => void {
+    this.#listeners.push(listener);
+    return () => {
+      const at = this.#listeners.indexOf(listener);
+      if (at >= 0) this.#listeners.splice(at, 1);
+    };
+  }
+
+  /** Records a change made outside the store (the clock moved), published with the next operation. */
+  noteChange(change: StateChange): void {
+    if (this.#listeners.length > 0) this.#changes.push(change);
+  }
+
+  /** Replaces the state behind the runner (a reset); when its publication fails, the old state stays. */
+  replaceState(state: DomainState): Promise<void> {
+    return this.#mutex.run(async () => {
+      const previous = this.#state;
+      const mark = this.#changes.length;
+      this.#install(state);
+      this.noteChange({ entity: 'state', action: 'replaced' });
+      try {
+        await this.#publish();
+      } catch (error) {
+        this.#install(previous);
+        this.#changes.length = Math.min(mark, this.#changes.length);
+        throw error;
+      }
+    });
+  }
+
+  #install(state: DomainState): void {
+    this.#state.store.onChange = () => undefined;
+    this.#state = state;
+    this.#watch(state);
+  }
+
+  /** Brings every time-driven step up to the clock's now. */
+  settle(): Promise<void> {
+    return this.#step(() => undefined, true);
+  }
+
+  /** Everything the state holds, as a fixture: time-driven steps settled, tokens redacted. */
+  snapshot(): Promise<Fixture> {
+    return this.#step(async () => {
+      this.#snapshots ??= await import('./snapshot.js');
+      return this.#snapshotNow();
+    }, true);
+  }
+
+  /** Hands the changes collected so far to the listeners (the step's own, and any noted before it). */
+  async #publish(): Promise<void> {
+    if (this.#changes.length === 0) return;
+    const changes = this.#changes;
+    this.#changes = [];
+    try {
+      // What listeners read (`snapshot.ts`) is loaded with the first change published to one.
+      const snapshots = (this.#snapshots ??= await import('./snapshot.js'));
+      const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id) };
+      for (const listener of [...this.#listeners]) await listener(changes, view);
+    } catch (error) {
+      // Not published: the changes noted before this step stay to be published by the next one.
+      this.#changes = changes.concat(this.#changes);
+      throw error;
+    }
+  }
+
+  /** The state as it is at this instant, as a fixture (synchronous, so always consistent). */
+  #snapshotNow(): Fixture {
+    const state = this.#state;
+    return this.#snapshots!.fixtureOf(state.store, (sandbox) => {
+      const settled = state.sandboxState(sandbox);
+      return { ...sandbox, status: settled.status, status_changed_at: formatDateTime(settled.sinceMs) };
+    });
+  }
+}

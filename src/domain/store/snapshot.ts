@@ -1,0 +1,57 @@
+/**
+ * A store back into a fixture: `fake.snapshot()`, `GET /_fakehands/state`, and what change
+ * listeners read (`onChange`). Loaded by the runner the first time one of them asks.
+ */
+import type { Fixture } from '../../schemas/fixture.js';
+import type { SandboxRecord } from '../../schemas/records.js';
+import type { ChangedEntity } from './events.js';
+import { REDACTED, redactSecrets } from './redact.js';
+import type { Store } from './store.js';
+
+/**
+ * Everything a store holds, as a fixture, each sandbox seen through `sandboxNow` (its status at
+ * the time asked). Provider tokens are redacted: a snapshot never holds a secret.
+ */
+export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => SandboxRecord = (record) => record): Fixture {
+  const tokens: Fixture['provider_tokens'] = {};
+  for (const [provider, token] of Object.entries(store.providerTokens) as [keyof Fixture['provider_tokens'], NonNullable<Fixture['provider_tokens'][keyof Fixture['provider_tokens']]>][]) {
+    tokens[provider] = { ...token, token: token.token ? REDACTED : null };
+  }
+  return structuredClone({
+    sandbox_specs: store.sandboxSpecs.all(),
+    sandboxes: store.sandboxes.all().map(sandboxNow),
+    conversations: store.conversations.all(),
+    start_tasks: store.startTasks.all().map((task) => ({ ...task, request: redactSecrets(task.request) as typeof task.request })),
+    events: store.events.all(),
+    provider_tokens: tokens,
+    mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
+    settings: store.settings && {
+      ...store.settings,
+      llm_api_key: store.settings.llm_api_key ? REDACTED : store.settings.llm_api_key,
+      search_api_key: store.settings.search_api_key ? REDACTED : store.settings.search_api_key,
+      sandbox_api_key: store.settings.sandbox_api_key ? REDACTED : store.settings.sandbox_api_key,
+      mcp_config: redactSecrets(store.settings.mcp_config) as Fixture['mcp_config'],
+      llm_profiles: Object.fromEntries(Object.entries(store.settings.llm_profiles).map(([name, p]) => [name, { ...p, api_key: p.api_key ? REDACTED : p.api_key }])),
+    },
+    secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),
+    ...(store.git ? { git: store.git } : {}),
+  });
+}
+
+/** One record as a fixture holds it (a start task's request with its secrets redacted), or `undefined` when it is gone. */
+export function recordOf(state: { store: Store }, entity: ChangedEntity, id: string): { id: string } | undefined {
+  const { store } = state;
+  switch (entity) {
+    case 'sandbox_spec': return store.sandboxSpecs.get(id);
+    case 'sandbox': return store.sandboxes.get(id);
+    case 'conversation': return store.conversations.get(id);
+    case 'event': return store.events.get(id);
+    case 'start_task': {
+      const task = store.startTasks.get(id);
+      if (!task) return undefined;
+      const redacted: typeof task = { ...task, request: redactSecrets(task.request) as typeof task.request };
+      return redacted;
+    }
+    default: return undefined;
+  }
+}

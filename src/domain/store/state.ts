@@ -1,0 +1,173 @@
+/**
+ * One loaded state of the fake and what every area needs to work on it: the store, the clock,
+ * the seeded random source, the time stamps it hands out and the sandbox status at this instant.
+ * A reset builds a new `DomainState`; the `FakeService` front keeps the same identity.
+ */
+import { formatDateTime, parseDateTime } from '../../schemas/datetime.js';
+import type { SandboxRecord, StoredSandboxStatus } from '../../schemas/records.js';
+import type { Clock } from '../time/clock.js';
+import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
+import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/lifecycle.js';
+import type { Store } from './store.js';
+import type { AgentScript } from '../../schemas/agent-server.js';
+import { runStepsTotal } from '../agent/status.js';
+
+/** Options of the domain. */
+export interface ServiceOptions {
+  /** How long time-driven steps take. */
+  timings: Timings;
+  /** `created_by_user_id` of what the caller creates. */
+  userId: string | null;
+  /** Where every sandbox's agent server answers, or `null`: each sandbox names its own port. */
+  agentUrl?: string | null;
+  /** The agent's scripts (the built-in one when none matches). */
+  agentScripts?: readonly AgentScript[];
+}
+
+/** A sandbox's status at an instant and since when it has been in it. */
+export interface SandboxState {
+  status: StoredSandboxStatus;
+  sinceMs: number;
+}
+
+/** The state the areas operate on. */
+export class DomainState {
+  /** The records. */
+  readonly store: Store;
+  /** Where time comes from. */
+  readonly clock: Clock;
+  /** Every generated id and key. */
+  readonly random: RandomSource;
+  /** Timings and the user id. */
+  readonly options: ServiceOptions;
+  /**
+   * Start tasks that are not READY or ERROR yet, with when each next needs a look (epoch ms), or
+   * `null` while it waits for its sandbox to change (a paused one).
+   */
+  readonly pendingTasks = new Map<string, number | null>();
+  /** The pending tasks of each sandbox. */
+  readonly tasksOfSandbox = new Map<string, Set<string>>();
+  /** The earliest time a pending task needs a look. */
+  nextTaskDueMs = Number.NEGATIVE_INFINITY;
+  /** Conversations whose agent has run steps still to publish. */
+  readonly activeRuns = new Set<string>();
+  /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */
+  #lastAgentPort: number | null = null;
+  /** Whether the ports handed out have wrapped past the last one: from then on, each is checked against those in use. */
+  #portsWrapped = false;
+  /** The last timestamp handed out, in epoch microseconds. */
+  #lastStampMicros = 0;
+
+  /** A state over a loaded store. */
+  constructor(store: Store, clock: Clock, seed: number, options: ServiceOptions) {
+    this.store = store;
+    this.clock = clock;
+    this.random = new RandomSource(seed);
+    this.options = options;
+    for (const sandbox of store.sandboxes.all()) {
+      if (this.#lastAgentPort === null || sandbox.agent_port > this.#lastAgentPort) this.#lastAgentPort = sandbox.agent_port;
+    }
+    this.findPendingTasks();
+    this.findActiveRuns();
+  }
+
+  /** Finds the start tasks that are not READY or ERROR yet (at load, and after a rolled-back operation). */
+  findPendingTasks(): void {
+    this.pendingTasks.clear();
+    this.tasksOfSandbox.clear();
+    for (const task of this.store.startTasks.all()) {
+      if (!FINAL_TASK_STATUSES.has(task.status)) this.trackTask(task.id, task.sandbox_id, Number.NEGATIVE_INFINITY);
+    }
+  }
+
+  /** Finds the conversations whose agent run has steps still to publish (at load, and after a rolled-back operation). */
+  findActiveRuns(): void {
+    this.activeRuns.clear();
+    for (const conversation of this.store.conversations.all()) {
+      if (conversation.agent_steps_done !== undefined && conversation.agent_status === undefined && conversation.agent_steps_done < runStepsTotal(conversation)) this.activeRuns.add(conversation.id);
+    }
+  }
+
+  /** Notes that a pending task needs a look at `dueMs` (or when its sandbox changes, for `null`). */
+  trackTask(id: string, sandboxId: string | null, dueMs: number | null): void {
+    this.pendingTasks.set(id, dueMs);
+    if (dueMs !== null && dueMs < this.nextTaskDueMs) this.nextTaskDueMs = dueMs;
+    if (sandboxId === null) return;
+    let tasks = this.tasksOfSandbox.get(sandboxId);
+    if (!tasks) this.tasksOfSandbox.set(sandboxId, (tasks = new Set()));
+    tasks.add(id);
+  }
+
+  /** Forgets a task that reached READY or ERROR. */
+  untrackTask(id: string, sandboxId: string | null): void {
+    this.pendingTasks.delete(id);
+    if (sandboxId !== null) this.tasksOfSandbox.get(sandboxId)?.delete(id);
+  }
+
+  /**
+   * An id from `draw` that `taken` does not hold yet: a state reloaded from a file keeps the ids
+   * the seeded source hands out again, so a drawn id may already be in use.
+   */
+  unusedId(draw: () => string, taken: (id: string) => boolean): string {
+    let id = draw();
+    while (taken(id)) id = draw();
+    return id;
+  }
+
+  /** A new sandbox id, not in use. */
+  newSandboxId(): string {
+    return this.unusedId(() => this.random.sandboxId(), (id) => this.store.sandboxes.get(id) !== undefined);
+  }
+
+  /** A new conversation id (hyphenated UUID), not in use. */
+  newConversationId(): string {
+    return this.unusedId(() => this.random.uuid(), (id) => this.store.conversations.get(id) !== undefined);
+  }
+
+  /** A new start task id, not in use. */
+  newStartTaskId(): string {
+    return this.unusedId(() => this.random.uuid(), (id) => this.store.startTasks.get(id) !== undefined);
+  }
+
+  /**
+   * The agent port of a new sandbox: the pair after the last one handed out (or the highest in use
+   * when the state was loaded, so a reload after a delete never hands out a live sandbox's port).
+   */
+  nextAgentPort(): number {
+    // With a sandbox on every port, ports must be shared: the next one, without a search.
+    if (this.store.sandboxes.size >= AGENT_PORT_COUNT) return (this.#lastAgentPort = agentPortAfter(this.#lastAgentPort));
+    for (let tries = 0; tries < AGENT_PORT_COUNT; tries++) {
+      const port = agentPortAfter(this.#lastAgentPort);
+      if (this.#lastAgentPort !== null && port < this.#lastAgentPort) this.#portsWrapped = true;
+      this.#lastAgentPort = port;
+      if (!this.#portsWrapped || this.store.sandboxes.countOf(port) === 0) return port;
+    }
+    return agentPortAfter(this.#lastAgentPort);
+  }
+
+  /**
+   * A timestamp for `ms` with seeded microseconds, always after the previous one handed out, so
+   * records created in the same millisecond keep their order and are appended to the orderings.
+   */
+  stamp(ms = this.clock.now()): string {
+    const micros = Math.max(ms * 1000 + this.random.int(0, 999), this.#lastStampMicros + 1);
+    this.#lastStampMicros = micros;
+    return formatDateTime(Math.floor(micros / 1000), micros % 1000);
+  }
+
+  /** When a record entered its current status, in epoch ms. */
+  sinceMs(record: { status_changed_at?: string | undefined; created_at: string }): number {
+    return parseDateTime(record.status_changed_at ?? record.created_at);
+  }
+
+  /** Where a sandbox's time-driven steps have taken it by now, and since when. */
+  sandboxState(record: SandboxRecord): SandboxState {
+    return settleSandboxStatus(record.status, this.sinceMs(record), this.clock.now(), this.options.timings);
+  }
+
+  /** A sandbox as it is at this instant (its stored status moved on by the time-driven steps). */
+  settledNow(record: SandboxRecord): SandboxRecord {
+    const { status } = this.sandboxState(record);
+    return status === record.status ? record : { ...record, status };
+  }
+}

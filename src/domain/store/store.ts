@@ -1,0 +1,297 @@
+/**
+ * Everything the fake holds: @msw/data collections (with an id index and orderings kept beside
+ * them in `Table`), the links between conversations, and the caller's secrets. Every change is
+ * announced to `onChange` (see `events.ts`).
+ */
+import type { Collection } from '@msw/data';
+import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
+import {
+  AgentEventRecord, ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
+} from '../../schemas/records.js';
+import type { ProviderType } from '../../schemas/common.js';
+import type { ProviderToken } from '../../schemas/legacy.js';
+import type { MCPConfig } from '../../schemas/mcp.js';
+import type { GitWorld } from '../../schemas/user-git.js';
+import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
+import type { UserSettingsRecord } from '../../schemas/user-settings.js';
+import type { ChangeSink } from './events.js';
+import { StoreBudget, Table, type UndoSink } from './table.js';
+
+const ignore: ChangeSink = () => undefined;
+
+/** Everything the fake holds: @msw/data collections with indexes, plus the caller's secrets. */
+export class Store {
+  /** Where changes are announced; the service subscribes once the store is loaded. */
+  onChange: ChangeSink = ignore;
+  readonly #sink = () => this.onChange;
+  /** Whether a transaction is open, and its undo steps, newest last (made on the first change: most operations change nothing). */
+  #open = false;
+  #undo: (() => void | Promise<void>)[] | null = null;
+  readonly #record: UndoSink = (undo) => {
+    if (this.#open) (this.#undo ??= []).push(undo);
+  };
+  /** What the store may hold; a change past it is refused (507). */
+  readonly budget: StoreBudget;
+  /** Sandbox specs; the first one stored is the default. */
+  readonly sandboxSpecs: Table<typeof SandboxSpecInfo>;
+  /** Sandboxes (MISSING ones are not stored). */
+  readonly sandboxes: Table<typeof SandboxRecord>;
+  /** Conversations of both versions, with orderings for the V1 lists. */
+  readonly conversations: Table<typeof ConversationRecord, 'v0' | 'v1' | 'v1TopLevel'>;
+  /** Start tasks of app conversations. */
+  readonly startTasks: Table<typeof StartTaskRecord>;
+  /** The events of every conversation's log. */
+  readonly events: Table<typeof AgentEventRecord>;
+  /** Each conversation's event ids, oldest first. */
+  readonly #eventsOf = new Map<string, string[]>();
+  /** Where each event stands in its conversation's list (a page starts at one by its id). */
+  readonly #eventPosition = new Map<string, number>();
+
+  /** An empty store of at most `budget`. */
+  constructor(budget: StoreBudget = new StoreBudget()) {
+    this.budget = budget;
+    this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget, null, this.#record);
+    this.sandboxes = new Table('sandbox', SandboxRecord, {}, () => this.#sandboxSink, budget, 'agent_port', this.#record);
+    this.conversations = new Table('conversation', ConversationRecord, {
+      v0: (c) => c.version === 'V0',
+      v1: (c) => c.version === 'V1',
+      v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
+    }, this.#sink, budget, null, this.#record);
+    this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
+    this.events = new Table('event', AgentEventRecord, {}, this.#sink, budget, null, this.#record);
+  }
+
+  /** Sandboxes changed since the start tasks last looked (the tasks waiting for them need a look). */
+  readonly changedSandboxes = new Set<string>();
+  readonly #sandboxSink: ChangeSink = (change) => {
+    if (change.id !== undefined) this.changedSandboxes.add(change.id);
+    this.onChange(change);
+  };
+
+  /** Opens a transaction: every change from now on can be undone by `rollback()`. */
+  begin(): void {
+    this.#open = true;
+    this.#undo = null;
+  }
+
+  /** Keeps the changes of the open transaction and closes it. */
+  commit(): void {
+    this.#open = false;
+    this.#undo = null;
+  }
+
+  /** Undoes every change of the open transaction, newest first, and closes it: the store is as it was at `begin()`. */
+  async rollback(): Promise<void> {
+    const steps = this.#undo ?? [];
+    this.#open = false;
+    this.#undo = null;
+    for (const step of steps.reverse()) await step();
+  }
+
+  /** Appends an event to a conversation's log. */
+  async appendEvent(record: AgentEventRecord): Promise<AgentEventRecord> {
+    const stored = await this.events.insert(record);
+    let ids = this.#eventsOf.get(record.conversation_id);
+    if (!ids) this.#eventsOf.set(record.conversation_id, (ids = []));
+    this.#eventPosition.set(stored.id, ids.push(stored.id) - 1);
+    this.#record(() => {
+      ids.pop();
+      this.#eventPosition.delete(stored.id);
+    });
+    return stored;
+  }
+
+  /** Messages queued for conversations still starting, by conversation id, oldest first. */
+  readonly #pending = new Map<string, { id: string; text: string }[]>();
+
+  /** Queues a message for a conversation that is still starting; returns its 1-based position. */
+  queueMessage(conversationId: string, message: { id: string; text: string }): number {
+    let queue = this.#pending.get(conversationId);
+    if (!queue) this.#pending.set(conversationId, (queue = []));
+    queue.push(message);
+    this.#record(() => {
+      queue.pop();
+    });
+    return queue.length;
+  }
+
+  /** The messages queued for a conversation, taken out of the queue. */
+  takeQueued(conversationId: string): { id: string; text: string }[] {
+    const queue = this.#pending.get(conversationId) ?? [];
+    this.#pending.delete(conversationId);
+    if (queue.length > 0) this.#record(() => {
+      this.#pending.set(conversationId, queue);
+    });
+    return queue;
+  }
+
+  /** How many messages wait for a conversation. */
+  queuedCount(conversationId: string): number {
+    return this.#pending.get(conversationId)?.length ?? 0;
+  }
+
+  /** Removes a conversation's whole event log (the conversation is gone). */
+  removeEventsOf(conversationId: string): void {
+    const ids = this.#eventsOf.get(conversationId);
+    if (!ids) return;
+    for (const id of ids) {
+      this.events.remove(id);
+      this.#eventPosition.delete(id);
+    }
+    this.#eventsOf.delete(conversationId);
+    this.#record(() => {
+      this.#eventsOf.set(conversationId, ids);
+      ids.forEach((id, i) => this.#eventPosition.set(id, i));
+    });
+  }
+
+  /** Where an event stands in its conversation's list, or `undefined`. */
+  eventPosition(id: string): number | undefined {
+    return this.#eventPosition.get(id);
+  }
+
+  /** A conversation's event ids, oldest first (the live list: do not change it). */
+  eventIdsOf(conversationId: string): readonly string[] {
+    return this.#eventsOf.get(conversationId) ?? [];
+  }
+
+  /** Ids of the children of each conversation (`sub_conversation_ids`). */
+  readonly childrenOf = new Map<string, string[]>();
+  /**
+   * Stored git provider tokens, one record per provider (secrets, never returned by any endpoint),
+   * and the user-level MCP configuration (at most one record): @msw/data collections, made on the
+   * first write, so a page whose fake never stores either never downloads @msw/data (issue 23).
+   */
+  #providerTokenRecords: Collection<typeof ProviderTokenRecord> | null = null;
+  #mcpConfigRecords: Collection<typeof MCPConfigRecord> | null = null;
+
+  /** The two collections, made on first use. */
+  async #collections(): Promise<{ tokens: Collection<typeof ProviderTokenRecord>; mcp: Collection<typeof MCPConfigRecord> }> {
+    if (!this.#providerTokenRecords || !this.#mcpConfigRecords) {
+      const { Collection } = await import('@msw/data');
+      this.#providerTokenRecords ??= new Collection({ schema: ProviderTokenRecord });
+      this.#mcpConfigRecords ??= new Collection({ schema: MCPConfigRecord });
+    }
+    return { tokens: this.#providerTokenRecords, mcp: this.#mcpConfigRecords };
+  }
+  /** Id of the default sandbox spec. */
+  defaultSandboxSpecId: string | null = null;
+
+  /** The stored provider tokens, keyed by provider. */
+  get providerTokens(): Partial<Record<ProviderType, ProviderToken>> {
+    const tokens: Partial<Record<ProviderType, ProviderToken>> = {};
+    for (const { provider, token, host, user_id } of this.#providerTokenRecords?.all() ?? []) tokens[provider] = { token, host, user_id };
+    return tokens;
+  }
+
+  /** Replaces the stored provider tokens (each record validated by its schema). */
+  async setProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
+    const previous = this.providerTokens;
+    this.#record(() => this.#restoreProviderTokens(previous));
+    await this.#restoreProviderTokens(tokens);
+    this.onChange({ entity: 'provider_tokens', action: 'replaced' });
+  }
+
+  async #restoreProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
+    if (!this.#providerTokenRecords && Object.keys(tokens).length === 0) return; // nothing stored, nothing to store
+    const records = (await this.#collections()).tokens;
+    records.clear();
+    for (const [provider, token] of Object.entries(tokens) as [ProviderType, ProviderToken][]) {
+      await records.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
+    }
+  }
+
+  /** The stored MCP configuration, or `null`. */
+  get mcpConfig(): MCPConfig | null {
+    return this.#mcpConfigRecords?.all()[0]?.config ?? null;
+  }
+
+  /** Replaces the stored MCP configuration. */
+  async setMcpConfig(config: MCPConfig | null): Promise<void> {
+    const previous = this.mcpConfig;
+    this.#record(() => this.#restoreMcpConfig(previous));
+    await this.#restoreMcpConfig(config);
+    this.onChange({ entity: 'mcp_config', action: 'replaced' });
+  }
+
+  async #restoreMcpConfig(config: MCPConfig | null): Promise<void> {
+    if (!this.#mcpConfigRecords && config === null) return;
+    const records = (await this.#collections()).mcp;
+    records.clear();
+    if (config) await records.create({ config });
+  }
+
+  /** Counts a value replacing another against the store's byte budget (507 past it), undone with the transaction. */
+  #swapBytes(previous: unknown, next: unknown): void {
+    const before = previous === null ? 0 : JSON.stringify(previous).length;
+    const after = next === null ? 0 : JSON.stringify(next).length;
+    this.budget.claim(0, after);
+    this.budget.release(0, before);
+    this.#record(() => {
+      this.budget.claim(0, before);
+      this.budget.release(0, after);
+    });
+  }
+
+  /** The user's settings; `null` until saved once. */
+  #settings: UserSettingsRecord | null = null;
+
+  /** The user's settings, or `null` before the first save. */
+  get settings(): UserSettingsRecord | null {
+    return this.#settings;
+  }
+
+  /** Replaces the user's settings (a change the state file keeps). */
+  async setSettings(settings: UserSettingsRecord | null): Promise<void> {
+    const previous = this.#settings;
+    this.#swapBytes(previous, settings);
+    this.#record(() => {
+      this.#settings = previous;
+    });
+    this.#settings = settings;
+    this.onChange({ entity: 'settings', action: 'replaced' });
+  }
+
+  /** The user's custom secrets, oldest first. */
+  #customSecrets: CustomSecretRecord[] = [];
+
+  /** The user's custom secrets, oldest first (do not change the list: use `setCustomSecrets`). */
+  get customSecrets(): readonly CustomSecretRecord[] {
+    return this.#customSecrets;
+  }
+
+  /** Replaces the user's custom secrets. */
+  async setCustomSecrets(secrets: CustomSecretRecord[]): Promise<void> {
+    const previous = this.#customSecrets;
+    this.#swapBytes(previous, secrets);
+    this.#record(() => {
+      this.#customSecrets = previous;
+    });
+    this.#customSecrets = secrets;
+    this.onChange({ entity: 'secrets', action: 'replaced' });
+  }
+
+  /**
+   * The git world behind the provider tokens (read only: set when the fixture loads); `null`: the
+   * generated default world (`git-world.ts`, loaded with the routes that read it, never at start).
+   */
+  git: GitWorld | null = null;
+
+  /** Links a conversation to its parent (`sub_conversation_ids`). */
+  linkChild(parentId: string, childId: string): void {
+    const children = this.childrenOf.get(parentId) ?? [];
+    children.push(childId);
+    this.childrenOf.set(parentId, children);
+    this.#record(() => this.unlinkChild(parentId, childId));
+  }
+
+  /** Removes a conversation from its parent's children. */
+  unlinkChild(parentId: string, childId: string): void {
+    const siblings = this.childrenOf.get(parentId);
+    if (!siblings) return;
+    this.childrenOf.set(parentId, siblings.filter((c) => c !== childId));
+    this.#record(() => {
+      this.childrenOf.set(parentId, siblings);
+    });
+  }
+}
