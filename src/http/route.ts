@@ -26,9 +26,22 @@ export type FormFields = Readonly<Record<string, 'file' | 'files' | 'text'>>;
 /** HTTP methods the API uses. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** What a route's handler receives: validated path parameters, query and body, and the request's headers. */
-export interface RouteInput<Q, B> {
-  params: Record<string, string>;
+/** The name of a `:name` (or `:name*`) segment of a path. */
+type ParamName<S extends string> = S extends `${infer Name}*` ? Name : S;
+
+/** The names of a path's `:name` parameters: `/api/v1/sandboxes/:sandbox_id/pause` → `'sandbox_id'`. */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Segment}/${infer Rest}`
+  ? ParamName<Segment> | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Segment}`
+    ? ParamName<Segment>
+    : never;
+
+/** A route's path parameters, typed from its path (a plain record when the path is not a literal). */
+export type PathParams<P extends string> = string extends P ? Record<string, string> : { readonly [K in PathParamNames<P>]: string };
+
+/** What a route's handler receives: validated path parameters (typed from the path), query and body, and the request's headers. */
+export interface RouteInput<Q, B, P extends string = string> {
+  params: PathParams<P>;
   query: Q;
   body: B;
   headers: { get(name: string): string | null };
@@ -41,11 +54,11 @@ export type RouteContext = Instance;
 export type RouteResult<T> = T | Refusal | Answer;
 
 /** One endpoint: where it is, what it accepts, what it answers, and the operation behind it. */
-export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType> {
+export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType, P extends string = string> {
   /** HTTP method. */
   method: Method;
   /** Path relative to the base URL, with `:name` parameters (`/api/v1/sandboxes/:sandbox_id/pause`). */
-  path: string;
+  path: P;
   /** One line for the OpenAPI document and the README. */
   summary: string;
   /** Never needs a key, whatever the surface's auth rule (health, the document, sandbox-key routes that check their own key). */
@@ -73,26 +86,12 @@ export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R e
   /** Error statuses this route can answer with, besides 401 and 422. */
   errors?: readonly ErrorStatus[];
   /** The operation: the 200 body, a `Refusal`, or an `Answer` of its own. */
-  handle(input: RouteInput<z.output<Q>, z.output<B>>, context: RouteContext): Promise<RouteResult<z.input<R>>>;
+  handle(input: RouteInput<z.output<Q>, z.output<B>, P>, context: RouteContext): Promise<RouteResult<z.input<R>>>;
 }
 
-/** A route with its types erased, as the pipeline and transports hold it. */
-export interface Route {
-  method: Method;
-  path: string;
-  summary: string;
-  public?: boolean;
-  internal?: boolean;
-  params?: z.ZodMiniType;
-  query?: z.ZodMiniType;
-  lists?: readonly string[];
-  body?: z.ZodMiniType;
-  bodyOptional?: boolean;
-  form?: FormFields;
-  response: z.ZodMiniType;
-  successStatus?: 200 | 201;
-  untypedInDocument?: boolean;
-  errors?: readonly ErrorStatus[];
+/** A route with its types erased, as the pipeline and transports hold it: a `RouteSpec` of any schemas. */
+export interface Route extends Omit<RouteSpec<z.ZodMiniType, z.ZodMiniType, z.ZodMiniType>, 'handle'> {
+  /** The operation, its input unchecked by the type system (the pipeline validated it against the schemas). */
   handle(input: RouteInput<unknown, unknown>, context: RouteContext): Promise<unknown>;
 }
 
@@ -101,6 +100,11 @@ export interface Route {
  * @example
  * defineRoute({ method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes', query: PageQuery, response: pageOf(SandboxInfo), handle: ({ query }, { service }) => service.searchSandboxes(query) })
  */
-export function defineRoute<Q extends z.ZodMiniType = z.ZodMiniUndefined, B extends z.ZodMiniType = z.ZodMiniUndefined, R extends z.ZodMiniType = z.ZodMiniType>(spec: RouteSpec<Q, B, R>): Route {
+export function defineRoute<
+  P extends string,
+  Q extends z.ZodMiniType = z.ZodMiniUndefined,
+  B extends z.ZodMiniType = z.ZodMiniUndefined,
+  R extends z.ZodMiniType = z.ZodMiniType,
+>(spec: RouteSpec<Q, B, R, P>): Route {
   return spec as unknown as Route;
 }

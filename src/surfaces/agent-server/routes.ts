@@ -66,7 +66,7 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: `${BASE}/events/:event_id`, summary: 'One event (get_conversation_event)',
     params: z.extend(ConversationParam, { event_id: z.string() }), response: AgentEvent, errors: [404],
-    handle: (input, context) => onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id!)),
+    handle: (input, context) => onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/events`, summary: 'Events by id, null for missing ones (batch_get_conversation_events)',

@@ -62,7 +62,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/git/changes/:path*', summary: 'The changed files of the repository at path (git_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
     response: z.array(GitChange), errors: [404],
-    handle: (input, context) => changesAt(input, context, input.params.path!),
+    handle: (input, context) => changesAt(input, context, input.params.path),
   }),
   defineRoute({
     method: 'GET', path: '/api/git/diff', summary: 'A changed file at ?path= before and after (git_router.py, git_diff_query)',
@@ -72,7 +72,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/git/diff/:path*', summary: 'A changed file before and after (git_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
     response: GitChangeDiff, errors: [404],
-    handle: (input, context) => diffAt(input, context, input.params.path!),
+    handle: (input, context) => diffAt(input, context, input.params.path),
   }),
   defineRoute({
     method: 'POST', path: '/api/file/upload', summary: 'Write a file at ?path= (file_router.py, upload_file_query)',
@@ -82,7 +82,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'POST', path: '/api/file/upload/:path*', summary: 'Write a file at path (file_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
     form: { file: 'file' }, response: AgentSuccess, errors: [400, 404, 500, 507],
-    handle: (input, context) => uploadAt(input, context, input.params.path!),
+    handle: (input, context) => uploadAt(input, context, input.params.path),
   }),
   defineRoute({
     method: 'GET', path: '/api/file/download', summary: 'The file at ?path= (file_router.py, download_file_query)',
@@ -92,7 +92,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/file/download/:path*', summary: 'The file at path (file_router.py, removed in v1.20.0)',
     response: z.unknown(), untypedInDocument: true, errors: [400, 404],
-    handle: (input, context) => downloadAt(input, context, input.params.path!),
+    handle: (input, context) => downloadAt(input, context, input.params.path),
   }),
   defineRoute({
     method: 'GET', path: '/api/vscode/url', summary: 'The VS Code URL with its token (vscode_router.py, get_vscode_url)',

@@ -36,7 +36,7 @@ export const controlRoutes: readonly Route[] = [
     method: 'POST', path: '/sandboxes/:sandbox_id/fail', summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
     body: z.strictObject({ detail: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) }), bodyOptional: true,
     response: SandboxInfo, errors: [404],
-    handle: ({ params, body }, { service }) => service.failSandbox(params.sandbox_id!, body.detail),
+    handle: ({ params, body }, { service }) => service.failSandbox(params.sandbox_id, body.detail),
   }),
   defineRoute({
     method: 'GET', path: '/health', summary: 'Whether the fake is up (no key needed)', public: true,
@@ -132,7 +132,7 @@ export const controlRoutes: readonly Route[] = [
   defineRoute({
     method: 'DELETE', path: '/tenants/:name', summary: 'Drop a tenant and everything it holds (from the default tenant only)',
     response: z.object({ deleted: z.literal(true) }), errors: [404],
-    handle: async ({ params }, context) => (await context.tenants?.delete(params.name!)
+    handle: async ({ params }, context) => (await context.tenants?.delete(params.name)
       ? { deleted: true as const }
       : refuse('not_found', context.tenants ? `No tenant is named ${JSON.stringify(params.name)}` : 'Tenants are deleted from the default tenant only')),
   }),

@@ -55,21 +55,21 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'PATCH', path: BASE, summary: 'Update an app conversation: title, public, repository, branch, provider',
     body: AppConversationUpdateRequest, response: AppConversation, errors: [404],
-    handle: async ({ params, body }, { service }) => (await service.updateAppConversation(params.conversation_id!, body)) ?? refuse('not_found', 'unknown_app_conversation'),
+    handle: async ({ params, body }, { service }) => (await service.updateAppConversation(params.conversation_id, body)) ?? refuse('not_found', 'unknown_app_conversation'),
   }),
   defineRoute({
     method: 'DELETE', path: BASE, summary: 'Delete an app conversation, and its sandbox when no other conversation uses it',
     response: Success, errors: [400, 404],
     handle: async ({ params }, { service }) => {
-      if (!toHyphenatedUuid(params.conversation_id!)) return refuse('bad_request', 'Invalid conversation ID format');
-      return (await service.deleteAppConversation(params.conversation_id!)) ? { success: true } : refuse('not_found', 'Conversation not found');
+      if (!toHyphenatedUuid(params.conversation_id)) return refuse('bad_request', 'Invalid conversation ID format');
+      return (await service.deleteAppConversation(params.conversation_id)) ? { success: true } : refuse('not_found', 'Conversation not found');
     },
   }),
   defineRoute({
     method: 'POST', path: `${BASE}/send-message`, summary: 'Send a follow-up message; the sandbox must be RUNNING (409 paused or starting, 410 gone, 503 failed)',
     params: ConversationParam, body: AppSendMessageRequest, response: AppSendMessageResponse, errors: [404, 409, 410, 503],
     handle: async ({ params, body }, { service }) => {
-      const outcome = await service.sendMessage(params.conversation_id!, body);
+      const outcome = await service.sendMessage(params.conversation_id, body);
       return outcome instanceof Refusal ? outcome : { success: true, sandbox_status: outcome.sandbox_status, message: null };
     },
   }),
@@ -79,7 +79,7 @@ export const conversationOpRoutes: readonly Route[] = [
     handle: async ({ params, body }, context) => {
       const model = LLM_PROFILES[body.profile_name];
       if (!model) return refuse('not_found', `Profile '${body.profile_name}' not found`);
-      return throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching profiles.', async (state, ready) => {
+      return throughAgentServer(context, params.conversation_id, 'Sandbox is paused; resume it before switching profiles.', async (state, ready) => {
         await switchModel(state, ready, model);
         return { success: true };
       });
@@ -88,7 +88,7 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'POST', path: `${BASE}/switch_acp_model`, summary: 'Switch the model of a running ACP conversation (400 for any other agent)',
     params: ConversationParam, body: SwitchAcpModelRequest, response: Success, errors: [400, 404, 409, 502, 504],
-    handle: async ({ params, body }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before switching models.', async (state, ready) => {
+    handle: async ({ params, body }, context) => throughAgentServer(context, params.conversation_id, 'Sandbox is paused; resume it before switching models.', async (state, ready) => {
       if (ready.conversation.agent_kind !== 'acp') return refuse('bad_request', 'Agent server error: 400');
       await switchModel(state, ready, body.model);
       return { success: true };
@@ -97,35 +97,35 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: `${BASE}/file`, summary: 'Read a file of the workspace; "" when the conversation, a running sandbox or the file is not there',
     params: ConversationParam, query: z.object({ file_path: z._default(z.string(), DEFAULT_FILE_PATH) }), response: z.string(),
-    handle: ({ params, query }, { service }) => service.readFile(params.conversation_id!, query.file_path),
+    handle: ({ params, query }, { service }) => service.readFile(params.conversation_id, query.file_path),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/git/changes`, summary: 'The changed files of the repository at ?path= (the agent server\'s git service)',
     params: ConversationParam, query: GitQuery, response: z.array(GitChange), untypedInDocument: true, errors: [404, 409, 502],
-    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (_state, ready) => gitChanges(ready, query.path)),
+    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id, 'Sandbox is paused; resume it before reading git state.', (_state, ready) => gitChanges(ready, query.path)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/git/diff`, summary: 'A changed file before and after: {"original", "modified"}',
     params: ConversationParam, query: GitQuery, response: GitChangeDiff, untypedInDocument: true, errors: [404, 409, 502],
-    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id!, 'Sandbox is paused; resume it before reading git state.', (_state, ready) => gitDiff(ready, query.path)),
+    handle: ({ params, query }, context) => throughAgentServer(context, params.conversation_id, 'Sandbox is paused; resume it before reading git state.', (_state, ready) => gitDiff(ready, query.path)),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/skills`, summary: 'The skills loaded for the conversation (empty while its sandbox is paused)',
     params: ConversationParam, response: SkillsResponse, untypedInDocument: true, errors: [404, 502],
-    handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id!, 'skills', skillsOf),
+    handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id, 'skills', skillsOf),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/hooks`, summary: 'The hooks configured in the workspace (empty while its sandbox is paused)',
     params: ConversationParam, response: HooksResponse, untypedInDocument: true, errors: [404, 502],
-    handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id!, 'hooks', hooksOf),
+    handle: ({ params }, context) => listFromAgentServer(context, params.conversation_id, 'hooks', hooksOf),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/download`, summary: 'Download the conversation (metadata, messages and workspace) as a ZIP archive',
     params: ConversationParam, response: z.unknown(), untypedInDocument: true, errors: [404, 409, 503],
     handle: async ({ params }, { service }) => {
-      const archive = await service.exportConversation(params.conversation_id!);
-      if (!archive) return refuse('not_found', `Conversation not found: ${hexOf(params.conversation_id!)}`);
-      const uuid = toHyphenatedUuid(params.conversation_id!);
+      const archive = await service.exportConversation(params.conversation_id);
+      if (!archive) return refuse('not_found', `Conversation not found: ${hexOf(params.conversation_id)}`);
+      const uuid = toHyphenatedUuid(params.conversation_id);
       return raw(200, archive, 'application/zip', { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` });
     },
   }),

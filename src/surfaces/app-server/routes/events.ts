@@ -34,13 +34,13 @@ export const eventRoutes: readonly Route[] = [
     method: 'POST', path: '/api/v1/conversations/:conversation_id/pending-messages',
     summary: 'Queue a message for a conversation still starting (by its id or its start task\'s); delivered once it is ready (201; 429 past 10)',
     params: z.object({ conversation_id: Uuid }), body: SendMessageRequest, response: PendingMessageResponse, successStatus: 201, errors: [404, 429],
-    handle: ({ params, body }, { runner }) => runner.run((state) => queuePendingMessage(state, params.conversation_id!, messageText(body.content))),
+    handle: ({ params, body }, { runner }) => runner.run((state) => queuePendingMessage(state, params.conversation_id, messageText(body.content))),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/search', summary: 'A page of a conversation\'s events',
     params: z.object({ conversation_id: Uuid }), query: z.extend(Filters, Paging.shape), response: EventPage,
     handle: ({ params, query }, { runner }) => runner.run((state) => {
-      const conversation = conversationOf(state, params.conversation_id!);
+      const conversation = conversationOf(state, params.conversation_id);
       return conversation ? searchEvents(state, conversation, { ...filtersOf(query), sort_order: query.sort_order, page_id: query.page_id, limit: query.limit }) : { items: [], next_page_id: null };
     }),
   }),
@@ -48,7 +48,7 @@ export const eventRoutes: readonly Route[] = [
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/count', summary: 'How many events a conversation has',
     params: z.object({ conversation_id: Uuid }), query: Filters, response: z.int().check(z.gte(0)),
     handle: ({ params, query }, { runner }) => runner.run((state) => {
-      const conversation = conversationOf(state, params.conversation_id!);
+      const conversation = conversationOf(state, params.conversation_id);
       return conversation ? countEvents(state, conversation, filtersOf(query)) : 0;
     }),
   }),
@@ -56,7 +56,7 @@ export const eventRoutes: readonly Route[] = [
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events', summary: 'Events by id (null for missing ones)',
     params: z.object({ conversation_id: Uuid }), query: z.object({ id: z.array(z.string()).check(z.maxLength(100)) }), lists: ['id'], response: z.array(z.nullable(AgentEvent)),
     handle: ({ params, query }, { runner }) => runner.run((state) => {
-      const conversation = conversationOf(state, params.conversation_id!);
+      const conversation = conversationOf(state, params.conversation_id);
       return conversation ? batchGetEvents(state, conversation, query.id) : query.id.map(() => null);
     }),
   }),

@@ -57,13 +57,13 @@ export const legacyRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: '/api/conversations/:conversation_id', summary: 'Get a conversation (legacy); null for an unknown id',
     response: z.nullable(ConversationInfo), errors: [400],
-    handle: ({ params }, { service }) => service.getConversation(validateConversationId(params.conversation_id!)),
+    handle: ({ params }, { service }) => service.getConversation(validateConversationId(params.conversation_id)),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/conversations/:conversation_id', summary: 'Rename a conversation (legacy); the title is trimmed',
     body: ConversationTitleUpdate, response: z.boolean(), errors: [400, 404],
     handle: async ({ params, body }, { service }) => {
-      const id = validateConversationId(params.conversation_id!);
+      const id = validateConversationId(params.conversation_id);
       if ((await service.getConversation(id)) === null) return new Refusal('not_found', CONVERSATION_NOT_FOUND.message, { body: CONVERSATION_NOT_FOUND });
       return service.updateConversationTitle(id, body.title);
     },
@@ -71,7 +71,7 @@ export const legacyRoutes: readonly Route[] = [
   defineRoute({
     method: 'DELETE', path: '/api/conversations/:conversation_id', summary: 'Delete a conversation and its sandbox (legacy); false for an unknown id',
     response: z.boolean(), errors: [400],
-    handle: ({ params }, { service }) => service.deleteConversation(validateConversationId(params.conversation_id!)),
+    handle: ({ params }, { service }) => service.deleteConversation(validateConversationId(params.conversation_id)),
   }),
   defineRoute({
     method: 'POST', path: '/api/add-git-providers', summary: 'Store git provider tokens and MCP configuration (tokens are never returned; unknown fields are ignored)',

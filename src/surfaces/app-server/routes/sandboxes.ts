@@ -31,12 +31,12 @@ export const sandboxRoutes: readonly Route[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/sandboxes/:sandbox_id/pause', summary: 'Pause a sandbox (its conversations stop); an ERROR sandbox stays in ERROR',
     response: Success, errors: [404],
-    handle: ({ params }, { service }) => service.pauseSandbox(params.sandbox_id!),
+    handle: ({ params }, { service }) => service.pauseSandbox(params.sandbox_id),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/sandboxes/:sandbox_id/resume', summary: 'Resume a sandbox (STARTING, then RUNNING)',
     response: Success, errors: [404],
-    handle: ({ params }, { service }) => service.resumeSandbox(params.sandbox_id!),
+    handle: ({ params }, { service }) => service.resumeSandbox(params.sandbox_id),
   }),
   defineRoute({
     // The path parameter is `id`, but the real function reads a required query parameter `sandbox_id` (sandbox_router.py, delete_sandbox).

@@ -31,12 +31,12 @@ export const secretRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'PUT', path: '/api/secrets/:secret_id', summary: 'Rename a custom secret and change its description (the value stays)',
     params: SecretParam, body: CustomSecretWithoutValue, response: StringMap, errors: [400, 404],
-    handle: ({ params, body }, context) => context.runner.run((state) => updateCustomSecret(state, params.secret_id!, body)),
+    handle: ({ params, body }, context) => context.runner.run((state) => updateCustomSecret(state, params.secret_id, body)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/secrets/:secret_id', summary: 'Delete a custom secret',
     params: SecretParam, response: EditResponse, untypedInDocument: true, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => deleteCustomSecret(state, params.secret_id!)),
+    handle: ({ params }, context) => context.runner.run((state) => deleteCustomSecret(state, params.secret_id)),
   }),
   defineRoute({
     method: 'POST', path: '/api/unset-provider-tokens', summary: 'Forget every git provider token',
@@ -55,12 +55,12 @@ export const secretRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'PUT', path: '/api/v1/secrets/:secret_id', summary: 'Rename a custom secret and change its description',
     params: SecretParam, body: CustomSecretWithoutValue, response: EditResponse, errors: [400, 404],
-    handle: ({ params, body }, context) => context.runner.run((state) => updateCustomSecret(state, params.secret_id!, body)),
+    handle: ({ params, body }, context) => context.runner.run((state) => updateCustomSecret(state, params.secret_id, body)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/v1/secrets/:secret_id', summary: 'Delete a custom secret',
     params: SecretParam, response: EditResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => deleteCustomSecret(state, params.secret_id!)),
+    handle: ({ params }, context) => context.runner.run((state) => deleteCustomSecret(state, params.secret_id)),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/secrets/git-providers', summary: 'Store git provider tokens (an empty token keeps the stored one)',

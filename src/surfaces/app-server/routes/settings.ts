@@ -69,26 +69,26 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/v1/settings/profiles/:name', summary: 'One LLM profile (its key never)',
     params: ProfileParam, response: ProfileDetailResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => getProfile(state, params.name!)),
+    handle: ({ params }, context) => context.runner.run((state) => getProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings/profiles/:name', summary: 'Save an LLM profile: the given LLM, or the current one',
     params: ProfileParam, body: SaveProfileRequest, bodyOptional: true, response: ProfileMutationResponse, successStatus: 201,
-    handle: ({ params, body }, context) => context.runner.run((state) => saveProfile(state, params.name!, body)),
+    handle: ({ params, body }, context) => context.runner.run((state) => saveProfile(state, params.name, body)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/v1/settings/profiles/:name', summary: 'Delete an LLM profile',
     params: ProfileParam, response: ProfileMutationResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => deleteProfile(state, params.name!)),
+    handle: ({ params }, context) => context.runner.run((state) => deleteProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings/profiles/:name/activate', summary: 'Make a profile\'s LLM the settings\' LLM',
     params: ProfileParam, response: ActivateProfileResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => activateProfile(state, params.name!)),
+    handle: ({ params }, context) => context.runner.run((state) => activateProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings/profiles/:name/rename', summary: 'Rename a profile (409 when the new name is taken)',
     params: ProfileParam, body: RenameProfileRequest, response: ProfileMutationResponse, errors: [404, 409],
-    handle: ({ params, body }, context) => context.runner.run((state) => renameProfile(state, params.name!, body.new_name)),
+    handle: ({ params, body }, context) => context.runner.run((state) => renameProfile(state, params.name, body.new_name)),
   }),
 ]);
