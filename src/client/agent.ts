@@ -10,7 +10,7 @@
 import type * as z from 'zod/mini';
 import type { AgentConversationInfo, AgentEvent } from '../schemas/agent-server.js';
 import type { GitChange, GitChangeDiff } from '../schemas/conversation-ops.js';
-import { ApiError } from './index.js';
+import { ApiError } from './errors.js';
 
 /** An event of a conversation's log. */
 export type ConversationEvent = z.output<typeof AgentEvent>;

@@ -7,6 +7,7 @@
  * await api.pauseSandbox(sandbox.id)
  */
 import type * as z from 'zod/mini';
+import { ApiError } from './errors.js';
 import type {
   AppConversation, AppConversationStartRequest, AppConversationStartTask,
 } from '../schemas/app-conversation.js';
@@ -65,24 +66,7 @@ export interface StartTaskQuery extends PageQuery {
   sort_order?: StartTaskSortOrder;
 }
 
-/** An answer that is not a success: its status and the parsed `detail` (a string, or FastAPI's list of problems). */
-export class ApiError extends Error {
-  /** HTTP status. */
-  readonly status: number;
-  /** The `detail` of the body, when it has one. */
-  readonly detail: unknown;
-  /** The whole parsed body (or its text when it is not JSON). */
-  readonly body: unknown;
-
-  constructor(method: string, path: string, status: number, body: unknown) {
-    const detail = typeof body === 'object' && body !== null && 'detail' in body ? (body as { detail: unknown }).detail : undefined;
-    super(`${method} ${path} answered ${status}${typeof detail === 'string' ? `: ${detail}` : ''}`);
-    this.name = 'ApiError';
-    this.status = status;
-    this.detail = detail;
-    this.body = body;
-  }
-}
+export { ApiError } from './errors.js';
 
 /** Options of `createClient`. */
 export interface ClientOptions {

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { openApiDocument } from '../../http/openapi.js';
 import { defineRoute } from '../../http/route.js';
 import type { Instance } from '../../instance/instance.js';
-import { OPENAPI_PATH } from './index.js';
+import { OPENAPI_PATH } from './paths.js';
 import { apiRoutes } from './routes/all.js';
 
 /** The document of each instance, made once (the routes never change). */

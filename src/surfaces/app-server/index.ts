@@ -10,10 +10,10 @@ import type { Route } from '../../http/route.js';
 import type { Instance } from '../../instance/instance.js';
 import { defineSurface } from '../surface.js';
 import { fastApiRefusal } from './errors.js';
+import { OPENAPI_PATH } from './paths.js';
 import { firstRoutes } from './routes/index.js';
 
-/** Path of the OpenAPI document. */
-export const OPENAPI_PATH = '/openapi.json';
+export { OPENAPI_PATH } from './paths.js';
 
 /** The later routes and the OpenAPI document, a chunk of their own. */
 async function laterRoutes(): Promise<readonly Route[]> {
