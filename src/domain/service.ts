@@ -64,9 +64,9 @@ const OPERATIONS = {
   getSandboxes: sandboxes.getSandboxes,
   /** `POST /api/v1/sandboxes`: starts a sandbox from a spec (the default one when `null`); answers STARTING. */
   startSandbox: sandboxes.startSandbox,
-  /** `POST /api/v1/sandboxes/{id}/pause`: STARTING/RUNNING → PAUSED; a PAUSED sandbox stays so. */
+  /** `POST /api/v1/sandboxes/{id}/pause`: STARTING/RUNNING → PAUSED; a PAUSED or ERROR sandbox stays so (the table in `time/lifecycle.ts`). */
   pauseSandbox: sandboxes.pauseSandbox,
-  /** `POST /api/v1/sandboxes/{id}/resume`: PAUSED → STARTING → RUNNING; a running sandbox stays so. */
+  /** `POST /api/v1/sandboxes/{id}/resume`: PAUSED or ERROR → STARTING → RUNNING; a starting or running sandbox stays so (the table in `time/lifecycle.ts`). */
   resumeSandbox: sandboxes.resumeSandbox,
   /** `DELETE /api/v1/sandboxes/{id}`: the sandbox becomes MISSING (gone from search, null in batch). */
   deleteSandbox: sandboxes.deleteSandbox,

@@ -3,7 +3,6 @@
  * they speak (a Fetch `Response` for msw, a `node:http` response for the server), so no
  * transport pays for another's objects.
  */
-import type { DetailError, ValidationErrorItem } from '../schemas/errors.js';
 
 /** A body: text, bytes (an archive), or text streamed piece by piece (stream-start). */
 export type AnswerBody = string | Uint8Array | AsyncIterable<string>;
@@ -34,19 +33,6 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
 }
 
-/** `{"detail": "..."}` with a status. */
-export function detail(status: number, message: string, headers: Record<string, string> = {}): Answer {
-  return json(status, { detail: message } satisfies DetailError, headers);
-}
-
-/** 401 `{"detail": "Unauthorized"}`: the key is missing or wrong. */
-export const unauthorized = (): Answer => detail(401, 'Unauthorized');
-/** 404 `{"detail": "Not Found"}`: unknown route or unknown id. */
-export const notFound = (): Answer => detail(404, 'Not Found');
-/** 405 `{"detail": "Method Not Allowed"}` with the methods the path allows. */
-export const methodNotAllowed = (allowed: string[]): Answer => detail(405, 'Method Not Allowed', { allow: allowed.join(', ') });
-/** 422 `{"detail": [...]}`: FastAPI's validation error. */
-export const unprocessable = (errors: ValidationErrorItem[]): Answer => json(422, { detail: errors });
 /** Answers routes made themselves, told apart from a 200 body that happens to look like one. */
 const routeAnswers = new WeakSet<Answer>();
 

@@ -16,7 +16,7 @@ export const text = (value: string) => [{ type: 'text', text: value }];
 /** A `ConversationStateUpdateEvent` of `key`. */
 export const stateUpdate = (key: string, value: unknown) => ({ kind: 'ConversationStateUpdateEvent', source: 'environment' as const, key, value });
 
-/** How many steps the built-in run has (`scripted-agent.ts` checks its script against it). */
+/** How many steps the built-in run has: the length of `DEFAULT_SCRIPT` in `scripted-agent.ts`, restated here (nothing checks the two agree yet). */
 export const RUN_STEPS = 7;
 
 /** The step after which the built-in run's file edit is done (the workspace shows the turn from then on). */

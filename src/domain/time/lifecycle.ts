@@ -68,7 +68,7 @@ export const LEGACY_STATUS_OF_V1_SANDBOX: Readonly<Record<SandboxStatus, Convers
   MISSING: 'ARCHIVED',
 });
 
-/** Where a stored status leads after `elapsedMs` in it, and when it got there. */
+/** Where a stored status, held since `sinceMs`, has led by `nowMs` (each time-driven step taken in turn), and since when. */
 export function settleSandboxStatus(
   status: StoredSandboxStatus,
   sinceMs: number,
