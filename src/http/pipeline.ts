@@ -9,6 +9,7 @@
  */
 import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
+import { applyFault } from '../instance/faults.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
 import { parseRequest } from './parse.js';
@@ -28,26 +29,11 @@ function route(routing: Routing): RouteMatch | Refusal {
   return routing.match;
 }
 
-/** Stage inject faults: the answer a fault replaces the route's with, or `null` to go on (after a delay or a failed sandbox). */
+/** Stage inject faults: the answer a fault replaces the route's with, or `null` to go on (what each fault does is `applyFault`'s). */
 async function injectFault(instance: Instance, method: string, path: string, match: RouteMatch): Promise<Answer | null> {
-  const injected = instance.faults.take(method, path);
-  if (!injected) return null;
-  const { fault, params } = injected;
-  switch (fault.kind) {
-    case 'status':
-      return json(fault.status, fault.body ?? { detail: 'Injected fault' });
-    case 'network':
-      return networkError();
-    case 'delay':
-      await sleep(fault.delay_ms);
-      return null;
-    case 'sandbox_error': {
-      const id = fault.sandbox_id ?? params.sandbox_id ?? match.params.sandbox_id;
-      // An unknown sandbox is left to the route, which answers 404 as usual.
-      if (id) await instance.service.failSandbox(id).catch(() => undefined);
-      return null;
-    }
-  }
+  const effect = await applyFault(instance.faults, (id) => instance.service.failSandbox(id), method, path, match.params);
+  if (effect.kind === 'answer') return json(effect.status, effect.body);
+  return effect.kind === 'network' ? networkError() : null;
 }
 
 /** Stage handle: runs the operation; a refusal it returns or throws is the result too. */

@@ -28,6 +28,44 @@ export interface Faults {
   take(method: string, path: string): { fault: Fault; params: Record<string, string> } | null;
 }
 
+/** What a fault does to a request: answer in the route's place, fail the network, or let the route answer (after its delay or sandbox failure). */
+export type FaultEffect = { kind: 'answer'; status: number; body: unknown } | { kind: 'network' } | { kind: 'none' };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Takes the first fault matching a request and does what it does: waits out a `delay`, moves a
+ * `sandbox_error`'s sandbox to ERROR (the fault's own id, else the one its pattern or the route's
+ * path named; an unknown sandbox is left to the route, which answers 404 as usual).
+ * @example
+ * const effect = await applyFault(fake.faults, failSandbox, 'POST', '/api/v1/sandboxes', {})
+ */
+export async function applyFault(
+  faults: Faults,
+  failSandbox: (id: string) => Promise<unknown>,
+  method: string,
+  path: string,
+  routeParams: Readonly<Record<string, string>>,
+): Promise<FaultEffect> {
+  const taken = faults.take(method, path);
+  if (!taken) return { kind: 'none' };
+  const { fault, params } = taken;
+  switch (fault.kind) {
+    case 'status':
+      return { kind: 'answer', status: fault.status, body: fault.body ?? { detail: 'Injected fault' } };
+    case 'network':
+      return { kind: 'network' };
+    case 'delay':
+      await sleep(fault.delay_ms);
+      return { kind: 'none' };
+    case 'sandbox_error': {
+      const id = fault.sandbox_id ?? params.sandbox_id ?? routeParams.sandbox_id;
+      if (id) await failSandbox(id).catch(() => undefined);
+      return { kind: 'none' };
+    }
+  }
+}
+
 /** An empty set of faults. */
 export function createFaults(): Faults {
   let faults: Fault[] = [];
