@@ -17,7 +17,7 @@ import { naiveTimestamp } from '../../domain/fixtures.js';
 import { messageText } from '../../domain/start-tasks.js';
 import type { DomainState } from '../../domain/state.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { SocketMessage } from '../../schemas/agent-server.js';
+import { MAX_ERROR_DETAIL_CHARS, readClientFrame } from './socket-frames.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 
@@ -163,34 +163,37 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
   if (given !== null) void start(given);
   else authTimer = setTimeout(() => end(4001, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
 
+  /** One frame from the client: read under the body limits (`socket-frames.ts`), then an auth frame, a message, or an error frame. */
+  const receive = (text: string) => {
+    const frame = readClientFrame(text);
+    if (!subscriber) {
+      if (given !== null) return; // still starting
+      if (authTimer) clearTimeout(authTimer);
+      authTimer = null;
+      const key = frame.kind === 'auth' ? frame.key : undefined;
+      if (typeof key !== 'string') return end(4001, 'Authentication failed');
+      void start(key);
+      return;
+    }
+    if (frame.kind === 'auth') return; // a redundant auth frame is ignored
+    if (frame.kind === 'error') return peer.send(serverError(frame.code, frame.detail));
+    const { message } = frame;
+    const current = subscriber;
+    void instance.runner.run(async (state) => {
+      const conversation = state.store.conversations.get(current.conversationId);
+      if (conversation) await sendToAgent(state, conversation, messageText(message.content), message.run);
+    }).catch((error: unknown) => peer.send(serverError((error as Error).name, (error as Error).message)));
+  };
+
   return {
     receive(text) {
       if (ended) return;
-      let data: unknown;
       try {
-        data = JSON.parse(text);
-      } catch {
-        if (!subscriber) return end(4001, 'Authentication failed');
-        return peer.send(serverError('JSONDecodeError', 'The frame is not JSON'));
+        receive(text);
+      } catch (error) {
+        // Nothing a client sends may end the process: an unforeseen failure is the client's error frame.
+        peer.send(serverError((error as Error).name ?? 'Error', String((error as Error).message ?? error).slice(0, MAX_ERROR_DETAIL_CHARS)));
       }
-      const auth = typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'auth';
-      if (!subscriber) {
-        if (given !== null) return; // still starting
-        if (authTimer) clearTimeout(authTimer);
-        authTimer = null;
-        const key = auth ? (data as { session_api_key?: unknown }).session_api_key : undefined;
-        if (typeof key !== 'string') return end(4001, 'Authentication failed');
-        void start(key);
-        return;
-      }
-      if (auth) return; // a redundant auth frame is ignored
-      const message = SocketMessage.safeParse(data);
-      if (!message.success) return peer.send(serverError('ValidationError', message.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ')));
-      const current = subscriber;
-      void instance.runner.run(async (state) => {
-        const conversation = state.store.conversations.get(current.conversationId);
-        if (conversation) await sendToAgent(state, conversation, messageText(message.data.content), message.data.run);
-      }).catch((error: unknown) => peer.send(serverError((error as Error).name, (error as Error).message)));
     },
     closed() {
       ended = true;

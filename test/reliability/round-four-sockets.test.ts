@@ -1,0 +1,124 @@
+/**
+ * Reliability, round four (issue 29): the agent server's event socket `/sockets/events/{id}` and
+ * its client. Each finding reproduced as a test first — a frame that ended the process, frames that
+ * skipped the limits HTTP bodies have, a reader that never reads, a frame that is not a message, and
+ * the client under msw in Node 20 — and what now holds instead.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startFakeServers, type FakeServers } from '../../src/server.js';
+import { describe as name, openSocket, startConversation, type LiveConversation } from '../agent-server/support.js';
+
+const running: FakeServers[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((servers) => servers.close()));
+});
+
+/** The app server and agent host in process, and a conversation whose sandbox runs. */
+async function serveWithConversation(): Promise<{ servers: FakeServers; conversation: LiveConversation }> {
+  const servers = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'none' } });
+  running.push(servers);
+  const conversation = await startConversation({ url: servers.url, agentUrl: servers.agentUrl } as Parameters<typeof startConversation>[0]);
+  return { servers, conversation };
+}
+
+/** A subscribed socket on the conversation, its `full_state` received. */
+async function subscribed(servers: FakeServers, conversation: LiveConversation) {
+  const socket = openSocket(servers.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`);
+  await socket.received(1);
+  return socket;
+}
+
+/** The health of the agent host answers (the process is up, its loop free). */
+async function healthy(servers: FakeServers): Promise<number> {
+  return (await fetch(`${servers.agentUrl}/health`)).status;
+}
+
+describe('a socket frame with very many items (finding 1)', () => {
+  it('a message whose content has 200,000 items gets a ServerErrorEvent; the server and the socket stay up', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send(`{"role":"user","content":[${new Array(200_000).fill('1').join(',')}]}`);
+    const [, error] = await socket.received(2, 20_000);
+    expect(error).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'ValidationError' });
+    expect(String(error!.detail)).toMatch(/at most 2000 values/);
+    expect(await healthy(servers)).toBe(200);
+    expect(socket.ws.readyState).toBe(WebSocket.OPEN);
+    socket.ws.close();
+  });
+});
+
+describe('a socket frame goes through the limits of an HTTP body (finding 2)', () => {
+  it('a 400,000-deep list, alone or inside content, gets a RecursionError ServerErrorEvent; health answers', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send(`${'['.repeat(400_000)}${']'.repeat(400_000)}`);
+    socket.ws.send(`{"role":"user","content":${'['.repeat(400_000)}${']'.repeat(400_000)}}`);
+    const [, alone, inside] = await socket.received(3, 20_000);
+    expect(alone).toMatchObject({ kind: 'ServerErrorEvent', code: 'RecursionError', detail: 'The frame nests deeper than 512 levels (at char 512)' });
+    expect(inside).toMatchObject({ kind: 'ServerErrorEvent', code: 'RecursionError', detail: 'The frame nests deeper than 512 levels (at char 536)' });
+    expect(await healthy(servers)).toBe(200);
+    socket.ws.close();
+  });
+
+  it('20,000 bad items in a 40 KB frame get one short error frame, not 589 KB', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send(`{"role":"user","content":[${new Array(20_000).fill('1').join(',')}]}`);
+    const [, error] = await socket.received(2, 20_000);
+    expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError', detail: 'The frame should have at most 2000 values (lists, maps, their items and entries)' });
+    expect(JSON.stringify(error).length).toBeLessThan(400);
+    socket.ws.close();
+  });
+
+  it('a frame under the value limit with 1,990 bad items lists the first 10 problems and counts the rest', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send(`{"role":"user","content":[${new Array(1_990).fill('1').join(',')}]}`);
+    const [, error] = await socket.received(2, 20_000);
+    const detail = String(error!.detail);
+    expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError' });
+    expect(detail.split('\n').slice(0, 3)).toEqual(['1990 validation errors for Message', 'content.0', '  Value error, Invalid input [type=value_error]']);
+    expect(detail.split('\n').at(-1)).toBe('(1980 more not listed)');
+    expect(detail.length).toBeLessThanOrEqual(4096);
+    socket.ws.close();
+  });
+
+  it('a frame that is not JSON gets Python\'s JSONDecodeError text, with line, column and offset', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send('{"role": "user",\n "content": [}');
+    const [, error] = await socket.received(2);
+    expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'JSONDecodeError', detail: 'Expecting value: line 2 column 14 (char 30)' });
+    socket.ws.close();
+  });
+
+  it('a frame over 1 MiB closes the socket with 1009, as a body over 1 MiB is refused', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send(`{"role":"user","content":[{"type":"text","text":"${'x'.repeat(1024 * 1024)}"}]}`);
+    expect((await socket.closed).code).toBe(1009);
+    expect(await healthy(servers)).toBe(200);
+  });
+});
+
+describe('a frame that is not a message (finding 14)', () => {
+  it('a JSON object without a role gets a ValidationError ServerErrorEvent and starts nothing', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const count = async () => (await (await fetch(`${servers.agentUrl}/api/conversations/${conversation.id}/events/count`, { headers: { 'x-session-api-key': conversation.session_api_key } })).json()) as number;
+    const before = await count();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send('{}');
+    socket.ws.send(JSON.stringify({ hello: 'there', content: [{ type: 'text', text: 'run?' }] }));
+    const [, empty, other] = await socket.received(3);
+    // openhands-sdk llm/message.py: `Message.role` has no default, so `Message.model_validate({})` fails.
+    expect(empty).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'ValidationError', detail: '1 validation error for Message\nrole\n  Field required [type=missing]' });
+    expect(other).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError', detail: '1 validation error for Message\nrole\n  Field required [type=missing]' });
+    // A message after them is the next thing the socket carries: nothing ran in between.
+    socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'now run' }], run: false }));
+    const [, , , message] = await socket.received(4);
+    expect(name(message!)).toBe('MessageEvent:user');
+    expect(await count()).toBe(before + 1);
+    socket.ws.close();
+  });
+});
