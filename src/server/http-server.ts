@@ -269,7 +269,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       }
       sockets.handleUpgrade(request, socket, head, (ws) => {
       const served = openEventSocket(instance, placed.path, url, headers, {
-        send: (text) => { if (ws.readyState === ws.OPEN) ws.send(text); },
+        // The callback says the frame was written out: the outbox paces a socket by it (a slow reader is closed, `socket-outbox.ts`).
+        send: (text, written) => { if (ws.readyState === ws.OPEN) ws.send(text, () => written()); else written(); },
         close: (code, reason) => ws.close(code, reason),
         drop: () => ws.terminate(),
       });

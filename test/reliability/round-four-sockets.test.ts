@@ -4,6 +4,7 @@
  * skipped the limits HTTP bodies have, a reader that never reads, a frame that is not a message, and
  * the client under msw in Node 20 — and what now holds instead.
  */
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
@@ -121,4 +122,49 @@ describe('a frame that is not a message (finding 14)', () => {
     expect(await count()).toBe(before + 1);
     socket.ws.close();
   });
+});
+
+/** A socket whose client stops reading once it is open (its connection paused), until `resume()`. */
+function neverReading(servers: FakeServers, conversation: LiveConversation) {
+  let raw: Socket | null = null;
+  const ws = new WebSocket(`${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${conversation.id}?session_api_key=${conversation.session_api_key}`, {
+    createConnection: (options: object) => (raw = connect(options as { port: number; host: string })),
+  });
+  const frames: string[] = [];
+  ws.on('message', (data) => frames.push(String(data).slice(0, 40)));
+  ws.on('error', () => undefined);
+  const opened = new Promise<void>((resolve) => ws.once('open', () => {
+    raw!.pause();
+    resolve();
+  }));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  return { opened, closed, frames, resume: () => raw!.resume() };
+}
+
+describe('a reader that never reads (finding 12)', () => {
+  it('is closed with 1008 once 4 MiB of events wait for it; a reader beside it gets all 30 events of 900 KB and stays open', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const slow = [neverReading(servers, conversation), neverReading(servers, conversation), neverReading(servers, conversation)];
+    await Promise.all(slow.map((socket) => socket.opened));
+    const fast = await subscribed(servers, conversation);
+    const text = 'x'.repeat(900 * 1024);
+    for (let i = 0; i < 30; i++) {
+      const response = await fetch(`${servers.agentUrl}/api/conversations/${conversation.id}/events`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-session-api-key': conversation.session_api_key },
+        body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: false }),
+      });
+      expect(response.status).toBe(200);
+    }
+    const received = await fast.received(31, 60_000);
+    expect(received.slice(1).map(name)).toEqual(new Array(30).fill('MessageEvent:user'));
+    expect(fast.ws.readyState).toBe(WebSocket.OPEN);
+    for (const socket of slow) socket.resume();
+    for (const socket of slow) {
+      expect(await socket.closed).toEqual({ code: 1008, reason: 'Slow reader: more than 4 MiB of events waiting to be sent' });
+      // It got what was sent before it fell behind, never all 30.
+      expect(socket.frames.length).toBeLessThan(31);
+    }
+    expect(await healthy(servers)).toBe(200);
+    fast.ws.close();
+  }, 120_000);
 });
