@@ -6,9 +6,12 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { setupServer } from 'msw/node';
 import WebSocket from 'ws';
+import { createFake } from '../../src/index.js';
+import { createAgentClient, type WebSocketClass } from '../../src/client/index.js';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
-import { describe as name, openSocket, startConversation, type LiveConversation } from '../agent-server/support.js';
+import { ONE_RUN, describe as name, openSocket, startConversation, type LiveConversation } from '../agent-server/support.js';
 
 const running: FakeServers[] = [];
 afterEach(async () => {
@@ -167,4 +170,57 @@ describe('a reader that never reads (finding 12)', () => {
     expect(await healthy(servers)).toBe(200);
     fast.ws.close();
   }, 120_000);
+});
+
+/** An in-process fake with an agent host under msw's `setupServer`, and a READY conversation on it. */
+async function inProcess() {
+  const fake = await createFake({ agentUrl: 'http://localhost:3001', auth: 'none', fixture: 'empty', timings: 'instant' });
+  const server = setupServer(...fake.handlers);
+  server.listen({ onUnhandledRequest: 'bypass' });
+  const base = fake.options.baseUrl;
+  const task = await (await fetch(`${base}/api/v1/app-conversations`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } }),
+  })).json() as { id: string };
+  const [ready] = await (await fetch(`${base}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { status: string; app_conversation_id: string }[];
+  expect(ready!.status).toBe('READY');
+  const [conversation] = await (await fetch(`${base}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as LiveConversation[];
+  return { server, agent: createAgentClient({ conversationUrl: conversation!.conversation_url, sessionApiKey: conversation!.session_api_key }) };
+}
+
+describe('createAgentClient(...).events under msw in Node (finding 16)', () => {
+  it('with ws installed as the global WebSocket before listen(), events(WebSocket from ws) goes through the global msw patched: state and history arrive', async () => {
+    const global = globalThis as { WebSocket?: unknown };
+    const before = Object.getOwnPropertyDescriptor(globalThis, 'WebSocket');
+    global.WebSocket ??= WebSocket;
+    const { server, agent } = await inProcess();
+    try {
+      const events = agent.events(WebSocket as unknown as WebSocketClass);
+      const seen: string[] = [];
+      for await (const event of events) {
+        seen.push(name(event as Record<string, unknown>));
+        if (seen.length === 2 + ONE_RUN.length) events.stop();
+      }
+      expect(seen).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    } finally {
+      server.close();
+      if (before) Object.defineProperty(globalThis, 'WebSocket', before);
+      else delete global.WebSocket;
+    }
+  });
+
+  it.skipIf(typeof (globalThis as { WebSocket?: unknown }).WebSocket !== 'undefined')('without a global WebSocket (Node 20), events(WebSocket from ws) fails with an error that says what to do, instead of ending silently', async () => {
+    const { server, agent } = await inProcess();
+    try {
+      const events = agent.events(WebSocket as unknown as WebSocketClass);
+      const failure = await (async () => {
+        for await (const event of events) void event;
+      })().then(() => null, (error: unknown) => error as Error);
+      expect(failure).toBeInstanceOf(Error);
+      expect(failure!.message).toMatch(/^Failed to open the events socket ws:\/\/localhost:3001\/sockets\/events\/[0-9a-f]{32}\?session_api_key=…&resend_mode=all \(closed 1006: Unexpected server response: 404\)\. msw intercepts HTTP in this process but not WebSocket/);
+      expect(failure!.message).toContain("Set `globalThis.WebSocket = WebSocket` (from 'ws') before `server.listen()`");
+    } finally {
+      server.close();
+    }
+  });
 });
