@@ -75,16 +75,27 @@ describe('a socket frame goes through the limits of an HTTP body (finding 2)', (
     socket.ws.close();
   });
 
-  it('a frame under the value limit with 1,990 bad items lists the first 10 problems and counts the rest', async () => {
+  it('a frame under the value limit with 1,990 bad items lists the first 10 problems and checks no further', async () => {
     const { servers, conversation } = await serveWithConversation();
     const socket = await subscribed(servers, conversation);
     socket.ws.send(`{"role":"user","content":[${new Array(1_990).fill('1').join(',')}]}`);
     const [, error] = await socket.received(2, 20_000);
     const detail = String(error!.detail);
     expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError' });
-    expect(detail.split('\n').slice(0, 3)).toEqual(['1990 validation errors for Message', 'content.0', '  Value error, Invalid input [type=value_error]']);
-    expect(detail.split('\n').at(-1)).toBe('(1980 more not listed)');
+    expect(detail.split('\n').slice(0, 3)).toEqual(['More than 10 validation errors for Message', 'content.0', '  Value error, Invalid input [type=value_error]']);
+    expect(detail.split('\n').filter((line) => line.startsWith('content.'))).toEqual(['content.0', 'content.1', 'content.2', 'content.3', 'content.4', 'content.5', 'content.6', 'content.7', 'content.8', 'content.9']);
+    expect(detail.split('\n').at(-1)).toBe('(checking stopped after the first 10)');
     expect(detail.length).toBeLessThanOrEqual(4096);
+    socket.ws.close();
+  });
+
+  it('a message with a bad role and 3 bad content items lists all 4 problems, the role first', async () => {
+    const { servers, conversation } = await serveWithConversation();
+    const socket = await subscribed(servers, conversation);
+    socket.ws.send(JSON.stringify({ role: 'robot', content: [{ type: 'text', text: 'ok' }, 1, {}, 'x'] }));
+    const [, error] = await socket.received(2);
+    expect(String(error!.detail).split('\n').filter((line) => !line.startsWith('  '))).toEqual(['4 validation errors for Message', 'role', 'content.1', 'content.2', 'content.3']);
+    expect(String(error!.detail)).toContain("role\n  Input should be 'user', 'system', 'assistant' or 'tool' [type=enum]");
     socket.ws.close();
   });
 
