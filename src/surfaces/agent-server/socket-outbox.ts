@@ -35,8 +35,8 @@ export class SocketOutbox {
   /** Sends through `send`; calls `slow` once when the live backlog passes the bound. */
   constructor(private readonly send: SendFrame, private readonly slow: () => void) {}
 
-  /** Queues a frame: `live` for an event published now (counted against the backlog bound), not for the state and the history a client asked for. */
-  push(text: string, live = false): void {
+  /** Queues a frame: `live` (the default) for an event published now or an answer to the client (counted against the backlog bound); not for the state and the history a client asked for on connect. */
+  push(text: string, live = true): void {
     if (this.#closed) return;
     this.#queue.push({ text, live });
     if (live) this.#liveWaiting += text.length;

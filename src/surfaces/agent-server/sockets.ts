@@ -98,7 +98,7 @@ class SocketHub {
         const record = state.record('event', change.id);
         if (!record?.event) continue;
         const text = frameOf(record.event);
-        for (const subscriber of this.#subscribers) if (subscriber.conversationId === record.conversation_id) subscriber.outbox.push(text, true);
+        for (const subscriber of this.#subscribers) if (subscriber.conversationId === record.conversation_id) subscriber.outbox.push(text);
       } else if (change.entity === 'sandbox' || change.entity === 'state') {
         this.#dropStopped(this.instance.runner.state);
       }
@@ -161,6 +161,7 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
   /** With a key: the conversation is found, the state and history sent, and the socket subscribed, in one operation (nothing missed, nothing twice). */
   const start = async (key: string) => {
     await instance.runner.run(async (state) => {
+      if (ended) return; // the client went away while the socket was starting
       const holder = keyHolder(state, key);
       if (holder.kind !== 'running') return end(4001, 'Authentication failed');
       const conversation = conversationFor(state, conversationId, key);
@@ -168,17 +169,20 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
       const candidate: Subscriber = { peer, outbox, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
       if (!hubOf(instance).add(candidate)) return end(1013, 'Too many connections for this conversation');
       subscriber = candidate;
-      outbox.push(JSON.stringify({ id: globalThis.crypto.randomUUID(), timestamp: now(), ...fullState(conversation, executionStatusOf(conversation)) }));
+      outbox.push(JSON.stringify({ id: globalThis.crypto.randomUUID(), timestamp: now(), ...fullState(conversation, executionStatusOf(conversation)) }), false);
       const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
-      if (mode === 'all') for (const event of eventsOf(state, conversation.id)) outbox.push(frameOf(event));
+      if (mode === 'all') for (const event of eventsOf(state, conversation.id)) outbox.push(frameOf(event), false);
       if (mode === 'since') {
         const after = url.searchParams.get('after_timestamp')?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
-        if (after) for (const event of eventsOf(state, conversation.id)) if (event.timestamp >= after) outbox.push(frameOf(event));
+        if (after) for (const event of eventsOf(state, conversation.id)) if (event.timestamp >= after) outbox.push(frameOf(event), false);
       }
     });
   };
 
-  if (given !== null) void start(given);
+  /** Starts; a failure of the fake closes the socket with 1011 instead of going unhandled. */
+  const begin = (key: string) => void start(key).catch(() => end(1011, 'Internal error'));
+
+  if (given !== null) begin(given);
   else authTimer = setTimeout(() => end(4001, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
 
   /** One frame from the client: read under the body limits (`socket-frames.ts`), then an auth frame, a message, or an error frame. */
@@ -190,7 +194,7 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
       authTimer = null;
       const key = frame.kind === 'auth' ? frame.key : undefined;
       if (typeof key !== 'string') return end(4001, 'Authentication failed');
-      void start(key);
+      begin(key);
       return;
     }
     if (frame.kind === 'auth') return; // a redundant auth frame is ignored
