@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { createFake } from '../../src/index.js';
 import { createAgentClient, type WebSocketClass } from '../../src/client/index.js';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
+import { MAX_SOCKET_BACKLOG_CHARS, SEND_WINDOW_CHARS, SocketOutbox } from '../../src/surfaces/agent-server/socket-outbox.js';
 import { ONE_RUN, describe as name, openSocket, startConversation, type LiveConversation } from '../agent-server/support.js';
 
 const running: FakeServers[] = [];
@@ -156,6 +157,31 @@ function neverReading(servers: FakeServers, conversation: LiveConversation) {
 }
 
 describe('a reader that never reads (finding 12)', () => {
+  it('the outbox hands a transport that never writes out at most the 1 MiB window; past 4 MiB of answers and events it calls slow once; the state and history on connect do not count', () => {
+    const handed: string[] = [];
+    let slow = 0;
+    const outbox = new SocketOutbox((text) => handed.push(text), () => slow++);
+    const frame = 'e'.repeat(100 * 1024);
+    for (let i = 0; i < 100; i++) outbox.push(frame, false); // 10 MiB of history asked for on connect
+    expect(slow).toBe(0);
+    expect(handed.length).toBe(Math.ceil(SEND_WINDOW_CHARS / frame.length));
+    for (let i = 0; i * frame.length <= MAX_SOCKET_BACKLOG_CHARS; i++) outbox.push(frame); // error frames and events: live by default
+    expect(slow).toBe(1);
+    outbox.push(frame);
+    expect([slow, handed.length]).toEqual([1, Math.ceil(SEND_WINDOW_CHARS / frame.length)]);
+  });
+
+  it('a transport that writes at once gets 100,000 frames in order without recursion', () => {
+    const handed: string[] = [];
+    const outbox = new SocketOutbox((text, written) => {
+      handed.push(text);
+      written();
+    }, () => undefined);
+    for (let i = 0; i < 100_000; i++) outbox.push(String(i), false);
+    expect(handed.length).toBe(100_000);
+    expect(handed.at(-1)).toBe('99999');
+  });
+
   it('is closed with 1008 once 4 MiB of events wait for it; a reader beside it gets all 30 events of 900 KB and stays open', async () => {
     const { servers, conversation } = await serveWithConversation();
     const slow = [neverReading(servers, conversation), neverReading(servers, conversation), neverReading(servers, conversation)];
