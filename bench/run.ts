@@ -255,6 +255,7 @@ async function stalls(): Promise<void> {
     'four refused 80,000-entry secrets maps at once': runLoad('huge-secrets'),
     '1,000 open stream-starts': runLoad('stream-starts'),
     '100 faults with 2 KB path patterns': runLoad('faults'),
+    'hostile frames on an event socket': runLoad('socket-frames'),
   };
   const rows: Row[] = [];
   try {
@@ -266,6 +267,13 @@ async function stalls(): Promise<void> {
     }
   } finally {
     await server.stop();
+  }
+  // Issue 29: the socket's hostile frames as a ratio to the idle probe of the same run.
+  const idleP99 = Number(rows.find((row) => row.load === 'idle')?.p99Ms ?? 0);
+  const socketRow = rows.find((row) => row.load === 'hostile frames on an event socket');
+  if (socketRow && idleP99 > 0) {
+    socketRow.ratioToIdle = round(Number(socketRow.p99Ms) / idleP99, 2);
+    console.log(`  hostile socket frames: health p99 ${socketRow.ratioToIdle}× the idle probe's`);
   }
   report.stalls = rows;
 }

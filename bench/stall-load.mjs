@@ -33,6 +33,43 @@ const loads = {
     await repeatFor(() => Promise.all(Array.from({ length: 10 }, () => fetch(`${url}/api/v1/sandboxes/search`).then((r) => r.arrayBuffer()))));
     await fetch(`${url}/_fakehands/faults`, { method: 'DELETE' });
   },
+  // Issue 29: hostile frames on the agent server's event socket (a 200,000-item content list, a
+  // 400,000-deep list, 20,000 bad items in 40 KB, 1,990 bad items under the value limit, a frame
+  // that is not a message), each batch sent once the previous one's error frames came back.
+  'socket-frames': async () => {
+    const { default: WebSocket } = await import('ws');
+    const json = (r) => r.json();
+    const started = await fetch(`${url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(json);
+    let conversation;
+    for (let i = 0; i < 600 && !conversation; i++) {
+      const [current] = await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${started.id}`).then(json);
+      if (current.status === 'READY') [conversation] = await fetch(`${url}/api/v1/app-conversations?ids=${current.app_conversation_id}`).then(json);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    const agent = new URL(conversation.conversation_url);
+    const socket = new WebSocket(`ws://${agent.host}/sockets/events/${conversation.id}?session_api_key=${conversation.session_api_key}`);
+    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    const frames = [
+      `{"role":"user","content":[${Array(200_000).fill('1').join(',')}]}`,
+      `${'['.repeat(400_000)}${']'.repeat(400_000)}`,
+      `{"role":"user","content":${'['.repeat(400_000)}${']'.repeat(400_000)}}`,
+      `{"role":"user","content":[${Array(20_000).fill('1').join(',')}]}`,
+      `{"role":"user","content":[${Array(1_990).fill('1').join(',')}]}`,
+      '{}',
+    ];
+    let errors = 0;
+    let wake = () => undefined;
+    socket.on('message', (data) => {
+      if (String(data).startsWith('{"kind":"ServerErrorEvent"')) errors++;
+      wake();
+    });
+    await repeatFor(async () => {
+      const until = errors + frames.length;
+      for (const frame of frames) socket.send(frame);
+      while (errors < until) await new Promise((r) => { wake = r; });
+    });
+    socket.close();
+  },
   idle: () => new Promise((r) => setTimeout(r, ms)),
 };
 await loads[name]();

@@ -18,12 +18,33 @@ export type ConversationEvent = z.output<typeof AgentEvent>;
 /** The WebSocket class to connect with: the global one in a browser, `ws`'s in Node 20. */
 export interface WebSocketClass {
   new (url: string): {
+    onopen: ((event: unknown) => void) | null;
     onmessage: ((event: { data: unknown }) => void) | null;
     onclose: ((event: { code: number; reason: string }) => void) | null;
     onerror: ((event: unknown) => void) | null;
     send(data: string): void;
     close(): void;
   };
+}
+
+/** Whether an msw interceptor (`@mswjs/interceptors`, which marks each applied one on `globalThis`) is on in this process. */
+const mswIntercepts = (what: 'websocket' | 'client-request'): boolean => (globalThis as Record<symbol, unknown>)[Symbol.for(`${what}-interceptor`)] !== undefined;
+
+/** Why a socket under msw in Node 20 never opens, and what to do. */
+const MSW_WITHOUT_WEBSOCKET = 'msw intercepts HTTP in this process but not WebSocket: msw patches only a global WebSocket, and Node 20 has none. '
+  + "Set `globalThis.WebSocket = WebSocket` (from 'ws') before `server.listen()`; the client then connects through the global msw patched.";
+
+/**
+ * The class a socket connects with: the global `WebSocket` when msw has patched it (only it is
+ * intercepted: `ws`'s class, passed in, would go past msw's `ws.link` handlers), else the one
+ * given, else the global one.
+ */
+function webSocketClass(given: WebSocketClass | undefined): WebSocketClass {
+  const global = (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
+  if (global && mswIntercepts('websocket')) return global;
+  const chosen = given ?? global;
+  if (!chosen) throw new Error("Failed to open the events socket: this runtime has no global WebSocket (Node 20); pass one, e.g. `events(WebSocket)` with `import WebSocket from 'ws'`.");
+  return chosen;
 }
 
 /** Options of `createAgentClient`. */
@@ -103,14 +124,21 @@ export function createAgentClient(options: AgentClientOptions) {
     vscodeUrl: async () => (await json<{ url: string | null }>(await send('GET', onHost('/api/vscode/url')))).url,
     /**
      * The events socket: yields each frame's event (the `full_state` first, then the history with
-     * `resend`), until `stop()` or the socket closes.
+     * `resend`), until `stop()` or the socket closes; throws when the socket closes before it opened.
+     * `WebSocketImpl` is the class to connect with (default: the global one); under msw's
+     * `setupServer`, the global msw patched is used whatever is passed.
      */
-    events(WebSocketImpl: WebSocketClass, { resend = 'all' as 'all' | 'none' } = {}) {
+    events(WebSocketImpl?: WebSocketClass, { resend = 'all' as 'all' | 'none' } = {}) {
       const socketUrl = `${url.origin.replace(/^http/, 'ws')}/sockets/events/${conversationId}?session_api_key=${encodeURIComponent(options.sessionApiKey)}${resend === 'all' ? '&resend_mode=all' : ''}`;
-      const socket = new WebSocketImpl(socketUrl);
+      const socket = new (webSocketClass(WebSocketImpl))(socketUrl);
       const queue: ConversationEvent[] = [];
       let wake: (() => void) | null = null;
       let closed: { code: number; reason: string } | null = null;
+      let opened = false;
+      let failure = '';
+      socket.onopen = () => {
+        opened = true;
+      };
       socket.onmessage = (event) => {
         queue.push(JSON.parse(String(event.data)) as ConversationEvent);
         wake?.();
@@ -119,7 +147,9 @@ export function createAgentClient(options: AgentClientOptions) {
         closed = { code: event.code, reason: event.reason };
         wake?.();
       };
-      socket.onerror = () => undefined;
+      socket.onerror = (event) => {
+        failure = String((event as { message?: unknown } | null)?.message ?? '');
+      };
       return {
         /** Sends a message frame (the agent runs on it). */
         send: (text: string) => socket.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text }] })),
@@ -132,6 +162,11 @@ export function createAgentClient(options: AgentClientOptions) {
         async *[Symbol.asyncIterator](): AsyncGenerator<ConversationEvent> {
           for (;;) {
             while (queue.length > 0) yield queue.shift()!;
+            if (closed && !opened) {
+              const why = `closed ${closed.code}${failure ? `: ${failure}` : ''}`;
+              const hint = mswIntercepts('client-request') && !mswIntercepts('websocket') ? ` ${MSW_WITHOUT_WEBSOCKET}` : '';
+              throw new Error(`Failed to open the events socket ${socketUrl.replace(/session_api_key=[^&]*/, 'session_api_key=…')} (${why}).${hint}`);
+            }
             if (closed) return;
             await new Promise<void>((resolve) => { wake = resolve; });
             wake = null;

@@ -38,7 +38,11 @@ export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
           return;
         }
         served = openEventSocket(instance, path, url, { get: () => null }, {
-          send: (text) => client.send(text),
+          // In process, a frame is handed over at once: nothing waits to be written out.
+          send: (text, written) => {
+            client.send(text);
+            written();
+          },
           close: (code, reason) => client.close(code, reason),
           // A container that went down: the closest a mocked socket can come to a dropped connection.
           drop: () => client.close(1006, ''),

@@ -39,9 +39,12 @@ export const ServerInfo = z.object({ uptime: z.number(), idle_time: z.number(), 
 /** `POST .../events`: a message to the agent (`SendMessageRequest`). */
 export const AgentMessageRequest = SendMessageRequest;
 
-/** A client's socket frame: a message, as `Message` (`role`, `content`, and `run`, default true on a socket). */
+/**
+ * A client's socket frame: a message, as openhands-sdk `llm/message.py` `Message` (`role` required, so a
+ * frame that is not a message is refused; `content`; and `run`, default true on a socket).
+ */
 export const SocketMessage = z.looseObject({
-  role: z._default(z.enum(['user', 'system', 'assistant', 'tool']), 'user'),
+  role: z.enum(['user', 'system', 'assistant', 'tool']),
   content: SendMessageRequest.shape.content,
   run: z._default(z.boolean(), true),
 });

@@ -17,8 +17,9 @@ import { isRefusal } from '../domain/store/refusal.js';
 import { REFUSAL_STATUS } from '../http/refusal-status.js';
 import type { StateFileWriter } from './state-file.js';
 
-/** Largest socket frame a client may send: 1 MiB (a bigger one closes the socket with 1009). */
-export const MAX_SOCKET_FRAME_BYTES = 1024 * 1024;
+import { MAX_SOCKET_FRAME_BYTES } from '../surfaces/agent-server/socket-frames.js';
+
+export { MAX_SOCKET_FRAME_BYTES };
 /** Largest request body accepted by default: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Longest a body may take to arrive by default, in milliseconds. */
@@ -268,7 +269,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       }
       sockets.handleUpgrade(request, socket, head, (ws) => {
       const served = openEventSocket(instance, placed.path, url, headers, {
-        send: (text) => { if (ws.readyState === ws.OPEN) ws.send(text); },
+        // The callback says the frame was written out: the outbox paces a socket by it (a slow reader is closed, `socket-outbox.ts`).
+        send: (text, written) => { if (ws.readyState === ws.OPEN) ws.send(text, () => written()); else written(); },
         close: (code, reason) => ws.close(code, reason),
         drop: () => ws.terminate(),
       });

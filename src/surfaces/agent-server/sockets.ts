@@ -17,14 +17,15 @@ import { naiveTimestamp } from '../../domain/fixtures/fixtures.js';
 import { messageText } from '../../domain/conversations/start-tasks.js';
 import type { DomainState } from '../../domain/store/state.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { SocketMessage } from '../../schemas/agent-server.js';
+import { MAX_ERROR_DETAIL_CHARS, readClientFrame } from './socket-frames.js';
+import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from './socket-outbox.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 
 /** One socket connection, as a transport gives it. */
 export interface SocketPeer {
-  /** Sends one text frame. */
-  send(text: string): void;
+  /** Sends one text frame; calls `written` once it has left (written out, or dropped with a closed socket). */
+  send(text: string, written: () => void): void;
   /** Closes with a code and reason. */
   close(code: number, reason: string): void;
   /** Drops the connection without a close frame (a container that went down). */
@@ -43,6 +44,8 @@ const SOCKET_PATH = /^\/sockets\/events\/([^/]+)$/;
 /** What a connection is, once it is subscribed. */
 interface Subscriber {
   peer: SocketPeer;
+  /** Its frames on their way out, paced by its reading. */
+  outbox: SocketOutbox;
   conversationId: string;
   sandboxId: string;
 }
@@ -51,6 +54,13 @@ interface Subscriber {
 export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path);
 
 const now = () => naiveTimestamp(formatDateTime(Date.now()));
+/** Each stored event's frame text, made once and shared by every socket that sends it. */
+const frames = new WeakMap<AgentEvent, string>();
+const frameOf = (event: AgentEvent): string => {
+  let text = frames.get(event);
+  if (text === undefined) frames.set(event, (text = JSON.stringify(event)));
+  return text;
+};
 const serverError = (code: string, detail: string) => JSON.stringify({ kind: 'ServerErrorEvent', id: globalThis.crypto.randomUUID(), timestamp: now(), source: 'environment', code, detail });
 
 /** The sockets of one instance: who listens to which conversation, fed by the instance's changes. */
@@ -87,8 +97,8 @@ class SocketHub {
       if (change.entity === 'event' && change.action === 'created' && change.id) {
         const record = state.record('event', change.id);
         if (!record?.event) continue;
-        const text = JSON.stringify(record.event);
-        for (const subscriber of this.#subscribers) if (subscriber.conversationId === record.conversation_id) subscriber.peer.send(text);
+        const text = frameOf(record.event);
+        for (const subscriber of this.#subscribers) if (subscriber.conversationId === record.conversation_id) subscriber.outbox.push(text);
       } else if (change.entity === 'sandbox' || change.entity === 'state') {
         this.#dropStopped(this.instance.runner.state);
       }
@@ -100,6 +110,7 @@ class SocketHub {
       const sandbox = state.store.sandboxes.get(subscriber.sandboxId);
       if (!sandbox || state.settledNow(sandbox).status !== 'RUNNING') {
         this.remove(subscriber);
+        subscriber.outbox.close();
         subscriber.peer.drop();
       }
     }
@@ -137,63 +148,78 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
   const end = (code: number, reason: string) => {
     ended = true;
     if (authTimer) clearTimeout(authTimer);
+    outbox.close();
     peer.close(code, reason);
   };
+  // A reader that falls too far behind is let go of; the others keep their pace.
+  const outbox: SocketOutbox = new SocketOutbox((text, written) => peer.send(text, written), () => {
+    if (subscriber) hubOf(instance).remove(subscriber);
+    subscriber = null;
+    end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
+  });
 
   /** With a key: the conversation is found, the state and history sent, and the socket subscribed, in one operation (nothing missed, nothing twice). */
   const start = async (key: string) => {
     await instance.runner.run(async (state) => {
+      if (ended) return; // the client went away while the socket was starting
       const holder = keyHolder(state, key);
       if (holder.kind !== 'running') return end(4001, 'Authentication failed');
       const conversation = conversationFor(state, conversationId, key);
       if (isRefusal(conversation)) return end(4004, 'Conversation not found');
-      const candidate: Subscriber = { peer, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
+      const candidate: Subscriber = { peer, outbox, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
       if (!hubOf(instance).add(candidate)) return end(1013, 'Too many connections for this conversation');
       subscriber = candidate;
-      peer.send(JSON.stringify({ id: globalThis.crypto.randomUUID(), timestamp: now(), ...fullState(conversation, executionStatusOf(conversation)) }));
+      outbox.push(JSON.stringify({ id: globalThis.crypto.randomUUID(), timestamp: now(), ...fullState(conversation, executionStatusOf(conversation)) }), false);
       const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
-      if (mode === 'all') for (const event of eventsOf(state, conversation.id)) peer.send(JSON.stringify(event));
+      if (mode === 'all') for (const event of eventsOf(state, conversation.id)) outbox.push(frameOf(event), false);
       if (mode === 'since') {
         const after = url.searchParams.get('after_timestamp')?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
-        if (after) for (const event of eventsOf(state, conversation.id)) if (event.timestamp >= after) peer.send(JSON.stringify(event));
+        if (after) for (const event of eventsOf(state, conversation.id)) if (event.timestamp >= after) outbox.push(frameOf(event), false);
       }
     });
   };
 
-  if (given !== null) void start(given);
+  /** Starts; a failure of the fake closes the socket with 1011 instead of going unhandled. */
+  const begin = (key: string) => void start(key).catch(() => end(1011, 'Internal error'));
+
+  if (given !== null) begin(given);
   else authTimer = setTimeout(() => end(4001, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
+
+  /** One frame from the client: read under the body limits (`socket-frames.ts`), then an auth frame, a message, or an error frame. */
+  const receive = (text: string) => {
+    const frame = readClientFrame(text);
+    if (!subscriber) {
+      if (given !== null) return; // still starting
+      if (authTimer) clearTimeout(authTimer);
+      authTimer = null;
+      const key = frame.kind === 'auth' ? frame.key : undefined;
+      if (typeof key !== 'string') return end(4001, 'Authentication failed');
+      begin(key);
+      return;
+    }
+    if (frame.kind === 'auth') return; // a redundant auth frame is ignored
+    if (frame.kind === 'error') return outbox.push(serverError(frame.code, frame.detail));
+    const { message } = frame;
+    const current = subscriber;
+    void instance.runner.run(async (state) => {
+      const conversation = state.store.conversations.get(current.conversationId);
+      if (conversation) await sendToAgent(state, conversation, messageText(message.content), message.run);
+    }).catch((error: unknown) => outbox.push(serverError((error as Error).name, String((error as Error).message).slice(0, MAX_ERROR_DETAIL_CHARS))));
+  };
 
   return {
     receive(text) {
       if (ended) return;
-      let data: unknown;
       try {
-        data = JSON.parse(text);
-      } catch {
-        if (!subscriber) return end(4001, 'Authentication failed');
-        return peer.send(serverError('JSONDecodeError', 'The frame is not JSON'));
+        receive(text);
+      } catch (error) {
+        // Nothing a client sends may end the process: an unforeseen failure is the client's error frame.
+        outbox.push(serverError((error as Error).name ?? 'Error', String((error as Error).message ?? error).slice(0, MAX_ERROR_DETAIL_CHARS)));
       }
-      const auth = typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'auth';
-      if (!subscriber) {
-        if (given !== null) return; // still starting
-        if (authTimer) clearTimeout(authTimer);
-        authTimer = null;
-        const key = auth ? (data as { session_api_key?: unknown }).session_api_key : undefined;
-        if (typeof key !== 'string') return end(4001, 'Authentication failed');
-        void start(key);
-        return;
-      }
-      if (auth) return; // a redundant auth frame is ignored
-      const message = SocketMessage.safeParse(data);
-      if (!message.success) return peer.send(serverError('ValidationError', message.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ')));
-      const current = subscriber;
-      void instance.runner.run(async (state) => {
-        const conversation = state.store.conversations.get(current.conversationId);
-        if (conversation) await sendToAgent(state, conversation, messageText(message.data.content), message.data.run);
-      }).catch((error: unknown) => peer.send(serverError((error as Error).name, (error as Error).message)));
     },
     closed() {
       ended = true;
+      outbox.close();
       if (authTimer) clearTimeout(authTimer);
       if (subscriber) hubOf(instance).remove(subscriber);
       subscriber = null;

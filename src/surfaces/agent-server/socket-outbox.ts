@@ -1,0 +1,81 @@
+/**
+ * What the events socket has still to send to one client, paced by how fast the client reads: at
+ * most `SEND_WINDOW_CHARS` are handed to the transport before it says they were written out, the
+ * rest wait here (shared frame texts, so a hundred sockets do not hold a hundred copies). A client
+ * that falls more than `MAX_SOCKET_BACKLOG_CHARS` of live events behind is a slow reader: it is
+ * closed with `SLOW_READER_CLOSE_CODE` and the others keep their pace.
+ *
+ * The real agent server (uvicorn's websockets, its `write_limit`) makes a send wait for the buffer
+ * to drain, and `pub_sub.py` (`PubSub.__call__`) gathers every subscriber's send, so there one
+ * slow reader holds up the event for all; a fake that must stay fast for everyone closes it instead
+ * (a deliberate difference). Hand-written: `ws` exposes only `bufferedAmount` and a send callback.
+ */
+
+/** Most characters handed to the transport and not yet written out, per socket (1 MiB). */
+export const SEND_WINDOW_CHARS = 1024 * 1024;
+/** Most characters of live events a socket may have waiting (queued or not yet written out): 4 MiB; past it, it is closed. */
+export const MAX_SOCKET_BACKLOG_CHARS = 4 * 1024 * 1024;
+/** The close code of a slow reader: 1008, policy violation. */
+export const SLOW_READER_CLOSE_CODE = 1008;
+/** The close reason of a slow reader. */
+export const SLOW_READER_CLOSE_REASON = 'Slow reader: more than 4 MiB of events waiting to be sent';
+
+/** Where frames go: the transport's send, which calls `written` once the frame left (or could not). */
+export type SendFrame = (text: string, written: () => void) => void;
+
+/** One socket's frames on their way out, in order. */
+export class SocketOutbox {
+  #queue: { text: string; live: boolean }[] = [];
+  #head = 0;
+  #inFlight = 0;
+  #liveWaiting = 0;
+  #flushing = false;
+  #closed = false;
+
+  /** Sends through `send`; calls `slow` once when the live backlog passes the bound. */
+  constructor(private readonly send: SendFrame, private readonly slow: () => void) {}
+
+  /** Queues a frame: `live` (the default) for an event published now or an answer to the client (counted against the backlog bound); not for the state and the history a client asked for on connect. */
+  push(text: string, live = true): void {
+    if (this.#closed) return;
+    this.#queue.push({ text, live });
+    if (live) this.#liveWaiting += text.length;
+    if (this.#liveWaiting > MAX_SOCKET_BACKLOG_CHARS) {
+      this.close();
+      this.slow();
+      return;
+    }
+    this.#flush();
+  }
+
+  /** Drops what is queued; nothing more is sent. */
+  close(): void {
+    this.#closed = true;
+    this.#queue = [];
+    this.#head = 0;
+  }
+
+  /** Hands frames to the transport while the window has room (a transport that writes at once calls back inside `send`: the loop, not recursion, goes on). */
+  #flush(): void {
+    if (this.#flushing) return;
+    this.#flushing = true;
+    try {
+      while (!this.#closed && this.#head < this.#queue.length && this.#inFlight < SEND_WINDOW_CHARS) {
+        const frame = this.#queue[this.#head++]!;
+        this.#inFlight += frame.text.length;
+        this.send(frame.text, () => {
+          this.#inFlight -= frame.text.length;
+          if (frame.live) this.#liveWaiting -= frame.text.length;
+          this.#flush();
+        });
+      }
+    } finally {
+      this.#flushing = false;
+    }
+    // Sent frames are let go of (a queue read by an index, not shifted: a long history stays linear).
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    }
+  }
+}
