@@ -113,6 +113,22 @@ describe('POST /api/conversations', () => {
   });
 });
 
+describe('tenants on the agent host', () => {
+  it('a conversation created in one tenant (X-Fakehands-Tenant) is held by that tenant\'s agent host alone', async () => {
+    await start();
+    const inTenant = async (tenant: string, url: string, method = 'GET', body?: unknown) => {
+      const response = await fake!.fetch(new Request(url, { method, headers: { 'x-fakehands-tenant': tenant, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      return { status: response.status, body: await response.json() as unknown };
+    };
+    const created = await inTenant('worker-a', `${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE });
+    expect(created.status).toBe(201);
+    expect(await inTenant('worker-a', `${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 1 });
+    expect(await inTenant('worker-b', `${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
+    expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
+    expect((await inTenant('worker-b', `${AGENT}/api/conversations/${(created.body as { id: string }).id}`)).status).toBe(404);
+  });
+});
+
 describe('GET /api/conversations/{id}, /search, /count, ?ids=', () => {
   it('gets one (404 for an unknown id: conversation_router.py, get_conversation), searches by status and pages, counts, and batch-gets with null (batch_get_conversations)', async () => {
     await start();
