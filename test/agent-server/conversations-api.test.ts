@@ -6,6 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeCore, type FakeCore } from '../../src/fake.js';
+import { runCli } from '../support/cli.js';
+import { serve, startConversation } from './support.js';
 
 const BASE = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -376,5 +378,15 @@ describe('agentServerVersion (the dialect the agent host speaks)', () => {
       expect(page.items.map((e) => e.action?.kind ?? e.observation?.kind).filter(Boolean).slice(0, 2)).toEqual([action, observation]);
     }
     await expect(createFakeCore({ agentServerVersion: 'newest' })).rejects.toThrow(/agentServerVersion: expected a version MAJOR.MINOR.PATCH/);
+  });
+
+  it('fakehands serve --agent-server-version 1.1.0: a conversation the app server starts speaks the old names on its agent host', async () => {
+    const cli = await serve(['--timings', 'instant', '--agent-server-version', '1.1.0']);
+    const conversation = await startConversation(cli);
+    const page = await (await fetch(`${conversation.conversation_url}/events/search`, { headers: { 'X-Session-API-Key': conversation.session_api_key } })).json() as { items: { action?: { kind: string } }[] };
+    expect(page.items.map((e) => e.action?.kind).filter(Boolean)).toEqual(['ExecuteBashAction', 'FileEditorAction']);
+    const refused = await runCli(['serve', '--agent-server-version', 'latest']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('expected a version MAJOR.MINOR.PATCH');
   });
 });
