@@ -51,6 +51,7 @@ const SERVE_FLAGS = {
   fixture: { key: 'fixture', type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
   timings: { key: 'timings', type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
   latency: { key: 'latency', type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)', coerce: asLatency },
+  'agent-server-version': { key: 'agentServerVersion', type: 'string', env: 'FAKEHANDS_AGENT_SERVER_VERSION', help: 'The agent-server version the agent host speaks (default: the newest; 1.1.0 to 1.2.x: ExecuteBashAction/ExecuteBashObservation, as the Nov 2025 web app knows them)' },
   'agent-scripts': { key: 'agentScripts', type: 'string', env: 'FAKEHANDS_AGENT_SCRIPTS', help: 'A JSON file of agent scripts: [{"match"?, "steps": [...]}] (see the README)' },
   'fixtures-dir': { key: 'fixturesDir', type: 'string', env: 'FAKEHANDS_FIXTURES_DIR', help: 'Folder of NAME.json fixtures that POST /_fakehands/reset may load by name' },
   'state-file': { key: 'stateFile', type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
@@ -75,7 +76,7 @@ const BOOLEAN_TEXT: Record<string, boolean> = { 1: true, true: true, yes: true, 
  * The options of `fakehands serve`: the library's own `FakeOptions` (one schema for both) plus
  * what only a server has.
  */
-export const ServeOptions = z.extend(z.pick(FakeOptions, { apiKey: true, auth: true, seed: true, fixture: true, timings: true, latency: true, fixturesDir: true }), {
+export const ServeOptions = z.extend(z.pick(FakeOptions, { apiKey: true, auth: true, agentServerVersion: true, seed: true, fixture: true, timings: true, latency: true, fixturesDir: true }), {
   timings: z._default(z.enum(['realistic', 'instant']), 'realistic'),
   fixture: z._default(z.string().check(z.minLength(1)), 'default'),
   host: z._default(z.string().check(z.minLength(1)), DEFAULT_HOST),
@@ -246,7 +247,7 @@ async function serve(config: ServeConfig): Promise<void> {
   try {
     fake = await createFake({
       agentScripts: (config.agentScripts ? await readAgentScripts(config.agentScripts) : []) as FakeOptionsInput['agentScripts'],
-      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
+      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, agentServerVersion: config.agentServerVersion, seed: config.seed, fixture,
       timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),

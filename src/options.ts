@@ -11,6 +11,8 @@ import type { FixtureInput } from './schemas/fixture.js';
 
 /** The documented default session API key of the fake (it is not a secret of anyone's). */
 export const DEFAULT_API_KEY = 'fakehands-dev-key';
+/** The newest agent-server version the fake copies (software-agent-sdk, Aug 2026), the one its agent host speaks by default. */
+export const NEWEST_AGENT_SERVER_VERSION = '1.43.0';
 /** Where the API is mounted unless told otherwise. */
 export const DEFAULT_BASE_URL = 'http://localhost:3000';
 
@@ -39,6 +41,12 @@ export const FakeOptions = z.strictObject({
   agentScripts: z._default(z.array(AgentScript).check(z.maxLength(1000)), []),
   /** Which routes need the key: `legacy` (default: the real server with a session key configured, non-/api/v1 routes only), `all`, or `none` (what the real web client needs: it sends no key). */
   auth: z._default(z.enum(['all', 'legacy', 'none']), 'legacy'),
+  /**
+   * The agent-server version the agent host speaks (`MAJOR.MINOR.PATCH`, default the newest the fake
+   * copies): before 1.3.0 (the Nov 2025 web app's 1.1.0) the terminal's events are
+   * `ExecuteBashAction`/`ExecuteBashObservation`, not `TerminalAction`/`TerminalObservation`.
+   */
+  agentServerVersion: z._default(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'expected a version MAJOR.MINOR.PATCH, such as 1.1.0')), NEWEST_AGENT_SERVER_VERSION),
   /** Seed of every generated id, name, key and timestamp. */
   seed: z._default(z.int(), 1),
   /** The data to start from: `default`, `empty`, a path to a JSON file, a fixture object, or a function returning one (called on create and every reset, so a large data set is not kept twice). */

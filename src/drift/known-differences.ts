@@ -96,6 +96,17 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
   { operation: 'POST /api/add-git-providers', location: 'response', reason: 'the real route declares no response model (it returns a JSONResponse); the fake declares what it sends: {"message": "Git providers stored"}' },
 ] satisfies KnownDifference[] as KnownDifference[]).concat(WEB_APP_DIFFERENCES).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));
 
+/** Why the agent host serves conversation routes the compared document lacks (issue 31). */
+const NEWER_AGENT_ROUTE = 'the newest source (Aug 2026: conversation_router.py, file_router.py) serves it; the agent-server document the drift test compares lacks it';
+/** Why the create request differs: the fake types what it acts on. */
+const START_REQUEST_REASON = "the fake types the fields of StartConversationRequest it acts on (the agent's kind and model, workspace, ids, policy, analyzer, initial message, limits, secrets, tags) and lets the agent's other options pass; the real document spells out every agent, tool and LLM option";
+/** Why `include_skills` is taken. */
+const INCLUDE_SKILLS_REASON = "the newest source takes include_skills (conversation_router.py, trim_conversation_response_skills); the fake's conversations have no skills to trim";
+/** Why delete and pause answer 400, not 404. */
+const NOT_HELD_400_REASON = 'the real route answers 400 for a conversation it does not hold (conversation_service.py returns False); its document declares 404';
+/** Why PATCH differs. */
+const UPDATE_REASON = 'the newest UpdateConversationRequest (models.py) makes title optional and adds tags, and update_conversation answers {"success": false}, not 404, for a conversation it does not hold';
+
 /** The declared differences of the agent server behind `conversation_url` (`fakehands drift --agent`). */
 export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
   { operation: 'GET /api/conversations/{conversation_id}/events/{event_id}', location: 'response', reason: EVENTS_REASON },
@@ -117,4 +128,31 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
   { operation: 'GET /api/git/diff', location: 'operation', reason: PATH_QUERY_REASON },
   { operation: 'POST /api/conversations/{conversation_id}/confirmation_policy', location: 'request policy', reason: 'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold' },
 
+  { operation: 'GET /api/conversations/{conversation_id}/agent_final_response', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'GET /api/file/download-trajectory/{conversation_id}', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/ask_agent', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/condense', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/fork', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/generate_title', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/goal', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/goal/resume', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/goal/stop', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/interrupt', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/navigate', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/secrets', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/security_analyzer', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/switch_acp_model', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/switch_llm', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations/{conversation_id}/switch_profile', location: 'operation', reason: NEWER_AGENT_ROUTE },
+  { operation: 'POST /api/conversations', location: 'request', reason: START_REQUEST_REASON },
+  { operation: 'POST /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
+  { operation: 'POST /api/conversations', location: 'status 200', reason: 'start_conversation (conversation_router.py) answers 201 for a new conversation and 200 for one it already holds; the fake declares the 201 and answers the 200 as it is' },
+  { operation: 'GET /api/conversations', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+  { operation: 'GET /api/conversations/{conversation_id}', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+  { operation: 'GET /api/conversations/search', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+  { operation: 'POST /api/conversations', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+  { operation: 'DELETE /api/conversations/{conversation_id}', location: 'status 404', reason: NOT_HELD_400_REASON },
+  { operation: 'POST /api/conversations/{conversation_id}/pause', location: 'status 404', reason: NOT_HELD_400_REASON },
+  { operation: 'PATCH /api/conversations/{conversation_id}', location: 'request', reason: UPDATE_REASON },
+  { operation: 'PATCH /api/conversations/{conversation_id}', location: 'status 404', reason: UPDATE_REASON },
 ] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));

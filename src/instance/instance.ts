@@ -100,7 +100,7 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source, trusted = false } = await readFixture(fixture);
     const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
-    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
+    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
   };
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).

@@ -33,6 +33,24 @@ export const SandboxRecord = z.strictObject({
 });
 export type SandboxRecord = z.infer<typeof SandboxRecord>;
 
+/** What the agent host keeps of a conversation it holds, besides the app-level record (no secret values: names only). */
+export const AgentHostState = z.strictObject({
+  /** Created on the agent host (`POST /api/conversations`), not started through the app server (which does not list it). */
+  created_here: z._default(z.boolean(), false),
+  agent_kind: z._default(z.string(), 'Agent'),
+  working_dir: z.optional(z.string()),
+  max_iterations: z._default(z.int(), 500),
+  stuck_detection: z._default(z.boolean(), true),
+  security_analyzer: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
+  secret_names: z._default(z.array(z.string()), []),
+  leaf_event_id: z._default(z.nullable(z.string()), null),
+  forked_from_conversation_id: z._default(z.nullable(z.string()), null),
+  forked_from_event_id: z._default(z.nullable(z.string()), null),
+  acp_model: z._default(z.nullable(z.string()), null),
+  goal: z._default(z.nullable(z.object({ objective: z.string(), max_iterations: z.int(), iteration: z.int(), status: z.enum(['running', 'interrupted', 'complete', 'capped']) })), null),
+});
+export type AgentHostState = z.output<typeof AgentHostState>;
+
 /** A stored conversation, V0 (legacy) or V1. Its status is never stored: it is its sandbox's. */
 export const ConversationRecord = z.strictObject({
   id: z.string().check(z.minLength(1)),
@@ -71,6 +89,8 @@ export const ConversationRecord = z.strictObject({
   agent_edit_after: z.optional(z.int().check(z.gte(0))),
   /** When a client paused the agent (a run goes on from there when it runs again). */
   agent_paused_at: z.optional(DateTime),
+  /** What the agent host keeps besides (its workspace, analyzer, secret names, goal, fork origin); absent: the defaults. */
+  agent_host: z.optional(AgentHostState),
   created_at: DateTime,
   updated_at: DateTime,
 });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ONE_RUN, describe as name, serve, startConversation } from './support.js';
+import { startCli } from '../support/cli.js';
 
 const call = async (url: string, key: string | null, method = 'GET', body?: unknown) => {
   const response = await fetch(url, { method, headers: { ...(key ? { 'x-session-api-key': key } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -40,12 +41,18 @@ describe('GET /api/conversations/{id}/events/search', () => {
     expect(((await call(`${base}/search?sort_order=TIMESTAMP_DESC&limit=1`, c.session_api_key)).body as { items: Record<string, unknown>[] }).items.map(name)).toEqual(['MessageEvent:assistant']);
   });
 
-  it('answers 401 without the sandbox\'s session key, 404 for a conversation the key does not open, 422 for a bad limit or id', async () => {
+  it('answers 401 without the sandbox\'s session key (any key under --auth none), 404 for a conversation the key does not open, 422 for a bad limit or id', async () => {
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
     const search = `${cli.agentUrl}/api/conversations/${c.id}/events/search`;
-    expect(await call(search, null)).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
-    expect(await call(search, 'not-a-key')).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+    // Under --auth none (what serve() runs) a request without a sandbox's key reaches the local agent server, which holds every running sandbox's conversations.
+    expect((await call(search, null)).status).toBe(200);
+    expect((await call(search, 'not-a-key')).status).toBe(200);
+    const strict = await startCli(['--quiet', '--auth', 'legacy', '--fixture', 'empty', '--timings', 'instant']);
+    const d = await startConversation(strict);
+    const guarded = `${strict.agentUrl}/api/conversations/${d.id}/events/search`;
+    expect(await call(guarded, null)).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+    expect(await call(guarded, 'not-a-key')).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
     expect(await call(`${cli.agentUrl}/api/conversations/00000000000040008000000000000000/events/search`, c.session_api_key)).toEqual({ status: 404, body: { detail: 'Not Found' } });
     expect(await call(`${search}?limit=0`, c.session_api_key)).toMatchObject({ status: 422, body: { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0' }] } });
     expect(await call(`${cli.agentUrl}/api/conversations/not-a-uuid/events/search`, c.session_api_key)).toMatchObject({ status: 422, body: { detail: [{ type: 'uuid_parsing', loc: ['path', 'conversation_id'] }] } });
@@ -125,7 +132,8 @@ describe('GET /api/git/changes/{path}, /api/git/diff/{path} on the agent host', 
     expect(diff.status).toBe(200);
     expect(diff.body.original).toBe('');
     expect(diff.body.modified).toMatch(/^# Plan\n\nTask: Fix the flaky test/);
-    expect(await call(`${cli.agentUrl}/api/git/changes/${project}`, null)).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+    // Under --auth none a request without a key reaches the local agent server, which answers no sandbox's workspace by path alone.
+    expect(await call(`${cli.agentUrl}/api/git/changes/${project}`, null)).toEqual({ status: 404, body: { detail: 'Not Found' } });
   });
 });
 

@@ -5,6 +5,7 @@
  * `event-service.api.ts`: respondToConfirmation; `v1-git-service.api.ts`: getGitChanges,
  * getGitChangeDiff), and what it reads back, exercised by `createAgentClient`. Workspace calls use
  * the newest server's `?path=` form. Ids and paths come from provider states, never fixed values.
+ * Agent Canvas's calls through the official TypeScript client: start a conversation, interrupt (Stop).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { expect } from 'vitest';
 import { apiError } from './api-error.js';
+import { ConversationClient } from '@openhands/typescript-client/clients';
 import { createAgentClient } from '../../src/client/index.js';
 import { AGENT_PROVIDER_NAME, CONSUMER_NAME } from '../../src/pact/verify.js';
 
@@ -105,6 +107,25 @@ export async function writeAgentContracts(dir: string): Promise<number> {
     { method: 'POST', path: conversationPath('/events/respond_to_confirmation'), body: { accept: false, reason: 'Not this command' } },
     { status: 200, body: { success: boolean(true) } },
     async (agent) => expect(await agent.respondToConfirmation(false, 'Not this command')).toEqual({ success: true }));
+
+  // ------------------------------------------------ what Agent Canvas and the TypeScript client call (issue 31)
+  await add(finished, 'a conversation started on the agent server',
+    { method: 'POST', path: '/api/conversations', body: { agent: { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929' } }, workspace: { working_dir: '/workspace/project' } } },
+    { status: 201, body: {
+      id: regex(UUID, '0c5e7a1b-2d3f-4a6b-9c8d-7e6f5a4b3c2d'),
+      execution_status: regex(EXECUTION_STATUS, 'idle'),
+      workspace: { working_dir: string('/workspace/project') },
+      confirmation_policy: { kind: string('NeverConfirm') },
+    } },
+    async (_agent, url) => {
+      const client = new ConversationClient({ host: url, apiKey: CONSUMER_KEY });
+      const created = await client.createConversation({ agent: { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929' } }, workspace: { working_dir: '/workspace/project' } } as never);
+      expect(created.execution_status).toBe('idle');
+    });
+  await add(finished, 'a request to interrupt the agent (Agent Canvas\'s Stop)',
+    { method: 'POST', path: conversationPath('/interrupt'), body: {} },
+    { status: 200, body: { success: boolean(true) } },
+    async (_agent, url) => expect(await new ConversationClient({ host: url, apiKey: CONSUMER_KEY }).interruptConversation(CONVERSATION_ID)).toEqual({ success: true }));
 
   // ------------------------------------------------ the workspace
   await add(finished, 'a request for the changed files of the project',

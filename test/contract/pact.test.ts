@@ -14,7 +14,7 @@ import { writeContracts } from './consumer.js';
 
 /** Interactions the contracts hold: one per behaviour a client relies on (the app server's, the agent server's). */
 const APP_INTERACTIONS = 23;
-const AGENT_INTERACTIONS = 11;
+const AGENT_INTERACTIONS = 13;
 const EXPECTED_INTERACTIONS = APP_INTERACTIONS + AGENT_INTERACTIONS;
 const CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${PROVIDER_NAME}.json`);
 const AGENT_CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${AGENT_PROVIDER_NAME}.json`);
@@ -52,9 +52,10 @@ describe('consumer contracts', () => {
       'PATCH /api/v1/app-conversations/{cid}', 'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations',
       'POST /api/v1/app-conversations/{cid}/send-message', 'POST /api/v1/sandboxes', 'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
     ].sort());
-    // The agent REST calls of the Nov 2025 web client (v1-conversation-service.api.ts, event-service.api.ts, v1-git-service.api.ts).
+    // The agent REST calls of the Nov 2025 web client (v1-conversation-service.api.ts, event-service.api.ts, v1-git-service.api.ts),
+    // and Agent Canvas's through the TypeScript client: start a conversation, interrupt (issue 31).
     expect(await endpoints(AGENT_CONTRACT_FILE)).toEqual([
-      'GET /api/conversations/{cid}', 'GET /api/conversations/{cid}/events/search', 'GET /api/git/changes', 'GET /api/git/diff', 'GET /api/vscode/url',
+      'POST /api/conversations', 'POST /api/conversations/{cid}/interrupt', 'GET /api/conversations/{cid}', 'GET /api/conversations/{cid}/events/search', 'GET /api/git/changes', 'GET /api/git/diff', 'GET /api/vscode/url',
       'POST /api/conversations/{cid}/events', 'POST /api/conversations/{cid}/events/respond_to_confirmation', 'POST /api/conversations/{cid}/pause',
       'POST /api/conversations/{cid}/run', 'POST /api/file/upload',
     ].sort());

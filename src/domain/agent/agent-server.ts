@@ -8,9 +8,9 @@
  */
 import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationExecutionStatus } from '../../schemas/common.js';
-import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
+import type { ConversationRecord } from '../../schemas/records.js';
 import { agentServerContext, type ReadyContext } from '../conversations/conversation-ops.js';
-import { toHex, toHyphenatedUuid } from '../store/ids.js';
+import { toHyphenatedUuid } from '../store/ids.js';
 import { metricsOf } from '../conversations/views.js';
 import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
@@ -111,15 +111,7 @@ export async function sendToAgent(state: DomainState, conversation: Conversation
   await (await import('./scripted-agent.js')).deliverMessage(state, conversation, text, run);
 }
 
-/** `POST .../pause`. */
-export async function pauseConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
-  await (await import('./scripted-agent.js')).pauseAgent(state, conversation);
-}
 
-/** `POST .../run`: 409 while the agent runs (`run_conversation`: "conversation_already_running"). */
-export async function runConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
-  return (await (await import('./scripted-agent.js')).runAgent(state, conversation)) ? null : refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
-}
 
 /** The agent's execution status as the socket's `full_state` gives it. */
 export function executionStatusOf(conversation: ConversationRecord): string {
@@ -144,10 +136,6 @@ export function workspaceFor(state: DomainState, key: string | null, path: strin
 /** How the agent server orders a conversation search (`ConversationSortOrder`). */
 export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
 
-/** The V1 conversations an agent server holds: those of the key's RUNNING sandbox. */
-function hostedConversations(state: DomainState, sandbox: SandboxRecord): ConversationRecord[] {
-  return state.store.conversations.all().filter((c) => c.version === 'V1' && c.sandbox_id === sandbox.id);
-}
 
 /**
  * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
@@ -186,30 +174,5 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
   };
 }
 
-/** `GET /api/conversations/search`: the sandbox's conversations, by status, in order, a page from `page_id` (a conversation's hex id). */
-export function searchHostedConversations(state: DomainState, sandbox: SandboxRecord, query: { status?: string | undefined; sort_order: ConversationSortOrder; page_id?: string | undefined; limit: number }): { items: AgentConversationInfo[]; next_page_id: string | null } {
-  const field = query.sort_order.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
-  const descending = query.sort_order.endsWith('_DESC');
-  const records = hostedConversations(state, sandbox)
-    .filter((c) => query.status === undefined || executionStatusOf(c) === query.status)
-    .sort((a, b) => (descending ? -1 : 1) * a[field].localeCompare(b[field]));
-  const found = query.page_id ? records.findIndex((c) => toHex(c.id) === query.page_id) : -1;
-  const start = Math.max(0, found);
-  const page = records.slice(start, start + query.limit);
-  const next = records[start + query.limit];
-  return { items: page.map((c) => conversationInfo(state, c)), next_page_id: next ? toHex(next.id) : null };
-}
 
-/** `GET /api/conversations/count`. */
-export function countHostedConversations(state: DomainState, sandbox: SandboxRecord, status: string | undefined): number {
-  return hostedConversations(state, sandbox).filter((c) => status === undefined || executionStatusOf(c) === status).length;
-}
 
-/** `GET /api/conversations?ids=`: each conversation the sandbox holds, `null` for the others. */
-export function batchGetHostedConversations(state: DomainState, sandbox: SandboxRecord, ids: string[]): (AgentConversationInfo | null)[] {
-  return ids.map((id) => {
-    const uuid = toHyphenatedUuid(id);
-    const record = uuid ? state.store.conversations.get(uuid) : undefined;
-    return record && record.version === 'V1' && record.sandbox_id === sandbox.id ? conversationInfo(state, record) : null;
-  });
-}

@@ -291,6 +291,21 @@ export async function runAgent(state: DomainState, conversation: ConversationRec
   return true;
 }
 
+/**
+ * `POST .../run` when messages wait (sent with `run: false`): one run works on them, as the real
+ * `event_service.py` (`run`) runs the agent on what its state holds; `false` when none waits.
+ */
+export async function runOnWaitingMessages(state: DomainState, conversation: ConversationRecord): Promise<boolean> {
+  if (conversation.messages.length <= conversation.agent_turns) return false;
+  const now = state.stamp();
+  const current = await state.store.conversations.update(conversation.id, {
+    updated_at: now, agent_paused_at: undefined, ...runFields(state, conversation.messages.at(-1)!, conversation.messages.length, now),
+  });
+  state.activeRuns.add(current.id);
+  await publishDueSteps(state, current, state.clock.now());
+  return true;
+}
+
 /** `POST .../confirmation_policy`: `AlwaysConfirm` makes each action wait for the client's answer; anything else runs them. */
 export async function setConfirmationPolicy(state: DomainState, conversation: ConversationRecord, kind: string): Promise<void> {
   await state.store.conversations.update(conversation.id, { agent_confirm: kind === 'AlwaysConfirm' });

@@ -6,6 +6,7 @@
  */
 import type { AgentEventRecord, ConversationRecord } from '../../schemas/records.js';
 import { naiveTimestamp } from '../fixtures/fixtures.js';
+import { inDialect } from './dialect.js';
 import type { DomainState } from '../store/state.js';
 
 /** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
@@ -54,7 +55,7 @@ export function agentStatus(conversation: ConversationRecord): 'running' | 'fini
 /** Stores a new event of a conversation at `atMs` (default now); returns it. */
 export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
   const stamp = state.stamp(atMs);
-  const event = { id: state.random.uuid(), timestamp: naiveTimestamp(stamp), ...fields } as AgentEvent;
+  const event = { id: state.random.uuid(), timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
   await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
   return event;
 }

@@ -20,6 +20,8 @@ export interface ServiceOptions {
   userId: string | null;
   /** Where every sandbox's agent server answers, or `null`: each sandbox names its own port. */
   agentUrl?: string | null;
+  /** The agent-server version whose event names the agent speaks (default: the newest). */
+  agentServerVersion?: string;
   /** The agent's scripts (the built-in one when none matches). */
   agentScripts?: readonly AgentScript[];
 }

@@ -54,8 +54,9 @@ export class Store {
     this.sandboxes = new Table('sandbox', SandboxRecord, {}, () => this.#sandboxSink, budget, 'agent_port', this.#record);
     this.conversations = new Table('conversation', ConversationRecord, {
       v0: (c) => c.version === 'V0',
-      v1: (c) => c.version === 'V1',
-      v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null,
+      // The app server lists what it started: not what a client created on an agent host.
+      v1: (c) => c.version === 'V1' && c.agent_host?.created_here !== true,
+      v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null && c.agent_host?.created_here !== true,
     }, this.#sink, budget, null, this.#record);
     this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
     this.events = new Table('event', AgentEventRecord, {}, this.#sink, budget, null, this.#record);

@@ -21,7 +21,8 @@ export const agentServerSurface = defineSurface({
   authorize: (instance, route, _path, request) => {
     if (route.public) return null;
     const holder = keyHolder(instance.runner.state, request.headers.get(SESSION_API_KEY_HEADER));
-    if (holder.kind === 'none') return refuse('unauthorized', 'Unauthorized');
+    // Under `--auth none` the agent host takes any or no key (the local agent server answers: `agent-host.ts`).
+    if (holder.kind === 'none') return instance.options.auth === 'none' ? null : refuse('unauthorized', 'Unauthorized');
     return holder.kind === 'stopped' ? refuse('unavailable', 'The sandbox of this agent server is not running') : null;
   },
   // A stopped sandbox's agent server is a container that is down: the connection drops.

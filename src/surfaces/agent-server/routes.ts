@@ -5,20 +5,17 @@
  * `event_router.py`, `conversation_router.py`). A new agent route goes here.
  */
 import * as z from 'zod/mini';
-import {
-  batchGetEvents, batchGetHostedConversations, conversationInfo, countEvents, countHostedConversations, getEvent,
-  pauseConversation, runConversation, searchEvents, searchHostedConversations, sendToAgent,
-} from '../../domain/agent/agent-server.js';
+import { batchGetEvents, countEvents, getEvent, searchEvents, sendToAgent } from '../../domain/agent/agent-server.js';
 import { respondToConfirmation, setConfirmationPolicy } from '../../domain/agent/scripted-agent.js';
 import { messageText } from '../../domain/conversations/start-tasks.js';
 import { Uuid } from '../../schemas/common.js';
 import { laxInt } from '../../schemas/helpers.js';
 import {
-  AgentConversationInfo, AgentConversationPage, AgentConversationSortOrder, AgentEvent, AgentMessageRequest, AgentSuccess, EventPage, EventSortOrder, HealthStatus, ServerInfo,
+  AgentEvent, AgentMessageRequest, AgentSuccess, EventPage, EventSortOrder, HealthStatus, ServerInfo,
 } from '../../schemas/agent-server.js';
-import { ConversationExecutionStatus } from '../../schemas/common.js';
-import { onConversation, onHostSandbox } from './host.js';
+import { onConversation } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
+import { conversationRoutes } from './conversation-routes.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
@@ -97,42 +94,7 @@ export const agentRoutes: readonly Route[] = Object.freeze([
       return { success: true as const };
     }),
   }),
-  defineRoute({
-    method: 'POST', path: `${BASE}/pause`, summary: 'Pause the agent (pause_conversation)',
-    params: ConversationParam, response: AgentSuccess, errors: [404],
-    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
-      await pauseConversation(state, conversation);
-      return { success: true as const };
-    }),
-  }),
-  defineRoute({
-    method: 'GET', path: '/api/conversations/search', summary: 'A page of the conversations this agent server holds (search_conversations)',
-    query: z.object({
-      page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
-      status: z.optional(ConversationExecutionStatus), sort_order: z._default(AgentConversationSortOrder, 'CREATED_AT_DESC'),
-    }),
-    response: AgentConversationPage,
-    handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => searchHostedConversations(state, sandbox, input.query)),
-  }),
-  defineRoute({
-    method: 'GET', path: '/api/conversations/count', summary: 'How many conversations this agent server holds (count_conversations)',
-    query: z.object({ status: z.optional(ConversationExecutionStatus) }), response: z.int(),
-    handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => countHostedConversations(state, sandbox, input.query.status)),
-  }),
-  defineRoute({
-    method: 'GET', path: '/api/conversations', summary: 'Conversations by id, null for the ones it does not hold (batch_get_conversations)',
-    query: z.object({ ids: z.array(Uuid).check(z.maxLength(100)) }), lists: ['ids'], response: z.array(z.nullable(AgentConversationInfo)),
-    handle: (input, context) => onHostSandbox(input, context, (state, sandbox) => batchGetHostedConversations(state, sandbox, input.query.ids)),
-  }),
-  defineRoute({
-    method: 'GET', path: BASE, summary: 'One conversation (get_conversation)',
-    params: ConversationParam, response: AgentConversationInfo, errors: [404],
-    handle: (input, context) => onConversation(input, context, (state, conversation) => conversationInfo(state, conversation)),
-  }),
   ...workspaceRoutes,
-  defineRoute({
-    method: 'POST', path: `${BASE}/run`, summary: 'Run the agent; 409 while it runs (run_conversation)',
-    params: ConversationParam, response: AgentSuccess, errors: [404, 409],
-    handle: (input, context) => onConversation(input, context, async (state, conversation) => (await runConversation(state, conversation)) ?? { success: true as const }),
-  }),
+  // The conversation API (create, update, delete, run, pause, interrupt, goal, fork...): conversation-routes.ts.
+  ...conversationRoutes,
 ]);

@@ -1,0 +1,389 @@
+/**
+ * The conversations an agent server holds, as its conversation API acts on them: created there
+ * (`POST /api/conversations`), read, searched, counted, updated, deleted, run, paused, interrupted,
+ * forked, navigated, condensed, asked, given secrets, an analyzer, an LLM, a profile or an ACP
+ * model, and driven towards a goal. Copies openhands-agent-server `conversation_router.py`,
+ * `conversation_service.py` and `event_service.py`, and openhands-sdk `local_conversation.py`
+ * (`pause`, `interrupt`). A conversation created here and one the app server started are the same
+ * kind of record: each lives in a sandbox, whose agent server holds it.
+ */
+import type { AgentConversationInfo } from '../../schemas/agent-server.js';
+import type { AgentHostState, ConversationRecord } from '../../schemas/records.js';
+import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
+import { formatDateTime } from '../../schemas/datetime.js';
+import { conversationInfo, executionStatusOf } from './agent-server.js';
+import { agentStatus, publishEvent, runStepsTotal, stateUpdate, SYSTEM_PROMPT, type AgentEvent } from './status.js';
+import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
+import { LLM_PROFILES } from '../conversations/conversation-ops.js';
+import { toHex, toHyphenatedUuid } from '../store/ids.js';
+import { REDACTED } from '../store/redact.js';
+import { Refusal, refuse } from '../store/refusal.js';
+import { messageText } from '../conversations/start-tasks.js';
+import type { DomainState } from '../store/state.js';
+
+/** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
+export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
+/** What the goal loop tells the agent when it resumes (the real one's `RESUME_PROMPT`, in our words). */
+const RESUME_MESSAGE = 'Continue working towards the goal where you left off.';
+
+/** The agent host's part of a conversation, with its defaults. */
+export function hostState(conversation: ConversationRecord): AgentHostState {
+  return {
+    created_here: false, agent_kind: 'Agent', max_iterations: 500, stuck_detection: true, security_analyzer: null, secret_names: [],
+    leaf_event_id: null, forked_from_conversation_id: null, forked_from_event_id: null, acp_model: null, goal: null,
+    ...conversation.agent_host,
+  };
+}
+
+/** Changes the agent host's part of a conversation. */
+async function setHostState(state: DomainState, conversation: ConversationRecord, changes: Partial<AgentHostState>): Promise<ConversationRecord> {
+  return state.store.conversations.update(conversation.id, { agent_host: { ...hostState(conversation), ...changes }, updated_at: state.stamp() });
+}
+
+/** The conversation as its agent server describes it (`ConversationInfo`), with what the host keeps: workspace, analyzer, secret names (never values), tags, fork origin, HEAD. */
+export function hostConversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
+  const info = conversationInfo(state, conversation);
+  const host = hostState(conversation);
+  const userMessages = state.store.eventIdsOf(conversation.id).filter((id) => {
+    const event = state.store.events.get(id)!.event as AgentEvent;
+    return event.kind === 'MessageEvent' && event.source === 'user';
+  });
+  return {
+    ...info,
+    agent: { ...info.agent, kind: host.agent_kind },
+    workspace: { kind: 'LocalWorkspace', working_dir: host.working_dir ?? info.workspace.working_dir },
+    max_iterations: host.max_iterations,
+    stuck_detection: host.stuck_detection,
+    security_analyzer: host.security_analyzer,
+    secret_registry: { secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])) },
+    last_user_message_id: userMessages.at(-1) ?? null,
+    leaf_event_id: host.leaf_event_id,
+    forked_from_conversation_id: host.forked_from_conversation_id,
+    forked_from_event_id: host.forked_from_event_id,
+    parent_conversation_id: conversation.parent_conversation_id,
+    sub_conversation_ids: [...(state.store.childrenOf.get(conversation.id) ?? [])],
+    tags: conversation.tags,
+    current_model_id: host.acp_model,
+  };
+}
+
+/** The secret names of a request's `secrets` (their values are never kept). */
+const secretNames = (secrets: Record<string, unknown>, known: readonly string[] = []) => [...new Set([...known, ...Object.keys(secrets)])].sort();
+
+/**
+ * `POST /api/conversations` (`start_conversation`): a new conversation on the host, its log
+ * starting with the system prompt; its initial message is sent (and run when it says `run`). An id
+ * the host already holds answers that conversation (200, not 201); an unknown parent is a 422;
+ * an agent profile the host does not hold is a 404 (`ProfileNotFound`).
+ */
+export async function startHostConversation(state: DomainState, host: AgentHost, request: StartConversationRequest): Promise<{ info: AgentConversationInfo; created: boolean } | Refusal> {
+  const id = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.newConversationId();
+  const existing = state.store.conversations.get(id);
+  if (existing) {
+    if (existing.version === 'V1' && hostedConversations(state, host).some((c) => c.id === id)) return { info: hostConversationInfo(state, existing), created: false };
+    return refuse('conflict', `Conversation already exists: ${toHex(id)}`);
+  }
+  const parentId = request.parent_conversation_id ? toHyphenatedUuid(request.parent_conversation_id)! : null;
+  if (parentId && !hostedConversations(state, host).some((c) => c.id === parentId)) {
+    const detail = `Parent conversation ${toHex(parentId)} not found`;
+    return new Refusal('invalid', detail, { body: { detail } });
+  }
+  if (request.agent_profile_id) return refuse('not_found', `Agent profile '${request.agent_profile_id}' not found`);
+  state.store.budget.assertRoom(2, 4096);
+  const sandbox = parentId ? state.store.sandboxes.get(state.store.conversations.get(parentId)!.sandbox_id)! : await sandboxForNewConversation(state, host);
+  const now = state.stamp();
+  const agent = request.agent ?? { kind: 'Agent' };
+  const record = await state.store.conversations.insert({
+    id, version: 'V1', sandbox_id: sandbox.id, created_by_user_id: state.options.userId, title: null,
+    llm_model: agent.llm?.model ?? null, parent_conversation_id: parentId, tags: request.tags,
+    has_initial_message: Boolean(request.initial_message?.content.length), agent_turns: 0, messages: [],
+    agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
+    agent_host: {
+      ...hostState({ agent_host: undefined } as ConversationRecord),
+      created_here: true, agent_kind: agent.kind, working_dir: request.workspace.working_dir,
+      max_iterations: request.max_iterations, stuck_detection: request.stuck_detection,
+      security_analyzer: request.security_analyzer ?? null, secret_names: secretNames(request.secrets),
+    },
+    created_at: now, updated_at: now,
+  });
+  if (parentId) state.store.linkChild(parentId, id);
+  await publishEvent(state, id, SYSTEM_PROMPT);
+  let current = record;
+  if (request.initial_message && request.initial_message.content.length > 0) {
+    const { deliverMessage } = await import('./scripted-agent.js');
+    current = await deliverMessage(state, current, messageText(request.initial_message.content), request.initial_message.run);
+  }
+  return { info: hostConversationInfo(state, current), created: true };
+}
+
+/** How a conversation search orders (`ConversationSortOrder`). */
+export type HostSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
+
+/** `GET /api/conversations/search`: the host's conversations by status, in order, a page from `page_id` (a conversation's hex id). */
+export function searchHostConversations(state: DomainState, host: AgentHost, query: { status?: string | undefined; sort_order: HostSortOrder; page_id?: string | undefined; limit: number }): { items: AgentConversationInfo[]; next_page_id: string | null } {
+  const field = query.sort_order.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
+  const descending = query.sort_order.endsWith('_DESC');
+  const records = hostedConversations(state, host)
+    .filter((c) => query.status === undefined || executionStatusOf(c) === query.status)
+    .sort((a, b) => (descending ? -1 : 1) * (a[field].localeCompare(b[field]) || a.id.localeCompare(b.id)));
+  const start = Math.max(0, query.page_id ? records.findIndex((c) => toHex(c.id) === toHex(query.page_id!)) : 0);
+  const next = records[start + query.limit];
+  return { items: records.slice(start, start + query.limit).map((c) => hostConversationInfo(state, c)), next_page_id: next ? toHex(next.id) : null };
+}
+
+/** `GET /api/conversations/count`. */
+export function countHostConversations(state: DomainState, host: AgentHost, status: string | undefined): number {
+  return hostedConversations(state, host).filter((c) => status === undefined || executionStatusOf(c) === status).length;
+}
+
+/** `GET /api/conversations?ids=`: each conversation the host holds, `null` for the others. */
+export function batchGetHostConversations(state: DomainState, host: AgentHost, ids: string[]): (AgentConversationInfo | null)[] {
+  const held = new Map(hostedConversations(state, host).map((c) => [c.id, c]));
+  return ids.map((id) => {
+    const record = held.get(toHyphenatedUuid(id) ?? '');
+    return record ? hostConversationInfo(state, record) : null;
+  });
+}
+
+/** `PATCH /api/conversations/{id}` (`update_conversation`): the title (trimmed) and tags given; `false` for one the host does not hold (answered `{"success": false}`). */
+export async function updateHostConversation(state: DomainState, conversation: ConversationRecord | null, patch: { title?: string | null | undefined; tags?: Record<string, string> | null | undefined }): Promise<boolean> {
+  if (!conversation) return false;
+  const changes: Partial<ConversationRecord> = { updated_at: state.stamp() };
+  if (patch.title !== undefined && patch.title !== null) changes.title = patch.title.trim();
+  if (patch.tags !== undefined && patch.tags !== null) changes.tags = patch.tags;
+  const updated = await state.store.conversations.update(conversation.id, changes);
+  if (changes.title !== undefined) await publishEvent(state, updated.id, stateUpdate('title', changes.title));
+  return true;
+}
+
+/** `DELETE /api/conversations/{id}`: removes it and its events (its sandbox stays: the agent server still runs). */
+export function deleteHostConversation(state: DomainState, conversation: ConversationRecord): void {
+  state.store.conversations.remove(conversation.id);
+  state.store.removeEventsOf(conversation.id);
+  if (conversation.parent_conversation_id) state.store.unlinkChild(conversation.parent_conversation_id, conversation.id);
+  state.store.childrenOf.delete(conversation.id);
+  state.activeRuns.delete(conversation.id);
+}
+
+/** Pauses it with `kind` (`PauseEvent` or `InterruptEvent`) and `paused`. */
+async function pauseWith(state: DomainState, conversation: ConversationRecord, kind: 'PauseEvent' | 'InterruptEvent'): Promise<void> {
+  await publishEvent(state, conversation.id, { kind, source: 'user' });
+  await publishEvent(state, conversation.id, stateUpdate('execution_status', 'paused'));
+  await state.store.conversations.update(conversation.id, { agent_status: 'paused', agent_paused_at: formatDateTime(state.clock.now()), updated_at: state.stamp() });
+  state.activeRuns.delete(conversation.id);
+}
+
+/**
+ * `POST .../pause` (`local_conversation.py`, `pause`): an idle or running conversation is paused
+ * (a `PauseEvent`, then `paused`); a paused one stays as it is, and so does one that finished,
+ * failed, is stuck or waits for a confirmation.
+ */
+export async function pauseHostConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  const status = executionStatusOf(conversation);
+  if (status === 'idle' || status === 'running') await pauseWith(state, conversation, 'PauseEvent');
+}
+
+/**
+ * `POST .../interrupt` (`local_conversation.py`, `interrupt`): a run in flight is cancelled at once
+ * (an `InterruptEvent`, then `paused`); without a run it falls back to `pause`.
+ */
+export async function interruptHostConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  if (executionStatusOf(conversation) === 'running') await pauseWith(state, conversation, 'InterruptEvent');
+  else await pauseHostConversation(state, conversation);
+}
+
+/**
+ * `POST .../run` (`event_service.py`, `run`): 409 while it runs; messages sent with `run: false`
+ * are worked on; a paused run goes on; a paused conversation with nothing to do is what it was.
+ */
+export async function runHostConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
+  if (executionStatusOf(conversation) === 'running') return refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
+  const agent = await import('./scripted-agent.js');
+  if (await agent.runOnWaitingMessages(state, conversation)) return null;
+  if (conversation.agent_status === 'paused') {
+    if (conversation.agent_steps_done !== undefined && conversation.agent_steps_done < runStepsTotal(conversation)) {
+      await agent.runAgent(state, conversation);
+      return null;
+    }
+    const resumed = await state.store.conversations.update(conversation.id, { agent_status: undefined, agent_paused_at: undefined, updated_at: state.stamp() });
+    await publishEvent(state, conversation.id, stateUpdate('execution_status', executionStatusOf(resumed)));
+  }
+  return null;
+}
+
+/** A goal's status as the loop publishes it (`ConversationStateUpdateEvent` key `goal`). */
+async function publishGoal(state: DomainState, conversation: ConversationRecord, goal: NonNullable<AgentHostState['goal']>): Promise<ConversationRecord> {
+  await publishEvent(state, conversation.id, stateUpdate('goal', {
+    active: goal.status === 'running', status: goal.status, iteration: goal.iteration, max_iterations: goal.max_iterations, objective: goal.objective, verdict: null,
+  }));
+  return setHostState(state, conversation, { goal });
+}
+
+/** A goal whose run is over is judged done (the fake's judge passes every goal after one round). */
+async function settleGoal(state: DomainState, conversation: ConversationRecord): Promise<ConversationRecord> {
+  const goal = hostState(conversation).goal;
+  if (!goal || goal.status !== 'running' || executionStatusOf(conversation) === 'running') return conversation;
+  return publishGoal(state, conversation, { ...goal, status: agentStatus(conversation) === 'paused' ? 'interrupted' : 'complete' });
+}
+
+/** `POST .../goal` (`start_goal_loop`): the objective is sent and the agent runs on it; 409 while it runs, 400 for an empty objective. */
+export async function startGoal(state: DomainState, conversation: ConversationRecord, objective: string, maxIterations: number): Promise<Refusal | null> {
+  if (objective.trim() === '') return refuse('bad_request', 'objective must not be empty');
+  const current = await settleGoal(state, conversation);
+  if (executionStatusOf(current) === 'running' || hostState(current).goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
+  const started = await publishGoal(state, current, { objective, max_iterations: maxIterations, iteration: 1, status: 'running' });
+  await (await import('./scripted-agent.js')).deliverMessage(state, started, objective, true);
+  return null;
+}
+
+/** `POST .../goal/stop` (`stop_goal_loop`): a goal that is running is recorded `interrupted` (the run itself goes on); succeeds without one too. */
+export async function stopGoal(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  const current = await settleGoal(state, conversation);
+  const goal = hostState(current).goal;
+  if (goal?.status === 'running') await publishGoal(state, current, { ...goal, status: 'interrupted' });
+}
+
+/** `POST .../goal/resume` (`resume_goal_loop`): an interrupted goal goes on; 400 `no_resumable_goal` without one (none, complete or capped), 409 while the agent runs. */
+export async function resumeGoal(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
+  const current = await settleGoal(state, conversation);
+  const goal = hostState(current).goal;
+  if (executionStatusOf(current) === 'running' || goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
+  if (!goal || goal.status === 'complete' || goal.status === 'capped') return refuse('bad_request', 'no_resumable_goal');
+  const resumed = await publishGoal(state, current, { ...goal, iteration: goal.iteration + 1, status: 'running' });
+  await (await import('./scripted-agent.js')).deliverMessage(state, resumed, RESUME_MESSAGE, true);
+  return null;
+}
+
+/** The text of an event's message content. */
+const contentText = (content: unknown) => (Array.isArray(content) ? content.map((c) => (c as { text?: string }).text ?? '').join('') : '');
+
+/** `GET .../agent_final_response` (`get_agent_final_response`): the last finish message or agent message, `""` before any. */
+export function agentFinalResponse(state: DomainState, conversation: ConversationRecord): string {
+  const ids = state.store.eventIdsOf(conversation.id);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
+    const action = event.action as { kind?: string; message?: string } | undefined;
+    if (event.kind === 'ActionEvent' && action?.kind === 'FinishAction') return action.message ?? '';
+    if (event.kind === 'MessageEvent' && event.source === 'agent') return contentText((event.llm_message as { content?: unknown } | undefined)?.content);
+  }
+  return '';
+}
+
+/** `POST .../ask_agent` (`ask_agent`): an answer from what the conversation holds, changing nothing (no event). */
+export function askAgent(state: DomainState, conversation: ConversationRecord, question: string): string {
+  const last = agentFinalResponse(state, conversation);
+  return `You asked: "${question}". ${conversation.agent_turns === 0 ? 'I have not worked on this conversation yet.' : `So far, after ${conversation.agent_turns} turn(s): ${last || 'no answer yet.'}`}`;
+}
+
+/** `POST .../condense` (`condense`): the history before the last user message is forgotten behind a summary (a `Condensation` event). */
+export async function condense(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  const ids = state.store.eventIdsOf(conversation.id);
+  const events = ids.map((id) => state.store.events.get(id)!.event as AgentEvent);
+  const lastUser = events.map((e) => e.kind === 'MessageEvent' && e.source === 'user').lastIndexOf(true);
+  const forgotten = events.slice(1, Math.max(1, lastUser)).filter((e) => e.kind !== 'ConversationStateUpdateEvent').map((e) => e.id);
+  await publishEvent(state, conversation.id, {
+    kind: 'Condensation', source: 'environment', forgotten_event_ids: forgotten,
+    summary: `The user asked for ${conversation.messages.length} thing(s); the agent worked on ${conversation.agent_turns} turn(s).`,
+    summary_offset: 1, llm_response_id: `condense_${toHex(state.random.uuid())}`,
+  });
+}
+
+/**
+ * `POST .../fork` (`fork_conversation`): a new conversation in the same sandbox with a copy of the
+ * history (up to `from_event_id`, its HEAD then), each copied event naming the one before it as its
+ * `parent_id`; it starts `idle`. 409 for an id in use, 404 for an unknown `from_event_id`.
+ */
+export async function forkConversation(state: DomainState, source: ConversationRecord, request: { id?: string | null | undefined; title?: string | null | undefined; tags?: Record<string, string> | null | undefined; reset_metrics: boolean; from_event_id?: string | null | undefined }): Promise<AgentConversationInfo | Refusal> {
+  const id = request.id ? toHyphenatedUuid(request.id)! : state.newConversationId();
+  if (state.store.conversations.get(id)) return refuse('conflict', `Conversation with id ${toHex(id)} already exists`);
+  const ids = state.store.eventIdsOf(source.id);
+  let upTo = ids.length;
+  if (request.from_event_id) {
+    const at = ids.indexOf(request.from_event_id);
+    if (at < 0) return refuse('not_found', `Unknown from_event_id: ${request.from_event_id}`);
+    upTo = at + 1;
+  }
+  state.store.budget.assertRoom(1 + upTo, 4096);
+  const now = state.stamp();
+  const host = hostState(source);
+  const fork = await state.store.conversations.insert({
+    ...source, id, title: request.title ?? null, tags: request.tags ?? source.tags, parent_conversation_id: null,
+    agent_steps_done: source.agent_steps_done === undefined ? undefined : runStepsTotal(source), agent_status: source.agent_turns > 0 ? 'idle' : undefined, agent_paused_at: undefined,
+    agent_host: { ...host, created_here: true, goal: null, forked_from_conversation_id: source.id, forked_from_event_id: request.from_event_id ?? null, leaf_event_id: null },
+    created_at: now, updated_at: now,
+  });
+  const renamed = new Map<string, string>();
+  let previous: string | null = null;
+  for (const oldId of ids.slice(0, upTo)) {
+    const record = state.store.events.get(oldId)!;
+    const newId = state.random.uuid();
+    renamed.set(oldId, newId);
+    const event = { ...(record.event as AgentEvent), id: newId, parent_id: previous } as AgentEvent;
+    if (typeof event.action_id === 'string' && renamed.has(event.action_id)) event.action_id = renamed.get(event.action_id)!;
+    await state.store.appendEvent({ id: newId, conversation_id: id, created_at: record.created_at, event });
+    previous = newId;
+  }
+  const headed = await setHostState(state, fork, { leaf_event_id: request.from_event_id ? previous : null });
+  return hostConversationInfo(state, headed);
+}
+
+/** `POST .../navigate` (`navigate_conversation`): HEAD moves to an event of the conversation (`null`: the empty tree); 404 for an unknown event. */
+export async function navigateConversation(state: DomainState, conversation: ConversationRecord, eventId: string | null): Promise<AgentConversationInfo | Refusal> {
+  if (eventId !== null && state.store.events.get(eventId)?.conversation_id !== conversation.id) return refuse('not_found', `Unknown event_id: ${eventId}`);
+  return hostConversationInfo(state, await setHostState(state, conversation, { leaf_event_id: eventId }));
+}
+
+/** `POST .../generate_title` (v1.11.4 `generate_conversation_title`): the first user message, cut to `max_length` (with "..."), kept as the title. */
+export async function generateTitle(state: DomainState, conversation: ConversationRecord, maxLength: number): Promise<string> {
+  const first = (conversation.messages[0] ?? 'New conversation').replace(/\s+/g, ' ').trim();
+  const title = first.length <= maxLength ? first : `${first.slice(0, Math.max(0, maxLength - 3))}...`;
+  await state.store.conversations.update(conversation.id, { title, updated_at: state.stamp() });
+  return title;
+}
+
+/** `POST .../secrets` (`update_secrets`): the names are added to the conversation's registry; values are never kept. */
+export async function updateSecrets(state: DomainState, conversation: ConversationRecord, secrets: Record<string, unknown>): Promise<void> {
+  await setHostState(state, conversation, { secret_names: secretNames(secrets, hostState(conversation).secret_names) });
+}
+
+/** `POST .../security_analyzer` (`set_security_analyzer`): kept and published (`null` removes it). */
+export async function setSecurityAnalyzer(state: DomainState, conversation: ConversationRecord, analyzer: Record<string, unknown> | null): Promise<void> {
+  const updated = await setHostState(state, conversation, { security_analyzer: analyzer });
+  await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
+}
+
+/** `POST .../switch_llm` (`switch_llm`): the conversation's LLM is the one given from now on. */
+export async function switchLlm(state: DomainState, conversation: ConversationRecord, model: string): Promise<void> {
+  await state.store.conversations.update(conversation.id, { llm_model: model, updated_at: state.stamp() });
+}
+
+/** `POST .../switch_profile` (`switch_profile`): the profile's model; 404 `Profile '<name>' not found` for one the host does not hold. */
+export async function switchProfile(state: DomainState, conversation: ConversationRecord, name: string): Promise<Refusal | null> {
+  const model = LLM_PROFILES[name];
+  if (!Object.hasOwn(LLM_PROFILES, name) || !model) return refuse('not_found', `Profile '${name}' not found`);
+  await switchLlm(state, conversation, model);
+  return null;
+}
+
+/** `POST .../switch_acp_model` (`switch_acp_model`): only an ACP agent switches models (400 otherwise). */
+export async function switchAcpModel(state: DomainState, conversation: ConversationRecord, model: string): Promise<Refusal | null> {
+  if (hostState(conversation).agent_kind !== 'ACPAgent') return refuse('bad_request', 'switch_acp_model is only supported for ACP conversations.');
+  await setHostState(state, conversation, { acp_model: model });
+  return null;
+}
+
+/**
+ * `GET /api/file/download-trajectory/{id}` (`file_router.py`, `download_trajectory`): a ZIP of the
+ * conversation's persistence folder: `base_state.json` and one file per event, in order.
+ */
+export async function trajectoryZip(state: DomainState, conversation: ConversationRecord): Promise<Uint8Array> {
+  const files: Record<string, string> = { 'base_state.json': `${JSON.stringify(hostConversationInfo(state, conversation), null, 2)}\n` };
+  state.store.eventIdsOf(conversation.id).forEach((id, i) => {
+    const event = state.store.events.get(id)!.event as AgentEvent;
+    files[`events/event-${String(i).padStart(5, '0')}-${id}.json`] = `${JSON.stringify(event)}\n`;
+  });
+  const { zipArchive } = await import('./zip.js');
+  return zipArchive(files, state.clock.now());
+}
+
+

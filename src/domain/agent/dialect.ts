@@ -1,0 +1,45 @@
+/**
+ * The agent-server version the agent speaks: the names of its events' actions and observations
+ * changed over time, and a client pinned to an older server knows only the old ones. The terminal
+ * tool's `ExecuteBashAction`/`ExecuteBashObservation` became `TerminalAction`/`TerminalObservation`
+ * in software-agent-sdk v1.3.0 (commit e485bba, "Rename ExecuteBashAction/ExecuteBashObservation to
+ * TerminalAction/TerminalObservation", Nov 2025); the Nov 2025 web app pinned 1.1.0.
+ */
+
+/** The first version that names the terminal's events `TerminalAction`/`TerminalObservation`. */
+export const TERMINAL_RENAME_VERSION = '1.3.0';
+
+/** What each newest name was called before the rename. */
+const BEFORE_TERMINAL_RENAME: Readonly<Record<string, string>> = Object.freeze({
+  TerminalAction: 'ExecuteBashAction',
+  TerminalObservation: 'ExecuteBashObservation',
+});
+
+/** Compares two `MAJOR.MINOR.PATCH` versions: negative when `a` is older. */
+export function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((left[i] ?? 0) !== (right[i] ?? 0)) return (left[i] ?? 0) - (right[i] ?? 0);
+  return 0;
+}
+
+/** Whether `version` (absent: the newest) names the terminal's events the old way. */
+export function speaksExecuteBash(version: string | undefined): boolean {
+  return version !== undefined && compareVersions(version, TERMINAL_RENAME_VERSION) < 0;
+}
+
+/**
+ * An event's fields as agent server `version` writes them: the inner `action`/`observation` kind
+ * renamed when that version predates the rename; the same object otherwise.
+ * @example
+ * inDialect({ kind: 'ActionEvent', action: { kind: 'TerminalAction' } }, '1.1.0') // action.kind: 'ExecuteBashAction'
+ */
+export function inDialect<T extends Record<string, unknown>>(fields: T, version: string | undefined): T {
+  if (!speaksExecuteBash(version)) return fields;
+  const renamed = (inner: unknown) => {
+    const kind = (inner as { kind?: unknown } | null)?.kind;
+    return typeof kind === 'string' && BEFORE_TERMINAL_RENAME[kind] ? { ...(inner as object), kind: BEFORE_TERMINAL_RENAME[kind] } : inner;
+  };
+  if (!('action' in fields) && !('observation' in fields)) return fields;
+  return { ...fields, ...('action' in fields ? { action: renamed(fields.action) } : {}), ...('observation' in fields ? { observation: renamed(fields.observation) } : {}) };
+}

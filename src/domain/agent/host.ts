@@ -1,0 +1,64 @@
+/**
+ * Which agent server a request reaches on the agent host, and what it holds. With a RUNNING
+ * sandbox's session key: that sandbox's agent server (its conversations, whoever started them).
+ * Under `--auth none`, a request with no key (or one no sandbox holds) reaches the local agent
+ * server, as Agent Canvas's local backend talks to one: it holds the V1 conversations of every
+ * RUNNING sandbox, and a conversation created there goes to the newest RUNNING sandbox (a new one,
+ * running at once, when none runs: the agent server answering is running).
+ */
+import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
+import { toHyphenatedUuid } from '../store/ids.js';
+import { refuse, type Refusal } from '../store/refusal.js';
+import { keyHolder } from '../sandboxes/session-keys.js';
+import type { DomainState } from '../store/state.js';
+
+/** The agent server a request reaches: one sandbox's, or (under `--auth none`, without a sandbox's key) the local one. */
+export type AgentHost = { kind: 'sandbox'; sandbox: SandboxRecord } | { kind: 'local' };
+
+/** The agent server `key` opens; with `anyKey` (auth none) a key no RUNNING sandbox holds opens the local one; `null` otherwise. */
+export function agentHostFor(state: DomainState, key: string | null, anyKey: boolean): AgentHost | null {
+  const holder = keyHolder(state, key);
+  if (holder.kind === 'running') return { kind: 'sandbox', sandbox: holder.sandbox };
+  return anyKey && holder.kind === 'none' ? { kind: 'local' } : null;
+}
+
+/** Whether the host holds `conversation`: a V1 conversation of its sandbox (local: of any RUNNING sandbox). */
+export function hostHolds(state: DomainState, host: AgentHost, conversation: ConversationRecord): boolean {
+  if (conversation.version !== 'V1') return false;
+  if (host.kind === 'sandbox') return conversation.sandbox_id === host.sandbox.id;
+  const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
+  return sandbox !== undefined && state.settledNow(sandbox).status === 'RUNNING';
+}
+
+/** The conversation `id` the host holds, or the route's 404 `Not Found`. */
+export function heldConversation(state: DomainState, host: AgentHost, id: string): ConversationRecord | Refusal {
+  const uuid = toHyphenatedUuid(id);
+  const conversation = uuid ? state.store.conversations.get(uuid) : undefined;
+  return conversation && hostHolds(state, host, conversation) ? conversation : refuse('not_found', 'Not Found');
+}
+
+/** Every conversation the host holds. */
+export function hostedConversations(state: DomainState, host: AgentHost): ConversationRecord[] {
+  return state.store.conversations.all().filter((c) => hostHolds(state, host, c));
+}
+
+/** The sandbox a conversation created on the host runs in: the host's own; locally the newest RUNNING one, or a new one that runs. */
+export async function sandboxForNewConversation(state: DomainState, host: AgentHost): Promise<SandboxRecord> {
+  if (host.kind === 'sandbox') return host.sandbox;
+  const running = state.store.sandboxes.all().filter((s) => state.settledNow(s).status === 'RUNNING');
+  const newest = running.sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1);
+  if (newest) return newest;
+  const spec = state.store.defaultSandboxSpecId;
+  const created = state.stamp();
+  if (!spec) throw refuse('unavailable', 'No sandbox spec to run the agent server in');
+  return state.store.sandboxes.insert({
+    id: state.newSandboxId(),
+    created_by_user_id: state.options.userId,
+    sandbox_spec_id: spec,
+    status: 'RUNNING',
+    status_changed_at: created,
+    session_api_key: state.random.sessionKey(),
+    agent_port: state.nextAgentPort(),
+    created_at: created,
+  });
+}

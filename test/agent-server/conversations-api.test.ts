@@ -1,0 +1,392 @@
+/**
+ * The agent server's conversation API on the agent host (in process, through the fake's own
+ * pipeline: `fake.fetch`). One describe per route; each test names the real file and function it
+ * copies: openhands-agent-server `conversation_router.py`, `conversation_service.py`,
+ * `event_service.py`, `file_router.py`, and openhands-sdk `local_conversation.py`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFakeCore, type FakeCore } from '../../src/fake.js';
+import { runCli } from '../support/cli.js';
+import { serve, startConversation } from './support.js';
+
+const BASE = 'http://localhost:3000';
+const AGENT = 'http://localhost:3001';
+const AGENT_SPEC = { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-never-returned', usage_id: 'agent' }, tools: [] };
+const WORKSPACE = { working_dir: '/workspace/project' };
+
+let fake: FakeCore | null = null;
+afterEach(() => { fake = null; });
+
+/** A fake whose agent host answers at AGENT; `auth` none by default (then it takes any or no key). */
+async function start(auth: 'none' | 'legacy' = 'none', extra: Record<string, unknown> = {}): Promise<FakeCore> {
+  fake = await createFakeCore({ baseUrl: BASE, agentUrl: AGENT, auth, fixture: 'empty', timings: 'instant', checkResponses: true, ...extra });
+  return fake;
+}
+
+/** One request to `url` on the fake: its status and JSON body (or null). */
+async function call(url: string, method = 'GET', body?: unknown, key?: string): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (key) headers['x-session-api-key'] = key;
+  const response = await fake!.fetch(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) as unknown : null };
+}
+
+/** Creates a conversation on the agent host; returns its info. */
+async function create(extra: Record<string, unknown> = {}, key?: string): Promise<Record<string, unknown> & { id: string }> {
+  const answer = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE, ...extra }, key);
+  expect(answer.status).toBe(201);
+  return answer.body as Record<string, unknown> & { id: string };
+}
+
+/** The kinds of a conversation's events (a state update as `key=value`). */
+async function kinds(id: string, key?: string): Promise<string[]> {
+  const page = (await call(`${AGENT}/api/conversations/${id}/events/search?limit=100`, 'GET', undefined, key)).body as { items: Record<string, unknown>[] };
+  return page.items.map((e) => (e.kind === 'ConversationStateUpdateEvent' ? `${String(e.key)}=${typeof e.value === 'object' ? (e.value as { status?: string }).status : String(e.value)}` : String(e.kind)));
+}
+
+const status = async (id: string) => ((await call(`${AGENT}/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
+const message = (text: string, run = false) => ({ role: 'user', content: [{ type: 'text', text }], run });
+
+describe('POST /api/conversations', () => {
+  it('creates an idle conversation with the request\'s workspace, tags and policy (conversation_router.py, start_conversation: 201)', async () => {
+    await start();
+    const info = await create({ tags: { team: 'web' }, confirmation_policy: { kind: 'AlwaysConfirm' }, max_iterations: 50 });
+    expect(info).toMatchObject({
+      execution_status: 'idle', title: null, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' }, tags: { team: 'web' },
+      confirmation_policy: { kind: 'AlwaysConfirm' }, max_iterations: 50, agent: { kind: 'Agent', llm: { model: AGENT_SPEC.llm.model } },
+    });
+    expect(JSON.stringify(info)).not.toContain('sk-never-returned');
+    expect(await kinds(info.id)).toEqual(['SystemPromptEvent']);
+  });
+
+  it('sends the initial message, and runs it when it says run (conversation_service.py, start_conversation)', async () => {
+    await start();
+    const waiting = await create({ initial_message: message('Write a plan') });
+    expect(await kinds(waiting.id)).toEqual(['SystemPromptEvent', 'MessageEvent']);
+    const running = await create({ initial_message: message('Write a plan', true) });
+    expect((await kinds(running.id)).slice(0, 3)).toEqual(['SystemPromptEvent', 'MessageEvent', 'execution_status=running']);
+    expect(await status(running.id)).toBe('finished');
+  });
+
+  it('answers the conversation it holds under a given id with 200 instead of creating it again (start_conversation: is_new)', async () => {
+    await start();
+    const id = '7d1c3b1e-4a8f-4c1e-9a55-0123456789ab';
+    const first = await create({ conversation_id: id });
+    const again = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE, conversation_id: id });
+    expect(again.status).toBe(200);
+    expect((again.body as { id: string }).id).toBe(first.id);
+  });
+
+  it('refuses a request without an agent with FastAPI\'s 422 (request.py, StartConversationRequest._require_agent), an unknown parent with 422 (InvalidParentConversation)', async () => {
+    await start();
+    const none = await call(`${AGENT}/api/conversations`, 'POST', { workspace: WORKSPACE });
+    expect(none.status).toBe(422);
+    expect((none.body as { detail: { type: string; msg: string }[] }).detail[0]).toMatchObject({ type: 'value_error', msg: 'Value error, One of `agent`, `agent_settings`, or `agent_profile_id` must be provided' });
+    const noWorkspace = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC });
+    expect(noWorkspace).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'workspace'], msg: 'Field required' }] } });
+    const orphan = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE, parent_conversation_id: '00000000-0000-4000-8000-000000000000' });
+    expect(orphan).toEqual({ status: 422, body: { detail: 'Parent conversation 00000000000040008000000000000000 not found' } });
+    const badTag = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE, tags: { Team: 'x' } });
+    expect(badTag.status).toBe(422);
+    expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
+  });
+
+  it('is listed on the agent host, not by the app server, which lists what it started (the same record seen from two hosts)', async () => {
+    await start();
+    const info = await create();
+    expect((await call(`${AGENT}/api/conversations/search`)).body).toMatchObject({ items: [{ id: info.id }], next_page_id: null });
+    expect((await call(`${BASE}/api/v1/app-conversations/search`)).body).toEqual({ items: [], next_page_id: null });
+  });
+
+  it('with a sandbox\'s session key, creates the conversation in that sandbox; without one, 401 unless the fake runs with --auth none', async () => {
+    await start('legacy');
+    const { id } = (await call(`${BASE}/api/v1/sandboxes`, 'POST', {})).body as { id: string };
+    let sandbox = { status: 'STARTING', session_api_key: '' };
+    for (let i = 0; i < 200 && sandbox.status !== 'RUNNING'; i++) {
+      sandbox = ((await call(`${BASE}/api/v1/sandboxes?id=${id}`)).body as (typeof sandbox)[])[0]!;
+      if (sandbox.status !== 'RUNNING') await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE })).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+    const info = await create({}, sandbox.session_api_key);
+    expect(await call(`${AGENT}/api/conversations/count`, 'GET', undefined, sandbox.session_api_key)).toEqual({ status: 200, body: 1 });
+    expect(((await call(`${AGENT}/api/conversations/${info.id}`, 'GET', undefined, sandbox.session_api_key)).body as { id: string }).id).toBe(info.id);
+  });
+});
+
+describe('tenants on the agent host', () => {
+  it('a conversation created in one tenant (X-Fakehands-Tenant) is held by that tenant\'s agent host alone', async () => {
+    await start();
+    const inTenant = async (tenant: string, url: string, method = 'GET', body?: unknown) => {
+      const response = await fake!.fetch(new Request(url, { method, headers: { 'x-fakehands-tenant': tenant, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
+      return { status: response.status, body: await response.json() as unknown };
+    };
+    const created = await inTenant('worker-a', `${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE });
+    expect(created.status).toBe(201);
+    expect(await inTenant('worker-a', `${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 1 });
+    expect(await inTenant('worker-b', `${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
+    expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
+    expect((await inTenant('worker-b', `${AGENT}/api/conversations/${(created.body as { id: string }).id}`)).status).toBe(404);
+  });
+});
+
+describe('GET /api/conversations/{id}, /search, /count, ?ids=', () => {
+  it('gets one (404 for an unknown id: conversation_router.py, get_conversation), searches by status and pages, counts, and batch-gets with null (batch_get_conversations)', async () => {
+    await start();
+    const a = await create();
+    const b = await create({ initial_message: message('Go', true) });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000`)).toEqual({ status: 404, body: { detail: 'Not Found' } });
+    expect(await call(`${AGENT}/api/conversations/count?status=finished`)).toEqual({ status: 200, body: 1 });
+    const page = (await call(`${AGENT}/api/conversations/search?limit=1&sort_order=CREATED_AT`)).body as { items: { id: string }[]; next_page_id: string };
+    expect(page.items.map((c) => c.id)).toEqual([a.id]);
+    const next = (await call(`${AGENT}/api/conversations/search?limit=1&sort_order=CREATED_AT&page_id=${page.next_page_id}`)).body as { items: { id: string }[]; next_page_id: null };
+    expect(next).toMatchObject({ items: [{ id: b.id }], next_page_id: null });
+    const batch = (await call(`${AGENT}/api/conversations?ids=${a.id}&ids=00000000-0000-4000-8000-000000000000`)).body as ({ id: string } | null)[];
+    expect(batch.map((c) => c?.id ?? null)).toEqual([a.id, null]);
+    expect((await call(`${AGENT}/api/conversations/search?limit=0`)).status).toBe(422);
+  });
+});
+
+describe('PATCH /api/conversations/{id}', () => {
+  it('sets the title (trimmed) and tags; {"success": false} for an unknown id; 422 for an empty title (conversation_router.py, update_conversation)', async () => {
+    await start();
+    const info = await create();
+    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'PATCH', { title: '  Fix the build  ', tags: { env: 'ci' } })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ title: 'Fix the build', tags: { env: 'ci' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000`, 'PATCH', { title: 'x' })).toEqual({ status: 200, body: { success: false } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`, 'PATCH', { title: '' })).status).toBe(422);
+  });
+});
+
+describe('DELETE /api/conversations/{id}', () => {
+  it('deletes it and its events; 400 for an unknown one (conversation_router.py, delete_conversation)', async () => {
+    await start();
+    const info = await create();
+    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 200, body: { success: true } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`)).status).toBe(404);
+    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/run', () => {
+  it('runs the agent on a message sent with run: false (event_service.py, run); 409 while it runs', async () => {
+    await start('none', { timings: { agentRunMs: 60_000 } });
+    const info = await create();
+    expect((await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Waiting for run'))).status).toBe(200);
+    expect(await status(info.id)).toBe('idle');
+    expect(await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    expect(await status(info.id)).toBe('running');
+    expect(await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST')).toEqual({ status: 409, body: { detail: 'Conversation already running. Wait for completion or pause first.' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/pause', () => {
+  it('pauses an idle conversation too and publishes a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 400 for an unknown id (pause_conversation)', async () => {
+    await start();
+    const idle = await create();
+    expect(await call(`${AGENT}/api/conversations/${idle.id}/pause`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    expect(await kinds(idle.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
+    await call(`${AGENT}/api/conversations/${idle.id}/pause`, 'POST');
+    expect(await kinds(idle.id)).toHaveLength(3);
+    const finished = await create({ initial_message: message('Go', true) });
+    const before = (await kinds(finished.id)).length;
+    await call(`${AGENT}/api/conversations/${finished.id}/pause`, 'POST');
+    expect(await kinds(finished.id)).toHaveLength(before);
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/pause`, 'POST')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/interrupt', () => {
+  it('cancels a running agent at once with an InterruptEvent, then paused; run goes on (local_conversation.py, interrupt)', async () => {
+    await start('none', { timings: { agentRunMs: 60_000 } });
+    const info = await create({ initial_message: message('Go', true) });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    expect((await kinds(info.id)).slice(-2)).toEqual(['InterruptEvent', 'execution_status=paused']);
+    expect(await status(info.id)).toBe('paused');
+    await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST');
+    expect(await status(info.id)).toBe('running');
+  });
+
+  it('falls back to pause without a run (a PauseEvent); 400 for an unknown id (interrupt_conversation)', async () => {
+    await start();
+    const info = await create();
+    await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
+    expect(await kinds(info.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/interrupt`, 'POST')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/goal, /goal/stop, /goal/resume', () => {
+  it('starts a goal (a goal status, the objective, a run), 409 while it runs; stop interrupts it; resume goes on; 400 no_resumable_goal once complete (event_service.py, start_goal_loop, stop_goal_loop, resume_goal_loop)', async () => {
+    await start('none', { timings: { agentRunMs: 60_000 } });
+    const info = await create();
+    const goal = `${AGENT}/api/conversations/${info.id}/goal`;
+    expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 400, body: { detail: 'no_resumable_goal' } });
+    expect(await call(goal, 'POST', { objective: 'All tests pass' })).toEqual({ status: 200, body: { success: true } });
+    expect((await kinds(info.id)).slice(1, 4)).toEqual(['goal=running', 'MessageEvent', 'execution_status=running']);
+    expect(await call(goal, 'POST', { objective: 'Again' })).toEqual({ status: 409, body: { detail: 'Conversation run or goal loop already running.' } });
+    expect(await call(`${goal}/stop`, 'POST', {})).toEqual({ status: 200, body: { success: true } });
+    expect((await kinds(info.id)).at(-1)).toBe('goal=interrupted');
+    await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
+    expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    expect(await status(info.id)).toBe('running');
+    expect((await call(goal, 'POST', { objective: '' })).status).toBe(400);
+    expect((await call(goal, 'POST', { objective: 'x', max_iterations: 0 })).status).toBe(422);
+  });
+});
+
+describe('POST /api/conversations/{id}/ask_agent and GET .../agent_final_response', () => {
+  it('answers a question without an event; 500 for an unknown id (conversation_router.py, ask_agent); the final response is the last agent message, "" before any (get_conversation_agent_final_response)', async () => {
+    await start();
+    const info = await create();
+    expect(await call(`${AGENT}/api/conversations/${info.id}/agent_final_response`)).toEqual({ status: 200, body: { response: '' } });
+    await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Write a plan', true));
+    const final = (await call(`${AGENT}/api/conversations/${info.id}/agent_final_response`)).body as { response: string };
+    expect(final.response).toMatch(/^Done: I changed /);
+    const before = await kinds(info.id);
+    const asked = await call(`${AGENT}/api/conversations/${info.id}/ask_agent`, 'POST', { question: 'What did you change?' });
+    expect(asked.status).toBe(200);
+    expect((asked.body as { response: string }).response).toContain('What did you change?');
+    expect(await kinds(info.id)).toEqual(before);
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/ask_agent`, 'POST', { question: 'x' })).toEqual({ status: 500, body: { detail: 'Internal Server Error' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/condense', () => {
+  it('publishes a Condensation that forgets what came before the last user message; 404 "Conversation not found" for an unknown id (condense_conversation)', async () => {
+    await start();
+    const info = await create({ initial_message: message('One', true) });
+    await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Two', true));
+    expect(await call(`${AGENT}/api/conversations/${info.id}/condense`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search?kind=Condensation`)).body as { items: { forgotten_event_ids: string[] }[] };
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]!.forgotten_event_ids.length).toBeGreaterThan(3);
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/condense`, 'POST')).toEqual({ status: 404, body: { detail: 'Conversation not found' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/fork', () => {
+  it('forks: 201, an idle copy of the history whose events chain by parent_id, up to from_event_id; 409 for an id in use, 404 for an unknown event (conversation_router.py, fork_conversation)', async () => {
+    await start();
+    const source = await create({ initial_message: message('Go', true) });
+    const fork = await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { title: 'Try B', tags: { branch: 'b' } });
+    expect(fork.status).toBe(201);
+    const forked = fork.body as { id: string; execution_status: string; title: string; forked_from_conversation_id: string };
+    expect(forked).toMatchObject({ execution_status: 'idle', title: 'Try B', forked_from_conversation_id: source.id });
+    expect(await kinds(forked.id)).toEqual(await kinds(source.id));
+    const events = ((await call(`${AGENT}/api/conversations/${forked.id}/events/search`)).body as { items: { id: string; parent_id: string | null }[] }).items;
+    expect(events.map((e) => e.parent_id)).toEqual([null, ...events.slice(0, -1).map((e) => e.id)]);
+    const second = ((await call(`${AGENT}/api/conversations/${source.id}/events/search`)).body as { items: { id: string }[] }).items[1]!.id;
+    const partial = (await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: second })).body as { id: string; leaf_event_id: string };
+    expect(await kinds(partial.id)).toEqual(['SystemPromptEvent', 'MessageEvent']);
+    expect((await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { id: forked.id })).status).toBe(409);
+    expect(await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: 'nope' })).toEqual({ status: 404, body: { detail: 'Unknown from_event_id: nope' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/fork`, 'POST', {})).toEqual({ status: 404, body: { detail: 'Source conversation not found' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/navigate', () => {
+  it('moves HEAD to an event (leaf_event_id), null for the empty tree; 404 for an unknown event (navigate_conversation)', async () => {
+    await start();
+    const info = await create({ initial_message: message('Go', true) });
+    const first = ((await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as { items: { id: string }[] }).items[0]!.id;
+    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: first })).body).toMatchObject({ id: info.id, leaf_event_id: first });
+    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: null })).body).toMatchObject({ leaf_event_id: null });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: 'nope' })).toEqual({ status: 404, body: { detail: 'Unknown event_id: nope' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/generate_title', () => {
+  it('titles the conversation from its first message, cut to max_length (v1.11.4 document, generate_conversation_title)', async () => {
+    await start();
+    const info = await create({ initial_message: message('Make the login page load faster on slow phones') });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/generate_title`, 'POST', { max_length: 20 })).toEqual({ status: 200, body: { title: 'Make the login pa...' } });
+    expect(((await call(`${AGENT}/api/conversations/${info.id}`)).body as { title: string }).title).toBe('Make the login pa...');
+  });
+});
+
+describe('POST /api/conversations/{id}/secrets', () => {
+  it('adds secret names to the registry, never their values (conversation_router.py, update_conversation_secrets; models.py, UpdateSecretsRequest takes strings)', async () => {
+    await start();
+    const info = await create();
+    expect(await call(`${AGENT}/api/conversations/${info.id}/secrets`, 'POST', { secrets: { GITHUB_TOKEN: 'ghp_secret', NPM: { kind: 'StaticSecret', value: 'npm_secret' } } })).toEqual({ status: 200, body: { success: true } });
+    const got = (await call(`${AGENT}/api/conversations/${info.id}`)).body as { secret_registry: { secret_sources: Record<string, unknown> } };
+    expect(Object.keys(got.secret_registry.secret_sources)).toEqual(['GITHUB_TOKEN', 'NPM']);
+    expect(JSON.stringify(got)).not.toMatch(/ghp_secret|npm_secret/);
+    expect(JSON.stringify(fake!.snapshot())).not.toMatch(/ghp_secret|npm_secret/);
+  });
+});
+
+describe('POST /api/conversations/{id}/security_analyzer', () => {
+  it('sets and removes the analyzer, publishing the change; the field is required (set_conversation_security_analyzer)', async () => {
+    await start();
+    const info = await create();
+    expect(await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', { security_analyzer: { kind: 'LLMSecurityAnalyzer' } })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ security_analyzer: { kind: 'LLMSecurityAnalyzer' } });
+    await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', { security_analyzer: null });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ security_analyzer: null });
+    expect((await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', {})).status).toBe(422);
+  });
+});
+
+describe('POST /api/conversations/{id}/confirmation_policy', () => {
+  it('sets the policy the conversation reports (set_conversation_confirmation_policy)', async () => {
+    await start();
+    const info = await create();
+    expect(await call(`${AGENT}/api/conversations/${info.id}/confirmation_policy`, 'POST', { policy: { kind: 'AlwaysConfirm' } })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ confirmation_policy: { kind: 'AlwaysConfirm' } });
+  });
+});
+
+describe('POST /api/conversations/{id}/switch_llm, /switch_profile, /switch_acp_model', () => {
+  it('switches the LLM; a profile by name (404 "Profile \'x\' not found"); an ACP model only for an ACP agent (400) (switch_conversation_llm, switch_conversation_profile, switch_conversation_acp_model)', async () => {
+    await start();
+    const info = await create();
+    const url = `${AGENT}/api/conversations/${info.id}`;
+    expect(await call(`${url}/switch_llm`, 'POST', { llm: { model: 'openai/gpt-5' } })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5' } } });
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'fast' })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5-mini-2025-08-07' } } });
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'nope' })).toEqual({ status: 404, body: { detail: "Profile 'nope' not found" } });
+    expect(await call(`${url}/switch_acp_model`, 'POST', { model: 'm' })).toEqual({ status: 400, body: { detail: 'switch_acp_model is only supported for ACP conversations.' } });
+    const acp = await create({ agent: { kind: 'ACPAgent', acp_command: ['claude-code-acp'] } });
+    expect(await call(`${AGENT}/api/conversations/${acp.id}/switch_acp_model`, 'POST', { model: 'opus' })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(`${AGENT}/api/conversations/${acp.id}`)).body).toMatchObject({ current_model_id: 'opus' });
+  });
+});
+
+describe('GET /api/file/download-trajectory/{id}', () => {
+  it('answers a ZIP of the conversation\'s state and events; 404 "Conversation not found" (file_router.py, download_trajectory)', async () => {
+    await start();
+    const info = await create({ initial_message: message('Go', true) });
+    const response = await fake!.fetch(new Request(`${AGENT}/api/file/download-trajectory/${info.id}`));
+    expect(response.status).toBe(200);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    expect(new TextDecoder().decode(bytes)).toContain('base_state.json');
+    expect(await call(`${AGENT}/api/file/download-trajectory/00000000-0000-4000-8000-000000000000`)).toEqual({ status: 404, body: { detail: 'Conversation not found' } });
+  });
+});
+
+describe('agentServerVersion (the dialect the agent host speaks)', () => {
+  it('speaks the newest by default (TerminalAction); 1.1.0 names the terminal\'s events ExecuteBashAction/ExecuteBashObservation (software-agent-sdk e485bba, v1.3.0)', async () => {
+    for (const [version, action, observation] of [[undefined, 'TerminalAction', 'TerminalObservation'], ['1.1.0', 'ExecuteBashAction', 'ExecuteBashObservation']] as const) {
+      await start('none', version ? { agentServerVersion: version } : {});
+      const info = await create({ initial_message: message('Go', true) });
+      const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as { items: { action?: { kind: string }; observation?: { kind: string } }[] };
+      expect(page.items.map((e) => e.action?.kind ?? e.observation?.kind).filter(Boolean).slice(0, 2)).toEqual([action, observation]);
+    }
+    await expect(createFakeCore({ agentServerVersion: 'newest' })).rejects.toThrow(/agentServerVersion: expected a version MAJOR.MINOR.PATCH/);
+  });
+
+  it('fakehands serve --agent-server-version 1.1.0: a conversation the app server starts speaks the old names on its agent host', async () => {
+    const cli = await serve(['--timings', 'instant', '--agent-server-version', '1.1.0']);
+    const conversation = await startConversation(cli);
+    const page = await (await fetch(`${conversation.conversation_url}/events/search`, { headers: { 'X-Session-API-Key': conversation.session_api_key } })).json() as { items: { action?: { kind: string } }[] };
+    expect(page.items.map((e) => e.action?.kind).filter(Boolean)).toEqual(['ExecuteBashAction', 'FileEditorAction']);
+    const refused = await runCli(['serve', '--agent-server-version', 'latest']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('expected a version MAJOR.MINOR.PATCH');
+  });
+});
