@@ -29,13 +29,27 @@ export interface TenantInfo {
   last_used_at: string;
 }
 
-/** Reads a cookie of a `Cookie` header. */
+/**
+ * Reads a cookie of a `Cookie` header, percent-decoded when it decodes; a value that does not
+ * (`%`, `%ZZ`, a cut UTF-8 sequence) is kept as sent, as the `cookie` package reads one, so the
+ * name check refuses it with a 400 that shows it (never a `URIError`, which was a 500 everywhere).
+ */
 function cookie(header: string | null, name: string): string | null {
   for (const part of (header ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key === name) return percentDecoded(value.join('='));
   }
   return null;
+}
+
+/** `text` percent-decoded, or as it is when it is not valid percent-encoding. */
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Where tenants are kept between runs (the standalone server's `--state-file` keeps every tenant). */
