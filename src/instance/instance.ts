@@ -4,7 +4,7 @@
  * instance; mounts say which instance a URL reaches. A new kind of state (a tenant, an agent's event
  * log) belongs here, never in a surface. It loads no msw and no faker.
  */
-import type { Tenants } from './tenants.js';
+import { tenantSeed, type Tenants } from './tenants.js';
 import { createManualClock, createSystemClock, type Clock } from '../domain/clock.js';
 import { fixtureError } from '../domain/errors.js';
 import type { ChangeListener } from '../domain/events.js';
@@ -82,12 +82,23 @@ export interface Instance {
   tenants: Tenants | null;
 }
 
+/** What an instance is besides its options: the tenant it is, and the saved state it started from. */
+export interface InstanceRole {
+  /** The tenant's name: its ids and keys are drawn with a seed of its own (`tenantSeed`), the fixture's session keys included. */
+  tenant?: string;
+  /** The tenant's saved state (the state file's), loaded as it is: its keys are already its own. */
+  saved?: unknown;
+}
+
+/** A session key of a tenant's fixture sandbox: drawn with a seed of the tenant's, in the fixture's order. */
+const FIXTURE_KEY_SALT = 0x5bd1e995;
+
 /**
  * Creates an instance over a platform's `Environment` (Node's in fake.ts, the browser's in browser.ts).
  * @example
  * const instance = await createInstance({ fixture: 'empty' }, environment)
  */
-export async function createInstance(input: FakeOptionsInput, environment: Environment): Promise<Instance> {
+export async function createInstance(input: FakeOptionsInput, environment: Environment, role: InstanceRole = {}): Promise<Instance> {
   const readFixture = async (fixture: FixtureOption): Promise<{ data: unknown; source: string; trusted?: boolean }> => (typeof fixture === 'function' ? { data: fixture(), source: '(function)' }
     : typeof fixture !== 'string' ? { data: fixture, source: '(object)' } : environment.readFixture(fixture));
   const options = resolveOptions(input);
@@ -100,7 +111,14 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source, trusted = false } = await readFixture(fixture);
     const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
-    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
+    const { tenant } = role;
+    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
+    // A tenant's fixture sandboxes get keys of its own: the fixture's would open the default tenant's (and every other tenant's) agents.
+    if (fixture !== role.saved) {
+      const keys = new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0);
+      for (const sandbox of store.sandboxes.all()) await store.sandboxes.update(sandbox.id, { session_api_key: keys.sessionKey() });
+    }
+    return new DomainState(store, clock, tenantSeed(seed, tenant), { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
   };
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).

@@ -5,6 +5,7 @@
  * options (its fixture, seed, timings), has its own state, clock, faults, journal and agent logs, and
  * is listed and deleted through the control API. Names and the number of tenants are bounded.
  */
+import { hashOf } from '../domain/ids.js';
 import { Refusal } from '../domain/refusal.js';
 import type { Instance } from './instance.js';
 
@@ -18,6 +19,17 @@ export const DEFAULT_TENANT = 'default';
 export const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Most tenants one fake holds unless `maxTenants` says otherwise. */
 export const DEFAULT_MAX_TENANTS = 64;
+
+/**
+ * The seed a tenant's ids and keys are drawn with: the fake's seed mixed with the tenant's name, so
+ * each tenant is deterministic and no two share ids or session keys (a key of one never opens
+ * another's conversation).
+ * @example
+ * tenantSeed(1, 'worker-a') // the same number on every run, another for 'worker-b'
+ */
+export function tenantSeed(seed: number, name: string): number {
+  return hashOf(`fakehands-tenant\u0000${name}\u0000${seed}`);
+}
 
 /** A tenant as the control API lists it. */
 export interface TenantInfo {
@@ -65,7 +77,7 @@ export interface TenantPersistence {
 /** The tenants of one fake, besides its default instance. */
 export class Tenants {
   readonly #instances = new Map<string, { instance: Promise<Instance>; created: number; used: number }>();
-  readonly #create: (saved: unknown | null) => Promise<Instance>;
+  readonly #create: (name: string, saved: unknown | null) => Promise<Instance>;
   /** Where tenants are kept between runs, when they are (set before the first request). */
   persistence: TenantPersistence | null = null;
   /** Most tenants held at once (the default one not counted). */
@@ -74,7 +86,7 @@ export class Tenants {
   readonly idleMs: number | null;
 
   /** Tenants made by `create` (from a saved state when there is one), at most `maxTenants`, dropped after `idleMs` unused. */
-  constructor(create: (saved: unknown | null) => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
+  constructor(create: (name: string, saved: unknown | null) => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
     this.#create = create;
     this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS;
     this.idleMs = options.idleMs ?? null;
@@ -108,7 +120,7 @@ export class Tenants {
     }
     const persistence = this.persistence;
     const instance = (async () => {
-      const made = await this.#create(persistence ? await persistence.fixture(name) : null);
+      const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);
       persistence?.created(name, made);
       return made;
     })();

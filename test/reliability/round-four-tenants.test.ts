@@ -5,6 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { createFake } from '../../src/index.js';
 import { startFakeServers } from '../../src/server.js';
 
 const KEY = 'round-four-key';
@@ -71,5 +72,52 @@ describe('a malformed fakehands_tenant cookie (finding 4)', () => {
     } finally {
       await servers.close();
     }
+  });
+});
+
+describe('ids and session keys of tenants (finding 10)', () => {
+  const BASE = 'http://localhost:3000';
+  const AGENT = 'http://localhost:3001';
+  type Core = Awaited<ReturnType<typeof createFake>>;
+  /** Starts a conversation on `core` and waits for it: its id and its sandbox's session key. */
+  const conversationOf = async (core: Core | Awaited<ReturnType<Core['tenant']>>) => {
+    const task = await (await core.fetch(new Request(`${BASE}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } }) }))).json() as { id: string };
+    const [ready] = await (await core.fetch(new Request(`${BASE}/api/v1/app-conversations/start-tasks?ids=${task.id}`))).json() as { app_conversation_id: string }[];
+    const [conversation] = await (await core.fetch(new Request(`${BASE}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`))).json() as { id: string; sandbox_id: string; session_api_key: string }[];
+    return conversation!;
+  };
+
+  it("finding 10: a tenant's conversation and sandbox ids and session key are not the default tenant's, and its key opens nothing there", async () => {
+    const fake = await createFake({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
+    const mine = await conversationOf(fake);
+    const theirs = await conversationOf(await fake.tenant('ta'));
+    expect(theirs.id).not.toBe(mine.id);
+    expect(theirs.sandbox_id).not.toBe(mine.sandbox_id);
+    expect(theirs.session_api_key).not.toBe(mine.session_api_key);
+    // The agent host without a tenant is the default tenant's: ta's key opens none of its conversations.
+    const opened = await fake.fetch(new Request(`${AGENT}/api/conversations/${mine.id}`, { headers: { 'x-session-api-key': theirs.session_api_key } }));
+    expect(opened.status).toBe(401);
+    const own = await fake.fetch(new Request(`${AGENT}/api/conversations/${mine.id}`, { headers: { 'x-session-api-key': mine.session_api_key } }));
+    expect(own.status).toBe(200);
+  });
+
+  it("finding 10: the fixture's sandboxes have session keys of each tenant's own, the same each time the tenant is made", async () => {
+    const fake = await createFake({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'default', timings: 'instant' });
+    const keysOf = async (core: Core | Awaited<ReturnType<Core['tenant']>>) => (await core.snapshot()).sandboxes.map((s) => s.session_api_key);
+    const mine = await keysOf(fake);
+    const ta = await keysOf(await fake.tenant('ta'));
+    const tb = await keysOf(await fake.tenant('tb'));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(ta).toHaveLength(mine.length);
+    expect(new Set([...mine, ...ta, ...tb]).size).toBe(mine.length * 3);
+    // Deterministic: the same tenant, made again (or reset), has the same keys and draws the same ids.
+    const first = await conversationOf(await fake.tenant('ta'));
+    expect(await (await fake.fetch(new Request(`${BASE}/_fakehands/tenants/ta`, { method: 'DELETE' }))).json()).toEqual({ deleted: true });
+    expect(await keysOf(await fake.tenant('ta'))).toEqual(ta);
+    expect((await conversationOf(await fake.tenant('ta'))).id).toBe(first.id);
+    await (await fake.tenant('ta')).reset();
+    expect(await keysOf(await fake.tenant('ta'))).toEqual(ta);
+    // The default tenant is the fake as it always was: the fixture's own keys.
+    expect(mine).toEqual((await createFake({ baseUrl: BASE, fixture: 'default' }).then((f) => f.snapshot())).sandboxes.map((s) => s.session_api_key));
   });
 });
