@@ -3,10 +3,14 @@
  * test first — a malformed tenant cookie, secrets the state missed, a live tenant dropped as idle,
  * tenants that shared their ids and keys — and what now holds instead.
  */
+import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFake } from '../../src/index.js';
-import { startFakeServers } from '../../src/server.js';
+import { createFake, createFakeCore } from '../../src/index.js';
+import { REDACTED, unmaskedSecrets } from '../../src/domain/redact.js';
+import { StateFileWriter, createFakeServer, startFakeServers } from '../../src/server.js';
 
 const KEY = 'round-four-key';
 
@@ -119,5 +123,59 @@ describe('ids and session keys of tenants (finding 10)', () => {
     expect(await keysOf(await fake.tenant('ta'))).toEqual(ta);
     // The default tenant is the fake as it always was: the fixture's own keys.
     expect(mine).toEqual((await createFake({ baseUrl: BASE, fixture: 'default' }).then((f) => f.snapshot())).sandboxes.map((s) => s.session_api_key));
+  });
+});
+
+describe('secrets in settings, the state and the journal (finding 7)', () => {
+  const SECRETS = ['sk-condenser-secret', 'env-secret-one', 'env-secret-two', 'url-secret-three', 'journal-secret-four'];
+  const settings = {
+    agent_settings: {
+      llm: { model: 'anthropic/claude-sonnet-4-5-20250929' },
+      condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: 'sk-condenser-secret' } },
+      mcp_config: {
+        mcpServers: {
+          search: { command: 'npx', args: ['-y', 'search-mcp'], env: { SEARCH_TOKEN: 'env-secret-one', REGION: 'env-secret-two' } },
+          remote: { url: 'https://mcp.example.com/sse?key=url-secret-three&region=eu' },
+        },
+      },
+    },
+  };
+
+  it('finding 7: a condenser LLM key, mcpServers.*.env values and a ?key= in a server URL reach neither the state file, GET /_fakehands/state, GET /api/v1/settings nor the journal', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'fakehands-r4-'));
+    const fake = await createFakeCore({ clock: 'system', apiKey: KEY, fixture: 'empty', timings: 'instant' });
+    const server = createFakeServer(fake, { stateFile: new StateFileWriter(join(folder, 'state.json')) });
+    const url = await server.listen(0, '127.0.0.1');
+    const headers = { 'x-session-api-key': KEY, 'content-type': 'application/json' };
+    try {
+      expect((await fetch(`${url}/api/v1/settings`, { method: 'POST', headers, body: JSON.stringify(settings) })).status).toBe(200);
+      expect((await fetch(`${url}/api/v1/sandboxes/search?limit=5&key=journal-secret-four`, { headers })).status).toBe(200);
+      const shown = await (await fetch(`${url}/_fakehands/state`, { headers })).text();
+      const answered = await (await fetch(`${url}/api/v1/settings`, { headers })).json() as { agent_settings: Record<string, unknown> };
+      const journal = await (await fetch(`${url}/_fakehands/requests`, { headers })).text();
+      await server.close();
+      const written = (await Promise.all((await readdir(folder)).map((name) => readFile(join(folder, name), 'utf8')))).join('\n');
+      for (const secret of SECRETS) {
+        expect([secret, written.includes(secret), shown.includes(secret), JSON.stringify(answered).includes(secret), journal.includes(secret)]).toEqual([secret, false, false, false, false]);
+      }
+      // What is shown says a secret was there, and keeps what is not secret.
+      expect(JSON.parse(shown).settings.agent_settings_extra).toEqual({
+        condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: REDACTED } },
+        mcp_config: { mcpServers: { search: { command: 'npx', args: ['-y', 'search-mcp'], env: { SEARCH_TOKEN: REDACTED, REGION: REDACTED } }, remote: { url: `https://mcp.example.com/sse?key=${REDACTED}&region=eu` } } },
+      });
+      expect(answered.agent_settings.mcp_config).toEqual({ sse_servers: [], stdio_servers: [], shttp_servers: [] });
+      expect(journal).toContain(`?limit=5&key=${REDACTED}`);
+    } finally {
+      server.server.listening && await server.close();
+    }
+  });
+
+  it('finding 7: a masked secret sent back as it was answered keeps the stored one; a changed one is the client\'s', () => {
+    const stored = settings.agent_settings;
+    const answered = { condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: REDACTED } }, mcp_config: { mcpServers: { remote: { url: `https://mcp.example.com/sse?key=${REDACTED}&region=eu` }, search: { env: { SEARCH_TOKEN: 'new-token', REGION: REDACTED } } } } };
+    expect(unmaskedSecrets(answered, stored)).toEqual({
+      condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: 'sk-condenser-secret' } },
+      mcp_config: { mcpServers: { remote: { url: 'https://mcp.example.com/sse?key=url-secret-three&region=eu' }, search: { env: { SEARCH_TOKEN: 'new-token', REGION: 'env-secret-two' } } } },
+    });
   });
 });
