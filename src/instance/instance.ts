@@ -80,6 +80,10 @@ export interface Instance {
   setAgentScripts(scripts: readonly AgentScript[]): void;
   /** The tenants of the fake, on its default instance only (set by the core that owns them); `null` on a tenant's own instance. */
   tenants: Tenants | null;
+  /** Marks a connection (an event socket) open on the instance until the returned function is called: an instance with one open is in use, never idle. */
+  hold(): () => void;
+  /** How many connections are open on it, and when the last one closed (epoch ms; 0: never). */
+  connections(): { open: number; lastClosedAt: number };
 }
 
 /** What an instance is besides its options: the tenant it is, and the saved state it started from. */
@@ -150,8 +154,22 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     return reset({ fixture: data, seed });
   };
 
+  let openConnections = 0;
+  let lastClosedAt = 0;
+  const hold = () => {
+    openConnections++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      openConnections--;
+      lastClosedAt = Date.now();
+    };
+  };
+
   return {
-    clock, service, runner, options, timings, reset, resetByName,
+    clock, service, runner, options, timings, reset, resetByName, hold,
+    connections: () => ({ open: openConnections, lastClosedAt }),
     faults: createFaults(),
     journal: createJournal(options.journalSize),
     version: environment.version,

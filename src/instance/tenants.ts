@@ -76,7 +76,7 @@ export interface TenantPersistence {
 
 /** The tenants of one fake, besides its default instance. */
 export class Tenants {
-  readonly #instances = new Map<string, { instance: Promise<Instance>; created: number; used: number }>();
+  readonly #instances = new Map<string, { instance: Promise<Instance>; made: Instance | null; created: number; used: number }>();
   readonly #create: (name: string, saved: unknown | null) => Promise<Instance>;
   /** Where tenants are kept between runs, when they are (set before the first request). */
   persistence: TenantPersistence | null = null;
@@ -108,23 +108,25 @@ export class Tenants {
 
   /** The tenant `name`, created on first use; 429 when the fake holds `maxTenants` already. */
   async get(name: string): Promise<Instance | Refusal> {
-    this.#expire();
     const now = Date.now();
     const held = this.#instances.get(name);
-    if (held) {
-      held.used = now;
-      return held.instance;
-    }
+    // Used now, before the idle ones go: a request never expires the tenant it names.
+    if (held) held.used = now;
+    this.#expire();
+    if (held) return held.instance;
     if (this.#instances.size >= this.maxTenants) {
       return new Refusal('too_many', `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`);
     }
     const persistence = this.persistence;
-    const instance = (async () => {
+    const entry: { instance: Promise<Instance>; made: Instance | null; created: number; used: number } = { instance: null!, made: null, created: now, used: now };
+    entry.instance = (async () => {
       const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);
       persistence?.created(name, made);
+      entry.made = made;
       return made;
     })();
-    this.#instances.set(name, { instance, created: now, used: now });
+    const { instance } = entry;
+    this.#instances.set(name, entry);
     try {
       return await instance;
     } catch (error) {
@@ -152,10 +154,18 @@ export class Tenants {
     return [...this.#instances.keys()];
   }
 
-  /** Drops the tenants idle for longer than `idleMs`. */
+  /**
+   * Drops the tenants idle for longer than `idleMs`. A tenant with a socket open is not idle (its
+   * last use is when its last socket closed, if that is later than its last request), and one still
+   * being made is not dropped: expiry never deletes what a live client holds.
+   */
   #expire(): void {
     if (this.idleMs === null) return;
     const cutoff = Date.now() - this.idleMs;
-    for (const [name, t] of this.#instances) if (t.used < cutoff) void this.delete(name);
+    for (const [name, t] of this.#instances) {
+      if (!t.made) continue;
+      const { open, lastClosedAt } = t.made.connections();
+      if (open === 0 && Math.max(t.used, lastClosedAt) < cutoff) void this.delete(name);
+    }
   }
 }

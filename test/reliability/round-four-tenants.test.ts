@@ -14,6 +14,15 @@ import { StateFileWriter, createFakeServer, startFakeServers } from '../../src/s
 
 const KEY = 'round-four-key';
 
+/** Waits until `predicate` holds, checking every 20 ms, for at most `ms`. */
+async function eventually(predicate: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`the condition did not hold within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** One raw HTTP/1.1 request over a socket, answered with its status and body (a socket upgrade included). */
 function raw(url: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -177,5 +186,42 @@ describe('secrets in settings, the state and the journal (finding 7)', () => {
       condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: 'sk-condenser-secret' } },
       mcp_config: { mcpServers: { remote: { url: 'https://mcp.example.com/sse?key=url-secret-three&region=eu' }, search: { env: { SEARCH_TOKEN: 'new-token', REGION: 'env-secret-two' } } } },
     });
+  });
+});
+
+describe('idle expiry of tenants (finding 9)', () => {
+  const IDLE_MS = 300;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('finding 9: a tenant with an open socket is not idle: it, its sandbox and its socket live on; once the socket closes it expires like any other', async () => {
+    const { default: WebSocket } = await import('ws');
+    const servers = await startFakeServers({ fake: { apiKey: KEY, fixture: 'empty', timings: 'instant', tenantIdleMs: IDLE_MS } });
+    const as = (tenant: string) => ({ 'x-session-api-key': KEY, 'x-fakehands-tenant': tenant, 'content-type': 'application/json' });
+    const tenantNames = async () => ((await (await fetch(`${servers.url}/_fakehands/tenants`, { headers: { 'x-session-api-key': KEY } })).json()) as { tenants: { name: string }[] }).tenants.map((t) => t.name);
+    let socket: InstanceType<typeof WebSocket> | null = null;
+    try {
+      const task = await (await fetch(`${servers.url}/api/v1/app-conversations`, { method: 'POST', headers: as('live'), body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } }) })).json() as { id: string };
+      const [ready] = await (await fetch(`${servers.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers: as('live') })).json() as { app_conversation_id: string }[];
+      const [conversation] = await (await fetch(`${servers.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`, { headers: as('live') })).json() as { id: string; sandbox_id: string; session_api_key: string }[];
+      const frames: { kind?: string; key?: string }[] = [];
+      socket = new WebSocket(`${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}`, { headers: { 'x-fakehands-tenant': 'live' } });
+      socket.on('message', (data) => frames.push(JSON.parse(String(data)) as { kind?: string }));
+      await eventually(() => frames.some((f) => f.key === 'full_state'));
+      expect((await fetch(`${servers.url}/api/v1/sandboxes/search`, { headers: as('idle') })).status).toBe(200);
+      // Longer than the idle time with no request from `live`: only `idle` is idle.
+      await sleep(IDLE_MS * 3);
+      expect(await tenantNames()).toEqual(['live']);
+      // Its sandbox is still there, its key still opens it, and the socket still hears the agent.
+      const sandboxes = await (await fetch(`${servers.url}/api/v1/sandboxes/search`, { headers: as('live') })).json() as { items: { id: string }[] };
+      expect(sandboxes.items.map((s) => s.id)).toEqual([conversation!.sandbox_id]);
+      const heard = frames.length;
+      socket.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Still there?' }], run: true }));
+      await eventually(() => frames.slice(heard).some((f) => f.kind === 'MessageEvent'));
+      socket.close();
+      await eventually(async () => (await tenantNames()).length === 0, 10_000);
+    } finally {
+      socket?.terminate();
+      await servers.close();
+    }
   });
 });

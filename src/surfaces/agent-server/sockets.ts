@@ -133,6 +133,8 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
   let subscriber: Subscriber | null = null;
   let ended = false;
   let authTimer: ReturnType<typeof setTimeout> | null = null;
+  // While the socket is open its instance (a tenant) is in use: idle expiry never drops it.
+  const release = instance.hold();
 
   const end = (code: number, reason: string) => {
     ended = true;
@@ -193,6 +195,7 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
       }).catch((error: unknown) => peer.send(serverError((error as Error).name, (error as Error).message)));
     },
     closed() {
+      release();
       ended = true;
       if (authTimer) clearTimeout(authTimer);
       if (subscriber) hubOf(instance).remove(subscriber);
