@@ -74,10 +74,18 @@ export interface TenantPersistence {
   deleted(name: string): Promise<void>;
 }
 
+/** Resolves after a turn of the event loop (its I/O included): `setImmediate` where there is one, a timer in a browser. */
+const aTurn = (): Promise<void> => new Promise((resolve) => {
+  const later = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate ?? ((callback: () => void) => setTimeout(callback, 0));
+  later(resolve);
+});
+
 /** The tenants of one fake, besides its default instance. */
 export class Tenants {
   readonly #instances = new Map<string, { instance: Promise<Instance>; made: Instance | null; created: number; used: number }>();
   readonly #create: (name: string, saved: unknown | null) => Promise<Instance>;
+  /** The last tenant being made: tenants are made one at a time, with a turn of the event loop between two. */
+  #making: Promise<unknown> = Promise.resolve();
   /** Where tenants are kept between runs, when they are (set before the first request). */
   persistence: TenantPersistence | null = null;
   /** Most tenants held at once (the default one not counted). */
@@ -119,12 +127,12 @@ export class Tenants {
     }
     const persistence = this.persistence;
     const entry: { instance: Promise<Instance>; made: Instance | null; created: number; used: number } = { instance: null!, made: null, created: now, used: now };
-    entry.instance = (async () => {
+    entry.instance = this.#oneAtATime(async () => {
       const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);
       persistence?.created(name, made);
       entry.made = made;
       return made;
-    })();
+    });
     const { instance } = entry;
     this.#instances.set(name, entry);
     try {
@@ -133,6 +141,17 @@ export class Tenants {
       this.#instances.delete(name);
       throw error;
     }
+  }
+
+  /**
+   * Runs `make` once the tenant made before it is done and the event loop has had a turn: a burst
+   * of new tenants (1,000 workers starting at once) is made in order, and a request to any other
+   * tenant (a health check) waits for one tenant's making at most, never for the whole burst.
+   */
+  #oneAtATime<T>(make: () => Promise<T>): Promise<T> {
+    const made = this.#making.then(make);
+    this.#making = made.then(aTurn, aTurn);
+    return made;
   }
 
   /** The tenants held, by name. */

@@ -225,3 +225,19 @@ describe('idle expiry of tenants (finding 9)', () => {
     }
   });
 });
+
+describe('a burst of new tenants (finding 11)', () => {
+  it('finding 11: is made one at a time, each after the one before is done, so a request to any other tenant never waits for the whole burst', async () => {
+    const fake = await createFake({ baseUrl: 'http://localhost:3000', auth: 'none', fixture: 'default', timings: 'instant', maxTenants: 100 });
+    const steps: string[] = [];
+    fake.mounts.tenants!.persistence = {
+      fixture: async (name) => { steps.push(`making ${name}`); return null; },
+      created: (name) => { steps.push(`made ${name}`); },
+      deleted: async () => undefined,
+    };
+    const names = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
+    const answers = await Promise.all(names.map((name) => fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes/search?limit=1', { headers: { 'x-fakehands-tenant': name } }))));
+    expect(answers.map((a) => a.status)).toEqual(names.map(() => 200));
+    expect(steps).toEqual(names.flatMap((name) => [`making ${name}`, `made ${name}`]));
+  });
+});
