@@ -97,6 +97,14 @@ export interface InstanceRole {
 /** A session key of a tenant's fixture sandbox: drawn with a seed of the tenant's, in the fixture's order. */
 const FIXTURE_KEY_SALT = 0x5bd1e995;
 
+/** A copy of a fixture whose sandboxes' session keys are drawn from `keys`, in order (the fixture itself, shared, is left as it is; anything else is left to its check). */
+function withSessionKeys(data: unknown, keys: RandomSource): unknown {
+  if (data === null || typeof data !== 'object' || !Array.isArray((data as { sandboxes?: unknown }).sandboxes)) return data;
+  const sandboxes = (data as { sandboxes: unknown[] }).sandboxes.map((sandbox) => (sandbox !== null && typeof sandbox === 'object' && typeof (sandbox as { session_api_key?: unknown }).session_api_key === 'string'
+    ? { ...sandbox, session_api_key: keys.sessionKey() } : sandbox));
+  return { ...data, sandboxes };
+}
+
 /**
  * Creates an instance over a platform's `Environment` (Node's in fake.ts, the browser's in browser.ts).
  * @example
@@ -114,14 +122,11 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
 
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source, trusted = false } = await readFixture(fixture);
-    const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
     const { tenant } = role;
-    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
     // A tenant's fixture sandboxes get keys of its own: the fixture's would open the default tenant's (and every other tenant's) agents.
-    if (fixture !== role.saved) {
-      const keys = new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0);
-      for (const sandbox of store.sandboxes.all()) await store.sandboxes.update(sandbox.id, { session_api_key: keys.sessionKey() });
-    }
+    const keyed = tenant !== undefined && fixture !== role.saved ? withSessionKeys(data, new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0)) : data;
+    const store = await storeFromFixture(keyed, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
+    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
     return new DomainState(store, clock, tenantSeed(seed, tenant), { timings, userId: options.userId, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
   };
 
