@@ -80,9 +80,17 @@ const aTurn = (): Promise<void> => new Promise((resolve) => {
   later(resolve);
 });
 
+/** A tenant held: its instance (being made, then made), when it was made and last used (epoch ms). */
+interface Held {
+  instance: Promise<Instance>;
+  made: Instance | null;
+  created: number;
+  used: number;
+}
+
 /** The tenants of one fake, besides its default instance. */
 export class Tenants {
-  readonly #instances = new Map<string, { instance: Promise<Instance>; made: Instance | null; created: number; used: number }>();
+  readonly #instances = new Map<string, Held>();
   readonly #create: (name: string, saved: unknown | null) => Promise<Instance>;
   /** The last tenant being made: tenants are made one at a time, with a turn of the event loop between two. */
   #making: Promise<unknown> = Promise.resolve();
@@ -126,13 +134,16 @@ export class Tenants {
       return new Refusal('too_many', `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`);
     }
     const persistence = this.persistence;
-    const entry: { instance: Promise<Instance>; made: Instance | null; created: number; used: number } = { instance: null!, made: null, created: now, used: now };
-    entry.instance = this.#oneAtATime(async () => {
-      const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);
-      persistence?.created(name, made);
-      entry.made = made;
-      return made;
-    });
+    const entry: Held = {
+      // Made later (one at a time), so `entry` is there by then.
+      instance: this.#oneAtATime(async () => {
+        const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);
+        persistence?.created(name, made);
+        entry.made = made;
+        return made;
+      }),
+      made: null, created: now, used: now,
+    };
     const { instance } = entry;
     this.#instances.set(name, entry);
     try {
