@@ -64,7 +64,7 @@ export interface FakeCore {
  */
 export async function createCore(input: FakeOptionsInput, environment: Environment): Promise<FakeCore> {
   const instance = await createInstance(input, environment);
-  const tenants = new Tenants((saved) => createInstance(saved === null ? input : { ...input, fixture: saved as FixtureInput }, environment), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
+  const tenants = new Tenants((name, saved) => createInstance(saved === null ? input : { ...input, fixture: saved as FixtureInput }, environment, { tenant: name, saved }), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
   instance.tenants = tenants;
   const mounts = defaultMounts(instance, instance.options.baseUrl, tenants);
   /** The core over one instance; `tenant` names the tenant its requests carry. */

@@ -4,7 +4,7 @@
  * instance; mounts say which instance a URL reaches. A new kind of state (a tenant, an agent's event
  * log) belongs here, never in a surface. It loads no msw and no faker.
  */
-import type { Tenants } from './tenants.js';
+import { tenantSeed, type Tenants } from './tenants.js';
 import { createManualClock, createSystemClock, type Clock } from '../domain/time/clock.js';
 import { fixtureError } from '../domain/store/errors.js';
 import type { ChangeListener } from '../domain/store/events.js';
@@ -80,6 +80,29 @@ export interface Instance {
   setAgentScripts(scripts: readonly AgentScript[]): void;
   /** The tenants of the fake, on its default instance only (set by the core that owns them); `null` on a tenant's own instance. */
   tenants: Tenants | null;
+  /** Marks a connection (an event socket) open on the instance until the returned function is called: an instance with one open is in use, never idle. */
+  hold(): () => void;
+  /** How many connections are open on it, and when the last one closed (epoch ms; 0: never). */
+  connections(): { open: number; lastClosedAt: number };
+}
+
+/** What an instance is besides its options: the tenant it is, and the saved state it started from. */
+export interface InstanceRole {
+  /** The tenant's name: its ids and keys are drawn with a seed of its own (`tenantSeed`), the fixture's session keys included. */
+  tenant?: string;
+  /** The tenant's saved state (the state file's), loaded as it is: its keys are already its own. */
+  saved?: unknown;
+}
+
+/** A session key of a tenant's fixture sandbox: drawn with a seed of the tenant's, in the fixture's order. */
+const FIXTURE_KEY_SALT = 0x5bd1e995;
+
+/** A copy of a fixture whose sandboxes' session keys are drawn from `keys`, in order (the fixture itself, shared, is left as it is; anything else is left to its check). */
+function withSessionKeys(data: unknown, keys: RandomSource): unknown {
+  if (data === null || typeof data !== 'object' || !Array.isArray((data as { sandboxes?: unknown }).sandboxes)) return data;
+  const sandboxes = (data as { sandboxes: unknown[] }).sandboxes.map((sandbox) => (sandbox !== null && typeof sandbox === 'object' && typeof (sandbox as { session_api_key?: unknown }).session_api_key === 'string'
+    ? { ...sandbox, session_api_key: keys.sessionKey() } : sandbox));
+  return { ...data, sandboxes };
 }
 
 /**
@@ -87,7 +110,7 @@ export interface Instance {
  * @example
  * const instance = await createInstance({ fixture: 'empty' }, environment)
  */
-export async function createInstance(input: FakeOptionsInput, environment: Environment): Promise<Instance> {
+export async function createInstance(input: FakeOptionsInput, environment: Environment, role: InstanceRole = {}): Promise<Instance> {
   const readFixture = async (fixture: FixtureOption): Promise<{ data: unknown; source: string; trusted?: boolean }> => (typeof fixture === 'function' ? { data: fixture(), source: '(function)' }
     : typeof fixture !== 'string' ? { data: fixture, source: '(object)' } : environment.readFixture(fixture));
   const options = resolveOptions(input);
@@ -99,8 +122,12 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
 
   const load = async (fixture: FixtureOption, seed: number): Promise<DomainState> => {
     const { data, source, trusted = false } = await readFixture(fixture);
-    const store = await storeFromFixture(data, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
-    return new DomainState(store, clock, seed, { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
+    const { tenant } = role;
+    // A tenant's fixture sandboxes get keys of its own: the fixture's would open the default tenant's (and every other tenant's) agents.
+    const keyed = tenant !== undefined && fixture !== role.saved ? withSessionKeys(data, new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0)) : data;
+    const store = await storeFromFixture(keyed, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
+    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
+    return new DomainState(store, clock, tenantSeed(seed, tenant), { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
   };
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
@@ -132,8 +159,22 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     return reset({ fixture: data, seed });
   };
 
+  let openConnections = 0;
+  let lastClosedAt = 0;
+  const hold = () => {
+    openConnections++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      openConnections--;
+      lastClosedAt = Date.now();
+    };
+  };
+
   return {
-    clock, service, runner, options, timings, reset, resetByName,
+    clock, service, runner, options, timings, reset, resetByName, hold,
+    connections: () => ({ open: openConnections, lastClosedAt }),
     faults: createFaults(),
     journal: createJournal(options.journalSize),
     version: environment.version,

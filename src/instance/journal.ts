@@ -3,6 +3,7 @@
  * assert what a UI called.
  */
 import type { JournalEntry } from '../schemas/control.js';
+import { redactQuery } from '../domain/store/redact.js';
 
 export type { JournalEntry } from '../schemas/control.js';
 
@@ -30,7 +31,8 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
   let seq = 0;
   return {
     record(entry) {
-      kept.push({ seq: ++seq, atMs: Date.now(), ...entry });
+      // A key in a query (`?session_api_key=`, `?key=`) never reaches the journal.
+      kept.push({ seq: ++seq, atMs: Date.now(), ...entry, query: redactQuery(entry.query) });
       if (kept.length > size) kept.splice(0, kept.length - size);
     },
     entries(limit = size) {

@@ -5,6 +5,7 @@
  * options (its fixture, seed, timings), has its own state, clock, faults, journal and agent logs, and
  * is listed and deleted through the control API. Names and the number of tenants are bounded.
  */
+import { hashOf } from '../domain/store/ids.js';
 import { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from './instance.js';
 
@@ -19,6 +20,17 @@ export const TENANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Most tenants one fake holds unless `maxTenants` says otherwise. */
 export const DEFAULT_MAX_TENANTS = 64;
 
+/**
+ * The seed a tenant's ids and keys are drawn with: the fake's seed mixed with the tenant's name, so
+ * each tenant is deterministic and no two share ids or session keys (a key of one never opens
+ * another's conversation).
+ * @example
+ * tenantSeed(1, 'worker-a') // the same number on every run, another for 'worker-b'
+ */
+export function tenantSeed(seed: number, name: string): number {
+  return hashOf(`fakehands-tenant\u0000${name}\u0000${seed}`);
+}
+
 /** A tenant as the control API lists it. */
 export interface TenantInfo {
   /** Its name. */
@@ -29,13 +41,27 @@ export interface TenantInfo {
   last_used_at: string;
 }
 
-/** Reads a cookie of a `Cookie` header. */
+/**
+ * Reads a cookie of a `Cookie` header, percent-decoded when it decodes; a value that does not
+ * (`%`, `%ZZ`, a cut UTF-8 sequence) is kept as sent, as the `cookie` package reads one, so the
+ * name check refuses it with a 400 that shows it (never a `URIError`, which was a 500 everywhere).
+ */
 function cookie(header: string | null, name: string): string | null {
   for (const part of (header ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key === name) return percentDecoded(value.join('='));
   }
   return null;
+}
+
+/** `text` percent-decoded, or as it is when it is not valid percent-encoding. */
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Where tenants are kept between runs (the standalone server's `--state-file` keeps every tenant). */
@@ -48,10 +74,26 @@ export interface TenantPersistence {
   deleted(name: string): Promise<void>;
 }
 
+/** Resolves after a turn of the event loop (its I/O included): `setImmediate` where there is one, a timer in a browser. */
+const aTurn = (): Promise<void> => new Promise((resolve) => {
+  const later = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate ?? ((callback: () => void) => setTimeout(callback, 0));
+  later(resolve);
+});
+
+/** A tenant held: its instance (being made, then made), when it was made and last used (epoch ms). */
+interface Held {
+  instance: Promise<Instance>;
+  made: Instance | null;
+  created: number;
+  used: number;
+}
+
 /** The tenants of one fake, besides its default instance. */
 export class Tenants {
-  readonly #instances = new Map<string, { instance: Promise<Instance>; created: number; used: number }>();
-  readonly #create: (saved: unknown | null) => Promise<Instance>;
+  readonly #instances = new Map<string, Held>();
+  readonly #create: (name: string, saved: unknown | null) => Promise<Instance>;
+  /** The last tenant being made: tenants are made one at a time, with a turn of the event loop between two. */
+  #making: Promise<unknown> = Promise.resolve();
   /** Where tenants are kept between runs, when they are (set before the first request). */
   persistence: TenantPersistence | null = null;
   /** Most tenants held at once (the default one not counted). */
@@ -60,7 +102,7 @@ export class Tenants {
   readonly idleMs: number | null;
 
   /** Tenants made by `create` (from a saved state when there is one), at most `maxTenants`, dropped after `idleMs` unused. */
-  constructor(create: (saved: unknown | null) => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
+  constructor(create: (name: string, saved: unknown | null) => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
     this.#create = create;
     this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS;
     this.idleMs = options.idleMs ?? null;
@@ -82,29 +124,45 @@ export class Tenants {
 
   /** The tenant `name`, created on first use; 429 when the fake holds `maxTenants` already. */
   async get(name: string): Promise<Instance | Refusal> {
-    this.#expire();
     const now = Date.now();
     const held = this.#instances.get(name);
-    if (held) {
-      held.used = now;
-      return held.instance;
-    }
+    // Used now, before the idle ones go: a request never expires the tenant it names.
+    if (held) held.used = now;
+    this.#expire();
+    if (held) return held.instance;
     if (this.#instances.size >= this.maxTenants) {
       return new Refusal('too_many', `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`);
     }
     const persistence = this.persistence;
-    const instance = (async () => {
-      const made = await this.#create(persistence ? await persistence.fixture(name) : null);
-      persistence?.created(name, made);
-      return made;
-    })();
-    this.#instances.set(name, { instance, created: now, used: now });
+    const entry: Held = {
+      // Made later (one at a time), so `entry` is there by then.
+      instance: this.#oneAtATime(async () => {
+        const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);
+        persistence?.created(name, made);
+        entry.made = made;
+        return made;
+      }),
+      made: null, created: now, used: now,
+    };
+    const { instance } = entry;
+    this.#instances.set(name, entry);
     try {
       return await instance;
     } catch (error) {
       this.#instances.delete(name);
       throw error;
     }
+  }
+
+  /**
+   * Runs `make` once the tenant made before it is done and the event loop has had a turn: a burst
+   * of new tenants (1,000 workers starting at once) is made in order, and a request to any other
+   * tenant (a health check) waits for one tenant's making at most, never for the whole burst.
+   */
+  #oneAtATime<T>(make: () => Promise<T>): Promise<T> {
+    const made = this.#making.then(make);
+    this.#making = made.then(aTurn, aTurn);
+    return made;
   }
 
   /** The tenants held, by name. */
@@ -126,10 +184,18 @@ export class Tenants {
     return [...this.#instances.keys()];
   }
 
-  /** Drops the tenants idle for longer than `idleMs`. */
+  /**
+   * Drops the tenants idle for longer than `idleMs`. A tenant with a socket open is not idle (its
+   * last use is when its last socket closed, if that is later than its last request), and one still
+   * being made is not dropped: expiry never deletes what a live client holds.
+   */
   #expire(): void {
     if (this.idleMs === null) return;
     const cutoff = Date.now() - this.idleMs;
-    for (const [name, t] of this.#instances) if (t.used < cutoff) void this.delete(name);
+    for (const [name, t] of this.#instances) {
+      if (!t.made) continue;
+      const { open, lastClosedAt } = t.made.connections();
+      if (open === 0 && Math.max(t.used, lastClosedAt) < cutoff) void this.delete(name);
+    }
   }
 }

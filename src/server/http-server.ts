@@ -278,7 +278,10 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       ws.on('close', () => served.closed());
       ws.on('error', () => served.closed());
       });
-    }, () => socket.destroy());
+    }, () => {
+      // A tenant that could not be made: a clean 500 answer, never a hang-up.
+      socket.end('HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Internal Server Error"}');
+    });
   });
 
   return {

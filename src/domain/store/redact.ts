@@ -1,7 +1,11 @@
 /**
- * Secrets never leave the fake: what a secret reads as, and the one function that masks every
- * secret in a value (in request echoes, snapshots, the state file and 422 inputs), whatever its
- * JSON type and however deep it sits.
+ * Secrets never leave the fake: what a secret reads as, and the one rule that masks every secret
+ * in a value, whatever its JSON type and however deep it sits — a field named as a secret
+ * (`api_key`, `token`, ...), every value of a secret map (`env`, `secrets`, `provider_tokens`), a
+ * secret flag's word in `args`, and in any string a credential, a URL's password or a secret query
+ * parameter (`?key=`). It is applied wherever a record is written or shown: request echoes, 422
+ * inputs, snapshots (`GET /_fakehands/state`), the state file and its log, the settings answered,
+ * the journal's queries.
  */
 
 /** What a secret reads as in a snapshot, a state file, an echo or an error's `input`. */
@@ -21,8 +25,8 @@ const SECRET_HEADER = /^\s*([\w-]*(?:authorization|api-?key|token|secret|cookie)
 const CREDENTIAL = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/g;
 /** Userinfo in a URL (`https://user:pass@host`). */
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@]*:)[^\s/@]+@/gi;
-/** A secret query parameter in a URL (`?api_key=x`, `&token=x`). */
-const URL_SECRET_PARAM = /([?&](?:[\w-]*(?:token|api[_-]?key|secret|password|auth)[\w-]*)=)[^&#\s]+/gi;
+/** A secret query parameter in a URL (`?api_key=x`, `&token=x`, `?key=x`, `&sig=x`). */
+const URL_SECRET_PARAM = /([?&](?:[\w-]*(?:token|key|secret|passw(?:or)?d|auth|credential|signature|sig)[\w-]*)=)[^&#\s]+/gi;
 /** Objects whose every value is a secret (a stdio MCP server's environment, start-request secrets, provider tokens given as strings). */
 const SECRET_MAPS = new Set(['env', 'provider_tokens', 'secrets']);
 /** Command-line words that are, or announce, a secret (`--token`, `--pat`, `API_KEY=...`, `--header`). */
@@ -89,4 +93,28 @@ export function isSecretField(name: string): boolean {
 /** Whether every value of a map of this name is a secret (`env`, `provider_tokens`, `secrets`). */
 export function isSecretMap(name: string): boolean {
   return SECRET_MAPS.has(name);
+}
+
+/**
+ * A value sent back from what was answered, with each masked secret that still reads as it was
+ * answered replaced by the stored one at the same place: a GET → edit → POST round trip never
+ * stores the mask, and a secret the client did change is the client's.
+ * @example
+ * unmaskedSecrets({ llm: { api_key: '**********' } }, { llm: { api_key: 'sk-1' } }) // { llm: { api_key: 'sk-1' } }
+ */
+export function unmaskedSecrets(given: unknown, stored: unknown): unknown {
+  if (typeof given === 'string') {
+    return given.includes(REDACTED) && typeof stored === 'string' && (given === REDACTED || given === redactText(stored)) ? stored : given;
+  }
+  if (given === null || typeof given !== 'object' || stored === null || typeof stored !== 'object') return given;
+  if (Array.isArray(given)) return Array.isArray(stored) ? given.map((item, i) => unmaskedSecrets(item, stored[i])) : given;
+  if (Array.isArray(stored)) return given;
+  const before = stored as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(given).map(([key, value]) => [key, unmaskedSecrets(value, before[key])]));
+}
+
+/** A URL query (`?a=1&key=x`) with its secret parameters masked, for the journal. */
+export function redactQuery(query: string): string {
+  if (query.length <= 65_536) return redactText(query);
+  return query.replace(URL_SECRET_PARAM, (_m, name: string) => `${name}${REDACTED}`);
 }

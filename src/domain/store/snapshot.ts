@@ -25,14 +25,8 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     events: store.events.all(),
     provider_tokens: tokens,
     mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
-    settings: store.settings && {
-      ...store.settings,
-      llm_api_key: store.settings.llm_api_key ? REDACTED : store.settings.llm_api_key,
-      search_api_key: store.settings.search_api_key ? REDACTED : store.settings.search_api_key,
-      sandbox_api_key: store.settings.sandbox_api_key ? REDACTED : store.settings.sandbox_api_key,
-      mcp_config: redactSecrets(store.settings.mcp_config) as Fixture['mcp_config'],
-      llm_profiles: Object.fromEntries(Object.entries(store.settings.llm_profiles).map(([name, p]) => [name, { ...p, api_key: p.api_key ? REDACTED : p.api_key }])),
-    },
+    // The one rule, over the whole record: its keys, profiles, MCP servers and agent settings (a condenser's LLM key, `mcpServers.*.env`) alike.
+    settings: store.settings && redactSecrets(store.settings) as NonNullable<Fixture['settings']>,
     secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),
     ...(store.git ? { git: store.git } : {}),
   });

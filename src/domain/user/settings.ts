@@ -8,7 +8,7 @@
  */
 import type { ProviderType } from '../../schemas/common.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
-import { REDACTED, redactSecrets } from '../store/redact.js';
+import { REDACTED, redactSecrets, unmaskedSecrets } from '../store/redact.js';
 import {
   UserSettingsRecord, type LegacySettingsInput, type LegacySettingsView, type LLMProfile, type SettingsUpdate, type SettingsView,
 } from '../../schemas/user-settings.js';
@@ -137,7 +137,7 @@ export function settingsView(state: DomainState): SettingsView {
     email: s.email, email_verified: s.email_verified, git_user_name: s.git_user_name, git_user_email: s.git_user_email,
     title_llm_profile: s.title_llm_profile, git_full_clone: s.git_full_clone, v1_enabled: s.v1_enabled,
     agent_settings: {
-      ...s.agent_settings_extra,
+      ...redactSecrets(s.agent_settings_extra) as Record<string, unknown>,
       agent: s.agent ?? 'CodeActAgent',
       llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: null },
       condenser: { enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
@@ -165,7 +165,7 @@ export async function updateSettings(state: DomainState, update: SettingsUpdate)
     if (llm?.model !== undefined) next.llm_model = llm.model;
     if (llm?.base_url !== undefined) next.llm_base_url = llm.base_url;
     if (llm?.api_key !== undefined && llm.api_key !== null) next.llm_api_key = llm.api_key;
-    next.agent_settings_extra = { ...current.agent_settings_extra, ...extra };
+    next.agent_settings_extra = { ...current.agent_settings_extra, ...unmaskedSecrets(extra, current.agent_settings_extra) as Record<string, unknown> };
   }
   if (conversation) {
     if (conversation.max_iterations !== undefined) next.max_iterations = conversation.max_iterations;

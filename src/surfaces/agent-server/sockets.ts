@@ -144,6 +144,8 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
   let subscriber: Subscriber | null = null;
   let ended = false;
   let authTimer: ReturnType<typeof setTimeout> | null = null;
+  // While the socket is open its instance (a tenant) is in use: idle expiry never drops it.
+  const release = instance.hold();
 
   const end = (code: number, reason: string) => {
     ended = true;
@@ -218,6 +220,7 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
       }
     },
     closed() {
+      release();
       ended = true;
       outbox.close();
       if (authTimer) clearTimeout(authTimer);
