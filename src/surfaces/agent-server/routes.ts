@@ -19,6 +19,9 @@ import {
 import { ConversationExecutionStatus } from '../../schemas/common.js';
 import { onConversation, onHostSandbox } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+import { initRoutes, worldRoutes } from './world-routes.js';
+import { bashRoutes } from './bash-routes.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
@@ -130,6 +133,8 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     handle: (input, context) => onConversation(input, context, (state, conversation) => conversationInfo(state, conversation)),
   }),
   ...workspaceRoutes,
+  // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell): `host-wide.ts`.
+  ...settingsRoutes, ...worldRoutes, ...initRoutes, ...bashRoutes,
   defineRoute({
     method: 'POST', path: `${BASE}/run`, summary: 'Run the agent; 409 while it runs (run_conversation)',
     params: ConversationParam, response: AgentSuccess, errors: [404, 409],
