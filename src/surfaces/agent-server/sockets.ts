@@ -20,6 +20,7 @@ import { formatDateTime } from '../../schemas/datetime.js';
 import { SocketMessage } from '../../schemas/agent-server.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
+import { BASH_SOCKET_PATH, openBashSocket } from './bash-socket.js';
 
 /** One socket connection, as a transport gives it. */
 export interface SocketPeer {
@@ -48,7 +49,7 @@ interface Subscriber {
 }
 
 /** Whether a path is the events socket's. */
-export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path);
+export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path) || path === BASH_SOCKET_PATH;
 
 const now = () => naiveTimestamp(formatDateTime(Date.now()));
 const serverError = (code: string, detail: string) => JSON.stringify({ kind: 'ServerErrorEvent', id: globalThis.crypto.randomUUID(), timestamp: now(), source: 'environment', code, detail });
@@ -128,6 +129,7 @@ export interface EventSocket {
  * const socket = openEventSocket(instance, url, headers, peer); ws.on('message', (d) => socket.receive(String(d)))
  */
 export function openEventSocket(instance: Instance, path: string, url: URL, headers: { get(name: string): string | null }, peer: SocketPeer): EventSocket {
+  if (path === BASH_SOCKET_PATH) return openBashSocket(instance, url, headers, peer);
   const conversationId = decodeURIComponent(SOCKET_PATH.exec(path)?.[1] ?? '');
   const given = url.searchParams.get('session_api_key') ?? headers.get(SESSION_API_KEY_HEADER);
   let subscriber: Subscriber | null = null;
