@@ -331,13 +331,18 @@ describe('the /sockets/bash-events socket (sockets.py, bash_events_socket)', () 
     const code = await new Promise<number>((resolve) => bad.on('close', (c) => resolve(c)));
     expect(code).toBe(4001);
     const res = await fetch(`${keyed.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-session-api-key': 'app-key', 'content-type': 'application/json' }, body: '{}' });
-    const sandbox = await res.json() as { session_api_key: string };
+    let sandbox = await res.json() as { id: string; session_api_key: string | null };
+    for (let i = 0; i < 200 && sandbox.session_api_key === null; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      [sandbox] = await (await fetch(`${keyed.url}/api/v1/sandboxes?id=${sandbox.id}`, { headers: { 'x-session-api-key': 'app-key' } })).json() as [typeof sandbox];
+    }
     const ws = new WebSocket(`${keyed.agentUrl.replace('http', 'ws')}/sockets/bash-events`);
     const frames: { kind: string }[] = [];
     ws.on('message', (data) => frames.push(JSON.parse(String(data))));
     await new Promise((resolve) => ws.on('open', resolve));
     ws.send(JSON.stringify({ type: 'auth', session_api_key: sandbox.session_api_key }));
-    for (let i = 0; i < 200; i++) { await call('/api/bash/execute_bash_command', { ...json('POST', { command: 'true' }), on: keyed, key: sandbox.session_api_key }); if (frames.length > 0) break; await new Promise((r) => setTimeout(r, 25)); }
+    const key = sandbox.session_api_key!;
+    for (let i = 0; i < 200; i++) { await call('/api/bash/execute_bash_command', { ...json('POST', { command: 'true' }), on: keyed, key }); if (frames.length > 0) break; await new Promise((r) => setTimeout(r, 25)); }
     expect(frames[0]).toMatchObject({ kind: 'BashCommand', command: 'true' });
     ws.close();
   });
