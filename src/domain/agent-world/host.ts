@@ -308,3 +308,54 @@ export const subAgents = (request: { load_builtin?: boolean | undefined }) => ({
     { name: 'explore', description: 'Read the code base and answer questions about it.', model: 'inherit', color: null, tools: ['terminal', 'glob', 'grep'], skills: [], system_prompt: '', when_to_use_examples: [], permission_mode: null, max_iteration_per_run: null, max_budget_per_run: null, mcp_config: null, mcp_servers: null, profile_store_dir: null, hooks: null, condenser: null, metadata: {}, level: null, source: null, is_builtin: true },
   ],
 });
+
+/** `GET /api/plugins/installed/{name}`: 404 when it is not installed. */
+export function getInstalledPlugin(state: DomainState, name: string) {
+  const enabled = worldOf(state).plugins.get(name);
+  return enabled === undefined ? refuse('not_found', `Plugin '${name}' is not installed`) : installedPlugin(name, enabled);
+}
+
+/** `PATCH /api/plugins/installed/{name}`. */
+export function setPluginEnabled(state: DomainState, name: string, enabled: boolean) {
+  const plugins = worldOf(state).plugins;
+  if (!plugins.has(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  plugins.set(name, enabled);
+  return { name, enabled };
+}
+
+/** `DELETE /api/plugins/installed/{name}`. */
+export function uninstallPlugin(state: DomainState, name: string) {
+  if (!worldOf(state).plugins.delete(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  return { message: `Plugin '${name}' uninstalled` };
+}
+
+/** `POST /api/plugins/install`: a plugin of the marketplace by its source or `repo_path`. */
+export function installPlugin(state: DomainState, source: string, force: boolean) {
+  const name = source.split('/').pop()!.replace(/^github:/, '');
+  if (!PLUGINS.some((p) => p.name === name)) return refuse('bad_request', `Could not install a plugin from '${source}'`);
+  const plugins = worldOf(state).plugins;
+  if (plugins.has(name) && !force) return refuse('conflict', `Plugin '${name}' is already installed`);
+  plugins.set(name, true);
+  return installedPlugin(name, true);
+}
+
+/**
+ * `POST /api/agent-profiles/{name}/materialize`: a dry run of the profile's references
+ * (`AgentProfileDiagnostics`): dangling ones make it invalid, never an error status.
+ */
+export function materializeAgentProfile(state: DomainState, name: string) {
+  const p = worldOf(state).agentProfiles.get(name);
+  if (!p) return agentProfileGone(name);
+  const settings = state.store.settings;
+  const llm = p.llm_profile_ref ? settings?.llm_profiles[p.llm_profile_ref] : undefined;
+  const mcp = ((settings?.agent_settings_extra as { mcp_config?: Record<string, unknown> } | undefined)?.mcp_config) ?? {};
+  const dangling = (p.mcp_server_refs ?? []).filter((ref) => !(ref in mcp));
+  const errors = [...(p.llm_profile_ref && !llm ? [`LLM profile '${p.llm_profile_ref}' not found`] : []), ...dangling.map((ref) => `MCP server '${ref}' not found`)];
+  return {
+    agent_kind: p.agent_kind, valid: errors.length === 0, errors, llm_profile_ref: p.llm_profile_ref, llm_profile_resolved: Boolean(llm),
+    llm_api_key_set: typeof llm?.api_key === 'string' && llm.api_key.trim() !== '', mcp_server_refs: p.mcp_server_refs,
+    resolved_mcp_config_keys: (p.mcp_server_refs ?? []).filter((ref) => ref in mcp), dangling_mcp_server_refs: dangling,
+    disabled_skills: [], resolved_skills: [...worldOf(state).skills].filter(([, on]) => on).map(([skill]) => skill),
+    acp_api_key_secret_name: null, acp_base_url_secret_name: null, acp_file_secret_names: [], resolved_settings: llm ? { llm: { model: llm.model, base_url: llm.base_url, api_key_set: Boolean(llm.api_key) } } : null,
+  };
+}

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import {
-  activateAgentProfile, deleteAgentProfile, getAgentProfile, listAgentProfiles, renameAgentProfile, saveAgentProfile,
+  activateAgentProfile, deleteAgentProfile, getAgentProfile, listAgentProfiles, materializeAgentProfile, renameAgentProfile, saveAgentProfile,
 } from '../../domain/agent-world/host.js';
 import {
   agentSecretValue, agentSettings, createMcpServer, deleteAgentSecret, deleteMcpServer, listAgentSecrets, patchMcpServer,
@@ -208,5 +208,10 @@ export const settingsRoutes: readonly Route[] = hostWide([
     method: 'POST', path: '/api/agent-profiles/:profile_id/activate', summary: 'Make an agent profile the active one (agent_profiles_router.py, activate_agent_profile)',
     params: z.object({ profile_id: z.string() }), response: z.object({ id: z.string(), message: z.string(), agent_settings_applied: z.boolean() }), errors: [404], bodyOptional: true, body: z.optional(Json),
     handle: ({ params }, context) => context.runner.run((state) => activateAgentProfile(state, params.profile_id!)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/agent-profiles/:name/materialize', summary: 'A dry run of the profile\'s references (agent_profiles_router.py, materialize_agent_profile)',
+    params: ProfileParam, response: z.looseObject({ agent_kind: z.string(), valid: z.boolean(), errors: z.array(z.string()) }), errors: [404], bodyOptional: true, body: z.optional(Json),
+    handle: ({ params }, context) => context.runner.run((state) => materializeAgentProfile(state, params.name!)),
   }),
 ]);

@@ -10,7 +10,7 @@ import * as z from 'zod/mini';
 import { conversationInfo, eventsOf } from '../../domain/agent-server.js';
 import {
   addWorkspaceParents, addWorkspaces, createDirectory, deleteWorkspace, deleteWorkspaceParent, getInstalledSkill, gitCommitChanges, gitCommits,
-  homeDirectory, installedPlugins, installedSkills, installSkill, isDirectory, llmModels, llmProviders, loadedHooks, loadedPlugins, loadedSkills,
+  getInstalledPlugin, homeDirectory, installedPlugins, installPlugin, setPluginEnabled, uninstallPlugin, installedSkills, installSkill, isDirectory, llmModels, llmProviders, loadedHooks, loadedPlugins, loadedSkills,
   listWorkspaces, pluginsMarketplace, searchSubdirs, setSkillEnabled, skillsMarketplace, subAgents, TOOLS, uninstallSkill, verifiedModels,
 } from '../../domain/agent-world/host.js';
 import { toHex, toHyphenatedUuid } from '../../domain/ids.js';
@@ -102,6 +102,32 @@ export const worldRoutes: readonly Route[] = hostWide([
     handle: (_i, context) => context.runner.run((state) => loadedPlugins(state)),
   }),
   defineRoute({ method: 'GET', path: '/api/plugins/installed', summary: 'The installed plugins (plugins_router.py, list_installed_plugins)', response: z.object({ plugins: z.array(Json) }), handle: (_i, context) => context.runner.run((state) => installedPlugins(state)) }),
+  defineRoute({
+    method: 'POST', path: '/api/plugins/install', summary: 'Install a plugin of the marketplace (plugins_router.py, install_plugin)',
+    body: z.object({ source: z.string(), ref: z.optional(z.nullable(z.string())), repo_path: z.optional(z.nullable(z.string())), force: z._default(z.boolean(), false) }), response: InstalledSkill, errors: [400, 409],
+    handle: ({ body }, context) => context.runner.run((state) => installPlugin(state, body.repo_path ?? body.source, body.force)),
+  }),
+  defineRoute({
+    method: 'GET', path: '/api/plugins/installed/:name', summary: 'One installed plugin (plugins_router.py, get_installed_plugin)',
+    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledPlugin(state, params.name!)),
+  }),
+  defineRoute({
+    method: 'PATCH', path: '/api/plugins/installed/:name', summary: 'Enable or disable an installed plugin (plugins_router.py, update_plugin_state)',
+    params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
+    handle: ({ params, body }, context) => context.runner.run((state) => setPluginEnabled(state, params.name!, body.enabled)),
+  }),
+  defineRoute({
+    method: 'DELETE', path: '/api/plugins/installed/:name', summary: 'Uninstall a plugin (plugins_router.py, uninstall_plugin)',
+    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallPlugin(state, params.name!)),
+  }),
+  defineRoute({
+    method: 'POST', path: '/api/plugins/installed/:name/refresh', summary: 'Update an installed plugin from its source (plugins_router.py, refresh_plugin)',
+    params: SkillParam, response: z.object({ message: z.string(), plugin: InstalledSkill }), errors: [404],
+    handle: ({ params }, context) => context.runner.run((state) => {
+      const plugin = getInstalledPlugin(state, params.name!);
+      return 'reason' in plugin ? plugin : { message: `Plugin '${params.name}' is up to date`, plugin };
+    }),
+  }),
   defineRoute({ method: 'GET', path: '/api/plugins/marketplace', summary: 'The plugins one can install (plugins_router.py, get_plugins_marketplace)', response: z.object({ plugins: z.array(Json) }), handle: async () => pluginsMarketplace() }),
   defineRoute({
     method: 'POST', path: '/api/hooks', summary: 'The hooks of a project: none on the fake\'s host (hooks_router.py, get_hooks)',
