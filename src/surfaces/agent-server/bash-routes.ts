@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import {
   batchGetBashEvents, clearBashEvents, executeBashCommand, getBashEvent, searchBashEvents, startBashCommand,
 } from '../../domain/agent-world/bash.js';
+import { Refusal } from '../../domain/refusal.js';
 import { laxInt } from '../../schemas/helpers.js';
 import { Uuid } from '../../schemas/common.js';
 import { defineRoute, type Route } from '../../http/route.js';
@@ -41,8 +42,14 @@ export const bashRoutes: readonly Route[] = hostWide([
   }),
   defineRoute({
     method: 'GET', path: '/api/bash/bash_events/', summary: 'Bash events by id, null for missing ones (bash_router.py, batch_get_bash_events)',
-    query: z.object({ event_ids: z.array(z.string()) }), lists: ['event_ids'], response: z.array(z.nullable(BashEvent)),
-    handle: ({ query }, context) => context.runner.run((state) => batchGetBashEvents(state, query.event_ids)),
+    // FastAPI reads a bare `list[str]` parameter from the body (the client sends a GET with a JSON body); `?event_ids=` is taken too.
+    query: z.object({ event_ids: z.optional(z.array(z.string())) }), lists: ['event_ids'], body: z.optional(z.union([z.array(z.string()), z.strictObject({})])), bodyOptional: true,
+    response: z.array(z.nullable(BashEvent)),
+    handle: ({ query, body }, context) => context.runner.run((state) => {
+      const ids = Array.isArray(body) ? body : query.event_ids;
+      if (!ids) return new Refusal('invalid', 'Field required', { errors: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+      return batchGetBashEvents(state, ids);
+    }),
   }),
   defineRoute({
     method: 'GET', path: '/api/bash/bash_events/:event_id', summary: 'One bash event (bash_router.py, get_bash_event)',

@@ -42,6 +42,13 @@ export const WORKSPACE_SESSION_COOKIE = 'oh_workspace_session_key';
 /** A commit sha (`_SHA_PATTERN`). */
 const Sha = z.string().check(z.regex(/^[0-9a-fA-F]{4,40}$/));
 
+/** A 204 with `headers` and no body nor content type (Starlette's `Response(status_code=204)`). */
+function noContent(headers: Record<string, string>) {
+  const answer = raw(204, new Uint8Array(), '', headers);
+  delete (answer.headers as Record<string, string>)['content-type'];
+  return answer;
+}
+
 /** The host-wide routes of the agent server. */
 export const worldRoutes: readonly Route[] = hostWide([
   // ── LLM lists ──
@@ -218,13 +225,13 @@ export const worldRoutes: readonly Route[] = hostWide([
     handle: async (_input, context) => {
       // The cookie carries an opaque token, never the session key itself (a difference the fake declares).
       const token = toHex(context.runner.state.random.uuid());
-      return raw(204, new Uint8Array(), 'application/json', { 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=${token}; HttpOnly; Max-Age=315360000; Path=/api/conversations; SameSite=none; Secure; Partitioned` });
+      return noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=${token}; HttpOnly; Max-Age=315360000; Path=/api/conversations; SameSite=none; Secure; Partitioned` });
     },
   }),
   defineRoute({
     method: 'DELETE', path: '/api/auth/workspace-session', summary: 'Clear the workspace session cookie (auth_router.py, delete_workspace_session)',
     response: z.unknown(), untypedInDocument: true, errors: [401],
-    handle: async () => raw(204, new Uint8Array(), 'application/json', { 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=""; Max-Age=0; Path=/api/conversations; SameSite=none; Secure` }),
+    handle: async () => noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=""; Max-Age=0; Path=/api/conversations; SameSite=none; Secure` }),
   }),
 ]);
 
