@@ -68,7 +68,7 @@ export const bashRoutes: readonly Route[] = hostWide([
   }),
   defineRoute({
     method: 'DELETE', path: '/api/bash/bash_events', summary: 'Clear every bash event (bash_router.py, clear_all_bash_events)',
-    response: z.object({ cleared_count: z.int() }),
+    response: z.record(z.string(), z.int()),
     handle: (_input, context) => context.runner.run((state) => clearBashEvents(state)),
   }),
 ]);
