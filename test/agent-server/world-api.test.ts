@@ -49,8 +49,18 @@ describe('GET /api/settings (settings_router.py, get_settings)', () => {
     expect(body).toEqual({
       agent_settings: expect.objectContaining({ schema_version: 1, agent_kind: 'openhands', llm: { model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key: '**********' }, mcp_config: {} }),
       conversation_settings: { schema_version: 1, max_iterations: 500, confirmation_mode: false, security_analyzer: 'llm' },
-      llm_api_key_is_set: true, active_profile: null, active_agent_profile_id: null, misc_settings: {},
+      llm_api_key_is_set: true, active_profile: 'default', active_agent_profile_id: null, misc_settings: {},
     });
+  });
+
+  it('mirrors the live LLM into an active `default` profile on first use, which Agent Canvas\'s local backend reads (agent_profiles_router.py, _seed_default_llm_profile)', async () => {
+    expect((await call('/api/profiles')).body).toEqual({
+      profiles: [{ name: 'default', model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key_set: true, provider_connection_id: null, provider_connection_broken: false }],
+      active_profile: 'default',
+    });
+    await call('/api/profiles/other', json('POST', { llm: { model: 'openai/gpt-5' } }));
+    await call('/api/profiles/default', { method: 'DELETE' });
+    expect(((await call('/api/profiles')).body as { profiles: { name: string }[] }).profiles.map((p) => p.name)).toEqual(['other']);
   });
 
   it('never answers a secret in clear, even when X-Expose-Secrets asks for plaintext', async () => {
@@ -142,10 +152,11 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
     await call('/api/profiles/smart', json('POST', { llm: { model: 'anthropic/claude-opus-4-1-20250805' }, include_secrets: false }));
     expect((await call('/api/profiles')).body).toEqual({
       profiles: [
+        { name: 'default', model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key_set: true, provider_connection_id: null, provider_connection_broken: false },
         { name: 'fast', model: 'openai/gpt-5-mini-2025-08-07', base_url: null, api_key_set: true, provider_connection_id: null, provider_connection_broken: false },
         { name: 'smart', model: 'anthropic/claude-opus-4-1-20250805', base_url: null, api_key_set: false, provider_connection_id: null, provider_connection_broken: false },
       ],
-      active_profile: null,
+      active_profile: 'default',
     });
     expect(await call('/api/profiles/fast')).toMatchObject({ status: 200, body: { name: 'fast', config: { model: 'openai/gpt-5-mini-2025-08-07', api_key: null }, api_key_set: true } });
     expect(await call('/api/profiles/fast/rename', json('POST', { new_name: 'smart' }))).toMatchObject({ status: 409, body: { detail: "Profile 'smart' already exists" } });

@@ -212,3 +212,29 @@ export async function deleteAgentSecret(state: DomainState, name: string) {
   await state.store.setCustomSecrets(state.store.customSecrets.filter((s) => s.name !== name));
   return { deleted: true as const };
 }
+
+/** The LLM profile the agent server seeds from the live LLM (`SEED_PROFILE_NAME`). */
+export const SEED_PROFILE_NAME = 'default';
+
+/**
+ * Mirrors the live LLM into a `default` LLM profile when it has a real configuration (a key or a
+ * base URL) and no profile has that name, and makes it the active one when none is
+ * (`agent_profiles_router.py`, `_seed_default_llm_profile` and `_llm_has_real_config`). Agent
+ * Canvas's local backend counts the LLM as configured only through the active profile's key.
+ */
+export async function seedDefaultProfile(state: DomainState): Promise<void> {
+  const stored = state.store.settings;
+  const current = currentSettings(state);
+  const real = (isSet(current.llm_api_key) || isSet(current.llm_base_url)) && current.llm_model !== null;
+  // Only a first use, or settings without any profile nor an active one, are seeded (a deleted `default` among others stays deleted).
+  const seed = real && (stored === null || (Object.keys(current.llm_profiles).length === 0 && current.active_llm_profile === null));
+  if (!seed) {
+    if (stored === null) await state.store.setSettings(current);
+    return;
+  }
+  await state.store.setSettings({
+    ...current,
+    llm_profiles: { ...current.llm_profiles, [SEED_PROFILE_NAME]: current.llm_profiles[SEED_PROFILE_NAME] ?? { model: current.llm_model, base_url: current.llm_base_url, api_key: current.llm_api_key } },
+    active_llm_profile: current.active_llm_profile ?? SEED_PROFILE_NAME,
+  });
+}
