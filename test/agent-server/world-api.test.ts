@@ -377,3 +377,12 @@ describe('GET /api/init and GET /server_info (init_router.py, get_init_status; s
     expect(major! > 1 || (major === 1 && minor! >= 28)).toBe(true);
   });
 });
+
+describe('bounds of the host-wide state (what a client cannot grow without limit)', () => {
+  it('answers 507 past 10,000 saved workspaces and keeps the 10,000', async () => {
+    const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `/w/${from + i}`, name: `w${from + i}`, path: `/w/${from + i}` }));
+    for (let from = 0; from < 10_000; from += 400) expect((await call('/api/workspaces', json('POST', { workspaces: batch(from, 400) }))).status).toBe(200);
+    expect(await call('/api/workspaces', json('POST', { workspaces: batch(10_000, 1) }))).toMatchObject({ status: 507, body: { detail: expect.stringContaining('at most 10000 workspaces') } });
+    expect(((await call('/api/workspaces')).body as { workspaces: unknown[] }).workspaces).toHaveLength(10_000);
+  });
+});

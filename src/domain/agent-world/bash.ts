@@ -9,7 +9,7 @@
  */
 import { naiveTimestamp } from '../fixtures.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { refuse } from '../refusal.js';
+import { Refusal, refuse } from '../refusal.js';
 import type { DomainState } from '../state.js';
 import { isDirectory } from './host.js';
 import { HOME, worldOf, type BashEvent } from './world.js';
@@ -68,8 +68,9 @@ export interface ExecuteBashRequest { command: string; cwd?: string | null | und
  * Starts a command: its `BashCommand` is published now, each output line when the clock reaches it
  * (a timed-out command ends with exit code -1). Returns the command and its final output.
  */
-export function startBashCommand(state: DomainState, request: ExecuteBashRequest): { command: BashEvent; last: Output } {
+export function startBashCommand(state: DomainState, request: ExecuteBashRequest): { command: BashEvent; last: Output } | Refusal {
   settleBash(state);
+  if (worldOf(state).pendingBash.length >= MAX_BASH_EVENTS) return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
   const world = worldOf(state);
   const now = state.clock.now();
   const cwd = request.cwd ?? HOME;
@@ -95,8 +96,10 @@ export function startBashCommand(state: DomainState, request: ExecuteBashRequest
 }
 
 /** `POST /api/bash/execute_bash_command`: runs the command to its end (its outputs published at once) and answers its last output. */
-export function executeBashCommand(state: DomainState, request: ExecuteBashRequest): Output {
-  const { command, last } = startBashCommand(state, request);
+export function executeBashCommand(state: DomainState, request: ExecuteBashRequest): Output | Refusal {
+  const started = startBashCommand(state, request);
+  if (started instanceof Refusal) return started;
+  const { command, last } = started;
   const world = worldOf(state);
   const mine = world.pendingBash.filter((p) => (p.event as Output).command_id === command.id);
   world.pendingBash = world.pendingBash.filter((p) => (p.event as Output).command_id !== command.id);

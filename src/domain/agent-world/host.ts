@@ -12,6 +12,10 @@ import { Refusal, refuse } from '../refusal.js';
 import type { DomainState } from '../state.js';
 import { HOME, worldOf, type WorkspaceItem, type WorkspaceParentItem } from './world.js';
 
+/** Most saved workspaces, parents and host directories the fake keeps (a client cannot grow them without bound). */
+export const MAX_HOST_ITEMS = 10_000;
+const full = (what: string) => new Refusal('storage_full', `Insufficient Storage: the fake keeps at most ${MAX_HOST_ITEMS} ${what}`);
+
 /** Most agent profiles a user keeps. */
 export const MAX_AGENT_PROFILES = 50;
 
@@ -96,6 +100,7 @@ export function listWorkspaces(state: DomainState) {
 /** `POST /api/workspaces`: appended, deduplicated by path. */
 export function addWorkspaces(state: DomainState, items: WorkspaceItem[]) {
   const world = worldOf(state);
+  if (world.workspaces.length + items.length > MAX_HOST_ITEMS) return full('workspaces');
   for (const item of items) if (!world.workspaces.some((w) => w.path === item.path)) world.workspaces.push(item);
   return listWorkspaces(state);
 }
@@ -111,6 +116,7 @@ export function deleteWorkspace(state: DomainState, path: string) {
 /** `POST /api/workspaces/parents`: appended, deduplicated by path. */
 export function addWorkspaceParents(state: DomainState, items: WorkspaceParentItem[]) {
   const world = worldOf(state);
+  if (world.parents.length + items.length > MAX_HOST_ITEMS) return full('workspace parents');
   for (const item of items) if (!world.parents.some((p) => p.path === item.path)) world.parents.push(item);
   return listWorkspaces(state);
 }
@@ -155,6 +161,7 @@ export function searchSubdirs(state: DomainState, query: { path: string; page_id
 export function createDirectory(state: DomainState, path: string) {
   if (!path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
   const directories = worldOf(state).directories;
+  if (directories.size + path.split('/').length > MAX_HOST_ITEMS) return full('directories');
   for (let dir = normal(path); dir !== '/'; dir = parentOf(dir)) directories.add(dir);
   return { success: true as const };
 }

@@ -59,7 +59,10 @@ export const bashRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'POST', path: '/api/bash/start_bash_command', summary: 'Start a command; its output follows as events (bash_router.py, start_bash_command)',
     body: ExecuteBashRequest, response: BashEvent,
-    handle: ({ body }, context) => context.runner.run((state) => startBashCommand(state, body).command),
+    handle: ({ body }, context) => context.runner.run((state) => {
+      const started = startBashCommand(state, body);
+      return started instanceof Refusal ? started : started.command;
+    }),
   }),
   defineRoute({
     method: 'POST', path: '/api/bash/execute_bash_command', summary: 'Run a command and answer its last output (bash_router.py, execute_bash_command)',

@@ -93,7 +93,10 @@ export function openBashSocket(instance: Instance, url: URL, headers: { get(name
       if (auth) return;
       const request = ExecuteBashRequest.safeParse(data);
       if (!request.success) return peer.send(bashError('ValidationError', request.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ')));
-      void instance.runner.run((state) => { startBashCommand(state, request.data); }).catch((error: unknown) => peer.send(bashError((error as Error).name, (error as Error).message)));
+      void instance.runner.run((state) => {
+        const started = startBashCommand(state, request.data);
+        if ('reason' in started) peer.send(bashError('TooManyCommands', started.detail));
+      }).catch((error: unknown) => peer.send(bashError((error as Error).name, (error as Error).message)));
     },
     closed() {
       ended = true;
