@@ -106,6 +106,33 @@ const INCLUDE_SKILLS_REASON = "the newest source takes include_skills (conversat
 const NOT_HELD_400_REASON = 'the real route answers 400 for a conversation it does not hold (conversation_service.py returns False); its document declares 404';
 /** Why PATCH differs. */
 const UPDATE_REASON = 'the newest UpdateConversationRequest (models.py) makes title optional and adds tags, and update_conversation answers {"success": false}, not 404, for a conversation it does not hold';
+/** Why the agent host serves routes its published document lacks: the document is older than the source the fake copies. */
+export const NEWEST_AGENT_SOURCE = 'the published agent-server document is from Feb 2026; the newest source the fake copies (software-agent-sdk, Aug 2026, *_router.py) has this route';
+/** Routes of the newest agent server (Aug 2026) that the Feb 2026 document lacks and the fake's host-wide routes serve. */
+const NEWEST_AGENT_ROUTES: readonly string[] = [
+  'GET /api/settings/agent-schema', 'GET /api/settings/conversation-schema', 'GET /api/settings', 'PATCH /api/settings',
+  'POST /api/settings/mcp/{settings_key}', 'PATCH /api/settings/mcp/{settings_key}', 'DELETE /api/settings/mcp/{settings_key}',
+  'GET /api/settings/secrets', 'PUT /api/settings/secrets', 'GET /api/settings/secrets/{name}', 'DELETE /api/settings/secrets/{name}',
+  'GET /api/profiles', 'GET /api/profiles/{name}', 'POST /api/profiles/{name}', 'DELETE /api/profiles/{name}', 'POST /api/profiles/{name}/validate',
+  'POST /api/profiles/{name}/rename', 'POST /api/profiles/{name}/activate',
+  'GET /api/agent-profiles', 'GET /api/agent-profiles/{name}', 'POST /api/agent-profiles/{name}', 'DELETE /api/agent-profiles/{name}',
+  'POST /api/agent-profiles/{name}/rename', 'POST /api/agent-profiles/{profile_id}/activate', 'POST /api/agent-profiles/{name}/materialize',
+  'GET /api/llm/providers', 'GET /api/llm/models', 'GET /api/llm/models/verified', 'GET /api/llm/provider-connections',
+  'POST /api/skills/install', 'GET /api/skills/installed', 'GET /api/skills/installed/{name}', 'PATCH /api/skills/installed/{name}',
+  'DELETE /api/skills/installed/{name}', 'POST /api/skills/installed/{name}/refresh', 'GET /api/skills/marketplace',
+  'POST /api/plugins', 'POST /api/plugins/install', 'GET /api/plugins/installed', 'GET /api/plugins/installed/{name}', 'PATCH /api/plugins/installed/{name}',
+  'DELETE /api/plugins/installed/{name}', 'POST /api/plugins/installed/{name}/refresh', 'GET /api/plugins/marketplace', 'POST /api/sub-agents',
+  'GET /api/workspaces', 'POST /api/workspaces', 'DELETE /api/workspaces', 'POST /api/workspaces/parents', 'DELETE /api/workspaces/parents',
+  'GET /api/file/home', 'GET /api/file/search_subdirs', 'POST /api/file/create_directory', 'GET /api/file/archive',
+  'GET /api/git/commits', 'GET /api/git/commits/{sha}/changes', 'POST /api/auth/workspace-session', 'DELETE /api/auth/workspace-session',
+  'GET /api/init', 'POST /api/init',
+];
+/** Why bash events differ: the fake declares its three kinds as a union, the real document merges them into BashEventBase. */
+const BASH_EVENTS_REASON = 'the fake declares the bash events as a union of BashCommand, BashOutput and BashError (each with its own required fields); the real document declares the merged fields of BashEventBase';
+/** Why the bash batch get differs: FastAPI reads a bare list[str] from a GET body. */
+const BASH_BATCH_REASON = 'the real batch get reads the ids from a JSON body of a GET (the official client sends one); the fake reads that body, or ?event_ids= (repeated) when there is none';
+/** Why skills and hooks differ: the fake answers the fields a client reads. */
+const CATALOGUE_REASON = 'the fake answers the skills, hooks and requests of its host as it writes them (loose objects); the real document spells out every field of SkillInfo, HookConfig and the org and sandbox configs';
 
 /** The declared differences of the agent server behind `conversation_url` (`fakehands drift --agent`). */
 export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
@@ -127,6 +154,17 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
   { operation: 'GET /api/git/changes', location: 'operation', reason: PATH_QUERY_REASON },
   { operation: 'GET /api/git/diff', location: 'operation', reason: PATH_QUERY_REASON },
   { operation: 'POST /api/conversations/{conversation_id}/confirmation_policy', location: 'request policy', reason: 'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold' },
+  // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell).
+  ...NEWEST_AGENT_ROUTES.map((operation) => ({ operation, location: 'operation', aspect: 'served' as const, reason: NEWEST_AGENT_SOURCE })),
+  ...['GET /api/bash/bash_events/search', 'GET /api/bash/bash_events/{event_id}', 'GET /api/bash/bash_events/', 'POST /api/bash/start_bash_command', 'POST /api/bash/execute_bash_command']
+    .map((operation) => ({ operation, location: 'response', reason: BASH_EVENTS_REASON })),
+  { operation: 'GET /api/bash/bash_events/search', location: 'query limit', aspect: 'bounds', reason: 'the real route asserts limit <= 100 in its body (a 500 past it) and its document says lte in a keyword JSON Schema does not know; the fake declares the bound and answers 422' },
+  { operation: 'GET /api/bash/bash_events/', location: 'request', reason: BASH_BATCH_REASON },
+  { operation: 'GET /api/bash/bash_events/', location: 'query event_ids', reason: BASH_BATCH_REASON },
+  { operation: 'POST /api/skills', location: 'request', reason: CATALOGUE_REASON },
+  { operation: 'POST /api/skills', location: 'response skills[]', reason: CATALOGUE_REASON },
+  { operation: 'POST /api/skills/sync', location: 'request', reason: CATALOGUE_REASON },
+  { operation: 'POST /api/hooks', location: 'response hook_config', reason: CATALOGUE_REASON },
 
   { operation: 'GET /api/conversations/{conversation_id}/agent_final_response', location: 'operation', reason: NEWER_AGENT_ROUTE },
   { operation: 'GET /api/file/download-trajectory/{conversation_id}', location: 'operation', reason: NEWER_AGENT_ROUTE },

@@ -78,5 +78,7 @@ function fetchBody(body: AnswerBody | null): BodyInit | null {
 /** The Fetch `Response` of an answer (for msw and `fake.fetch`). */
 export function toResponse(answer: Answer): Response {
   if (answer.networkError) return Response.error();
-  return new Response(fetchBody(answer.body), { status: answer.status, headers: answer.headers });
+  // A 204 or 304 has no body at all (the Fetch `Response` refuses even an empty one).
+  const bodiless = answer.status === 204 || answer.status === 304;
+  return new Response(bodiless ? null : fetchBody(answer.body), { status: answer.status, headers: answer.headers });
 }

@@ -17,8 +17,9 @@ export type FakeHandler = HttpHandler | WebSocketHandler;
  * socket logic as the standalone server's (`surfaces/agent-server/sockets.ts`), loaded with the first connection.
  */
 export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
-  return mounts.list.filter((mount) => mount.surface.name === 'agent-server').map((mount) => {
-    const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}/sockets/events/*`);
+  // The events socket of each conversation, and the host's bash-events socket.
+  return mounts.list.filter((mount) => mount.surface.name === 'agent-server').flatMap((mount) => ['/sockets/events/*', '/sockets/bash-events'].map((socketPath) => ({ mount, socketPath }))).map(({ mount, socketPath }) => {
+    const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}${socketPath}`);
     return link.addEventListener('connection', ({ client }) => {
       const url = new URL(client.url.href.replace(/^ws/, 'http'));
       const path = url.pathname.slice(mount.prefix.length);

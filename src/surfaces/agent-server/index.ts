@@ -11,6 +11,7 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import { networkError } from '../../http/responses.js';
 import { fastApiRefusal } from '../app-server/errors.js';
 import { defineSurface } from '../surface.js';
+import { isHostWide } from './host-wide.js';
 
 /** The agent server. */
 export const agentServerSurface = defineSurface({
@@ -19,7 +20,7 @@ export const agentServerSurface = defineSurface({
   routes: [],
   later: () => import('./routes.js').then((m) => m.agentRoutes),
   authorize: (instance, route, _path, request) => {
-    if (route.public) return null;
+    if (route.public || (instance.options.auth === 'none' && isHostWide(route))) return null;
     const holder = keyHolder(instance.runner.state, request.headers.get(SESSION_API_KEY_HEADER));
     // Under `--auth none` the agent host takes any or no key (the local agent server answers: `agent-host.ts`).
     if (holder.kind === 'none') return instance.options.auth === 'none' ? null : refuse('unauthorized', 'Unauthorized');

@@ -16,6 +16,9 @@ import {
 import { onConversation } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
 import { conversationRoutes } from './conversation-routes.js';
+import { settingsRoutes } from './settings-routes.js';
+import { initRoutes, worldRoutes } from './world-routes.js';
+import { bashRoutes } from './bash-routes.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
@@ -97,4 +100,6 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   ...workspaceRoutes,
   // The conversation API (create, update, delete, run, pause, interrupt, goal, fork...): conversation-routes.ts.
   ...conversationRoutes,
+  // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell): `host-wide.ts`.
+  ...settingsRoutes, ...worldRoutes, ...initRoutes, ...bashRoutes,
 ]);

@@ -38,7 +38,7 @@ function jsonDecodeDetail(text: string): string {
 }
 
 /** At most `MAX_ERROR_DETAIL_CHARS` characters, marked with `…` when cut. */
-const bounded = (detail: string) => (detail.length > MAX_ERROR_DETAIL_CHARS ? `${detail.slice(0, MAX_ERROR_DETAIL_CHARS - 1)}…` : detail);
+export const bounded = (detail: string) => (detail.length > MAX_ERROR_DETAIL_CHARS ? `${detail.slice(0, MAX_ERROR_DETAIL_CHARS - 1)}…` : detail);
 
 /**
  * pydantic's `str(ValidationError)` for a `Message`, without the input echoes: the first
@@ -81,11 +81,12 @@ function validateMessage(data: unknown): { ok: true; message: z.output<typeof So
 }
 
 /**
- * Reads one text frame: an `auth` frame, a message, or the error to answer it with.
+ * Parses one text frame under the limits of an HTTP body (size, depth, values): its JSON value, or
+ * the error to answer it with. Every socket reads its frames through this.
  * @example
- * const frame = readClientFrame('{"role":"user","content":[{"type":"text","text":"hi"}]}') // { kind: 'message', ... }
+ * const frame = readJsonFrame('{"command":"ls"}') // { kind: 'json', data: { command: 'ls' } }
  */
-export function readClientFrame(text: string): ClientFrame {
+export function readJsonFrame(text: string): { kind: 'json'; data: unknown } | { kind: 'error'; code: string; detail: string } {
   if (text.length > MAX_SOCKET_FRAME_BYTES) {
     return { kind: 'error', code: 'ValidationError', detail: `The frame is larger than ${MAX_SOCKET_FRAME_BYTES} bytes` };
   }
@@ -97,12 +98,22 @@ export function readClientFrame(text: string): ClientFrame {
   if (shape.kind === 'too_many_values') {
     return { kind: 'error', code: 'ValidationError', detail: `The frame should have at most ${MAX_BODY_VALUES} values (lists, maps, their items and entries)` };
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return { kind: 'json', data: JSON.parse(text) as unknown };
   } catch {
     return { kind: 'error', code: 'JSONDecodeError', detail: bounded(jsonDecodeDetail(text)) };
   }
+}
+
+/**
+ * Reads one text frame: an `auth` frame, a message, or the error to answer it with.
+ * @example
+ * const frame = readClientFrame('{"role":"user","content":[{"type":"text","text":"hi"}]}') // { kind: 'message', ... }
+ */
+export function readClientFrame(text: string): ClientFrame {
+  const frame = readJsonFrame(text);
+  if (frame.kind === 'error') return frame;
+  const data = frame.data;
   if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'auth') return { kind: 'auth', key: (data as { session_api_key?: unknown }).session_api_key };
   const message = validateMessage(data);
   return message.ok ? { kind: 'message', message: message.message } : { kind: 'error', code: 'ValidationError', detail: message.detail };

@@ -21,6 +21,7 @@ import { MAX_ERROR_DETAIL_CHARS, readClientFrame } from './socket-frames.js';
 import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from './socket-outbox.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
+import { BASH_SOCKET_PATH, openBashSocket } from './bash-socket.js';
 
 /** One socket connection, as a transport gives it. */
 export interface SocketPeer {
@@ -51,7 +52,7 @@ interface Subscriber {
 }
 
 /** Whether a path is the events socket's. */
-export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path);
+export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path) || path === BASH_SOCKET_PATH;
 
 const now = () => naiveTimestamp(formatDateTime(Date.now()));
 /** Each stored event's frame text, made once and shared by every socket that sends it. */
@@ -139,6 +140,7 @@ export interface EventSocket {
  * const socket = openEventSocket(instance, url, headers, peer); ws.on('message', (d) => socket.receive(String(d)))
  */
 export function openEventSocket(instance: Instance, path: string, url: URL, headers: { get(name: string): string | null }, peer: SocketPeer): EventSocket {
+  if (path === BASH_SOCKET_PATH) return openBashSocket(instance, url, headers, peer);
   const conversationId = decodeURIComponent(SOCKET_PATH.exec(path)?.[1] ?? '');
   const given = url.searchParams.get('session_api_key') ?? headers.get(SESSION_API_KEY_HEADER);
   let subscriber: Subscriber | null = null;

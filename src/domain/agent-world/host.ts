@@ -1,0 +1,368 @@
+/**
+ * The agent server's host-wide resources besides settings and bash: agent profiles
+ * (`agent_profiles_router.py`), saved workspaces and their parents (`workspaces_router.py`), the
+ * host's directories (`file_router.py`: get_home_directory, search_subdirs, create_directory),
+ * commits of a repository (`git_router.py`: git_commits_query, git_commit_changes_query), and the
+ * catalogues an installation answers: LLM providers and models (`llm_router.py`), tools
+ * (`tool_router.py`), skills (`skills_router.py`), plugins (`plugins_router.py`), hooks
+ * (`hooks_router.py`) and sub-agents (`sub_agents_router.py`).
+ */
+import { LLM_MODELS } from '../user/server-config.js';
+import { Refusal, refuse } from '../store/refusal.js';
+import type { DomainState } from '../store/state.js';
+import { HOME, worldOf, type WorkspaceItem, type WorkspaceParentItem } from './world.js';
+
+/** Most saved workspaces, parents and host directories the fake keeps (a client cannot grow them without bound). */
+export const MAX_HOST_ITEMS = 10_000;
+const full = (what: string) => new Refusal('storage_full', `Insufficient Storage: the fake keeps at most ${MAX_HOST_ITEMS} ${what}`);
+
+/** Most agent profiles a user keeps. */
+export const MAX_AGENT_PROFILES = 50;
+
+// ── Agent profiles ───────────────────────────────────────────────────────
+
+const agentProfileGone = (name: string) => refuse('not_found', `Agent profile '${name}' not found`);
+
+/** `GET /api/agent-profiles`. */
+export function listAgentProfiles(state: DomainState) {
+  const world = worldOf(state);
+  return {
+    profiles: [...world.agentProfiles.values()].sort((a, b) => a.name.localeCompare(b.name))
+      .map((p) => ({ id: p.id, name: p.name, agent_kind: p.agent_kind, revision: p.revision, llm_profile_ref: p.llm_profile_ref, mcp_server_refs: p.mcp_server_refs })),
+    active_agent_profile_id: world.active_agent_profile_id,
+  };
+}
+
+/** `GET /api/agent-profiles/{name}`. */
+export function getAgentProfile(state: DomainState, name: string) {
+  const p = worldOf(state).agentProfiles.get(name);
+  return p ? { name, profile: { ...p.config, id: p.id, name: p.name, revision: p.revision, agent_kind: p.agent_kind, llm_profile_ref: p.llm_profile_ref, mcp_server_refs: p.mcp_server_refs } } : agentProfileGone(name);
+}
+
+/** `POST /api/agent-profiles/{name}` (201): saves (a new revision of) the profile; 409 past the cap. */
+export function saveAgentProfile(state: DomainState, name: string, body: Record<string, unknown>) {
+  const world = worldOf(state);
+  const kind = body.agent_kind ?? 'openhands';
+  const llmRef = body.llm_profile_ref ?? null;
+  const mcpRefs = body.mcp_server_refs ?? null;
+  if ((kind !== 'openhands' && kind !== 'acp') || (llmRef !== null && typeof llmRef !== 'string') || (mcpRefs !== null && !(Array.isArray(mcpRefs) && mcpRefs.every((r) => typeof r === 'string')))) {
+    return new Refusal('invalid', 'Invalid agent profile', { body: { detail: 'Invalid agent profile' } });
+  }
+  const existing = world.agentProfiles.get(name);
+  if (!existing && world.agentProfiles.size >= MAX_AGENT_PROFILES) return refuse('conflict', `Agent profile limit reached (${MAX_AGENT_PROFILES}). Delete a profile before saving a new one.`);
+  const { id: _id, name: _name, revision: _revision, agent_kind: _kind, llm_profile_ref: _llm, mcp_server_refs: _mcp, ...config } = body;
+  world.agentProfiles.set(name, {
+    id: existing?.id ?? state.random.uuid(), name, revision: (existing?.revision ?? 0) + 1, agent_kind: kind,
+    llm_profile_ref: llmRef as string | null, mcp_server_refs: mcpRefs as string[] | null, config,
+  });
+  return { name, message: `Agent profile '${name}' saved` };
+}
+
+/** `DELETE /api/agent-profiles/{name}`: the active one stops being active. */
+export function deleteAgentProfile(state: DomainState, name: string) {
+  const world = worldOf(state);
+  const p = world.agentProfiles.get(name);
+  if (!p) return agentProfileGone(name);
+  world.agentProfiles.delete(name);
+  if (world.active_agent_profile_id === p.id) world.active_agent_profile_id = null;
+  return { name, message: `Agent profile '${name}' deleted` };
+}
+
+/** `POST /api/agent-profiles/{name}/rename`: 409 when the new name is taken. */
+export function renameAgentProfile(state: DomainState, name: string, newName: string) {
+  const world = worldOf(state);
+  const p = world.agentProfiles.get(name);
+  if (!p) return agentProfileGone(name);
+  if (newName === name) return { name, message: `Agent profile '${name}' unchanged (same name)` };
+  if (world.agentProfiles.has(newName)) return refuse('conflict', `Agent profile '${newName}' already exists`);
+  world.agentProfiles.delete(name);
+  world.agentProfiles.set(newName, { ...p, name: newName });
+  return { name: newName, message: `Agent profile '${name}' renamed to '${newName}'` };
+}
+
+/** `POST /api/agent-profiles/{id}/activate`: by id (or name). */
+export function activateAgentProfile(state: DomainState, idOrName: string) {
+  const world = worldOf(state);
+  const p = [...world.agentProfiles.values()].find((x) => x.id === idOrName || x.name === idOrName);
+  if (!p) return agentProfileGone(idOrName);
+  world.active_agent_profile_id = p.id;
+  return { id: p.id, message: `Agent profile '${p.name}' activated`, agent_settings_applied: false };
+}
+
+// ── Workspaces ───────────────────────────────────────────────────────────
+
+/** `WorkspacesListResponse` (its parents under the alias `workspaceParents`). */
+export function listWorkspaces(state: DomainState) {
+  const world = worldOf(state);
+  return { workspaces: world.workspaces.map((w) => ({ ...w })), workspaceParents: world.parents.map((p) => ({ ...p })) };
+}
+
+/** `POST /api/workspaces`: appended, deduplicated by path. */
+export function addWorkspaces(state: DomainState, items: WorkspaceItem[]) {
+  const world = worldOf(state);
+  if (world.workspaces.length + items.length > MAX_HOST_ITEMS) return full('workspaces');
+  for (const item of items) if (!world.workspaces.some((w) => w.path === item.path)) world.workspaces.push(item);
+  return listWorkspaces(state);
+}
+
+/** `DELETE /api/workspaces?path=`: 404 "Workspace not found". */
+export function deleteWorkspace(state: DomainState, path: string) {
+  const world = worldOf(state);
+  const before = world.workspaces.length;
+  world.workspaces = world.workspaces.filter((w) => w.path !== path);
+  return world.workspaces.length === before ? refuse('not_found', 'Workspace not found') : { deleted: true as const };
+}
+
+/** `POST /api/workspaces/parents`: appended, deduplicated by path. */
+export function addWorkspaceParents(state: DomainState, items: WorkspaceParentItem[]) {
+  const world = worldOf(state);
+  if (world.parents.length + items.length > MAX_HOST_ITEMS) return full('workspace parents');
+  for (const item of items) if (!world.parents.some((p) => p.path === item.path)) world.parents.push(item);
+  return listWorkspaces(state);
+}
+
+/** `DELETE /api/workspaces/parents?path=`: 404 "Workspace parent not found". */
+export function deleteWorkspaceParent(state: DomainState, path: string) {
+  const world = worldOf(state);
+  const before = world.parents.length;
+  world.parents = world.parents.filter((p) => p.path !== path);
+  return world.parents.length === before ? refuse('not_found', 'Workspace parent not found') : { deleted: true as const };
+}
+
+// ── The host's directories ───────────────────────────────────────────────
+
+const parentOf = (path: string) => (path.lastIndexOf('/') <= 0 ? '/' : path.slice(0, path.lastIndexOf('/')));
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+const normal = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+/** The immediate subdirectories of `dir`, by name without case. */
+function childrenOf(state: DomainState, dir: string, includeHidden: boolean): string[] {
+  return [...worldOf(state).directories].filter((d) => d !== '/' && parentOf(d) === dir && (includeHidden || !baseName(d).startsWith('.')))
+    .sort((a, b) => baseName(a).toLowerCase().localeCompare(baseName(b).toLowerCase()));
+}
+
+/** `GET /api/file/home`: the home, its top-level directories, the root. */
+export function homeDirectory(state: DomainState, includeHidden: boolean) {
+  return { home: HOME, favorites: childrenOf(state, HOME, includeHidden).slice(0, 50).map((path) => ({ label: baseName(path), path })), locations: [{ label: '/', path: '/' }] };
+}
+
+/** `GET /api/file/search_subdirs`: a page of subdirectories; `page_id` is the lowercase name of the first. */
+export function searchSubdirs(state: DomainState, query: { path: string; page_id?: string | undefined; limit: number; include_hidden: boolean }) {
+  if (!query.path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
+  const dir = normal(query.path);
+  if (!worldOf(state).directories.has(dir)) return refuse('not_found', 'Directory not found');
+  const entries = childrenOf(state, dir, query.include_hidden).map((path) => ({ name: baseName(path), path }));
+  const found = query.page_id ? entries.findIndex((e) => e.name.toLowerCase() === query.page_id) : 0;
+  const start = Math.max(0, found);
+  return { items: entries.slice(start, start + query.limit), next_page_id: entries[start + query.limit]?.name.toLowerCase() ?? null };
+}
+
+/** `POST /api/file/create_directory?path=`: idempotent, with its parents. */
+export function createDirectory(state: DomainState, path: string) {
+  if (!path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
+  const directories = worldOf(state).directories;
+  if (directories.size + path.split('/').length > MAX_HOST_ITEMS) return full('directories');
+  for (let dir = normal(path); dir !== '/'; dir = parentOf(dir)) directories.add(dir);
+  return { success: true as const };
+}
+
+/** Whether `path` is a directory of the host. */
+export const isDirectory = (state: DomainState, path: string): boolean => worldOf(state).directories.has(normal(path));
+
+// ── Commits ──────────────────────────────────────────────────────────────
+
+/** A stable 40-hex sha from a text. */
+function shaOf(text: string): string {
+  let out = '';
+  for (let round = 0; out.length < 40; round++) {
+    let h = 2166136261 ^ round;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    out += (h >>> 0).toString(16).padStart(8, '0');
+  }
+  return out.slice(0, 40);
+}
+
+/** The commits of the repository at `path`, newest first: one repository per host directory (none elsewhere). */
+function commitsAt(state: DomainState, path: string) {
+  if (!isDirectory(state, path)) return [];
+  const start = Date.parse('2025-10-01T09:00:00Z');
+  const subjects = ['Initial commit', 'Add the README', 'Fix the flaky test'];
+  return subjects.map((subject, i) => {
+    const sha = shaOf(`${normal(path)}#${i}`);
+    return { sha, short_sha: sha.slice(0, 7), subject, author: 'openhands', timestamp: new Date(start + i * 86_400_000).toISOString().replace('.000Z', '+00:00'), files: i === 0 ? ['README.md', 'src/index.ts'] : i === 1 ? ['README.md'] : ['test/app.test.ts'] };
+  }).reverse();
+}
+
+/** `GET /api/git/commits?path=&limit=`: newest first; an empty page outside a repository. */
+export function gitCommits(state: DomainState, path: string, limit: number) {
+  const all = commitsAt(state, path);
+  return { commits: all.slice(0, limit).map(({ files: _f, ...commit }) => commit), has_more: all.length > limit };
+}
+
+/** `GET /api/git/commits/{sha}/changes?path=`: the files a commit changed; 400 for a sha the repository lacks. */
+export function gitCommitChanges(state: DomainState, path: string, sha: string) {
+  if (!isDirectory(state, path)) return [];
+  const commit = commitsAt(state, path).find((c) => c.sha.startsWith(sha.toLowerCase()));
+  if (!commit) return refuse('bad_request', `Unknown revision: ${sha}`);
+  return commit.files.map((file) => ({ status: (commit.subject === 'Initial commit' ? 'ADDED' : 'UPDATED') as 'ADDED' | 'UPDATED', path: file }));
+}
+
+// ── Catalogues ───────────────────────────────────────────────────────────
+
+/** The providers of the models the fake knows, sorted. */
+export const llmProviders = () => ({ providers: [...new Set(LLM_MODELS.map((m) => m.split('/')[0]!))].sort() });
+
+/** `GET /api/llm/models?provider=`: every model, or the provider's. */
+export const llmModels = (provider: string | undefined) => ({ models: LLM_MODELS.filter((m) => provider === undefined || m.split('/')[0] === provider) });
+
+/** `GET /api/llm/models/verified`: provider → the verified model names. */
+export const verifiedModels = () => ({
+  models: {
+    anthropic: ['claude-opus-4-1-20250805', 'claude-sonnet-4-5-20250929'], openai: ['gpt-5-2025-08-07', 'gpt-5-mini-2025-08-07'],
+    openhands: ['claude-sonnet-4-5-20250929', 'gpt-5-2025-08-07', 'devstral-medium-2507'], mistral: ['devstral-medium-2507'],
+  },
+});
+
+/** `GET /api/tools/`: the registered tools. */
+export const TOOLS: readonly string[] = Object.freeze(['browser_tool_set', 'file_editor', 'glob', 'grep', 'planning_file_editor', 'task_tracker', 'terminal']);
+
+const SKILLS = [
+  { name: 'github', description: 'Work with GitHub repositories, issues and pull requests.', triggers: ['github', 'git'] },
+  { name: 'docker', description: 'Build and run containers.', triggers: ['docker', 'container'] },
+  { name: 'kubernetes', description: 'Deploy to a Kubernetes cluster.', triggers: ['kubernetes', 'k8s'] },
+  { name: 'code-review', description: 'Review a change for bugs and style.', triggers: ['/codereview'] },
+];
+
+/** `POST /api/skills`: the skills the agent would load, and how many came from each source. */
+export function loadedSkills(state: DomainState, request: { load_public?: boolean | undefined }) {
+  const world = worldOf(state);
+  const installed = SKILLS.filter((s) => world.skills.get(s.name) === true);
+  const publicOnes = request.load_public === false ? [] : SKILLS.filter((s) => !world.skills.has(s.name));
+  const skills = [...installed.map((s) => ({ ...s, source: 'installed' })), ...publicOnes.map((s) => ({ ...s, source: 'public' }))]
+    .map((s) => ({ name: s.name, type: 'knowledge', content: `# ${s.name}\n\n${s.description}`, triggers: s.triggers, source: s.source, description: s.description, is_agentskills_format: true }));
+  return { skills, sources: { installed: installed.length, public: publicOnes.length } };
+}
+
+const installedSkill = (name: string, enabled: boolean) => {
+  const skill = SKILLS.find((s) => s.name === name)!;
+  return { name, version: '1.0.0', description: skill.description, enabled, source: `github:OpenHands/extensions`, resolved_ref: 'main', repo_path: `skills/${name}`, installed_at: '2025-10-01T09:00:00+00:00', install_path: `${HOME}/.openhands/skills/installed/${name}` };
+};
+
+/** `GET /api/skills/installed`. */
+export const installedSkills = (state: DomainState) => ({ skills: [...worldOf(state).skills].map(([name, enabled]) => installedSkill(name, enabled)) });
+
+/** `GET /api/skills/installed/{name}`: 404 when it is not installed. */
+export function getInstalledSkill(state: DomainState, name: string) {
+  const enabled = worldOf(state).skills.get(name);
+  return enabled === undefined ? refuse('not_found', `Skill '${name}' is not installed`) : installedSkill(name, enabled);
+}
+
+/** `PATCH /api/skills/installed/{name}`. */
+export function setSkillEnabled(state: DomainState, name: string, enabled: boolean) {
+  const skills = worldOf(state).skills;
+  if (!skills.has(name)) return refuse('not_found', `Skill '${name}' is not installed`);
+  skills.set(name, enabled);
+  return { name, enabled };
+}
+
+/** `DELETE /api/skills/installed/{name}`. */
+export function uninstallSkill(state: DomainState, name: string) {
+  if (!worldOf(state).skills.delete(name)) return refuse('not_found', `Skill '${name}' is not installed`);
+  return { message: `Skill '${name}' uninstalled` };
+}
+
+/** `POST /api/skills/install`: a skill of the marketplace by its source (`github:owner/repo` or its name). */
+export function installSkill(state: DomainState, source: string, force: boolean) {
+  const name = source.split('/').pop()!.replace(/^github:/, '');
+  const skill = SKILLS.find((s) => s.name === name);
+  if (!skill) return refuse('bad_request', `Could not install a skill from '${source}'`);
+  const skills = worldOf(state).skills;
+  if (skills.has(name) && !force) return refuse('conflict', `Skill '${name}' is already installed`);
+  skills.set(name, true);
+  return installedSkill(name, true);
+}
+
+/** `GET /api/skills/marketplace`. */
+export const skillsMarketplace = () => ({ skills: SKILLS.map((s) => ({ name: s.name, description: s.description, source: `github:OpenHands/extensions`, repo_path: `skills/${s.name}` })) });
+
+const PLUGINS = [
+  { name: 'code-review', description: 'Review pull requests with a checklist.' },
+  { name: 'release-notes', description: 'Write release notes from merged pull requests.' },
+];
+
+const installedPlugin = (name: string, enabled: boolean) => ({
+  name, version: '1.0.0', description: PLUGINS.find((p) => p.name === name)?.description ?? '', enabled, source: 'github:OpenHands/extensions',
+  resolved_ref: 'main', repo_path: `plugins/${name}`, installed_at: '2025-10-01T09:00:00+00:00', install_path: `${HOME}/.openhands/plugins/installed/${name}`, skills: [], files: ['plugin.json'],
+});
+
+/** `POST /api/plugins`: the plugins the agent would load. */
+export const loadedPlugins = (state: DomainState) => ({
+  plugins: [...worldOf(state).plugins].filter(([, enabled]) => enabled).map(([name]) => ({ name, version: '1.0.0', description: PLUGINS.find((p) => p.name === name)?.description ?? '', path: `${HOME}/.openhands/plugins/installed/${name}`, skills: [], files: ['plugin.json'] })),
+});
+
+/** `GET /api/plugins/installed`. */
+export const installedPlugins = (state: DomainState) => ({ plugins: [...worldOf(state).plugins].map(([name, enabled]) => installedPlugin(name, enabled)) });
+
+/** `GET /api/plugins/marketplace`. */
+export const pluginsMarketplace = () => ({ plugins: PLUGINS.map((p) => ({ name: p.name, description: p.description, source: 'github:OpenHands/extensions', repo_path: `plugins/${p.name}` })) });
+
+/** `POST /api/hooks`: no hooks are configured on the fake's host. */
+export const loadedHooks = () => ({ hook_config: null });
+
+/** `POST /api/sub-agents`: the built-in sub-agents. */
+export const subAgents = (request: { load_builtin?: boolean | undefined }) => ({
+  agents: request.load_builtin === false ? [] : [
+    { name: 'explore', description: 'Read the code base and answer questions about it.', model: 'inherit', color: null, tools: ['terminal', 'glob', 'grep'], skills: [], system_prompt: '', when_to_use_examples: [], permission_mode: null, max_iteration_per_run: null, max_budget_per_run: null, mcp_config: null, mcp_servers: null, profile_store_dir: null, hooks: null, condenser: null, metadata: {}, level: null, source: null, is_builtin: true },
+  ],
+});
+
+/** `GET /api/plugins/installed/{name}`: 404 when it is not installed. */
+export function getInstalledPlugin(state: DomainState, name: string) {
+  const enabled = worldOf(state).plugins.get(name);
+  return enabled === undefined ? refuse('not_found', `Plugin '${name}' is not installed`) : installedPlugin(name, enabled);
+}
+
+/** `PATCH /api/plugins/installed/{name}`. */
+export function setPluginEnabled(state: DomainState, name: string, enabled: boolean) {
+  const plugins = worldOf(state).plugins;
+  if (!plugins.has(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  plugins.set(name, enabled);
+  return { name, enabled };
+}
+
+/** `DELETE /api/plugins/installed/{name}`. */
+export function uninstallPlugin(state: DomainState, name: string) {
+  if (!worldOf(state).plugins.delete(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  return { message: `Plugin '${name}' uninstalled` };
+}
+
+/** `POST /api/plugins/install`: a plugin of the marketplace by its source or `repo_path`. */
+export function installPlugin(state: DomainState, source: string, force: boolean) {
+  const name = source.split('/').pop()!.replace(/^github:/, '');
+  if (!PLUGINS.some((p) => p.name === name)) return refuse('bad_request', `Could not install a plugin from '${source}'`);
+  const plugins = worldOf(state).plugins;
+  if (plugins.has(name) && !force) return refuse('conflict', `Plugin '${name}' is already installed`);
+  plugins.set(name, true);
+  return installedPlugin(name, true);
+}
+
+/**
+ * `POST /api/agent-profiles/{name}/materialize`: a dry run of the profile's references
+ * (`AgentProfileDiagnostics`): dangling ones make it invalid, never an error status.
+ */
+export function materializeAgentProfile(state: DomainState, name: string) {
+  const p = worldOf(state).agentProfiles.get(name);
+  if (!p) return agentProfileGone(name);
+  const settings = state.store.settings;
+  const llm = p.llm_profile_ref ? settings?.llm_profiles[p.llm_profile_ref] : undefined;
+  const mcp = ((settings?.agent_settings_extra as { mcp_config?: Record<string, unknown> } | undefined)?.mcp_config) ?? {};
+  const dangling = (p.mcp_server_refs ?? []).filter((ref) => !(ref in mcp));
+  const errors = [...(p.llm_profile_ref && !llm ? [`LLM profile '${p.llm_profile_ref}' not found`] : []), ...dangling.map((ref) => `MCP server '${ref}' not found`)];
+  return {
+    agent_kind: p.agent_kind, valid: errors.length === 0, errors, llm_profile_ref: p.llm_profile_ref, llm_profile_resolved: Boolean(llm),
+    llm_api_key_set: typeof llm?.api_key === 'string' && llm.api_key.trim() !== '', mcp_server_refs: p.mcp_server_refs,
+    resolved_mcp_config_keys: (p.mcp_server_refs ?? []).filter((ref) => ref in mcp), dangling_mcp_server_refs: dangling,
+    disabled_skills: [], resolved_skills: [...worldOf(state).skills].filter(([, on]) => on).map(([skill]) => skill),
+    acp_api_key_secret_name: null, acp_base_url_secret_name: null, acp_file_secret_names: [], resolved_settings: llm ? { llm: { model: llm.model, base_url: llm.base_url, api_key_set: Boolean(llm.api_key) } } : null,
+  };
+}
