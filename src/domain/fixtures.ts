@@ -52,7 +52,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   const at = (value: string): string => {
     if (shiftMs === 0) return value;
     const micros = parseDateTimeMicros(value) + shiftMs * 1000;
-    return formatDateTime(Math.floor(micros / 1000), micros % 1000);
+    return formatDateTime(Math.floor(micros / 1000), ((micros % 1000) + 1000) % 1000);
   };
   const atOptional = (value: string | undefined) => (value === undefined ? undefined : at(value));
 
