@@ -10,7 +10,7 @@ import { DEFAULT_API_KEY, FakeOptions, type FakeOptionsInput } from './options.j
 import { packageVersion } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
-import { StateFileWriter, readStateFile } from './server/state-file.js';
+import { StateFileWriter, readStateFile, restartSeed } from './server/state-file.js';
 import { freePort } from './server/start.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
@@ -232,9 +232,14 @@ async function serve(config: ServeConfig): Promise<void> {
   await checkPaths(config);
   let fixture: string | FixtureInput = config.fixture;
   let stateFile: StateFileWriter | undefined;
+  let seed = config.seed;
   if (config.stateFile) {
     const saved = await readStateFile(config.stateFile);
-    if (saved !== null) fixture = saved as FixtureInput;
+    if (saved !== null) {
+      fixture = saved as FixtureInput;
+      // Started again: what it hands out now must differ from what it handed out before.
+      seed = restartSeed(config.seed);
+    }
     stateFile = new StateFileWriter(config.stateFile);
   }
   // The default agent port, when another process has it, gives way to a free one (conversation_url names it); a port asked for does not.
@@ -246,7 +251,7 @@ async function serve(config: ServeConfig): Promise<void> {
   try {
     fake = await createFake({
       agentScripts: (config.agentScripts ? await readAgentScripts(config.agentScripts) : []) as FakeOptionsInput['agentScripts'],
-      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, seed: config.seed, fixture,
+      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, seed, fixture,
       timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),

@@ -56,13 +56,18 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
   };
   const atOptional = (value: string | undefined) => (value === undefined ? undefined : at(value));
 
+  /** What a record that could not be stored is reported as: its id used twice only when that was the cause (issue 29, finding 5). */
+  const loadError = (kind: string, index: number, id: string, error: unknown) => {
+    if (error instanceof FakehandsError && error.code === 'storage_full') return fixtureError(source, `${kind}[${index}]: ${error.message}`);
+    if ((error as Error).message?.includes('is already taken')) return fixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
+    return fixtureError(source, `${kind}[${index}]: ${(error as Error).message}`);
+  };
   /** Stores a validated record at once (no await per record: a fixture loads in one go), naming its path when its id is taken. */
   const insertNow = <T>(kind: string, index: number, id: string, store_: () => T): T => {
     try {
       return store_();
     } catch (error) {
-      if (error instanceof FakehandsError && error.code === 'storage_full') throw fixtureError(source, `${kind}[${index}]: ${error.message}`);
-      throw fixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
+      throw loadError(kind, index, id, error);
     }
   };
   /** Stores a record, naming its path when its id is taken. */
@@ -70,8 +75,7 @@ export async function storeFromFixture(input: unknown, source: string, nowMs: nu
     try {
       return await store_();
     } catch (error) {
-      if (error instanceof FakehandsError && error.code === 'storage_full') throw fixtureError(source, `${kind}[${index}]: ${error.message}`);
-      throw fixtureError(source, `${kind}[${index}].id: the id "${id}" is used twice`);
+      throw loadError(kind, index, id, error);
     }
   };
 

@@ -116,6 +116,15 @@ function diskError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * The seed of a fake started again from a state file: `seed` mixed with fresh random bits. The
+ * seeded source would hand out again the ids, keys and events it handed out before the restart;
+ * these must be new (issue 29, finding 5). A fresh start (no state file yet) keeps `seed` as it is.
+ */
+export function restartSeed(seed: number): number {
+  return (seed ^ randomBytes(4).readInt32LE(0)) | 0;
+}
+
 /** Reads a state file and replays its change log: the data, or `null` when there is no file yet. A corrupt file is an error, never a silent reset. */
 export async function readStateFile(path: string): Promise<unknown | null> {
   let text: string;

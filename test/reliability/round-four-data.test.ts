@@ -81,3 +81,83 @@ describe('an agent run stamped at fractions of agentRunMs (finding 3)', () => {
     expect(() => formatDateTime(Date.parse('2025-11-03T09:00:00Z'), 666.75)).toThrow('is not a whole number of microseconds');
   });
 });
+
+describe('a restart on --state-file (finding 5)', () => {
+  it('finding 5: events, ids and session keys made after each of two restarts are new; 300 messages answer 200 and the state file loads every time', async () => {
+    const file = await stateFolder();
+    const serve = () => startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
+    const post = async (url: string, body: unknown) => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.json() as Record<string, unknown> };
+    };
+    /** Starts a conversation (its start task is READY at once on instant timings) and sends it `count` messages; the statuses. */
+    const converse = async (url: string, count: number) => {
+      const task = (await post(`${url}/api/v1/app-conversations`, {})).body;
+      const [ready] = await (await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${String(task.id)}`)).json() as { app_conversation_id: string }[];
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i++) {
+        statuses.push((await post(`${url}/api/v1/app-conversations/${ready!.app_conversation_id}/send-message`, { content: [{ type: 'text', text: `message ${i}` }], run: false })).status);
+      }
+      return statuses;
+    };
+    const statuses: number[] = [];
+    for (const count of [100, 100, 100]) {
+      const cli = await serve();
+      for (let i = 0; i < 3; i++) statuses.push((await post(`${cli.url}/api/v1/sandboxes`, {})).status);
+      statuses.push(...await converse(cli.url, count));
+      cli.proc.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    const saved = (await readStateFile(file)) as Fixture;
+    expect(new Set(saved.events.map((e) => e.id)).size).toBe(saved.events.length);
+    expect(saved.events.length).toBeGreaterThanOrEqual(300);
+    const keys = saved.sandboxes.map((s) => s.session_api_key);
+    expect(keys).toHaveLength(12);
+    expect(new Set(keys).size).toBe(12);
+    expect(new Set(saved.sandboxes.map((s) => s.id)).size).toBe(12);
+    // And the file the fake wrote starts it again.
+    const last = await serve();
+    expect((await fetch(`${last.url}/api/v1/sandboxes/search`)).status).toBe(200);
+    last.proc.kill('SIGTERM');
+    await last.exited;
+  }, 120_000);
+
+  it('finding 5: a sandbox made after a restart never gets the id or session key of one deleted before it', async () => {
+    const file = await stateFolder();
+    const serve = () => startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
+    const made: { id: string; session_api_key: string }[] = [];
+    for (let run = 0; run < 3; run++) {
+      const cli = await serve();
+      const created = await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST' });
+      expect(created.status).toBe(200);
+      const { id } = await created.json() as { id: string };
+      // Its key is shown once it runs (at once, on instant timings).
+      const { items } = await (await fetch(`${cli.url}/api/v1/sandboxes/search`)).json() as { items: { id: string; session_api_key: string }[] };
+      const sandbox = items.find((s) => s.id === id)!;
+      expect(sandbox.session_api_key).toMatch(/^[A-Za-z0-9]{43}$/);
+      made.push(sandbox);
+      expect((await fetch(`${cli.url}/api/v1/sandboxes/${sandbox.id}?sandbox_id=${sandbox.id}`, { method: 'DELETE' })).status).toBe(200);
+      cli.proc.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+    }
+    expect(new Set(made.map((s) => s.id)).size).toBe(3);
+    expect(new Set(made.map((s) => s.session_api_key)).size).toBe(3);
+  }, 60_000);
+
+  it('finding 5: a fake loaded from another\'s snapshot with the same seed gives new events new ids', async () => {
+    const { fake, send } = await scripted([{ steps: [{ message: 'one' }] }], 0);
+    for (let i = 0; i < 5; i++) expect((await send(`turn ${i}`)).status).toBe(200);
+    const snapshot = await fake.snapshot();
+    const again = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: snapshot, clock: 'manual', timings: 'instant' });
+    const conversation = snapshot.conversations[0]!;
+    const sandbox = snapshot.sandboxes.find((s) => s.id === conversation.sandbox_id)!;
+    const headers = { 'x-session-api-key': sandbox.session_api_key, 'content-type': 'application/json' };
+    for (let i = 0; i < 40; i++) {
+      const answer = await again.fetch(new Request(`${AGENT}/api/conversations/${conversation.id}/events`, { method: 'POST', headers, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: `again ${i}` }], run: true }) }));
+      expect(answer.status).toBe(200);
+    }
+    const events = (await again.snapshot()).events;
+    expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  });
+});
