@@ -42,11 +42,14 @@ const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes'
 /** One line of the change log: a whole new record, the fields an update set and the items it appended, or a delete. */
 type LogLine =
   | { op: 'put'; entity: ChangedEntity; record: { id: string } }
-  | { op: 'patch'; entity: ChangedEntity; id: string; set: Record<string, unknown>; unset?: string[]; append?: Record<string, unknown[]> }
+  | { op: 'patch'; entity: ChangedEntity; id: string; set: Record<string, unknown>; unset?: string[]; append?: Record<string, unknown[]>; merge?: Record<string, Record<string, unknown>>; drop?: Record<string, string[]> }
   | { op: 'delete'; entity: ChangedEntity; id: string };
 
 /** The log beside a state file. */
 const logPath = (path: string) => `${path}.log`;
+
+/** A record's map field as replay changes it: the map, or a new one when the field holds none. */
+const mapOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {});
 
 /**
  * Applies the log's lines to a snapshot, each in constant time (records found through an index by
@@ -90,6 +93,12 @@ function applyLog(state: Record<string, unknown>, text: string): { skipped: numb
       Object.assign(record, entry.set);
       for (const field of entry.unset ?? []) delete record[field];
       for (const [field, items] of Object.entries(entry.append ?? {})) record[field] = [...((record[field] as unknown[] | undefined) ?? []), ...items];
+      // A map's keys set anew and removed, in place: the record is the replay's own copy.
+      for (const [field, values] of Object.entries(entry.merge ?? {})) record[field] = Object.assign(mapOf(record[field]), values);
+      for (const [field, keys] of Object.entries(entry.drop ?? {})) {
+        const map = (record[field] = mapOf(record[field]));
+        for (const key of keys) delete map[key];
+      }
     }
   }
   for (const collection of indexes.keys()) state[collection] = (state[collection] as unknown[]).filter((r) => r !== null);
@@ -104,7 +113,20 @@ function logLineOf(change: StateChange, record: { id: string } | undefined): Log
   const set = Object.fromEntries(change.fields.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
   const unset = change.fields.filter((field) => fields[field] === undefined);
   const append = change.appended && Object.fromEntries(Object.entries(change.appended).map(([field, count]) => [field, (fields[field] as unknown[]).slice(-count)]));
-  return { op: 'patch', entity: change.entity, id: change.id!, set, ...(unset.length > 0 ? { unset } : {}), ...(append ? { append } : {}) };
+  // A map of which a few keys changed: those keys only (an upload logs its file, not every file before it).
+  let merge: Record<string, Record<string, unknown>> | undefined;
+  let drop: Record<string, string[]> | undefined;
+  for (const [field, keys] of Object.entries(change.merged ?? {})) {
+    const map = fields[field] as Record<string, unknown>;
+    const present = keys.filter((key) => Object.hasOwn(map, key));
+    const gone = keys.filter((key) => !Object.hasOwn(map, key));
+    if (present.length > 0) (merge ??= {})[field] = Object.fromEntries(present.map((key) => [key, map[key]]));
+    if (gone.length > 0) (drop ??= {})[field] = gone;
+  }
+  return {
+    op: 'patch', entity: change.entity, id: change.id!, set, ...(unset.length > 0 ? { unset } : {}), ...(append ? { append } : {}),
+    ...(merge ? { merge } : {}), ...(drop ? { drop } : {}),
+  };
 }
 
 /** Disk errors the client can act on: a full disk or quota is 507 (the change is undone); others stay errors (500). */

@@ -161,3 +161,59 @@ describe('a restart on --state-file (finding 5)', () => {
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   });
 });
+
+/** A fake writing its changes to a state file in a fresh folder (through `io`), and that file's path. */
+async function persisted(io?: StateFileIo, options: FakeOptionsInput = {}) {
+  const file = await stateFolder();
+  const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, fixture: 'empty', timings: 'instant', auth: 'none', ...options });
+  const writer = new StateFileWriter(file, io);
+  await writer.write(await fake.snapshot());
+  fake.onChange((changes, current) => writer.record(changes, current));
+  return { fake, file, writer };
+}
+
+describe('the change log of uploads (finding 6)', () => {
+  it('finding 6: each upload adds about its own size to the log, whatever the sandbox holds already, and every upload loads again', async () => {
+    const { fake, file, writer } = await persisted();
+    const task = await (await fake.fetch(new Request(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))).json() as { id: string };
+    const [ready] = await fake.service.getStartTasks([task.id]);
+    const sandbox = (await fake.snapshot()).sandboxes.find((s) => s.id === ready!.sandbox_id)!;
+    const content = 'x'.repeat(30_000); // 40,000 bytes of base64
+    const sizes: number[] = [(await stat(`${file}.log`)).size];
+    for (let i = 0; i < 25; i++) {
+      const form = new FormData();
+      form.append('file', new Blob([content], { type: 'text/plain' }), 'notes.txt');
+      const path = `/workspace/project/uploads/file-${i}.txt`;
+      const answer = await fake.fetch(new Request(`${AGENT}/api/file/upload?path=${encodeURIComponent(path)}`, { method: 'POST', headers: { 'x-session-api-key': sandbox.session_api_key! }, body: form }));
+      expect(answer.status).toBe(200);
+      sizes.push((await stat(`${file}.log`)).size);
+    }
+    const growth = sizes.slice(1).map((size, i) => size - sizes[i]!);
+    // Each upload logs its own 40 KB of base64 and a little more; before, the whole map (up to 1 MB).
+    expect(Math.max(...growth)).toBeLessThan(42_000);
+    expect(Math.min(...growth)).toBeGreaterThan(40_000);
+    await writer.close();
+    const saved = (await readStateFile(file)) as Fixture;
+    expect(Object.keys(saved.sandboxes.find((s) => s.id === sandbox.id)!.uploaded_files ?? {})).toHaveLength(25);
+  });
+
+  it('finding 6: a replaced upload and one of several keys logs only that key, and the replay gives the same map as memory', async () => {
+    const { fake, file, writer } = await persisted();
+    const created = await fake.service.startSandbox(null);
+    const running = (await fake.snapshot()).sandboxes.find((s) => s.id === created.id)!;
+    const upload = async (path: string, text: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([text]), 'f');
+      return (await fake.fetch(new Request(`${AGENT}/api/file/upload?path=${encodeURIComponent(path)}`, { method: 'POST', headers: { 'x-session-api-key': running.session_api_key! }, body: form }))).status;
+    };
+    for (const name of ['a', 'b', 'c', 'd']) expect(await upload(`/workspace/${name}.txt`, `first ${name}`)).toBe(200);
+    expect(await upload('/workspace/b.txt', 'second b')).toBe(200);
+    const lines = (await readFile(`${file}.log`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toEqual({ op: 'patch', entity: 'sandbox', id: created.id, set: {}, merge: { uploaded_files: { '/workspace/b.txt': Buffer.from('second b').toString('base64') } } });
+    const inMemory = (await fake.snapshot()).sandboxes.find((s) => s.id === created.id)!.uploaded_files;
+    await writer.flush();
+    const replayed = ((await readStateFile(file)) as Fixture).sandboxes.find((s) => s.id === created.id)!.uploaded_files;
+    expect(replayed).toEqual(inMemory);
+    await writer.close();
+  });
+});
