@@ -233,12 +233,14 @@ async function serve(config: ServeConfig): Promise<void> {
   let fixture: string | FixtureInput = config.fixture;
   let stateFile: StateFileWriter | undefined;
   let seed = config.seed;
+  let restarted = false;
   if (config.stateFile) {
     const saved = await readStateFile(config.stateFile);
     if (saved !== null) {
       fixture = saved as FixtureInput;
       // Started again: what it hands out now must differ from what it handed out before.
       seed = restartSeed(config.seed);
+      restarted = true;
     }
     stateFile = new StateFileWriter(config.stateFile);
   }
@@ -297,8 +299,12 @@ async function serve(config: ServeConfig): Promise<void> {
         const writer = new StateFileWriter(fileOf(name));
         tenantWriters.set(name, writer);
         // The first snapshot is asked for at once: it runs before the request that made the tenant (whose changes wait for it).
-        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot));
-        instance.onChange((changes, state) => ready.then(() => writer.record(changes, state)));
+        // When it fails (a full disk), the writer writes the whole state with the next change instead (issue 29, finding 8).
+        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot)).catch(() => undefined);
+        instance.onChange((changes, state) => ready.then(async () => {
+          if (writer.unwritten) await mkdir(dir, { recursive: true });
+          return writer.record(changes, state);
+        }));
       },
       deleted: async (name) => {
         const writer = tenantWriters.get(name);
@@ -311,7 +317,9 @@ async function serve(config: ServeConfig): Promise<void> {
   if (stateFile) {
     await stateFile.removeLeftovers();
     try {
-      await stateFile.write(await fake.snapshot());
+      // Started again: go on with the files as they are (a start needs no free space); else write the first snapshot.
+      if (restarted) await stateFile.adopt();
+      else await stateFile.write(await fake.snapshot());
     } catch (error) {
       throw new FakehandsError('invalid_state_file', `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`);
     }

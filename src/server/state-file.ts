@@ -181,6 +181,12 @@ export class StateFileWriter {
   #logBytes = 0;
   /** A failed append could not be cut back: the next change rewrites the snapshot instead. */
   #torn = false;
+  /**
+   * No snapshot of this writer's state is in place yet (its first `write` has not happened, or
+   * failed on a full disk): the next change writes one, so a state first written while the disk
+   * was full is written whole once there is room again (issue 29, finding 8).
+   */
+  #unwritten = true;
   /** The state last told about, for the compaction on close. */
   #lastState: ChangedState | null = null;
   /** The change log, kept open for appends. */
@@ -210,11 +216,41 @@ export class StateFileWriter {
     return removed;
   }
 
+  /** Whether no snapshot is in place yet (the next change writes one; the folder must exist by then). */
+  get unwritten(): boolean {
+    return this.#unwritten;
+  }
+
   /** Writes `state` as the snapshot (atomically) and starts the log over; resolves once it is in place. */
   write(state: Fixture): Promise<void> {
     return this.#enqueue(async () => {
       await this.#writeSnapshot(`${JSON.stringify(state)}\n`);
       await this.#truncateLog();
+      this.#unwritten = false;
+    });
+  }
+
+  /**
+   * Goes on with the files an earlier run wrote (the state loaded from them): the log is cut back
+   * to its last whole line and appended to, and no snapshot is written, so a start needs no free
+   * disk space (issue 29, finding 8). Without a log, the next change starts one.
+   */
+  adopt(): Promise<void> {
+    return this.#enqueue(async () => {
+      const handle = await this.#logHandle();
+      const { size } = await handle.stat();
+      let whole = 0;
+      let lines = 0;
+      if (size > 0) {
+        const bytes = await readFile(logPath(this.#path));
+        whole = bytes.lastIndexOf(0x0a) + 1;
+        for (let at = bytes.indexOf(0x0a); at >= 0 && at < whole; at = bytes.indexOf(0x0a, at + 1)) lines++;
+        // A torn last line (a crash mid-append) is cut off: the next line must not be glued to it.
+        if (whole < bytes.length) await handle.truncate(whole);
+      }
+      this.#logBytes = whole;
+      this.#logLines = lines;
+      this.#unwritten = false;
     });
   }
 
@@ -231,7 +267,7 @@ export class StateFileWriter {
       }
       this.#pending.push(JSON.stringify(logLineOf(change, state.record(change.entity, change.id))));
     }
-    if (this.#torn || this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
+    if (this.#torn || this.#unwritten || this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
     // Group commit: one write carries every change that arrived while the previous one ran.
     this.#group ??= this.#enqueue(async () => {
       this.#group = null;
@@ -243,6 +279,7 @@ export class StateFileWriter {
         await this.#writeSnapshot(`${JSON.stringify(compact())}\n`);
         await this.#truncateLog();
         this.#torn = false;
+        this.#unwritten = false;
       } else if (lines.length > 0) {
         await this.#append(`${lines.join('\n')}\n`);
       }

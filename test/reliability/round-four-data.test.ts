@@ -3,7 +3,7 @@
  * a restart on a state file (5), a change log that grew with the record (6), recovery from a full
  * disk (8). Each reproduced as a test first; the start-up figures of finding 13 are in bench/.
  */
-import { mkdtemp, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -215,5 +215,95 @@ describe('the change log of uploads (finding 6)', () => {
     const replayed = ((await readStateFile(file)) as Fixture).sandboxes.find((s) => s.id === created.id)!.uploaded_files;
     expect(replayed).toEqual(inMemory);
     await writer.close();
+  });
+});
+
+/** The real file system, with every write failing with ENOSPC while `disk.full` (snapshots and log alike). */
+function fullDisk(disk: { full: boolean }): StateFileIo {
+  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  return {
+    rename, unlink,
+    open: (async (path: string, flags: number, mode?: number) => {
+      const handle = await open(path, flags, mode);
+      return Object.assign(Object.create(handle) as typeof handle, {
+        write: async (buffer: Buffer, offset = 0, length = buffer.length - offset) => {
+          if (disk.full) throw enospc();
+          return handle.write(buffer, offset, length);
+        },
+        writeFile: async (data: string) => {
+          if (disk.full) throw enospc();
+          return handle.writeFile(data);
+        },
+        truncate: (len?: number) => handle.truncate(len),
+        sync: () => handle.sync(),
+        stat: () => handle.stat(),
+        close: () => handle.close(),
+      });
+    }) as StateFileIo['open'],
+  };
+}
+
+describe('a full disk, then room again (finding 8)', () => {
+  it('finding 8: a state first written while the disk is full answers 507, and once there is room the next create answers 200 and the whole state loads', async () => {
+    const disk = { full: true };
+    const file = await stateFolder();
+    const fake = await createFake({ fixture: 'empty', timings: 'instant', auth: 'none' });
+    const writer = new StateFileWriter(file, fullDisk(disk));
+    // As a tenant is wired: its first snapshot is written before its first request, which waits for it.
+    const ready = writer.write(await fake.snapshot()).catch(() => undefined);
+    fake.onChange((changes, current) => ready.then(() => writer.record(changes, current)));
+    const create = () => fake.fetch(new Request(`${APP}/api/v1/sandboxes`, { method: 'POST' }));
+    expect((await create()).status).toBe(507);
+    expect((await fake.snapshot()).sandboxes).toEqual([]);
+    disk.full = false;
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await create()).status);
+    expect(statuses).toEqual(Array(10).fill(200));
+    await writer.flush();
+    const saved = (await readStateFile(file)) as Fixture | null;
+    expect(saved?.sandboxes).toHaveLength(10);
+    await writer.close();
+  });
+
+  it('finding 8: a restart on --state-file writes no snapshot (it needs no free space) and goes on appending to the log', async () => {
+    const file = await stateFolder();
+    const serve = () => startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
+    const first = await serve();
+    expect((await fetch(`${first.url}/api/v1/sandboxes`, { method: 'POST' })).status).toBe(200);
+    first.proc.kill('SIGKILL'); // no fold of the log on the way out
+    await first.exited;
+    const before = await stat(file);
+    const logBefore = (await stat(`${file}.log`)).size;
+    expect(logBefore).toBeGreaterThan(0);
+    const second = await serve();
+    expect((await fetch(`${second.url}/api/v1/sandboxes`, { method: 'POST' })).status).toBe(200);
+    const after = await stat(file);
+    // The same snapshot file, untouched; the new sandbox went to the end of the log.
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect((await stat(`${file}.log`)).size).toBeGreaterThan(logBefore);
+    second.proc.kill('SIGKILL');
+    await second.exited;
+    expect(((await readStateFile(file)) as Fixture).sandboxes).toHaveLength(2);
+  }, 60_000);
+
+  it('finding 8: going on with a log whose last line was torn cuts it off, so the next line is whole', async () => {
+    const file = await stateFolder();
+    const fake = await createFake({ fixture: 'empty', timings: 'instant', auth: 'none' });
+    const first = new StateFileWriter(file);
+    await first.write(await fake.snapshot());
+    const stop = fake.onChange((changes, current) => first.record(changes, current));
+    await fake.service.startSandbox(null);
+    stop();
+    await first.flush();
+    await writeFile(`${file}.log`, `${await readFile(`${file}.log`, 'utf8')}{"op":"put","entity":"sandb`);
+    const second = new StateFileWriter(file);
+    await second.adopt();
+    fake.onChange((changes, current) => second.record(changes, current));
+    await fake.service.startSandbox(null);
+    await second.flush();
+    const lines = (await readFile(`${file}.log`, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    expect(((await readStateFile(file)) as Fixture).sandboxes).toHaveLength(2);
   });
 });
