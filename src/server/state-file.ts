@@ -92,7 +92,11 @@ function applyLog(state: Record<string, unknown>, text: string): { skipped: numb
       const record = records[at] as Record<string, unknown>;
       Object.assign(record, entry.set);
       for (const field of entry.unset ?? []) delete record[field];
-      for (const [field, items] of Object.entries(entry.append ?? {})) record[field] = [...((record[field] as unknown[] | undefined) ?? []), ...items];
+      // Appended in place (the record is the replay's own copy): a long list grown line by line costs what was appended.
+      for (const [field, items] of Object.entries(entry.append ?? {})) {
+        const list = Array.isArray(record[field]) ? record[field] as unknown[] : (record[field] = []) as unknown[];
+        for (const item of items) list.push(item);
+      }
       // A map's keys set anew and removed, in place: the record is the replay's own copy.
       for (const [field, values] of Object.entries(entry.merge ?? {})) record[field] = Object.assign(mapOf(record[field]), values);
       for (const [field, keys] of Object.entries(entry.drop ?? {})) {
