@@ -221,22 +221,28 @@ async function startup(): Promise<void> {
 }
 
 // ------------------------------------------------------------------ 6b. start-up with the change log the fake wrote (issue 29, finding 13)
-/** Records made through the API before the restart, comma-separated (BENCH_STARTUP_LOG). */
+/** Conversations started through the API before the restart, comma-separated (BENCH_STARTUP_LOG). */
 const STARTUP_LOG_SIZES = (process.env.BENCH_STARTUP_LOG ?? '10000,50000').split(',').map(Number);
+const FIRST_MESSAGE = JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } });
 async function startupLog(): Promise<void> {
-  console.log(`\n6b. Start-up on a --state-file the fake wrote: records made through the API, then kill -9 (the log stays), against the same state folded into the snapshot (median of 3)`);
+  console.log(`\n6b. Start-up on a --state-file the fake wrote: conversations started through the API (--timings instant), then kill -9 (the log stays), against the same state folded into the snapshot (median of 3)`);
   const { readStateFile } = await import('../dist/server.js');
   const { copyFile } = await import('node:fs/promises');
   const rows: Row[] = [];
   for (const records of STARTUP_LOG_SIZES) {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-startup-log-'));
     const file = join(dir, 'state.json');
-    const writer = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--fixture', 'empty', '--state-file', file]);
+    const writer = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
     let made = 0;
     await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
       while (made < records) {
         made++;
-        const response = await fetch(`${writer.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-session-api-key': KEY } });
+        // A conversation with a first message: its start task, sandbox, conversation and events, as a client makes them.
+        const response = await fetch(`${writer.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: FIRST_MESSAGE }).catch(() => null);
+        if (response === null) {
+          made--; // a connection reset under load: made again
+          continue;
+        }
         if (response.status !== 200) throw new Error(`create answered ${response.status}`);
         await response.arrayBuffer();
       }
