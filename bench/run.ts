@@ -267,8 +267,8 @@ async function startupLog(): Promise<void> {
     }
     const ratio = median(withLog) / median(without);
     rows.push({ records, withoutLogMs: round(median(without), 0), withLogMs: round(median(withLog), 0), ratio: round(ratio, 2) });
-    console.log(`  ${records.toLocaleString('en')} records: folded ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms → ${round(ratio, 2)}×`);
-    target(`start-up: ${records.toLocaleString('en')} records from the fake's own log × folded`, ratio, 1.5, false);
+    console.log(`  ${records.toLocaleString('en')} conversations: folded ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms → ${round(ratio, 2)}×`);
+    target(`start-up: ${records.toLocaleString('en')} conversations from the fake's own log × folded`, ratio, 1.5, false);
   }
   report.startupLog = rows;
 }
