@@ -23,7 +23,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; stalls?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; browser?: Record<string, unknown>; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; startupLog?: Row[]; stalls?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; browser?: Record<string, unknown>; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -218,6 +218,59 @@ async function startup(): Promise<void> {
   report.startup = { records: STARTUP_RECORDS, logLines: STARTUP_LOG_LINES, withoutLogMs: round(median(without), 0), withLogMs: round(median(withLog), 0), ratio: round(ratio, 2) };
   console.log(`  without the log ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms`);
   target('start-up: with a 50,000-line log × without', ratio, 3, false);
+}
+
+// ------------------------------------------------------------------ 6b. start-up with the change log the fake wrote (issue 29, finding 13)
+/** Conversations started through the API before the restart, comma-separated (BENCH_STARTUP_LOG). */
+const STARTUP_LOG_SIZES = (process.env.BENCH_STARTUP_LOG ?? '10000,50000').split(',').map(Number);
+const FIRST_MESSAGE = JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } });
+async function startupLog(): Promise<void> {
+  console.log(`\n6b. Start-up on a --state-file the fake wrote: conversations started through the API (--timings instant), then kill -9 (the log stays), against the same state folded into the snapshot (median of 3)`);
+  const { readStateFile } = await import('../dist/server.js');
+  const { copyFile } = await import('node:fs/promises');
+  const rows: Row[] = [];
+  for (const records of STARTUP_LOG_SIZES) {
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-startup-log-'));
+    const file = join(dir, 'state.json');
+    const writer = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
+    let made = 0;
+    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      while (made < records) {
+        made++;
+        // A conversation with a first message: its start task, sandbox, conversation and events, as a client makes them.
+        const response = await fetch(`${writer.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: FIRST_MESSAGE }).catch(() => null);
+        if (response === null) {
+          made--; // a connection reset under load: made again
+          continue;
+        }
+        if (response.status !== 200) throw new Error(`create answered ${response.status}`);
+        await response.arrayBuffer();
+      }
+    }));
+    await writer.stop(); // SIGKILL: the log is not folded on the way out
+    const folded = join(dir, 'folded.json');
+    await writeFile(folded, `${JSON.stringify(await readStateFile(file))}\n`);
+    const timeToListen = async (withLog: boolean) => {
+      const run = await mkdtemp(join(tmpdir(), 'fakehands-startup-run-'));
+      const target = join(run, 'state.json');
+      await copyFile(withLog ? file : folded, target);
+      if (withLog) await copyFile(`${file}.log`, `${target}.log`);
+      const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--state-file', target]);
+      await server.stop();
+      return server.startedMs;
+    };
+    const without: number[] = [];
+    const withLog: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      without.push(await timeToListen(false));
+      withLog.push(await timeToListen(true));
+    }
+    const ratio = median(withLog) / median(without);
+    rows.push({ records, withoutLogMs: round(median(without), 0), withLogMs: round(median(withLog), 0), ratio: round(ratio, 2) });
+    console.log(`  ${records.toLocaleString('en')} conversations: folded ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms → ${round(ratio, 2)}×`);
+    target(`start-up: ${records.toLocaleString('en')} conversations from the fake's own log × folded`, ratio, 1.5, false);
+  }
+  report.startupLog = rows;
 }
 
 // ------------------------------------------------------------------ 7. event-loop stalls
@@ -502,7 +555,7 @@ async function browser(): Promise<void> {
 }
 
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, stalls, agent, tenants, browser };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, startupLog, stalls, agent, tenants, browser };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

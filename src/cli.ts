@@ -10,7 +10,7 @@ import { DEFAULT_API_KEY, FakeOptions, type FakeOptionsInput } from './options.j
 import { packageVersion } from './package-root.js';
 import type { CorsPolicy } from './server/cors.js';
 import { createFakeServer, type RequestLogLine } from './server/http-server.js';
-import { StateFileWriter, readStateFile } from './server/state-file.js';
+import { StateFileWriter, readStateFile, restartSeed } from './server/state-file.js';
 import { freePort } from './server/start.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
@@ -233,9 +233,16 @@ async function serve(config: ServeConfig): Promise<void> {
   await checkPaths(config);
   let fixture: string | FixtureInput = config.fixture;
   let stateFile: StateFileWriter | undefined;
+  let seed = config.seed;
+  let restarted = false;
   if (config.stateFile) {
     const saved = await readStateFile(config.stateFile);
-    if (saved !== null) fixture = saved as FixtureInput;
+    if (saved !== null) {
+      fixture = saved as FixtureInput;
+      // Started again: what it hands out now must differ from what it handed out before.
+      seed = restartSeed(config.seed);
+      restarted = true;
+    }
     stateFile = new StateFileWriter(config.stateFile);
   }
   // The default agent port, when another process has it, gives way to a free one (conversation_url names it); a port asked for does not.
@@ -247,7 +254,7 @@ async function serve(config: ServeConfig): Promise<void> {
   try {
     fake = await createFake({
       agentScripts: (config.agentScripts ? await readAgentScripts(config.agentScripts) : []) as FakeOptionsInput['agentScripts'],
-      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, agentServerVersion: config.agentServerVersion, seed: config.seed, fixture,
+      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, agentServerVersion: config.agentServerVersion, seed, fixture,
       timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),
@@ -293,8 +300,12 @@ async function serve(config: ServeConfig): Promise<void> {
         const writer = new StateFileWriter(fileOf(name));
         tenantWriters.set(name, writer);
         // The first snapshot is asked for at once: it runs before the request that made the tenant (whose changes wait for it).
-        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot));
-        instance.onChange((changes, state) => ready.then(() => writer.record(changes, state)));
+        // When it fails (a full disk), the writer writes the whole state with the next change instead (issue 29, finding 8).
+        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot)).catch(() => undefined);
+        instance.onChange((changes, state) => ready.then(async () => {
+          if (writer.unwritten) await mkdir(dir, { recursive: true });
+          return writer.record(changes, state);
+        }));
       },
       deleted: async (name) => {
         const writer = tenantWriters.get(name);
@@ -307,7 +318,9 @@ async function serve(config: ServeConfig): Promise<void> {
   if (stateFile) {
     await stateFile.removeLeftovers();
     try {
-      await stateFile.write(await fake.snapshot());
+      // Started again: go on with the files as they are (a start needs no free space); else write the first snapshot.
+      if (restarted) await stateFile.adopt();
+      else await stateFile.write(await fake.snapshot());
     } catch (error) {
       throw new FakehandsError('invalid_state_file', `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`);
     }

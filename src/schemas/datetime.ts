@@ -3,8 +3,13 @@
  * The stored form is this canonical one, so creation times sort as strings.
  */
 
-/** Formats epoch milliseconds plus extra microseconds (0–999) in the canonical form. */
+/**
+ * Formats epoch milliseconds plus extra microseconds (an integer 0–999) in the canonical form. A
+ * fraction of a millisecond is dropped; microseconds that are not a whole number in range throw
+ * (a time that could not be read back is never written).
+ */
 export function formatDateTime(ms: number, micros = 0): string {
+  if (!Number.isInteger(micros) || micros < 0 || micros > 999) throw new RangeError(`Failed to format a datetime: ${micros} is not a whole number of microseconds from 0 to 999.`);
   // Joined, not concatenated: stored timestamps stay flat strings (a rope costs several objects).
   return [new Date(ms).toISOString().slice(0, 23), String(micros).padStart(3, '0'), 'Z'].join('');
 }

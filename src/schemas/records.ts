@@ -5,12 +5,22 @@
  */
 import * as z from 'zod/mini';
 import { ConversationTrigger, DateTime as WireDateTime, ProviderType } from './common.js';
-import { canonicalDateTime } from './datetime.js';
+import { canonicalDateTime, parseDateTimeMicros } from './datetime.js';
 import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus, LaunchedAgentProfile } from './app-conversation.js';
 import { MCPConfig } from './mcp.js';
 
-/** A stored datetime: any ISO 8601 form is accepted and kept in the canonical form, so times sort as strings. */
-const DateTime = z.pipe(WireDateTime, z.transform(canonicalDateTime));
+/**
+ * A stored datetime: any ISO 8601 form is accepted and kept in the canonical form, so times sort as
+ * strings. One that names no real instant (month 13) is refused as the schema's own error: a
+ * stored time always reads back (issue 29, finding 3).
+ */
+const DateTime = z.pipe(WireDateTime, z.transform((value: string, context) => {
+  if (!Number.isFinite(parseDateTimeMicros(value))) {
+    context.issues.push({ code: 'custom', message: 'expected an ISO 8601 datetime of a real instant', input: value });
+    return z.NEVER;
+  }
+  return canonicalDateTime(value);
+}));
 
 /** Sandbox states that are stored; MISSING is the absence of a record. */
 export const StoredSandboxStatus = z.enum(['STARTING', 'RUNNING', 'PAUSED', 'ERROR']);

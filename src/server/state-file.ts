@@ -42,11 +42,14 @@ const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes'
 /** One line of the change log: a whole new record, the fields an update set and the items it appended, or a delete. */
 type LogLine =
   | { op: 'put'; entity: ChangedEntity; record: { id: string } }
-  | { op: 'patch'; entity: ChangedEntity; id: string; set: Record<string, unknown>; unset?: string[]; append?: Record<string, unknown[]> }
+  | { op: 'patch'; entity: ChangedEntity; id: string; set: Record<string, unknown>; unset?: string[]; append?: Record<string, unknown[]>; merge?: Record<string, Record<string, unknown>>; drop?: Record<string, string[]> }
   | { op: 'delete'; entity: ChangedEntity; id: string };
 
 /** The log beside a state file. */
 const logPath = (path: string) => `${path}.log`;
+
+/** A record's map field as replay changes it: the map, or a new one when the field holds none. */
+const mapOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {});
 
 /**
  * Applies the log's lines to a snapshot, each in constant time (records found through an index by
@@ -89,7 +92,17 @@ function applyLog(state: Record<string, unknown>, text: string): { skipped: numb
       const record = records[at] as Record<string, unknown>;
       Object.assign(record, entry.set);
       for (const field of entry.unset ?? []) delete record[field];
-      for (const [field, items] of Object.entries(entry.append ?? {})) record[field] = [...((record[field] as unknown[] | undefined) ?? []), ...items];
+      // Appended in place (the record is the replay's own copy): a long list grown line by line costs what was appended.
+      for (const [field, items] of Object.entries(entry.append ?? {})) {
+        const list = Array.isArray(record[field]) ? record[field] as unknown[] : (record[field] = []) as unknown[];
+        for (const item of items) list.push(item);
+      }
+      // A map's keys set anew and removed, in place: the record is the replay's own copy.
+      for (const [field, values] of Object.entries(entry.merge ?? {})) record[field] = Object.assign(mapOf(record[field]), values);
+      for (const [field, keys] of Object.entries(entry.drop ?? {})) {
+        const map = (record[field] = mapOf(record[field]));
+        for (const key of keys) delete map[key];
+      }
     }
   }
   for (const collection of indexes.keys()) state[collection] = (state[collection] as unknown[]).filter((r) => r !== null);
@@ -104,7 +117,20 @@ function logLineOf(change: StateChange, record: { id: string } | undefined): Log
   const set = Object.fromEntries(change.fields.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
   const unset = change.fields.filter((field) => fields[field] === undefined);
   const append = change.appended && Object.fromEntries(Object.entries(change.appended).map(([field, count]) => [field, (fields[field] as unknown[]).slice(-count)]));
-  return { op: 'patch', entity: change.entity, id: change.id!, set, ...(unset.length > 0 ? { unset } : {}), ...(append ? { append } : {}) };
+  // A map of which a few keys changed: those keys only (an upload logs its file, not every file before it).
+  let merge: Record<string, Record<string, unknown>> | undefined;
+  let drop: Record<string, string[]> | undefined;
+  for (const [field, keys] of Object.entries(change.merged ?? {})) {
+    const map = fields[field] as Record<string, unknown>;
+    const present = keys.filter((key) => Object.hasOwn(map, key));
+    const gone = keys.filter((key) => !Object.hasOwn(map, key));
+    if (present.length > 0) (merge ??= {})[field] = Object.fromEntries(present.map((key) => [key, map[key]]));
+    if (gone.length > 0) (drop ??= {})[field] = gone;
+  }
+  return {
+    op: 'patch', entity: change.entity, id: change.id!, set, ...(unset.length > 0 ? { unset } : {}), ...(append ? { append } : {}),
+    ...(merge ? { merge } : {}), ...(drop ? { drop } : {}),
+  };
 }
 
 /** Disk errors the client can act on: a full disk or quota is 507 (the change is undone); others stay errors (500). */
@@ -114,6 +140,15 @@ function diskError(error: unknown): unknown {
     return new Refusal('storage_full', `Insufficient Storage: the state file could not be written (${code}); the change was not made. Free some disk space, or start without --state-file`);
   }
   return error;
+}
+
+/**
+ * The seed of a fake started again from a state file: `seed` mixed with fresh random bits. The
+ * seeded source would hand out again the ids, keys and events it handed out before the restart;
+ * these must be new (issue 29, finding 5). A fresh start (no state file yet) keeps `seed` as it is.
+ */
+export function restartSeed(seed: number): number {
+  return (seed ^ randomBytes(4).readInt32LE(0)) | 0;
 }
 
 /** Reads a state file and replays its change log: the data, or `null` when there is no file yet. A corrupt file is an error, never a silent reset. */
@@ -150,6 +185,12 @@ export class StateFileWriter {
   #logBytes = 0;
   /** A failed append could not be cut back: the next change rewrites the snapshot instead. */
   #torn = false;
+  /**
+   * No snapshot of this writer's state is in place yet (its first `write` has not happened, or
+   * failed on a full disk): the next change writes one, so a state first written while the disk
+   * was full is written whole once there is room again (issue 29, finding 8).
+   */
+  #unwritten = true;
   /** The state last told about, for the compaction on close. */
   #lastState: ChangedState | null = null;
   /** The change log, kept open for appends. */
@@ -179,11 +220,41 @@ export class StateFileWriter {
     return removed;
   }
 
+  /** Whether no snapshot is in place yet (the next change writes one; the folder must exist by then). */
+  get unwritten(): boolean {
+    return this.#unwritten;
+  }
+
   /** Writes `state` as the snapshot (atomically) and starts the log over; resolves once it is in place. */
   write(state: Fixture): Promise<void> {
     return this.#enqueue(async () => {
       await this.#writeSnapshot(`${JSON.stringify(state)}\n`);
       await this.#truncateLog();
+      this.#unwritten = false;
+    });
+  }
+
+  /**
+   * Goes on with the files an earlier run wrote (the state loaded from them): the log is cut back
+   * to its last whole line and appended to, and no snapshot is written, so a start needs no free
+   * disk space (issue 29, finding 8). Without a log, the next change starts one.
+   */
+  adopt(): Promise<void> {
+    return this.#enqueue(async () => {
+      const handle = await this.#logHandle();
+      const { size } = await handle.stat();
+      let whole = 0;
+      let lines = 0;
+      if (size > 0) {
+        const bytes = await readFile(logPath(this.#path));
+        whole = bytes.lastIndexOf(0x0a) + 1;
+        for (let at = bytes.indexOf(0x0a); at >= 0 && at < whole; at = bytes.indexOf(0x0a, at + 1)) lines++;
+        // A torn last line (a crash mid-append) is cut off: the next line must not be glued to it.
+        if (whole < bytes.length) await handle.truncate(whole);
+      }
+      this.#logBytes = whole;
+      this.#logLines = lines;
+      this.#unwritten = false;
     });
   }
 
@@ -200,7 +271,7 @@ export class StateFileWriter {
       }
       this.#pending.push(JSON.stringify(logLineOf(change, state.record(change.entity, change.id))));
     }
-    if (this.#torn || this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
+    if (this.#torn || this.#unwritten || this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
     // Group commit: one write carries every change that arrived while the previous one ran.
     this.#group ??= this.#enqueue(async () => {
       this.#group = null;
@@ -212,6 +283,7 @@ export class StateFileWriter {
         await this.#writeSnapshot(`${JSON.stringify(compact())}\n`);
         await this.#truncateLog();
         this.#torn = false;
+        this.#unwritten = false;
       } else if (lines.length > 0) {
         await this.#append(`${lines.join('\n')}\n`);
       }

@@ -55,7 +55,9 @@ export function agentStatus(conversation: ConversationRecord): 'running' | 'fini
 /** Stores a new event of a conversation at `atMs` (default now); returns it. */
 export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
   const stamp = state.stamp(atMs);
-  const event = { id: state.random.uuid(), timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
+  // An id no stored event has: a state loaded again (a restart, a snapshot as fixture) replays the seeded ids (issue 29, finding 5).
+  const id = state.unusedId(() => state.random.uuid(), (taken) => state.store.events.get(taken) !== undefined);
+  const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
   await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
   return event;
 }

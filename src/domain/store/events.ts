@@ -26,6 +26,8 @@ export interface StateChange {
   fields?: readonly string[];
   /** Of an update: lists that only grew, with how many items were appended at their end. */
   appended?: Readonly<Record<string, number>>;
+  /** Of an update: maps (objects) whose other keys stayed as they were, with the keys set anew or removed (issue 29, finding 6). */
+  merged?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What a change listener can read of the state it is told about. */

@@ -80,23 +80,43 @@ export type UndoSink = (undo: () => void | Promise<void>) => void;
 /** Whether two list items are the same value (a string by value, an object as JSON). */
 const sameItem = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
 
+/** A plain object (a map such as a sandbox's `uploaded_files`), not an array or null. */
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /**
- * What an update changed, for the change log: the fields patched, and for a list that only grew
- * (a conversation's messages), how many items were appended, so the log grows with the change.
+ * The keys of a map whose value differs between `before` and `after` (set anew, or removed), or
+ * `null` when most of it changed (then the whole map is logged). Values are compared by identity:
+ * an update copies a map and sets a few keys, so the rest are the same values.
  */
-function changeOf(current: object, next: object, patch: object): { fields: string[]; appended?: Record<string, number> } {
+function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] | null {
+  const keys: string[] = [];
+  for (const key in after) if (!Object.hasOwn(before, key) || before[key] !== after[key]) keys.push(key);
+  for (const key in before) if (!Object.hasOwn(after, key)) keys.push(key);
+  return keys.length * 2 > Object.keys(after).length + 1 ? null : keys;
+}
+
+/**
+ * What an update changed, for the change log: the fields patched; for a list that only grew
+ * (a conversation's messages), how many items were appended; for a map of which only some keys
+ * changed (a sandbox's uploads), those keys: the log grows with the change, not with the record.
+ */
+function changeOf(current: object, next: object, patch: object): { fields: string[]; appended?: Record<string, number>; merged?: Record<string, string[]> } {
   const fields: string[] = [];
   let appended: Record<string, number> | undefined;
+  let merged: Record<string, string[]> | undefined;
   for (const key of Object.keys(patch)) {
     const before = (current as Record<string, unknown>)[key];
     const after = (next as Record<string, unknown>)[key];
+    const keys = isMap(before) && isMap(after) ? changedKeys(before, after) : null;
     if (Array.isArray(before) && Array.isArray(after) && after.length > before.length && before.every((item, i) => sameItem(item, after[i]))) {
       (appended ??= {})[key] = after.length - before.length;
+    } else if (keys !== null) {
+      (merged ??= {})[key] = keys;
     } else {
       fields.push(key);
     }
   }
-  return appended ? { fields, appended } : { fields };
+  return { fields, ...(appended ? { appended } : {}), ...(merged ? { merged } : {}) };
 }
 
 /** A record that can be kept in a table: it has an id and a creation time. */

@@ -46,7 +46,7 @@ export const QueryDateTime = z.pipe(z.string(), z.transform((value, ctx) => {
     });
     return NEVER;
   }
-  return canonicalDateTime(formatDateTime(Math.floor(micros / 1000), micros % 1000));
+  return canonicalDateTime(formatDateTime(Math.floor(micros / 1000), ((micros % 1000) + 1000) % 1000));
 }));
 
 /** Paging parameters of every V1 search. */
