@@ -355,10 +355,12 @@ function describeFailures(message: string): { lines: string[]; failed: number } 
     const result = JSON.parse(message) as { errors?: { interaction?: string; mismatch?: { message?: string; mismatches?: { mismatch?: string; path?: string; type?: string }[] } }[] };
     const lines = (result.errors ?? []).map((e) => {
       const name = (e.interaction ?? 'an interaction').replace(/^Verifying a pact between .+? and .+? /, '');
-      const all = e.mismatch?.mismatches ?? [];
+      // A wrong status says most (a 200 where the contract wants a 401): it comes first.
+      const all = [...(e.mismatch?.mismatches ?? [])].sort((x, y) => Number(/status/i.test(y.type ?? '')) - Number(/status/i.test(x.type ?? '')));
       const first = all[0];
-      const more = all.length > 1 ? ` (and ${all.length - 1} more difference${all.length > 2 ? 's' : ''})` : '';
-      const difference = first?.mismatch ? `${first.path ? `${first.path}: ` : ''}${oneLine(first.mismatch)}${more}` : e.mismatch?.message ? oneLine(e.mismatch.message) : '';
+      const more = all.length > 1 ? `; and ${all.length - 1} more difference${all.length > 2 ? 's' : ''}` : '';
+      const where = first?.path ? `${first.path}: ` : /status/i.test(first?.type ?? '') ? 'status: ' : '';
+      const difference = first?.mismatch ? `${where}${oneLine(first.mismatch)}${more}` : e.mismatch?.message ? oneLine(e.mismatch.message) : '';
       return `interaction failed: ${name}${difference ? ` (${difference})` : ''}`;
     });
     if (lines.length > 0) return { lines, failed: lines.length };
