@@ -27,6 +27,13 @@ export const BODY_TIMEOUT_MS = 10_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** How many bodies are read at once by default. */
 export const BODY_CONCURRENCY = 4;
+/**
+ * How many connections may wait to be accepted (the kernel caps it at `net.core.somaxconn`, 4096 on
+ * Linux since 5.4). Node's default, 511, was too few: 3,000 clients connecting at once to a server
+ * busy on two loaded cores overflowed it, the kernel dropped their handshakes, and after its SYN-ACK
+ * retries (about 30 s) reset them: `ECONNRESET` in the client (#29 finding 17).
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /** One line of the request log. Never holds a header, so never a key or token. */
 export interface RequestLogLine {
@@ -284,7 +291,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     listen(port, host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => {
+        server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
