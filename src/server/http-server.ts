@@ -143,7 +143,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         try {
           for await (const piece of body) {
             if (response.destroyed) break;
-            response.write(piece);
+            // A slow reader holds the next piece back rather than the server's memory (#29 finding 11: 82 MB downloads).
+            if (!response.write(piece)) await new Promise<void>((resolve) => { response.once('drain', resolve); response.once('close', resolve); });
           }
         } finally {
           response.end();
