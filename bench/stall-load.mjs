@@ -51,7 +51,7 @@ const loads = {
     const c = await conversation();
     const agent = c.conversation_url.replace(/\/api\/conversations\/.*$/, '');
     const megabyte = 'x'.repeat(1_000_000);
-    for (let i = 0; i < 82; i += 4) {
+    for (let i = 0; i < Number(process.env.LOOP_DOWNLOAD_MB ?? 82); i += 4) {
       await Promise.all(Array.from({ length: 4 }, (_, k) => {
         const form = new FormData();
         form.append('file', new Blob([megabyte], { type: 'text/plain' }), `f${i + k}.txt`);
@@ -62,7 +62,7 @@ const loads = {
     await repeatFor(() => fetch(`${url}/api/v1/app-conversations/${c.id}/download`).then((r) => r.arrayBuffer()));
   },
   'legacy-list': async () => {
-    for (let i = 0; i < 20_000; i += 50) await Promise.all(Array.from({ length: 50 }, () => post('/api/conversations', '{}')));
+    for (let i = 0; i < Number(process.env.LOOP_CONVERSATIONS ?? 20_000); i += 50) await Promise.all(Array.from({ length: 50 }, () => post('/api/conversations', '{}')));
     go();
     await repeatFor(() => fetch(`${url}/api/conversations?limit=100000`).then((r) => r.arrayBuffer()));
   },
