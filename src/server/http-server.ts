@@ -176,7 +176,17 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
           for await (const piece of body) {
             if (response.destroyed) break;
             // A slow reader holds the next piece back rather than the server's memory (#29 finding 11: 82 MB downloads).
-            if (!response.write(piece)) await new Promise<void>((resolve) => { response.once('drain', resolve); response.once('close', resolve); });
+            if (!response.write(piece)) {
+              await new Promise<void>((resolve) => {
+                const done = () => {
+                  response.off('drain', done);
+                  response.off('close', done);
+                  resolve();
+                };
+                response.once('drain', done);
+                response.once('close', done);
+              });
+            }
           }
         } finally {
           response.end();
