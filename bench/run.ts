@@ -23,7 +23,7 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; startupLog?: Row[]; stalls?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; browser?: Record<string, unknown>; targets: Row[] } = {
+const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; startupLog?: Row[]; stalls?: Row[]; loop?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; browser?: Record<string, unknown>; targets: Row[] } = {
   machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
   throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
@@ -331,6 +331,69 @@ async function stalls(): Promise<void> {
   report.stalls = rows;
 }
 
+// ------------------------------------------------------------------ 11. the loop under hostile loads
+/** How long each round-four load runs once prepared, in ms. */
+const LOOP_LOAD_MS = 5000;
+/** Issue 29's goal for health under each load. */
+const LOOP_P99_MS = 50;
+const LOOP_MAX_MS = 100;
+/** The workspace the download load uploads (MB, 1 MB a file) and the conversations the list load makes (issue 29: 82 MB; many). */
+const LOOP_DOWNLOAD_MB = Number(process.env.BENCH_LOOP_DOWNLOAD_MB ?? 82);
+const LOOP_CONVERSATIONS = Number(process.env.BENCH_LOOP_CONVERSATIONS ?? 20_000);
+async function loop(): Promise<void> {
+  console.log(`\n11. The loop under hostile loads (issue 29): GET /_fakehands/health every ${PROBE_EVERY_MS} ms for ${LOOP_LOAD_MS} ms of each load (after its preparation), p99 and max, and as a ratio to the idle probe`);
+  const loads: [string, string][] = [
+    ['idle', 'idle'],
+    ['2,000 socket handshakes at once, again and again', 'handshakes'],
+    [`downloads of a ${LOOP_DOWNLOAD_MB} MB conversation workspace`, 'download'],
+    [`legacy list of ${LOOP_CONVERSATIONS} conversations in one answer`, 'legacy-list'],
+    ['round-three stall loads at once (bad items, secrets maps, stream-starts)', 'stall'],
+    ['2,000 start tasks settling while polled (stuck-tasks)', 'stuck-tasks'],
+  ];
+  const rows: Row[] = [];
+  let idle = { p99: 0, max: 0 };
+  for (const [label, name] of loads) {
+    // A server of its own for each load: what one load left behind does not weigh on the next.
+    const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'realistic', '--auth', 'none']);
+    try {
+      const samples: number[] = [];
+      let measuring = name === 'idle';
+      let failed = 0;
+      let running = true;
+      const prober = (async () => {
+        while (running) {
+          const started = performance.now();
+          // A probe that fails (a reset connection) counts with the time it took, and is counted.
+          const ok = await fetch(`${server.url}/_fakehands/health`).then((r) => r.arrayBuffer()).then(() => true, () => false);
+          if (measuring) samples.push(performance.now() - started);
+          if (measuring && !ok) failed++;
+          await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+        }
+      })();
+      await new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, [root('bench/stall-load.mjs'), server.url, name, String(LOOP_LOAD_MS)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOOP_DOWNLOAD_MB: String(LOOP_DOWNLOAD_MB), LOOP_CONVERSATIONS: String(LOOP_CONVERSATIONS) } });
+        child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('go')) measuring = true; });
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load ${name} exited with ${code}`))));
+      });
+      running = false;
+      await prober;
+      samples.sort((x, y) => x - y);
+      const result = { p99: samples[Math.floor(samples.length * 0.99)] ?? 0, max: samples.at(-1) ?? 0, n: samples.length };
+      if (name === 'idle') idle = result;
+      const ratio = { p99: result.p99 / Math.max(idle.p99, 0.001), max: result.max / Math.max(idle.max, 0.001) };
+      rows.push({ load: label, p99Ms: round(result.p99, 1), maxMs: round(result.max, 1), p99VsIdle: round(ratio.p99, 2), maxVsIdle: round(ratio.max, 2), probes: result.n, failedProbes: failed });
+      console.log(`  ${label.padEnd(74)} health p99 ${round(result.p99, 1)} ms (${round(ratio.p99, 2)}× idle) · max ${round(result.max, 1)} ms (${round(ratio.max, 2)}× idle) · ${result.n} probes, ${failed} failed`);
+      if (name !== 'idle') {
+        target(`loop: health p99 during ${name}`, result.p99, LOOP_P99_MS, false, ' ms');
+        target(`loop: health max during ${name}`, result.max, LOOP_MAX_MS, false, ' ms');
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  report.loop = rows;
+}
+
 // ------------------------------------------------------------------ 8. the agent server
 /** Sockets on one conversation, and messages (each a run of 8 events) sent while they listen. */
 const AGENT_SOCKETS = 100;
@@ -555,7 +618,7 @@ async function browser(): Promise<void> {
 }
 
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, startupLog, stalls, agent, tenants, browser };
+const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, startupLog, stalls, loop, agent, tenants, browser };
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

@@ -1,6 +1,6 @@
 // One hostile load of the stall benchmark (bench/run.ts, section 7), run in its own process so
 // that the health probe in the benchmark's process measures the server, not a busy client.
-// Usage: node bench/stall-load.mjs URL LOAD MS
+// Usage: node bench/stall-load.mjs URL LOAD MS (loads that prepare first print `go` when the load begins)
 const [url, name, ms] = [process.argv[2], process.argv[3], Number(process.argv[4])];
 const post = (path, body, signal) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal }).then((r) => r.arrayBuffer()).catch(() => undefined);
 const repeatFor = async (work) => {
@@ -71,5 +71,67 @@ const loads = {
     socket.close();
   },
   idle: () => new Promise((r) => setTimeout(r, ms)),
+  // Round four (issue 29, finding 11): each load prepares first, then prints `go` (the probe counts from there).
+  handshakes: async () => {
+    const { WebSocket } = await import('ws');
+    const c = await conversation();
+    const socketUrl = `${c.conversation_url.replace(/^http/, 'ws').replace(/\/api\/conversations\/.*$/, '')}/sockets/events/${c.id}?session_api_key=${c.session_api_key}`;
+    go();
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      const sockets = Array.from({ length: 2000 }, () => new WebSocket(socketUrl));
+      await Promise.all(sockets.map((ws) => new Promise((resolve) => { ws.once('open', resolve); ws.once('error', resolve); ws.once('close', resolve); })));
+      for (const ws of sockets) ws.terminate();
+    }
+  },
+  download: async () => {
+    const c = await conversation();
+    const agent = c.conversation_url.replace(/\/api\/conversations\/.*$/, '');
+    const megabyte = 'x'.repeat(1_000_000);
+    for (let i = 0; i < Number(process.env.LOOP_DOWNLOAD_MB ?? 82); i += 4) {
+      await Promise.all(Array.from({ length: 4 }, (_, k) => {
+        const form = new FormData();
+        form.append('file', new Blob([megabyte], { type: 'text/plain' }), `f${i + k}.txt`);
+        return fetch(`${agent}/api/file/upload?path=${encodeURIComponent(`/home/openhands/workspace/big/f${i + k}.txt`)}`, { method: 'POST', headers: { 'x-session-api-key': c.session_api_key }, body: form }).then((r) => r.arrayBuffer());
+      }));
+    }
+    go();
+    await repeatFor(() => fetch(`${url}/api/v1/app-conversations/${c.id}/download`).then((r) => r.arrayBuffer()));
+  },
+  'legacy-list': async () => {
+    for (let i = 0; i < Number(process.env.LOOP_CONVERSATIONS ?? 20_000); i += 50) await Promise.all(Array.from({ length: 50 }, () => post('/api/conversations', '{}')));
+    go();
+    await repeatFor(() => fetch(`${url}/api/conversations?limit=100000`).then((r) => r.arrayBuffer()));
+  },
+  // The round-three stall attacks at once: bad items, refused secrets maps, open stream-starts.
+  stall: async () => {
+    go();
+    await Promise.all([loads['bad-items'](), loads['huge-secrets'](), loads['stream-starts']()]);
+  },
+  // 2,000 start tasks on their way (realistic timings), settled while clients poll them.
+  'stuck-tasks': async () => {
+    go();
+    for (let i = 0; i < 2000; i += 100) await Promise.all(Array.from({ length: 100 }, () => post('/api/v1/app-conversations', '{}')));
+    await repeatFor(() => Promise.all([
+      fetch(`${url}/api/v1/app-conversations/start-tasks/search?limit=100`).then((r) => r.arrayBuffer()),
+      fetch(`${url}/api/v1/app-conversations/start-tasks/count`).then((r) => r.arrayBuffer()),
+    ]));
+  },
 };
+
+/** Tells the benchmark the load has begun (after its preparation). */
+function go() {
+  process.stdout.write('go\n');
+}
+
+/** A conversation with a READY start task, as the app server lists it. */
+async function conversation() {
+  const task = await (await fetch(`${url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+  for (;;) {
+    const [current] = await (await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json();
+    if (current.status === 'READY') return (await (await fetch(`${url}/api/v1/app-conversations?ids=${current.app_conversation_id}`)).json())[0];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 await loads[name]();

@@ -92,6 +92,8 @@ const OPERATIONS = {
   createConversation: later('legacy', 'createConversation'),
   /** `GET /api/conversations`: conversations of both versions, newest first, filtered. */
   listConversations: later('legacy', 'listConversations'),
+  /** `GET /api/conversations` as JSON text in pieces, the event loop served between them (for a long list). */
+  listConversationsText: later('legacy', 'listConversationsText'),
   /** `GET /api/conversations/{id}`: `null` for an unknown id. */
   getConversation: later('legacy', 'getConversation'),
   /** `PATCH /api/conversations/{id}`: sets the title. */
@@ -108,6 +110,8 @@ const OPERATIONS = {
   readFile: later('ops', 'readFile'),
   /** `GET /api/v1/app-conversations/{id}/download`: a ZIP of the conversation and its workspace; `null` when unknown. */
   exportConversation: later('ops', 'exportConversation'),
+  /** The same ZIP in pieces, the event loop served between them (what the route streams); `null` when unknown. */
+  exportConversationPieces: later('ops', 'exportConversationPieces'),
   /** `POST /api/add-git-providers`: merges provider tokens and stores the MCP config. */
   storeGitProviders: later('gitProviders', 'storeGitProviders'),
 } as const;

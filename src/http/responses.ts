@@ -5,7 +5,7 @@
  */
 
 /** A body: text, bytes (an archive), or text streamed piece by piece (stream-start). */
-export type AnswerBody = string | Uint8Array | AsyncIterable<string>;
+export type AnswerBody = string | Uint8Array | AsyncIterable<string | Uint8Array>;
 
 /** An answer to a request. */
 export interface Answer {
@@ -54,7 +54,7 @@ export const isRawAnswer = (value: unknown): value is Answer => typeof value ===
 export const networkError = (): Answer => ({ status: 0, headers: {}, body: null, networkError: true });
 
 /** Whether a body arrives piece by piece. */
-export function isStreamed(body: AnswerBody | null): body is AsyncIterable<string> {
+export function isStreamed(body: AnswerBody | null): body is AsyncIterable<string | Uint8Array> {
   return body !== null && typeof body === 'object' && Symbol.asyncIterator in body;
 }
 
@@ -67,7 +67,7 @@ function fetchBody(body: AnswerBody | null): BodyInit | null {
     async pull(controller) {
       const next = await pieces.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
     },
     async cancel() {
       await pieces.return?.();

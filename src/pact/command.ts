@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { FakehandsError } from '../domain/store/errors.js';
 import { DEFAULT_API_KEY } from '../options.js';
+import type { VerifyProgress } from './verify.js';
 
 /** How long the provider has to answer the first request before verify gives up. */
 const REACH_TIMEOUT_MS = 5000;
@@ -73,6 +74,10 @@ async function assertReachable(baseUrl: string): Promise<void> {
 
 /** Set in the child process that `fakehands verify` supervises. */
 const CHILD_ENV = 'FAKEHANDS_VERIFY_CHILD';
+/** The key of the progress messages the child sends its supervisor. */
+const PROGRESS_MESSAGE = 'fakehandsVerifyProgress';
+/** The last line of a summary (`verifyProvider`'s verdict). */
+const VERDICT = /^ {2}(OK: every interaction passed|verification FAILED)$/m;
 
 /**
  * Runs `fakehands verify` with `argv` (after the command name); resolves with the exit code. With
@@ -93,7 +98,10 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (
     return superviseVerify(config, argv, env, write, supervise.writeError ?? write, supervise.script);
   }
   const { verifyProvider } = await import('./verify.js');
-  const result = await verifyProvider({ ...config, report: (line) => write(`${line}\n`), watch: env[CHILD_ENV] !== '1' });
+  const child = env[CHILD_ENV] === '1';
+  // The supervising process keeps the count, to say how far the run got should this one end without its summary.
+  const onProgress = child && process.send ? (progress: VerifyProgress) => { process.send?.({ [PROGRESS_MESSAGE]: progress }); } : undefined;
+  const result = await verifyProvider({ ...config, report: (line) => write(`${line}\n`), watch: !child, ...(onProgress ? { onProgress } : {}) });
   return result.ok ? 0 : 1;
 }
 
@@ -101,14 +109,21 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (
 async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, writeError: (text: string) => void, script: string): Promise<number> {
   const { spawn } = await import('node:child_process');
   const { watchProvider } = await import('./verify.js');
-  const child = spawn(process.execPath, [script, 'verify', ...argv], { env: { ...env, [CHILD_ENV]: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, 'verify', ...argv], { env: { ...env, [CHILD_ENV]: '1' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   let summarized = false;
-  child.stdout.on('data', (chunk: Buffer) => {
+  let tail = '';
+  let progress: VerifyProgress | null = null;
+  child.on('message', (message: unknown) => {
+    const sent = (message as Record<string, VerifyProgress> | null)?.[PROGRESS_MESSAGE];
+    if (sent && typeof sent.expected === 'number' && typeof sent.verified === 'number') progress = sent;
+  });
+  child.stdout!.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
-    if (text.includes('fakehands verify: ')) summarized = true;
+    tail = `${tail}${text}`.slice(-200);
+    if (VERDICT.test(tail)) summarized = true;
     write(text);
   });
-  child.stderr.on('data', (chunk: Buffer) => writeError(chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => writeError(chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const watch = watchProvider(config.baseUrl);
   const outcome = await Promise.race([exited.then((code) => ({ code })), watch.died.then((reason) => ({ reason }))]);
@@ -118,6 +133,8 @@ async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS
   await exited;
   const gone = 'reason' in outcome ? outcome.reason : await assertReachable(config.baseUrl).then(() => null, (error: Error) => error.message.replace(/^.*?: /, '').replace(/; start it.*$/, ''));
   const why = gone !== null ? `the provider at ${config.baseUrl} stopped answering (${gone}): verification stopped` : `the verifier ended without a summary (exit ${'code' in outcome ? outcome.code : 'killed'})`;
-  write(`\nfakehands verify: ${config.baseUrl}\n  FAILED: ${why}\n  verification FAILED\n`);
+  const seen = progress as VerifyProgress | null;
+  const counts = seen ? `interactions in the contracts: ${seen.expected}; verified: ${seen.verified}; failed: unknown (the run ended before its summary)` : 'interactions verified: none (the run ended before the first)';
+  write(`\nfakehands verify: ${config.baseUrl}\n  ${counts}\n  FAILED: ${why}\n  verification FAILED\n`);
   return 1;
 }

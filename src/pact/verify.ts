@@ -10,6 +10,7 @@ import { ApiError, createAgentClient, createClient, type Client } from '../clien
 import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
+import { checkedAgent, checkedClient, excerpt, WrongShapeError, type CheckedClient } from './provider-answers.js';
 
 /** The provider name the contracts are written for. */
 export const PROVIDER_NAME = 'conversation-sandbox-service';
@@ -56,6 +57,16 @@ export interface VerifyOptions {
   report?: (line: string) => void;
   /** Watch the provider and stop when it dies (default: true; off when a supervising process watches instead). */
   watch?: boolean;
+  /** Told how many interactions were sent so far, after each one (a supervising process keeps the count). */
+  onProgress?: (progress: VerifyProgress) => void;
+}
+
+/** How far a verification run got. */
+export interface VerifyProgress {
+  /** Interactions in the contracts. */
+  expected: number;
+  /** Interactions sent to the provider so far. */
+  verified: number;
 }
 
 /** The outcome of a verification run. */
@@ -66,8 +77,12 @@ export interface VerifyResult {
   expected: number;
   /** Interactions the verifier actually sent to the provider. */
   verified: number;
+  /** Interactions that were sent and did not match the contract. */
+  failed: number;
   /** What went wrong, one readable line each. */
   problems: string[];
+  /** Advice that is not a failure by itself (a provider that does not check keys). */
+  hints: string[];
 }
 
 interface PactFile {
@@ -81,12 +96,18 @@ type StateSetup = (params: StateParams) => Promise<Record<string, unknown> | und
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `read` until `done` holds or the deadline passes; throws a message naming what it waited for. */
-async function waitFor<T>(what: string, timeoutMs: number, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+/**
+ * Polls `read` until `done` holds or the deadline passes; throws a message naming what it waited
+ * for. `hopeless` names a value that can never become `done` (a missing record, an ERROR status):
+ * the wait ends there, at once, rather than at the deadline.
+ */
+async function waitFor<T>(what: string, timeoutMs: number, read: () => Promise<T>, done: (value: T) => boolean, hopeless: (value: T) => string | null = () => null): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
+    const why = hopeless(value);
+    if (why !== null) throw new Error(`gave up waiting for ${what}: ${why}`);
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)})`);
     await sleep(POLL_INTERVAL_MS);
   }
@@ -142,17 +163,19 @@ class Cleanup {
   #knownSandboxes = new Set<string>();
   #knownConversations = new Set<string>();
 
-  /** Remembers the newest records, before an interaction. */
+  /** Remembers the newest records, before an interaction; never throws (a provider that answers lists in another shape is left uncleaned). */
   async remember(client: Client): Promise<void> {
-    this.#knownSandboxes = new Set((await client.searchSandboxes({ limit: CLEANUP_WINDOW })).items.map((s) => s.id));
-    this.#knownConversations = new Set((await client.listConversations({ limit: CLEANUP_WINDOW })).results.map((c) => c.conversation_id));
+    const checked = checkedClient(client);
+    this.#knownSandboxes = new Set((await checked.searchSandboxes(CLEANUP_WINDOW).catch(() => ({ items: [] }))).items.map((s) => s.id));
+    this.#knownConversations = new Set((await checked.listConversations(CLEANUP_WINDOW).catch(() => ({ results: [] }))).results.map((c) => c.conversation_id));
   }
 
-  /** Deletes what was created since `remember`. */
+  /** Deletes what was created since `remember`; never throws. */
   async run(client: Client): Promise<void> {
-    const sandboxes = await client.searchSandboxes({ limit: CLEANUP_WINDOW }).catch(() => ({ items: [] }));
+    const checked = checkedClient(client);
+    const sandboxes = await checked.searchSandboxes(CLEANUP_WINDOW).catch(() => ({ items: [] }));
     for (const sandbox of sandboxes.items) if (!this.#knownSandboxes.has(sandbox.id)) this.sandboxes.add(sandbox.id);
-    const conversations = await client.listConversations({ limit: CLEANUP_WINDOW }).catch(() => ({ results: [] }));
+    const conversations = await checked.listConversations(CLEANUP_WINDOW).catch(() => ({ results: [] }));
     for (const c of conversations.results) if (!this.#knownConversations.has(c.conversation_id)) this.conversations.add(c.conversation_id);
     for (const id of this.conversations) await client.deleteConversation(id.replaceAll('-', '')).catch(() => undefined);
     for (const id of this.sandboxes) await client.deleteSandbox(id).catch(() => undefined);
@@ -161,28 +184,38 @@ class Cleanup {
   }
 }
 
+/** Sandbox statuses a sandbox being started never leaves for RUNNING. */
+const DEAD_SANDBOX = new Set(['ERROR', 'MISSING']);
+
+/** Starts a sandbox and waits for it to run; a sandbox that is missing or in ERROR ends the wait at once. */
+async function runningSandbox(api: CheckedClient, timeoutMs: number, cleanup: Cleanup): Promise<string> {
+  const sandbox = await api.startSandbox();
+  cleanup.sandboxes.add(sandbox.id);
+  await waitFor(`sandbox ${sandbox.id} to be RUNNING`, timeoutMs, async () => (await api.getSandboxes([sandbox.id]))[0]?.status, (s) => s === 'RUNNING',
+    (s) => (s === undefined ? `GET /api/v1/sandboxes answered null for the sandbox POST /api/v1/sandboxes just started` : DEAD_SANDBOX.has(s) ? `it is ${s}` : null));
+  return sandbox.id;
+}
+
+/** Starts an app conversation and waits for its start task to be READY; a missing task or one in ERROR ends the wait at once. */
+async function readyConversation(api: CheckedClient, timeoutMs: number, cleanup: Cleanup, body: Parameters<CheckedClient['startAppConversation']>[0]): Promise<{ app_conversation_id: string; sandbox_id: string }> {
+  const task = await api.startAppConversation(body);
+  const ready = await waitFor(`start task ${task.id} to be READY`, timeoutMs, async () => (await api.getStartTasks([task.id]))[0] ?? null,
+    (t) => t?.status === 'READY', (t) => (t === null ? 'GET /api/v1/app-conversations/start-tasks answered null for the task POST /api/v1/app-conversations just made' : t.status === 'ERROR' ? `it ended in ERROR: ${t.detail ?? 'no detail'}` : null));
+  if (!ready?.app_conversation_id || !ready.sandbox_id) {
+    throw new WrongShapeError(`GET /api/v1/app-conversations/start-tasks answered a READY start task without \`app_conversation_id\` or \`sandbox_id\` (got ${excerpt(ready)})`);
+  }
+  cleanup.conversations.add(ready.app_conversation_id);
+  cleanup.sandboxes.add(ready.sandbox_id);
+  return { app_conversation_id: ready.app_conversation_id, sandbox_id: ready.sandbox_id };
+}
+
 /** The provider states the contracts use, set up through the public API. */
 function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }): Record<string, StateSetup> {
-  const runningSandbox = async () => {
-    const sandbox = await client.startSandbox();
-    cleanup.sandboxes.add(sandbox.id);
-    await waitFor(`sandbox ${sandbox.id} to be RUNNING`, timeoutMs, async () => (await client.getSandboxes([sandbox.id]))[0]?.status, (s) => s === 'RUNNING');
-    return sandbox.id;
-  };
-  const appConversation = async () => {
-    const task = await client.startAppConversation({ selected_repository: 'OpenHands/OpenHands', git_provider: 'github', title: 'Contract check' });
-    const ready = await waitFor(`start task ${task.id} to be READY`, timeoutMs, async () => (await client.getStartTasks([task.id]))[0],
-      (t) => t?.status === 'READY' || t?.status === 'ERROR');
-    if (ready?.status !== 'READY' || !ready.app_conversation_id || !ready.sandbox_id) {
-      throw new Error(`start task ${task.id} ended in ${ready?.status}: ${ready?.detail ?? 'no detail'}`);
-    }
-    cleanup.conversations.add(ready.app_conversation_id);
-    cleanup.sandboxes.add(ready.sandbox_id);
-    return { app_conversation_id: ready.app_conversation_id, sandbox_id: ready.sandbox_id };
-  };
+  const api = checkedClient(client);
+  const appConversation = () => readyConversation(api, timeoutMs, cleanup, { selected_repository: 'OpenHands/OpenHands', git_provider: 'github', title: 'Contract check' });
   return {
     'the service is up': async () => {
-      await client.searchSandboxSpecs({ limit: 1 });
+      await api.searchSandboxSpecs(1);
       return undefined;
     },
     'the client sends no session API key': async () => {
@@ -190,30 +223,30 @@ function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags:
       return undefined;
     },
     'a sandbox spec exists': async () => {
-      const page = await client.searchSandboxSpecs({ limit: 1 });
-      if (!page.items[0]) throw new Error('the service has no sandbox spec');
+      const page = await api.searchSandboxSpecs(1);
+      if (!page.items[0]) throw new Error('the service has no sandbox spec (GET /api/v1/sandbox-specs/search answered no items)');
       return { sandbox_spec_id: page.items[0].id };
     },
-    'a RUNNING sandbox exists': async () => ({ sandbox_id: await runningSandbox() }),
+    'a RUNNING sandbox exists': async () => ({ sandbox_id: await runningSandbox(api, timeoutMs, cleanup) }),
     'a PAUSED sandbox exists': async () => {
-      const id = await runningSandbox();
-      await client.pauseSandbox(id);
+      const id = await runningSandbox(api, timeoutMs, cleanup);
+      await api.pauseSandbox(id);
       return { sandbox_id: id };
     },
     'at least two sandboxes exist': async () => {
-      for (let i = 0; i < 2; i++) cleanup.sandboxes.add((await client.startSandbox()).id);
+      for (let i = 0; i < 2; i++) cleanup.sandboxes.add((await api.startSandbox()).id);
       return undefined;
     },
     'no sandbox has the given id': async (params) => {
       const id = String(params?.sandbox_id ?? 'oh-agent-server-does-not-exist');
-      const [found] = await client.getSandboxes([id]);
+      const [found] = await api.getSandboxes([id]);
       if (found) throw new Error(`a sandbox with the id ${id} exists`);
       return { sandbox_id: id };
     },
     'an app conversation exists': async () => appConversation(),
     'an app conversation whose sandbox is paused exists': async () => {
       const { app_conversation_id, sandbox_id } = await appConversation();
-      await client.pauseSandbox(sandbox_id);
+      await api.pauseSandbox(sandbox_id);
       return { app_conversation_id, sandbox_id };
     },
   };
@@ -225,25 +258,26 @@ interface AgentTarget {
   key: string | undefined;
 }
 
+/** Agent statuses a finished run is waited for from; any other (idle, paused, …) is still on its way there. */
+const RUN_OVER = new Set(['finished', 'error']);
+
 /**
  * The agent server's provider states: a conversation started through the app server (as the web
  * client does), its agent in the state the interaction needs; the forwarder then points at the
  * conversation's agent host and the verifier sends the sandbox's own key.
  */
 function agentStateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }, target: AgentTarget): Record<string, StateSetup> {
+  const api = checkedClient(client);
   const finishedRun = async () => {
-    const task = await client.startAppConversation({ title: 'Contract check', initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] } });
-    const ready = await waitFor(`start task ${task.id} to be READY`, timeoutMs, async () => (await client.getStartTasks([task.id]))[0],
-      (t) => t?.status === 'READY' || t?.status === 'ERROR');
-    if (ready?.status !== 'READY' || !ready.app_conversation_id || !ready.sandbox_id) throw new Error(`start task ${task.id} ended in ${ready?.status}: ${ready?.detail ?? 'no detail'}`);
-    cleanup.conversations.add(ready.app_conversation_id);
-    cleanup.sandboxes.add(ready.sandbox_id);
-    const conversation = await waitFor(`conversation ${ready.app_conversation_id}'s agent to finish its run`, timeoutMs,
-      async () => (await client.getAppConversations([ready.app_conversation_id!]))[0], (c) => c?.execution_status === 'finished' || c?.execution_status === 'error');
-    if (!conversation?.conversation_url || !conversation.session_api_key) throw new Error(`conversation ${ready.app_conversation_id} has no agent server (conversation_url or session_api_key missing)`);
+    const { app_conversation_id: id } = await readyConversation(api, timeoutMs, cleanup, { title: 'Contract check', initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] } });
+    const conversation = await waitFor(`conversation ${id}'s agent to finish its run`, timeoutMs,
+      async () => (await api.getAppConversations([id]))[0] ?? null, (c) => RUN_OVER.has(c?.execution_status ?? ''),
+      (c) => (c === null ? `GET /api/v1/app-conversations answered null for the conversation its start task named` : null));
+    if (!conversation?.conversation_url || !conversation.session_api_key) throw new WrongShapeError(`GET /api/v1/app-conversations answered conversation ${id} without an agent server (\`conversation_url\` or \`session_api_key\` missing; got ${excerpt(conversation)})`);
+    if (!URL.canParse(conversation.conversation_url)) throw new WrongShapeError(`GET /api/v1/app-conversations answered conversation ${id} with a \`conversation_url\` that is not a URL (got ${excerpt(conversation.conversation_url)})`);
     target.forwarder.target = new URL(conversation.conversation_url).origin;
     target.key = conversation.session_api_key;
-    const agent = createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key });
+    const agent = checkedAgent(createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key }));
     const projectDir = (await agent.getConversation()).workspace.working_dir;
     const [change] = await agent.gitChanges(projectDir);
     if (!change) throw new Error(`the agent's run changed no file under ${projectDir}`);
@@ -260,7 +294,8 @@ function agentStateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, f
       const { agent, params } = await finishedRun();
       await agent.setConfirmationPolicy('AlwaysConfirm');
       await agent.sendMessage('Run the test suite');
-      await waitFor('the agent to wait for confirmation', timeoutMs, async () => (await agent.getConversation()).execution_status, (s) => s === 'waiting_for_confirmation');
+      await waitFor('the agent to wait for confirmation', timeoutMs, async () => (await agent.getConversation()).execution_status, (s) => s === 'waiting_for_confirmation',
+        (s) => (s === 'error' ? 'the agent ended in error' : null));
       return params;
     },
     'the client sends no session API key': async () => {
@@ -304,20 +339,42 @@ async function readContracts(files: string[], problems: string[]): Promise<Map<s
   return byProvider;
 }
 
-/** Readable lines from the verifier's error, which carries its JSON result as the message. */
-function describeFailures(message: string): string[] {
+/** Longest difference shown for one failed interaction. */
+const DIFFERENCE_CHARS = 240;
+
+/** One line for a difference the verifier found (its text may span lines and carry colour codes). */
+const oneLine = (text: string) => {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim();
+  return flat.length > DIFFERENCE_CHARS ? `${flat.slice(0, DIFFERENCE_CHARS)}…` : flat;
+};
+
+/** Readable lines from the verifier's error, which carries its JSON result as the message: each failed interaction with its first difference. */
+function describeFailures(message: string): { lines: string[]; failed: number } {
   try {
-    const result = JSON.parse(message) as { errors?: { interaction?: string; mismatch?: { mismatches?: { mismatch?: string; path?: string }[] } }[] };
+    const result = JSON.parse(message) as { errors?: { interaction?: string; mismatch?: { message?: string; mismatches?: { mismatch?: string; path?: string; type?: string }[] } }[] };
     const lines = (result.errors ?? []).map((e) => {
       const name = (e.interaction ?? 'an interaction').replace(/^Verifying a pact between .+? and .+? /, '');
-      const first = e.mismatch?.mismatches?.[0];
-      return `interaction failed: ${name}${first ? ` (${first.path ? `${first.path}: ` : ''}${first.mismatch})` : ''}`;
+      // A wrong status says most (a 200 where the contract wants a 401): it comes first.
+      const all = [...(e.mismatch?.mismatches ?? [])].sort((x, y) => Number(/status/i.test(y.type ?? '')) - Number(/status/i.test(x.type ?? '')));
+      const first = all[0];
+      const more = all.length > 1 ? `; and ${all.length - 1} more difference${all.length > 2 ? 's' : ''}` : '';
+      const where = first?.path ? `${first.path}: ` : /status/i.test(first?.type ?? '') ? 'status: ' : '';
+      const difference = first?.mismatch ? `${where}${oneLine(first.mismatch)}${more}` : e.mismatch?.message ? oneLine(e.mismatch.message) : '';
+      return `interaction failed: ${name}${difference ? ` (${difference})` : ''}`;
     });
-    if (lines.length > 0) return lines;
+    if (lines.length > 0) return { lines, failed: lines.length };
   } catch {
     // Not the JSON result: report the message as it is.
   }
-  return [`the verifier failed: ${message.split('\n')[0]}`];
+  return { lines: [`the verifier failed: ${message.split('\n')[0]}`], failed: 0 };
+}
+
+/** What a provider state's set-up threw, in one line: a refused request with its body, a wrong answer, or the message. */
+function describeSetupError(error: unknown): string {
+  if (error instanceof ApiError) return `${error.message} ${excerpt(error.body)}`;
+  if (error instanceof WrongShapeError) return error.message;
+  return oneLine((error as Error)?.message ?? String(error));
 }
 
 /**
@@ -352,7 +409,7 @@ interface VerifierRun {
 }
 
 /** Runs Pact's verifier over one provider's contracts; the count of interactions sent and what failed. */
-async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Client, cleanup: Cleanup): Promise<{ verified: number; problems: string[]; providerDied: boolean }> {
+async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Client, cleanup: Cleanup, onSent: () => void): Promise<{ verified: number; failed: number; problems: string[]; providerDied: boolean }> {
   const { Verifier } = await loadPact();
   const problems: string[] = [];
   let verified = 0;
@@ -362,8 +419,9 @@ async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Cli
       try {
         return await setup(params as StateParams);
       } catch (error) {
-        const message = error instanceof ApiError ? `${error.message} ${JSON.stringify(error.body)}` : (error as Error).message;
-        handlerErrors.push(`provider state "${name}" failed: ${message}`);
+        const message = `provider state "${name}" failed: ${describeSetupError(error)}`;
+        // The same state failing the same way for several interactions is said once.
+        if (!handlerErrors.includes(message)) handlerErrors.push(message);
         throw error;
       }
     },
@@ -382,30 +440,47 @@ async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Cli
       // The verifier's own state set-up calls pass through here too; only interactions count.
       if (req.path === STATE_SETUP_PATH) return next();
       verified++;
+      onSent();
       delete req.headers['x-session-api-key'];
       const key = run.key();
       if (run.flags.sendKey && key !== undefined) req.headers['x-session-api-key'] = key;
       next();
     }) as never,
     beforeEach: () => cleanup.remember(client).catch(() => undefined),
-    afterEach: () => cleanup.run(client),
+    afterEach: () => cleanup.run(client).catch(() => undefined),
   });
   const watch = options.watch === false ? { died: new Promise<string>(() => undefined), stop: () => undefined } : watchProvider(options.baseUrl);
   const outcome = await Promise.race([
-    verifier.verifyProvider().then(() => null, (error: unknown) => describeFailures((error as Error).message)),
+    verifier.verifyProvider().then(() => null, (error: unknown) => describeFailures((error as Error)?.message ?? String(error))),
     watch.died.then((reason) => `the provider at ${options.baseUrl} stopped answering (${reason}) after ${verified} interaction(s): verification stopped`),
   ]);
   watch.stop();
   if (typeof outcome === 'string') {
     // The provider is gone: nothing to clean up, and the native verifier is left to the process's end.
     problems.push(...handlerErrors, outcome);
-    return { verified, problems, providerDied: true };
+    return { verified, failed: 0, problems, providerDied: true };
   }
-  if (outcome) problems.push(...outcome);
-  await cleanup.run(client);
+  if (outcome) problems.push(...outcome.lines);
+  await cleanup.run(client).catch(() => undefined);
   problems.push(...handlerErrors);
   if (verified !== run.contracts.expected) problems.push(`${verified} ${run.provider} interactions were verified, but the contracts hold ${run.contracts.expected}`);
-  return { verified, problems, providerDied: false };
+  return { verified, failed: outcome?.failed ?? 0, problems, providerDied: false };
+}
+
+/**
+ * Asks the provider for the legacy conversation list without a key: a provider that answers it
+ * does not check keys at all (a fakehands started with `--auth none`, as `npm start` does), and
+ * every interaction that expects a 401 will fail for that one reason.
+ */
+async function keylessHint(baseUrl: string): Promise<string | undefined> {
+  const keyless = createClient({ baseUrl });
+  try {
+    await keyless.listConversations({ limit: 1 });
+  } catch {
+    return undefined;
+  }
+  return 'the provider answered GET /api/conversations without a session API key: it does not ask for one, so the interactions that expect a 401 fail. '
+    + 'Start it with keys checked (fakehands serve --api-key KEY, not --auth none as npm start does) and pass the same key with --api-key.';
 }
 
 /**
@@ -424,6 +499,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
   if (files.length === 0) problems.push('no pact files to verify');
   const byProvider = await readContracts(files, problems);
   const expected = [...byProvider.values()].reduce((sum, c) => sum + c.expected, 0);
+  options.onProgress?.({ expected, verified: 0 });
 
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
   const cleanup = new Cleanup();
@@ -444,28 +520,38 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
     }
   }
 
-  if (problems.length === 0) {
-    const refusal = await keyRefusal(client);
-    if (refusal) problems.push(refusal);
-  }
-
+  const hints: string[] = [];
   let verified = 0;
+  let failed = 0;
   try {
+    if (problems.length === 0) {
+      const refusal = await keyRefusal(client);
+      if (refusal) problems.push(refusal);
+      const hint = await keylessHint(options.baseUrl);
+      if (hint) {
+        hints.push(hint);
+        report(`fakehands verify: HINT: ${hint}`);
+      }
+    }
     for (const run of problems.length === 0 ? runs : []) {
-      const outcome = await runVerifier(run, options, client, cleanup);
-      verified += outcome.verified;
+      const outcome = await runVerifier(run, options, client, cleanup, () => options.onProgress?.({ expected, verified: ++verified }));
+      failed += outcome.failed;
       problems.push(...outcome.problems);
       if (outcome.providerDied) break;
     }
+  } catch (error) {
+    // Whatever went wrong, the run ends with its summary.
+    problems.push(`verification stopped: ${describeSetupError(error)}`);
   } finally {
-    await forwarder?.close();
+    await forwarder?.close().catch(() => undefined);
   }
 
   const ok = problems.length === 0;
   report('');
   report(`fakehands verify: ${options.baseUrl} against ${files.length} pact file(s)`);
-  report(`  interactions in the contracts: ${expected}; verified: ${verified}`);
+  report(`  interactions in the contracts: ${expected}; verified: ${verified}; failed: ${failed}; passed: ${verified - failed}`);
   for (const problem of problems) report(`  FAILED: ${problem}`);
+  for (const hint of hints) report(`  HINT: ${hint}`);
   report(ok ? `  OK: every interaction passed` : `  verification FAILED`);
-  return { ok, expected, verified, problems };
+  return { ok, expected, verified, failed, problems, hints };
 }

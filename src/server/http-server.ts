@@ -28,6 +28,13 @@ export const BODY_TIMEOUT_MS = 10_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** How many bodies are read at once by default. */
 export const BODY_CONCURRENCY = 4;
+/**
+ * How many connections may wait to be accepted (the kernel caps it at `net.core.somaxconn`, 4096 on
+ * Linux since 5.4). Node's default, 511, was too few: 3,000 clients connecting at once to a server
+ * busy on two loaded cores overflowed it, the kernel dropped their handshakes, and after its SYN-ACK
+ * retries (about 30 s) reset them: `ECONNRESET` in the client (#29 finding 17).
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /** One line of the request log. Never holds a header, so never a key or token. */
 export interface RequestLogLine {
@@ -96,6 +103,38 @@ function toRequestLike(message: IncomingMessage, url: string, body: () => Promis
   };
 }
 
+/** Longest a queue of handshakes runs before the event loop gets a turn, in ms. */
+const HANDSHAKE_SLICE_MS = 5;
+
+/**
+ * Runs admitted tasks one after another, giving the event loop a turn (after pending I/O) each
+ * time they have run for `HANDSHAKE_SLICE_MS`: a burst of work arriving in one turn is spread
+ * over many, so a health probe between them waits one slice, not the whole burst.
+ */
+class TurnTakingQueue {
+  readonly #tasks: (() => Promise<void>)[] = [];
+  #running = false;
+
+  /** Queues `task`; it runs after the tasks before it. */
+  admit(task: () => Promise<void>): void {
+    this.#tasks.push(task);
+    if (!this.#running) void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    this.#running = true;
+    let sliceStarted = performance.now();
+    while (this.#tasks.length > 0) {
+      await this.#tasks.shift()!().catch(() => undefined);
+      if (performance.now() - sliceStarted > HANDSHAKE_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
+    }
+    this.#running = false;
+  }
+}
+
 /** A JSON error answer in the documented shape. */
 const detailBody = (detail: string) => JSON.stringify({ detail });
 
@@ -137,7 +176,18 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         try {
           for await (const piece of body) {
             if (response.destroyed) break;
-            response.write(piece);
+            // A slow reader holds the next piece back rather than the server's memory (#29 finding 11: 82 MB downloads).
+            if (!response.write(piece)) {
+              await new Promise<void>((resolve) => {
+                const done = () => {
+                  response.off('drain', done);
+                  response.off('close', done);
+                  resolve();
+                };
+                response.once('drain', done);
+                response.once('close', done);
+              });
+            }
           }
         } finally {
           response.end();
@@ -247,7 +297,11 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
 
   // WebSockets (the agent host's /sockets/events/{id}) on `ws`: never a hand-written frame parser.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SOCKET_FRAME_BYTES });
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+  // Handshakes are carried out one after another, the event loop served between slices of them: 2,000 at once held health 659 ms (#29 finding 11).
+  const handshakes = new TurnTakingQueue();
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => handshakes.admit(() => upgrade(request, socket, head)));
+  const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
+    if (socket.destroyed) return;
     const url = URL.canParse(request.url ?? '/', base.origin) ? new URL(request.url ?? '/', base.origin) : null;
     const placed = url && hostAllowed(request.headers.host, allowedHosts) ? fake.mounts.find(url) : null;
     if (!url || !placed || placed.mount.surface.name !== 'agent-server' || !isEventSocketPath(placed.path)) {
@@ -262,7 +316,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     }
     const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
     // The socket of a tenant's agent: the tenant the upgrade names (header or cookie).
-    void fake.mounts.instanceFor(placed, headers, url).then((instance) => {
+    await fake.mounts.instanceFor(placed, headers, url).then((instance) => {
       if (isRefusal(instance)) {
         socket.end(`HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`);
         return;
@@ -282,14 +336,14 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       // A tenant that could not be made: a clean 500 answer, never a hang-up.
       socket.end('HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Internal Server Error"}');
     });
-  });
+  };
 
   return {
     server,
     listen(port, host) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => {
+        server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

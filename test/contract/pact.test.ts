@@ -62,7 +62,16 @@ describe('consumer contracts', () => {
   });
 });
 
-describe('fakehands verify', () => {
+/**
+ * How long one verification may take in a test: a run takes about 20 s alone, several times that on
+ * two busy cores beside the rest of the suite (#29 finding 17: 30 s was too little).
+ */
+const VERIFY_TIMEOUT_MS = 240_000;
+
+/** The lines after the verifier's own report: the summary `fakehands verify` ends with. */
+const summary = (stdout: string) => stdout.slice(stdout.lastIndexOf('\nfakehands verify: ') + 1).trimEnd().split('\n');
+
+describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
   it('passes the committed contracts against the standalone fake', async () => {
     const provider = await startProvider();
     const { code, stdout } = await verify(provider.url);
@@ -79,7 +88,7 @@ describe('fakehands verify', () => {
     expect(state.sandboxes).toEqual([]);
   });
 
-  it('fails against a provider that skips auth, naming the 401 interactions', async () => {
+  it('fails against a provider that skips auth, naming the 401 interactions, with a hint that it does not ask for a key (#29 finding 15)', async () => {
     const provider = await startProvider(['--auth', 'none']);
     const { code, stdout } = await verify(provider.url);
     expect(code).toBe(1);
@@ -87,6 +96,44 @@ describe('fakehands verify', () => {
       'a request to create a conversation without a session API key',
       'a request to store git providers without a session API key',
     ]);
+    const hint = 'HINT: the provider answered GET /api/conversations without a session API key: it does not ask for one, so the interactions that expect a 401 fail. '
+      + 'Start it with keys checked (fakehands serve --api-key KEY, not --auth none as npm start does) and pass the same key with --api-key.';
+    // Said before the verifier's long report, and again in the summary, which ends the output.
+    expect(stdout.split('\n')).toContain(`fakehands verify: ${hint}`);
+    expect(summary(stdout)).toEqual([
+      `fakehands verify: ${provider.url} against 2 pact file(s)`,
+      `  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}; failed: 2; passed: ${EXPECTED_INTERACTIONS - 2}`,
+      '  FAILED: interaction failed: Given the client sends no session API key - a request to create a conversation without a session API key (status: expected 401 but was 200; and 1 more difference)',
+      '  FAILED: interaction failed: Given the client sends no session API key - a request to store git providers without a session API key (status: expected 401 but was 200; and 1 more difference)',
+      `  ${hint}`,
+      '  verification FAILED',
+    ]);
+  });
+
+  it('fails fast against a provider that answers every success in a wrong shape: each state names the route and the field, the agent contract runs too, the summary counts (#29 finding 15)', async () => {
+    const provider = await startProvider();
+    const url = await startBrokenProvider(provider.url, (_req, answer) => (answer.status < 300 ? { status: 200, body: { unexpected: true } } : null));
+    const { code, stdout, stderr } = await verify(url);
+    expect(code).toBe(1);
+    const lines = summary(stdout);
+    expect(lines[0]).toBe(`fakehands verify: ${url} against 2 pact file(s)`);
+    expect(lines[1]).toMatch(new RegExp(`^  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}; failed: (\\d+); passed: (\\d+)$`));
+    const [, failed, passed] = /failed: (\d+); passed: (\d+)/.exec(lines[1]!)!;
+    expect(Number(failed) + Number(passed)).toBe(EXPECTED_INTERACTIONS);
+    expect(lines.at(-1)).toBe('  verification FAILED');
+    // Each state fails at its first wrong answer, naming it, instead of waiting out its deadline.
+    for (const line of [
+      '  FAILED: provider state "a RUNNING sandbox exists" failed: POST /api/v1/sandboxes answered a sandbox in the wrong shape: `id`: Invalid input: expected string, received undefined (got {"unexpected":true})',
+      '  FAILED: provider state "an app conversation exists" failed: POST /api/v1/app-conversations answered a start task in the wrong shape: `id`: Invalid input: expected string, received undefined (got {"unexpected":true})',
+      '  FAILED: provider state "no sandbox has the given id" failed: GET /api/v1/sandboxes answered a list of sandboxes in the wrong shape: the body: Invalid input: expected array, received object (got {"unexpected":true})',
+      '  FAILED: provider state "a conversation whose agent has finished a run" failed: POST /api/v1/app-conversations answered a start task in the wrong shape: `id`: Invalid input: expected string, received undefined (got {"unexpected":true})',
+      // Each failed interaction with its difference.
+      '  FAILED: interaction failed: Given the service is up - a request to store a git provider token ($: Actual map is missing the following keys: message)',
+    ]) expect(lines).toContain(line);
+    // The agent server's contract ran too.
+    expect(lines.some((l) => l.startsWith('  FAILED: interaction failed: Given a conversation whose agent has finished a run - a request for the conversation ('))).toBe(true);
+    expect(stdout).not.toMatch(/timed out after|is not iterable|task undefined|without a summary/);
+    expect(stderr).toBe('');
   });
 
   it('fails fast, naming the key, when the provider refuses the session API key', async () => {
@@ -177,7 +224,7 @@ describe('fakehands verify', () => {
     expect(code).toBe(1);
     expect(stdout).toContain(`FAILED: the provider at ${proxy} stopped answering (connection refused): verification stopped`);
     expect(stdout).toContain('verification FAILED');
-  }, 90_000);
+  });
 
   it('names the provider state that never came true, within Pact\'s own state timeout (a sandbox that never runs)', async () => {
     const provider = await startProvider();
@@ -189,7 +236,7 @@ describe('fakehands verify', () => {
     expect(result.ok).toBe(false);
     expect(result.problems.some((p) => /^provider state "a RUNNING sandbox exists" failed: timed out after 1500 ms waiting for sandbox oh-agent-server-\w+ to be RUNNING \(last seen: "STARTING"\)$/.test(p))).toBe(true);
     expect(lines.at(-1)).toBe('  verification FAILED');
-  }, 90_000);
+  });
 
   it('exits 2 without --base-url', async () => {
     const { code, stderr } = await runCli(['verify']);

@@ -118,8 +118,27 @@ export function gitDiff(context: ReadyContext, path: string): GitChangeDiff {
   return { original: context.workspace.original[relative] ?? '', modified: context.workspace.current[relative] ?? '' };
 }
 
-/** `GET .../download`: a ZIP of the conversation (its metadata, messages and workspace); `null` for an unknown one. The ZIP writer loads on first use. */
+/** `GET .../download`: a ZIP of the conversation (its metadata, messages and workspace); `null` for an unknown one. */
 export async function exportConversation(state: DomainState, id: string): Promise<Uint8Array | null> {
+  const archive = await exportConversationPieces(state, id);
+  if (!archive) return null;
+  const parts: Uint8Array[] = [];
+  for await (const piece of archive.pieces) parts.push(piece.slice());
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * `GET .../download` as the route streams it: the ZIP in pieces, the event loop served between
+ * them (#29 finding 11); `null` for an unknown conversation. The files are chosen when it is asked
+ * for. The ZIP writer loads on first use.
+ */
+export async function exportConversationPieces(state: DomainState, id: string): Promise<{ pieces: AsyncIterable<Uint8Array> } | null> {
   const conversation = findV1(state, id);
   if (!conversation) return null;
   const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
@@ -130,8 +149,8 @@ export async function exportConversation(state: DomainState, id: string): Promis
     files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] = `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;
   });
   for (const [path, text] of Object.entries(workspace.current)) files[`workspace/${path}`] = text;
-  const { zipArchive } = await import('../agent/zip.js');
-  return zipArchive(files, state.clock.now());
+  const { zipPieces } = await import('../agent/zip.js');
+  return { pieces: zipPieces(files, state.clock.now()) };
 }
 
 /**

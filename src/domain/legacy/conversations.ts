@@ -7,6 +7,7 @@ import type { ConversationRecord } from '../../schemas/records.js';
 import { notFound } from '../store/refusal.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { CONVERSATION_STATUS_OF_SANDBOX } from '../time/lifecycle.js';
+import { breathe } from '../store/mutex.js';
 import { pageIds } from '../store/paging.js';
 import { createSandbox } from '../sandboxes/sandboxes.js';
 import type { DomainState } from '../store/state.js';
@@ -86,6 +87,38 @@ function decodeCursor(pageId: string | undefined): { v0: number; v1: number } {
  * merged newest first and cut to `limit`; `next_page_id` is base64 of both sources' cursors.
  */
 export function listConversations(state: DomainState, query: LegacyListQuery): { results: ConversationInfo[]; next_page_id: string | null } {
+  const page = listedRecords(state, query);
+  return { results: page.records.map((record) => conversationInfoView(state, record)), next_page_id: page.next_page_id };
+}
+
+/** Conversations one legacy list turns into JSON between two turns of the event loop. */
+export const LIST_SLICE = 500;
+
+/**
+ * `GET /api/conversations` as JSON text, in pieces of `LIST_SLICE` conversations with a turn of
+ * the event loop between them: the list has no upper bound on `limit` (as the real route), and
+ * 50,000 conversations made at once held every other request for seconds (#29 finding 11). The
+ * page is chosen when it is asked for; each conversation is shown as it is when its piece is made.
+ */
+export function listConversationsText(state: DomainState, query: LegacyListQuery): { pieces: AsyncIterable<string> } {
+  const page = listedRecords(state, query);
+  async function* pieces(): AsyncGenerator<string> {
+    yield '{"results":[';
+    for (let at = 0; at < page.records.length; at += LIST_SLICE) {
+      if (at > 0) await breathe();
+      const slice = page.records.slice(at, at + LIST_SLICE).map((record) => JSON.stringify(conversationInfoView(state, record))).join(',');
+      yield at > 0 ? `,${slice}` : slice;
+    }
+    yield `],"next_page_id":${JSON.stringify(page.next_page_id)}}`;
+  }
+  return { pieces: pieces() };
+}
+
+/** Newer first (`created_at` descending), as the list merges its two sources. */
+const newerFirst = (a: ConversationRecord, b: ConversationRecord) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
+
+/** The records of one legacy list page and its cursor: each source's page, already newest first, merged in one pass. */
+function listedRecords(state: DomainState, query: LegacyListQuery): { records: ConversationRecord[]; next_page_id: string | null } {
   const table = state.store.conversations;
   const cursor = decodeCursor(query.page_id);
   const v0 = table.orderings.v0;
@@ -94,13 +127,20 @@ export function listConversations(state: DomainState, query: LegacyListQuery): {
   const v1Page = pageIds(v1, { offset: cursor.v1, limit: query.limit });
   const keep = (record: ConversationRecord) => (query.selected_repository === undefined || record.selected_repository === query.selected_repository)
     && (query.conversation_trigger === undefined || record.trigger === query.conversation_trigger);
-  const merged = [...v0Page.ids, ...v1Page.ids].map((id) => table.get(id)!).filter(keep)
-    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
-    .slice(0, query.limit);
+  const a = v0Page.ids.map((id) => table.get(id)!).filter(keep);
+  const b = v1Page.ids.map((id) => table.get(id)!).filter(keep);
+  // A merge of two sorted lists (a stable sort of their concatenation would give the same order, in n log n).
+  const records: ConversationRecord[] = [];
+  let i = 0;
+  let j = 0;
+  while (records.length < query.limit && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && newerFirst(a[i]!, b[j]!) <= 0)) records.push(a[i++]!);
+    else records.push(b[j++]!);
+  }
   const next = v0Page.more || v1Page.more
     ? btoa(JSON.stringify({ v0: v0Page.more ? String(cursor.v0 + query.limit) : null, v1: v1Page.more ? String(cursor.v1 + query.limit) : null }))
     : null;
-  return { results: merged.map((record) => conversationInfoView(state, record)), next_page_id: next };
+  return { records, next_page_id: next };
 }
 
 /** `GET /api/conversations/{id}`: the conversation, or `null` for an unknown id. */

@@ -54,7 +54,7 @@ export const bashRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'GET', path: '/api/bash/bash_events/:event_id', summary: 'One bash event (bash_router.py, get_bash_event)',
     params: z.object({ event_id: z.string() }), response: BashEvent, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => getBashEvent(state, params.event_id!)),
+    handle: ({ params }, context) => context.runner.run((state) => getBashEvent(state, params.event_id)),
   }),
   defineRoute({
     method: 'POST', path: '/api/bash/start_bash_command', summary: 'Start a command; its output follows as events (bash_router.py, start_bash_command)',

@@ -106,17 +106,17 @@ export const settingsRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'POST', path: '/api/settings/mcp/:settings_key', summary: 'Add one MCP server; 409 when it exists (settings_router.py, create_mcp_server)',
     params: McpParam, body: MCPServer, response: SettingsResponse, successStatus: 201, errors: [409],
-    handle: ({ params, body }, context) => onSettings(context, (state) => createMcpServer(state, params.settings_key!, body)),
+    handle: ({ params, body }, context) => onSettings(context, (state) => createMcpServer(state, params.settings_key, body)),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/settings/mcp/:settings_key', summary: 'Change one MCP server (settings_router.py, patch_mcp_server)',
     params: McpParam, body: Json, response: SettingsResponse, errors: [404],
-    handle: ({ params, body }, context) => onSettings(context, (state) => patchMcpServer(state, params.settings_key!, body)),
+    handle: ({ params, body }, context) => onSettings(context, (state) => patchMcpServer(state, params.settings_key, body)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/settings/mcp/:settings_key', summary: 'Remove one MCP server (settings_router.py, delete_mcp_server)',
     params: McpParam, response: SettingsResponse, errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => deleteMcpServer(state, params.settings_key!)),
+    handle: ({ params }, context) => onSettings(context, (state) => deleteMcpServer(state, params.settings_key)),
   }),
   defineRoute({
     method: 'GET', path: '/api/settings/secrets', summary: 'Secret names and descriptions (settings_router.py, list_secrets)',
@@ -131,12 +131,12 @@ export const settingsRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'GET', path: '/api/settings/secrets/:name', summary: 'A secret\'s value: never answered by the fake, 404 (settings_router.py, get_secret_value)',
     params: SecretParam, response: z.string(), errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => agentSecretValue(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => agentSecretValue(state, params.name)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/settings/secrets/:name', summary: 'Delete a secret (settings_router.py, delete_secret)',
     params: SecretParam, response: z.object({ deleted: z.literal(true) }), errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => deleteAgentSecret(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => deleteAgentSecret(state, params.name)),
   }),
   // ── LLM profiles ──
   defineRoute({
@@ -150,16 +150,16 @@ export const settingsRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'GET', path: '/api/profiles/:name', summary: 'One LLM profile, its key null (profiles_router.py, get_profile)',
     params: ProfileParam, response: z.object({ name: z.string(), config: Json, api_key_set: z.boolean() }), errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => getProfile(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => getProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/profiles/:name', summary: 'Save an LLM profile (profiles_router.py, save_profile)',
     params: ProfileParam, body: SaveProfileRequest, response: ProfileMutation, successStatus: 201, errors: [409],
     handle: ({ params, body }, context) => onSettings(context, (state) => {
-      if (!state.store.settings?.llm_profiles[params.name!] && Object.keys(state.store.settings?.llm_profiles ?? {}).length >= MAX_PROFILES) {
+      if (!state.store.settings?.llm_profiles[params.name] && Object.keys(state.store.settings?.llm_profiles ?? {}).length >= MAX_PROFILES) {
         return refuse('conflict', `Profile limit reached (${MAX_PROFILES}). Delete a profile before saving a new one.`);
       }
-      return saveProfile(state, params.name!, { include_secrets: body.include_secrets, preserve_existing_api_key: false, llm: { model: body.llm.model, base_url: body.llm.base_url ?? null, api_key: body.llm.api_key ?? null } });
+      return saveProfile(state, params.name, { include_secrets: body.include_secrets, preserve_existing_api_key: false, llm: { model: body.llm.model, base_url: body.llm.base_url ?? null, api_key: body.llm.api_key ?? null } });
     }),
   }),
   defineRoute({
@@ -172,21 +172,21 @@ export const settingsRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'DELETE', path: '/api/profiles/:name', summary: 'Delete an LLM profile (profiles_router.py, delete_profile)',
     params: ProfileParam, response: ProfileMutation, errors: [404, 409],
-    handle: ({ params }, context) => onSettings(context, (state) => deleteProfile(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => deleteProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/profiles/:name/rename', summary: 'Rename an LLM profile; 409 when the name is taken (profiles_router.py, rename_profile)',
     params: ProfileParam, body: RenameProfileRequest, response: ProfileMutation, errors: [404, 409],
     handle: ({ params, body }, context) => onSettings(context, (state) => {
       if (params.name === body.new_name && state.store.settings?.llm_profiles[params.name]) return { name: params.name, message: `Profile '${params.name}' unchanged (same name)` };
-      return renameProfile(state, params.name!, body.new_name);
+      return renameProfile(state, params.name, body.new_name);
     }),
   }),
   defineRoute({
     method: 'POST', path: '/api/profiles/:name/activate', summary: 'The profile\'s LLM becomes the settings\' LLM (profiles_router.py, activate_profile)',
     params: ProfileParam, response: z.object({ name: z.string(), message: z.string(), model: nullableString }), errors: [404], bodyOptional: true, body: z.optional(Json),
     handle: ({ params }, context) => onSettings(context, async (state) => {
-      const answer = await activateProfile(state, params.name!);
+      const answer = await activateProfile(state, params.name);
       return isRefusal(answer) ? answer : { ...answer, message: `Profile '${params.name}' activated and applied to current settings` };
     }),
   }),
@@ -199,31 +199,31 @@ export const settingsRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'GET', path: '/api/agent-profiles/:name', summary: 'One agent profile (agent_profiles_router.py, get_agent_profile)',
     params: ProfileParam, response: z.object({ name: z.string(), profile: Json }), errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => getAgentProfile(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => getAgentProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/agent-profiles/:name', summary: 'Save an agent profile (agent_profiles_router.py, save_agent_profile)',
     params: ProfileParam, body: Json, response: ProfileMutation, successStatus: 201, errors: [409],
-    handle: ({ params, body }, context) => onSettings(context, (state) => saveAgentProfile(state, params.name!, body)),
+    handle: ({ params, body }, context) => onSettings(context, (state) => saveAgentProfile(state, params.name, body)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/agent-profiles/:name', summary: 'Delete an agent profile (agent_profiles_router.py, delete_agent_profile)',
     params: ProfileParam, response: ProfileMutation, errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => deleteAgentProfile(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => deleteAgentProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/agent-profiles/:name/rename', summary: 'Rename an agent profile (agent_profiles_router.py, rename_agent_profile)',
     params: ProfileParam, body: RenameProfileRequest, response: ProfileMutation, errors: [404, 409],
-    handle: ({ params, body }, context) => onSettings(context, (state) => renameAgentProfile(state, params.name!, body.new_name)),
+    handle: ({ params, body }, context) => onSettings(context, (state) => renameAgentProfile(state, params.name, body.new_name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/agent-profiles/:profile_id/activate', summary: 'Make an agent profile the active one (agent_profiles_router.py, activate_agent_profile)',
     params: z.object({ profile_id: z.string() }), response: z.object({ id: z.string(), message: z.string(), agent_settings_applied: z.boolean() }), errors: [404], bodyOptional: true, body: z.optional(Json),
-    handle: ({ params }, context) => onSettings(context, (state) => activateAgentProfile(state, params.profile_id!)),
+    handle: ({ params }, context) => onSettings(context, (state) => activateAgentProfile(state, params.profile_id)),
   }),
   defineRoute({
     method: 'POST', path: '/api/agent-profiles/:name/materialize', summary: 'A dry run of the profile\'s references (agent_profiles_router.py, materialize_agent_profile)',
     params: ProfileParam, response: z.looseObject({ agent_kind: z.string(), valid: z.boolean(), errors: z.array(z.string()) }), errors: [404], bodyOptional: true, body: z.optional(Json),
-    handle: ({ params }, context) => onSettings(context, (state) => materializeAgentProfile(state, params.name!)),
+    handle: ({ params }, context) => onSettings(context, (state) => materializeAgentProfile(state, params.name)),
   }),
 ]);

@@ -83,22 +83,22 @@ export const worldRoutes: readonly Route[] = hostWide([
   defineRoute({ method: 'GET', path: '/api/skills/installed', summary: 'The installed skills (skills_router.py, list_installed_skills)', response: z.object({ skills: z.array(InstalledSkill) }), handle: (_i, context) => context.runner.run((state) => installedSkills(state)) }),
   defineRoute({
     method: 'GET', path: '/api/skills/installed/:name', summary: 'One installed skill (skills_router.py, get_installed_skill)',
-    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledSkill(state, params.name!)),
+    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledSkill(state, params.name)),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/skills/installed/:name', summary: 'Enable or disable an installed skill (skills_router.py, update_skill_state)',
     params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
-    handle: ({ params, body }, context) => context.runner.run((state) => setSkillEnabled(state, params.name!, body.enabled)),
+    handle: ({ params, body }, context) => context.runner.run((state) => setSkillEnabled(state, params.name, body.enabled)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/skills/installed/:name', summary: 'Uninstall a skill (skills_router.py, uninstall_skill)',
-    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallSkill(state, params.name!)),
+    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallSkill(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/skills/installed/:name/refresh', summary: 'Update an installed skill from its source (skills_router.py, refresh_skill)',
     params: SkillParam, response: z.object({ message: z.string(), skill: InstalledSkill }), errors: [404],
     handle: ({ params }, context) => context.runner.run((state) => {
-      const skill = getInstalledSkill(state, params.name!);
+      const skill = getInstalledSkill(state, params.name);
       return 'reason' in skill ? skill : { message: `Skill '${params.name}' is up to date`, skill };
     }),
   }),
@@ -116,22 +116,22 @@ export const worldRoutes: readonly Route[] = hostWide([
   }),
   defineRoute({
     method: 'GET', path: '/api/plugins/installed/:name', summary: 'One installed plugin (plugins_router.py, get_installed_plugin)',
-    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledPlugin(state, params.name!)),
+    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledPlugin(state, params.name)),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/plugins/installed/:name', summary: 'Enable or disable an installed plugin (plugins_router.py, update_plugin_state)',
     params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
-    handle: ({ params, body }, context) => context.runner.run((state) => setPluginEnabled(state, params.name!, body.enabled)),
+    handle: ({ params, body }, context) => context.runner.run((state) => setPluginEnabled(state, params.name, body.enabled)),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/plugins/installed/:name', summary: 'Uninstall a plugin (plugins_router.py, uninstall_plugin)',
-    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallPlugin(state, params.name!)),
+    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallPlugin(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: '/api/plugins/installed/:name/refresh', summary: 'Update an installed plugin from its source (plugins_router.py, refresh_plugin)',
     params: SkillParam, response: z.object({ message: z.string(), plugin: InstalledSkill }), errors: [404],
     handle: ({ params }, context) => context.runner.run((state) => {
-      const plugin = getInstalledPlugin(state, params.name!);
+      const plugin = getInstalledPlugin(state, params.name);
       return 'reason' in plugin ? plugin : { message: `Plugin '${params.name}' is up to date`, plugin };
     }),
   }),
@@ -195,7 +195,7 @@ export const worldRoutes: readonly Route[] = hostWide([
     method: 'GET', path: '/api/file/download-trajectory/:conversation_id', summary: 'A conversation\'s stored state as a ZIP (file_router.py, download_trajectory)',
     params: z.object({ conversation_id: Uuid }), response: z.unknown(), untypedInDocument: true, errors: [404],
     handle: ({ params, headers }, context) => context.runner.run((state) => {
-      const id = toHyphenatedUuid(params.conversation_id!);
+      const id = toHyphenatedUuid(params.conversation_id);
       const conversation = id ? state.store.conversations.get(id) : undefined;
       const holder = keyHolder(state, headers.get(SESSION_API_KEY_HEADER));
       const visible = conversation && conversation.version === 'V1' && (holder.kind !== 'running' || holder.sandbox.id === conversation.sandbox_id);
@@ -216,7 +216,7 @@ export const worldRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'GET', path: '/api/git/commits/:sha/changes', summary: 'The files one commit changed (git_router.py, git_commit_changes_query)',
     params: z.object({ sha: Sha }), query: z.object({ path: z.string() }), response: z.array(GitChange), errors: [400],
-    handle: ({ params, query }, context) => context.runner.run((state) => gitCommitChanges(state, query.path, params.sha!)),
+    handle: ({ params, query }, context) => context.runner.run((state) => gitCommitChanges(state, query.path, params.sha)),
   }),
   // ── Workspace session, init ──
   defineRoute({

@@ -123,10 +123,11 @@ export const conversationOpRoutes: readonly Route[] = [
     method: 'GET', path: `${BASE}/download`, summary: 'Download the conversation (metadata, messages and workspace) as a ZIP archive',
     params: ConversationParam, response: z.unknown(), untypedInDocument: true, errors: [404, 409, 503],
     handle: async ({ params }, { service }) => {
-      const archive = await service.exportConversation(params.conversation_id);
+      // Streamed in pieces, the event loop served between them (#29 finding 11).
+      const archive = await service.exportConversationPieces(params.conversation_id);
       if (!archive) return refuse('not_found', `Conversation not found: ${hexOf(params.conversation_id)}`);
       const uuid = toHyphenatedUuid(params.conversation_id);
-      return raw(200, archive, 'application/zip', { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` });
+      return raw(200, archive.pieces, 'application/zip', { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` });
     },
   }),
 ];

@@ -9,6 +9,7 @@ import {
 } from '../../../schemas/legacy.js';
 import { LegacyError } from '../../../schemas/errors.js';
 import { defineRoute, type Route } from '../../../http/route.js';
+import { raw } from '../../../http/responses.js';
 import { Refusal } from '../../../domain/store/refusal.js';
 import { LEGACY_DEFAULT_LIMIT } from './query.js';
 
@@ -26,6 +27,9 @@ function validateConversationId(id: string): string {
   if ([...id].some((c) => c.charCodeAt(0) < 32)) throw badRequest('Conversation ID contains control characters');
   return id;
 }
+
+/** A legacy list longer than this is written in pieces (the domain's `LIST_SLICE` a piece). */
+const STREAMED_OVER = 500;
 
 /** The legacy list's query: no upper bound on `limit`, filters by repository and trigger. */
 const LegacyListQuery = z.object({
@@ -52,7 +56,10 @@ export const legacyRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: '/api/conversations', summary: 'List conversations of both versions, newest first, filtered by repository and trigger (legacy)',
     query: LegacyListQuery, response: ConversationInfoResultSet,
-    handle: ({ query }, { service }) => service.listConversations(query),
+    // A long list is written in pieces, the event loop served between them (#29 finding 11).
+    handle: async ({ query }, { service }) => (query.limit > STREAMED_OVER
+      ? raw(200, (await service.listConversationsText(query)).pieces, 'application/json')
+      : service.listConversations(query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/conversations/:conversation_id', summary: 'Get a conversation (legacy); null for an unknown id',
