@@ -59,17 +59,15 @@ export function isLocalBackendPath(path: string): boolean {
   return LOCAL_BACKEND_PREFIXES.some((prefix) => under(path, prefix));
 }
 
-/** The script index.html starts with: the session key, and the backends registered once per browser profile. */
+/** The script index.html starts with: the session key, and both backends registered on a browser profile's first visit (a list already there is kept). */
 function bootstrapScript(options: CanvasIngressOptions): string {
   const cloud = options.cloud
     ? { id: CLOUD_BACKEND_ID, name: options.cloud.name ?? 'fakehands (app server)', host: options.cloud.url, apiKey: options.cloud.apiKey, kind: 'cloud' }
     : null;
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
   return `<script>(function(){var key=${json(options.sessionApiKey)};window.__AGENT_CANVAS_SESSION_API_KEY__=key;`
-    + `var cloud=${json(cloud)};try{var list=JSON.parse(localStorage.getItem('openhands-backends')||'[]');if(!Array.isArray(list))list=[];`
-    + `if(!list.some(function(b){return b&&b.id==='default-local'})){list.unshift({id:'default-local',name:'Local',host:location.origin,apiKey:key,kind:'local'});}`
-    + `if(cloud&&!list.some(function(b){return b&&b.id===cloud.id})){list.push(cloud);}`
-    + `localStorage.setItem('openhands-backends',JSON.stringify(list));}catch(e){}})();</script>`;
+    + `var cloud=${json(cloud)};try{if(localStorage.getItem('openhands-backends')===null){var list=[{id:'default-local',name:'Local',host:location.origin,apiKey:key,kind:'local'}];`
+    + `if(cloud)list.push(cloud);localStorage.setItem('openhands-backends',JSON.stringify(list));}}catch(e){}})();</script>`;
 }
 
 /** Starts the ingress; resolves once it listens. */
