@@ -126,7 +126,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
 
   it('starts a conversation from the home page with a plain prompt and streams the agent\'s answer', async () => {
     await go('/');
-    const box = page.getByRole('textbox').first();
+    const box = page.getByTestId('chat-input');
     await box.waitFor({ timeout: 90_000 });
     await box.click();
     await box.fill('Say hello from the fakehands harness');
@@ -156,25 +156,36 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     const card = page.locator(`a[href*="/conversations/${started}"]`).first();
     await card.hover();
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
-    await page.getByText(/^Rename$/).first().click({ timeout: 30_000 });
-    const input = page.locator('input:focus, [data-testid*="title"] input, input[type="text"]').first();
+    await page.getByTestId('edit-button').click({ timeout: 30_000 });
+    const input = page.locator('input[data-testid="conversation-card-title"]');
     await input.fill('Renamed by the harness');
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await conversation(started))?.title, { timeout: 60_000 }).toBe('Renamed by the harness');
     await page.getByText('Renamed by the harness').first().waitFor({ timeout: 60_000 });
   }, 180_000);
 
-  it('Stop pauses the conversation\'s sandbox (POST /api/v1/sandboxes/{id}/pause)', async () => {
+  it('Stop pauses the sandbox and the list page leaves it paused; opening the conversation resumes it', async () => {
     const sandbox = (await conversation(started))!.sandbox_id;
-    await go(`/conversations/${started}`);
-    await page.getByRole('textbox').first().waitFor({ timeout: 90_000 });
-    await page.getByRole('textbox').first().fill('One more turn, then stop');
-    await page.keyboard.press('Enter');
-    const stop = page.locator('button[aria-label*="top" i], [data-testid*="stop" i]').first();
-    await stop.click({ timeout: 90_000 });
+    await go('/');
+    const card = page.locator(`a[href*="/conversations/${started}"]`).first();
+    await card.waitFor({ timeout: 90_000 });
+    await card.hover();
+    await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
+    await page.getByTestId('stop-button').click({ timeout: 30_000 });
     await expect.poll(() => calls.includes(`POST /api/v1/sandboxes/${sandbox}/pause 200`), { timeout: 60_000 }).toBe(true);
+    await expect.poll(async () => (await conversation(started))?.sandbox_status, { timeout: 60_000 }).toBe('PAUSED');
+    // The list re-reads the conversations after the pause (and a reload reads them again): nothing resumes it.
+    await go('/');
+    await page.getByTestId('conversation-card-title').first().waitFor({ timeout: 90_000 });
+    await expect.poll(() => calls.filter((c) => c.startsWith('GET /api/v1/app-conversations/search')).length, { timeout: 60_000 }).toBeGreaterThan(1);
+    expect(calls.filter((c) => c.startsWith(`POST /api/v1/sandboxes/${sandbox}/resume`))).toEqual([]);
+    expect((await conversation(started))?.sandbox_status).toBe('PAUSED');
     await shot(page, 'cloud-stopped');
-  }, 240_000);
+    // Canvas's conversation route resumes a PAUSED cloud conversation once, when it opens it (routes/conversation.tsx).
+    await go(`/conversations/${started}`);
+    await expect.poll(() => calls.includes(`POST /api/v1/sandboxes/${sandbox}/resume 200`), { timeout: 90_000 }).toBe(true);
+    await expect.poll(async () => (await conversation(started))?.sandbox_status, { timeout: 90_000 }).toBe('RUNNING');
+  }, 300_000);
 
   it('deletes a conversation from its menu (DELETE)', async () => {
     await go('/');
@@ -182,8 +193,8 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await card.waitFor({ timeout: 90_000 });
     await card.hover();
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
-    await page.getByText(/^Delete$/).first().click({ timeout: 30_000 });
-    await page.getByRole('button', { name: /^(Delete|Confirm)$/ }).last().click({ timeout: 30_000 });
+    await page.getByTestId('delete-button').click({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^(Delete|Confirm|Yes)/i }).last().click({ timeout: 30_000 });
     await expect.poll(() => conversation(started), { timeout: 60_000 }).toBeNull();
     expect(calls).toContain(`DELETE /api/v1/app-conversations/${started} 200`);
   }, 180_000);
@@ -249,7 +260,7 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
 
   it('connects: the home page shows no "Disconnected" (GET /api/settings, /server_info)', async () => {
     await go('/');
-    await page.getByRole('textbox').first().waitFor({ timeout: 90_000 });
+    await page.getByTestId('chat-input').waitFor({ timeout: 90_000 });
     expect(await page.getByText('Disconnected').count()).toBe(0);
     expect(calls.some((c) => c.startsWith('GET /api/settings 200'))).toBe(true);
     await shot(page, 'local-home');
@@ -257,7 +268,7 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
 
   it('starts a conversation on the agent host (POST /api/conversations) and shows the agent\'s answer', async () => {
     await go('/');
-    const box = page.getByRole('textbox').first();
+    const box = page.getByTestId('chat-input');
     await box.click();
     await box.fill('Say hello to the local backend');
     await page.keyboard.press('Enter');
@@ -269,9 +280,9 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
   }, 240_000);
 
   it('Stop interrupts the agent (POST /api/conversations/{id}/interrupt)', async () => {
-    await page.getByRole('textbox').first().fill('Another turn to stop');
+    await page.getByTestId('chat-input').fill('Another turn to stop');
     await page.keyboard.press('Enter');
-    await page.locator('button[aria-label*="top" i], [data-testid*="stop" i]').first().click({ timeout: 90_000 });
+    await page.locator('button[aria-label*="stop" i]').first().click({ timeout: 90_000 });
     await expect.poll(() => calls.some((c) => c.startsWith(`POST /api/conversations/${started}/interrupt 2`) || c.includes('/interrupt 2')), { timeout: 60_000 }).toBe(true);
   }, 180_000);
 
@@ -280,14 +291,14 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
     const card = page.locator(`a[href*="/conversations/${started}"]`).first();
     await card.hover();
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
-    await page.getByText(/^Rename$/).first().click();
-    await page.locator('input:focus, input[type="text"]').first().fill('Local renamed');
+    await page.getByTestId('edit-button').click();
+    await page.locator('input[data-testid="conversation-card-title"]').fill('Local renamed');
     await page.keyboard.press('Enter');
     await page.getByText('Local renamed').first().waitFor({ timeout: 60_000 });
     await card.hover();
     await card.getByTestId('ellipsis-button').click();
-    await page.getByText(/^Delete$/).first().click();
-    await page.getByRole('button', { name: /^(Delete|Confirm)$/ }).last().click();
+    await page.getByTestId('delete-button').click();
+    await page.getByRole('button', { name: /^(Delete|Confirm|Yes)/i }).last().click();
     await expect.poll(() => calls.some((c) => c.startsWith('DELETE /api/conversations/')), { timeout: 60_000 }).toBe(true);
   }, 180_000);
 

@@ -72,6 +72,11 @@ export const saasRoutes: readonly Route[] = Object.freeze([
     handle: ({ params, body }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? renameProfile(state, params.name!, body.new_name)),
   }),
   defineRoute({
+    method: 'GET', path: '/api/organizations/:org_id/provider-connections', summary: 'The organization\'s LLM provider connections: none on a single-user install (not in the published document)',
+    params: OrgParam, response: z.object({ connections: z.array(z.record(z.string(), z.unknown())) }), errors: [404],
+    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? { connections: [] }),
+  }),
+  defineRoute({
     method: 'GET', path: '/api/keys/current', summary: 'The API key of the request: unbound, its effective organization the personal one',
     response: CurrentApiKeyResponse, handle: (_input, { runner }) => runner.run((state) => currentApiKey(state)),
   }),
