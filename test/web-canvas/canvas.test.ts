@@ -133,7 +133,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await page.keyboard.press('Enter');
     await expect.poll(() => idInUrl(page), { timeout: 90_000 }).not.toBeNull();
     started = idInUrl(page)!;
-    expect(calls).toContain('POST /api/v1/app-conversations 200');
+    await expect.poll(() => calls.includes('POST /api/v1/app-conversations 200'), { timeout: 60_000 }).toBe(true);
     expect(await conversation(started)).not.toBeNull();
     await page.getByText('Say hello from the fakehands harness').first().waitFor({ timeout: 60_000 });
     // The scripted agent's first message, read from the API, shows up on the page (over the event socket).
@@ -172,6 +172,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await card.hover();
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
     await page.getByTestId('stop-button').click({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^Confirm/ }).last().click({ timeout: 30_000 });
     await expect.poll(() => calls.includes(`POST /api/v1/sandboxes/${sandbox}/pause 200`), { timeout: 60_000 }).toBe(true);
     await expect.poll(async () => (await conversation(started))?.sandbox_status, { timeout: 60_000 }).toBe('PAUSED');
     // The list re-reads the conversations after the pause (and a reload reads them again): nothing resumes it.
@@ -196,7 +197,8 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await page.getByTestId('delete-button').click({ timeout: 30_000 });
     await page.getByRole('button', { name: /^(Delete|Confirm|Yes)/i }).last().click({ timeout: 30_000 });
     await expect.poll(() => conversation(started), { timeout: 60_000 }).toBeNull();
-    expect(calls).toContain(`DELETE /api/v1/app-conversations/${started} 200`);
+    await expect.poll(() => calls.filter((c) => c.startsWith(`DELETE /api/v1/app-conversations/${started} `)), { timeout: 60_000 }).toEqual([`DELETE /api/v1/app-conversations/${started} 200`]);
+    await expect.poll(() => page.locator(`a[href*="/conversations/${started}"]`).count(), { timeout: 60_000 }).toBe(0);
   }, 180_000);
 
   for (const [path, name, shows] of [
