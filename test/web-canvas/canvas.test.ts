@@ -147,7 +147,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
   }, 240_000);
 
   it('lists the conversation\'s files (GET /api/v1/app-conversations/{id}/files)', async () => {
-    await page.getByText('Files', { exact: true }).first().click({ timeout: 60_000 }).catch(() => undefined);
+    await page.getByText('Files', { exact: true }).first().click({ timeout: 10_000 }).catch(() => undefined);
     await expect.poll(() => calls.filter((c) => c.startsWith(`GET /api/v1/app-conversations/${started}/files 200`)).length, { timeout: 90_000 }).toBeGreaterThan(0);
     await page.getByText('package.json').first().waitFor({ timeout: 60_000 });
   }, 180_000);
