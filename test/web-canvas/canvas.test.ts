@@ -201,6 +201,37 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await expect.poll(() => page.locator(`a[href*="/conversations/${started}"]`).count(), { timeout: 60_000 }).toBe(0);
   }, 180_000);
 
+  it('starts a conversation on a repository and a branch (Open Repository, then a prompt)', async () => {
+    expect((await fetch(`${rig!.cli.url}/api/v1/secrets/git-providers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider_tokens: { github: { token: 'ghp_fakehandsCanvasHarness' } } }) })).status).toBe(200);
+    await go('/');
+    await page.getByText('Open Repository').first().click({ timeout: 90_000 });
+    await page.getByTestId('git-repo-dropdown').click({ timeout: 60_000 });
+    const repos = page.getByTestId('git-repo-dropdown-menu').locator('li');
+    await repos.first().waitFor({ timeout: 60_000 });
+    const repository = (await repos.first().innerText()).trim().split('\n')[0]!;
+    await repos.first().click();
+    await page.getByTestId('git-branch-dropdown-input').click({ timeout: 60_000 });
+    const branches = page.getByTestId('git-branch-dropdown-menu').locator('li, [role="option"]');
+    await branches.filter({ hasText: /^main$/ }).first().click({ timeout: 60_000 });
+    await page.getByTestId('repo-launch-button').click({ timeout: 30_000 });
+    const before = page.url();
+    if (!idInUrl(page)) {
+      const box = page.getByTestId('chat-input');
+      await box.waitFor({ timeout: 60_000 });
+      await box.click();
+      await box.fill('Look at this repository');
+      await page.keyboard.press('Enter');
+    }
+    await expect.poll(() => idInUrl(page), { timeout: 90_000 }).not.toBeNull();
+    const id = idInUrl(page)!;
+    expect(page.url()).not.toBe(before);
+    await expect.poll(async () => {
+      const c = await conversation(id);
+      return c && [c.selected_repository, c.selected_branch];
+    }, { timeout: 90_000 }).toEqual([repository, 'main']);
+    await shot(page, 'cloud-repository');
+  }, 300_000);
+
   for (const [path, name, shows] of [
     ['/settings/llm', 'llm', 'Available Profiles'],
     ['/settings/agents', 'agents', 'default'],
