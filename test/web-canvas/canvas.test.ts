@@ -232,6 +232,24 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await shot(page, 'cloud-repository');
   }, 300_000);
 
+  it('groups the list by repository (the View menu\'s "By repository")', async () => {
+    await go('/');
+    await page.getByTestId('conversation-card-title').first().waitFor({ timeout: 90_000 });
+    const items = (await api<{ items: AppConversation[] }>('/api/v1/app-conversations/search?limit=20&sort_order=UPDATED_AT_DESC')).items;
+    const repository = items.find((c) => c.selected_repository)!.selected_repository!;
+    await page.getByTestId('conversation-layouts-toggle').click({ timeout: 60_000 });
+    await page.getByTestId('layout-preset-by-workspace').click({ timeout: 30_000 });
+    await page.getByText(repository.split('/').at(-1)!).first().waitFor({ timeout: 60_000 });
+    await shot(page, 'cloud-by-repository');
+    await page.getByTestId('conversation-layouts-toggle').click({ timeout: 60_000 });
+    await page.getByTestId('layout-preset-recent-activity').click({ timeout: 30_000 });
+  }, 180_000);
+
+  it('the LLM pane searches the fake\'s models (GET /api/v1/config/models/search)', async () => {
+    await go('/settings/llm');
+    await expect.poll(() => calls.some((c) => c.startsWith('GET /api/v1/config/models/search 200')), { timeout: 90_000 }).toBe(true);
+  }, 180_000);
+
   for (const [path, name, shows] of [
     ['/settings/llm', 'llm', 'Available Profiles'],
     ['/settings/agents', 'agents', 'default'],
