@@ -114,6 +114,10 @@ function helpText(): string {
     'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]',
     '',
     '  Compares the fake\'s OpenAPI document with a provider\'s (see fakehands drift --help).',
+    '',
+    'Usage: fakehands canvas [--canvas-port PORT] [serve options]',
+    '',
+    '  Serves Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: the agent host as its local backend, the app server as a cloud backend.',
   ].join('\n');
 }
 
@@ -227,8 +231,8 @@ function logger(config: ServeConfig): ((line: RequestLogLine) => void) | undefin
   return (line) => process.stdout.write(`${line.method} ${line.path} ${line.status} ${line.duration_ms.toFixed(1)} ms\n`);
 }
 
-/** Runs `fakehands serve` until SIGINT or SIGTERM. */
-async function serve(config: ServeConfig): Promise<void> {
+/** Runs `fakehands serve` until SIGINT or SIGTERM; resolves once it listens, with the app server's and the agent host's URLs. */
+export async function serve(config: ServeConfig): Promise<{ url: string; agentUrl: string }> {
   const cors = corsPolicy(config.cors);
   await checkPaths(config);
   let fixture: string | FixtureInput = config.fixture;
@@ -356,6 +360,7 @@ async function serve(config: ServeConfig): Promise<void> {
   setInterval(() => {
     if (process.ppid !== parent) stop();
   }, PARENT_CHECK_MS).unref();
+  return { url, agentUrl };
 }
 
 /** Entry point of the `fakehands` binary. */
@@ -364,6 +369,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (argv[0] === 'verify') {
       const { runVerify } = await import('./pact/command.js');
       return process.exit(await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), { script: process.argv[1]!, writeError: (text) => process.stderr.write(text) }));
+    }
+    if (argv[0] === 'canvas') {
+      const { runCanvas } = await import('./canvas/command.js');
+      return await runCanvas(argv.slice(1), env);
     }
     if (argv[0] === 'drift') {
       const { runDrift } = await import('./drift/command.js');

@@ -61,6 +61,9 @@ const WEB_APP_DIFFERENCES: KnownDifference[] = [
   { operation: 'POST /api/v1/settings/profiles/{name}', location: 'request', reason: PROFILE_REQUEST },
 ];
 
+/** Why the fake serves the SaaS routes Agent Canvas's cloud client calls (issue 33). */
+const SAAS_SINGLE_USER = 'a SaaS route Agent Canvas\'s cloud client calls (OpenHands Cloud\'s, absent from an open-source app server and from the trimmed snapshot), answered as a single-user install would: one personal organization, an unbound key, the built-in agent profile, public conversations shared';
+
 /** The declared differences. */
 export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(([
   // ---------------------------------------------------------------- V1 (document of Aug 2026)
@@ -74,6 +77,22 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
   { operation: 'GET /api/v1/events/search', location: 'operation', aspect: 'served', reason: 'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too' },
   { operation: 'GET /api/v1/events/count', location: 'operation', aspect: 'served', reason: 'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too' },
 
+  { operation: 'GET /api/organizations', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/organizations/{org_id}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/organizations/{org_id}/me', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/organizations/{org_id}/profiles', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/organizations/{org_id}/profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'POST /api/organizations/{org_id}/profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'DELETE /api/organizations/{org_id}/profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'POST /api/organizations/{org_id}/profiles/{name}/activate', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'POST /api/organizations/{org_id}/profiles/{name}/rename', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/organizations/{org_id}/provider-connections', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/keys/current', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/agent-profiles', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/agent-profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/shared-conversations', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/shared-events/search', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
+  { operation: 'GET /api/v1/app-conversations/{conversation_id}/files', location: 'operation', aspect: 'served', reason: 'Agent Canvas\'s file tree reads a cloud conversation\'s files at /api/v1/app-conversations/{id}/files, which the published document (Aug 2026) does not declare' },
   // ---------------------------------------------------------------- legacy (document of server 0.53)
   { operation: 'GET /api/conversations', location: 'query conversation_trigger', aspect: 'enum', reason: `${NEWER_SOURCE} the triggers bitbucket and automation` },
   { operation: 'GET /api/conversations', location: 'query include_sub_conversations', reason: `${NEWER_SOURCE} include_sub_conversations (sub-conversations are left out by default)` },

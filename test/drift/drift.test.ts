@@ -142,7 +142,7 @@ describe('fakehands drift', () => {
     const cli = await startCli(['--quiet']);
     const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
     const { code, stdout } = await runCli(['drift', '--spec', saved]);
-    expect(stdout).toMatch(/drift: 0 difference\(s\), 0 known, \d+ stale declaration\(s\); 106 operation\(s\) compared, 0 not served by the fake; (\d+) of \1 facts agree \(100\.0%\)/);
+    expect(stdout).toMatch(/drift: 0 difference\(s\), 0 known, \d+ stale declaration\(s\); 122 operation\(s\) compared, 0 not served by the fake; (\d+) of \1 facts agree \(100\.0%\)/);
     expect(code).toBe(0);
   });
 

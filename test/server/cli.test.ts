@@ -398,8 +398,9 @@ describe('GET /openapi.json', () => {
       '/api/v1/sandboxes', '/api/v1/sandboxes/{sandbox_id}/pause', '/api/v1/sandboxes/{sandbox_id}/resume', '/api/v1/sandbox-specs/search',
     ]));
     // Every API route, once: 41 after the agent server (issue 20), 106 with the whole web app's (issue 21).
+    // 122 with the SaaS routes Agent Canvas calls and a conversation's files (issue 33).
     expect(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0)).toBe(apiRoutes.length);
-    expect(apiRoutes.length).toBe(106);
+    expect(apiRoutes.length).toBe(122);
     expect(document.paths['/api/conversations/{conversation_id}/upload-files']).toMatchObject({ post: { requestBody: { content: { 'multipart/form-data': { schema: { properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } } } } } } } });
   });
 });

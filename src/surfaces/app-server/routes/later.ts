@@ -14,8 +14,11 @@ import { secretRoutes } from './secrets.js';
 import { serverConfigRoutes } from './server-config.js';
 import { settingsRoutes } from './settings.js';
 import { userGitRoutes } from './user-git.js';
+import { conversationFileRoutes } from './conversation-files.js';
+import { saasRoutes } from './saas.js';
 
 /** A V1 conversation's own operations (update, delete, download, stream-start...) and events, the sandbox-scoped secrets, the legacy routes and the web app's world. */
 export const laterRoutes: readonly Route[] = Object.freeze([
   ...conversationOpRoutes, ...eventRoutes, ...sandboxSecretRoutes, ...legacyRoutes, ...legacyConversationRoutes, ...serverConfigRoutes, ...settingsRoutes, ...secretRoutes, ...userGitRoutes,
+  ...conversationFileRoutes, ...saasRoutes,
 ]);

@@ -1,0 +1,41 @@
+/**
+ * `fakehands canvas`: the fake and Agent Canvas's pre-built page routed to it, for a frontend
+ * developer of Agent Canvas. It serves the whole API like `fakehands serve` (with `--auth none`
+ * unless told otherwise: Canvas sends Bearer keys, not the fake's session key), fetches the pinned
+ * Agent Canvas from the npm registry on first use (cached under `.cache/`), and serves its page
+ * with the agent host as its local backend and the app server as a cloud backend, both registered.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseServeArgs, serve } from '../cli.js';
+import { FakehandsError } from '../domain/errors.js';
+import { packageFile } from '../package-root.js';
+import { startCanvasIngress } from './ingress.js';
+import { AGENT_CANVAS_VERSION, ensureAgentCanvas } from './package.js';
+
+/** Default port of Agent Canvas's page: its own static server's. */
+export const DEFAULT_CANVAS_PORT = 3001;
+
+/** Runs `fakehands canvas [--canvas-port PORT] [serve options]` until SIGINT or SIGTERM. */
+export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const rest = [...argv];
+  let canvasPort = DEFAULT_CANVAS_PORT;
+  const at = rest.indexOf('--canvas-port');
+  if (at >= 0) {
+    const text = rest[at + 1] ?? '';
+    if (!/^\d+$/.test(text) || Number(text) > 65535) throw new FakehandsError('usage', `invalid --canvas-port ${JSON.stringify(text)}: expected a port number`);
+    canvasPort = Number(text);
+    rest.splice(at, 2);
+  }
+  if (!rest.includes('--auth') && !env.FAKEHANDS_AUTH) rest.push('--auth', 'none');
+  const config = parseServeArgs(rest, env);
+  if (config === 'help' || config === 'version') throw new FakehandsError('usage', 'fakehands canvas takes the options of fakehands serve and --canvas-port (see fakehands --help)');
+  const cacheDir = env.FAKEHANDS_CACHE_DIR ?? fileURLToPath(packageFile('.cache/'));
+  process.stdout.write(`Agent Canvas ${AGENT_CANVAS_VERSION}: from ${cacheDir} (packed from the npm registry on first use)\n`);
+  const dir = await ensureAgentCanvas(cacheDir);
+  const { url, agentUrl } = await serve(config);
+  // The local backend's key: the session key of a running sandbox (the agent host answers any of them).
+  const sandboxes = await (await fetch(`${url}/api/v1/sandboxes/search?limit=100`, { headers: { 'X-Session-API-Key': config.apiKey } })).json() as { items?: { status: string; session_api_key: string | null }[] };
+  const sessionApiKey = sandboxes.items?.find((s) => s.status === 'RUNNING' && s.session_api_key)?.session_api_key ?? config.apiKey;
+  const ingress = await startCanvasIngress({ buildDir: `${dir}/build`, agentUrl, sessionApiKey, cloud: { url, apiKey: config.apiKey }, port: canvasPort, host: config.host });
+  process.stdout.write(`Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`);
+}

@@ -1,0 +1,154 @@
+/**
+ * A small ingress for Agent Canvas's pre-built page: serves its `build/` folder (the page for any
+ * path that names no file) and forwards the local backend's prefixes (`/api`, `/sockets`,
+ * `/server_info`, …) to an agent server, HTTP and WebSocket alike, as Canvas's own static server
+ * does. Hand-written (node:http and node:net, about a hundred lines) rather than Canvas's script,
+ * which needs its own dependencies installed, or a proxy library the fake does not otherwise need.
+ * Its index.html registers the backends: the agent host as local backend and, when given, the app
+ * server as a cloud backend.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+
+/** Where the page's own agent server answers: the prefixes Canvas's static server forwards to it. */
+export const LOCAL_BACKEND_PREFIXES = ['/api', '/sockets', '/server_info', '/health', '/ready', '/alive', '/docs', '/redoc', '/openapi.json'] as const;
+/** The automation service's prefix: a separate service the fake does not serve (answered 404 here). */
+export const AUTOMATION_PREFIX = '/api/automation';
+/** The id of the cloud backend the ingress registers. */
+export const CLOUD_BACKEND_ID = 'fakehands-cloud';
+
+/** Options of the ingress. */
+export interface CanvasIngressOptions {
+  /** Agent Canvas's `build/` folder. */
+  buildDir: string;
+  /** The agent server the local backend's prefixes go to, e.g. `http://127.0.0.1:8000`. */
+  agentUrl: string;
+  /** The key the page sends to the agent server (`X-Session-API-Key`). */
+  sessionApiKey: string;
+  /** The app server registered as a cloud backend (absent: none is registered). */
+  cloud?: { url: string; apiKey: string; name?: string };
+  /** Port (default 0: a free one). */
+  port?: number;
+  /** Interface (default 127.0.0.1). */
+  host?: string;
+}
+
+/** A running ingress. */
+export interface CanvasIngress {
+  /** The page's origin, e.g. `http://127.0.0.1:3001`. */
+  url: string;
+  server: Server;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
+  '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain', '.xml': 'application/xml', '.wasm': 'application/wasm', '.map': 'application/json',
+};
+
+/** Whether `path` falls under `prefix` (the prefix itself or below it). */
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
+
+/** Whether a request path goes to the agent server. */
+export function isLocalBackendPath(path: string): boolean {
+  return LOCAL_BACKEND_PREFIXES.some((prefix) => under(path, prefix));
+}
+
+/** The script index.html starts with: the session key, and both backends registered on a browser profile's first visit (a list already there is kept). */
+function bootstrapScript(options: CanvasIngressOptions): string {
+  const cloud = options.cloud
+    ? { id: CLOUD_BACKEND_ID, name: options.cloud.name ?? 'fakehands (app server)', host: options.cloud.url, apiKey: options.cloud.apiKey, kind: 'cloud' }
+    : null;
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+  return `<script>(function(){var key=${json(options.sessionApiKey)};window.__AGENT_CANVAS_SESSION_API_KEY__=key;`
+    + `var cloud=${json(cloud)};try{if(localStorage.getItem('openhands-backends')===null){var list=[{id:'default-local',name:'Local',host:location.origin,apiKey:key,kind:'local'}];`
+    + `if(cloud)list.push(cloud);localStorage.setItem('openhands-backends',JSON.stringify(list));}}catch(e){}})();</script>`;
+}
+
+/** Starts the ingress; resolves once it listens. */
+export async function startCanvasIngress(options: CanvasIngressOptions): Promise<CanvasIngress> {
+  const root = normalize(options.buildDir);
+  const agent = new URL(options.agentUrl);
+  const index = (await readFile(join(root, 'index.html'), 'utf8')).replace('<head>', `<head>${bootstrapScript(options)}`);
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (under(path, AUTOMATION_PREFIX)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'No automation service behind fakehands (out of scope)' }));
+      return;
+    }
+    if (isLocalBackendPath(path)) return forward(req, res);
+    const file = normalize(join(root, decodeURIComponent(path)));
+    if (!file.startsWith(root) || path === '/' || !extname(path)) return sendIndex(res);
+    readFile(file).then((body) => {
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.end(body);
+    }, () => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('Not Found');
+    });
+  });
+
+  function sendIndex(res: import('node:http').ServerResponse) {
+    res.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache' });
+    res.end(index);
+  }
+
+  function forward(req: IncomingMessage, res: import('node:http').ServerResponse) {
+    const upstream = httpRequest({
+      host: agent.hostname, port: agent.port, method: req.method, path: req.url,
+      headers: { ...req.headers, host: agent.host },
+    }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'The agent server did not answer' }));
+    });
+    req.pipe(upstream);
+  }
+
+  // WebSocket upgrades under the local prefixes: the raw connection is piped to the agent server.
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!isLocalBackendPath(path)) return socket.destroy();
+    const upstream = connect(Number(agent.port || 80), agent.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/1.1`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const name = req.rawHeaders[i]!;
+        lines.push(`${name}: ${name.toLowerCase() === 'host' ? agent.host : req.rawHeaders[i + 1]}`);
+      }
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    const end = () => { upstream.destroy(); socket.destroy(); };
+    upstream.on('error', end);
+    socket.on('error', end);
+    upstream.on('close', end);
+    socket.on('close', end);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as { port: number };
+  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
+    server,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
