@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseServeArgs, serve } from '../cli.js';
-import { FakehandsError } from '../domain/errors.js';
+import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
 import { startCanvasIngress } from './ingress.js';
 import { AGENT_CANVAS_VERSION, ensureAgentCanvas } from './package.js';

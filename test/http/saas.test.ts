@@ -7,7 +7,7 @@
  * `hooks/mutation/use-create-conversation.ts`: the agent profiles before every create).
  */
 import { describe, expect, it } from 'vitest';
-import { SINGLE_USER_ID } from '../../src/domain/saas.js';
+import { SINGLE_USER_ID } from '../../src/domain/user/saas.js';
 import { call, useFake } from '../support/api.js';
 
 useFake();

@@ -8,8 +8,8 @@
 import * as z from 'zod/mini';
 import {
   agentProfile, agentProfiles, checkOrg, currentApiKey, organization, organizationMe, organizations, sharedConversations, sharedEvents,
-} from '../../../domain/saas.js';
-import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile, saveProfile } from '../../../domain/user-settings.js';
+} from '../../../domain/user/saas.js';
+import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile, saveProfile } from '../../../domain/user/settings.js';
 import { EventKind, EventPage, EventSortOrder } from '../../../schemas/agent-server.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import {
@@ -34,47 +34,47 @@ export const saasRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/organizations/:org_id', summary: 'An organization (404 but for the personal one)',
     params: OrgParam, response: OrgResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => organization(state, params.org_id!)),
+    handle: ({ params }, { runner }) => runner.run((state) => organization(state, params.org_id)),
   }),
   defineRoute({
     method: 'GET', path: '/api/organizations/:org_id/me', summary: 'The user in an organization: its owner (the LLM key masked)',
     params: OrgParam, response: MeResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => organizationMe(state, params.org_id!)),
+    handle: ({ params }, { runner }) => runner.run((state) => organizationMe(state, params.org_id)),
   }),
   defineRoute({
     method: 'GET', path: ORG_PROFILES, summary: 'The organization\'s LLM profiles (a single user\'s: /api/v1/settings/profiles)',
     params: OrgParam, response: ProfileListResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? listProfiles(state)),
+    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? listProfiles(state)),
   }),
   defineRoute({
     method: 'GET', path: `${ORG_PROFILES}/:name`, summary: 'One LLM profile of the organization (its key never)',
     params: OrgProfileParam, response: ProfileDetailResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? getProfile(state, params.name!)),
+    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? getProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: `${ORG_PROFILES}/:name`, summary: 'Save an LLM profile of the organization',
     params: OrgProfileParam, body: SaveProfileRequest, bodyOptional: true, response: ProfileMutationResponse, successStatus: 201, errors: [404],
-    handle: ({ params, body }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? saveProfile(state, params.name!, body)),
+    handle: ({ params, body }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? saveProfile(state, params.name, body)),
   }),
   defineRoute({
     method: 'DELETE', path: `${ORG_PROFILES}/:name`, summary: 'Delete an LLM profile of the organization',
     params: OrgProfileParam, response: ProfileMutationResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? deleteProfile(state, params.name!)),
+    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? deleteProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: `${ORG_PROFILES}/:name/activate`, summary: 'Make an organization LLM profile the settings\' LLM',
     params: OrgProfileParam, response: ActivateProfileResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? activateProfile(state, params.name!)),
+    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? activateProfile(state, params.name)),
   }),
   defineRoute({
     method: 'POST', path: `${ORG_PROFILES}/:name/rename`, summary: 'Rename an LLM profile of the organization (409 when taken)',
     params: OrgProfileParam, body: RenameProfileRequest, response: ProfileMutationResponse, errors: [404, 409],
-    handle: ({ params, body }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? renameProfile(state, params.name!, body.new_name)),
+    handle: ({ params, body }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? renameProfile(state, params.name, body.new_name)),
   }),
   defineRoute({
     method: 'GET', path: '/api/organizations/:org_id/provider-connections', summary: 'The organization\'s LLM provider connections: none on a single-user install (not in the published document)',
     params: OrgParam, response: z.object({ connections: z.array(z.record(z.string(), z.unknown())) }), errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id!) ?? { connections: [] }),
+    handle: ({ params }, { runner }) => runner.run((state) => checkOrg(state, params.org_id) ?? { connections: [] }),
   }),
   defineRoute({
     method: 'GET', path: '/api/keys/current', summary: 'The API key of the request: unbound, its effective organization the personal one',
@@ -88,7 +88,7 @@ export const saasRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/agent-profiles/:name', summary: 'An agent profile (404 but for the built-in one)',
     params: z.object({ name: z.string() }), query: z.object({ org_id: z.optional(z.string()) }), response: AgentProfileDetailResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => agentProfile(state, params.name!)),
+    handle: ({ params }, { runner }) => runner.run((state) => agentProfile(state, params.name)),
   }),
   defineRoute({
     method: 'GET', path: '/api/shared-conversations', summary: 'Public conversations by id (null for the others)',

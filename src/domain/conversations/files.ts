@@ -4,8 +4,8 @@
  * when the conversation, a running sandbox or the folder is not there, like the `file` route.
  */
 import { agentServerContext } from './conversation-ops.js';
-import { resolveInWorkspace } from './workspace.js';
-import type { DomainState } from './state.js';
+import { resolveInWorkspace } from '../agent/workspace.js';
+import type { DomainState } from '../store/state.js';
 
 /** The files under `path` in the conversation's workspace, sorted, relative to `path`. */
 export function listConversationFiles(state: DomainState, id: string, path: string): string[] {

@@ -4,14 +4,14 @@
  * no organization (its effective organization is the personal one), the agent profiles are the one
  * built-in `default` OpenHands profile, and a conversation is shared when it is public.
  */
-import { searchEvents } from './agent-server.js';
-import { toHyphenatedUuid } from './ids.js';
-import { refuse, type Refusal } from './refusal.js';
-import type { DomainState } from './state.js';
-import { settingsView } from './user-settings.js';
-import { appConversationView } from './views.js';
+import { searchEvents } from '../agent/agent-server.js';
+import { toHyphenatedUuid } from '../store/ids.js';
+import { refuse, type Refusal } from '../store/refusal.js';
+import type { DomainState } from '../store/state.js';
+import { settingsView } from './settings.js';
+import { appConversationView } from '../conversations/views.js';
 import type * as z from 'zod/mini';
-import type { AgentProfileDetailResponse, AgentProfileListResponse, CurrentApiKeyResponse, MeResponse, OrgPage, OrgResponse, SharedConversation } from '../schemas/saas.js';
+import type { AgentProfileDetailResponse, AgentProfileListResponse, CurrentApiKeyResponse, MeResponse, OrgPage, OrgResponse, SharedConversation } from '../../schemas/saas.js';
 
 /** The id of the user and of their personal organization when the fake has no user id (a SaaS personal org's id is its user's). */
 export const SINGLE_USER_ID = '6b6f5d1e-0000-4000-8000-000000000001';
