@@ -4,7 +4,7 @@
  * a declaration that no longer matches anything as stale. The README's table of deliberate
  * differences lists each of them (a test checks it).
  */
-import type { KnownDifference } from './compare.js';
+import { markBuiltIn, type KnownDifference } from './compare.js';
 
 /** Why the legacy routes differ from the legacy document: it is older than the server the fake copies. */
 const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
@@ -118,3 +118,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
   { operation: 'POST /api/conversations/{conversation_id}/confirmation_policy', location: 'request policy', reason: 'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold' },
 
 ] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));
+
+markBuiltIn(KNOWN_DIFFERENCES);
+markBuiltIn(KNOWN_AGENT_DIFFERENCES);

@@ -137,3 +137,60 @@ describe('fakehands.config.json (finding 8)', () => {
     expect(committed.properties.auth!.description).toMatch(/^legacy/);
   });
 });
+
+describe('fakehands drift for a consumer (finding 7)', () => {
+  const REAL_V1 = 'test/drift/real-app-server.openapi.json';
+  const REAL_V0 = 'test/drift/real-app-server-v0.openapi.json';
+
+  it('finding 7: the V1 document alone reports no legacy route as "provider absent"; they are counted as not covered', async () => {
+    const both = await runCli(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
+    const alone = await runCli(['drift', '--spec', REAL_V1]);
+    expect(alone.stdout.split('\n').filter((line) => line.includes('operation: provider absent') && !line.includes('[known: '))).toEqual([]);
+    expect(alone.stdout).toMatch(/\n {2}operations: \d+ compared, 0 of the provider's not served by the fake, \d+ of the fake's under paths no given document covers \(not compared; give that document with another --spec\)\n/);
+    expect(alone.code).toBe(both.code);
+  });
+
+  it('finding 7: the fake against itself asks nobody to edit a file of the installed package, and says what its numbers mean', async () => {
+    const cli = await startCli(['--quiet']);
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-drift-'));
+    const own = join(dir, 'own.json');
+    await writeFile(own, await (await fetch(`${cli.url}/openapi.json`)).text());
+    const { code, stdout } = await runCli(['drift', '--spec', own]);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain('known-differences.ts');
+    expect(stdout).not.toContain('stale declaration:');
+    const summary = stdout.trim().split('\n').slice(-3);
+    expect(summary[0]).toBe('drift: 0 undeclared difference(s) (the check passes), 0 declared (known, with a reason), 0 stale declaration(s) of yours');
+    expect(summary[2]).toMatch(/^ {2}facts of the compared operations: (\d+) of \1 agree \(100\.0%\); the others are the differences above, declared or not; \d+ of fakehands' own declarations did not apply \(nothing to do: your document agrees with the fake there\)$/);
+  });
+
+  it('finding 7: --known FILE declares your own differences (reported with their reason, exit 0); a stale one names FILE', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-drift-'));
+    const doc = JSON.parse(await readFile(REAL_V1, 'utf8')) as { paths: Record<string, unknown> };
+    delete doc.paths['/api/v1/sandbox-specs/search'];
+    const spec = join(dir, 'ours.json');
+    await writeFile(spec, JSON.stringify(doc));
+    const known = join(dir, 'drift-known.json');
+    await writeFile(known, JSON.stringify([
+      { operation: 'GET /api/v1/sandbox-specs/search', location: 'operation', reason: 'our server lists no sandbox specs' },
+      { operation: 'GET /api/v1/sandboxes/search', location: 'response items[].nickname', reason: 'an old one' },
+    ]));
+    const without = await runCli(['drift', '--spec', spec, '--spec', REAL_V0]);
+    expect(without.code).toBe(1);
+    const { code, stdout } = await runCli(['drift', '--spec', spec, '--spec', REAL_V0, '--known', known]);
+    expect(stdout).toContain('GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]');
+    expect(stdout).toContain(`stale declaration: GET /api/v1/sandboxes/search → response items[].nickname no longer differs; remove it from ${known}`);
+    expect(stdout).toMatch(/\ndrift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 1 stale declaration\(s\) of yours\n/);
+    expect(code).toBe(0);
+  });
+
+  it('finding 7: a bad --known file is one line and exit 2', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-drift-'));
+    const known = join(dir, 'known.json');
+    await writeFile(known, JSON.stringify([{ operation: 'sandboxes', location: 'x', reason: 'r' }]));
+    expect(await runCli(['drift', '--spec', REAL_V1, '--known', known])).toEqual({
+      code: 2, stdout: '',
+      stderr: `fakehands: invalid --known ${known}: [0].operation: expected "METHOD /path" (expected [{"operation": "METHOD /path", "location", "aspect"?, "reason"}])\n`,
+    });
+  });
+});
