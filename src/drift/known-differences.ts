@@ -21,7 +21,7 @@ const MCP_NEWEST = "the newest MCP configuration is a map of mcpServers; the fak
 const SETTINGS_PAYLOAD = 'the real payload is a free-form object checked in code; the fake declares the keys it reads and refuses others with a 422';
 const PROFILE_REQUEST = "the fake reads the LLM's model, base URL and key (and an empty body saves the current LLM); the real StrictLLM lists every LLM option and the body may be null";
 
-/** The declared differences of the whole web app's routes (issue 21). */
+/** The declared differences of the whole web app's routes. */
 const WEB_APP_DIFFERENCES: KnownDifference[] = [
   { operation: 'GET /api/settings', location: 'response condenser_max_size', reason: `${NEWER_SOURCE} condenser_max_size (at least 20)` },
   { operation: 'GET /api/settings', location: 'response mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
