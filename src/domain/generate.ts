@@ -3,15 +3,23 @@
  * English-only build; loading every locale costs ~100 ms), seeded per call. The generator itself is
  * `generate-core.ts`, which a page runs without faker.
  */
-import { faker } from '@faker-js/faker/locale/en';
+import { createRequire } from 'node:module';
 import type { FixtureInput } from '../schemas/fixture.js';
 import { generateWith, type Chooser, type GenerateOptions } from './generate-core.js';
 import { defaultUserSettings } from './user-settings.js';
 
 export { DEFAULT_FIXTURE_OPTIONS, defaultSandboxSpecs, type Chooser, type GenerateOptions } from './generate-core.js';
 
+/**
+ * faker, loaded on the first data set generated, not with fakehands: most test files never
+ * generate one, and loading it costs 0.15-0.25 s. (Node 20.19+ requires an ES module synchronously.)
+ */
+let loaded: typeof import('@faker-js/faker/locale/en').faker | undefined;
+const loadFaker = () => (loaded ??= (createRequire(import.meta.url)('@faker-js/faker/locale/en') as typeof import('@faker-js/faker/locale/en')).faker);
+
 /** faker's choices, seeded with `seed`. */
 export function fakerChooser(seed: number): Chooser {
+  const faker = loadFaker();
   faker.seed(seed);
   return {
     pick: (list) => faker.helpers.arrayElement(list),
