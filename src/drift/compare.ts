@@ -188,8 +188,6 @@ const BUILT_IN = new WeakSet<KnownDifference>();
 export function markBuiltIn(declarations: readonly KnownDifference[]): void {
   for (const declaration of declarations) BUILT_IN.add(declaration);
 }
-/** Whether a declaration is one of fakehands' own. */
-export const isBuiltIn = (declaration: KnownDifference): boolean => BUILT_IN.has(declaration);
 
 /**
  * The report as the lines `fakehands drift` prints: undeclared differences grouped by operation,
