@@ -2,6 +2,8 @@
  * The `fakehands` command: `fakehands serve` runs the whole API on localhost for frontend
  * development. Every option can also come from an environment variable (`FAKEHANDS_PORT`, ...).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
 import { createFakeCore as createFake, type FakeCore as Fake } from './fake.js';
@@ -98,31 +100,105 @@ export const ServeOptions = z.extend(z.pick(FakeOptions, { apiKey: true, auth: t
 /** The options of `fakehands serve`, with defaults applied. */
 export type ServeConfig = z.output<typeof ServeOptions>;
 
+/** The commands of `fakehands`, each with its one line (what `fakehands --help` lists first). */
+const COMMANDS = [
+  ['serve', 'Serve the fake API and the agent host on localhost (the default command)'],
+  ['verify', 'Verify the Pact contracts against a running implementation (the fake or a real server)'],
+  ['drift', "Compare the fake's OpenAPI document with a provider's, operation by operation"],
+  ['canvas', 'Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends'],
+] as const;
+
+/** `fakehands --help`: the commands first, each in one line, then where each command's options are. */
 function helpText(): string {
-  const rows = Object.entries(SERVE_FLAGS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.env ? ` [${o.env}]` : ''}`);
   return [
     `fakehands ${VERSION}: a stateful fake of the OpenHands Conversation and Sandbox Service`,
     '',
+    'Usage: fakehands [COMMAND] [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map(([name, line]) => `  ${name.padEnd(8)} ${line}`),
+    '',
+    'Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).',
+    `\`fakehands serve\` also reads ${CONFIG_FILE} in the working folder (flags and environment variables win).`,
+  ].join('\n');
+}
+
+/** `fakehands serve --help`: every option, its environment variable, and the config file. */
+function serveHelpText(): string {
+  const rows = Object.entries(SERVE_FLAGS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.env ? ` [${o.env}]` : ''}`);
+  return [
     'Usage: fakehands serve [options]',
     '',
     ...rows,
     '',
-    'Usage: fakehands verify --base-url URL [--api-key KEY] [--pact FILE ...]',
-    '',
-    '  Verifies the Pact contracts against the implementation at URL (see fakehands verify --help).',
-    '',
-    'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]',
-    '',
-    '  Compares the fake\'s OpenAPI document with a provider\'s (see fakehands drift --help).',
-    '',
-    'Usage: fakehands canvas [--canvas-port PORT] [serve options]',
-    '',
-    '  Serves Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: the agent host as its local backend, the app server as a cloud backend.',
+    `Every option may also be set in ${CONFIG_FILE} in the working folder, keyed by the flag's name`,
+    '(`{"port": 3100, "auth": "none"}`); a flag wins over its environment variable, which wins over the file.',
   ].join('\n');
 }
 
-/** Reads options from flags, then environment variables; throws a `usage` error naming the bad one. */
-export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeConfig | 'help' | 'version' {
+/** The file `fakehands serve` reads its options from, in the working folder. */
+export const CONFIG_FILE = 'fakehands.config.json';
+
+/** How a value of the config file is written: as the option's own type, except `latency` ("MIN-MAX", as the flag). */
+const configValue = (key: string): z.ZodMiniType => key === 'latency'
+  ? z.string().check(z.regex(/^\d+-\d+$/, 'expected "MIN-MAX" in milliseconds, e.g. "50-300"'))
+  : (ServeOptions.shape as Record<string, z.ZodMiniType>)[key]!;
+
+/**
+ * The schema of `fakehands.config.json`: any option of `fakehands serve`, keyed by its flag's name
+ * (`"agent-port"`), typed (numbers as numbers); unknown keys are refused. `npm run config-schema`
+ * writes it as JSON Schema (`fakehands.config.schema.json`) for editors.
+ */
+export const ConfigFile = z.strictObject({
+  $schema: z.optional(z.string()),
+  ...Object.fromEntries(Object.entries(SERVE_FLAGS).filter(([, o]) => o.key !== null).map(([flag, o]) => {
+    const schema = z.optional(configValue(o.key!));
+    z.globalRegistry.add(schema, { description: o.help });
+    return [flag, schema];
+  })),
+});
+
+/** A config file read: where it is, and its values by flag name. */
+export interface LoadedConfigFile {
+  /** The file's path. */
+  path: string;
+  /** Its options, by flag name. */
+  values: Record<string, unknown>;
+}
+
+/** Reads `fakehands.config.json` from `folder`, if there is one; a bad one is a `usage` error naming the key. */
+export function readConfigFile(folder: string): LoadedConfigFile | null {
+  const path = join(folder, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw usage(`cannot read ${CONFIG_FILE}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw usage(`invalid ${CONFIG_FILE}: not valid JSON (${(error as Error).message}) (see fakehands serve --help)`);
+  }
+  const result = ConfigFile.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const key = issue.path.length ? `"${issue.path.map(String).join('.')}": ` : '';
+    const unknown = issue.code === 'unrecognized_keys' ? `unknown option ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+    throw usage(`invalid ${CONFIG_FILE}: ${key}${unknown} (see fakehands serve --help)`);
+  }
+  // Only what the file says: the schema's defaults must not hide an environment variable.
+  const parsed = result.data as Record<string, unknown>;
+  return { path, values: Object.fromEntries(Object.keys(data as object).filter((key) => key !== '$schema').map((key) => [key, parsed[key]])) };
+}
+
+/**
+ * Reads options from flags, then environment variables, then `config` (the config file's values);
+ * throws a `usage` error naming the bad one.
+ */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv, config: LoadedConfigFile | null = null): ServeConfig | 'help' | 'serve-help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -139,23 +215,30 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeCon
     throw usage(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  if (values.help) return 'help';
+  const command = parsed.positionals[0];
+  if (values.help) return command === 'serve' ? 'serve-help' : 'help';
   if (values.version) return 'version';
-  const command = parsed.positionals[0] ?? 'serve';
-  if (command !== 'serve' || parsed.positionals.length > 1) throw usage(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
+  if ((command !== undefined && command !== 'serve') || parsed.positionals.length > 1) throw usage(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
   const raw: Record<string, unknown> = {};
-  const given: Record<string, string | boolean> = {};
+  const given: Record<string, unknown> = {};
+  const source: Record<string, string> = {};
   for (const [flag, option] of Object.entries(SERVE_FLAGS) as [string, (typeof SERVE_FLAGS)[keyof typeof SERVE_FLAGS]][]) {
     if (option.key === null) continue;
-    let value: string | boolean | undefined = values[flag];
+    let value: unknown = values[flag];
+    source[option.key] = `--${flag}`;
     const fromEnv = option.env ? env[option.env] : undefined;
     if (value === undefined && fromEnv !== undefined && fromEnv !== '') {
       value = fromEnv;
+      source[option.key] = option.env!;
       if (option.type === 'boolean') {
         const read = BOOLEAN_TEXT[fromEnv.trim().toLowerCase()];
         if (read === undefined) throw usage(`invalid ${option.env} ${JSON.stringify(fromEnv)}: expected true or false (1/0, yes/no) (see fakehands --help)`);
         value = read;
       }
+    }
+    if (value === undefined && config && config.values[flag] !== undefined) {
+      value = config.values[flag];
+      source[option.key] = `"${flag}" of ${CONFIG_FILE}`;
     }
     if (value === undefined) continue;
     given[option.key] = value;
@@ -165,10 +248,15 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv): ServeCon
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const key = String(issue.path[0]);
-    const flag = Object.entries(SERVE_FLAGS).find(([, o]) => o.key === key)?.[0] ?? key;
     const message = key === 'latency' && typeof raw.latency === 'string' ? 'expected MIN-MAX in milliseconds, e.g. 50-300'
       : key === 'latency' ? 'MIN must not exceed MAX' : issue.message;
-    throw usage(`invalid --${flag} ${JSON.stringify(given[key])}: ${message} (see fakehands --help)`);
+    const flag = Object.entries(SERVE_FLAGS).find(([, o]) => o.key === key)?.[0] ?? key;
+    const where = source[key]?.startsWith('"') ? source[key] : `--${flag}`;
+    throw usage(`invalid ${where} ${JSON.stringify(given[key])}: ${message} (see fakehands --help)`);
+  }
+  // A key that no route checks is a mistake, not a setting: say so rather than serve without it (the environment's key, shared with `fakehands verify`, is left alone).
+  if (result.data.auth === 'none' && raw.apiKey !== undefined && !source.apiKey!.startsWith('FAKEHANDS_')) {
+    throw usage(`${source.apiKey} is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)`);
   }
   return result.data;
 }
@@ -232,7 +320,7 @@ function logger(config: ServeConfig): ((line: RequestLogLine) => void) | undefin
 }
 
 /** Runs `fakehands serve` until SIGINT or SIGTERM; resolves once it listens, with the app server's and the agent host's URLs. */
-export async function serve(config: ServeConfig): Promise<{ url: string; agentUrl: string }> {
+export async function serve(config: ServeConfig, configFile: string | null = null): Promise<{ url: string; agentUrl: string }> {
   const cors = corsPolicy(config.cors);
   await checkPaths(config);
   let fixture: string | FixtureInput = config.fixture;
@@ -329,13 +417,21 @@ export async function serve(config: ServeConfig): Promise<{ url: string; agentUr
       throw new FakehandsError('invalid_state_file', `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`);
     }
   }
-  process.stdout.write(`fakehands listening on ${url}\n`);
-  const keyNote = config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
-  process.stdout.write(`API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);
-  process.stdout.write(`control API: ${url}/_fakehands/ · OpenAPI: ${url}/openapi.json\n`);
-  process.stdout.write(`agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`);
-  if (!isLoopback(config.host)) {
-    process.stderr.write(`fakehands: warning: listening on ${config.host}, reachable from other machines; the fake is meant for loopback only\n`);
+  const keyNote = config.auth === 'none' ? null
+    : config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
+  const nonLoopback = isLoopback(config.host) ? null : `listening on ${config.host}, reachable from other machines; the fake is meant for loopback only`;
+  if (config.log === 'json') {
+    // JSON lines only: the banner is one line too, with no key in it.
+    process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'listening', url, agent_url: agentUrl, control_api: `${url}/_fakehands/`, openapi: `${url}/openapi.json`, auth: config.auth, api_key: keyNote === null ? null : config.apiKey === DEFAULT_API_KEY ? 'default' : 'custom' })}\n`);
+    if (nonLoopback) process.stderr.write(`${JSON.stringify({ level: 'warn', msg: nonLoopback })}\n`);
+  } else {
+    process.stdout.write(`fakehands listening on ${url}\n`);
+    process.stdout.write(keyNote === null ? 'API key: none checked (auth: none; --auth legacy or --auth all checks X-Session-API-Key)\n'
+      : `API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);
+    process.stdout.write(`control API: ${url}/_fakehands/ · OpenAPI: ${url}/openapi.json\n`);
+    if (configFile) process.stdout.write(`options from ${configFile} (flags and environment variables win)\n`);
+    process.stdout.write(`agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`);
+    if (nonLoopback) process.stderr.write(`fakehands: warning: ${nonLoopback}\n`);
   }
 
   let stopping = false;
@@ -378,10 +474,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       const { runDrift } = await import('./drift/command.js');
       return process.exit(await runDrift(argv.slice(1), (text) => process.stdout.write(text)));
     }
-    const config = parseServeArgs(argv, env);
+    const wantsHelp = argv.includes('--help') || argv.includes('--version');
+    const file = wantsHelp ? null : readConfigFile(process.cwd());
+    const config = parseServeArgs(argv, env, file);
     if (config === 'help') return void process.stdout.write(`${helpText()}\n`);
+    if (config === 'serve-help') return void process.stdout.write(`${serveHelpText()}\n`);
     if (config === 'version') return void process.stdout.write(`${VERSION}\n`);
-    await serve(config);
+    await serve(config, file?.path ?? null);
   } catch (error) {
     const message = (error as Error).message;
     process.stderr.write(`fakehands: ${message.replace(/\n/g, ' ')}\n`);

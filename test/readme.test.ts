@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCli } from './support/cli.js';
-import { nodeExamples, readmeBlocks as blocks } from './support/readme.js';
+import { README, nodeExamples, readmeBlocks as blocks, readmeFile } from './support/readme.js';
 const TMP = new URL('../.tmp/', import.meta.url);
 
 describe('README', () => {
@@ -35,23 +35,17 @@ describe('README', () => {
     expect(code).toContain('console.assert');
   });
 
-  it('the vitest setup-file recipe works as a setup file of a real vitest run', async () => {
-    const recipe = blocks('ts').find((code) => code.startsWith('// test/fake.ts'))!;
+  it('finding 3: the vitest setup-file recipe and its test file run as printed in a real vitest run, following conversation_url to the agent host', async () => {
     const dir = new URL('recipe-vitest/', TMP);
-    await mkdir(dir, { recursive: true });
-    await writeFile(new URL('fake.ts', dir), recipe);
-    await writeFile(new URL('recipe.test.ts', dir), [
-      "import { expect, it } from 'vitest';",
-      "import { fake } from './fake.js';",
-      "it('reaches the fake the setup file started', async () => {",
-      "  expect(fake.options.auth).toBe('none');",
-      "  expect((await fetch('http://localhost:3000/api/v1/sandbox-specs/search')).status).toBe(200);",
-      '});',
-    ].join('\n'));
-    await writeFile(new URL('vitest.config.ts', dir), "export default { test: { root: new URL('.', import.meta.url).pathname, include: ['recipe.test.ts'], setupFiles: ['./fake.ts'] } };\n");
+    await mkdir(new URL('test/', dir), { recursive: true });
+    await writeFile(new URL('test/fake.ts', dir), readmeFile('test/fake.ts'));
+    await writeFile(new URL('test/conversation.test.ts', dir), readmeFile('test/conversation.test.ts'));
+    // The README names the setup file in vitest.config.ts: setupFiles: ['./test/fake.ts'].
+    expect(README).toContain("`setupFiles: ['./test/fake.ts']` in `vitest.config.ts`");
+    await writeFile(new URL('vitest.config.ts', dir), "export default { test: { root: new URL('.', import.meta.url).pathname, include: ['test/*.test.ts'], setupFiles: ['./test/fake.ts'] } };\n");
     const run = await promisify(execFile)('npx', ['vitest', 'run', '--config', new URL('vitest.config.ts', dir).pathname], { cwd: new URL('..', import.meta.url).pathname }).catch((error: { stdout: string; stderr: string }) => error);
     expect(`${run.stdout}${run.stderr}`).toContain('1 passed');
-  }, 60_000);
+  }, 90_000);
 
   it('the Playwright recipe\'s webServer command serves its url, as Playwright waits for it', async () => {
     const block = blocks('js').find((code) => code.includes('webServer'))!;
@@ -92,5 +86,66 @@ describe('README', () => {
     expect(JSON.parse(lines[6]!)).toEqual({ cleared: 1 });
     expect(JSON.parse(lines[7]!).requests).toEqual([expect.objectContaining({ method: 'POST', path: '/api/v1/sandboxes', status: 200 })]);
     expect(JSON.parse(lines[8]!)).toMatchObject({ sandboxes: [{ status: 'RUNNING' }] });
+  });
+
+  it('finding 8: the fakehands.config.json example is valid, and fakehands serve runs on it (a flag winning over it)', async () => {
+    const [example] = blocks('json');
+    const { ConfigFile } = await import('../src/cli.js');
+    expect(ConfigFile.safeParse(JSON.parse(example!)).success).toBe(true);
+    expect(JSON.parse(example!).$schema).toBe('./node_modules/fakehands/fakehands.config.schema.json');
+    const dir = new URL('config-example/', TMP);
+    await mkdir(dir, { recursive: true });
+    await writeFile(new URL('fakehands.config.json', dir), example!);
+    const { spawn } = await import('node:child_process');
+    const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, 'serve', '--port', '0', '--agent-port', '0'], { cwd: dir.pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stdout = '';
+      proc.stdout.on('data', (d: Buffer) => { stdout += d; });
+      for (let i = 0; i < 300 && !stdout.includes('agent server:'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stdout).toContain('API key: none checked');
+      const url = /listening on (\S+)/.exec(stdout)![1]!;
+      expect(await (await fetch(`${url}/api/v1/sandboxes/search`)).json()).toEqual({ items: [], next_page_id: null });
+    } finally {
+      proc.kill();
+    }
+  });
+
+  it('finding 7: the --known example is a valid file: its declarations are reported with their reasons, a stale one names the file', async () => {
+    const example = blocks('json').find((code) => code.includes('"reason"'))!;
+    const file = new URL('drift-known.json', TMP);
+    await mkdir(TMP, { recursive: true });
+    await writeFile(file, example);
+    const { checkDrift, fakeDocument, formatReport, readKnownDifferences } = await import('../src/drift/index.js');
+    const provider = structuredClone(fakeDocument()) as { paths: Record<string, unknown> };
+    delete provider.paths['/api/v1/sandbox-specs/search'];
+    const report = await checkDrift({ specs: [provider], extraKnown: await readKnownDifferences(file.pathname) });
+    expect(report.differences).toEqual([]);
+    expect(formatReport(report)).toEqual(expect.arrayContaining([
+      'GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]',
+      `stale declaration: GET /api/v1/sandboxes/search → response items[].status (enum) no longer differs; remove it from ${file.pathname}`,
+    ]));
+  });
+
+  describe('stale or contradictory text (finding 4)', () => {
+    it('finding 4: names no issue numbers, one variable for the web app, and says what the browser tests need', () => {
+      expect(README.match(/\bissues? \d+/gi)).toBeNull();
+      expect(README).not.toContain('VITE_API_BASE_URL');
+      expect(README).toContain('VITE_BACKEND_BASE_URL=127.0.0.1:3000');
+      const setUp = README.slice(README.indexOf('## Set-up'), README.indexOf('## Install'));
+      expect(setUp).toContain('`/usr/bin/chromium`, or the path in `CHROMIUM_PATH`');
+      expect(setUp).toMatch(/`npm test` \([^)]*\) took \d+ minutes on a 2-core machine/);
+    });
+
+    it('finding 4: /api/options/config and a conversation\'s /config answer 200, as the README\'s table says', async () => {
+      const { createFake } = await import('../src/index.js');
+      const fake = await createFake({ auth: 'none' });
+      const config = await fake.fetch(new Request('http://localhost:3000/api/options/config'));
+      expect(config.status).toBe(200);
+      const { results } = await (await fake.fetch(new Request('http://localhost:3000/api/conversations'))).json() as { results: { conversation_id: string; status: string }[] };
+      const running = results.find((c) => c.status === 'RUNNING')!;
+      const runtime = await fake.fetch(new Request(`http://localhost:3000/api/conversations/${running.conversation_id}/config`));
+      expect(runtime.status).toBe(200);
+      expect(README).not.toMatch(/answer\s+404 until/);
+    });
   });
 });

@@ -28,7 +28,7 @@ export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise
   }
   if (!rest.includes('--auth') && !env.FAKEHANDS_AUTH) rest.push('--auth', 'none');
   const config = parseServeArgs(rest, env);
-  if (config === 'help' || config === 'version') throw new FakehandsError('usage', 'fakehands canvas takes the options of fakehands serve and --canvas-port (see fakehands --help)');
+  if (config === 'help' || config === 'serve-help' || config === 'version') throw new FakehandsError('usage', 'fakehands canvas takes the options of fakehands serve and --canvas-port (see fakehands --help)');
   const cacheDir = env.FAKEHANDS_CACHE_DIR ?? fileURLToPath(packageFile('.cache/'));
   process.stdout.write(`Agent Canvas ${AGENT_CANVAS_VERSION}: from ${cacheDir} (packed from the npm registry on first use)\n`);
   const dir = await ensureAgentCanvas(cacheDir);

@@ -1,15 +1,16 @@
 /**
  * The `fakehands drift` command: `--spec FILE|URL` (repeatable), `--base-url URL`, `--prefix P`
- * (repeatable), `--json`. Exit 0 with no difference, 1 with differences, 2 for a bad spec or an
+ * (repeatable), `--known FILE` (repeatable), `--json`. Exit 0 with no difference, 1 with differences, 2 for a bad spec or an
  * unreachable URL.
  */
 import { parseArgs } from 'node:util';
 import { FakehandsError } from '../domain/store/errors.js';
 import { checkDrift, formatReport } from './index.js';
+import { readKnownDifferences } from './known-file.js';
 
 /** Help of `fakehands drift`. */
 export const DRIFT_HELP = [
-  'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]',
+  'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--json]',
   '',
   '  Compares the fake\'s OpenAPI document (built in; with --base-url, the one a running fakehands',
   '  serves) with a provider\'s OpenAPI 3.x documents (several --spec are merged, e.g. V1 and legacy),',
@@ -17,7 +18,12 @@ export const DRIFT_HELP = [
   '  --prefix: paths whose provider operations the fake must serve (default: /api/v1/app-conversations,',
   '  /api/v1/sandboxes, /api/v1/sandbox-specs, /api/v1/conversation, /api/v1/conversations).',
   '  --agent: compare the agent server behind conversation_url with the agent server\'s document.',
-  '  Exit 0: no difference; 1: differences; 2: bad input.',
+  '  --known FILE: your own declared differences, a JSON array of {"operation": "METHOD /path",',
+  '  "location", "aspect"?, "reason"}: reported as declared, never failing the check; one that no',
+  '  longer matches anything is reported as stale, naming FILE. fakehands\' own declarations apply too.',
+  '  The fake\'s operations under paths no given document covers (the legacy routes, with the V1',
+  '  document alone) are not compared, and counted in the summary.',
+  '  Exit 0: no undeclared difference; 1: undeclared differences; 2: bad input.',
 ].join('\n');
 
 /** Runs `fakehands drift` with `argv` (after the command name); resolves with the exit code. */
@@ -26,7 +32,7 @@ export async function runDrift(argv: string[], write: (text: string) => void): P
   try {
     parsed = parseArgs({
       args: argv,
-      options: { spec: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, prefix: { type: 'string', multiple: true }, json: { type: 'boolean' }, agent: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { spec: { type: 'string', multiple: true }, known: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, prefix: { type: 'string', multiple: true }, json: { type: 'boolean' }, agent: { type: 'boolean' }, help: { type: 'boolean' } },
       strict: true,
     });
   } catch (error) {
@@ -39,7 +45,8 @@ export async function runDrift(argv: string[], write: (text: string) => void): P
   }
   const specs = parsed.values.spec ?? [];
   if (specs.length === 0) throw new FakehandsError('usage', 'drift needs --spec FILE|URL (see fakehands drift --help)');
-  const report = await checkDrift({ specs, baseUrl: parsed.values['base-url'], prefixes: parsed.values.prefix, agent: parsed.values.agent ?? false });
+  const extraKnown = (await Promise.all((parsed.values.known ?? []).map((file) => readKnownDifferences(file)))).flat();
+  const report = await checkDrift({ specs, baseUrl: parsed.values['base-url'], prefixes: parsed.values.prefix, agent: parsed.values.agent ?? false, extraKnown });
   write(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report).join('\n')}\n`);
   return report.differences.length === 0 ? 0 : 1;
 }

@@ -17,6 +17,8 @@ export interface KnownDifference {
   aspect?: Fact['aspect'] | 'served';
   /** Why the fake differs, in one sentence. */
   reason: string;
+  /** Where the declaration is written (your `--known` file), named when it goes stale; fakehands' own declarations have none. */
+  source?: string;
 }
 
 /** One fact on which the two documents disagree. */
@@ -41,8 +43,12 @@ export interface DriftReport {
   differences: Difference[];
   /** Declared differences, with their reasons. */
   known: Difference[];
-  /** Declarations that match no difference any more. */
+  /** Declarations that match no difference any more (fakehands' own among them: see `builtInStale`). */
   stale: KnownDifference[];
+  /** How many of `stale` are fakehands' own declarations (nothing for you to do: your provider agrees with the fake there). */
+  builtInStale: number;
+  /** Operations the fake serves under paths no given document covers (the legacy routes, when only the V1 document is given): not compared. */
+  notCovered: number;
   /** Operations both documents have. */
   compared: number;
   /** Operations of the provider under the compared prefixes that the fake does not serve. */
@@ -119,6 +125,8 @@ export function compareOperations(
   fake: Map<string, OperationFacts>,
   inScope: (path: string) => boolean,
   known: readonly KnownDifference[] = [],
+  covered: (path: string) => boolean = () => true,
+  builtIn: ReadonlySet<KnownDifference> = new Set(),
 ): DriftReport {
   const all: Difference[] = [];
   let compared = 0;
@@ -136,8 +144,12 @@ export function compareOperations(
       all.push({ operation: operation.name, location: 'operation', aspect: 'served', provider: 'served', fake: ABSENT });
     }
   }
+  let notCovered = 0;
   for (const [key, operation] of fake) {
-    if (!provider.has(key)) all.push({ operation: operation.name, location: 'operation', aspect: 'served', provider: ABSENT, fake: 'served' });
+    if (provider.has(key)) continue;
+    // An operation under paths no given document covers is not compared (one document at a time: the V1 one alone says nothing of the legacy routes).
+    if (!covered(operation.name.split(' ')[1]!)) notCovered++;
+    else all.push({ operation: operation.name, location: 'operation', aspect: 'served', provider: ABSENT, fake: 'served' });
   }
   const used = new Set<KnownDifference>();
   const differences: Difference[] = [];
@@ -152,7 +164,8 @@ export function compareOperations(
       differences.push(difference);
     }
   }
-  return { differences, known: declared, stale: known.filter((k) => !used.has(k)), compared, missing, facts };
+  const stale = known.filter((k) => !used.has(k));
+  return { differences, known: declared, stale, builtInStale: stale.filter((k) => builtIn.has(k)).length, compared, missing, notCovered, facts };
 }
 
 function describe(difference: Difference): string {
@@ -169,7 +182,18 @@ function describe(difference: Difference): string {
   return `${location}${label}: provider ${provider}, fake ${fake}`;
 }
 
-/** The report as the lines `fakehands drift` prints: differences grouped by operation, then known ones, stale declarations and the summary. */
+/** The declarations fakehands ships (`KNOWN_DIFFERENCES`, `KNOWN_AGENT_DIFFERENCES`): a stale one of them is counted, never listed as something to remove. */
+const BUILT_IN = new WeakSet<KnownDifference>();
+/** Marks declarations as fakehands' own (known-differences.ts does, for its lists). */
+export function markBuiltIn(declarations: readonly KnownDifference[]): void {
+  for (const declaration of declarations) BUILT_IN.add(declaration);
+}
+
+/**
+ * The report as the lines `fakehands drift` prints: undeclared differences grouped by operation,
+ * then the declared ones with their reasons, your stale declarations, and a summary that says
+ * what each number means.
+ */
 export function formatReport(report: DriftReport): string[] {
   const lines: string[] = [];
   const grouped = (differences: Difference[], withReason: boolean) => {
@@ -181,13 +205,20 @@ export function formatReport(report: DriftReport): string[] {
   };
   grouped(report.differences, false);
   if (report.known.length) {
-    lines.push('', `Known differences (declared in src/drift/known-differences.ts):`);
+    lines.push('', 'Declared differences (each with its reason; they do not fail the check):');
     grouped(report.known, true);
   }
-  for (const stale of report.stale) lines.push(`stale declaration: ${stale.operation} → ${stale.location}${stale.aspect ? ` (${stale.aspect})` : ''} no longer differs; remove it from src/drift/known-differences.ts`);
+  // Only your own declarations are yours to remove; fakehands' own that did not apply are counted below.
+  const yours = report.stale.filter((stale) => !BUILT_IN.has(stale));
+  for (const stale of yours) {
+    lines.push(`stale declaration: ${stale.operation} → ${stale.location}${stale.aspect ? ` (${stale.aspect})` : ''} no longer differs; remove it from ${stale.source ?? 'your declared differences'}`);
+  }
   const share = report.facts.total === 0 ? 100 : (100 * report.facts.agree) / report.facts.total;
-  lines.push('', `drift: ${report.differences.length} difference(s), ${report.known.length} known, ${report.stale.length} stale declaration(s); `
-    + `${report.compared} operation(s) compared, ${report.missing} not served by the fake; `
-    + `${report.facts.agree} of ${report.facts.total} facts agree (${share.toFixed(1)}%)`);
+  const verdict = report.differences.length === 0 ? 'the check passes' : 'each fails the check';
+  lines.push('', `drift: ${report.differences.length} undeclared difference(s) (${verdict}), ${report.known.length} declared (known, with a reason), ${yours.length} stale declaration(s) of yours`);
+  lines.push(`  operations: ${report.compared} compared, ${report.missing} of the provider's not served by the fake`
+    + (report.notCovered ? `, ${report.notCovered} of the fake's under paths no given document covers (not compared; give that document with another --spec)` : ''));
+  lines.push(`  facts of the compared operations: ${report.facts.agree} of ${report.facts.total} agree (${share.toFixed(1)}%); the others are the differences above, declared or not`
+    + (report.builtInStale ? `; ${report.builtInStale} of fakehands' own declarations did not apply (nothing to do: your document agrees with the fake there)` : ''));
   return lines;
 }

@@ -11,6 +11,7 @@ import { loadDocument } from './load.js';
 import { operationFacts, type OperationFacts } from './operations.js';
 
 export { formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
+export { readKnownDifferences } from './known-file.js';
 export { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 
 /** Path prefixes under which every provider operation is expected to be served by the fake. */
@@ -36,9 +37,14 @@ export interface DriftOptions {
   prefixes?: readonly string[];
   /** Declared differences (default: fakehands' own `KNOWN_DIFFERENCES`). */
   known?: readonly KnownDifference[];
+  /** Your own declared differences, besides `known` (what `--known FILE` reads: see `readKnownDifferences`). */
+  extraKnown?: readonly KnownDifference[];
   /** Compare the agent server the fake serves behind `conversation_url` (its own document) instead of the app server. */
   agent?: boolean;
 }
+
+/** Which part of the API a path belongs to: V1 (`/api/v1/...`), the legacy routes (the rest of `/api/...`) or the server's own (`/alive`, `/health`); a document covers the parts its paths are in. */
+const generationOf = (path: string) => (path === '/api/v1' || path.startsWith('/api/v1/') ? 'v1' : path.startsWith('/api/') ? 'api' : 'root');
 
 const underAny = (prefixes: readonly string[]) => (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
@@ -63,9 +69,13 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
   const inScope = underAny(prefixes);
   const relevant = (path: string) => inScope(path) || served.some((s) => s.replace(/\{[^}]*\}/g, '{}') === path.replace(/\{[^}]*\}/g, '{}'));
   const provider = new Map<string, OperationFacts>();
+  const generations = new Set<string>();
   for (const spec of options.specs) {
     const document = typeof spec === 'string' ? await loadDocument(spec) : spec;
+    for (const path of Object.keys((document as { paths?: object }).paths ?? {})) generations.add(generationOf(path));
     for (const [key, operation] of operationFacts(document, relevant)) provider.set(key, operation);
   }
-  return compareOperations(provider, fake, inScope, options.known ?? (options.agent ? KNOWN_AGENT_DIFFERENCES : KNOWN_DIFFERENCES));
+  const builtIn = options.agent ? KNOWN_AGENT_DIFFERENCES : KNOWN_DIFFERENCES;
+  const known = [...(options.known ?? builtIn), ...(options.extraKnown ?? [])];
+  return compareOperations(provider, fake, inScope, known, (path) => generations.has(generationOf(path)), new Set(builtIn));
 }

@@ -4,7 +4,7 @@
  * a declaration that no longer matches anything as stale. The README's table of deliberate
  * differences lists each of them (a test checks it).
  */
-import type { KnownDifference } from './compare.js';
+import { markBuiltIn, type KnownDifference } from './compare.js';
 
 /** Why the legacy routes differ from the legacy document: it is older than the server the fake copies. */
 const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
@@ -21,7 +21,7 @@ const MCP_NEWEST = "the newest MCP configuration is a map of mcpServers; the fak
 const SETTINGS_PAYLOAD = 'the real payload is a free-form object checked in code; the fake declares the keys it reads and refuses others with a 422';
 const PROFILE_REQUEST = "the fake reads the LLM's model, base URL and key (and an empty body saves the current LLM); the real StrictLLM lists every LLM option and the body may be null";
 
-/** The declared differences of the whole web app's routes (issue 21). */
+/** The declared differences of the whole web app's routes. */
 const WEB_APP_DIFFERENCES: KnownDifference[] = [
   { operation: 'GET /api/settings', location: 'response condenser_max_size', reason: `${NEWER_SOURCE} condenser_max_size (at least 20)` },
   { operation: 'GET /api/settings', location: 'response mcp_config.shttp_servers[].timeout', reason: `${NEWER_SOURCE} the streamable-HTTP MCP server timeout (seconds, default 60)` },
@@ -213,3 +213,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
   { operation: 'PATCH /api/conversations/{conversation_id}', location: 'request', reason: UPDATE_REASON },
   { operation: 'PATCH /api/conversations/{conversation_id}', location: 'status 404', reason: UPDATE_REASON },
 ] satisfies KnownDifference[]).map((difference): Readonly<KnownDifference> => Object.freeze(difference)));
+
+markBuiltIn(KNOWN_DIFFERENCES);
+markBuiltIn(KNOWN_AGENT_DIFFERENCES);

@@ -200,6 +200,13 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
 
     if (!hostAllowed(request.headers.host, allowedHosts)) return refuse(421, 'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)');
 
+    // A browser asks every origin for its icon (the inspector's tab too): answered empty, so it is neither a 404 nor in the request journal.
+    if (pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) {
+      response.writeHead(204, { 'cache-control': 'public, max-age=86400' });
+      response.end();
+      return;
+    }
+
     if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
       if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
       response.writeHead(204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers'], cors));

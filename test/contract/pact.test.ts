@@ -89,7 +89,8 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
   });
 
   it('fails against a provider that skips auth, naming the 401 interactions, with a hint that it does not ask for a key (#29 finding 15)', async () => {
-    const provider = await startProvider(['--auth', 'none']);
+    // No --api-key: with --auth none no route checks one (and fakehands serve refuses the pair).
+    const provider = await startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--auth', 'none']);
     const { code, stdout } = await verify(provider.url);
     expect(code).toBe(1);
     expect(failedInteractions(stdout).sort()).toEqual([

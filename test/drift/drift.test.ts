@@ -106,7 +106,7 @@ describe('checkDrift against the fake\'s own document', () => {
     const doc = own();
     doc.paths[SEARCH].get.responses['429'] = { description: 'Too Many Requests' };
     delete doc.paths[SEARCH].get.responses['401'];
-    expect(await driftLines(doc)).toEqual([`GET ${SEARCH} → status 429: provider true, fake absent`, '', expect.stringMatching(/^drift: 1 difference/)]);
+    expect((await driftLines(doc)).slice(0, 3)).toEqual([`GET ${SEARCH} → status 429: provider true, fake absent`, '', 'drift: 1 undeclared difference(s) (each fails the check), 0 declared (known, with a reason), 0 stale declaration(s) of yours']);
   });
 
   it('reports a declared difference as known with its reason, and a declaration that matches nothing as stale', async () => {
@@ -120,7 +120,7 @@ describe('checkDrift against the fake\'s own document', () => {
     expect(report.differences).toEqual([]);
     expect(report.known).toEqual([expect.objectContaining({ location: 'response items[].status', reason: 'the fake never hibernates' })]);
     expect(report.stale).toEqual([known[1]]);
-    expect(formatReport(report)).toContain('stale declaration: GET /api/v1/sandbox-specs/search → response items[].id no longer differs; remove it from src/drift/known-differences.ts');
+    expect(formatReport(report)).toContain('stale declaration: GET /api/v1/sandbox-specs/search → response items[].id no longer differs; remove it from your declared differences');
   });
 });
 
@@ -142,7 +142,8 @@ describe('fakehands drift', () => {
     const cli = await startCli(['--quiet']);
     const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
     const { code, stdout } = await runCli(['drift', '--spec', saved]);
-    expect(stdout).toMatch(/drift: 0 difference\(s\), 0 known, \d+ stale declaration\(s\); 122 operation\(s\) compared, 0 not served by the fake; (\d+) of \1 facts agree \(100\.0%\)/);
+    expect(stdout).toMatch(/drift: 0 undeclared difference\(s\) \(the check passes\), 0 declared \(known, with a reason\), 0 stale declaration\(s\) of yours\n  operations: 122 compared, 0 of the provider's not served by the fake\n  facts of the compared operations: (\d+) of \1 agree \(100\.0%\)/);
+    expect(stdout).not.toContain('remove it');
     expect(code).toBe(0);
   });
 
@@ -195,7 +196,7 @@ describe('fakehands drift', () => {
   it('exits 2 without --spec, and explains itself with --help', async () => {
     expect(await runCli(['drift'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: drift needs --spec FILE|URL (see fakehands drift --help)\n' });
     const help = await runCli(['drift', '--help']);
-    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--agent] [--json]']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--json]']);
   });
 });
 
@@ -212,7 +213,9 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     // On failure the drift lines are the message, so the CI log shows what drifted.
     expect(undeclared, `fakehands drift found undeclared differences:\n${undeclared.join('\n')}\n${summary}`).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
-    expect(summary).toMatch(new RegExp(`^drift: ${NOT_YET_SERVED.length} difference\\(s\\), \\d+ known, 0 stale declaration\\(s\\); 101 operation\\(s\\) compared, ${NOT_YET_SERVED.length} not served by the fake;`));
+    expect(summary).toMatch(new RegExp(`^drift: ${NOT_YET_SERVED.length} undeclared difference\\(s\\) \\(.*\\), \\d+ declared \\(known, with a reason\\), 0 stale declaration\\(s\\) of yours$`));
+    expect(lines[lines.indexOf(summary) + 1]).toBe(`  operations: 101 compared, ${NOT_YET_SERVED.length} of the provider's not served by the fake`);
+    expect(stdout, 'a declaration of src/drift/known-differences.ts matches nothing').not.toContain('did not apply');
     expect(code).toBe(NOT_YET_SERVED.length === 0 ? 0 : 1);
   });
 
@@ -222,7 +225,9 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: '));
     expect(undeclared, stdout).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
-    expect(lines.find((line) => line.startsWith('drift: '))).toMatch(/^drift: 0 difference\(s\), \d+ known, 0 stale declaration\(s\); 34 operation\(s\) compared, 0 not served by the fake;/);
+    expect(lines.find((line) => line.startsWith('drift: '))).toMatch(/^drift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 0 stale declaration\(s\) of yours$/);
+    expect(lines).toContain('  operations: 34 compared, 0 of the provider\'s not served by the fake');
+    expect(stdout).not.toContain('did not apply');
     expect(code).toBe(0);
   });
 

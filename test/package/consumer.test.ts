@@ -1,6 +1,6 @@
 /**
  * What a user installs is what CI tests: `npm pack`, then a fresh project installs the tarball
- * with the lowest supported msw (2.7.0) and without Pact, runs the README's in-test examples,
+ * with the lowest supported msw (2.8.0) and without Pact, runs the README's in-test examples,
  * `require`s every entry from CommonJS, type-checks imports under each `moduleResolution`, runs
  * `npx fakehands serve`; then adds Pact and runs `npx fakehands verify` against it.
  */
@@ -15,7 +15,7 @@ import { nodeExamples } from '../support/readme.js';
 const run = promisify(execFile);
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** The lowest msw 2.x fakehands supports (its peer range starts here). */
-const LOWEST_MSW = '2.7.0';
+const LOWEST_MSW = '2.8.0';
 const tsBlocks = nodeExamples();
 
 let project = '';

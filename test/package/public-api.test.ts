@@ -28,7 +28,7 @@ const PUBLIC_NAMES: Record<string, string[]> = {
   'src/server.ts': ['CorsPolicy', 'FakeServer', 'FakeServerOptions', 'FakeServers', 'FakeServersOptions', 'MAX_BODY_BYTES', 'RequestLogLine', 'StateFileIo', 'StateFileWriter', 'createFakeServer', 'readStateFile', 'startFakeServers'],
   'src/pact.ts': ['AGENT_PROVIDER_NAME', 'CONSUMER_NAME', 'CONTRACTS_DIR', 'PROVIDER_NAME', 'VERIFY_HELP', 'VerifyConfig', 'VerifyOptions', 'VerifyResult', 'parseVerifyArgs', 'runVerify', 'verifyProvider'],
   'src/client/index.ts': ['AgentClient', 'AgentClientOptions', 'ApiError', 'AppConversationFilters', 'AppConversationQuery', 'Client', 'ClientOptions', 'ConversationEvent', 'LegacyListQuery', 'Page', 'PageQuery', 'StartTaskQuery', 'WebSocketClass', 'createAgentClient', 'createClient'],
-  'src/drift/index.ts': ['AGENT_DRIFT_PREFIXES', 'DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_AGENT_DIFFERENCES', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport'],
+  'src/drift/index.ts': ['AGENT_DRIFT_PREFIXES', 'DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_AGENT_DIFFERENCES', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport', 'readKnownDifferences'],
   'src/browser.ts': ['Fake', 'FakeOptionsInput', 'FakeWorker', 'StartFakeWorkerOptions', 'startFakeWorker'],
 };
 // fakehands/node is the main entry plus its one helper.

@@ -352,7 +352,7 @@ describe('bad start-up', () => {
   });
 
   it('--help and --version print and exit 0', async () => {
-    const help = await runCli(['--help']);
+    const help = await runCli(['serve', '--help']);
     expect(help.code).toBe(0);
     for (const option of ['--host', '--port', '--api-key', '--auth', '--seed', '--fixture', '--timings', '--latency', '--state-file', '--cors', '--quiet', '--log']) {
       expect(help.stdout).toContain(option);

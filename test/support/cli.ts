@@ -62,9 +62,12 @@ export function startCli(args: string[] = [], env: Record<string, string> = {}, 
       stdout += d;
       const match = /^fakehands listening on (http:\/\/\S+)$/m.exec(stdout);
       const agent = /^agent server: (http:\/\/\S+)/m.exec(stdout);
-      if (match && agent && stdout.includes('control API:')) {
+      // With --log json the banner is one JSON line.
+      const json = /^\{"level":"info","msg":"listening",.*\}$/m.exec(stdout);
+      const banner = json ? JSON.parse(json[0]) as { url: string; agent_url: string } : null;
+      if ((match && agent && stdout.includes('control API:')) || banner) {
         clearTimeout(timer);
-        resolve({ url: match[1]!, agentUrl: agent[1]!, proc, stdout: () => stdout, stderr: () => stderr, exited });
+        resolve({ url: banner?.url ?? match![1]!, agentUrl: banner?.agent_url ?? agent![1]!, proc, stdout: () => stdout, stderr: () => stderr, exited });
       }
     });
     void exited.then((code) => {
