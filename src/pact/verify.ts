@@ -344,7 +344,7 @@ const DIFFERENCE_CHARS = 240;
 
 /** One line for a difference the verifier found (its text may span lines and carry colour codes). */
 const oneLine = (text: string) => {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of the verifier's output
   const flat = text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim();
   return flat.length > DIFFERENCE_CHARS ? `${flat.slice(0, DIFFERENCE_CHARS)}…` : flat;
 };

@@ -51,6 +51,7 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
       const timer = setTimeout(() => reject(new Error('the web app\'s dev server did not start in 120 s')), 120_000);
       let out = '';
       dev.stdout!.on('data', (chunk: Buffer) => {
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of Vite's banner
         out += String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
         if (out.includes('Local:')) { clearTimeout(timer); resolve(); }
       });
