@@ -261,14 +261,14 @@ describe('/api/file/{home,search_subdirs,create_directory,archive} (file_router.
 });
 
 describe('GET /api/file/download-trajectory/{conversation_id} (file_router.py, download_trajectory)', () => {
-  it('answers a ZIP of the conversation\'s meta and events; 404 "Conversation not found" for an unknown one, 422 for a bad id', async () => {
+  it('answers a ZIP of the conversation\'s persisted state (base_state.json) and events; 404 "Conversation not found" for an unknown one, 422 for a bad id', async () => {
     const conversation = await startConversation({ url: servers.url, agentUrl: servers.agentUrl } as never);
     const answer = await fetch(`${servers.agentUrl}/api/file/download-trajectory/${conversation.id}`);
     expect(answer.status).toBe(200);
     const text = new TextDecoder('latin1').decode(new Uint8Array(await answer.arrayBuffer()));
     expect(text.startsWith('PK')).toBe(true);
-    expect(text).toContain(`${conversation.id}/meta.json`);
-    expect(text).toMatch(new RegExp(`${conversation.id}/events/event-00000-`));
+    expect(text).toContain('base_state.json');
+    expect(text).toMatch(/events\/event-00000-/);
     expect(await call('/api/file/download-trajectory/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { detail: 'Conversation not found' } });
     expect((await call('/api/file/download-trajectory/nope')).status).toBe(422);
   });

@@ -7,20 +7,16 @@
  * and the init state (`init_router.py`). Each route names the real function it copies.
  */
 import * as z from 'zod/mini';
-import { conversationInfo, eventsOf } from '../../domain/agent/agent-server.js';
 import {
   addWorkspaceParents, addWorkspaces, createDirectory, deleteWorkspace, deleteWorkspaceParent, getInstalledSkill, gitCommitChanges, gitCommits,
   getInstalledPlugin, homeDirectory, installedPlugins, installPlugin, setPluginEnabled, uninstallPlugin, installedSkills, installSkill, isDirectory, llmModels, llmProviders, loadedHooks, loadedPlugins, loadedSkills,
   listWorkspaces, pluginsMarketplace, searchSubdirs, setSkillEnabled, skillsMarketplace, subAgents, TOOLS, uninstallSkill, verifiedModels,
 } from '../../domain/agent-world/host.js';
-import { toHex, toHyphenatedUuid } from '../../domain/store/ids.js';
-import { keyHolder } from '../../domain/sandboxes/session-keys.js';
+import { toHex } from '../../domain/store/ids.js';
 import { refuse } from '../../domain/store/refusal.js';
 import { zipArchive } from '../../domain/agent/zip.js';
 import { laxInt, LaxBool } from '../../schemas/helpers.js';
-import { Uuid } from '../../schemas/common.js';
 import { GitChange } from '../../schemas/conversation-ops.js';
-import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
@@ -191,21 +187,7 @@ export const worldRoutes: readonly Route[] = hostWide([
       return raw(200, zipArchive({ [`${name}/.keep`]: '' }, state.clock.now()), 'application/zip', { 'content-disposition': `attachment; filename="${name}.zip"` });
     }),
   }),
-  defineRoute({
-    method: 'GET', path: '/api/file/download-trajectory/:conversation_id', summary: 'A conversation\'s stored state as a ZIP (file_router.py, download_trajectory)',
-    params: z.object({ conversation_id: Uuid }), response: z.unknown(), untypedInDocument: true, errors: [404],
-    handle: ({ params, headers }, context) => context.runner.run((state) => {
-      const id = toHyphenatedUuid(params.conversation_id);
-      const conversation = id ? state.store.conversations.get(id) : undefined;
-      const holder = keyHolder(state, headers.get(SESSION_API_KEY_HEADER));
-      const visible = conversation && conversation.version === 'V1' && (holder.kind !== 'running' || holder.sandbox.id === conversation.sandbox_id);
-      if (!conversation || !visible) return refuse('not_found', 'Conversation not found');
-      const hex = toHex(conversation.id);
-      const files: Record<string, string> = { [`${hex}/meta.json`]: JSON.stringify(conversationInfo(state, conversation), null, 2) };
-      eventsOf(state, conversation.id).forEach((event, i) => { files[`${hex}/events/event-${String(i).padStart(5, '0')}-${event.id}.json`] = JSON.stringify(event); });
-      return raw(200, zipArchive(files, state.clock.now()), 'application/octet-stream', { 'content-disposition': `attachment; filename="${hex}.zip"` });
-    }),
-  }),
+  // GET /api/file/download-trajectory/{id} is a conversation's: conversation-routes.ts.
   // ── Commits ──
   defineRoute({
     method: 'GET', path: '/api/git/commits', summary: 'The repository\'s latest commits, newest first (git_router.py, git_commits_query)',
