@@ -91,15 +91,16 @@ describe('fakehands --help (finding 8)', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.slice(2, 8)).toEqual([
+    expect(lines.slice(2, 9)).toEqual([
       'Usage: fakehands [COMMAND] [options]',
       '',
       'Commands:',
       '  serve    Serve the fake API and the agent host on localhost (the default command)',
       '  verify   Verify the Pact contracts against a running implementation (the fake or a real server)',
       "  drift    Compare the fake's OpenAPI document with a provider's, operation by operation",
+      '  canvas   Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends',
     ]);
-    expect(lines[9]).toBe('Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).');
+    expect(lines[10]).toBe('Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).');
     expect(stdout).not.toContain('--state-file');
   });
 });
