@@ -186,7 +186,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
   { operation: 'POST /api/hooks', location: 'response hook_config', reason: CATALOGUE_REASON },
 
   { operation: 'GET /api/conversations/{conversation_id}/agent_final_response', location: 'operation', reason: NEWER_AGENT_ROUTE },
-  { operation: 'GET /api/file/download-trajectory/{conversation_id}', location: 'operation', reason: NEWER_AGENT_ROUTE },
   { operation: 'POST /api/conversations/{conversation_id}/ask_agent', location: 'operation', reason: NEWER_AGENT_ROUTE },
   { operation: 'POST /api/conversations/{conversation_id}/condense', location: 'operation', reason: NEWER_AGENT_ROUTE },
   { operation: 'POST /api/conversations/{conversation_id}/fork', location: 'operation', reason: NEWER_AGENT_ROUTE },

@@ -101,7 +101,8 @@ describe('ids and session keys of tenants (finding 10)', () => {
   };
 
   it("finding 10: a tenant's conversation and sandbox ids and session key are not the default tenant's, and its key opens nothing there", async () => {
-    const fake = await createFake({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
+    // Keys checked on the agent host (`legacy`): under `none` it is one local agent server that takes any key.
+    const fake = await createFake({ baseUrl: BASE, agentUrl: AGENT, auth: 'legacy', apiKey: KEY, fixture: 'empty', timings: 'instant' });
     const mine = await conversationOf(fake);
     const theirs = await conversationOf(await fake.tenant('ta'));
     expect(theirs.id).not.toBe(mine.id);
