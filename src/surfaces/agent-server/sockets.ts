@@ -22,6 +22,7 @@ import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from '
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 import { BASH_SOCKET_PATH, openBashSocket } from './bash-socket.js';
+import { onTransientEvent } from '../../domain/agent/streaming.js';
 
 /** One socket connection, as a transport gives it. */
 export interface SocketPeer {
@@ -69,6 +70,7 @@ class SocketHub {
   readonly #subscribers = new Set<Subscriber>();
   #timer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void) | null = null;
+  #unhearTransient: (() => void) | null = null;
 
   constructor(private readonly instance: Instance) {}
 
@@ -78,6 +80,11 @@ class SocketHub {
     if (count >= MAX_SUBSCRIBERS) return false;
     this.#subscribers.add(subscriber);
     this.#unsubscribe ??= this.instance.onChange((changes, state) => this.#deliver(changes, state as unknown as { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined }));
+    // Transient frames (streamed tokens) go to the conversation's subscribers as they come, never stored (`streaming.ts`).
+    this.#unhearTransient ??= onTransientEvent(this.instance.clock, (conversationId, event) => {
+      const text = JSON.stringify(event);
+      for (const s of this.#subscribers) if (s.conversationId === conversationId) s.outbox.push(text);
+    });
     // While sockets are open, run steps that come due are published without waiting for a request.
     this.#timer ??= setInterval(() => void this.instance.runner.settle().catch(() => undefined), TICK_MS);
     return true;
@@ -90,6 +97,8 @@ class SocketHub {
     this.#timer = null;
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+    this.#unhearTransient?.();
+    this.#unhearTransient = null;
   }
 
   /** Sends each new event to its conversation's subscribers, in order; drops the sockets of sandboxes that stopped. */
