@@ -27,8 +27,8 @@ export type TimelineItem =
   | { kind: 'transient'; dueMs: number; fields: EventFields }
   | { kind: 'step'; dueMs: number; run(state: DomainState): Promise<void> };
 
-/** Who hears a conversation's transient frames (the socket hub). */
-export type TransientListener = (conversationId: string, event: AgentEvent) => void;
+/** Who hears a conversation's transient frames (the socket hub), with how many events the conversation had stored when it came (it goes after those). */
+export type TransientListener = (conversationId: string, event: AgentEvent, storedBefore: number) => void;
 
 /** Listeners by the clock of the states they follow (an instance keeps its clock across resets). */
 const listeners = new WeakMap<object, Set<TransientListener>>();
@@ -129,5 +129,8 @@ function expandStream(state: DomainState, timeline: TimelineItem[], item: Extrac
 
 /** Hands a transient event to the listeners of the state's clock. */
 function emitTransient(state: DomainState, conversationId: string, event: AgentEvent): void {
-  for (const listener of listeners.get(state.clock) ?? []) listener(conversationId, event);
+  const set = listeners.get(state.clock);
+  if (!set || set.size === 0) return;
+  const storedBefore = state.store.eventIdsOf(conversationId).length;
+  for (const listener of set) listener(conversationId, event, storedBefore);
 }
