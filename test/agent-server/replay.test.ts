@@ -133,3 +133,32 @@ describe('POST /api/conversations with replay_json', () => {
     expect(((await notEvents.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'replay_json', 0]);
   });
 });
+
+describe('fakehands serve --replay FILE', () => {
+  it('replays the file at start-up and names the conversation on the banner', async () => {
+    const { serve } = await import('./support.js');
+    const cli = await serve(['--replay', new URL('../../fixtures/replay-basic-interactions.json', import.meta.url).pathname]);
+    {
+      let line: RegExpExecArray | null = null;
+      for (let i = 0; i < 200 && !line; i++) {
+        line = /replaying \S+ on conversation ([0-9a-f]{32}) \((\S+)\)/.exec(cli.stdout());
+        if (!line) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(line).not.toBeNull();
+      expect(line![2]).toBe(`${cli.agentUrl}/api/conversations/${line![1]}`);
+      const page = await (await fetch(`${line![2]}/events/search`)).json() as { items: Record<string, unknown>[] };
+      // The first answer comes 1.9 s after the user's message: the start of the recording is out.
+      expect(page.items.slice(0, 3).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 3));
+    }
+  });
+
+  it('refuses a file that is no trajectory with a usage error', async () => {
+    const { runCli } = await import('../support/cli.js');
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/fakehands-replay-');
+    await writeFile(`${dir}/bad.json`, JSON.stringify([{ id: 1, source: 'agent', action: 'message', args: { content: 'hi' } }]));
+    const run = await runCli(['serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--fixture', 'empty', '--replay', `${dir}/bad.json`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/invalid --replay .*must be the user's message/);
+  });
+});
