@@ -65,6 +65,8 @@ const SERVE_FLAGS = {
   'max-body-kb': { key: 'maxBodyKb', type: 'string', env: 'FAKEHANDS_MAX_BODY_KB', help: 'Largest request body in KiB; larger ones answer 413 (default 1024)', coerce: asInt },
   'body-timeout-ms': { key: 'bodyTimeoutMs', type: 'string', env: 'FAKEHANDS_BODY_TIMEOUT_MS', help: 'Longest a request body may take to arrive; slower clients get 408 and are closed (default 10000)', coerce: asInt },
   cors: { key: 'cors', type: 'string', env: 'FAKEHANDS_CORS', help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)' },
+  replay: { key: 'replay', type: 'string', env: 'FAKEHANDS_REPLAY', help: 'A JSON file to replay at start-up on a new RUNNING conversation: a V0 trajectory [...] or {"trajectory"|"events": [...], "speed"?} (see the README)' },
+  streaming: { key: 'streaming', type: 'boolean', env: 'FAKEHANDS_STREAMING', help: 'Stream every agent message as StreamingDeltaEvent frames first (50 tokens/s on the fake\'s clock)' },
   quiet: { key: 'quiet', type: 'boolean', env: 'FAKEHANDS_QUIET', help: 'No request log' },
   log: { key: 'log', type: 'string', env: 'FAKEHANDS_LOG', help: 'Request log format: pretty (default) | json' },
   help: { key: null, type: 'boolean', env: null, help: 'Show this help' },
@@ -95,6 +97,8 @@ export const ServeOptions = z.extend(z.pick(FakeOptions, { apiKey: true, auth: t
   bodyTimeoutMs: z._default(z.int().check(z.gte(100), z.lte(3_600_000)), 10_000),
   cors: z.optional(z.string().check(z.minLength(1))),
   quiet: z._default(z.boolean(), false),
+  replay: z.optional(z.string().check(z.minLength(1))),
+  streaming: z._default(z.boolean(), false),
   log: z._default(z.enum(['pretty', 'json']), 'pretty'),
 });
 /** The options of `fakehands serve`, with defaults applied. */
@@ -308,6 +312,24 @@ async function readAgentScripts(path: string): Promise<unknown[]> {
   return data;
 }
 
+/** `--replay FILE`: the file (a V0 trajectory array, or a `POST /_fakehands/replay` body) replayed through the control API; a bad file is a usage error. */
+async function replayAtStart(fake: Fake, path: string, apiKey: string | undefined): Promise<{ conversation_id: string; conversation_url: string }> {
+  const { readFile } = await import('node:fs/promises');
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw usage(`invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`);
+  }
+  const body = Array.isArray(data) ? { trajectory: data } : data;
+  const response = await fake.fetch(new Request('http://localhost/_fakehands/replay', {
+    method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-session-api-key': apiKey } : {}) }, body: JSON.stringify(body),
+  }));
+  const answer = await response.json() as { conversation_id: string; conversation_url: string; detail?: unknown };
+  if (response.status !== 201) throw usage(`invalid --replay ${JSON.stringify(path)}: ${JSON.stringify(answer.detail ?? answer).slice(0, 500)}`);
+  return answer;
+}
+
 /** Whether `host` is a loopback address or name; binding anything else prints a warning. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -347,7 +369,7 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     fake = await createFake({
       agentScripts: (config.agentScripts ? await readAgentScripts(config.agentScripts) : []) as FakeOptionsInput['agentScripts'],
       baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, agentServerVersion: config.agentServerVersion, seed, fixture,
-      timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir,
+      timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir, streaming: config.streaming,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),
       ...(config.maxTenants !== undefined ? { maxTenants: config.maxTenants } : {}),
@@ -417,6 +439,7 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       throw new FakehandsError('invalid_state_file', `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`);
     }
   }
+  const replayed = config.replay ? await replayAtStart(fake, config.replay, config.apiKey) : null;
   const keyNote = config.auth === 'none' ? null
     : config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
   const nonLoopback = isLoopback(config.host) ? null : `listening on ${config.host}, reachable from other machines; the fake is meant for loopback only`;
@@ -433,6 +456,7 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     process.stdout.write(`agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`);
     if (nonLoopback) process.stderr.write(`fakehands: warning: ${nonLoopback}\n`);
   }
+  if (replayed) process.stdout.write(config.log === 'json' ? `${JSON.stringify({ level: 'info', msg: 'replaying', conversation_id: replayed.conversation_id, conversation_url: replayed.conversation_url })}\n` : `replaying ${config.replay} on conversation ${replayed.conversation_id} (${replayed.conversation_url})\n`);
 
   let stopping = false;
   const stop = () => {

@@ -47,6 +47,10 @@ export const FakeOptions = z.strictObject({
    * `ExecuteBashAction`/`ExecuteBashObservation`, not `TerminalAction`/`TerminalObservation`.
    */
   agentServerVersion: z._default(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'expected a version MAJOR.MINOR.PATCH, such as 1.1.0')), NEWEST_AGENT_SERVER_VERSION),
+  /** Token streaming: each agent message is preceded on the socket by `StreamingDeltaEvent` frames (never stored), as with the LLM's `stream` setting on every conversation. */
+  streaming: z._default(z.boolean(), false),
+  /** How fast streamed tokens arrive, on the fake's clock (tokens per second). */
+  streamingTokensPerSecond: z._default(z.number().check(z.gt(0), z.lte(100_000)), 50),
   /** Seed of every generated id, name, key and timestamp. */
   seed: z._default(z.int(), 1),
   /** The data to start from: `default`, `empty`, a path to a JSON file, a fixture object, or a function returning one (called on create and every reset, so a large data set is not kept twice). */

@@ -126,8 +126,8 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     // A tenant's fixture sandboxes get keys of its own: the fixture's would open the default tenant's (and every other tenant's) agents.
     const keyed = tenant !== undefined && fixture !== role.saved ? withSessionKeys(data, new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0)) : data;
     const store = await storeFromFixture(keyed, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
-    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
-    return new DomainState(store, clock, tenantSeed(seed, tenant), { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts });
+    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts, streaming: options.streaming, streamingTokensPerSecond: options.streamingTokensPerSecond });
+    return new DomainState(store, clock, tenantSeed(seed, tenant), { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts, streaming: options.streaming, streamingTokensPerSecond: options.streamingTokensPerSecond });
   };
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).

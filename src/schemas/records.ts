@@ -90,7 +90,9 @@ export const ConversationRecord = z.strictObject({
   /** Steps of the agent's current run already published as events (the rest are due as time passes); absent: the run has no events to publish (a fixture's past). */
   agent_steps_done: z.optional(z.int().check(z.gte(0))),
   /** The agent's status when it is not what time says (paused by a client); absent otherwise. */
-  agent_status: z.optional(z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation', 'idle'])),
+  agent_status: z.optional(z.enum(['paused', 'error', 'stuck', 'waiting_for_confirmation', 'idle', 'running', 'finished'])),
+  /** The agent's LLM streams (`llm.stream`): its messages are preceded by `StreamingDeltaEvent` frames. */
+  agent_stream: z.optional(z.boolean()),
   /** The conversation's confirmation policy: with `AlwaysConfirm`, each action waits for the client's answer. */
   agent_confirm: z.optional(z.boolean()),
   /** Which of the fake's agent scripts the current run follows (absent: the built-in one), how many steps it has, and after which its file edit is done. */

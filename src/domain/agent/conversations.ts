@@ -98,6 +98,7 @@ export async function startHostConversation(state: DomainState, host: AgentHost,
     llm_model: agent.llm?.model ?? null, parent_conversation_id: parentId, tags: request.tags,
     has_initial_message: Boolean(request.initial_message?.content.length), agent_turns: 0, messages: [],
     agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
+    agent_stream: agent.llm?.stream === true ? true : undefined,
     agent_host: {
       ...hostState({ agent_host: undefined } as ConversationRecord),
       created_here: true, agent_kind: agent.kind, working_dir: request.workspace.working_dir,

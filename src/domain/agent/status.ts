@@ -8,6 +8,7 @@ import type { AgentEventRecord, ConversationRecord } from '../../schemas/records
 import { naiveTimestamp } from '../fixtures/fixtures.js';
 import { inDialect } from './dialect.js';
 import type { DomainState } from '../store/state.js';
+import { holdEvent, isStreamed } from './streaming.js';
 
 /** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
 export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: 'user' | 'agent' | 'environment' };
@@ -54,9 +55,16 @@ export function agentStatus(conversation: ConversationRecord): 'running' | 'fini
 
 /** Stores a new event of a conversation at `atMs` (default now); returns it. */
 export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
+  // Held while a replay or a streamed message goes on, or streamed first (issue 32): `streaming.ts`.
+  if (state.timelines.has(conversationId) || isStreamed(state, conversationId, fields)) return holdEvent(state, conversationId, fields, atMs ?? state.clock.now());
+  return storeEvent(state, conversationId, fields, atMs);
+}
+
+/** Stores a new event of a conversation at `atMs` (default now) at once, held back by nothing; returns it. */
+export async function storeEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number, id?: string): Promise<AgentEvent> {
   const stamp = state.stamp(atMs);
   // An id no stored event has: a state loaded again (a restart, a snapshot as fixture) replays the seeded ids (issue 29, finding 5).
-  const id = state.unusedId(() => state.random.uuid(), (taken) => state.store.events.get(taken) !== undefined);
+  id ??= state.unusedId(() => state.random.uuid(), (taken) => state.store.events.get(taken) !== undefined);
   const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
   await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
   return event;

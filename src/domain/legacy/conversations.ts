@@ -34,13 +34,16 @@ export async function createConversation(state: DomainState, request: InitSessio
 
 async function createLegacyConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationRecord> {
   state.store.budget.assertRoom(2, 2048);
+  // `replay_json`: a V0 trajectory, checked before anything is made, replayed once the conversation is (issue 32, `replay.ts`).
+  const replay = request.replay_json ? await import('../agent/replay.js') : null;
+  const trajectory = replay?.readReplayJson(request.replay_json!);
   const id = request.conversation_id === undefined
     ? state.newConversationId()
     : toHyphenatedUuid(request.conversation_id) ?? request.conversation_id;
   const sandbox = await createSandbox(state, null);
   const trigger = request.suggested_task ? 'suggested_task' : request.create_microagent ? 'microagent_management' : 'gui';
   const created = state.stamp();
-  return state.store.conversations.insert({
+  const record = await state.store.conversations.insert({
     id,
     version: 'V0',
     sandbox_id: sandbox.id,
@@ -50,11 +53,13 @@ async function createLegacyConversation(state: DomainState, request: InitSession
     selected_branch: request.selected_branch,
     git_provider: request.git_provider ?? request.create_microagent?.git_provider ?? null,
     trigger,
-    has_initial_message: Boolean(request.initial_user_msg),
+    has_initial_message: Boolean(request.initial_user_msg) || trajectory !== undefined,
     agent_started_at: created,
     created_at: created,
     updated_at: created,
   });
+  if (replay && trajectory) await replay.replayOnConversation(state, record, replay.fromTrajectory(trajectory, ['body', 'replay_json']));
+  return record;
 }
 
 /** Filters and cursor of the legacy list. */

@@ -65,6 +65,8 @@ export class OperationRunner {
           await settleStartTasks(state);
           // The scripted agent's runs (and its module: a chunk of its own in a page) only once one started.
           if (state.activeRuns.size > 0) await (await import('../agent/scripted-agent.js')).settleAgentRuns(state);
+          // Replays and streamed messages: their held events that came due (issue 32).
+          if (state.timelines.size > 0) await (await import('../agent/streaming.js')).settleTimelines(state);
         }
         const result = await body(state);
         await this.#publish();

@@ -11,6 +11,7 @@ import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/
 import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
 import { runStepsTotal } from '../agent/status.js';
+import type { TimelineItem } from '../agent/streaming.js';
 
 /** Options of the domain. */
 export interface ServiceOptions {
@@ -24,6 +25,10 @@ export interface ServiceOptions {
   agentServerVersion?: string;
   /** The agent's scripts (the built-in one when none matches). */
   agentScripts?: readonly AgentScript[];
+  /** Whether every conversation streams its agent's messages (`StreamingDeltaEvent` frames first). */
+  streaming?: boolean;
+  /** Streamed tokens per second, on the fake's clock (default 50). */
+  streamingTokensPerSecond?: number;
 }
 
 /** A sandbox's status at an instant and since when it has been in it. */
@@ -51,6 +56,8 @@ export class DomainState {
   readonly tasksOfSandbox = new Map<string, Set<string>>();
   /** The earliest time a pending task needs a look. */
   nextTaskDueMs = Number.NEGATIVE_INFINITY;
+  /** Conversations with events held for later (a replay, a message being streamed): `timeline.ts`. */
+  readonly timelines = new Map<string, TimelineItem[]>();
   /** Conversations whose agent has run steps still to publish. */
   readonly activeRuns = new Set<string>();
   /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */

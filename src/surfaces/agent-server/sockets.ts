@@ -22,6 +22,7 @@ import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from '
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 import { BASH_SOCKET_PATH, openBashSocket } from './bash-socket.js';
+import { onTransientEvent } from '../../domain/agent/streaming.js';
 
 /** One socket connection, as a transport gives it. */
 export interface SocketPeer {
@@ -69,6 +70,11 @@ class SocketHub {
   readonly #subscribers = new Set<Subscriber>();
   #timer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void) | null = null;
+  #unhearTransient: (() => void) | null = null;
+  /** Of each conversation with subscribers: how many of its stored events have been sent (so far as this hub knows). */
+  readonly #stored = new Map<string, number>();
+  /** Transient frames waiting for the stored events before them. */
+  #waiting: { conversationId: string; text: string; storedBefore: number }[] = [];
 
   constructor(private readonly instance: Instance) {}
 
@@ -78,6 +84,14 @@ class SocketHub {
     if (count >= MAX_SUBSCRIBERS) return false;
     this.#subscribers.add(subscriber);
     this.#unsubscribe ??= this.instance.onChange((changes, state) => this.#deliver(changes, state as unknown as { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined }));
+    // Transient frames (streamed tokens) go to the conversation's subscribers as they come, never stored (`streaming.ts`).
+    // Each goes after the stored events that came before it: those are sent when their operation ends, so it may wait for them.
+    if (!this.#stored.has(subscriber.conversationId)) this.#stored.set(subscriber.conversationId, this.instance.runner.state.store.eventIdsOf(subscriber.conversationId).length);
+    this.#unhearTransient ??= onTransientEvent(this.instance.clock, (conversationId, event, storedBefore) => {
+      if (!this.#stored.has(conversationId)) return;
+      this.#waiting.push({ conversationId, text: JSON.stringify(event), storedBefore });
+      this.#sendTransient();
+    });
     // While sockets are open, run steps that come due are published without waiting for a request.
     this.#timer ??= setInterval(() => void this.instance.runner.settle().catch(() => undefined), TICK_MS);
     return true;
@@ -85,11 +99,17 @@ class SocketHub {
 
   remove(subscriber: Subscriber): void {
     this.#subscribers.delete(subscriber);
+    if (![...this.#subscribers].some((s) => s.conversationId === subscriber.conversationId)) {
+      this.#stored.delete(subscriber.conversationId);
+      this.#waiting = this.#waiting.filter((w) => w.conversationId !== subscriber.conversationId);
+    }
     if (this.#subscribers.size > 0) return;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+    this.#unhearTransient?.();
+    this.#unhearTransient = null;
   }
 
   /** Sends each new event to its conversation's subscribers, in order; drops the sockets of sandboxes that stopped. */
@@ -100,10 +120,27 @@ class SocketHub {
         if (!record?.event) continue;
         const text = frameOf(record.event);
         for (const subscriber of this.#subscribers) if (subscriber.conversationId === record.conversation_id) subscriber.outbox.push(text);
+        const sent = this.#stored.get(record.conversation_id ?? '');
+        if (sent !== undefined) this.#stored.set(record.conversation_id!, sent + 1);
+        this.#sendTransient();
       } else if (change.entity === 'sandbox' || change.entity === 'state') {
         this.#dropStopped(this.instance.runner.state);
       }
     }
+  }
+
+  /** Sends the transient frames whose stored events before them are out, in order. */
+  #sendTransient(): void {
+    if (this.#waiting.length === 0) return;
+    const blocked = new Set<string>();
+    this.#waiting = this.#waiting.filter((next) => {
+      if (blocked.has(next.conversationId) || (this.#stored.get(next.conversationId) ?? Number.POSITIVE_INFINITY) < next.storedBefore) {
+        blocked.add(next.conversationId);
+        return true;
+      }
+      for (const s of this.#subscribers) if (s.conversationId === next.conversationId) s.outbox.push(next.text);
+      return false;
+    });
   }
 
   #dropStopped(state: DomainState): void {

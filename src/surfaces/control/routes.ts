@@ -7,6 +7,7 @@ import {
   ResetDone, ResetRequest,
 } from '../../schemas/control.js';
 import { StateSnapshot } from '../../schemas/fixture.js';
+import { ReplayRequest, ReplayStarted } from '../../schemas/replay.js';
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
@@ -109,6 +110,11 @@ export const controlRoutes: readonly Route[] = [
       context.setAgentScripts(body.scripts);
       return { scripts: body.scripts.length };
     },
+  }),
+  defineRoute({
+    method: 'POST', path: '/replay', summary: 'Replay a recorded session on a new RUNNING V1 conversation: {"trajectory": [...]} (V0) or {"events": [...]} (V1), "speed"? (a factor, or "instant")',
+    body: ReplayRequest, response: ReplayStarted, successStatus: 201,
+    handle: async ({ body }, context) => context.runner.run(async (state) => (await import('../../domain/agent/replay.js')).startReplay(state, body)),
   }),
   defineRoute({
     method: 'GET', path: '/requests', summary: 'The last requests answered',
