@@ -5,13 +5,15 @@
  * `openhands-tools/openhands/tools/*\/definition.py`); an unknown step is refused; the showcase
  * publishes every kind.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFake, type FakeOptionsInput } from '../../src/index.js';
 import { STEP_KINDS } from '../../src/schemas/agent-script.js';
 import { DEFAULT_SCRIPT } from '../../src/domain/agent/default-script.js';
 import { RUN_STEPS } from '../../src/domain/agent/status.js';
 import { EVENT_KINDS } from '../../src/domain/agent/vocabulary.js';
 import { SHOWCASE_KINDS, SHOWCASE_SKIPS } from '../../src/domain/agent/showcase.js';
+import { stepEventKinds } from '../../src/domain/agent/steps.js';
+import { readFileSync } from 'node:fs';
 import { describe as name } from './support.js';
 
 const APP = 'http://localhost:3000';
@@ -71,7 +73,6 @@ beforeAll(async () => {
     return newest.slice(asked + 1);
   };
 }, 60_000);
-afterAll(() => fake?.close?.());
 
 const tail = (log: Json[]) => log.map(name);
 
@@ -277,6 +278,16 @@ describe('step reject (openhands-sdk event/llm_convertible/observation.py UserRe
 describe('the vocabulary', () => {
   it('has a script above for every step kind', () => {
     expect(SCRIPTS.map((s) => s.match!.slice(5)).sort()).toEqual([...STEP_KINDS].sort());
+  });
+
+  it('is the README\'s vocabulary table, row for row (step → events)', () => {
+    const rows = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n')
+      .map((line) => /^\| `([a-z_]+)` \| .+? \| (`.+`) \|$/.exec(line)).filter((m) => m !== null && (STEP_KINDS as readonly string[]).includes(m[1]!));
+    expect(rows.map((m) => m![1])).toEqual([...STEP_KINDS]);
+    for (const m of rows) {
+      const step = SCRIPTS!.flatMap((script) => script.steps).find((candidate) => m![1]! in candidate)!;
+      expect(m![2]!.split(', ').map((cell) => cell.slice(1, -1)), m![1]).toEqual(stepEventKinds(step as never));
+    }
   });
 
   it('derives the built-in run\'s length from its script', () => {
