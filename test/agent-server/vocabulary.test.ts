@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createFake, type FakeOptionsInput } from '../../src/index.js';
 import { STEP_KINDS } from '../../src/schemas/agent-script.js';
 import { DEFAULT_SCRIPT } from '../../src/domain/agent/default-script.js';
-import { RUN_STEPS } from '../../src/domain/agent/status.js';
+import { EDIT_DONE_AFTER, RUN_STEPS } from '../../src/domain/agent/status.js';
 import { EVENT_KINDS } from '../../src/domain/agent/vocabulary.js';
 import { SHOWCASE_KINDS, SHOWCASE_SKIPS } from '../../src/domain/agent/showcase.js';
 import { stepEventKinds } from '../../src/domain/agent/steps.js';
@@ -292,6 +292,7 @@ describe('the vocabulary', () => {
 
   it('derives the built-in run\'s length from its script', () => {
     expect(RUN_STEPS).toBe(DEFAULT_SCRIPT.length);
+    expect([RUN_STEPS, EDIT_DONE_AFTER]).toEqual([7, 5]);
   });
 
   it('refuses an unknown step on PUT /_fakehands/agent-scripts with a 422, changing nothing', async () => {

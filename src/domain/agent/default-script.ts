@@ -74,5 +74,11 @@ export const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
   { at: 1, event: (c) => events.message('assistant', `Done: I changed ${turnChange(c).path}. Have a look at the Changes tab.`) },
 ]);
 
-/** The step after which the built-in run's file edit is done: the one after its `FileEditorObservation`. */
-export const DEFAULT_EDIT_AFTER = 5;
+/** A context to read what a step publishes without a conversation (its kind and inner kind). */
+export const PROBE_CONTEXT: RunContext = Object.freeze({ turn: 0, before: {}, after: { 'PLAN.md': '' }, projectDir: '', ids: [], callId: () => '' });
+
+/** The step after which the built-in run's file edit is done: the one after its `FileEditorObservation`, read from the script. */
+export const DEFAULT_EDIT_AFTER = DEFAULT_SCRIPT.findIndex((step) => {
+  const event = step.event(PROBE_CONTEXT);
+  return event.kind === 'ObservationEvent' && event.observation.kind === 'FileEditorObservation';
+}) + 1;

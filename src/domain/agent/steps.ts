@@ -4,7 +4,7 @@
  * `schemas/agent-script.ts` does not type-check until it has its case here.
  */
 import { stepKind, type AgentScript, type AgentScriptStep, type StepKind } from '../../schemas/agent-script.js';
-import { editAction, editObservation, type RunContext, type RunStep } from './default-script.js';
+import { editAction, editObservation, PROBE_CONTEXT, type RunContext, type RunStep } from './default-script.js';
 import { events, SCREENSHOT_PNG, text, type EventFields, type ToolPayload } from './vocabulary.js';
 
 /** One event a step publishes; `ends` when it ends the run with that status. */
@@ -190,7 +190,7 @@ export function compileScript(script: AgentScript): { steps: RunStep[]; editAfte
     const produced = stepEvents(step, { index, lastAction });
     scripted.push(...produced);
     if (stepKind(step) === 'edit') editAfter = scripted.length + 1;
-    const probe = produced[0]!.event({ turn: 0, before: {}, after: {}, projectDir: '', ids: [], callId: () => '' });
+    const probe = produced[0]!.event(PROBE_CONTEXT);
     if (probe.kind === 'ActionEvent') lastAction = { index, tool: probe.tool_name };
     if (scripted.at(-1)?.ends) break;
   }
