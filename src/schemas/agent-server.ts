@@ -11,7 +11,7 @@ export const AgentEvent = z.looseObject({
   kind: z.string(),
   id: z.string(),
   timestamp: z.string(),
-  source: z.enum(['user', 'agent', 'environment']),
+  source: z.enum(['user', 'agent', 'environment', 'hook']),
 });
 
 /** The kinds of events (the discriminator of `Event`, as the app server's `kind__eq` filter lists them). */

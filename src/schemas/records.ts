@@ -96,7 +96,7 @@ export const ConversationRecord = z.strictObject({
   /** The conversation's confirmation policy: with `AlwaysConfirm`, each action waits for the client's answer. */
   agent_confirm: z.optional(z.boolean()),
   /** Which of the fake's agent scripts the current run follows (absent: the built-in one), how many steps it has, and after which its file edit is done. */
-  agent_script: z.optional(z.int().check(z.gte(0))),
+  agent_script: z.optional(z.int().check(z.gte(-1))),
   agent_steps_total: z.optional(z.int().check(z.gte(0))),
   agent_edit_after: z.optional(z.int().check(z.gte(0))),
   /** When a client paused the agent (a run goes on from there when it runs again). */

@@ -12,163 +12,33 @@
  * event) is in `agent-status.ts`; this module loads with the first run (a chunk of its own in a page).
  */
 import { formatDateTime, parseDateTime } from '../../schemas/datetime.js';
-import type { AgentScript } from '../../schemas/agent-server.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
 import { agentStatus, publishEvent, runStepsTotal, stateUpdate, text, type AgentEvent } from './status.js';
+import { DEFAULT_SCRIPT, type RunContext, type RunStep } from './default-script.js';
+import { SHOWCASE_INDEX, SHOWCASE_MATCH, SHOWCASE_SCRIPT } from './showcase.js';
+import { compileScript } from './steps.js';
 import type { DomainState } from '../store/state.js';
 import { workspaceOf } from './workspace.js';
 
 export { RUN_STEPS, SYSTEM_PROMPT, agentStatus, editedTurns, publishEvent, runStepsTotal, type AgentEvent } from './status.js';
 
-/** What a run's step publishes, and when: `at` is a fraction of `agentRunMs` after the run started. */
-interface RunStep {
-  at: number;
-  event(context: RunContext): Omit<AgentEvent, 'id' | 'timestamp'>;
-}
-
-/** What a step's event is made from: the conversation, its turn, the workspace before and after it. */
-interface RunContext {
-  conversation: ConversationRecord;
-  turn: number;
-  before: Record<string, string>;
-  after: Record<string, string>;
-  projectDir: string;
-  /** Ids of the events this run published so far, by step index (an observation names its action). */
-  ids: string[];
-  callId(step: number): string;
-}
-
-
-/** The path the turn changed, with its content before and after (absent: the file was not there). */
-function turnChange(context: RunContext): { path: string; before: string | undefined; after: string | undefined } {
-  const paths = [...new Set([...Object.keys(context.before), ...Object.keys(context.after)])].sort();
-  const path = paths.find((p) => context.before[p] !== context.after[p]) ?? 'PLAN.md';
-  return { path, before: context.before[path], after: context.after[path] };
-}
-
-function listing(files: Record<string, string>): string {
-  return Object.keys(files).sort().map((path) => `${String(files[path]!.length).padStart(6)} ${path}`).join('\n');
-}
-
-/** The built-in script: look around, change one file, answer. */
-const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
-  { at: 0, event: () => stateUpdate('execution_status', 'running') },
-  {
-    at: 0.2,
-    event: (c) => ({
-      kind: 'ActionEvent', source: 'agent', thought: text('Let me look at the files of the project first.'),
-      action: { kind: 'TerminalAction', command: 'git ls-files | xargs wc -c', is_input: false, reset: false },
-      tool_name: 'terminal', tool_call_id: c.callId(1),
-      tool_call: { id: c.callId(1), name: 'terminal', arguments: JSON.stringify({ command: 'git ls-files | xargs wc -c' }), origin: 'completion' },
-      llm_response_id: `resp_${c.callId(1)}`, security_risk: 'LOW',
-    }),
-  },
-  {
-    at: 0.4,
-    event: (c) => ({
-      kind: 'ObservationEvent', source: 'environment', tool_name: 'terminal', tool_call_id: c.callId(1), action_id: c.ids[1],
-      observation: {
-        kind: 'TerminalObservation', content: text(`${listing(c.before)}\n`), is_error: false, command: 'git ls-files | xargs wc -c', exit_code: 0, timeout: false,
-        metadata: { exit_code: 0, pid: -1, username: 'openhands', hostname: 'sandbox', working_dir: c.projectDir, py_interpreter_path: '/usr/bin/python3', prefix: '', suffix: '' },
-      },
-    }),
-  },
-  {
-    at: 0.6,
-    event: (c) => {
-      const change = turnChange(c);
-      const action = change.before === undefined
-        ? { kind: 'FileEditorAction', command: 'create', path: `${c.projectDir}/${change.path}`, file_text: change.after ?? '' }
-        : { kind: 'FileEditorAction', command: 'str_replace', path: `${c.projectDir}/${change.path}`, old_str: change.before, new_str: change.after ?? '' };
-      return {
-        kind: 'ActionEvent', source: 'agent', thought: text(`I will update ${change.path}.`), action,
-        tool_name: 'file_editor', tool_call_id: c.callId(3),
-        tool_call: { id: c.callId(3), name: 'file_editor', arguments: JSON.stringify(action), origin: 'completion' },
-        llm_response_id: `resp_${c.callId(3)}`, security_risk: 'LOW',
-      };
-    },
-  },
-  {
-    at: 0.8,
-    event: (c) => {
-      const change = turnChange(c);
-      const path = `${c.projectDir}/${change.path}`;
-      return {
-        kind: 'ObservationEvent', source: 'environment', tool_name: 'file_editor', tool_call_id: c.callId(3), action_id: c.ids[3],
-        observation: {
-          kind: 'FileEditorObservation', content: text(change.before === undefined ? `File created successfully at: ${path}` : `The file ${path} has been edited.`),
-          is_error: false, command: change.before === undefined ? 'create' : 'str_replace', path, prev_exist: change.before !== undefined,
-          ...(change.before !== undefined ? { old_content: change.before } : {}), new_content: change.after ?? '',
-        },
-      };
-    },
-  },
-  { at: 1, event: () => stateUpdate('execution_status', 'finished') },
-  {
-    at: 1,
-    event: (c) => ({
-      kind: 'MessageEvent', source: 'agent', activated_skills: [], extended_content: [],
-      llm_message: { role: 'assistant', content: text(`Done: I changed ${turnChange(c).path}. Have a look at the Changes tab.`) },
-    }),
-  },
-]);
-
-
-/** The events of one step of a user's script, each due at its own time within the run. */
-type Scripted = { event: RunStep['event']; ends?: 'error' | 'stuck' }[];
-
-/**
- * Turns a user's script into run steps: `running` first; then each step's events (a terminal
- * command and its output; the turn's file edit; a message; an `AgentErrorEvent`; a failure, which
- * ends the run with a `ConversationErrorEvent` and `error`; being stuck, which ends it with
- * `stuck`), spread evenly over the run; then `finished`, unless the run ended otherwise.
- */
-function compileScript(script: AgentScript): { steps: RunStep[]; editAfter: number } {
-  const events: Scripted = [];
-  let editAfter = -1;
-  for (const step of script.steps) {
-    const index = events.length + 1;
-    if ('terminal' in step) {
-      const { command, output, exit_code } = step.terminal;
-      events.push({ event: (c) => ({ ...(DEFAULT_SCRIPT[1]!.event(c) as Record<string, unknown>), action: { kind: 'TerminalAction', command, is_input: false, reset: false }, tool_call_id: c.callId(index), tool_call: { id: c.callId(index), name: 'terminal', arguments: JSON.stringify({ command }), origin: 'completion' }, llm_response_id: `resp_${c.callId(index)}` }) as Omit<AgentEvent, 'id' | 'timestamp'> });
-      events.push({ event: (c) => ({ kind: 'ObservationEvent', source: 'environment', tool_name: 'terminal', tool_call_id: c.callId(index), action_id: c.ids[index], observation: { kind: 'TerminalObservation', content: text(output), is_error: exit_code !== 0, command, exit_code, timeout: false } }) });
-    } else if ('edit' in step) {
-      events.push({ event: (c) => ({ ...(DEFAULT_SCRIPT[3]!.event({ ...c, callId: () => c.callId(index) }) as Record<string, unknown>) }) as Omit<AgentEvent, 'id' | 'timestamp'> });
-      events.push({ event: (c) => ({ ...(DEFAULT_SCRIPT[4]!.event({ ...c, callId: () => c.callId(index), ids: { ...c.ids, 3: c.ids[index] } as unknown as string[] }) as Record<string, unknown>) }) as Omit<AgentEvent, 'id' | 'timestamp'> });
-      editAfter = events.length + 1;
-    } else if ('message' in step) {
-      events.push({ event: () => ({ kind: 'MessageEvent', source: 'agent', activated_skills: [], extended_content: [], llm_message: { role: 'assistant', content: text(step.message) } }) });
-    } else if ('error' in step) {
-      events.push({ event: (c) => ({ kind: 'AgentErrorEvent', source: 'agent', tool_name: 'terminal', tool_call_id: c.callId(index), error: step.error }) });
-    } else if ('fail' in step) {
-      events.push({ event: () => ({ kind: 'ConversationErrorEvent', source: 'environment', code: step.fail.code, detail: step.fail.detail }) });
-      events.push({ event: () => stateUpdate('execution_status', 'error'), ends: 'error' });
-      break;
-    } else {
-      events.push({ event: () => stateUpdate('execution_status', 'stuck'), ends: 'stuck' });
-      break;
-    }
-  }
-  const ended = events.at(-1)?.ends !== undefined;
-  const total = events.length + (ended ? 0 : 1);
-  const steps: RunStep[] = [{ at: 0, event: () => stateUpdate('execution_status', 'running') }];
-  events.forEach((scripted, i) => steps.push({ at: ended && i === events.length - 1 ? 1 : (i + 1) / total, event: scripted.event }));
-  if (!ended) steps.push({ at: 1, event: () => stateUpdate('execution_status', 'finished') });
-  return { steps, editAfter: editAfter < 0 ? steps.length : editAfter };
-}
-
 /** The run steps of the script a conversation's current run follows. */
 function stepsOf(state: DomainState, conversation: ConversationRecord): readonly RunStep[] {
-  const script = conversation.agent_script === undefined ? undefined : state.options.agentScripts?.[conversation.agent_script];
+  const script = conversation.agent_script === SHOWCASE_INDEX ? SHOWCASE_SCRIPT
+    : conversation.agent_script === undefined ? undefined : state.options.agentScripts?.[conversation.agent_script];
   return script ? compileScript(script).steps : DEFAULT_SCRIPT;
 }
 
-/** The script for a message: the first whose `match` the text contains, or none (the built-in one). */
+/** The script for a message: the first user script whose `match` the text contains, else the showcase for `showcase`, or none (the built-in one). */
 function scriptFor(state: DomainState, message: string): { index: number; total: number; editAfter: number } | null {
   const scripts = state.options.agentScripts ?? [];
   const lower = message.toLowerCase();
   const index = scripts.findIndex((s) => s.match === undefined || lower.includes(s.match.toLowerCase()));
+  if (index < 0 && lower.includes(SHOWCASE_MATCH)) {
+    const { steps, editAfter } = compileScript(SHOWCASE_SCRIPT);
+    return { index: SHOWCASE_INDEX, total: steps.length, editAfter };
+  }
   if (index < 0) return null;
   const { steps, editAfter } = compileScript(scripts[index]!);
   return { index, total: steps.length, editAfter };
@@ -218,7 +88,7 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
   const after = workspaceOf(conversation, turn + 1, workingDir);
   const ids = runEventIds(state, conversation);
   const context: RunContext = {
-    conversation, turn, before: before.current, after: after.current, projectDir: before.projectDir, ids,
+    turn, before: before.current, after: after.current, projectDir: before.projectDir, ids,
     callId: (step) => `call_${conversation.id.slice(0, 8)}_${turn}_${step}`,
   };
   const script = stepsOf(state, conversation);

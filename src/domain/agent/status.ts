@@ -9,20 +9,19 @@ import { naiveTimestamp } from '../fixtures/fixtures.js';
 import { inDialect } from './dialect.js';
 import type { DomainState } from '../store/state.js';
 import { holdEvent, isStreamed } from './streaming.js';
+import { DEFAULT_EDIT_AFTER, DEFAULT_SCRIPT } from './default-script.js';
+import type { EventSource } from './vocabulary.js';
 
 /** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
-export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: 'user' | 'agent' | 'environment' };
+export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: EventSource };
 
-/** A message's content as the agent server writes it. */
-export const text = (value: string) => [{ type: 'text', text: value }];
-/** A `ConversationStateUpdateEvent` of `key`. */
-export const stateUpdate = (key: string, value: unknown) => ({ kind: 'ConversationStateUpdateEvent', source: 'environment' as const, key, value });
+export { text, stateUpdate } from './vocabulary.js';
 
-/** How many steps the built-in run has: the length of `DEFAULT_SCRIPT` in `scripted-agent.ts`, restated here (nothing checks the two agree yet). */
-export const RUN_STEPS = 7;
+/** How many steps the built-in run has: the length of `DEFAULT_SCRIPT` (`default-script.ts`). */
+export const RUN_STEPS = DEFAULT_SCRIPT.length;
 
 /** The step after which the built-in run's file edit is done (the workspace shows the turn from then on). */
-export const EDIT_DONE_AFTER = 5;
+export const EDIT_DONE_AFTER = DEFAULT_EDIT_AFTER;
 
 /** The first event of every conversation's log. */
 export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze({
