@@ -94,6 +94,7 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
     const { code, stdout } = await verify(provider.url);
     expect(code).toBe(1);
     expect(failedInteractions(stdout).sort()).toEqual([
+      "a request for the events without the sandbox's session key",
       'a request to create a conversation without a session API key',
       'a request to store git providers without a session API key',
     ]);
@@ -103,9 +104,10 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
     expect(stdout.split('\n')).toContain(`fakehands verify: ${hint}`);
     expect(summary(stdout)).toEqual([
       `fakehands verify: ${provider.url} against 2 pact file(s)`,
-      `  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}; failed: 2; passed: ${EXPECTED_INTERACTIONS - 2}`,
+      `  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}; failed: 3; passed: ${EXPECTED_INTERACTIONS - 3}`,
       '  FAILED: interaction failed: Given the client sends no session API key - a request to create a conversation without a session API key (status: expected 401 but was 200; and 1 more difference)',
       '  FAILED: interaction failed: Given the client sends no session API key - a request to store git providers without a session API key (status: expected 401 but was 200; and 1 more difference)',
+      "  FAILED: interaction failed: Given a conversation whose agent has finished a run And the client sends no session API key - a request for the events without the sandbox's session key (status: expected 401 but was 200; and 1 more difference)",
       `  ${hint}`,
       '  verification FAILED',
     ]);
