@@ -94,7 +94,6 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
     const { code, stdout } = await verify(provider.url);
     expect(code).toBe(1);
     expect(failedInteractions(stdout).sort()).toEqual([
-      "a request for the events without the sandbox's session key",
       'a request to create a conversation without a session API key',
       'a request to store git providers without a session API key',
     ]);
