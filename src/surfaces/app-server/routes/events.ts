@@ -12,7 +12,7 @@ import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 import { messageText } from '../../../domain/conversations/start-tasks.js';
-import { queuePendingMessage } from '../../../domain/conversations/start-conversation.js';
+import { queuePendingMessage } from '../../../domain/conversations/pending-messages.js';
 import { SendMessageRequest } from '../../../schemas/app-conversation.js';
 import { QueryDateTime } from './query.js';
 
