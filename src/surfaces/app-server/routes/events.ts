@@ -34,7 +34,7 @@ export const eventRoutes: readonly Route[] = [
     method: 'POST', path: '/api/v1/conversations/:conversation_id/pending-messages',
     summary: 'Queue a message for a conversation still starting (by its id or its start task\'s); delivered once it is ready (201; 429 past 10)',
     params: z.object({ conversation_id: Uuid }), body: SendMessageRequest, response: PendingMessageResponse, successStatus: 201, errors: [404, 429],
-    handle: ({ params, body }, { runner }) => runner.run((state) => queuePendingMessage(state, params.conversation_id, messageText(body.content))),
+    handle: ({ params, body }, { runner }) => runner.run(queuePendingMessage, params.conversation_id, messageText(body.content)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/search', summary: 'A page of a conversation\'s events',
