@@ -14,6 +14,7 @@ import { TENANT_HEADER, Tenants } from './instance/tenants.js';
 import { isRefusal } from './domain/store/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
+import { lazyService } from './service-facade.js';
 import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';
 import type { Fixture, FixtureInput } from './schemas/fixture.js';
 
@@ -67,6 +68,13 @@ export async function createCore(input: FakeOptionsInput, environment: Environme
   const tenants = new Tenants((name, saved) => createInstance(saved === null ? input : { ...input, fixture: saved as FixtureInput }, environment, { tenant: name, saved }), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
   instance.tenants = tenants;
   const mounts = defaultMounts(instance, instance.options.baseUrl, tenants);
+  // One `fake.service` per instance, the same object for its whole life.
+  const services = new WeakMap<Instance, FakeService>();
+  const serviceOf = (target: Instance): FakeService => {
+    let service = services.get(target);
+    if (!service) services.set(target, (service = lazyService(target.runner)));
+    return service;
+  };
   /** The core over one instance; `tenant` names the tenant its requests carry. */
   const coreOf = (target: Instance, tenant: string | null): FakeCore => {
     const named = (request: Request) => {
@@ -76,7 +84,7 @@ export async function createCore(input: FakeOptionsInput, environment: Environme
       return copy;
     };
     return {
-      clock: target.clock, service: target.service, options: target.options, timings: target.timings,
+      clock: target.clock, service: serviceOf(target), options: target.options, timings: target.timings,
       faults: target.faults, journal: target.journal, mounts,
       reset: target.reset, snapshot: target.snapshot, onChange: target.onChange,
       fetch: async (request) => toResponse(await mounts.fetch(named(request))),

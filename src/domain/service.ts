@@ -2,22 +2,21 @@
  * `fake.service`: the domain operations, for arranging state and injecting faults in tests. Each
  * method is a domain operation (a function of the state, in its area module) run by the fake's one
  * `OperationRunner`: one at a time, time-driven steps settled first, changes published before it
- * resolves. Adding an operation is one line in `OPERATIONS`.
+ * resolves. Routes run the same functions through the same runner (`context.runner.run(op, ...args)`);
+ * this table names the ones `fake.service` offers, and adding one to it is one line in `OPERATIONS`.
  *
- * The areas a page rarely calls first (a conversation's own operations, the legacy conversations,
- * the git providers) are named by `later(area, name)` and loaded with the first call of one of
- * them: a page's bundler makes each a chunk of its own (issue 23). Calls keep their order: a call
- * waiting for its area's module is not overtaken by a later call.
+ * The module imports every operation statically. A page does not download it with its first
+ * chunk: `fake.service` is a facade that loads it with its first call (`../service-facade.ts`).
  */
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
 import type { Fixture } from '../schemas/fixture.js';
 import * as appConversations from './conversations/app-conversations.js';
-import type * as ops from './conversations/conversation-ops.js';
-import type * as starts from './conversations/start-conversation.js';
+import * as ops from './conversations/conversation-ops.js';
+import * as starts from './conversations/start-conversation.js';
 import type { ChangeListener } from './store/events.js';
-import type * as gitProviders from './user/git-providers.js';
-import type * as legacy from './legacy/conversations.js';
+import * as gitProviders from './user/git-providers.js';
+import * as legacy from './legacy/conversations.js';
 import type { Operation, OperationRunner } from './store/runner.js';
 import * as sandboxes from './sandboxes/sandboxes.js';
 import * as startTasks from './conversations/start-tasks.js';
@@ -27,33 +26,8 @@ export type { Page, PageRequest } from './store/paging.js';
 export type { AppConversationFilters } from './conversations/app-conversations.js';
 export type { StartTaskFilters } from './conversations/start-tasks.js';
 
-/** The areas loaded with the first call of one of their operations. */
-const LATER_AREAS: { [A in LaterArea]: () => Promise<object> } = {
-  ops: () => import('./conversations/conversation-ops.js'),
-  starts: () => import('./conversations/start-conversation.js'),
-  legacy: () => import('./legacy/conversations.js'),
-  gitProviders: () => import('./user/git-providers.js'),
-};
-/** The modules of those areas. */
-interface LaterAreas {
-  ops: typeof ops;
-  starts: typeof starts;
-  legacy: typeof legacy;
-  gitProviders: typeof gitProviders;
-}
-type LaterArea = keyof LaterAreas;
-
-/** An operation of an area loaded later: its area and its name there. */
-interface LaterOperation<A extends LaterArea, N extends keyof LaterAreas[A]> {
-  readonly area: A;
-  readonly name: N;
-}
-
-/** Names an operation of an area that is loaded with its first call. */
-const later = <A extends LaterArea, N extends keyof LaterAreas[A]>(area: A, name: N): LaterOperation<A, N> => ({ area, name });
-
-/** The operations `fake.service` offers, each a domain function of the state (or one loaded later). */
-const OPERATIONS = {
+/** The operations `fake.service` offers, each a domain function of the state (statically imported: "go to definition" lands on it). */
+export const OPERATIONS = {
   /** `GET /api/v1/sandbox-specs/search`: specs, newest first. */
   searchSandboxSpecs: sandboxes.searchSandboxSpecs,
   /** `GET /api/v1/sandbox-specs?id=`: specs aligned with `ids`, null for missing ones. */
@@ -79,7 +53,7 @@ const OPERATIONS = {
   /** `GET /api/v1/app-conversations?ids=`: V1 conversations aligned with `ids`, null for missing ones. */
   getAppConversations: appConversations.getAppConversations,
   /** `POST /api/v1/app-conversations`: answers at once with a WORKING start task, which then steps on with time. */
-  startAppConversation: later('starts', 'startAppConversation'),
+  startAppConversation: starts.startAppConversation,
   /** `GET /api/v1/app-conversations/start-tasks?ids=`: tasks aligned with `ids`, null for missing ones. */
   getStartTasks: startTasks.getStartTasks,
   /** A start task as it was at each step so far, oldest first; `null` when unknown. */
@@ -89,40 +63,41 @@ const OPERATIONS = {
   /** `GET /api/v1/app-conversations/start-tasks/count`. */
   countStartTasks: startTasks.countStartTasks,
   /** `POST /api/conversations`: creates a V0 conversation with its own sandbox, or joins an existing one. */
-  createConversation: later('legacy', 'createConversation'),
+  createConversation: legacy.createConversation,
   /** `GET /api/conversations`: conversations of both versions, newest first, filtered. */
-  listConversations: later('legacy', 'listConversations'),
+  listConversations: legacy.listConversations,
   /** `GET /api/conversations` as JSON text in pieces, the event loop served between them (for a long list). */
-  listConversationsText: later('legacy', 'listConversationsText'),
+  listConversationsText: legacy.listConversationsText,
   /** `GET /api/conversations/{id}`: `null` for an unknown id. */
-  getConversation: later('legacy', 'getConversation'),
+  getConversation: legacy.getConversation,
   /** `PATCH /api/conversations/{id}`: sets the title. */
-  updateConversationTitle: later('legacy', 'updateConversationTitle'),
+  updateConversationTitle: legacy.updateConversationTitle,
   /** `DELETE /api/conversations/{id}`: removes the conversation, and its sandbox when nothing else uses it; `false` for an unknown id. */
-  deleteConversation: later('legacy', 'deleteConversation'),
+  deleteConversation: legacy.deleteConversation,
   /** `PATCH /api/v1/app-conversations/{id}`: `null` for an unknown conversation. */
-  updateAppConversation: later('ops', 'updateAppConversation'),
+  updateAppConversation: ops.updateAppConversation,
   /** `DELETE /api/v1/app-conversations/{id}`: `false` for an unknown conversation. */
-  deleteAppConversation: later('ops', 'deleteAppConversation'),
+  deleteAppConversation: ops.deleteAppConversation,
   /** `POST /api/v1/app-conversations/{id}/send-message`: the sandbox's status, or the `Refusal` the route answers. */
-  sendMessage: later('ops', 'sendMessage'),
+  sendMessage: ops.sendMessage,
   /** `GET /api/v1/app-conversations/{id}/file`: the file's text, `""` when it is not there. */
-  readFile: later('ops', 'readFile'),
+  readFile: ops.readFile,
   /** `GET /api/v1/app-conversations/{id}/download`: a ZIP of the conversation and its workspace; `null` when unknown. */
-  exportConversation: later('ops', 'exportConversation'),
+  exportConversation: ops.exportConversation,
   /** The same ZIP in pieces, the event loop served between them (what the route streams); `null` when unknown. */
-  exportConversationPieces: later('ops', 'exportConversationPieces'),
+  exportConversationPieces: ops.exportConversationPieces,
   /** `POST /api/add-git-providers`: merges provider tokens and stores the MCP config. */
-  storeGitProviders: later('gitProviders', 'storeGitProviders'),
+  storeGitProviders: gitProviders.storeGitProviders,
 } as const;
 
 /** A domain function as a method: the state argument is the runner's, the result a promise. */
 type BoundOperation<F> = F extends (state: DomainState, ...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 
 /** The operations of the table, as methods. */
-type Bound<T> = {
-  [K in keyof T]: T[K] extends LaterOperation<infer A, infer N> ? BoundOperation<LaterAreas[A][N]> : BoundOperation<T[K]>;
-};
+type Bound<T> = { [K in keyof T]: BoundOperation<T[K]> };
+
+/** The names of the operations `fake.service` offers. */
+export type OperationName = keyof typeof OPERATIONS;
 
 /** The operations of the Conversation and Sandbox Service, for arranging state in tests (`fake.service`). */
 export interface FakeService extends Bound<typeof OPERATIONS> {
@@ -145,30 +120,8 @@ export function createService(runner: OperationRunner): FakeService {
     subscribe: (listener: ChangeListener) => runner.subscribe(listener),
     providerTokens: () => runner.state.store.providerTokens,
   };
-  // A call whose area is still loading waits for it, and every call made after it waits its turn
-  // behind it: the runner gets the calls in the order they were made.
-  const modules: Partial<Record<LaterArea, Record<string, Operation<unknown[], unknown>>>> = {};
-  let queue: Promise<unknown> = Promise.resolve();
-  let waiting = 0;
-  const call = (area: LaterArea | null, operation: string | Operation<unknown[], unknown>, args: unknown[]): Promise<unknown> => {
-    const find = () => (typeof operation === 'function' ? operation : modules[area!]?.[operation]);
-    const ready = find();
-    if (ready && waiting === 0) return runner.run(ready, ...args);
-    waiting += 1;
-    let result: Promise<unknown> | undefined;
-    const handed = queue.then(async () => {
-      if (area && !modules[area]) modules[area] = (await LATER_AREAS[area]()) as Record<string, Operation<unknown[], unknown>>;
-      result = runner.run(find()!, ...args);
-    }).finally(() => {
-      waiting -= 1;
-    });
-    queue = handed.catch(() => undefined);
-    return handed.then(() => result);
-  };
-  for (const [name, entry] of Object.entries(OPERATIONS)) {
-    service[name] = typeof entry === 'function'
-      ? (...args: unknown[]) => call(null, entry as Operation<unknown[], unknown>, args)
-      : (...args: unknown[]) => call(entry.area, entry.name as string, args);
+  for (const [name, operation] of Object.entries(OPERATIONS) as [OperationName, Operation<unknown[], unknown>][]) {
+    service[name] = (...args: unknown[]) => runner.run(operation, ...args);
   }
   return Object.freeze(service) as unknown as FakeService;
 }

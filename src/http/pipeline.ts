@@ -7,6 +7,7 @@
  * which instance it reaches, which surface answers, and its path relative to the mount. Every
  * refusal, whatever stage made it, is a `Refusal` the surface answers in its own error shape.
  */
+import { failSandbox } from '../domain/sandboxes/sandboxes.js';
 import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
 import { applyFault } from '../instance/faults.js';
@@ -31,7 +32,7 @@ function route(routing: Routing): RouteMatch | Refusal {
 
 /** Stage inject faults: the answer a fault replaces the route's with, or `null` to go on (what each fault does is `applyFault`'s). */
 async function injectFault(instance: Instance, method: string, path: string, match: RouteMatch): Promise<Answer | null> {
-  const effect = await applyFault(instance.faults, (id) => instance.service.failSandbox(id), method, path, match.params);
+  const effect = await applyFault(instance.faults, (id) => instance.runner.run(failSandbox, id), method, path, match.params);
   if (effect.kind === 'answer') return json(effect.status, effect.body);
   return effect.kind === 'network' ? networkError() : null;
 }

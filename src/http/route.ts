@@ -98,7 +98,7 @@ export interface Route extends Omit<RouteSpec<z.ZodMiniType, z.ZodMiniType, z.Zo
 /**
  * Declares a route with its handler typed from its schemas.
  * @example
- * defineRoute({ method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes', query: PageQuery, response: pageOf(SandboxInfo), handle: ({ query }, { service }) => service.searchSandboxes(query) })
+ * defineRoute({ method: 'GET', path: '/api/v1/sandboxes/search', summary: 'Search sandboxes', query: PageQuery, response: pageOf(SandboxInfo), handle: ({ query }, { runner }) => runner.run(searchSandboxes, query) })
  */
 export function defineRoute<
   P extends string,

@@ -12,7 +12,6 @@ import { storeFromFixture } from '../domain/fixtures/fixtures.js';
 import { RandomSource } from '../domain/store/ids.js';
 import type { Timings } from '../domain/time/lifecycle.js';
 import { OperationRunner } from '../domain/store/runner.js';
-import { createService, type FakeService } from '../domain/service.js';
 import { DomainState } from '../domain/store/state.js';
 import { StoreBudget } from '../domain/store/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
@@ -50,9 +49,7 @@ export interface ResetOptions {
 export interface Instance {
   /** The instance's clock. */
   readonly clock: Clock;
-  /** The domain operations (`fake.service`). */
-  readonly service: FakeService;
-  /** Runs any domain operation as one step (what routes use for operations `service` does not list). */
+  /** Runs any domain operation as one step: the one way a route reaches the domain (`context.runner.run(op, ...args)`). */
   readonly runner: OperationRunner;
   /** The options in force, with defaults applied. */
   readonly options: Readonly<ResolvedFakeOptions>;
@@ -133,7 +130,6 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
   const agentScripts: AgentScript[] = [...options.agentScripts];
   const runner = new OperationRunner(await load(current.fixture, current.seed));
-  const service = createService(runner);
   const latencyRandom = options.latency ? new RandomSource(options.seed) : null;
 
   const reset = async (resetOptions: ResetOptions = {}) => {
@@ -173,7 +169,7 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   };
 
   return {
-    clock, service, runner, options, timings, reset, resetByName, hold,
+    clock, runner, options, timings, reset, resetByName, hold,
     connections: () => ({ open: openConnections, lastClosedAt }),
     faults: createFaults(),
     journal: createJournal(options.journalSize),

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createFakeCore } from '../../src/index.js';
 import { InitSessionRequest } from '../../src/schemas/legacy.js';
 
-// src/domain/service.ts: the areas a page rarely calls first (a conversation's own operations, the
-// legacy conversations, the git providers) load with their first call; calls still run in order.
+// src/service-facade.ts: fake.service loads its operations (src/domain/service.ts) with its first
+// call; calls still run in the order they were made.
 describe('fake.service', () => {
   it('runs calls in the order they were made, when the first one waits for its area to load', async () => {
     const fake = await createFakeCore({ auth: 'none', fixture: 'empty', timings: 'instant' });

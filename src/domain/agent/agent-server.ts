@@ -16,6 +16,7 @@ import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
 import { keyHolder } from '../sandboxes/session-keys.js';
+import { deliverMessage } from './scripted-agent.js';
 
 /** Filters of an event search and count. */
 export interface EventFilters {
@@ -108,7 +109,7 @@ export function batchGetEvents(state: DomainState, conversation: ConversationRec
 
 /** `POST .../events` and a socket's frame: the message reaches the agent (and runs it when asked). */
 export async function sendToAgent(state: DomainState, conversation: ConversationRecord, text: string, run: boolean): Promise<void> {
-  await (await import('./scripted-agent.js')).deliverMessage(state, conversation, text, run);
+  await deliverMessage(state, conversation, text, run);
 }
 
 

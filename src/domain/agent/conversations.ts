@@ -20,6 +20,8 @@ import { REDACTED } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import { messageText } from '../conversations/start-tasks.js';
 import type { DomainState } from '../store/state.js';
+import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent.js';
+import { zipArchive } from './zip.js';
 
 /** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
 export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
@@ -111,7 +113,6 @@ export async function startHostConversation(state: DomainState, host: AgentHost,
   await publishEvent(state, id, SYSTEM_PROMPT);
   let current = record;
   if (request.initial_message && request.initial_message.content.length > 0) {
-    const { deliverMessage } = await import('./scripted-agent.js');
     current = await deliverMessage(state, current, messageText(request.initial_message.content), request.initial_message.run);
   }
   return { info: hostConversationInfo(state, current), created: true };
@@ -199,11 +200,10 @@ export async function interruptHostConversation(state: DomainState, conversation
  */
 export async function runHostConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
   if (executionStatusOf(conversation) === 'running') return refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
-  const agent = await import('./scripted-agent.js');
-  if (await agent.runOnWaitingMessages(state, conversation)) return null;
+  if (await runOnWaitingMessages(state, conversation)) return null;
   if (conversation.agent_status === 'paused') {
     if (conversation.agent_steps_done !== undefined && conversation.agent_steps_done < runStepsTotal(conversation)) {
-      await agent.runAgent(state, conversation);
+      await runAgent(state, conversation);
       return null;
     }
     const resumed = await state.store.conversations.update(conversation.id, { agent_status: undefined, agent_paused_at: undefined, updated_at: state.stamp() });
@@ -233,7 +233,7 @@ export async function startGoal(state: DomainState, conversation: ConversationRe
   const current = await settleGoal(state, conversation);
   if (executionStatusOf(current) === 'running' || hostState(current).goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
   const started = await publishGoal(state, current, { objective, max_iterations: maxIterations, iteration: 1, status: 'running' });
-  await (await import('./scripted-agent.js')).deliverMessage(state, started, objective, true);
+  await deliverMessage(state, started, objective, true);
   return null;
 }
 
@@ -251,7 +251,7 @@ export async function resumeGoal(state: DomainState, conversation: ConversationR
   if (executionStatusOf(current) === 'running' || goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
   if (!goal || goal.status === 'complete' || goal.status === 'capped') return refuse('bad_request', 'no_resumable_goal');
   const resumed = await publishGoal(state, current, { ...goal, iteration: goal.iteration + 1, status: 'running' });
-  await (await import('./scripted-agent.js')).deliverMessage(state, resumed, RESUME_MESSAGE, true);
+  await deliverMessage(state, resumed, RESUME_MESSAGE, true);
   return null;
 }
 
@@ -383,7 +383,6 @@ export async function trajectoryZip(state: DomainState, conversation: Conversati
     const event = state.store.events.get(id)!.event as AgentEvent;
     files[`events/event-${String(i).padStart(5, '0')}-${id}.json`] = `${JSON.stringify(event)}\n`;
   });
-  const { zipArchive } = await import('./zip.js');
   return zipArchive(files, state.clock.now());
 }
 

@@ -20,6 +20,8 @@ import { isRefusal, refuse, type Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { appConversationView, finishedTurns, sandboxStatusOf } from './views.js';
 import { resolveInWorkspace, workspaceOf, type Workspace } from '../agent/workspace.js';
+import { deliverMessage } from '../agent/scripted-agent.js';
+import { zipPieces } from '../agent/zip.js';
 
 /** LLM profiles a user has saved (the fake's user settings): name → model. */
 export const LLM_PROFILES: Readonly<Record<string, string>> = {
@@ -85,7 +87,7 @@ export async function sendMessage(state: DomainState, id: string, request: AppSe
   if (!sandbox) return refuse('gone', 'Conversation is archived. The sandbox no longer exists.');
   if (status === 'ERROR') return refuse('unavailable', 'Sandbox is in an error state and cannot accept messages.');
   if (status !== 'RUNNING') return refuse('conflict', `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.`);
-  await (await import('../agent/scripted-agent.js')).deliverMessage(state, conversation, messageText(request.content), request.run);
+  await deliverMessage(state, conversation, messageText(request.content), request.run);
   return { sandbox_status: status };
 }
 
@@ -149,7 +151,6 @@ export async function exportConversationPieces(state: DomainState, id: string): 
     files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] = `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;
   });
   for (const [path, text] of Object.entries(workspace.current)) files[`workspace/${path}`] = text;
-  const { zipPieces } = await import('../agent/zip.js');
   return { pieces: zipPieces(files, state.clock.now()) };
 }
 

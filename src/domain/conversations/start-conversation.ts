@@ -1,37 +1,14 @@
 /**
  * What starts an app conversation (`POST /api/v1/app-conversations`: a WORKING start task, which
- * `start-tasks.ts` then steps on with time) and what waits for one that is starting (its pending
- * messages). Loaded with the first call (a chunk of its own in a page; see `service.ts`).
+ * `start-tasks.ts` then steps on with time). What waits for one that is starting (its pending
+ * messages) is `pending-messages.ts`.
  */
 import type { AppConversationStartRequest, AppConversationStartTask } from '../../schemas/app-conversation.js';
-import { badRequest, refuse, type Refusal } from '../store/refusal.js';
+import { badRequest } from '../store/refusal.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
-import { FINAL_TASK_STATUSES } from '../time/lifecycle.js';
 import { createSandbox, transitionSandbox } from '../sandboxes/sandboxes.js';
 import type { DomainState } from '../store/state.js';
 import { startTaskView } from './views.js';
-
-/** How many messages may wait for a conversation that is still starting. */
-export const MAX_PENDING_MESSAGES = 10;
-
-/**
- * `POST /api/v1/conversations/{id}/pending-messages`: a message for a conversation still starting
- * (named by its id, or its start task's), delivered once it is ready; a ready one gets it at once.
- */
-export async function queuePendingMessage(state: DomainState, id: string, text: string): Promise<{ id: string; queued: boolean; position: number } | Refusal> {
-  const key = toHyphenatedUuid(id);
-  if (!key) return refuse('not_found', 'Not Found');
-  const messageId = toHex(state.random.uuid());
-  const conversation = state.store.conversations.get(key);
-  if (conversation?.version === 'V1') {
-    await (await import('../agent/scripted-agent.js')).deliverMessage(state, conversation, text, true);
-    return { id: messageId, queued: false, position: 0 };
-  }
-  const task = state.store.startTasks.get(key) ?? state.store.startTasks.all().find((t) => t.app_conversation_id === key);
-  if (!task || FINAL_TASK_STATUSES.has(task.status) || !task.app_conversation_id) return refuse('not_found', 'Not Found');
-  if (state.store.queuedCount(task.app_conversation_id) >= MAX_PENDING_MESSAGES) return refuse('too_many', `Too many pending messages: at most ${MAX_PENDING_MESSAGES} wait for a conversation that is starting`);
-  return { id: messageId, queued: true, position: state.store.queueMessage(task.app_conversation_id, { id: messageId, text }) };
-}
 
 /**
  * A sub-conversation inherits from its parent what the request leaves out: the sandbox (so both

@@ -38,7 +38,7 @@ export const bashRoutes: readonly Route[] = hostWide([
       limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
     }),
     response: z.object({ items: z.array(BashEvent), next_page_id: z.nullable(z.string()) }),
-    handle: ({ query }, context) => context.runner.run((state) => searchBashEvents(state, { ...query, timestamp__gte: naive(query.timestamp__gte), timestamp__lt: naive(query.timestamp__lt) })),
+    handle: ({ query }, context) => context.runner.run(searchBashEvents, { ...query, timestamp__gte: naive(query.timestamp__gte), timestamp__lt: naive(query.timestamp__lt) }),
   }),
   defineRoute({
     method: 'GET', path: '/api/bash/bash_events/', summary: 'Bash events by id, null for missing ones (bash_router.py, batch_get_bash_events)',
@@ -54,7 +54,7 @@ export const bashRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'GET', path: '/api/bash/bash_events/:event_id', summary: 'One bash event (bash_router.py, get_bash_event)',
     params: z.object({ event_id: z.string() }), response: BashEvent, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => getBashEvent(state, params.event_id)),
+    handle: ({ params }, context) => context.runner.run(getBashEvent, params.event_id),
   }),
   defineRoute({
     method: 'POST', path: '/api/bash/start_bash_command', summary: 'Start a command; its output follows as events (bash_router.py, start_bash_command)',
@@ -67,11 +67,11 @@ export const bashRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'POST', path: '/api/bash/execute_bash_command', summary: 'Run a command and answer its last output (bash_router.py, execute_bash_command)',
     body: ExecuteBashRequest, response: BashEvent,
-    handle: ({ body }, context) => context.runner.run((state) => executeBashCommand(state, body)),
+    handle: ({ body }, context) => context.runner.run(executeBashCommand, body),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/bash/bash_events', summary: 'Clear every bash event (bash_router.py, clear_all_bash_events)',
     response: z.record(z.string(), z.int()),
-    handle: (_input, context) => context.runner.run((state) => clearBashEvents(state)),
+    handle: (_input, context) => context.runner.run(clearBashEvents),
   }),
 ]);

@@ -29,7 +29,7 @@ const TICK_MS = 25;
 const tickers = new WeakMap<Instance, { count: number; timer: ReturnType<typeof setInterval> }>();
 
 function listen(instance: Instance): () => void {
-  const ticker = tickers.get(instance) ?? { count: 0, timer: setInterval(() => void instance.runner.run((state) => settleBash(state)).catch(() => undefined), TICK_MS) };
+  const ticker = tickers.get(instance) ?? { count: 0, timer: setInterval(() => void instance.runner.run(settleBash).catch(() => undefined), TICK_MS) };
   ticker.count++;
   tickers.set(instance, ticker);
   return () => {

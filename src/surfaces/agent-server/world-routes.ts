@@ -64,7 +64,7 @@ export const worldRoutes: readonly Route[] = hostWide([
     method: 'POST', path: '/api/skills', summary: 'The skills the agent would load (skills_router.py, get_skills)',
     body: z.looseObject({ load_public: z.optional(z.boolean()), load_user: z.optional(z.boolean()), load_project: z.optional(z.boolean()), load_org: z.optional(z.boolean()), project_dir: z.optional(z.nullable(z.string())) }), bodyOptional: true,
     response: z.object({ skills: z.array(z.looseObject({ name: z.string() })), sources: z.record(z.string(), z.int()) }),
-    handle: ({ body }, context) => context.runner.run((state) => loadedSkills(state, body ?? {})),
+    handle: ({ body }, context) => context.runner.run(loadedSkills, body ?? {}),
   }),
   defineRoute({
     method: 'POST', path: '/api/skills/sync', summary: 'Refresh the public skills (skills_router.py, sync_skills)',
@@ -74,21 +74,21 @@ export const worldRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'POST', path: '/api/skills/install', summary: 'Install a skill of the marketplace (skills_router.py, install_skill)',
     body: z.object({ source: z.string(), ref: z.optional(z.nullable(z.string())), repo_path: z.optional(z.nullable(z.string())), force: z._default(z.boolean(), false) }), response: InstalledSkill, errors: [400, 409],
-    handle: ({ body }, context) => context.runner.run((state) => installSkill(state, body.repo_path ?? body.source, body.force)),
+    handle: ({ body }, context) => context.runner.run(installSkill, body.repo_path ?? body.source, body.force),
   }),
-  defineRoute({ method: 'GET', path: '/api/skills/installed', summary: 'The installed skills (skills_router.py, list_installed_skills)', response: z.object({ skills: z.array(InstalledSkill) }), handle: (_i, context) => context.runner.run((state) => installedSkills(state)) }),
+  defineRoute({ method: 'GET', path: '/api/skills/installed', summary: 'The installed skills (skills_router.py, list_installed_skills)', response: z.object({ skills: z.array(InstalledSkill) }), handle: (_i, context) => context.runner.run(installedSkills) }),
   defineRoute({
     method: 'GET', path: '/api/skills/installed/:name', summary: 'One installed skill (skills_router.py, get_installed_skill)',
-    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledSkill(state, params.name)),
+    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run(getInstalledSkill, params.name),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/skills/installed/:name', summary: 'Enable or disable an installed skill (skills_router.py, update_skill_state)',
     params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
-    handle: ({ params, body }, context) => context.runner.run((state) => setSkillEnabled(state, params.name, body.enabled)),
+    handle: ({ params, body }, context) => context.runner.run(setSkillEnabled, params.name, body.enabled),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/skills/installed/:name', summary: 'Uninstall a skill (skills_router.py, uninstall_skill)',
-    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallSkill(state, params.name)),
+    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run(uninstallSkill, params.name),
   }),
   defineRoute({
     method: 'POST', path: '/api/skills/installed/:name/refresh', summary: 'Update an installed skill from its source (skills_router.py, refresh_skill)',
@@ -102,26 +102,26 @@ export const worldRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'POST', path: '/api/plugins', summary: 'The plugins the agent would load (plugins_router.py, get_plugins)',
     body: z.optional(Json), bodyOptional: true, response: z.object({ plugins: z.array(z.looseObject({ name: z.string() })) }),
-    handle: (_i, context) => context.runner.run((state) => loadedPlugins(state)),
+    handle: (_i, context) => context.runner.run(loadedPlugins),
   }),
-  defineRoute({ method: 'GET', path: '/api/plugins/installed', summary: 'The installed plugins (plugins_router.py, list_installed_plugins)', response: z.object({ plugins: z.array(Json) }), handle: (_i, context) => context.runner.run((state) => installedPlugins(state)) }),
+  defineRoute({ method: 'GET', path: '/api/plugins/installed', summary: 'The installed plugins (plugins_router.py, list_installed_plugins)', response: z.object({ plugins: z.array(Json) }), handle: (_i, context) => context.runner.run(installedPlugins) }),
   defineRoute({
     method: 'POST', path: '/api/plugins/install', summary: 'Install a plugin of the marketplace (plugins_router.py, install_plugin)',
     body: z.object({ source: z.string(), ref: z.optional(z.nullable(z.string())), repo_path: z.optional(z.nullable(z.string())), force: z._default(z.boolean(), false) }), response: InstalledSkill, errors: [400, 409],
-    handle: ({ body }, context) => context.runner.run((state) => installPlugin(state, body.repo_path ?? body.source, body.force)),
+    handle: ({ body }, context) => context.runner.run(installPlugin, body.repo_path ?? body.source, body.force),
   }),
   defineRoute({
     method: 'GET', path: '/api/plugins/installed/:name', summary: 'One installed plugin (plugins_router.py, get_installed_plugin)',
-    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run((state) => getInstalledPlugin(state, params.name)),
+    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run(getInstalledPlugin, params.name),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/plugins/installed/:name', summary: 'Enable or disable an installed plugin (plugins_router.py, update_plugin_state)',
     params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
-    handle: ({ params, body }, context) => context.runner.run((state) => setPluginEnabled(state, params.name, body.enabled)),
+    handle: ({ params, body }, context) => context.runner.run(setPluginEnabled, params.name, body.enabled),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/plugins/installed/:name', summary: 'Uninstall a plugin (plugins_router.py, uninstall_plugin)',
-    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run((state) => uninstallPlugin(state, params.name)),
+    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run(uninstallPlugin, params.name),
   }),
   defineRoute({
     method: 'POST', path: '/api/plugins/installed/:name/refresh', summary: 'Update an installed plugin from its source (plugins_router.py, refresh_plugin)',
@@ -142,39 +142,39 @@ export const worldRoutes: readonly Route[] = hostWide([
     handle: async ({ body }) => subAgents(body ?? {}),
   }),
   // ── Workspaces ──
-  defineRoute({ method: 'GET', path: '/api/workspaces', summary: 'The saved workspaces and parents (workspaces_router.py, list_workspaces)', response: WorkspacesList, handle: (_i, context) => context.runner.run((state) => listWorkspaces(state)) }),
+  defineRoute({ method: 'GET', path: '/api/workspaces', summary: 'The saved workspaces and parents (workspaces_router.py, list_workspaces)', response: WorkspacesList, handle: (_i, context) => context.runner.run(listWorkspaces) }),
   defineRoute({
     method: 'POST', path: '/api/workspaces', summary: 'Save workspaces, deduplicated by path (workspaces_router.py, add_workspaces)',
-    body: z.object({ workspaces: z.array(WorkspaceItem) }), response: WorkspacesList, handle: ({ body }, context) => context.runner.run((state) => addWorkspaces(state, body.workspaces)),
+    body: z.object({ workspaces: z.array(WorkspaceItem) }), response: WorkspacesList, handle: ({ body }, context) => context.runner.run(addWorkspaces, body.workspaces),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/workspaces', summary: 'Forget a workspace by path (workspaces_router.py, delete_workspace)',
-    query: z.object({ path: z.string() }), response: Deleted, errors: [404], handle: ({ query }, context) => context.runner.run((state) => deleteWorkspace(state, query.path)),
+    query: z.object({ path: z.string() }), response: Deleted, errors: [404], handle: ({ query }, context) => context.runner.run(deleteWorkspace, query.path),
   }),
   defineRoute({
     method: 'POST', path: '/api/workspaces/parents', summary: 'Save workspace parents, deduplicated by path (workspaces_router.py, add_workspace_parents)',
-    body: z.object({ parents: z.array(WorkspaceParentItem) }), response: WorkspacesList, handle: ({ body }, context) => context.runner.run((state) => addWorkspaceParents(state, body.parents)),
+    body: z.object({ parents: z.array(WorkspaceParentItem) }), response: WorkspacesList, handle: ({ body }, context) => context.runner.run(addWorkspaceParents, body.parents),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/workspaces/parents', summary: 'Forget a workspace parent by path (workspaces_router.py, delete_workspace_parent)',
-    query: z.object({ path: z.string() }), response: Deleted, errors: [404], handle: ({ query }, context) => context.runner.run((state) => deleteWorkspaceParent(state, query.path)),
+    query: z.object({ path: z.string() }), response: Deleted, errors: [404], handle: ({ query }, context) => context.runner.run(deleteWorkspaceParent, query.path),
   }),
   // ── The host's files ──
   defineRoute({
     method: 'GET', path: '/api/file/home', summary: 'The home, its top-level directories and the root (file_router.py, get_home_directory)',
     query: z.object({ include_hidden: Bool(false) }), response: z.object({ home: z.string(), favorites: z.array(z.object({ label: z.string(), path: z.string() })), locations: z.array(z.object({ label: z.string(), path: z.string() })) }),
-    handle: ({ query }, context) => context.runner.run((state) => homeDirectory(state, query.include_hidden)),
+    handle: ({ query }, context) => context.runner.run(homeDirectory, query.include_hidden),
   }),
   defineRoute({
     method: 'GET', path: '/api/file/search_subdirs', summary: 'A page of a directory\'s subdirectories (file_router.py, search_subdirs)',
     query: z.object({ path: z.string(), page_id: z.optional(z.string()), limit: Limit, include_hidden: Bool(false) }),
     response: z.object({ items: z.array(z.object({ name: z.string(), path: z.string() })), next_page_id: z.nullable(z.string()) }), errors: [400, 404],
-    handle: ({ query }, context) => context.runner.run((state) => searchSubdirs(state, query)),
+    handle: ({ query }, context) => context.runner.run(searchSubdirs, query),
   }),
   defineRoute({
     method: 'POST', path: '/api/file/create_directory', summary: 'Make a directory and its parents (file_router.py, create_directory)',
     query: z.object({ path: z.string() }), response: z.object({ success: z.literal(true) }), errors: [400],
-    handle: ({ query }, context) => context.runner.run((state) => createDirectory(state, query.path)),
+    handle: ({ query }, context) => context.runner.run(createDirectory, query.path),
   }),
   defineRoute({
     method: 'GET', path: '/api/file/archive', summary: 'A directory as a ZIP (file_router.py, archive_directory)',
@@ -193,12 +193,12 @@ export const worldRoutes: readonly Route[] = hostWide([
     method: 'GET', path: '/api/git/commits', summary: 'The repository\'s latest commits, newest first (git_router.py, git_commits_query)',
     query: z.object({ path: z.string(), limit: z._default(laxInt(z.int().check(z.gte(1), z.lte(200))), 50) }),
     response: z.object({ commits: z.array(z.object({ sha: z.string(), short_sha: z.string(), subject: z.string(), author: z.string(), timestamp: z.string() })), has_more: z.boolean() }),
-    handle: ({ query }, context) => context.runner.run((state) => gitCommits(state, query.path, query.limit)),
+    handle: ({ query }, context) => context.runner.run(gitCommits, query.path, query.limit),
   }),
   defineRoute({
     method: 'GET', path: '/api/git/commits/:sha/changes', summary: 'The files one commit changed (git_router.py, git_commit_changes_query)',
     params: z.object({ sha: Sha }), query: z.object({ path: z.string() }), response: z.array(GitChange), errors: [400],
-    handle: ({ params, query }, context) => context.runner.run((state) => gitCommitChanges(state, query.path, params.sha)),
+    handle: ({ params, query }, context) => context.runner.run(gitCommitChanges, query.path, params.sha),
   }),
   // ── Workspace session, init ──
   defineRoute({

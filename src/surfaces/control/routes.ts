@@ -16,6 +16,7 @@ import { FakehandsError } from '../../domain/store/errors.js';
 import { invalid, refuse } from '../../domain/store/refusal.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
+import { failSandbox } from '../../domain/sandboxes/sandboxes.js';
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
@@ -37,7 +38,7 @@ export const controlRoutes: readonly Route[] = [
     method: 'POST', path: '/sandboxes/:sandbox_id/fail', summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
     body: z.strictObject({ detail: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) }), bodyOptional: true,
     response: SandboxInfo, errors: [404],
-    handle: ({ params, body }, { service }) => service.failSandbox(params.sandbox_id, body.detail),
+    handle: ({ params, body }, { runner }) => runner.run(failSandbox, params.sandbox_id, body.detail),
   }),
   defineRoute({
     method: 'GET', path: '/health', summary: 'Whether the fake is up (no key needed)', public: true,

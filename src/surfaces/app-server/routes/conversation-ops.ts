@@ -11,7 +11,7 @@ import {
   AppConversationUpdateRequest, AppSendMessageRequest, AppSendMessageResponse, GitChange, GitChangeDiff, HooksResponse,
   SkillsResponse, SwitchAcpModelRequest, SwitchProfileRequest,
 } from '../../../schemas/conversation-ops.js';
-import { LLM_PROFILES, agentServerContext, gitChanges, gitDiff, hooksOf, skillsOf, switchModel, type ReadyContext } from '../../../domain/conversations/conversation-ops.js';
+import { agentServerContext, deleteAppConversation, exportConversationPieces, gitChanges, gitDiff, hooksOf, LLM_PROFILES, readFile, type ReadyContext, sendMessage, skillsOf, switchModel, updateAppConversation } from '../../../domain/conversations/conversation-ops.js';
 import { Refusal, refuse } from '../../../domain/store/refusal.js';
 import type { DomainState } from '../../../domain/store/state.js';
 import { raw } from '../../../http/responses.js';
@@ -55,21 +55,21 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'PATCH', path: BASE, summary: 'Update an app conversation: title, public, repository, branch, provider',
     body: AppConversationUpdateRequest, response: AppConversation, errors: [404],
-    handle: async ({ params, body }, { service }) => (await service.updateAppConversation(params.conversation_id, body)) ?? refuse('not_found', 'unknown_app_conversation'),
+    handle: async ({ params, body }, { runner }) => (await runner.run(updateAppConversation, params.conversation_id, body)) ?? refuse('not_found', 'unknown_app_conversation'),
   }),
   defineRoute({
     method: 'DELETE', path: BASE, summary: 'Delete an app conversation, and its sandbox when no other conversation uses it',
     response: Success, errors: [400, 404],
-    handle: async ({ params }, { service }) => {
+    handle: async ({ params }, { runner }) => {
       if (!toHyphenatedUuid(params.conversation_id)) return refuse('bad_request', 'Invalid conversation ID format');
-      return (await service.deleteAppConversation(params.conversation_id)) ? { success: true } : refuse('not_found', 'Conversation not found');
+      return (await runner.run(deleteAppConversation, params.conversation_id)) ? { success: true } : refuse('not_found', 'Conversation not found');
     },
   }),
   defineRoute({
     method: 'POST', path: `${BASE}/send-message`, summary: 'Send a follow-up message; the sandbox must be RUNNING (409 paused or starting, 410 gone, 503 failed)',
     params: ConversationParam, body: AppSendMessageRequest, response: AppSendMessageResponse, errors: [404, 409, 410, 503],
-    handle: async ({ params, body }, { service }) => {
-      const outcome = await service.sendMessage(params.conversation_id, body);
+    handle: async ({ params, body }, { runner }) => {
+      const outcome = await runner.run(sendMessage, params.conversation_id, body);
       return outcome instanceof Refusal ? outcome : { success: true, sandbox_status: outcome.sandbox_status, message: null };
     },
   }),
@@ -97,7 +97,7 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: `${BASE}/file`, summary: 'Read a file of the workspace; "" when the conversation, a running sandbox or the file is not there',
     params: ConversationParam, query: z.object({ file_path: z._default(z.string(), DEFAULT_FILE_PATH) }), response: z.string(),
-    handle: ({ params, query }, { service }) => service.readFile(params.conversation_id, query.file_path),
+    handle: ({ params, query }, { runner }) => runner.run(readFile, params.conversation_id, query.file_path),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/git/changes`, summary: 'The changed files of the repository at ?path= (the agent server\'s git service)',
@@ -122,9 +122,9 @@ export const conversationOpRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET', path: `${BASE}/download`, summary: 'Download the conversation (metadata, messages and workspace) as a ZIP archive',
     params: ConversationParam, response: z.unknown(), untypedInDocument: true, errors: [404, 409, 503],
-    handle: async ({ params }, { service }) => {
+    handle: async ({ params }, { runner }) => {
       // Streamed in pieces, the event loop served between them (#29 finding 11).
-      const archive = await service.exportConversationPieces(params.conversation_id);
+      const archive = await runner.run(exportConversationPieces, params.conversation_id);
       if (!archive) return refuse('not_found', `Conversation not found: ${hexOf(params.conversation_id)}`);
       const uuid = toHyphenatedUuid(params.conversation_id);
       return raw(200, archive.pieces, 'application/zip', { 'content-disposition': `attachment; filename="conversation_${uuid}.zip"` });

@@ -12,7 +12,7 @@ import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 import { messageText } from '../../../domain/conversations/start-tasks.js';
-import { queuePendingMessage } from '../../../domain/conversations/start-conversation.js';
+import { queuePendingMessage } from '../../../domain/conversations/pending-messages.js';
 import { SendMessageRequest } from '../../../schemas/app-conversation.js';
 import { QueryDateTime } from './query.js';
 
@@ -34,7 +34,7 @@ export const eventRoutes: readonly Route[] = [
     method: 'POST', path: '/api/v1/conversations/:conversation_id/pending-messages',
     summary: 'Queue a message for a conversation still starting (by its id or its start task\'s); delivered once it is ready (201; 429 past 10)',
     params: z.object({ conversation_id: Uuid }), body: SendMessageRequest, response: PendingMessageResponse, successStatus: 201, errors: [404, 429],
-    handle: ({ params, body }, { runner }) => runner.run((state) => queuePendingMessage(state, params.conversation_id, messageText(body.content))),
+    handle: ({ params, body }, { runner }) => runner.run(queuePendingMessage, params.conversation_id, messageText(body.content)),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/conversation/:conversation_id/events/search', summary: 'A page of a conversation\'s events',

@@ -36,17 +36,17 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: `${BASE}/config`, summary: 'The runtime of a conversation: its sandbox and session (V1 too)',
     params: Param, untypedInDocument: true, response: z.object({ runtime_id: z.nullable(z.string()), session_id: z.nullable(z.string()) }), errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => runtimeConfig(state, params.conversation_id)),
+    handle: ({ params }, context) => context.runner.run(runtimeConfig, params.conversation_id),
   }),
   defineRoute({
     method: 'POST', path: `${BASE}/start`, summary: 'Start a conversation\'s agent loop (its sandbox resumes)',
     params: Param, body: z.object({ providers_set: z._default(z.nullable(z.array(z.string())), null) }), bodyOptional: true, response: ConversationResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => startConversation(state, params.conversation_id)),
+    handle: ({ params }, context) => context.runner.run(startConversation, params.conversation_id),
   }),
   defineRoute({
     method: 'POST', path: `${BASE}/stop`, summary: 'Stop a conversation\'s agent loop (its sandbox pauses)',
     params: Param, response: ConversationResponse,
-    handle: ({ params }, context) => context.runner.run((state) => stopConversation(state, params.conversation_id)),
+    handle: ({ params }, context) => context.runner.run(stopConversation, params.conversation_id),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/list-files`, summary: 'The entries of a workspace directory (directories end in /)',

@@ -12,6 +12,8 @@ import { defineRoute, type Route } from '../../../http/route.js';
 import { raw } from '../../../http/responses.js';
 import { Refusal } from '../../../domain/store/refusal.js';
 import { LEGACY_DEFAULT_LIMIT } from './query.js';
+import { createConversation, deleteConversation, getConversation, listConversations, listConversationsText, updateConversationTitle } from '../../../domain/legacy/conversations.js';
+import { storeGitProviders } from '../../../domain/user/git-providers.js';
 
 /** Longest conversation id the real server accepts. */
 const MAX_CONVERSATION_ID_LENGTH = 100;
@@ -48,41 +50,41 @@ export const legacyRoutes: readonly Route[] = [
   defineRoute({
     method: 'POST', path: '/api/conversations', summary: 'Create a conversation (legacy), or join the one with the given conversation_id',
     body: InitSessionRequest, response: ConversationResponse, errors: [400, 404],
-    handle: ({ body }, { service }) => {
+    handle: ({ body }, { runner }) => {
       if (body.conversation_id !== undefined) validateConversationId(body.conversation_id);
-      return service.createConversation(body);
+      return runner.run(createConversation, body);
     },
   }),
   defineRoute({
     method: 'GET', path: '/api/conversations', summary: 'List conversations of both versions, newest first, filtered by repository and trigger (legacy)',
     query: LegacyListQuery, response: ConversationInfoResultSet,
     // A long list is written in pieces, the event loop served between them (#29 finding 11).
-    handle: async ({ query }, { service }) => (query.limit > STREAMED_OVER
-      ? raw(200, (await service.listConversationsText(query)).pieces, 'application/json')
-      : service.listConversations(query)),
+    handle: async ({ query }, { runner }) => (query.limit > STREAMED_OVER
+      ? raw(200, (await runner.run(listConversationsText, query)).pieces, 'application/json')
+      : runner.run(listConversations, query)),
   }),
   defineRoute({
     method: 'GET', path: '/api/conversations/:conversation_id', summary: 'Get a conversation (legacy); null for an unknown id',
     response: z.nullable(ConversationInfo), errors: [400],
-    handle: ({ params }, { service }) => service.getConversation(validateConversationId(params.conversation_id)),
+    handle: ({ params }, { runner }) => runner.run(getConversation, validateConversationId(params.conversation_id)),
   }),
   defineRoute({
     method: 'PATCH', path: '/api/conversations/:conversation_id', summary: 'Rename a conversation (legacy); the title is trimmed',
     body: ConversationTitleUpdate, response: z.boolean(), errors: [400, 404],
-    handle: async ({ params, body }, { service }) => {
+    handle: async ({ params, body }, { runner }) => {
       const id = validateConversationId(params.conversation_id);
-      if ((await service.getConversation(id)) === null) return new Refusal('not_found', CONVERSATION_NOT_FOUND.message, { body: CONVERSATION_NOT_FOUND });
-      return service.updateConversationTitle(id, body.title);
+      if ((await runner.run(getConversation, id)) === null) return new Refusal('not_found', CONVERSATION_NOT_FOUND.message, { body: CONVERSATION_NOT_FOUND });
+      return runner.run(updateConversationTitle, id, body.title);
     },
   }),
   defineRoute({
     method: 'DELETE', path: '/api/conversations/:conversation_id', summary: 'Delete a conversation and its sandbox (legacy); false for an unknown id',
     response: z.boolean(), errors: [400],
-    handle: ({ params }, { service }) => service.deleteConversation(validateConversationId(params.conversation_id)),
+    handle: ({ params }, { runner }) => runner.run(deleteConversation, validateConversationId(params.conversation_id)),
   }),
   defineRoute({
     method: 'POST', path: '/api/add-git-providers', summary: 'Store git provider tokens and MCP configuration (tokens are never returned; unknown fields are ignored)',
     body: POSTProviderModel, response: GitProvidersStored,
-    handle: ({ body }, { service }) => service.storeGitProviders(body),
+    handle: ({ body }, { runner }) => runner.run(storeGitProviders, body),
   }),
 ];

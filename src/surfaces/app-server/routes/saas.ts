@@ -29,17 +29,17 @@ export const saasRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/organizations', summary: 'The user\'s organizations: one personal organization, the current one',
     query: z.object({ page_id: z.optional(z.string()), limit: z.optional(laxInt(z.int().check(z.gt(0), z.lte(100)))) }),
-    response: OrgPage, handle: (_input, { runner }) => runner.run((state) => organizations(state)),
+    response: OrgPage, handle: (_input, { runner }) => runner.run(organizations),
   }),
   defineRoute({
     method: 'GET', path: '/api/organizations/:org_id', summary: 'An organization (404 but for the personal one)',
     params: OrgParam, response: OrgResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => organization(state, params.org_id)),
+    handle: ({ params }, { runner }) => runner.run(organization, params.org_id),
   }),
   defineRoute({
     method: 'GET', path: '/api/organizations/:org_id/me', summary: 'The user in an organization: its owner (the LLM key masked)',
     params: OrgParam, response: MeResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => organizationMe(state, params.org_id)),
+    handle: ({ params }, { runner }) => runner.run(organizationMe, params.org_id),
   }),
   defineRoute({
     method: 'GET', path: ORG_PROFILES, summary: 'The organization\'s LLM profiles (a single user\'s: /api/v1/settings/profiles)',
@@ -78,22 +78,22 @@ export const saasRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/keys/current', summary: 'The API key of the request: unbound, its effective organization the personal one',
-    response: CurrentApiKeyResponse, handle: (_input, { runner }) => runner.run((state) => currentApiKey(state)),
+    response: CurrentApiKeyResponse, handle: (_input, { runner }) => runner.run(currentApiKey),
   }),
   defineRoute({
     method: 'GET', path: '/api/agent-profiles', summary: 'The agent profiles: the built-in default OpenHands profile',
     query: z.object({ org_id: z.optional(z.string()) }), response: AgentProfileListResponse,
-    handle: (_input, { runner }) => runner.run((state) => agentProfiles(state)),
+    handle: (_input, { runner }) => runner.run(agentProfiles),
   }),
   defineRoute({
     method: 'GET', path: '/api/agent-profiles/:name', summary: 'An agent profile (404 but for the built-in one)',
     params: z.object({ name: z.string() }), query: z.object({ org_id: z.optional(z.string()) }), response: AgentProfileDetailResponse, errors: [404],
-    handle: ({ params }, { runner }) => runner.run((state) => agentProfile(state, params.name)),
+    handle: ({ params }, { runner }) => runner.run(agentProfile, params.name),
   }),
   defineRoute({
     method: 'GET', path: '/api/shared-conversations', summary: 'Public conversations by id (null for the others)',
     query: z.object({ ids: z._default(z.array(z.string()).check(z.maxLength(100)), []) }), lists: ['ids'], response: z.array(z.nullable(SharedConversation)),
-    handle: ({ query }, { runner }) => runner.run((state) => sharedConversations(state, query.ids)),
+    handle: ({ query }, { runner }) => runner.run(sharedConversations, query.ids),
   }),
   defineRoute({
     method: 'GET', path: '/api/shared-events/search', summary: 'A page of a public conversation\'s events (empty for any other)',
@@ -102,6 +102,6 @@ export const saasRoutes: readonly Route[] = Object.freeze([
       page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
     }),
     response: EventPage,
-    handle: ({ query }, { runner }) => runner.run((state) => sharedEvents(state, query.conversation_id, { kind: query.kind__eq, sort_order: query.sort_order, page_id: query.page_id, limit: query.limit })),
+    handle: ({ query }, { runner }) => runner.run(sharedEvents, query.conversation_id, { kind: query.kind__eq, sort_order: query.sort_order, page_id: query.page_id, limit: query.limit }),
   }),
 ]);

@@ -32,12 +32,12 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/settings', summary: 'The user\'s settings without secrets (404 before the first save)',
     response: LegacySettingsView, errors: [404],
-    handle: (_input, context) => context.runner.run((state) => legacySettings(state)),
+    handle: (_input, context) => context.runner.run(legacySettings),
   }),
   defineRoute({
     method: 'POST', path: '/api/settings', summary: 'Store the user\'s settings (a null LLM key, model, base URL or search key keeps the stored one)',
     body: LegacySettingsInput, response: z.record(z.string(), z.unknown()),
-    handle: ({ body }, context) => context.runner.run((state) => storeLegacySettings(state, body)),
+    handle: ({ body }, context) => context.runner.run(storeLegacySettings, body),
   }),
   defineRoute({
     method: 'POST', path: '/api/reset-settings', summary: 'Removed in the real server: 410',
@@ -47,12 +47,12 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/v1/settings', summary: 'The user\'s settings (the newest shape; secrets as *_set flags; 404 before the first save)',
     response: SettingsView, errors: [404],
-    handle: (_input, context) => context.runner.run((state) => storedSettingsView(state)),
+    handle: (_input, context) => context.runner.run(storedSettingsView),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings', summary: 'Change some of the user\'s settings (the LLM in agent_settings.llm)',
     body: SettingsUpdate, response: z.record(z.string(), z.unknown()),
-    handle: ({ body }, context) => context.runner.run((state) => updateSettings(state, body)),
+    handle: ({ body }, context) => context.runner.run(updateSettings, body),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/settings/agent-schema', summary: 'The JSON Schema of the agent settings',
@@ -64,31 +64,31 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/settings/profiles', summary: 'The saved LLM profiles and the active one',
-    response: ProfileListResponse, handle: (_input, context) => context.runner.run((state) => listProfiles(state)),
+    response: ProfileListResponse, handle: (_input, context) => context.runner.run(listProfiles),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/settings/profiles/:name', summary: 'One LLM profile (its key never)',
     params: ProfileParam, response: ProfileDetailResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => getProfile(state, params.name)),
+    handle: ({ params }, context) => context.runner.run(getProfile, params.name),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings/profiles/:name', summary: 'Save an LLM profile: the given LLM, or the current one',
     params: ProfileParam, body: SaveProfileRequest, bodyOptional: true, response: ProfileMutationResponse, successStatus: 201,
-    handle: ({ params, body }, context) => context.runner.run((state) => saveProfile(state, params.name, body)),
+    handle: ({ params, body }, context) => context.runner.run(saveProfile, params.name, body),
   }),
   defineRoute({
     method: 'DELETE', path: '/api/v1/settings/profiles/:name', summary: 'Delete an LLM profile',
     params: ProfileParam, response: ProfileMutationResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => deleteProfile(state, params.name)),
+    handle: ({ params }, context) => context.runner.run(deleteProfile, params.name),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings/profiles/:name/activate', summary: 'Make a profile\'s LLM the settings\' LLM',
     params: ProfileParam, response: ActivateProfileResponse, errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => activateProfile(state, params.name)),
+    handle: ({ params }, context) => context.runner.run(activateProfile, params.name),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/settings/profiles/:name/rename', summary: 'Rename a profile (409 when the new name is taken)',
     params: ProfileParam, body: RenameProfileRequest, response: ProfileMutationResponse, errors: [404, 409],
-    handle: ({ params, body }, context) => context.runner.run((state) => renameProfile(state, params.name, body.new_name)),
+    handle: ({ params, body }, context) => context.runner.run(renameProfile, params.name, body.new_name),
   }),
 ]);

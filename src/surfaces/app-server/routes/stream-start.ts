@@ -9,6 +9,7 @@ import type { AppConversationStartRequest, AppConversationStartTask } from '../.
 import { raw, type Answer } from '../../../http/responses.js';
 import type { RouteContext } from '../../../http/route.js';
 import { startTaskSteps } from '../../../domain/conversations/start-tasks.js';
+import { startAppConversation } from '../../../domain/conversations/start-conversation.js';
 
 /** How often open streams look for their tasks' next steps, in real milliseconds. */
 const POLL_MS = 25;
@@ -77,6 +78,6 @@ async function* steps(context: RouteContext, first: AppConversationStartTask): A
 
 /** Starts the conversation (a bad request fails before anything is streamed) and streams its task. */
 export async function streamStart(context: RouteContext, request: AppConversationStartRequest): Promise<Answer> {
-  const first = await context.service.startAppConversation(request);
+  const first = await context.runner.run(startAppConversation, request);
   return raw(200, steps(context, first), 'application/json');
 }

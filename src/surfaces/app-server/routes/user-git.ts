@@ -34,46 +34,46 @@ const SaasUserInfo = z.extend(z.omit(SettingsView, { provider_tokens_set: true, 
 export const userGitRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/user/info', summary: 'The user on the git provider (401 without a token)',
-    response: GitUser, handle: (_input, context) => context.runner.run((state) => gitUser(state)),
+    response: GitUser, handle: (_input, context) => context.runner.run(gitUser),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/installations', summary: 'GitHub app installations or Bitbucket workspaces',
     query: z.object({ provider: ProviderType }), response: z.array(z.string()), errors: [400],
-    handle: ({ query }, context) => context.runner.run((state) => installations(state, query.provider)),
+    handle: ({ query }, context) => context.runner.run(installations, query.provider),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/repositories', summary: 'The user\'s repositories (a page with `page`: a GitHub link_header on its first item)',
     query: z.object({ sort: z._default(z.string(), 'pushed'), selected_provider: z.optional(ProviderType), page: z.optional(LaxInt), per_page: z.optional(LaxInt), installation_id: z.optional(z.string()) }),
-    response: z.array(Repository), handle: ({ query }, context) => context.runner.run((state) => userRepositories(state, query)),
+    response: z.array(Repository), handle: ({ query }, context) => context.runner.run(userRepositories, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/search/repositories', summary: 'Repositories whose name contains the query, by stars',
     query: z.object({ query: z.string(), per_page: z._default(LaxInt, 5), sort: z._default(z.string(), 'stars'), order: z._default(z.string(), 'desc'), selected_provider: z.optional(ProviderType) }),
-    response: z.array(Repository), handle: ({ query }, context) => context.runner.run((state) => searchRepositories(state, query)),
+    response: z.array(Repository), handle: ({ query }, context) => context.runner.run(searchRepositories, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/search/branches', summary: 'Branches of a repository whose name contains the query',
     query: z.object({ repository: z.string(), query: z.string(), per_page: z._default(LaxInt, 30), selected_provider: z.optional(ProviderType) }),
-    response: z.array(Branch), errors: [500], handle: ({ query }, context) => context.runner.run((state) => searchBranches(state, query)),
+    response: z.array(Branch), errors: [500], handle: ({ query }, context) => context.runner.run(searchBranches, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/suggested-tasks', summary: 'Tasks suggested on the connected providers (401 "No providers set." without a token)',
-    response: z.array(SuggestedTask), handle: (_input, context) => context.runner.run((state) => suggestedTasks(state)),
+    response: z.array(SuggestedTask), handle: (_input, context) => context.runner.run(suggestedTasks),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/repository/branches', summary: 'A page of a repository\'s branches',
     query: z.object({ repository: z.string(), page: z._default(LaxInt, 1), per_page: z._default(LaxInt, 30) }),
-    response: PaginatedBranchesResponse, errors: [500], handle: ({ query }, context) => context.runner.run((state) => repositoryBranches(state, query)),
+    response: PaginatedBranchesResponse, errors: [500], handle: ({ query }, context) => context.runner.run(repositoryBranches, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/repository/:owner/:repo/microagents', summary: 'The microagents of a repository (.openhands/microagents)',
     params: RepositoryParams, response: z.array(MicroagentResponse), errors: [500],
-    handle: ({ params }, context) => context.runner.run((state) => repositoryMicroagents(state, nameOf(params))),
+    handle: ({ params }, context) => context.runner.run(repositoryMicroagents, nameOf(params)),
   }),
   defineRoute({
     method: 'GET', path: '/api/user/repository/:owner/:repo/microagents/content', summary: 'One microagent file of a repository, with its triggers',
     params: RepositoryParams, query: z.object({ file_path: z.string() }), response: MicroagentContentResponse, errors: [500],
-    handle: ({ params, query }, context) => context.runner.run((state) => microagentContent(state, nameOf(params), query.file_path)),
+    handle: ({ params, query }, context) => context.runner.run(microagentContent, nameOf(params), query.file_path),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/users/git-info', summary: 'The user on the git provider (401 without a token)',
@@ -96,21 +96,21 @@ export const userGitRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET', path: '/api/v1/git/installations/search', summary: 'A page of the installations of a provider',
     query: z.object({ provider: ProviderType, ...pageQuery(100) }), response: InstallationPage,
-    handle: ({ query }, context) => context.runner.run((state) => searchInstallationsPage(state, query)),
+    handle: ({ query }, context) => context.runner.run(searchInstallationsPage, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/git/repositories/search', summary: 'A page of the repositories of a provider, searched by name',
     query: z.object({ provider: ProviderType, query: z.optional(z.string()), installation_id: z.optional(z.string()), sort_order: z.optional(RepositorySortOrder), ...pageQuery(100) }),
-    response: RepositoryPage, handle: ({ query }, context) => context.runner.run((state) => searchRepositoriesPage(state, query)),
+    response: RepositoryPage, handle: ({ query }, context) => context.runner.run(searchRepositoriesPage, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/git/branches/search', summary: 'A page of the branches of a repository, searched by name',
     query: z.object({ provider: ProviderType, repository: z.string(), query: z.string(), ...pageQuery(30) }), response: BranchPage,
-    handle: ({ query }, context) => context.runner.run((state) => searchBranchesPage(state, query)),
+    handle: ({ query }, context) => context.runner.run(searchBranchesPage, query),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/git/suggested-tasks/search', summary: 'A page of the suggested tasks of the connected providers',
     query: z.object(pageQuery(30)), response: SuggestedTaskPage,
-    handle: ({ query }, context) => context.runner.run((state) => searchSuggestedTasksPage(state, query)),
+    handle: ({ query }, context) => context.runner.run(searchSuggestedTasksPage, query),
   }),
 ]);
