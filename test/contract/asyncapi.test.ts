@@ -4,9 +4,14 @@
  * (`@asyncapi/parser`), and true to what the sockets send (every frame of a run validates against
  * its kind's message payload, with ajv).
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { Ajv, type ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { compareAsyncApi } from '../../src/drift/asyncapi.js';
+import { runDrift } from '../../src/drift/command.js';
 import { EventKind } from '../../src/schemas/agent-server.js';
 import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
 import { openSocket, serve, startConversation } from '../agent-server/support.js';
@@ -107,5 +112,50 @@ describe('/sockets/events/{conversation_id}: what it sends matches the document'
     socket.ws.close();
     expect(new Set(frames.map((f) => f.kind))).toEqual(new Set(['ConversationStateUpdateEvent', 'SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent']));
     expect(frames.flatMap((frame) => validate(String(frame.kind), frame))).toEqual([]);
+  });
+});
+
+describe('fakehands drift --asyncapi A B', () => {
+  const nov2025 = asyncApiDocument({ version: '0.0.0', host: '127.0.0.1:1', agentServerVersion: '1.1.0' });
+  const newest = asyncApiDocument({ version: '0.0.0', host: '127.0.0.1:1' });
+
+  it('reports exactly the renamed kinds between the Nov 2025 dialect (1.1.0) and the newest, and nothing else', () => {
+    expect(compareAsyncApi(nov2025, newest)).toEqual({
+      added: [], removed: [], changed: [],
+      renamed: [{ from: 'ExecuteBashAction', to: 'TerminalAction' }, { from: 'ExecuteBashObservation', to: 'TerminalObservation' }],
+    });
+    expect(compareAsyncApi(newest, newest)).toEqual({ added: [], removed: [], renamed: [], changed: [] });
+  });
+
+  it('reports a dropped kind as removed, a new one as added, and a field a provider dropped or retyped by kind and field', () => {
+    const provider = structuredClone(newest) as unknown as Doc;
+    delete provider.components.schemas.PauseEvent;
+    provider.components.schemas.GoalEvent = { type: 'object', properties: { kind: { const: 'GoalEvent' }, goal: { type: 'string' } } };
+    const message = provider.components.schemas.MessageEvent as { properties: Record<string, unknown> };
+    delete message.properties.llm_message;
+    (provider.components.schemas.AgentErrorEvent as { properties: Record<string, unknown> }).properties.error = { type: 'integer' };
+    expect(compareAsyncApi(newest, provider)).toEqual({
+      added: ['GoalEvent'], removed: ['PauseEvent'], renamed: [],
+      changed: [
+        { kind: 'AgentErrorEvent', field: 'error', change: 'string (required) → integer (required)' },
+        { kind: 'MessageEvent', field: 'llm_message', change: 'removed' },
+        { kind: 'MessageEvent', field: 'llm_message.role', change: 'removed' },
+        { kind: 'MessageEvent', field: 'llm_message.content', change: 'removed' },
+      ],
+    });
+  });
+
+  it('prints the differences and the counts last, exit 1 when they differ and 0 when they do not', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-asyncapi-'));
+    await writeFile(join(dir, 'a.json'), JSON.stringify(nov2025));
+    await writeFile(join(dir, 'b.json'), JSON.stringify(newest));
+    let out = '';
+    expect(await runDrift(['--asyncapi', join(dir, 'a.json'), join(dir, 'b.json')], (text) => (out += text))).toBe(1);
+    expect(out.trimEnd().split('\n').slice(1)).toEqual([
+      '  renamed: ExecuteBashAction → TerminalAction', '  renamed: ExecuteBashObservation → TerminalObservation',
+      'kinds renamed: 2; removed: 0; added: 0; fields changed: 0',
+    ]);
+    expect(await runDrift(['--asyncapi', join(dir, 'b.json'), join(dir, 'b.json')], () => undefined)).toBe(0);
+    await expect(runDrift(['--asyncapi', join(dir, 'a.json')], () => undefined)).rejects.toThrow('drift --asyncapi needs two documents: --asyncapi A B (files or URLs)');
   });
 });
