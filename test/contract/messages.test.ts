@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONSUMER_NAME } from '../../src/pact/verify.js';
 import { MESSAGE_CONTRACTS_DIR } from '../../src/pact/messages.js';
-import { runCli, startCli } from '../support/cli.js';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
+import { BIN, runCli, startCli } from '../support/cli.js';
+import { readmeBlocks } from '../support/readme.js';
 import { messageProvider, writeMessageContracts } from './messages.js';
 
 const KEY = 'verify-key';
@@ -58,5 +63,18 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
       '  FAILED: its output (ExecuteBashObservation: isObservationEvent): field observation.kind: expected "ExecuteBashObservation", got "TerminalObservation"',
     ]);
     expect(stdout.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^  interactions: ${SERVER_EVENTS}; passed: ${SERVER_EVENTS - 2}; failed: 2; frames received: \\d+$`));
+  });
+});
+
+describe('the README\'s CI example for the event stream', { timeout: 240_000 }, () => {
+  it('runs as written against the fake: the drift of the dialects, then verify --messages passing, the counts last', async () => {
+    const cli = await startProvider();
+    const dir = await mkdtemp(join(tmpdir(), 'fakehands-ci-'));
+    await writeFile(join(dir, 'nov2025-asyncapi.json'), JSON.stringify(asyncApiDocument({ version: '0.0.0', host: '127.0.0.1:1', agentServerVersion: '1.1.0' })));
+    const block = readmeBlocks('sh').find((b) => b.includes('verify --messages'))!;
+    const script = block.replaceAll('http://127.0.0.1:8000', cli.agentUrl).replaceAll('http://127.0.0.1:3000', cli.url).replaceAll('npx fakehands', `node ${BIN}`);
+    const { stdout } = await promisify(execFile)('bash', ['-c', `set -e\n${script}`], { cwd: dir, env: { ...process.env, FAKEHANDS_API_KEY: KEY } });
+    expect(stdout).toContain('  renamed: ExecuteBashAction → TerminalAction\n  renamed: ExecuteBashObservation → TerminalObservation\nkinds renamed: 2; removed: 0; added: 0; fields changed: 0\nthe dialects differ\n');
+    expect(stdout.trimEnd().split('\n').at(-1)).toMatch(new RegExp(`^  interactions: ${SERVER_EVENTS}; passed: ${SERVER_EVENTS}; failed: 0; frames received: \\d+$`));
   });
 });
