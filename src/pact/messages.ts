@@ -27,20 +27,24 @@ const at = (value: unknown, path: string): unknown => path.split('.').reduce<unk
 const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
 /** Why `frame` does not satisfy `interaction`, as the first field that fails; null when it does. */
-export function mismatch(interaction: MessageInteraction, frame: unknown): { field: string; reason: string } | null {
+export function mismatch(interaction: MessageInteraction, frame: unknown): { field: string; reason: string; rank: number } | null {
   const example = interaction.contents.content;
-  for (const field of ['kind', 'action.kind', 'observation.kind', 'llm_message.role', 'key']) {
+  const fixed = ['kind', 'action.kind', 'observation.kind', 'llm_message.role', 'key'];
+  for (const [rank, field] of fixed.entries()) {
     const wanted = at(example, field);
-    if (wanted !== undefined && at(frame, field) !== wanted) return { field, reason: `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(at(frame, field))}` };
+    if (wanted !== undefined && at(frame, field) !== wanted) return { field, reason: `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(at(frame, field))}`, rank };
   }
+  let rank = fixed.length;
   for (const [rulePath, { matchers }] of Object.entries(interaction.matchingRules?.body ?? {})) {
-    const field = rulePath.replace(/^\$\.?/, '').replace(/\[\*\]|\[\d+\]/g, '');
+    rank++;
+    // `$.a.b[*].c`: the first item of each list stands for all (`a.b.0.c`).
+    const field = rulePath.replace(/^\$\.?/, '').replace(/\[\*\]|\[\d+\]/g, '.0');
     if (!field || field.includes('*')) continue;
     const value = at(frame, field);
-    if (value === undefined) return { field, reason: 'missing' };
+    if (value === undefined) return { field, reason: 'missing', rank };
     for (const matcher of matchers) {
-      if (matcher.match === 'type' && jsonType(value) !== jsonType(at(example, field))) return { field, reason: `expected a ${jsonType(at(example, field))}, got ${jsonType(value)}` };
-      if (matcher.match === 'regex' && !new RegExp(matcher.regex ?? '').test(String(value))) return { field, reason: `${JSON.stringify(value)} does not match /${matcher.regex}/` };
+      if (matcher.match === 'type' && jsonType(value) !== jsonType(at(example, field))) return { field, reason: `expected a ${jsonType(at(example, field))}, got ${jsonType(value)}`, rank };
+      if (matcher.match === 'regex' && !new RegExp(matcher.regex ?? '').test(String(value))) return { field, reason: `${JSON.stringify(value)} does not match /${matcher.regex}/`, rank };
     }
   }
   return null;
@@ -79,8 +83,9 @@ export async function verifyMessages(options: { baseUrl: string; apiKey: string;
   ws.on('error', () => undefined);
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-    ws.on('open', () => ws.send('{not json'));
     ws.on('message', (data) => {
+      // Once subscribed (the state has come), a frame that is not JSON: the server answers a ServerErrorEvent.
+      if (frames.length === 0) ws.send('{not json');
       try { frames.push(JSON.parse(String(data))); } catch { return; }
       for (const interaction of pending) if (mismatch(interaction, frames.at(-1)) === null) pending.delete(interaction);
       if (pending.size === 0) { clearTimeout(timer); resolve(); }
@@ -92,9 +97,9 @@ export async function verifyMessages(options: { baseUrl: string; apiKey: string;
   for (const interaction of interactions) {
     if (!pending.has(interaction)) { options.report(`  ok: ${interaction.description}`); continue; }
     // The nearest frame: the one that fails latest in the check order (same kind before same tool).
-    const reasons = frames.map((frame) => mismatch(interaction, frame)!).filter(Boolean);
-    const best = reasons.find((r) => r.field !== 'kind') ?? reasons[0] ?? { field: 'kind', reason: 'no frame arrived' };
-    failed.push({ description: interaction.description, ...best });
+    const reasons = frames.map((frame) => mismatch(interaction, frame)!).filter(Boolean).sort((a, b) => b.rank - a.rank);
+    const best = reasons[0] ?? { field: 'kind', reason: 'no frame arrived' };
+    failed.push({ description: interaction.description, field: best.field, reason: best.reason });
     options.report(`  FAILED: ${interaction.description}: field ${best.field}: ${best.reason}`);
   }
   options.report(`fakehands verify --messages: ${options.baseUrl}`);
