@@ -24,10 +24,15 @@ export const DRIFT_HELP = [
   '  The fake\'s operations under paths no given document covers (the legacy routes, with the V1',
   '  document alone) are not compared, and counted in the summary.',
   '  Exit 0: no undeclared difference; 1: undeclared differences; 2: bad input.',
+  '',
+  'Usage: fakehands drift --asyncapi A B [--json]',
+  '  Compares two AsyncAPI documents of the agent server\'s sockets (files or URLs, such as',
+  '  AGENT_URL/asyncapi.json): kinds added, removed, renamed, fields changed. Exit 0: the same; 1: different.',
 ].join('\n');
 
 /** Runs `fakehands drift` with `argv` (after the command name); resolves with the exit code. */
 export async function runDrift(argv: string[], write: (text: string) => void): Promise<number> {
+  if (argv.includes('--asyncapi') && !argv.includes('--help')) return (await import('./asyncapi.js')).runAsyncApiDrift(argv, write);
   let parsed;
   try {
     parsed = parseArgs({

@@ -22,6 +22,8 @@ export const VERIFY_HELP = [
   `  --api-key KEY    sent as X-Session-API-Key, never stored in a contract (default ${DEFAULT_API_KEY},`,
   '                   the key fakehands serve expects by default) [FAKEHANDS_API_KEY]',
   '  --pact FILE      a pact file to verify instead of the shipped ones (repeatable)',
+  '  --messages       verify the events socket\'s message contracts (contracts/messages/): start a',
+  '                   conversation, read its socket with the sandbox\'s key, match each event kind',
   '  Needs @pact-foundation/pact (an optional peer dependency). Exit 0: every interaction passed;',
   '  1: an interaction failed; 2: bad options, Pact missing, or a provider that does not answer.',
 ].join('\n');
@@ -31,6 +33,8 @@ export interface VerifyConfig {
   baseUrl: string;
   apiKey?: string;
   pactFiles?: string[];
+  /** Verify the events socket's message contracts (`messages.ts`) instead of the HTTP ones. */
+  messages?: boolean;
 }
 
 const usage = (message: string) => new FakehandsError('usage', message);
@@ -41,7 +45,7 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
   try {
     parsed = parseArgs({
       args: argv,
-      options: { 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, pact: { type: 'string', multiple: true }, help: { type: 'boolean' } },
+      options: { 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, pact: { type: 'string', multiple: true }, messages: { type: 'boolean' }, help: { type: 'boolean' } },
       allowPositionals: false,
       strict: true,
     });
@@ -58,7 +62,7 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
   for (const file of parsed.values.pact ?? []) {
     if (!existsSync(file) || !statSync(file).isFile()) throw usage(`invalid --pact ${JSON.stringify(file)}: no such file (see fakehands verify --help)`);
   }
-  return { baseUrl, apiKey, ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}) };
+  return { baseUrl, apiKey, ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}), ...(parsed.values.messages ? { messages: true } : {}) };
 }
 
 /** Fails fast, with one line, when the provider does not answer at all. */
@@ -92,6 +96,7 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (
     return 0;
   }
   await assertReachable(config.baseUrl);
+  if (config.messages) return (await import('./messages.js')).runMessageVerify(config, write);
   if (supervise && env[CHILD_ENV] !== '1') {
     // What fails fast fails here, once, before a child starts: Pact missing is exit 2 and one line.
     await (await import('./verify.js')).loadPact();

@@ -43,3 +43,12 @@ export function inDialect<T extends Record<string, unknown>>(fields: T, version:
   if (!('action' in fields) && !('observation' in fields)) return fields;
   return { ...fields, ...('action' in fields ? { action: renamed(fields.action) } : {}), ...('observation' in fields ? { observation: renamed(fields.observation) } : {}) };
 }
+
+/**
+ * The name agent server `version` gives an action or observation kind (its newest name otherwise).
+ * @example
+ * kindInDialect('TerminalAction', '1.1.0') // 'ExecuteBashAction'
+ */
+export function kindInDialect(kind: string, version: string | undefined): string {
+  return speaksExecuteBash(version) ? BEFORE_TERMINAL_RENAME[kind] ?? kind : kind;
+}

@@ -19,6 +19,7 @@ import { conversationRoutes } from './conversation-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { initRoutes, worldRoutes } from './world-routes.js';
 import { bashRoutes } from './bash-routes.js';
+import { asyncApiRoute } from './asyncapi.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
@@ -102,4 +103,6 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   ...conversationRoutes,
   // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell): `host-wide.ts`.
   ...settingsRoutes, ...worldRoutes, ...initRoutes, ...bashRoutes,
+  // The AsyncAPI document of the sockets: asyncapi.ts.
+  asyncApiRoute,
 ]);
