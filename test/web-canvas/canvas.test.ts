@@ -81,10 +81,18 @@ async function openContext(r: Rig, backend: 'cloud' | 'local') {
     if (!toFake) return;
     const line = `${response.request().method()} ${url.pathname}`;
     calls.push(`${line} ${response.status()}`);
-    if (response.status() >= 400 && !url.pathname.startsWith(AUTOMATION_PREFIX)) failed.push(`${response.status()} ${line}`);
+    if (response.status() >= 400 && !url.pathname.startsWith(AUTOMATION_PREFIX) && !isMissingCanvasExtensionsApi(url.pathname, response.status())) failed.push(`${response.status()} ${line}`);
   });
   return { context, page, failed, calls };
 }
+
+/**
+ * Canvas asks a local backend for its installed Canvas extensions; the released agent server has no
+ * such route (software-agent-sdk main at 611629e: only `canvas_extensions/installed.py`, the REST
+ * router 030b04c is unmerged), so it answers 404, which Canvas reads as "missing-api" (its
+ * `canvas-extensions-service`): an expected 404, counted apart.
+ */
+const isMissingCanvasExtensionsApi = (path: string, status: number) => status === 404 && path.startsWith('/api/canvas-extensions/');
 
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const response = await fetch(`${rig!.cli.url}${path}`, init);
@@ -93,7 +101,8 @@ const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
 interface AppConversation { id: string; title: string | null; sandbox_id: string; sandbox_status: string; selected_repository: string | null; selected_branch: string | null; public: boolean | null }
 const conversation = async (id: string) => (await api<(AppConversation | null)[]>(`/api/v1/app-conversations?ids=${id}`))[0] ?? null;
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-const idInUrl = (page: Page) => /\/conversations\/([0-9a-f]{32})/.exec(page.url())?.[1] ?? null;
+/** The conversation id in the page's URL: hex on the cloud backend, a hyphenated UUID on the local one. */
+const idInUrl = (page: Page) => /\/conversations\/([0-9a-f]{32}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})/.exec(page.url())?.[1] ?? null;
 
 describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', () => {
   let page: Page;
