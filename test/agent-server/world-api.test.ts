@@ -194,9 +194,9 @@ describe('/api/agent-profiles (agent_profiles_router.py, list/get/save/delete/re
   it('POST /api/conversations with a saved profile\'s agent_profile_id starts there (201, its LLM\'s model); an id no profile has is 404 (conversation_service.py, start_conversation)', async () => {
     await call('/api/agent-profiles/reviewer', json('POST', { llm: { model: 'openai/gpt-5' } }));
     const id = ((await call('/api/agent-profiles')).body as { profiles: { id: string }[] }).profiles[0]!.id;
-    expect(await call('/api/conversations', json('POST', { agent_profile_id: id }))).toMatchObject({ status: 201, body: { agent: { llm: { model: 'openai/gpt-5' } } } });
+    expect(await call('/api/conversations', json('POST', { agent_profile_id: id, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }))).toMatchObject({ status: 201, body: { agent: { llm: { model: 'openai/gpt-5' } } } });
     const unknown = '00000000-0000-4000-8000-000000000000';
-    expect(await call('/api/conversations', json('POST', { agent_profile_id: unknown }))).toMatchObject({ status: 404, body: { detail: `Agent profile '${unknown}' not found` } });
+    expect(await call('/api/conversations', json('POST', { agent_profile_id: unknown, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }))).toMatchObject({ status: 404, body: { detail: `Agent profile '${unknown}' not found` } });
   });
 });
 
