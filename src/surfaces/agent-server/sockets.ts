@@ -4,7 +4,8 @@
  * `SocketPeer`. Copies openhands-agent-server `sockets.py` (`events_socket`,
  * `_accept_authenticated_websocket`) and `event_service.py` (`subscribe_to_events`): the key from
  * the `session_api_key` query parameter, the `X-Session-API-Key` header or a first
- * `{"type": "auth"}` frame within 10 s (4001 when wrong); 4004 for an unknown conversation; 1013
+ * `{"type": "auth"}` frame within 10 s (4001 when wrong; under `--auth none` any or no key opens the
+ * local agent server, as the REST routes: `host.ts`); 4004 for an unknown conversation; 1013
  * past the subscriber cap; a `full_state` first; `resend_mode=all|since` (and the deprecated
  * `resend_all`); a client frame is a message that runs the agent; a bad frame gets a
  * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them.
