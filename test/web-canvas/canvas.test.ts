@@ -358,6 +358,8 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
   }, 240_000);
 
   it('the file tree lists the workspace through the shell (POST /api/bash/execute_bash_command, /sockets/bash-events)', async () => {
+    // The right panel (Files, Terminal, …) starts hidden on a narrow first visit: "Show panel" opens it.
+    if (!(await page.getByTestId('conversation-tab-files').isVisible())) await page.getByTestId('right-panel-toggle').click({ timeout: 60_000 });
     await page.getByTestId('conversation-tab-files').click({ timeout: 60_000 });
     await expect.poll(() => calls.filter((c) => c === 'POST /api/bash/execute_bash_command 200').length, { timeout: 60_000 }).toBeGreaterThan(0);
     expect(sockets).toContain('/sockets/bash-events');
