@@ -370,12 +370,14 @@ describe('GET /api/file/download-trajectory/{id}', () => {
 });
 
 describe('agentServerVersion (the dialect the agent host speaks)', () => {
-  it('speaks the newest by default (TerminalAction); 1.1.0 names the terminal\'s events ExecuteBashAction/ExecuteBashObservation (software-agent-sdk e485bba, v1.3.0)', async () => {
+  it('speaks (and reports on /server_info) the newest by default (TerminalAction); 1.1.0 names the terminal\'s events ExecuteBashAction/ExecuteBashObservation (software-agent-sdk e485bba, v1.3.0)', async () => {
     for (const [version, action, observation] of [[undefined, 'TerminalAction', 'TerminalObservation'], ['1.1.0', 'ExecuteBashAction', 'ExecuteBashObservation']] as const) {
       await start('none', version ? { agentServerVersion: version } : {});
       const info = await create({ initial_message: message('Go', true) });
       const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as { items: { action?: { kind: string }; observation?: { kind: string } }[] };
       expect(page.items.map((e) => e.action?.kind ?? e.observation?.kind).filter(Boolean).slice(0, 2)).toEqual([action, observation]);
+      // GET /server_info reports the version it speaks (Agent Canvas reads it to tell what the server can do).
+      expect((await call(`${AGENT}/server_info`)).body).toMatchObject({ title: 'OpenHands Agent Server', version: version ?? '1.43.0' });
     }
     await expect(createFakeCore({ agentServerVersion: 'newest' })).rejects.toThrow(/agentServerVersion: expected a version MAJOR.MINOR.PATCH/);
   });

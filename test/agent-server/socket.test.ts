@@ -38,15 +38,22 @@ group('the events socket: who may listen', () => {
     socket.ws.close();
   });
 
-  it('closes with 4001 "Authentication failed" for a wrong key, in the query or in the first frame', async () => {
+  it('under --auth none takes any or no key, as the REST routes do (the local agent server Agent Canvas talks to: host.ts, agentHostFor)', async () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
-    expect(await openSocket(cli.agentUrl, conversation.id, 'session_api_key=wrong').closed).toEqual({ code: 4001, reason: 'Authentication failed' });
-    const framed = openSocket(cli.agentUrl, conversation.id, '');
-    await new Promise((r) => framed.ws.on('open', r));
-    framed.ws.send(JSON.stringify({ type: 'auth', session_api_key: 'wrong' }));
-    expect(await framed.closed).toEqual({ code: 4001, reason: 'Authentication failed' });
-    expect(framed.frames).toEqual([]);
+    const keyless = openSocket(cli.agentUrl, conversation.id, 'resend_mode=all');
+    expect((await keyless.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    keyless.ws.close();
+    const unknownKey = openSocket(cli.agentUrl, conversation.id, 'session_api_key=wrong');
+    expect((await unknownKey.received(1)).map(describe)).toEqual(['full_state=finished']);
+    unknownKey.ws.close();
+  });
+
+  it('closes with 4001 "Authentication failed" for the key of a sandbox that is not RUNNING', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    expect((await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/pause`, { method: 'POST' })).status).toBe(200);
+    expect(await openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`).closed).toEqual({ code: 4001, reason: 'Authentication failed' });
   });
 
   it('refuses the handshake of a page on an origin the CORS policy does not allow (403), whatever its key', async () => {

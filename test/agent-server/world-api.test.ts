@@ -190,6 +190,14 @@ describe('/api/agent-profiles (agent_profiles_router.py, list/get/save/delete/re
     expect(await call('/api/agent-profiles/critic', json('POST', { agent_kind: 'robot' }))).toMatchObject({ status: 422, body: { detail: 'Invalid agent profile' } });
     expect((await call('/api/agent-profiles/critic', { method: 'DELETE' })).status).toBe(200);
   });
+
+  it('POST /api/conversations with a saved profile\'s agent_profile_id starts there (201, its LLM\'s model); an id no profile has is 404 (conversation_service.py, start_conversation)', async () => {
+    await call('/api/agent-profiles/reviewer', json('POST', { llm: { model: 'openai/gpt-5' } }));
+    const id = ((await call('/api/agent-profiles')).body as { profiles: { id: string }[] }).profiles[0]!.id;
+    expect(await call('/api/conversations', json('POST', { agent_profile_id: id, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }))).toMatchObject({ status: 201, body: { agent: { llm: { model: 'openai/gpt-5' } } } });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await call('/api/conversations', json('POST', { agent_profile_id: unknown, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }))).toMatchObject({ status: 404, body: { detail: `Agent profile '${unknown}' not found` } });
+  });
 });
 
 describe('/api/llm/{providers,models,models/verified,provider-connections} (llm_router.py, list_providers, list_models, list_verified_models; provider_connections_router.py)', () => {

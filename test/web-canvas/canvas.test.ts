@@ -75,16 +75,28 @@ async function openContext(r: Rig, backend: 'cloud' | 'local') {
   const calls: string[] = [];
   const fakeOrigins = [r.cli.url, r.cli.agentUrl];
   const page = await context.newPage();
+  // Canvas asks once for telemetry consent in a modal dialog over the page: the harness answers it whenever it shows.
+  await page.addLocatorHandler(page.getByTestId('confirm-telemetry-preferences'), async () => { await page.getByTestId('confirm-telemetry-preferences').click(); });
+  const sockets: string[] = [];
+  page.on('websocket', (socket) => sockets.push(new URL(socket.url()).pathname));
   page.on('response', (response) => {
     const url = new URL(response.url());
     const toFake = fakeOrigins.includes(url.origin) || (url.origin === r.ingress.url && isLocalBackendPath(url.pathname));
     if (!toFake) return;
     const line = `${response.request().method()} ${url.pathname}`;
     calls.push(`${line} ${response.status()}`);
-    if (response.status() >= 400 && !url.pathname.startsWith(AUTOMATION_PREFIX)) failed.push(`${response.status()} ${line}`);
+    if (response.status() >= 400 && !url.pathname.startsWith(AUTOMATION_PREFIX) && !isMissingCanvasExtensionsApi(url.pathname, response.status())) failed.push(`${response.status()} ${line}`);
   });
-  return { context, page, failed, calls };
+  return { context, page, failed, calls, sockets };
 }
+
+/**
+ * Canvas asks a local backend for its installed Canvas extensions; the released agent server has no
+ * such route (software-agent-sdk main at 611629e: only `canvas_extensions/installed.py`, the REST
+ * router 030b04c is unmerged), so it answers 404, which Canvas reads as "missing-api" (its
+ * `canvas-extensions-service`): an expected 404, counted apart.
+ */
+const isMissingCanvasExtensionsApi = (path: string, status: number) => status === 404 && path.startsWith('/api/canvas-extensions/');
 
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const response = await fetch(`${rig!.cli.url}${path}`, init);
@@ -93,7 +105,8 @@ const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
 interface AppConversation { id: string; title: string | null; sandbox_id: string; sandbox_status: string; selected_repository: string | null; selected_branch: string | null; public: boolean | null }
 const conversation = async (id: string) => (await api<(AppConversation | null)[]>(`/api/v1/app-conversations?ids=${id}`))[0] ?? null;
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
-const idInUrl = (page: Page) => /\/conversations\/([0-9a-f]{32})/.exec(page.url())?.[1] ?? null;
+/** The conversation id in the page's URL: hex on the cloud backend, a hyphenated UUID on the local one. */
+const idInUrl = (page: Page) => /\/conversations\/([0-9a-f]{32}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})/.exec(page.url())?.[1] ?? null;
 
 describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', () => {
   let page: Page;
@@ -301,58 +314,99 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
   let context: BrowserContext;
   let failed: string[];
   let calls: string[];
+  let sockets: string[];
   let started: string;
 
   beforeAll(async () => {
-    ({ page, context, failed, calls } = await openContext(rig!, 'local'));
+    ({ page, context, failed, calls, sockets } = await openContext(rig!, 'local'));
   }, 120_000);
   afterAll(async () => {
     await context?.close();
   });
   const go = (path: string) => page.goto(`${rig!.ingress.url}${path}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+  /** The local agent server's REST API, keyless (`--auth none`), as the page's own calls are. */
+  const local = async <T>(path: string): Promise<T> => (await fetch(`${rig!.cli.agentUrl}${path}`)).json() as Promise<T>;
 
-  it('connects: the home page shows no "Disconnected" (GET /api/settings, /server_info)', async () => {
+  it('connects: the home page shows no "Disconnected" and a model to pick (GET /api/settings, /api/profiles, /server_info)', async () => {
     await go('/');
     await page.getByTestId('chat-input').waitFor({ timeout: 90_000 });
     expect(await page.getByText('Disconnected').count()).toBe(0);
     expect(calls.some((c) => c.startsWith('GET /api/settings 200'))).toBe(true);
+    await page.getByTestId('chat-input-llm-profile').first().waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('chat-input-llm-profile').first().innerText()).toBe('default');
     await shot(page, 'local-home');
   }, 180_000);
 
-  it('starts a conversation on the agent host (POST /api/conversations) and shows the agent\'s answer', async () => {
+  it('starts a conversation on the agent host (POST /api/conversations) and streams the agent\'s answer over /sockets/events/{id}', async () => {
     await go('/');
     const box = page.getByTestId('chat-input');
-    await box.click();
+    await box.click({ timeout: 90_000 });
     await box.fill('Say hello to the local backend');
     await page.keyboard.press('Enter');
     await expect.poll(() => idInUrl(page), { timeout: 90_000 }).not.toBeNull();
     started = idInUrl(page)!;
-    expect(calls.some((c) => c.startsWith('POST /api/conversations 20'))).toBe(true);
+    expect(calls.some((c) => c.startsWith('POST /api/conversations 201'))).toBe(true);
     await page.getByText('Say hello to the local backend').first().waitFor({ timeout: 60_000 });
+    await expect.poll(() => sockets.includes(`/sockets/events/${started}`), { timeout: 60_000 }).toBe(true);
+    const agentText = async () => {
+      const events = await local<{ items: { kind: string; source?: string; llm_message?: { content: { text?: string }[] } }[] }>(`/api/conversations/${started}/events/search?limit=100`);
+      return events.items.find((e) => e.kind === 'MessageEvent' && e.source === 'agent')?.llm_message?.content[0]?.text ?? null;
+    };
+    await expect.poll(agentText, { timeout: 90_000 }).not.toBeNull();
+    await page.getByText((await agentText())!.slice(0, 40)).first().waitFor({ timeout: 90_000 });
     await shot(page, 'local-conversation');
   }, 240_000);
+
+  it('the file tree lists the workspace through the shell (POST /api/bash/execute_bash_command, /sockets/bash-events)', async () => {
+    // The right panel (Files, Terminal, …) starts hidden on a narrow first visit: "Show panel" opens it.
+    if (!(await page.getByTestId('conversation-tab-files').isVisible())) await page.getByTestId('right-panel-toggle').click({ timeout: 60_000 });
+    await page.getByTestId('conversation-tab-files').click({ timeout: 60_000 });
+    await expect.poll(() => calls.filter((c) => c === 'POST /api/bash/execute_bash_command 200').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(sockets).toContain('/sockets/bash-events');
+    await page.getByTestId('files-tab-refresh').waitFor({ timeout: 60_000 });
+    await shot(page, 'local-files');
+  }, 180_000);
+
+  it('the shell panel opens (the Terminal tab)', async () => {
+    await page.getByTestId('conversation-tab-terminal').click({ timeout: 60_000 });
+    await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
+    await shot(page, 'local-terminal');
+    expect(await page.getByText('Disconnected').count()).toBe(0);
+  }, 180_000);
 
   it('Stop interrupts the agent (POST /api/conversations/{id}/interrupt)', async () => {
     await page.getByTestId('chat-input').fill('Another turn to stop');
     await page.keyboard.press('Enter');
-    await page.locator('button[aria-label*="stop" i]').first().click({ timeout: 90_000 });
-    await expect.poll(() => calls.some((c) => c.startsWith(`POST /api/conversations/${started}/interrupt 2`) || c.includes('/interrupt 2')), { timeout: 60_000 }).toBe(true);
+    await page.getByTestId('stop-button').first().click({ timeout: 90_000 });
+    await expect.poll(() => calls.includes(`POST /api/conversations/${started}/interrupt 200`), { timeout: 60_000 }).toBe(true);
   }, 180_000);
 
   it('renames and deletes the conversation (PATCH, DELETE /api/conversations/{id})', async () => {
     await go('/');
     const card = page.locator(`a[href*="/conversations/${started}"]`).first();
-    await card.hover();
+    await card.hover({ timeout: 90_000 });
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
     await page.getByTestId('edit-button').click();
     await page.locator('input[data-testid="conversation-card-title"]').fill('Local renamed');
     await page.keyboard.press('Enter');
     await page.getByText('Local renamed').first().waitFor({ timeout: 60_000 });
+    await expect.poll(async () => (await local<{ title: string | null }>(`/api/conversations/${started}`)).title, { timeout: 60_000 }).toBe('Local renamed');
     await card.hover();
     await card.getByTestId('ellipsis-button').click();
     await page.getByTestId('delete-button').click();
     await page.getByRole('button', { name: /^(Delete|Confirm|Yes)/i }).last().click();
-    await expect.poll(() => calls.some((c) => c.startsWith('DELETE /api/conversations/')), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => calls.some((c) => c.startsWith(`DELETE /api/conversations/${started} 200`)), { timeout: 60_000 }).toBe(true);
+    await expect.poll(async () => (await fetch(`${rig!.cli.agentUrl}/api/conversations/${started}`)).status, { timeout: 60_000 }).toBe(404);
+  }, 180_000);
+
+  it('the workspace picker opens on the host\'s folders (Open Workspace: GET /api/workspaces, /api/file/home)', async () => {
+    await go('/');
+    const before = calls.length;
+    await page.getByText('Open Workspace').first().click({ timeout: 90_000 });
+    await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
+    await shot(page, 'local-workspace');
+    expect(calls.slice(0, before).some((c) => c.startsWith('GET /api/workspaces 200'))).toBe(true);
+    expect(calls.some((c) => c.startsWith('GET /api/file/home 200'))).toBe(true);
   }, 180_000);
 
   for (const [path, name] of [['/settings/llm', 'llm'], ['/settings/agents', 'agents'], ['/settings/secrets', 'secrets'], ['/skills', 'skills'], ['/settings/app', 'app']] as const) {
@@ -364,8 +418,11 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
     }, 180_000);
   }
 
-  it('no request to the fake failed (the automation service excluded)', () => {
-    console.info(`Agent Canvas, local backend: ${calls.length} requests to the fake, ${failed.length} failed`);
+  it('no request to the fake failed (the automation service and the missing Canvas extensions API excluded)', () => {
+    const automation = calls.filter((c) => c.includes(AUTOMATION_PREFIX)).length;
+    const extensions = calls.filter((c) => c.includes('/api/canvas-extensions/')).length;
+    console.info(`Agent Canvas, local backend: ${calls.length} requests to the fake, ${failed.length} failed; ${automation} to the automation service (out of scope), ${extensions} to the Canvas extensions API (404, as the released agent server)`);
+    expect(calls.length).toBeGreaterThan(20);
     expect(failed).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ import { messageText } from '../conversations/start-tasks.js';
 import type { DomainState } from '../store/state.js';
 import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent.js';
 import { zipArchive } from './zip.js';
+import { worldOf } from '../agent-world/world.js';
 
 /** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
 export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
@@ -76,7 +77,7 @@ const secretNames = (secrets: Record<string, unknown>, known: readonly string[] 
  * `POST /api/conversations` (`start_conversation`): a new conversation on the host, its log
  * starting with the system prompt; its initial message is sent (and run when it says `run`). An id
  * the host already holds answers that conversation (200, not 201); an unknown parent is a 422;
- * an agent profile the host does not hold is a 404 (`ProfileNotFound`).
+ * an agent profile the host does not hold (by id) is a 404 (`ProfileNotFound`); one it holds is used.
  */
 export async function startHostConversation(state: DomainState, host: AgentHost, request: StartConversationRequest): Promise<{ info: AgentConversationInfo; created: boolean } | Refusal> {
   const id = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.newConversationId();
@@ -90,14 +91,16 @@ export async function startHostConversation(state: DomainState, host: AgentHost,
     const detail = `Parent conversation ${toHex(parentId)} not found`;
     return new Refusal('invalid', detail, { body: { detail } });
   }
-  if (request.agent_profile_id) return refuse('not_found', `Agent profile '${request.agent_profile_id}' not found`);
+  // An agent profile is found by its id among the host's saved ones (`agent_profiles_router.py`); its LLM, if it names one, is the conversation's.
+  const profile = request.agent_profile_id ? [...worldOf(state).agentProfiles.values()].find((p) => p.id === request.agent_profile_id) : undefined;
+  if (request.agent_profile_id && !profile) return refuse('not_found', `Agent profile '${request.agent_profile_id}' not found`);
   state.store.budget.assertRoom(2, 4096);
   const sandbox = parentId ? state.store.sandboxes.get(state.store.conversations.get(parentId)!.sandbox_id)! : await sandboxForNewConversation(state, host);
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
   const record = await state.store.conversations.insert({
     id, version: 'V1', sandbox_id: sandbox.id, created_by_user_id: state.options.userId, title: null,
-    llm_model: agent.llm?.model ?? null, parent_conversation_id: parentId, tags: request.tags,
+    llm_model: agent.llm?.model ?? (profile?.config.llm as { model?: string } | undefined)?.model ?? null, parent_conversation_id: parentId, tags: request.tags,
     has_initial_message: Boolean(request.initial_message?.content.length), agent_turns: 0, messages: [],
     agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
     agent_stream: agent.llm?.stream === true ? true : undefined,

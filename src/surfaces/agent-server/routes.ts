@@ -46,7 +46,8 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   defineRoute({ method: 'GET', path: '/ready', summary: 'Readiness (ready)', public: true, response: z.record(z.string(), z.string()), handle: async () => ({ status: 'ready' }) }),
   defineRoute({
     method: 'GET', path: '/server_info', summary: 'Uptime and version (get_server_info)', public: true, response: ServerInfo,
-    handle: async () => ({ uptime: Math.floor((Date.now() - STARTED_AT) / 1000), idle_time: 0, title: 'OpenHands Agent Server', version: AGENT_SERVER_VERSION, docs: '/docs', redoc: '/redoc' }),
+    // The version `--agent-server-version` names (the newest by default), as the sandboxes' agent servers report it.
+    handle: async (_input, context) => ({ uptime: Math.floor((Date.now() - STARTED_AT) / 1000), idle_time: 0, title: 'OpenHands Agent Server', version: context.options.agentServerVersion ?? AGENT_SERVER_VERSION, docs: '/docs', redoc: '/redoc' }),
   }),
   defineRoute({
     method: 'GET', path: `${BASE}/events/search`, summary: 'A page of the conversation\'s events (search_conversation_events)',

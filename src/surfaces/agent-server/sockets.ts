@@ -4,12 +4,14 @@
  * `SocketPeer`. Copies openhands-agent-server `sockets.py` (`events_socket`,
  * `_accept_authenticated_websocket`) and `event_service.py` (`subscribe_to_events`): the key from
  * the `session_api_key` query parameter, the `X-Session-API-Key` header or a first
- * `{"type": "auth"}` frame within 10 s (4001 when wrong); 4004 for an unknown conversation; 1013
+ * `{"type": "auth"}` frame within 10 s (4001 when wrong; under `--auth none` any or no key opens the
+ * local agent server, as the REST routes: `host.ts`); 4004 for an unknown conversation; 1013
  * past the subscriber cap; a `full_state` first; `resend_mode=all|since` (and the deprecated
  * `resend_all`); a client frame is a message that runs the agent; a bad frame gets a
  * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them.
  */
-import { conversationFor, eventsOf, executionStatusOf, keyHolder, sendToAgent } from '../../domain/agent/agent-server.js';
+import { eventsOf, executionStatusOf, sendToAgent } from '../../domain/agent/agent-server.js';
+import { agentHostFor, heldConversation } from '../../domain/agent/host.js';
 import type { StateChange } from '../../domain/store/events.js';
 import { isRefusal } from '../../domain/store/refusal.js';
 import { fullState, type AgentEvent } from '../../domain/agent/scripted-agent.js';
@@ -199,13 +201,15 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
     end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
   });
 
-  /** With a key: the conversation is found, the state and history sent, and the socket subscribed, in one operation (nothing missed, nothing twice). */
-  const start = async (key: string) => {
+  // Under `--auth none` the local agent server takes any or no key, as its REST routes do (`host.ts`).
+  const open = instance.options.auth === 'none';
+  /** With a key (or none, under `--auth none`): the conversation is found, the state and history sent, and the socket subscribed, in one operation (nothing missed, nothing twice). */
+  const start = async (key: string | null) => {
     await instance.runner.run(async (state) => {
       if (ended) return; // the client went away while the socket was starting
-      const holder = keyHolder(state, key);
-      if (holder.kind !== 'running') return end(4001, 'Authentication failed');
-      const conversation = conversationFor(state, conversationId, key);
+      const host = agentHostFor(state, key, open);
+      if (!host) return end(4001, 'Authentication failed');
+      const conversation = heldConversation(state, host, conversationId);
       if (isRefusal(conversation)) return end(4004, 'Conversation not found');
       const candidate: Subscriber = { peer, outbox, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
       if (!hubOf(instance).add(candidate)) return end(1013, 'Too many connections for this conversation');
@@ -221,16 +225,16 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
   };
 
   /** Starts; a failure of the fake closes the socket with 1011 instead of going unhandled. */
-  const begin = (key: string) => void start(key).catch(() => end(1011, 'Internal error'));
+  const begin = (key: string | null) => void start(key).catch(() => end(1011, 'Internal error'));
 
-  if (given !== null) begin(given);
+  if (given !== null || open) begin(given);
   else authTimer = setTimeout(() => end(4001, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
 
   /** One frame from the client: read under the body limits (`socket-frames.ts`), then an auth frame, a message, or an error frame. */
   const receive = (text: string) => {
     const frame = readClientFrame(text);
     if (!subscriber) {
-      if (given !== null) return; // still starting
+      if (given !== null || open) return; // still starting (an auth frame after an open start is redundant)
       if (authTimer) clearTimeout(authTimer);
       authTimer = null;
       const key = frame.kind === 'auth' ? frame.key : undefined;
