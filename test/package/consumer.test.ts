@@ -51,7 +51,7 @@ describe('the packed package in a fresh project', () => {
     await run('npm', ['pack', '--pack-destination', project], { cwd: ROOT, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 });
     const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'))!;
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await sh('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`, `msw@${LOWEST_MSW}`, 'tsx@^4', 'typescript@~5.9.3', '@types/node@^20']);
+    await sh('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`, `msw@${LOWEST_MSW}`, '@openhands/typescript-client@1.39.0', 'tsx@^4', 'typescript@~5.9.3', '@types/node@^20']);
   }, 400_000);
 
   afterAll(() => undefined);

@@ -359,8 +359,9 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
 
   it('the file tree lists the workspace through the shell (POST /api/bash/execute_bash_command, /sockets/bash-events)', async () => {
     // The right panel (Files, Terminal, …) starts hidden on a narrow first visit: "Show panel" opens it.
-    if (!(await page.getByTestId('conversation-tab-files').isVisible())) await page.getByTestId('right-panel-toggle').click({ timeout: 60_000 });
-    await page.getByTestId('conversation-tab-files').click({ timeout: 60_000 });
+    // The panel's width animation covers the tabs for a while (a div takes the pointer): the clicks are dispatched to the elements themselves.
+    if (!(await page.getByTestId('conversation-tab-files').isVisible())) await page.getByTestId('right-panel-toggle').dispatchEvent('click', undefined, { timeout: 60_000 });
+    await page.getByTestId('conversation-tab-files').dispatchEvent('click', undefined, { timeout: 60_000 });
     await expect.poll(() => calls.filter((c) => c === 'POST /api/bash/execute_bash_command 200').length, { timeout: 60_000 }).toBeGreaterThan(0);
     expect(sockets).toContain('/sockets/bash-events');
     await page.getByTestId('files-tab-refresh').waitFor({ timeout: 60_000 });
@@ -368,7 +369,7 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
   }, 180_000);
 
   it('the shell panel opens (the Terminal tab)', async () => {
-    await page.getByTestId('conversation-tab-terminal').click({ timeout: 60_000 });
+    await page.getByTestId('conversation-tab-terminal').dispatchEvent('click', undefined, { timeout: 60_000 });
     await page.waitForLoadState('networkidle', { timeout: 30_000 }).catch(() => undefined);
     await shot(page, 'local-terminal');
     expect(await page.getByText('Disconnected').count()).toBe(0);
