@@ -19,36 +19,80 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SOCKETS = 100;
 const COMMANDS = 50;
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createNetServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 const agentPort = await freePort();
-const fake = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--agent-port', String(agentPort), '--quiet', '--timings', 'instant', '--auth', 'none', '--fixture', 'empty']);
+const fake = await spawnServer([
+  root('bin/fakehands.js'),
+  'serve',
+  '--port',
+  '0',
+  '--agent-port',
+  String(agentPort),
+  '--quiet',
+  '--timings',
+  'instant',
+  '--auth',
+  'none',
+  '--fixture',
+  'empty',
+]);
 const agentUrl = `http://127.0.0.1:${agentPort}`;
 const rows: Record<string, unknown>[] = [];
 let fanOut: Record<string, unknown> = {};
 try {
   // A conversation started through the app server, with a few events, for the event search.
-  const task = await (await fetch(`${fake.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'bench' }] } }) })).json() as { id: string };
-  const [ready] = await (await fetch(`${fake.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { app_conversation_id: string }[];
-  const [conversation] = await (await fetch(`${fake.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as { id: string; session_api_key: string }[];
+  const task = (await (
+    await fetch(`${fake.url}/api/v1/app-conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'bench' }] } }),
+    })
+  ).json()) as { id: string };
+  const [ready] = (await (await fetch(`${fake.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()) as {
+    app_conversation_id: string;
+  }[];
+  const [conversation] = (await (await fetch(`${fake.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json()) as {
+    id: string;
+    session_api_key: string;
+  }[];
   const key = { 'x-session-api-key': conversation!.session_api_key };
-  const createBody = JSON.stringify({ agent: { kind: 'Agent', llm: { model: 'anthropic/claude-sonnet-4-5-20250929' }, tools: [] }, workspace: { kind: 'LocalWorkspace', working_dir: '/home/openhands/workspace' } });
-  const create = await fetch(`${agentUrl}/api/conversations`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: createBody });
+  const createBody = JSON.stringify({
+    agent: { kind: 'Agent', llm: { model: 'anthropic/claude-sonnet-4-5-20250929' }, tools: [] },
+    workspace: { kind: 'LocalWorkspace', working_dir: '/home/openhands/workspace' },
+  });
+  const create = await fetch(`${agentUrl}/api/conversations`, {
+    method: 'POST',
+    headers: { ...key, 'content-type': 'application/json' },
+    body: createBody,
+  });
   const targets: [string, Target][] = [
-    ...(create.ok ? [['conversation create', { method: 'POST', path: '/api/conversations', body: createBody, headers: key }] as [string, Target]] : []),
+    ...(create.ok
+      ? [['conversation create', { method: 'POST', path: '/api/conversations', body: createBody, headers: key }] as [string, Target]]
+      : []),
     ['event search', { method: 'GET', path: `/api/conversations/${conversation!.id}/events/search?limit=20`, headers: key }],
     ['GET /api/settings', { method: 'GET', path: '/api/settings', headers: key }],
-    ['bash execute', { method: 'POST', path: '/api/bash/execute_bash_command', body: JSON.stringify({ command: 'echo hi' }), headers: key }],
+    [
+      'bash execute',
+      { method: 'POST', path: '/api/bash/execute_bash_command', body: JSON.stringify({ command: 'echo hi' }), headers: key },
+    ],
   ];
-  if (!create.ok) console.log(`  conversation create: POST /api/conversations answers ${create.status} in this build (the conversation routes come with their own branch); not measured`);
+  if (!create.ok)
+    console.log(
+      `  conversation create: POST /api/conversations answers ${create.status} in this build (the conversation routes come with their own branch); not measured`,
+    );
   // The bare server answers each path with the fake's own body.
   const bodies: Record<string, string> = {};
-  for (const [, t] of targets) bodies[`${t.method} ${t.path.split('?')[0]}`] = await (await fetch(`${agentUrl}${t.path}`, { method: t.method, headers: { ...t.headers, 'content-type': 'application/json' }, body: t.body })).text();
+  for (const [, t] of targets)
+    bodies[`${t.method} ${t.path.split('?')[0]}`] = await (
+      await fetch(`${agentUrl}${t.path}`, { method: t.method, headers: { ...t.headers, 'content-type': 'application/json' }, body: t.body })
+    ).text();
   await fetch(`${agentUrl}/api/bash/bash_events`, { method: 'DELETE', headers: key });
   const dir = await mkdtemp(join(tmpdir(), 'fakehands-bench-'));
   await writeFile(join(dir, 'bodies.json'), JSON.stringify(bodies));
@@ -57,8 +101,17 @@ try {
     for (const [name, t] of targets) {
       const base = await load(bare.url, t, SECONDS, CONNECTIONS);
       const ours = await load(agentUrl, t, SECONDS, CONNECTIONS);
-      rows.push({ name, bareRps: round(base.rps, 0), fakeRps: round(ours.rps, 0), share: round(ours.rps / base.rps, 3), fakeP99Ms: ours.p99, non2xx: ours.non2xx });
-      console.log(`  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round(100 * ours.rps / base.rps, 1)}% (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`);
+      rows.push({
+        name,
+        bareRps: round(base.rps, 0),
+        fakeRps: round(ours.rps, 0),
+        share: round(ours.rps / base.rps, 3),
+        fakeP99Ms: ours.p99,
+        non2xx: ours.non2xx,
+      });
+      console.log(
+        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}% (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`,
+      );
       if (t.path === '/api/bash/execute_bash_command') await fetch(`${agentUrl}/api/bash/bash_events`, { method: 'DELETE', headers: key });
     }
   } finally {
@@ -68,18 +121,36 @@ try {
   // Fan-out: 100 sockets on /sockets/bash-events, 50 commands of two events each.
   const open = async (url: string) => {
     const received = new Array<number>(SOCKETS).fill(0);
-    const sockets = await Promise.all(Array.from({ length: SOCKETS }, (_, i) => new Promise<WebSocket>((resolve) => {
-      const socket = new WebSocket(url);
-      socket.on('message', () => { received[i]!++; });
-      socket.on('open', () => resolve(socket));
-    })));
-    const until = async (n: number) => { while (received.some((r) => r < n)) await new Promise((r) => setTimeout(r, 2)); };
+    const sockets = await Promise.all(
+      Array.from(
+        { length: SOCKETS },
+        (_, i) =>
+          new Promise<WebSocket>((resolve) => {
+            const socket = new WebSocket(url);
+            socket.on('message', () => {
+              received[i]!++;
+            });
+            socket.on('open', () => resolve(socket));
+          }),
+      ),
+    );
+    const until = async (n: number) => {
+      while (received.some((r) => r < n)) await new Promise((r) => setTimeout(r, 2));
+    };
     return { sockets, until };
   };
   const listening = await open(`ws://127.0.0.1:${agentPort}/sockets/bash-events`);
   await new Promise((r) => setTimeout(r, 200));
   let started = performance.now();
-  await Promise.all(Array.from({ length: COMMANDS }, (_, i) => fetch(`${agentUrl}/api/bash/execute_bash_command`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ command: `echo ${i}` }) })));
+  await Promise.all(
+    Array.from({ length: COMMANDS }, (_, i) =>
+      fetch(`${agentUrl}/api/bash/execute_bash_command`, {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: JSON.stringify({ command: `echo ${i}` }),
+      }),
+    ),
+  );
   await listening.until(2 * COMMANDS);
   const fakeRate = (SOCKETS * 2 * COMMANDS) / ((performance.now() - started) / 1000);
   for (const s of listening.sockets) s.close();
@@ -95,10 +166,21 @@ try {
   } finally {
     await bareWs.stop();
   }
-  fanOut = { sockets: SOCKETS, events: 2 * COMMANDS, fakeEventsPerSecond: round(fakeRate, 0), bareEventsPerSecond: round(bareRate, 0), share: round(fakeRate / bareRate, 3) };
-  console.log(`  bash-events fan-out: bare ws ${round(bareRate, 0)} events/s · fakehands ${round(fakeRate, 0)} events/s = ${round(100 * fakeRate / bareRate, 1)}% (${SOCKETS} sockets, ${COMMANDS} commands of 2 events)`);
+  fanOut = {
+    sockets: SOCKETS,
+    events: 2 * COMMANDS,
+    fakeEventsPerSecond: round(fakeRate, 0),
+    bareEventsPerSecond: round(bareRate, 0),
+    share: round(fakeRate / bareRate, 3),
+  };
+  console.log(
+    `  bash-events fan-out: bare ws ${round(bareRate, 0)} events/s · fakehands ${round(fakeRate, 0)} events/s = ${round((100 * fakeRate) / bareRate, 1)}% (${SOCKETS} sockets, ${COMMANDS} commands of 2 events)`,
+  );
 } finally {
   await fake.stop();
 }
 await mkdir(root('bench/results'), { recursive: true });
-await writeFile(root('bench/results/agent-world.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, connections: CONNECTIONS, throughput: rows, fanOut }, null, 2)}\n`);
+await writeFile(
+  root('bench/results/agent-world.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, connections: CONNECTIONS, throughput: rows, fanOut }, null, 2)}\n`,
+);

@@ -59,7 +59,12 @@ export interface PageWeight {
   dir: string;
 }
 
-interface Chunk { name: string; code: string | Uint8Array; imports: string[]; entry: boolean }
+interface Chunk {
+  name: string;
+  code: string | Uint8Array;
+  imports: string[];
+  entry: boolean;
+}
 
 /** The weight of the chunks, `initial` being the static-import closure of the entry. */
 function weigh(chunks: Chunk[], dir: string): PageWeight {
@@ -86,7 +91,10 @@ function weigh(chunks: Chunk[], dir: string): PageWeight {
 async function writePage(name: PageName): Promise<string> {
   const dir = join(WORK, name);
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>page</title><script type="module" src="./main.js"></script>\n');
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>page</title><script type="module" src="./main.js"></script>\n',
+  );
   await writeFile(join(dir, 'main.js'), PAGES[name]);
   return dir;
 }
@@ -95,9 +103,15 @@ async function writePage(name: PageName): Promise<string> {
 async function buildWithVite(name: PageName): Promise<PageWeight> {
   const dir = await writePage(name);
   const outDir = join(dir, 'dist-vite');
-  const result = await viteBuild({ root: dir, logLevel: 'silent', configFile: false, build: { outDir, emptyOutDir: true, minify: true, modulePreload: { polyfill: false } } });
+  const result = await viteBuild({
+    root: dir,
+    logLevel: 'silent',
+    configFile: false,
+    build: { outDir, emptyOutDir: true, minify: true, modulePreload: { polyfill: false } },
+  });
   const output = (Array.isArray(result) ? result[0] : result) as Rollup.RollupOutput;
-  const chunks = output.output.filter((file): file is Rollup.OutputChunk => file.type === 'chunk')
+  const chunks = output.output
+    .filter((file): file is Rollup.OutputChunk => file.type === 'chunk')
     .map((c) => ({ name: c.fileName, code: c.code, imports: c.imports, entry: c.isEntry }));
   return weigh(chunks, outDir);
 }
@@ -108,8 +122,17 @@ async function buildWithEsbuild(name: PageName): Promise<PageWeight> {
   const outDir = join(dir, 'dist-esbuild');
   await rm(outDir, { recursive: true, force: true });
   const result = await esbuild({
-    entryPoints: { main: join(dir, 'main.js') }, outdir: outDir, bundle: true, minify: true, splitting: true, format: 'esm',
-    platform: 'browser', target: 'es2022', metafile: true, write: true, logLevel: 'error',
+    entryPoints: { main: join(dir, 'main.js') },
+    outdir: outDir,
+    bundle: true,
+    minify: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    metafile: true,
+    write: true,
+    logLevel: 'error',
     define: { 'process.env.NODE_ENV': '"production"' },
   });
   await copyFile(join(dir, 'index.html'), join(outDir, 'index.html'));
@@ -118,7 +141,9 @@ async function buildWithEsbuild(name: PageName): Promise<PageWeight> {
     if (!path.endsWith('.js')) continue;
     const name = path.slice(path.lastIndexOf('/') + 1);
     chunks.push({
-      name, code: await readFile(join(ROOT, path)), entry: name === 'main.js',
+      name,
+      code: await readFile(join(ROOT, path)),
+      entry: name === 'main.js',
       imports: output.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path.slice(i.path.lastIndexOf('/') + 1)),
     });
   }
@@ -141,9 +166,14 @@ async function serve(dir: string): Promise<{ url: string; server: Server }> {
       response.writeHead(404).end();
       return;
     }
-    readFile(join(dir, path)).then((body) => {
-      response.writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html' : 'text/javascript', 'cache-control': 'no-store' }).end(body);
-    }, () => response.writeHead(500).end());
+    readFile(join(dir, path)).then(
+      (body) => {
+        response
+          .writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html' : 'text/javascript', 'cache-control': 'no-store' })
+          .end(body);
+      },
+      () => response.writeHead(500).end(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, server };
@@ -184,9 +214,17 @@ async function loadOnce(browser: Browser, url: string): Promise<FirstAnswer> {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** The first-request time of both pages in Chromium, taking turns, median of `runs` (after one warm-up each). */
-export async function firstRequest(pages: Record<PageName, PageWeight>, runs = 15, executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Record<PageName, { medianMs: number; runs: FirstAnswer[] }>> {
+export async function firstRequest(
+  pages: Record<PageName, PageWeight>,
+  runs = 15,
+  executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+): Promise<Record<PageName, { medianMs: number; runs: FirstAnswer[] }>> {
   const servers = { msw: await serve(pages.msw.dir), fakehands: await serve(pages.fakehands.dir) };
-  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   try {
     const results: Record<PageName, FirstAnswer[]> = { msw: [], fakehands: [] };
     for (const name of ['msw', 'fakehands'] as const) await loadOnce(browser, servers[name].url);

@@ -29,7 +29,13 @@ const timed = (load: string, cjs: boolean) => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Measures every contender `ROUNDS` times, interleaved; resolves with medians in ms and ratios to msw/node. */
-export async function importCost(): Promise<{ rounds: number; medianMs: Record<string, number>; ratio: Record<string, number>; cpuMs: Record<string, number>; cpuRatio: Record<string, number> }> {
+export async function importCost(): Promise<{
+  rounds: number;
+  medianMs: Record<string, number>;
+  ratio: Record<string, number>;
+  cpuMs: Record<string, number>;
+  cpuRatio: Record<string, number>;
+}> {
   // The scripts live in the package (so `fakehands` resolves to this build through its own exports, as in a consumer's project).
   const dir = `${ROOT}.tmp/import-cost/`;
   await mkdir(dir, { recursive: true });
@@ -49,8 +55,10 @@ export async function importCost(): Promise<{ rounds: number; medianMs: Record<s
       cpu[name]!.push(measured.cpu);
     }
   }
-  const medians = (times: Record<string, number[]>) => Object.fromEntries(Object.entries(times).map(([name, list]) => [name, Math.round(median(list))]));
-  const ratios = (ms: Record<string, number>) => Object.fromEntries(Object.entries(ms).map(([name, value]) => [name, Math.round((value / ms["import('msw/node')"]!) * 100) / 100]));
+  const medians = (times: Record<string, number[]>) =>
+    Object.fromEntries(Object.entries(times).map(([name, list]) => [name, Math.round(median(list))]));
+  const ratios = (ms: Record<string, number>) =>
+    Object.fromEntries(Object.entries(ms).map(([name, value]) => [name, Math.round((value / ms["import('msw/node')"]!) * 100) / 100]));
   const medianMs = medians(wall);
   const cpuMs = medians(cpu);
   return { rounds: ROUNDS, medianMs, ratio: ratios(medianMs), cpuMs, cpuRatio: ratios(cpuMs) };
@@ -61,7 +69,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`import cost, median of ${result.rounds} fresh processes each (ratio to import('msw/node'), target ≤ 2×):`);
   console.log(`  ${''.padEnd(26)}  wall time        CPU time`);
   for (const [name, ms] of Object.entries(result.medianMs)) {
-    console.log(`  ${name.padEnd(26)} ${String(ms).padStart(5)} ms ${result.ratio[name]!.toFixed(2)}×  ${String(result.cpuMs[name]).padStart(5)} ms ${result.cpuRatio[name]!.toFixed(2)}×`);
+    console.log(
+      `  ${name.padEnd(26)} ${String(ms).padStart(5)} ms ${result.ratio[name]!.toFixed(2)}×  ${String(result.cpuMs[name]).padStart(5)} ms ${result.cpuRatio[name]!.toFixed(2)}×`,
+    );
   }
   await mkdir(`${ROOT}bench/results`, { recursive: true });
   await writeFile(`${ROOT}bench/results/import-cost.json`, `${JSON.stringify(result, null, 2)}\n`);

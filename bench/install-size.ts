@@ -26,16 +26,28 @@ async function bytesUnder(dir: string): Promise<number> {
 /** A fresh project with `packages` installed; resolves with its node_modules size. */
 async function installed(packages: string[], cwd: string): Promise<number> {
   await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], { cwd, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', ...packages], {
+    cwd,
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return bytesUnder(join(cwd, 'node_modules'));
 }
 
 /** The tarball and a consumer's install, with and without fakehands. */
-export async function installSize(mswVersion: string): Promise<{ tarball: { packed: number; unpacked: number; files: number }; withFakehands: number; mswAlone: number }> {
+export async function installSize(
+  mswVersion: string,
+): Promise<{ tarball: { packed: number; unpacked: number; files: number }; withFakehands: number; mswAlone: number }> {
   const work = await mkdtemp(join(tmpdir(), 'fakehands-install-'));
   try {
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
-    const packed = (JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; size: number; unpackedSize: number; entryCount: number }[])[0]!;
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: ROOT,
+      timeout: 300_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const packed = (
+      JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; size: number; unpackedSize: number; entryCount: number }[]
+    )[0]!;
     const withDir = await mkdtemp(join(work, 'with-'));
     const aloneDir = await mkdtemp(join(work, 'alone-'));
     const withFakehands = await installed([join(work, packed.filename), `msw@${mswVersion}`], withDir);

@@ -26,8 +26,14 @@ export function spawnServer(args: string[], env: Record<string, string> = {}): P
       proc.stdout!.removeAllListeners('data');
       proc.stdout!.resume();
       resolve({
-        url: match[1]!, proc, startedMs: performance.now() - started,
-        stop: () => new Promise((done) => { proc.once('exit', () => done()); proc.kill('SIGKILL'); }),
+        url: match[1]!,
+        proc,
+        startedMs: performance.now() - started,
+        stop: () =>
+          new Promise((done) => {
+            proc.once('exit', () => done());
+            proc.kill('SIGKILL');
+          }),
       });
     });
     proc.once('exit', (code) => reject(new Error(`server exited with ${code}: ${args.join(' ')}`)));

@@ -23,10 +23,36 @@ const KEY = 'fakehands-dev-key';
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
 
 type Row = Record<string, string | number | boolean>;
-const report: { machine: Row; settings: Row; throughput: Row[]; inProcess: Row; scale: Row[]; coldStart: Row; stateFile?: Row; startup?: Row; startupLog?: Row[]; stalls?: Row[]; loop?: Row[]; agent?: Record<string, unknown>; tenants?: Record<string, unknown>; browser?: Record<string, unknown>; targets: Row[] } = {
-  machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: round(totalmem() / 2 ** 30, 1), date: new Date().toISOString() },
+const report: {
+  machine: Row;
+  settings: Row;
+  throughput: Row[];
+  inProcess: Row;
+  scale: Row[];
+  coldStart: Row;
+  stateFile?: Row;
+  startup?: Row;
+  startupLog?: Row[];
+  stalls?: Row[];
+  loop?: Row[];
+  agent?: Record<string, unknown>;
+  tenants?: Record<string, unknown>;
+  browser?: Record<string, unknown>;
+  targets: Row[];
+} = {
+  machine: {
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGb: round(totalmem() / 2 ** 30, 1),
+    date: new Date().toISOString(),
+  },
   settings: { seconds: SECONDS, connections: CONNECTIONS, pipelining: 1, host: '127.0.0.1' },
-  throughput: [], inProcess: {}, scale: [], coldStart: {}, targets: [],
+  throughput: [],
+  inProcess: {},
+  scale: [],
+  coldStart: {},
+  targets: [],
 };
 const target = (name: string, value: number, limit: number, higherIsBetter: boolean, unit = '×') => {
   const met = higherIsBetter ? value >= limit : value <= limit;
@@ -39,7 +65,9 @@ async function throughput(): Promise<void> {
   console.log(`\n1. Standalone server throughput (${SECONDS}s, ${CONNECTIONS} connections, autocannon)`);
   const fake = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'instant', '--api-key', KEY]);
   const headers = { 'x-session-api-key': KEY };
-  const ids = (await (await fetch(`${fake.url}/api/v1/app-conversations/search?limit=3`, { headers })).json() as { items: { id: string }[] }).items.map((c) => c.id);
+  const ids = (
+    (await (await fetch(`${fake.url}/api/v1/app-conversations/search?limit=3`, { headers })).json()) as { items: { id: string }[] }
+  ).items.map((c) => c.id);
   const targets: Record<string, Target> = {
     'GET search?limit=20': { method: 'GET', path: '/api/v1/sandboxes/search?limit=20', headers },
     'POST sandboxes': { method: 'POST', path: '/api/v1/sandboxes', headers },
@@ -49,7 +77,11 @@ async function throughput(): Promise<void> {
   // The ceiling answers each route with a body captured from fakehands itself.
   const bodies: Record<string, string> = {};
   for (const t of Object.values(targets)) {
-    const response = await fetch(`${fake.url}${t.path}`, { method: t.method, headers: { ...headers, 'content-type': 'application/json' }, body: t.body });
+    const response = await fetch(`${fake.url}${t.path}`, {
+      method: t.method,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: t.body,
+    });
     bodies[`${t.method} ${t.path.split('?')[0]}`] = await response.text();
   }
   await mkdir(root('.tmp'), { recursive: true });
@@ -59,19 +91,29 @@ async function throughput(): Promise<void> {
   try {
     for (const [name, t] of Object.entries(targets)) {
       const results: Record<string, LoadResult> = {};
-      for (const [server, url] of [['bare', bare.url], ['fakehands', fake.url], ['msw-middleware', msw.url]] as const) {
+      for (const [server, url] of [
+        ['bare', bare.url],
+        ['fakehands', fake.url],
+        ['msw-middleware', msw.url],
+      ] as const) {
         await load(url, t, 1, CONNECTIONS); // warm-up
         results[server] = await load(url, t, SECONDS, CONNECTIONS);
       }
       const row = {
         endpoint: name,
-        bareRps: round(results.bare!.rps, 0), fakehandsRps: round(results.fakehands!.rps, 0), mswRps: round(results['msw-middleware']!.rps, 0),
-        fakehandsP50: results.fakehands!.p50, fakehandsP99: results.fakehands!.p99,
-        ofCeiling: round(results.fakehands!.rps / results.bare!.rps, 3), vsMsw: round(results.fakehands!.rps / results['msw-middleware']!.rps, 2),
+        bareRps: round(results.bare!.rps, 0),
+        fakehandsRps: round(results.fakehands!.rps, 0),
+        mswRps: round(results['msw-middleware']!.rps, 0),
+        fakehandsP50: results.fakehands!.p50,
+        fakehandsP99: results.fakehands!.p99,
+        ofCeiling: round(results.fakehands!.rps / results.bare!.rps, 3),
+        vsMsw: round(results.fakehands!.rps / results['msw-middleware']!.rps, 2),
         fakehandsNon2xx: results.fakehands!.non2xx + results.fakehands!.errors,
       };
       report.throughput.push(row);
-      console.log(`  ${name.padEnd(28)} bare ${row.bareRps} req/s · fakehands ${row.fakehandsRps} (p50 ${row.fakehandsP50} ms, p99 ${row.fakehandsP99} ms) · msw+middleware ${row.mswRps} → ${round(row.ofCeiling * 100, 1)}% of ceiling, ${row.vsMsw}× msw`);
+      console.log(
+        `  ${name.padEnd(28)} bare ${row.bareRps} req/s · fakehands ${row.fakehandsRps} (p50 ${row.fakehandsP50} ms, p99 ${row.fakehandsP99} ms) · msw+middleware ${row.mswRps} → ${round(row.ofCeiling * 100, 1)}% of ceiling, ${row.vsMsw}× msw`,
+      );
     }
   } finally {
     await Promise.all([fake.stop(), bare.stop(), msw.stop()]);
@@ -116,10 +158,15 @@ async function inProcess(): Promise<void> {
 async function scale(): Promise<void> {
   console.log('\n3. Scale: per-call latency in-process with N conversations (each with its sandbox) loaded');
   for (const n of SCALE_SIZES) {
-    const out = execFileSync(process.execPath, ['--expose-gc', root('bench/scale-worker.mjs'), String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, ['--expose-gc', root('bench/scale-worker.mjs'), String(n)], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     const row = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
     report.scale.push(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, round(v, 1)])));
-    console.log(`  n=${String(n).padEnd(7)} load ${round(row.loadMs! / 1000, 2)} s · rss ${round(row.rssMb!, 0)} MB (heap used ${round(row.heapUsedMb!, 0)} MB) · search first ${round(row.searchFirstUs!, 1)} µs · deep ${round(row.searchDeepUs!, 1)} µs · count ${round(row.countUs!, 1)} µs · batch get ${round(row.batchGetUs!, 1)} µs`);
+    console.log(
+      `  n=${String(n).padEnd(7)} load ${round(row.loadMs! / 1000, 2)} s · rss ${round(row.rssMb!, 0)} MB (heap used ${round(row.heapUsedMb!, 0)} MB) · search first ${round(row.searchFirstUs!, 1)} µs · deep ${round(row.searchDeepUs!, 1)} µs · count ${round(row.countUs!, 1)} µs · batch get ${round(row.batchGetUs!, 1)} µs`,
+    );
   }
   const small = report.scale[0]!;
   const large = report.scale.at(-1)!;
@@ -162,7 +209,9 @@ async function coldStart(): Promise<void> {
 /** Records in the store while the state-file burst runs. */
 const STATE_FILE_RECORDS = 10_000;
 async function stateFile(): Promise<void> {
-  console.log(`\n5. --state-file: a burst of creates (${SECONDS}s, ${CONNECTIONS} connections) with ${STATE_FILE_RECORDS.toLocaleString('en')} records loaded, against the same server in memory`);
+  console.log(
+    `\n5. --state-file: a burst of creates (${SECONDS}s, ${CONNECTIONS} connections) with ${STATE_FILE_RECORDS.toLocaleString('en')} records loaded, against the same server in memory`,
+  );
   const dir = await mkdtemp(join(tmpdir(), 'fakehands-bench-'));
   const fixture = join(dir, 'fixture.json');
   const { generateFixture } = await import('../dist/index.js');
@@ -170,19 +219,42 @@ async function stateFile(): Promise<void> {
   const headers = { 'x-session-api-key': KEY };
   const t: Target = { method: 'POST', path: '/api/v1/sandboxes', headers };
   const rates: Record<string, number> = {};
-  for (const [name, extra] of [['in memory', []], ['with --state-file', ['--state-file', join(dir, 'state.json')]]] as const) {
-    const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'instant', '--api-key', KEY, '--fixture', fixture, ...extra]);
+  for (const [name, extra] of [
+    ['in memory', []],
+    ['with --state-file', ['--state-file', join(dir, 'state.json')]],
+  ] as const) {
+    const server = await spawnServer([
+      root('bin/fakehands.js'),
+      'serve',
+      '--port',
+      '0',
+      '--quiet',
+      '--timings',
+      'instant',
+      '--api-key',
+      KEY,
+      '--fixture',
+      fixture,
+      ...extra,
+    ]);
     try {
       await load(server.url, t, 1, CONNECTIONS);
       const result = await load(server.url, t, SECONDS, CONNECTIONS);
       rates[name] = result.rps;
-      console.log(`  ${name.padEnd(18)} ${round(result.rps, 0)} creates/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx + result.errors})`);
+      console.log(
+        `  ${name.padEnd(18)} ${round(result.rps, 0)} creates/s (p50 ${result.p50} ms, p99 ${result.p99} ms, non-2xx ${result.non2xx + result.errors})`,
+      );
     } finally {
       await server.stop();
     }
   }
   const ratio = rates['with --state-file']! / rates['in memory']!;
-  report.stateFile = { records: STATE_FILE_RECORDS, inMemoryRps: round(rates['in memory']!, 0), stateFileRps: round(rates['with --state-file']!, 0), ratio: round(ratio, 3) };
+  report.stateFile = {
+    records: STATE_FILE_RECORDS,
+    inMemoryRps: round(rates['in memory']!, 0),
+    stateFileRps: round(rates['with --state-file']!, 0),
+    ratio: round(ratio, 3),
+  };
   target('state file: creates/s with --state-file × in memory', ratio, 0.5, true);
 }
 
@@ -191,7 +263,9 @@ async function stateFile(): Promise<void> {
 const STARTUP_RECORDS = 100_000;
 const STARTUP_LOG_LINES = 50_000;
 async function startup(): Promise<void> {
-  console.log(`\n6. Start-up on --state-file: ${STARTUP_RECORDS.toLocaleString('en')} records, with and without a ${STARTUP_LOG_LINES.toLocaleString('en')}-line change log (median of 3)`);
+  console.log(
+    `\n6. Start-up on --state-file: ${STARTUP_RECORDS.toLocaleString('en')} records, with and without a ${STARTUP_LOG_LINES.toLocaleString('en')}-line change log (median of 3)`,
+  );
   const { generateFixture } = await import('../dist/index.js');
   const fixture = generateFixture({ conversations: STARTUP_RECORDS / 2, seed: 3 }) as { conversations: { id: string }[] };
   const snapshot = `${JSON.stringify(fixture)}\n`;
@@ -215,7 +289,13 @@ async function startup(): Promise<void> {
     withLog.push(await timeTo200(true));
   }
   const ratio = median(withLog) / median(without);
-  report.startup = { records: STARTUP_RECORDS, logLines: STARTUP_LOG_LINES, withoutLogMs: round(median(without), 0), withLogMs: round(median(withLog), 0), ratio: round(ratio, 2) };
+  report.startup = {
+    records: STARTUP_RECORDS,
+    logLines: STARTUP_LOG_LINES,
+    withoutLogMs: round(median(without), 0),
+    withLogMs: round(median(withLog), 0),
+    ratio: round(ratio, 2),
+  };
   console.log(`  without the log ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms`);
   target('start-up: with a 50,000-line log × without', ratio, 3, false);
 }
@@ -225,28 +305,50 @@ async function startup(): Promise<void> {
 const STARTUP_LOG_SIZES = (process.env.BENCH_STARTUP_LOG ?? '10000,50000').split(',').map(Number);
 const FIRST_MESSAGE = JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } });
 async function startupLog(): Promise<void> {
-  console.log(`\n6b. Start-up on a --state-file the fake wrote: conversations started through the API (--timings instant), then kill -9 (the log stays), against the same state folded into the snapshot (median of 3)`);
+  console.log(
+    `\n6b. Start-up on a --state-file the fake wrote: conversations started through the API (--timings instant), then kill -9 (the log stays), against the same state folded into the snapshot (median of 3)`,
+  );
   const { readStateFile } = await import('../dist/server.js');
   const { copyFile } = await import('node:fs/promises');
   const rows: Row[] = [];
   for (const records of STARTUP_LOG_SIZES) {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-startup-log-'));
     const file = join(dir, 'state.json');
-    const writer = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
+    const writer = await spawnServer([
+      root('bin/fakehands.js'),
+      'serve',
+      '--port',
+      '0',
+      '--quiet',
+      '--api-key',
+      KEY,
+      '--fixture',
+      'empty',
+      '--timings',
+      'instant',
+      '--state-file',
+      file,
+    ]);
     let made = 0;
-    await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-      while (made < records) {
-        made++;
-        // A conversation with a first message: its start task, sandbox, conversation and events, as a client makes them.
-        const response = await fetch(`${writer.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: FIRST_MESSAGE }).catch(() => null);
-        if (response === null) {
-          made--; // a connection reset under load: made again
-          continue;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (made < records) {
+          made++;
+          // A conversation with a first message: its start task, sandbox, conversation and events, as a client makes them.
+          const response = await fetch(`${writer.url}/api/v1/app-conversations`, {
+            method: 'POST',
+            headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' },
+            body: FIRST_MESSAGE,
+          }).catch(() => null);
+          if (response === null) {
+            made--; // a connection reset under load: made again
+            continue;
+          }
+          if (response.status !== 200) throw new Error(`create answered ${response.status}`);
+          await response.arrayBuffer();
         }
-        if (response.status !== 200) throw new Error(`create answered ${response.status}`);
-        await response.arrayBuffer();
-      }
-    }));
+      }),
+    );
     await writer.stop(); // SIGKILL: the log is not folded on the way out
     const folded = join(dir, 'folded.json');
     await writeFile(folded, `${JSON.stringify(await readStateFile(file))}\n`);
@@ -255,7 +357,17 @@ async function startupLog(): Promise<void> {
       const target = join(run, 'state.json');
       await copyFile(withLog ? file : folded, target);
       if (withLog) await copyFile(`${file}.log`, `${target}.log`);
-      const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--api-key', KEY, '--state-file', target]);
+      const server = await spawnServer([
+        root('bin/fakehands.js'),
+        'serve',
+        '--port',
+        '0',
+        '--quiet',
+        '--api-key',
+        KEY,
+        '--state-file',
+        target,
+      ]);
       await server.stop();
       return server.startedMs;
     };
@@ -267,7 +379,9 @@ async function startupLog(): Promise<void> {
     }
     const ratio = median(withLog) / median(without);
     rows.push({ records, withoutLogMs: round(median(without), 0), withLogMs: round(median(withLog), 0), ratio: round(ratio, 2) });
-    console.log(`  ${records.toLocaleString('en')} conversations: folded ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms → ${round(ratio, 2)}×`);
+    console.log(
+      `  ${records.toLocaleString('en')} conversations: folded ${round(median(without), 0)} ms · with the log ${round(median(withLog), 0)} ms → ${round(ratio, 2)}×`,
+    );
     target(`start-up: ${records.toLocaleString('en')} conversations from the fake's own log × folded`, ratio, 1.5, false);
   }
   report.startupLog = rows;
@@ -278,8 +392,20 @@ async function startupLog(): Promise<void> {
 const PROBE_EVERY_MS = 10;
 const STALL_LOAD_MS = 3000;
 async function stalls(): Promise<void> {
-  console.log(`\n7. Event-loop stalls: GET /_fakehands/health every ${PROBE_EVERY_MS} ms while each hostile load runs for ${STALL_LOAD_MS} ms (p99 and max of the probe)`);
-  const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'realistic', '--auth', 'none']);
+  console.log(
+    `\n7. Event-loop stalls: GET /_fakehands/health every ${PROBE_EVERY_MS} ms while each hostile load runs for ${STALL_LOAD_MS} ms (p99 and max of the probe)`,
+  );
+  const server = await spawnServer([
+    root('bin/fakehands.js'),
+    'serve',
+    '--port',
+    '0',
+    '--quiet',
+    '--timings',
+    'realistic',
+    '--auth',
+    'none',
+  ]);
   const probe = async (during: () => Promise<unknown>) => {
     const samples: number[] = [];
     let running = true;
@@ -297,10 +423,11 @@ async function stalls(): Promise<void> {
     samples.sort((a, b) => a - b);
     return { p99: samples[Math.floor(samples.length * 0.99)] ?? 0, max: samples.at(-1) ?? 0, n: samples.length };
   };
-  const runLoad = (name: string) => () => new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [root('bench/stall-load.mjs'), server.url, name, String(STALL_LOAD_MS)], { stdio: 'inherit' });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`stall load ${name} exited with ${code}`))));
-  });
+  const runLoad = (name: string) => () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, [root('bench/stall-load.mjs'), server.url, name, String(STALL_LOAD_MS)], { stdio: 'inherit' });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`stall load ${name} exited with ${code}`))));
+    });
   const loads: Record<string, () => Promise<unknown>> = {
     idle: runLoad('idle'),
     'six 1 MiB bodies of 250,000 bad items at once': runLoad('bad-items'),
@@ -341,7 +468,9 @@ const LOOP_MAX_MS = 100;
 const LOOP_DOWNLOAD_MB = Number(process.env.BENCH_LOOP_DOWNLOAD_MB ?? 82);
 const LOOP_CONVERSATIONS = Number(process.env.BENCH_LOOP_CONVERSATIONS ?? 20_000);
 async function loop(): Promise<void> {
-  console.log(`\n11. The loop under hostile loads (issue 29): GET /_fakehands/health every ${PROBE_EVERY_MS} ms for ${LOOP_LOAD_MS} ms of each load (after its preparation), p99 and max, and as a ratio to the idle probe`);
+  console.log(
+    `\n11. The loop under hostile loads (issue 29): GET /_fakehands/health every ${PROBE_EVERY_MS} ms for ${LOOP_LOAD_MS} ms of each load (after its preparation), p99 and max, and as a ratio to the idle probe`,
+  );
   const loads: [string, string][] = [
     ['idle', 'idle'],
     ['2,000 socket handshakes at once, again and again', 'handshakes'],
@@ -354,7 +483,17 @@ async function loop(): Promise<void> {
   let idle = { p99: 0, max: 0 };
   for (const [label, name] of loads) {
     // A server of its own for each load: what one load left behind does not weigh on the next.
-    const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--quiet', '--timings', 'realistic', '--auth', 'none']);
+    const server = await spawnServer([
+      root('bin/fakehands.js'),
+      'serve',
+      '--port',
+      '0',
+      '--quiet',
+      '--timings',
+      'realistic',
+      '--auth',
+      'none',
+    ]);
     try {
       const samples: number[] = [];
       let measuring = name === 'idle';
@@ -364,15 +503,25 @@ async function loop(): Promise<void> {
         while (running) {
           const started = performance.now();
           // A probe that fails (a reset connection) counts with the time it took, and is counted.
-          const ok = await fetch(`${server.url}/_fakehands/health`).then((r) => r.arrayBuffer()).then(() => true, () => false);
+          const ok = await fetch(`${server.url}/_fakehands/health`)
+            .then((r) => r.arrayBuffer())
+            .then(
+              () => true,
+              () => false,
+            );
           if (measuring) samples.push(performance.now() - started);
           if (measuring && !ok) failed++;
           await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
         }
       })();
       await new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, [root('bench/stall-load.mjs'), server.url, name, String(LOOP_LOAD_MS)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOOP_DOWNLOAD_MB: String(LOOP_DOWNLOAD_MB), LOOP_CONVERSATIONS: String(LOOP_CONVERSATIONS) } });
-        child.stdout!.on('data', (chunk: Buffer) => { if (chunk.toString().includes('go')) measuring = true; });
+        const child = spawn(process.execPath, [root('bench/stall-load.mjs'), server.url, name, String(LOOP_LOAD_MS)], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env: { ...process.env, LOOP_DOWNLOAD_MB: String(LOOP_DOWNLOAD_MB), LOOP_CONVERSATIONS: String(LOOP_CONVERSATIONS) },
+        });
+        child.stdout!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('go')) measuring = true;
+        });
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load ${name} exited with ${code}`))));
       });
       running = false;
@@ -381,8 +530,18 @@ async function loop(): Promise<void> {
       const result = { p99: samples[Math.floor(samples.length * 0.99)] ?? 0, max: samples.at(-1) ?? 0, n: samples.length };
       if (name === 'idle') idle = result;
       const ratio = { p99: result.p99 / Math.max(idle.p99, 0.001), max: result.max / Math.max(idle.max, 0.001) };
-      rows.push({ load: label, p99Ms: round(result.p99, 1), maxMs: round(result.max, 1), p99VsIdle: round(ratio.p99, 2), maxVsIdle: round(ratio.max, 2), probes: result.n, failedProbes: failed });
-      console.log(`  ${label.padEnd(74)} health p99 ${round(result.p99, 1)} ms (${round(ratio.p99, 2)}× idle) · max ${round(result.max, 1)} ms (${round(ratio.max, 2)}× idle) · ${result.n} probes, ${failed} failed`);
+      rows.push({
+        load: label,
+        p99Ms: round(result.p99, 1),
+        maxMs: round(result.max, 1),
+        p99VsIdle: round(ratio.p99, 2),
+        maxVsIdle: round(ratio.max, 2),
+        probes: result.n,
+        failedProbes: failed,
+      });
+      console.log(
+        `  ${label.padEnd(74)} health p99 ${round(result.p99, 1)} ms (${round(ratio.p99, 2)}× idle) · max ${round(result.max, 1)} ms (${round(ratio.max, 2)}× idle) · ${result.n} probes, ${failed} failed`,
+      );
       if (name !== 'idle') {
         target(`loop: health p99 during ${name}`, result.p99, LOOP_P99_MS, false, ' ms');
         target(`loop: health max during ${name}`, result.max, LOOP_MAX_MS, false, ' ms');
@@ -400,45 +559,91 @@ const AGENT_SOCKETS = 100;
 const AGENT_MESSAGES = 40;
 const EVENTS_PER_RUN = 8;
 async function agent(): Promise<void> {
-  console.log(`\n8. The agent server: events to ${AGENT_SOCKETS} sockets on one conversation, event search at 1k and 100k events, memory per 10k events`);
+  console.log(
+    `\n8. The agent server: events to ${AGENT_SOCKETS} sockets on one conversation, event search at 1k and 100k events, memory per 10k events`,
+  );
   const { default: WebSocket } = await import('ws');
-  const freePort = () => new Promise<number>((resolve) => {
-    const probe = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
     });
-  });
   /** Opens `count` sockets at `url`; resolves when each got `ready` frames; `until(n)` waits for n frames on every socket. */
   const sockets = async (url: string, count: number, ready: number) => {
     const received = new Array<number>(count).fill(0);
-    const open = await Promise.all(Array.from({ length: count }, (_, i) => new Promise<InstanceType<typeof WebSocket>>((resolve) => {
-      const socket = new WebSocket(url);
-      socket.on('message', () => { received[i]!++; });
-      socket.on('open', () => resolve(socket));
-    })));
-    const until = async (n: number) => { while (received.some((r) => r < n)) await new Promise((r) => setTimeout(r, 2)); };
+    const open = await Promise.all(
+      Array.from(
+        { length: count },
+        (_, i) =>
+          new Promise<InstanceType<typeof WebSocket>>((resolve) => {
+            const socket = new WebSocket(url);
+            socket.on('message', () => {
+              received[i]!++;
+            });
+            socket.on('open', () => resolve(socket));
+          }),
+      ),
+    );
+    const until = async (n: number) => {
+      while (received.some((r) => r < n)) await new Promise((r) => setTimeout(r, 2));
+    };
     await until(ready);
     return { open, until, received };
   };
 
   // Fakehands: a conversation, 100 sockets, then messages that each publish a run of 8 events.
   const agentPort = await freePort();
-  const server = await spawnServer([root('bin/fakehands.js'), 'serve', '--port', '0', '--agent-port', String(agentPort), '--quiet', '--timings', 'instant', '--auth', 'none', '--fixture', 'empty']);
+  const server = await spawnServer([
+    root('bin/fakehands.js'),
+    'serve',
+    '--port',
+    '0',
+    '--agent-port',
+    String(agentPort),
+    '--quiet',
+    '--timings',
+    'instant',
+    '--auth',
+    'none',
+    '--fixture',
+    'empty',
+  ]);
   let fakeRate = 0;
   let eventBytes = 0;
   try {
-    const task = await (await fetch(`${server.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json() as { id: string };
-    const [ready] = await (await fetch(`${server.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { app_conversation_id: string }[];
-    const [conversation] = await (await fetch(`${server.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as { id: string; session_api_key: string }[];
+    const task = (await (
+      await fetch(`${server.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as { id: string };
+    const [ready] = (await (await fetch(`${server.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()) as {
+      app_conversation_id: string;
+    }[];
+    const [conversation] = (await (await fetch(`${server.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json()) as {
+      id: string;
+      session_api_key: string;
+    }[];
     const agentUrl = `http://127.0.0.1:${agentPort}`;
-    const listening = await sockets(`ws://127.0.0.1:${agentPort}/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}`, AGENT_SOCKETS, 1);
+    const listening = await sockets(
+      `ws://127.0.0.1:${agentPort}/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}`,
+      AGENT_SOCKETS,
+      1,
+    );
     const started = performance.now();
     for (let i = 0; i < AGENT_MESSAGES; i++) {
-      await fetch(`${agentUrl}/api/conversations/${conversation!.id}/events`, { method: 'POST', headers: { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: `message ${i}` }], run: true }) });
+      await fetch(`${agentUrl}/api/conversations/${conversation!.id}/events`, {
+        method: 'POST',
+        headers: { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' },
+        body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: `message ${i}` }], run: true }),
+      });
     }
     await listening.until(1 + AGENT_MESSAGES * EVENTS_PER_RUN);
     fakeRate = (AGENT_SOCKETS * AGENT_MESSAGES * EVENTS_PER_RUN) / ((performance.now() - started) / 1000);
-    const page = await (await fetch(`${agentUrl}/api/conversations/${conversation!.id}/events/search?limit=100`, { headers: { 'x-session-api-key': conversation!.session_api_key } })).json() as { items: unknown[] };
+    const page = (await (
+      await fetch(`${agentUrl}/api/conversations/${conversation!.id}/events/search?limit=100`, {
+        headers: { 'x-session-api-key': conversation!.session_api_key },
+      })
+    ).json()) as { items: unknown[] };
     eventBytes = Math.round(JSON.stringify(page.items).length / page.items.length);
     for (const socket of listening.open) socket.close();
   } finally {
@@ -457,7 +662,9 @@ async function agent(): Promise<void> {
   } finally {
     await bare.stop();
   }
-  console.log(`  events delivered: bare ws ${round(bareRate, 0)}/s · fakehands ${round(fakeRate, 0)}/s (${AGENT_SOCKETS} sockets, ${AGENT_MESSAGES} runs of ${EVENTS_PER_RUN} events, ~${eventBytes} B each)`);
+  console.log(
+    `  events delivered: bare ws ${round(bareRate, 0)}/s · fakehands ${round(fakeRate, 0)}/s (${AGENT_SOCKETS} sockets, ${AGENT_MESSAGES} runs of ${EVENTS_PER_RUN} events, ~${eventBytes} B each)`,
+  );
   target('agent: events/s to 100 sockets × a bare ws broadcast', fakeRate / bareRate, 0.1, true);
 
   // Event search and memory, in process.
@@ -468,12 +675,49 @@ async function agent(): Promise<void> {
     const events = Array.from({ length: n }, (_, i) => {
       const at = new Date(base + i).toISOString().replace('Z', '000Z');
       const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      return { id, conversation_id: conversationId, created_at: at, event: { kind: 'MessageEvent', id, timestamp: at.replace('Z', ''), source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: `event ${i}` }] } } };
+      return {
+        id,
+        conversation_id: conversationId,
+        created_at: at,
+        event: {
+          kind: 'MessageEvent',
+          id,
+          timestamp: at.replace('Z', ''),
+          source: 'agent',
+          llm_message: { role: 'assistant', content: [{ type: 'text', text: `event ${i}` }] },
+        },
+      };
     });
     const fixture = {
-      sandbox_specs: [{ id: 'spec', command: ['--port', '8000'], created_at: '2025-10-01T00:00:00Z', initial_env: {}, working_dir: '/home/openhands/workspace' }],
-      sandboxes: [{ id: 'oh-agent-server-bench', sandbox_spec_id: 'spec', status: 'RUNNING', session_api_key: 'bench-key', agent_port: 30000, created_at: '2025-11-01T00:00:00Z' }],
-      conversations: [{ id: conversationId, version: 'V1', sandbox_id: 'oh-agent-server-bench', title: 'bench', created_at: '2025-11-01T00:00:00Z', updated_at: '2025-11-01T00:00:00Z' }],
+      sandbox_specs: [
+        {
+          id: 'spec',
+          command: ['--port', '8000'],
+          created_at: '2025-10-01T00:00:00Z',
+          initial_env: {},
+          working_dir: '/home/openhands/workspace',
+        },
+      ],
+      sandboxes: [
+        {
+          id: 'oh-agent-server-bench',
+          sandbox_spec_id: 'spec',
+          status: 'RUNNING',
+          session_api_key: 'bench-key',
+          agent_port: 30000,
+          created_at: '2025-11-01T00:00:00Z',
+        },
+      ],
+      conversations: [
+        {
+          id: conversationId,
+          version: 'V1',
+          sandbox_id: 'oh-agent-server-bench',
+          title: 'bench',
+          created_at: '2025-11-01T00:00:00Z',
+          updated_at: '2025-11-01T00:00:00Z',
+        },
+      ],
       events,
     };
     return createFake({ fixture: fixture as never, agentUrl: 'http://localhost:3001', auth: 'none', clock: 'manual', timings: 'instant' });
@@ -481,7 +725,14 @@ async function agent(): Promise<void> {
   const searchMs = async (n: number) => {
     const fake = await withEvents(n);
     const deep = `00000000-0000-4000-8000-${String(Math.floor(n / 2)).padStart(12, '0')}`;
-    const call = (query: string) => fake.fetch(new Request(`http://localhost:3001/api/conversations/11111111111141118111111111111111/events/search?limit=100${query}`, { headers: { 'x-session-api-key': 'bench-key' } })).then((r) => r.arrayBuffer());
+    const call = (query: string) =>
+      fake
+        .fetch(
+          new Request(`http://localhost:3001/api/conversations/11111111111141118111111111111111/events/search?limit=100${query}`, {
+            headers: { 'x-session-api-key': 'bench-key' },
+          }),
+        )
+        .then((r) => r.arrayBuffer());
     for (let i = 0; i < 30; i++) await call('');
     const time = async (query: string) => {
       const started = performance.now();
@@ -492,7 +743,9 @@ async function agent(): Promise<void> {
   };
   const small = await searchMs(1000);
   const large = await searchMs(100_000);
-  console.log(`  event search (100 a page): 1,000 events first ${round(small.first, 1)} µs, deep ${round(small.deep, 1)} µs · 100,000 events first ${round(large.first, 1)} µs, deep ${round(large.deep, 1)} µs`);
+  console.log(
+    `  event search (100 a page): 1,000 events first ${round(small.first, 1)} µs, deep ${round(small.deep, 1)} µs · 100,000 events first ${round(large.first, 1)} µs, deep ${round(large.deep, 1)} µs`,
+  );
   target('agent: event search at 100k events vs 1k (first page)', large.first / small.first, 3, false);
   target('agent: event search at 100k events vs 1k (deep page)', large.deep / small.deep, 3, false);
   const { setFlagsFromString } = await import('node:v8');
@@ -504,8 +757,19 @@ async function agent(): Promise<void> {
   const held = await withEvents(10_000);
   gc();
   const perTenThousand = (process.memoryUsage().heapUsed - before) / 2 ** 20;
-  console.log(`  memory: ${round(perTenThousand, 1)} MiB of heap per 10,000 events (short MessageEvents), the fake holding them (${held.options.agentUrl})`);
-  report.agent = { sockets: AGENT_SOCKETS, runs: AGENT_MESSAGES, eventsPerRun: EVENTS_PER_RUN, eventBytes, fakeEventsPerSecond: round(fakeRate, 0), bareEventsPerSecond: round(bareRate, 0), searchUs: { small, large }, heapMiBPer10kEvents: round(perTenThousand, 1) };
+  console.log(
+    `  memory: ${round(perTenThousand, 1)} MiB of heap per 10,000 events (short MessageEvents), the fake holding them (${held.options.agentUrl})`,
+  );
+  report.agent = {
+    sockets: AGENT_SOCKETS,
+    runs: AGENT_MESSAGES,
+    eventsPerRun: EVENTS_PER_RUN,
+    eventBytes,
+    fakeEventsPerSecond: round(fakeRate, 0),
+    bareEventsPerSecond: round(bareRate, 0),
+    searchUs: { small, large },
+    heapMiBPer10kEvents: round(perTenThousand, 1),
+  };
 }
 
 // ------------------------------------------------------------------ 9. tenants
@@ -522,10 +786,21 @@ async function tenants(): Promise<void> {
   console.log('\n9. Tenants: creation and reset cost, memory per idle tenant, 8 workers on one server vs 8 servers');
   const { generateFixture } = await import('../dist/index.js');
   const costs: Row[] = [];
-  for (const [label, fixture, runs] of [['default fixture', 'default', 60], ['1k conversations', () => generateFixture({ conversations: 1000, seed: 3 }), 15], ['100k conversations', () => generateFixture({ conversations: 100_000, seed: 3 }), 3]] as const) {
+  for (const [label, fixture, runs] of [
+    ['default fixture', 'default', 60],
+    ['1k conversations', () => generateFixture({ conversations: 1000, seed: 3 }), 15],
+    ['100k conversations', () => generateFixture({ conversations: 100_000, seed: 3 }), 3],
+  ] as const) {
     const data = typeof fixture === 'string' ? fixture : fixture();
     const started = performance.now();
-    const fake = await createFake({ auth: 'none', timings: 'instant', fixture: typeof data === 'string' ? data : () => data, maxTenants: 1000, maxRecords: 1_000_000, maxStoreBytes: 2 ** 31 });
+    const fake = await createFake({
+      auth: 'none',
+      timings: 'instant',
+      fixture: typeof data === 'string' ? data : () => data,
+      maxTenants: 1000,
+      maxRecords: 1_000_000,
+      maxStoreBytes: 2 ** 31,
+    });
     const createFakeMs = performance.now() - started;
     const create: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -539,9 +814,17 @@ async function tenants(): Promise<void> {
       await fake.reset();
       reset.push(performance.now() - t);
     }
-    const row = { fixture: label, createFakeMs: round(createFakeMs, 2), tenantCreateMedianMs: round(median(create), 3), resetMedianMs: round(median(reset), 3), tenantVsCreateFake: round(median(create) / createFakeMs, 3) };
+    const row = {
+      fixture: label,
+      createFakeMs: round(createFakeMs, 2),
+      tenantCreateMedianMs: round(median(create), 3),
+      resetMedianMs: round(median(reset), 3),
+      tenantVsCreateFake: round(median(create) / createFakeMs, 3),
+    };
     costs.push(row);
-    console.log(`  ${label.padEnd(20)} createFake ${row.createFakeMs} ms · a tenant ${row.tenantCreateMedianMs} ms (median, ${row.tenantVsCreateFake}× createFake) · reset ${row.resetMedianMs} ms`);
+    console.log(
+      `  ${label.padEnd(20)} createFake ${row.createFakeMs} ms · a tenant ${row.tenantCreateMedianMs} ms (median, ${row.tenantVsCreateFake}× createFake) · reset ${row.resetMedianMs} ms`,
+    );
   }
   target('a tenant of the default fixture (median ms)', Number(costs[0]!.tenantCreateMedianMs), 1, false, ' ms');
   target('reset() of the default fixture (median ms)', Number(costs[0]!.resetMedianMs), 1, false, ' ms');
@@ -558,11 +841,29 @@ async function tenants(): Promise<void> {
 
   // 8 workers: each on its own tenant of one server, or each on its own server.
   const WORKERS = 8;
-  const args = [root('bin/fakehands.js'), 'serve', '--port', '0', '--agent-port', '0', '--quiet', '--timings', 'instant', '--auth', 'none', '--fixture', 'empty'];
+  const args = [
+    root('bin/fakehands.js'),
+    'serve',
+    '--port',
+    '0',
+    '--agent-port',
+    '0',
+    '--quiet',
+    '--timings',
+    'instant',
+    '--auth',
+    'none',
+    '--fixture',
+    'empty',
+  ];
   const one = await spawnServer(args);
   const many = await Promise.all(Array.from({ length: WORKERS }, () => spawnServer(args)));
   try {
-    const search = (tenant?: string): Target => ({ method: 'GET', path: '/api/v1/sandboxes/search?limit=20', headers: tenant ? { 'x-fakehands-tenant': tenant } : {} });
+    const search = (tenant?: string): Target => ({
+      method: 'GET',
+      path: '/api/v1/sandboxes/search?limit=20',
+      headers: tenant ? { 'x-fakehands-tenant': tenant } : {},
+    });
     await Promise.all(Array.from({ length: WORKERS }, (_, n) => load(one.url, search(`w${n}`), 1, 2)));
     await Promise.all(many.map((server) => load(server.url, search(), 1, 2)));
     const onOne = await Promise.all(Array.from({ length: WORKERS }, (_, n) => load(one.url, search(`w${n}`), SECONDS, 2)));
@@ -571,8 +872,20 @@ async function tenants(): Promise<void> {
     const rpsMany = onMany.reduce((sum, r) => sum + r.rps, 0);
     const memOne = rssMiB(one.proc.pid!);
     const memMany = many.reduce((sum, server) => sum + rssMiB(server.proc.pid!), 0);
-    console.log(`  8 workers: one server with 8 tenants ${round(rpsOne, 0)} req/s, ${round(memOne, 0)} MiB · 8 servers ${round(rpsMany, 0)} req/s, ${round(memMany, 0)} MiB → ${round(rpsOne / rpsMany, 2)}× the throughput in ${round(memOne / memMany, 3)}× the memory`);
-    report.tenants = { costs, perIdleTenantKiB: round(perTenantKiB, 0), workers: WORKERS, oneServerRps: round(rpsOne, 0), eightServersRps: round(rpsMany, 0), oneServerRssMiB: round(memOne, 0), eightServersRssMiB: round(memMany, 0), throughputRatio: round(rpsOne / rpsMany, 3), memoryRatio: round(memOne / memMany, 3) };
+    console.log(
+      `  8 workers: one server with 8 tenants ${round(rpsOne, 0)} req/s, ${round(memOne, 0)} MiB · 8 servers ${round(rpsMany, 0)} req/s, ${round(memMany, 0)} MiB → ${round(rpsOne / rpsMany, 2)}× the throughput in ${round(memOne / memMany, 3)}× the memory`,
+    );
+    report.tenants = {
+      costs,
+      perIdleTenantKiB: round(perTenantKiB, 0),
+      workers: WORKERS,
+      oneServerRps: round(rpsOne, 0),
+      eightServersRps: round(rpsMany, 0),
+      oneServerRssMiB: round(memOne, 0),
+      eightServersRssMiB: round(memMany, 0),
+      throughputRatio: round(rpsOne / rpsMany, 3),
+      memoryRatio: round(memOne / memMany, 3),
+    };
   } finally {
     await Promise.all([one.stop(), ...many.map((server) => server.stop())]);
   }
@@ -588,18 +901,40 @@ async function browser(): Promise<void> {
     const { msw, fakehands } = pages;
     const kb = (n: number) => `${round(n / 1000, 1)} KB`;
     const ratio = { min: fakehands.initial.min / msw.initial.min, gzip: fakehands.initial.gzip / msw.initial.gzip };
-    console.log(`  ${bundler}: before the first answer, msw ${kb(msw.initial.min)} min / ${kb(msw.initial.gzip)} gzip (${msw.initial.chunks} chunk) · fakehands ${kb(fakehands.initial.min)} / ${kb(fakehands.initial.gzip)} (${fakehands.initial.chunks} chunks) → ${round(ratio.min, 3)}× minified, ${round(ratio.gzip, 3)}× gzip`);
-    console.log(`  ${bundler}: every chunk written, msw ${kb(msw.all.min)} / ${kb(msw.all.gzip)} · fakehands ${kb(fakehands.all.min)} / ${kb(fakehands.all.gzip)} (${fakehands.all.chunks} chunks) → ${round(fakehands.all.gzip / msw.all.gzip, 3)}× gzip`);
+    console.log(
+      `  ${bundler}: before the first answer, msw ${kb(msw.initial.min)} min / ${kb(msw.initial.gzip)} gzip (${msw.initial.chunks} chunk) · fakehands ${kb(fakehands.initial.min)} / ${kb(fakehands.initial.gzip)} (${fakehands.initial.chunks} chunks) → ${round(ratio.min, 3)}× minified, ${round(ratio.gzip, 3)}× gzip`,
+    );
+    console.log(
+      `  ${bundler}: every chunk written, msw ${kb(msw.all.min)} / ${kb(msw.all.gzip)} · fakehands ${kb(fakehands.all.min)} / ${kb(fakehands.all.gzip)} (${fakehands.all.chunks} chunks) → ${round(fakehands.all.gzip / msw.all.gzip, 3)}× gzip`,
+    );
     const timing = await firstRequest(pages);
     const slower = timing.fakehands.medianMs / timing.msw.medianMs;
     const scripts = timing.fakehands.runs[0]!.scripts;
     const parts = (name: 'msw' | 'fakehands') => {
       const runs = timing[name].runs;
-      return { scriptMs: round(median(runs.map((r) => r.scriptStartMs)), 1), startMs: round(median(runs.map((r) => r.startedMs - r.scriptStartMs)), 1), answerMs: round(median(runs.map((r) => r.ms - r.startedMs)), 1) };
+      return {
+        scriptMs: round(median(runs.map((r) => r.scriptStartMs)), 1),
+        startMs: round(median(runs.map((r) => r.startedMs - r.scriptStartMs)), 1),
+        answerMs: round(median(runs.map((r) => r.ms - r.startedMs)), 1),
+      };
     };
-    console.log(`  ${bundler}: first answer in Chromium (median of ${timing.msw.runs.length}), msw ${round(timing.msw.medianMs, 1)} ms · fakehands ${round(timing.fakehands.medianMs, 1)} ms (${scripts} scripts fetched) → ${round(slower, 3)}×`);
-    console.log(`  ${bundler}: of which (medians) scripts loaded, worker started, first answer: msw ${Object.values(parts('msw')).join(' / ')} ms · fakehands ${Object.values(parts('fakehands')).join(' / ')} ms`);
-    out[bundler] = { msw: { initial: msw.initial, all: msw.all, firstAnswerMs: round(timing.msw.medianMs, 1), parts: parts('msw') }, fakehands: { initial: fakehands.initial, all: fakehands.all, firstAnswerMs: round(timing.fakehands.medianMs, 1), parts: parts('fakehands'), scriptsBeforeFirstAnswer: scripts }, ratio: { min: round(ratio.min, 3), gzip: round(ratio.gzip, 3), firstAnswer: round(slower, 3) } };
+    console.log(
+      `  ${bundler}: first answer in Chromium (median of ${timing.msw.runs.length}), msw ${round(timing.msw.medianMs, 1)} ms · fakehands ${round(timing.fakehands.medianMs, 1)} ms (${scripts} scripts fetched) → ${round(slower, 3)}×`,
+    );
+    console.log(
+      `  ${bundler}: of which (medians) scripts loaded, worker started, first answer: msw ${Object.values(parts('msw')).join(' / ')} ms · fakehands ${Object.values(parts('fakehands')).join(' / ')} ms`,
+    );
+    out[bundler] = {
+      msw: { initial: msw.initial, all: msw.all, firstAnswerMs: round(timing.msw.medianMs, 1), parts: parts('msw') },
+      fakehands: {
+        initial: fakehands.initial,
+        all: fakehands.all,
+        firstAnswerMs: round(timing.fakehands.medianMs, 1),
+        parts: parts('fakehands'),
+        scriptsBeforeFirstAnswer: scripts,
+      },
+      ratio: { min: round(ratio.min, 3), gzip: round(ratio.gzip, 3), firstAnswer: round(slower, 3) },
+    };
     target(`browser (${bundler}): gzip bytes before the first answer × msw alone`, ratio.gzip, 1.5, false);
     target(`browser (${bundler}): first answer in Chromium × msw alone`, slower, 2, false);
   }
@@ -612,13 +947,28 @@ async function browser(): Promise<void> {
   const msw = (JSON.parse(await readFile(root('node_modules/msw/package.json'), 'utf8')) as { version: string }).version;
   const size = await installSize(msw);
   const mb = (n: number) => `${round(n / 1e6, 2)} MB`;
-  console.log(`  install: tarball ${mb(size.tarball.packed)} packed, ${mb(size.tarball.unpacked)} unpacked (${size.tarball.files} files) · node_modules with fakehands + msw ${msw} ${mb(size.withFakehands)} · msw alone ${mb(size.mswAlone)} → ${round(size.withFakehands / size.mswAlone, 3)}×`);
+  console.log(
+    `  install: tarball ${mb(size.tarball.packed)} packed, ${mb(size.tarball.unpacked)} unpacked (${size.tarball.files} files) · node_modules with fakehands + msw ${msw} ${mb(size.withFakehands)} · msw alone ${mb(size.mswAlone)} → ${round(size.withFakehands / size.mswAlone, 3)}×`,
+  );
   out.install = { msw, ...size, ratio: round(size.withFakehands / size.mswAlone, 3) };
   report.browser = out;
 }
 
 const only = process.argv[2];
-const sections: Record<string, () => Promise<void>> = { throughput, inProcess, scale, coldStart, stateFile, startup, startupLog, stalls, loop, agent, tenants, browser };
+const sections: Record<string, () => Promise<void>> = {
+  throughput,
+  inProcess,
+  scale,
+  coldStart,
+  stateFile,
+  startup,
+  startupLog,
+  stalls,
+  loop,
+  agent,
+  tenants,
+  browser,
+};
 for (const [name, section] of Object.entries(sections)) {
   if (!only || only === name) await section();
 }

@@ -27,7 +27,10 @@ const fake = await createFake({
     const fixture = generateFixture({ conversations: n, seed: 5 });
     const v1 = fixture.conversations.filter((c) => c.version === 'V1' && !c.parent_conversation_id);
     v1Count = v1.length;
-    ids = v1.filter((_, i) => i % Math.max(1, Math.floor(v1.length / 20)) === 0).slice(0, 20).map((c) => c.id);
+    ids = v1
+      .filter((_, i) => i % Math.max(1, Math.floor(v1.length / 20)) === 0)
+      .slice(0, 20)
+      .map((c) => c.id);
     return fixture;
   },
   auth: 'none',
@@ -39,13 +42,15 @@ await new Promise((resolve) => setTimeout(resolve, 500));
 globalThis.gc?.();
 const memory = process.memoryUsage();
 const deep = Math.floor(v1Count / 2);
-console.log(JSON.stringify({
-  n,
-  loadMs,
-  rssMb: memory.rss / 1048576,
-  heapUsedMb: memory.heapUsed / 1048576,
-  searchFirstUs: await perCall(fake, '/api/v1/app-conversations/search?limit=20'),
-  searchDeepUs: await perCall(fake, `/api/v1/app-conversations/search?limit=20&page_id=${deep}`),
-  countUs: await perCall(fake, '/api/v1/app-conversations/count'),
-  batchGetUs: await perCall(fake, `/api/v1/app-conversations?${ids.map((id) => `ids=${id}`).join('&')}`),
-}));
+console.log(
+  JSON.stringify({
+    n,
+    loadMs,
+    rssMb: memory.rss / 1048576,
+    heapUsedMb: memory.heapUsed / 1048576,
+    searchFirstUs: await perCall(fake, '/api/v1/app-conversations/search?limit=20'),
+    searchDeepUs: await perCall(fake, `/api/v1/app-conversations/search?limit=20&page_id=${deep}`),
+    countUs: await perCall(fake, '/api/v1/app-conversations/count'),
+    batchGetUs: await perCall(fake, `/api/v1/app-conversations?${ids.map((id) => `ids=${id}`).join('&')}`),
+  }),
+);

@@ -22,7 +22,16 @@ async function rssMb(pid: number): Promise<number> {
 
 /** `SOAK_STATE_FILE=1` runs the soak with a `--state-file` in a temporary folder. */
 const stateFile = process.env.SOAK_STATE_FILE ? join(await mkdtemp(join(tmpdir(), 'fakehands-soak-')), 'state.json') : null;
-const server = await spawnServer([fileURLToPath(new URL('../bin/fakehands.js', import.meta.url)), 'serve', '--port', '0', '--quiet', '--api-key', KEY, ...(stateFile ? ['--state-file', stateFile] : [])]);
+const server = await spawnServer([
+  fileURLToPath(new URL('../bin/fakehands.js', import.meta.url)),
+  'serve',
+  '--port',
+  '0',
+  '--quiet',
+  '--api-key',
+  KEY,
+  ...(stateFile ? ['--state-file', stateFile] : []),
+]);
 const url = server.url;
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -64,16 +73,20 @@ console.log(`soak: ${SECONDS}s, ${WORKERS} concurrent sessions against ${url}${s
 const startRss = await rssMb(server.proc.pid!);
 const deadline = Date.now() + SECONDS * 1000;
 const samples: number[] = [];
-const sampler = setInterval(() => { void rssMb(server.proc.pid!).then((mb) => samples.push(mb)); }, 5000);
-await Promise.all(Array.from({ length: WORKERS }, async () => {
-  while (Date.now() < deadline) {
-    try {
-      await session();
-    } catch {
-      counts.errors++;
+const sampler = setInterval(() => {
+  void rssMb(server.proc.pid!).then((mb) => samples.push(mb));
+}, 5000);
+await Promise.all(
+  Array.from({ length: WORKERS }, async () => {
+    while (Date.now() < deadline) {
+      try {
+        await session();
+      } catch {
+        counts.errors++;
+      }
     }
-  }
-}));
+  }),
+);
 clearInterval(sampler);
 const endRss = await rssMb(server.proc.pid!);
 const state = (await call('GET', '/_fakehands/state')).body as { sandboxes: unknown[]; conversations: unknown[] };
@@ -84,12 +97,31 @@ await server.stop();
 const firstQuarter = samples.slice(0, Math.max(1, samples.length >> 2));
 const lastQuarter = samples.slice(-Math.max(1, samples.length >> 2));
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-console.log(`requests served: ${counts.requests} (${round(counts.requests / SECONDS, 0)}/s); failed requests: ${counts.errors}; unexpected statuses: ${counts.unexpected}`);
-console.log(`statuses: ${[...statuses.entries()].sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);
-console.log(`resident memory: start ${round(startRss, 1)} MB, end ${round(endRss, 1)} MB; mean of first quarter ${round(avg(firstQuarter), 1)} MB, last quarter ${round(avg(lastQuarter), 1)} MB`);
-console.log(`held at the end: ${state.sandboxes.length} sandboxes, ${state.conversations.length} conversations (the fixture's, and the one its running start task made), ${faults.faults.length} faults (cap 100), ${journal.requests.length} journal entries (cap 500)`);
+console.log(
+  `requests served: ${counts.requests} (${round(counts.requests / SECONDS, 0)}/s); failed requests: ${counts.errors}; unexpected statuses: ${counts.unexpected}`,
+);
+console.log(
+  `statuses: ${[...statuses.entries()]
+    .sort()
+    .map(([s, n]) => `${s}×${n}`)
+    .join(' ')}`,
+);
+console.log(
+  `resident memory: start ${round(startRss, 1)} MB, end ${round(endRss, 1)} MB; mean of first quarter ${round(avg(firstQuarter), 1)} MB, last quarter ${round(avg(lastQuarter), 1)} MB`,
+);
+console.log(
+  `held at the end: ${state.sandboxes.length} sandboxes, ${state.conversations.length} conversations (the fixture's, and the one its running start task made), ${faults.faults.length} faults (cap 100), ${journal.requests.length} journal entries (cap 500)`,
+);
 if (stateFile) {
-  const sizes = await Promise.all([stateFile, `${stateFile}.log`].map((f) => stat(f).then((s) => s.size).catch(() => 0)));
-  console.log(`state file at the end: snapshot ${round(sizes[0]! / 1024, 1)} KiB, change log ${round(sizes[1]! / 1024, 1)} KiB (compacted every 50,000 lines)`);
+  const sizes = await Promise.all(
+    [stateFile, `${stateFile}.log`].map((f) =>
+      stat(f)
+        .then((s) => s.size)
+        .catch(() => 0),
+    ),
+  );
+  console.log(
+    `state file at the end: snapshot ${round(sizes[0]! / 1024, 1)} KiB, change log ${round(sizes[1]! / 1024, 1)} KiB (compacted every 50,000 lines)`,
+  );
 }
 process.exitCode = counts.errors === 0 && counts.unexpected === 0 ? 0 : 1;

@@ -2,7 +2,10 @@
 // that the health probe in the benchmark's process measures the server, not a busy client.
 // Usage: node bench/stall-load.mjs URL LOAD MS (loads that prepare first print `go` when the load begins)
 const [url, name, ms] = [process.argv[2], process.argv[3], Number(process.argv[4])];
-const post = (path, body, signal) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal }).then((r) => r.arrayBuffer()).catch(() => undefined);
+const post = (path, body, signal) =>
+  fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal })
+    .then((r) => r.arrayBuffer())
+    .catch(() => undefined);
 const repeatFor = async (work) => {
   const until = performance.now() + ms;
   while (performance.now() < until) await work();
@@ -22,15 +25,32 @@ const loads = {
   },
   'stream-starts': async () => {
     const controller = new AbortController();
-    const streams = Array.from({ length: 1000 }, () => fetch(`${url}/api/v1/app-conversations/stream-start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', signal: controller.signal })
-      .then(async (r) => { const reader = r.body.getReader(); while (!(await reader.read()).done); }).catch(() => undefined));
+    const streams = Array.from({ length: 1000 }, () =>
+      fetch(`${url}/api/v1/app-conversations/stream-start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: controller.signal,
+      })
+        .then(async (r) => {
+          const reader = r.body.getReader();
+          while (!(await reader.read()).done);
+        })
+        .catch(() => undefined),
+    );
     await new Promise((r) => setTimeout(r, ms));
     controller.abort();
     await Promise.all(streams);
   },
   faults: async () => {
-    for (let i = 0; i < 100; i++) await post('/_fakehands/faults', JSON.stringify({ kind: 'status', path: `/api/v1/nothing/${'x'.repeat(2000)}/${i}`, status: 503, sticky: true }));
-    await repeatFor(() => Promise.all(Array.from({ length: 10 }, () => fetch(`${url}/api/v1/sandboxes/search`).then((r) => r.arrayBuffer()))));
+    for (let i = 0; i < 100; i++)
+      await post(
+        '/_fakehands/faults',
+        JSON.stringify({ kind: 'status', path: `/api/v1/nothing/${'x'.repeat(2000)}/${i}`, status: 503, sticky: true }),
+      );
+    await repeatFor(() =>
+      Promise.all(Array.from({ length: 10 }, () => fetch(`${url}/api/v1/sandboxes/search`).then((r) => r.arrayBuffer()))),
+    );
     await fetch(`${url}/_fakehands/faults`, { method: 'DELETE' });
   },
   // Issue 29: hostile frames on the agent server's event socket (a 200,000-item content list, a
@@ -39,16 +59,24 @@ const loads = {
   'socket-frames': async () => {
     const { default: WebSocket } = await import('ws');
     const json = (r) => r.json();
-    const started = await fetch(`${url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then(json);
+    const started = await fetch(`${url}/api/v1/app-conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    }).then(json);
     let conversation;
     for (let i = 0; i < 600 && !conversation; i++) {
       const [current] = await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${started.id}`).then(json);
-      if (current.status === 'READY') [conversation] = await fetch(`${url}/api/v1/app-conversations?ids=${current.app_conversation_id}`).then(json);
+      if (current.status === 'READY')
+        [conversation] = await fetch(`${url}/api/v1/app-conversations?ids=${current.app_conversation_id}`).then(json);
       else await new Promise((r) => setTimeout(r, 50));
     }
     const agent = new URL(conversation.conversation_url);
     const socket = new WebSocket(`ws://${agent.host}/sockets/events/${conversation.id}?session_api_key=${conversation.session_api_key}`);
-    await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
     const frames = [
       `{"role":"user","content":[${Array(200_000).fill('1').join(',')}]}`,
       `${'['.repeat(400_000)}${']'.repeat(400_000)}`,
@@ -66,7 +94,10 @@ const loads = {
     await repeatFor(async () => {
       const until = errors + frames.length;
       for (const frame of frames) socket.send(frame);
-      while (errors < until) await new Promise((r) => { wake = r; });
+      while (errors < until)
+        await new Promise((r) => {
+          wake = r;
+        });
     });
     socket.close();
   },
@@ -80,7 +111,16 @@ const loads = {
     const until = performance.now() + ms;
     while (performance.now() < until) {
       const sockets = Array.from({ length: 2000 }, () => new WebSocket(socketUrl));
-      await Promise.all(sockets.map((ws) => new Promise((resolve) => { ws.once('open', resolve); ws.once('error', resolve); ws.once('close', resolve); })));
+      await Promise.all(
+        sockets.map(
+          (ws) =>
+            new Promise((resolve) => {
+              ws.once('open', resolve);
+              ws.once('error', resolve);
+              ws.once('close', resolve);
+            }),
+        ),
+      );
       for (const ws of sockets) ws.terminate();
     }
   },
@@ -89,17 +129,24 @@ const loads = {
     const agent = c.conversation_url.replace(/\/api\/conversations\/.*$/, '');
     const megabyte = 'x'.repeat(1_000_000);
     for (let i = 0; i < Number(process.env.LOOP_DOWNLOAD_MB ?? 82); i += 4) {
-      await Promise.all(Array.from({ length: 4 }, (_, k) => {
-        const form = new FormData();
-        form.append('file', new Blob([megabyte], { type: 'text/plain' }), `f${i + k}.txt`);
-        return fetch(`${agent}/api/file/upload?path=${encodeURIComponent(`/home/openhands/workspace/big/f${i + k}.txt`)}`, { method: 'POST', headers: { 'x-session-api-key': c.session_api_key }, body: form }).then((r) => r.arrayBuffer());
-      }));
+      await Promise.all(
+        Array.from({ length: 4 }, (_, k) => {
+          const form = new FormData();
+          form.append('file', new Blob([megabyte], { type: 'text/plain' }), `f${i + k}.txt`);
+          return fetch(`${agent}/api/file/upload?path=${encodeURIComponent(`/home/openhands/workspace/big/f${i + k}.txt`)}`, {
+            method: 'POST',
+            headers: { 'x-session-api-key': c.session_api_key },
+            body: form,
+          }).then((r) => r.arrayBuffer());
+        }),
+      );
     }
     go();
     await repeatFor(() => fetch(`${url}/api/v1/app-conversations/${c.id}/download`).then((r) => r.arrayBuffer()));
   },
   'legacy-list': async () => {
-    for (let i = 0; i < Number(process.env.LOOP_CONVERSATIONS ?? 20_000); i += 50) await Promise.all(Array.from({ length: 50 }, () => post('/api/conversations', '{}')));
+    for (let i = 0; i < Number(process.env.LOOP_CONVERSATIONS ?? 20_000); i += 50)
+      await Promise.all(Array.from({ length: 50 }, () => post('/api/conversations', '{}')));
     go();
     await repeatFor(() => fetch(`${url}/api/conversations?limit=100000`).then((r) => r.arrayBuffer()));
   },
@@ -112,10 +159,12 @@ const loads = {
   'stuck-tasks': async () => {
     go();
     for (let i = 0; i < 2000; i += 100) await Promise.all(Array.from({ length: 100 }, () => post('/api/v1/app-conversations', '{}')));
-    await repeatFor(() => Promise.all([
-      fetch(`${url}/api/v1/app-conversations/start-tasks/search?limit=100`).then((r) => r.arrayBuffer()),
-      fetch(`${url}/api/v1/app-conversations/start-tasks/count`).then((r) => r.arrayBuffer()),
-    ]));
+    await repeatFor(() =>
+      Promise.all([
+        fetch(`${url}/api/v1/app-conversations/start-tasks/search?limit=100`).then((r) => r.arrayBuffer()),
+        fetch(`${url}/api/v1/app-conversations/start-tasks/count`).then((r) => r.arrayBuffer()),
+      ]),
+    );
   },
 };
 
@@ -126,10 +175,13 @@ function go() {
 
 /** A conversation with a READY start task, as the app server lists it. */
 async function conversation() {
-  const task = await (await fetch(`${url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
+  const task = await (
+    await fetch(`${url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  ).json();
   for (;;) {
     const [current] = await (await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json();
-    if (current.status === 'READY') return (await (await fetch(`${url}/api/v1/app-conversations?ids=${current.app_conversation_id}`)).json())[0];
+    if (current.status === 'READY')
+      return (await (await fetch(`${url}/api/v1/app-conversations?ids=${current.app_conversation_id}`)).json())[0];
     await new Promise((r) => setTimeout(r, 50));
   }
 }

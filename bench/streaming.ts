@@ -17,15 +17,25 @@ const SOCKETS = 100;
 const RATE = 50;
 const ANSWER = Array.from({ length: TOKENS }, (_, i) => `word${i}`).join(' ');
 
-interface Measure { p99Ms: number; framesPerSecond: number; frames: number }
+interface Measure {
+  p99Ms: number;
+  framesPerSecond: number;
+  frames: number;
+}
 
 /** Opens `SOCKETS` clients on `url`, runs `go`, and waits until each has `expected` frames of interest. */
 async function measure(url: string, expected: number, counts: (frame: string) => boolean, go: () => Promise<void>): Promise<Measure> {
-  const clients = await Promise.all(Array.from({ length: SOCKETS }, () => new Promise<{ ws: WebSocket; got: number }>((resolve, reject) => {
-    const client = { ws: new WebSocket(url), got: 0 };
-    client.ws.on('open', () => resolve(client));
-    client.ws.on('error', reject);
-  })));
+  const clients = await Promise.all(
+    Array.from(
+      { length: SOCKETS },
+      () =>
+        new Promise<{ ws: WebSocket; got: number }>((resolve, reject) => {
+          const client = { ws: new WebSocket(url), got: 0 };
+          client.ws.on('open', () => resolve(client));
+          client.ws.on('error', reject);
+        }),
+    ),
+  );
   let first = 0;
   let last = 0;
   let frames = 0;
@@ -51,11 +61,26 @@ async function measure(url: string, expected: number, counts: (frame: string) =>
 }
 
 // The fake: a RUNNING conversation (an empty replay), its agent answering ANSWER, streamed.
-const servers = await startFakeServers({ fake: { fixture: 'empty', auth: 'none', timings: 'instant', streaming: true, streamingTokensPerSecond: RATE, agentScripts: [{ steps: [{ message: ANSWER }] }] } });
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const started = await (await post(`${servers.url}/_fakehands/replay`, { events: [], speed: 'instant' })).json() as { conversation_id: string; conversation_url: string; session_api_key: string };
+const servers = await startFakeServers({
+  fake: {
+    fixture: 'empty',
+    auth: 'none',
+    timings: 'instant',
+    streaming: true,
+    streamingTokensPerSecond: RATE,
+    agentScripts: [{ steps: [{ message: ANSWER }] }],
+  },
+});
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const started = (await (await post(`${servers.url}/_fakehands/replay`, { events: [], speed: 'instant' })).json()) as {
+  conversation_id: string;
+  conversation_url: string;
+  session_api_key: string;
+};
 const socketUrl = `${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${started.conversation_id}?session_api_key=${started.session_api_key}`;
-const isStreamFrame = (text: string) => text.includes('"StreamingDeltaEvent"') || (text.includes('"MessageEvent"') && text.includes('"assistant"'));
+const isStreamFrame = (text: string) =>
+  text.includes('"StreamingDeltaEvent"') || (text.includes('"MessageEvent"') && text.includes('"assistant"'));
 const fake = await measure(socketUrl, TOKENS + 1, isStreamFrame, async () => {
   await post(`${started.conversation_url}/events`, { role: 'user', content: [{ type: 'text', text: 'go' }], run: true });
 });
@@ -64,16 +89,42 @@ await servers.close();
 // The baseline: a bare ws server broadcasting the same frames at the same pace.
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 await new Promise((resolve) => wss.once('listening', resolve));
-const frameTexts = [...ANSWER.match(/\s*\S+/g)!.map((token) => JSON.stringify({ kind: 'StreamingDeltaEvent', id: globalThis.crypto.randomUUID(), timestamp: new Date().toISOString(), source: 'agent', content: token })),
-  JSON.stringify({ kind: 'MessageEvent', source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: ANSWER }] } })];
+const frameTexts = [
+  ...ANSWER.match(/\s*\S+/g)!.map((token) =>
+    JSON.stringify({
+      kind: 'StreamingDeltaEvent',
+      id: globalThis.crypto.randomUUID(),
+      timestamp: new Date().toISOString(),
+      source: 'agent',
+      content: token,
+    }),
+  ),
+  JSON.stringify({ kind: 'MessageEvent', source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: ANSWER }] } }),
+];
 const bare = await measure(`ws://127.0.0.1:${(wss.address() as { port: number }).port}`, TOKENS + 1, isStreamFrame, async () => {
   const t0 = performance.now();
-  frameTexts.forEach((text, i) => setTimeout(() => { for (const client of wss.clients) client.send(text); }, Math.max(0, t0 + (i * 1000) / RATE - performance.now())));
+  frameTexts.forEach((text, i) =>
+    setTimeout(
+      () => {
+        for (const client of wss.clients) client.send(text);
+      },
+      Math.max(0, t0 + (i * 1000) / RATE - performance.now()),
+    ),
+  );
 });
 wss.close();
 
-console.log(JSON.stringify({
-  sockets: SOCKETS, tokens: TOKENS, tokens_per_second: RATE,
-  fake: fake, bare_ws: bare,
-  throughput_share_of_bare: round(fake.framesPerSecond / bare.framesPerSecond),
-}, null, 2));
+console.log(
+  JSON.stringify(
+    {
+      sockets: SOCKETS,
+      tokens: TOKENS,
+      tokens_per_second: RATE,
+      fake: fake,
+      bare_ws: bare,
+      throughput_share_of_bare: round(fake.framesPerSecond / bare.framesPerSecond),
+    },
+    null,
+    2,
+  ),
+);

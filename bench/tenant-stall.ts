@@ -45,18 +45,29 @@ try {
     running = false;
     await prober;
     samples.sort((a, b) => a - b);
-    return { p99: round(samples[Math.floor(samples.length * 0.99)] ?? 0, 1), max: round(samples.at(-1) ?? 0, 1), n: samples.length, ms: round(ms, 0) };
+    return {
+      p99: round(samples[Math.floor(samples.length * 0.99)] ?? 0, 1),
+      max: round(samples.at(-1) ?? 0, 1),
+      n: samples.length,
+      ms: round(ms, 0),
+    };
   };
-  const created = () => new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', LOAD, server.url, String(TENANTS)], { stdio: 'inherit' });
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the load exited with ${code}`))));
-  });
+  const created = () =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', LOAD, server.url, String(TENANTS)], { stdio: 'inherit' });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the load exited with ${code}`))));
+    });
   // Warm up: the control API's routes and the tenant code load with their first requests.
-  for (let i = 0; i < 20; i++) await fetch(`${server.url}/_fakehands/health`, { headers: { 'x-fakehands-tenant': i === 0 ? 'warm-up' : 'default' } }).then((r) => r.arrayBuffer());
+  for (let i = 0; i < 20; i++)
+    await fetch(`${server.url}/_fakehands/health`, { headers: { 'x-fakehands-tenant': i === 0 ? 'warm-up' : 'default' } }).then((r) =>
+      r.arrayBuffer(),
+    );
   const idle = await probe(() => new Promise((r) => setTimeout(r, 2000)));
   const load = await probe(created);
   console.log(`idle: health p99 ${idle.p99} ms · max ${idle.max} ms (${idle.n} probes)`);
-  console.log(`${TENANTS} tenants (${FIXTURE} fixture) made in ${load.ms} ms: health p99 ${load.p99} ms · max ${load.max} ms (${load.n} probes) → p99 ${round(load.p99 / Math.max(idle.p99, 0.1), 1)}× idle`);
+  console.log(
+    `${TENANTS} tenants (${FIXTURE} fixture) made in ${load.ms} ms: health p99 ${load.p99} ms · max ${load.max} ms (${load.n} probes) → p99 ${round(load.p99 / Math.max(idle.p99, 0.1), 1)}× idle`,
+  );
 } finally {
   await server.stop();
 }

@@ -28,8 +28,17 @@ await build({
  * and each entry's file re-exports its part, so `require('fakehands').FakehandsError` and
  * `require('fakehands/node').FakehandsError` are the same class (instanceof holds across entries).
  */
-const ENTRIES = { index: 'index.ts', node: 'node.ts', client: 'client/index.ts', pact: 'pact.ts', server: 'server.ts', drift: 'drift/index.ts' };
-const shared = Object.entries(ENTRIES).map(([name, path]) => `export * as ${name} from ${JSON.stringify(src(path))};`).join('\n');
+const ENTRIES = {
+  index: 'index.ts',
+  node: 'node.ts',
+  client: 'client/index.ts',
+  pact: 'pact.ts',
+  server: 'server.ts',
+  drift: 'drift/index.ts',
+};
+const shared = Object.entries(ENTRIES)
+  .map(([name, path]) => `export * as ${name} from ${JSON.stringify(src(path))};`)
+  .join('\n');
 await build({
   stdin: { contents: shared, resolveDir: src(''), sourcefile: 'shared.ts', loader: 'ts' },
   outfile: dist('cjs/shared.cjs'),
@@ -47,7 +56,10 @@ await build({
 });
 const { writeFile } = await import('node:fs/promises');
 for (const name of Object.keys(ENTRIES)) {
-  await writeFile(dist(`cjs/${name}.cjs`), `'use strict';\n// fakehands/${name === 'index' ? '' : name}: one part of the one CommonJS bundle (shared.cjs).\nmodule.exports = require('./shared.cjs').${name};\n`);
+  await writeFile(
+    dist(`cjs/${name}.cjs`),
+    `'use strict';\n// fakehands/${name === 'index' ? '' : name}: one part of the one CommonJS bundle (shared.cjs).\nmodule.exports = require('./shared.cjs').${name};\n`,
+  );
 }
 
 // - the check that nothing under `fakehands/browser` imports a Node built-in: it is bundled for the
@@ -68,7 +80,8 @@ const browser = await build({
   logLevel: 'warning',
 });
 const nodeInputs = Object.keys(browser.metafile.inputs).filter((input) => input.startsWith('node:') || builtinModules.includes(input));
-const nodeImports = Object.values(browser.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path))
+const nodeImports = Object.values(browser.metafile.outputs)
+  .flatMap((output) => output.imports.map((i) => i.path))
   .filter((path) => path.startsWith('node:') || builtinModules.includes(path));
 if (nodeInputs.length + nodeImports.length > 0) {
   console.error(`fakehands/browser must not use Node built-ins, but imports ${[...nodeInputs, ...nodeImports].join(', ')}`);

@@ -62,7 +62,11 @@ async function trim(source: string, target: string, prefixes: readonly string[] 
   console.log(`wrote ${target}: ${Object.keys(paths).length} paths, ${wanted.size} schemas`);
 }
 
-const [v1 = '../shared/reference/openapi/app-server.openapi.json', v0 = '../shared/reference/openapi/app-server-v0.openapi.json', agent = '../shared/reference/openapi/agent-server.openapi.json'] = process.argv.slice(2);
+const [
+  v1 = '../shared/reference/openapi/app-server.openapi.json',
+  v0 = '../shared/reference/openapi/app-server-v0.openapi.json',
+  agent = '../shared/reference/openapi/agent-server.openapi.json',
+] = process.argv.slice(2);
 await trim(v1, 'test/drift/real-app-server.openapi.json');
 await trim(v0, 'test/drift/real-app-server-v0.openapi.json');
 /** Agent-server paths fakehands serves some methods of (their others are left out of the prefixes). */

@@ -3,4 +3,7 @@ import { writeFileSync } from 'node:fs';
 import * as z from 'zod/mini';
 import { ConfigFile } from '../src/cli.js';
 
-writeFileSync(new URL('../fakehands.config.schema.json', import.meta.url), `${JSON.stringify(z.toJSONSchema(ConfigFile, { io: 'input' }), null, 2)}\n`);
+writeFileSync(
+  new URL('../fakehands.config.schema.json', import.meta.url),
+  `${JSON.stringify(z.toJSONSchema(ConfigFile, { io: 'input' }), null, 2)}\n`,
+);

@@ -36,16 +36,19 @@ const recording: Chooser = {
 generateWith(DEFAULT_FIXTURE_OPTIONS, recording, defaultUserSettings());
 
 const version = (JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-await writeFile(new URL('../src/browser/fixtures.generated.ts', import.meta.url), [
-  '/** What a page needs to have the built-in fixtures (written by `npm run fixtures`; do not edit). */',
-  "import type { UserSettingsRecord } from '../schemas/user-settings.js';",
-  '',
-  '/** What faker chose while generating the default fixture: an index for each pick, the word for each word. */',
-  `export const DEFAULT_FIXTURE_DRAWS: readonly (number | string)[] = ${JSON.stringify(draws)};`,
-  '/** The user settings of the default fixture, in their parsed form. */',
-  `export const DEFAULT_FIXTURE_SETTINGS: UserSettingsRecord = ${JSON.stringify(defaultUserSettings())};`,
-  '/** The version of fakehands these were written with. */',
-  `export const PACKAGE_VERSION = ${JSON.stringify(version)};`,
-  '',
-].join('\n'));
+await writeFile(
+  new URL('../src/browser/fixtures.generated.ts', import.meta.url),
+  [
+    '/** What a page needs to have the built-in fixtures (written by `npm run fixtures`; do not edit). */',
+    "import type { UserSettingsRecord } from '../schemas/user-settings.js';",
+    '',
+    '/** What faker chose while generating the default fixture: an index for each pick, the word for each word. */',
+    `export const DEFAULT_FIXTURE_DRAWS: readonly (number | string)[] = ${JSON.stringify(draws)};`,
+    '/** The user settings of the default fixture, in their parsed form. */',
+    `export const DEFAULT_FIXTURE_SETTINGS: UserSettingsRecord = ${JSON.stringify(defaultUserSettings())};`,
+    '/** The version of fakehands these were written with. */',
+    `export const PACKAGE_VERSION = ${JSON.stringify(version)};`,
+    '',
+  ].join('\n'),
+);
 console.log('wrote src/browser/fixtures.generated.ts');

@@ -18,7 +18,6 @@ import { createHandlers } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
-
 /** The browser's environment: built-in fixtures made in the page, no file to read. */
 const BROWSER_ENVIRONMENT: Environment = {
   async readFixture(name) {
@@ -27,7 +26,11 @@ const BROWSER_ENVIRONMENT: Environment = {
     // never downloads. Made anew for each load (a reset, a tenant), so no two stores share an object.
     const make = Object.hasOwn(BUILT_IN_PAGE_FIXTURES, name) ? BUILT_IN_PAGE_FIXTURES[name] : undefined;
     const data: unknown = make?.();
-    if (data === undefined) throw fixtureError(`"${name}"`, 'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)');
+    if (data === undefined)
+      throw fixtureError(
+        `"${name}"`,
+        'no such built-in fixture in the browser (there is no file system: pass "default", "empty", a fixture object or a function)',
+      );
     return { data, source: `"${name}"`, trusted: true };
   },
   async readNamedFixture(_dir, name) {
@@ -80,7 +83,10 @@ function keepIn(storageKey: string): ChangeListener {
     } catch (error) {
       const quota = error instanceof DOMException && (error.name === 'QuotaExceededError' || error.code === 22);
       if (!quota) throw error;
-      throw new Refusal('storage_full', `Insufficient Storage: localStorage is full, the change was not kept; reset the fake (POST /_fakehands/reset) or clear the "${storageKey}" item`);
+      throw new Refusal(
+        'storage_full',
+        `Insufficient Storage: localStorage is full, the change was not kept; reset the fake (POST /_fakehands/reset) or clear the "${storageKey}" item`,
+      );
     }
   };
 }
@@ -89,7 +95,9 @@ function keepIn(storageKey: string): ChangeListener {
 function inspectorAsked(baseUrl: string): boolean {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  return base.origin === globalThis.location?.origin && [`${prefix}/_fakehands`, `${prefix}/_fakehands/`].includes(globalThis.location.pathname);
+  return (
+    base.origin === globalThis.location?.origin && [`${prefix}/_fakehands`, `${prefix}/_fakehands/`].includes(globalThis.location.pathname)
+  );
 }
 
 /**
@@ -99,7 +107,13 @@ function inspectorAsked(baseUrl: string): boolean {
  * fake.clock.advance(2000)
  */
 export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Promise<FakeWorker> {
-  const { persist = false, storageKey = 'fakehands-state', serviceWorkerUrl = '/mockServiceWorker.js', quiet = true, ...fakeOptions } = options;
+  const {
+    persist = false,
+    storageKey = 'fakehands-state',
+    serviceWorkerUrl = '/mockServiceWorker.js',
+    quiet = true,
+    ...fakeOptions
+  } = options;
   const kept = persist === 'localStorage' ? keptState(storageKey) : null;
   let fake: FakeCore;
   try {
@@ -108,7 +122,9 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
     // A kept state that no longer loads (edited by hand, from another version) must not stop the
     // app from starting: it is dropped, said so once, and the configured fixture is loaded.
     if (!kept || !(error instanceof FakehandsError) || error.code !== 'invalid_fixture') throw error;
-    console.warn(`fakehands: the state kept in localStorage["${storageKey}"] does not load (${error.message}); it was dropped and the fixture loaded instead`);
+    console.warn(
+      `fakehands: the state kept in localStorage["${storageKey}"] does not load (${error.message}); it was dropped and the fixture loaded instead`,
+    );
     globalThis.localStorage.removeItem(storageKey);
     fake = await createCore(fakeOptions, BROWSER_ENVIRONMENT);
   }
@@ -119,7 +135,9 @@ export async function startFakeWorker(options: StartFakeWorkerOptions = {}): Pro
   if (inspectorAsked(fake.options.baseUrl)) {
     // The page was opened at /_fakehands/: it becomes the inspector, whose requests the worker
     // answers. The promise never resolves there, so the app does not mount over it.
-    const page = await fake.fetch(new Request(new URL(`${new URL(fake.options.baseUrl).pathname.replace(/\/+$/, '')}/_fakehands/`, fake.options.baseUrl)));
+    const page = await fake.fetch(
+      new Request(new URL(`${new URL(fake.options.baseUrl).pathname.replace(/\/+$/, '')}/_fakehands/`, fake.options.baseUrl)),
+    );
     document.open();
     document.write(await page.text());
     document.close();

@@ -44,29 +44,143 @@ const asLatency: Coerce = (text) => {
 
 /** Every option of `fakehands serve`: its key in `ServeOptions`, environment variable, help, and how its text is read. */
 const SERVE_FLAGS = {
-  host: { key: 'host', type: 'string', env: 'FAKEHANDS_HOST', help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)` },
+  host: {
+    key: 'host',
+    type: 'string',
+    env: 'FAKEHANDS_HOST',
+    help: `Interface to bind (default ${DEFAULT_HOST}; anything else prints a warning)`,
+  },
   port: { key: 'port', type: 'string', env: 'FAKEHANDS_PORT', help: `Port (default ${DEFAULT_PORT}; 0 picks a free one)`, coerce: asInt },
-  'agent-port': { key: 'agentPort', type: 'string', env: 'FAKEHANDS_AGENT_PORT', help: `Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default ${DEFAULT_AGENT_PORT}, the real agent server's, or a free one with --port 0)`, coerce: asInt },
-  'api-key': { key: 'apiKey', type: 'string', env: 'FAKEHANDS_API_KEY', help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})` },
-  auth: { key: 'auth', type: 'string', env: 'FAKEHANDS_AUTH', help: 'legacy (default: non-/api/v1 routes only, as the real server with a session key) | all | none (for the OpenHands web client, which sends no key)' },
-  seed: { key: 'seed', type: 'string', env: 'FAKEHANDS_SEED', help: 'Seed of generated ids, names, keys and latency (default 1)', coerce: asInt },
-  fixture: { key: 'fixture', type: 'string', env: 'FAKEHANDS_FIXTURE', help: 'default | empty | PATH to a JSON fixture (default: default)' },
+  'agent-port': {
+    key: 'agentPort',
+    type: 'string',
+    env: 'FAKEHANDS_AGENT_PORT',
+    help: `Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default ${DEFAULT_AGENT_PORT}, the real agent server's, or a free one with --port 0)`,
+    coerce: asInt,
+  },
+  'api-key': {
+    key: 'apiKey',
+    type: 'string',
+    env: 'FAKEHANDS_API_KEY',
+    help: `Key expected in X-Session-API-Key (default ${DEFAULT_API_KEY})`,
+  },
+  auth: {
+    key: 'auth',
+    type: 'string',
+    env: 'FAKEHANDS_AUTH',
+    help: 'legacy (default: non-/api/v1 routes only, as the real server with a session key) | all | none (for the OpenHands web client, which sends no key)',
+  },
+  seed: {
+    key: 'seed',
+    type: 'string',
+    env: 'FAKEHANDS_SEED',
+    help: 'Seed of generated ids, names, keys and latency (default 1)',
+    coerce: asInt,
+  },
+  fixture: {
+    key: 'fixture',
+    type: 'string',
+    env: 'FAKEHANDS_FIXTURE',
+    help: 'default | empty | PATH to a JSON fixture (default: default)',
+  },
   timings: { key: 'timings', type: 'string', env: 'FAKEHANDS_TIMINGS', help: 'realistic (default: sandbox start 2 s) | instant' },
-  latency: { key: 'latency', type: 'string', env: 'FAKEHANDS_LATENCY', help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)', coerce: asLatency },
-  'agent-server-version': { key: 'agentServerVersion', type: 'string', env: 'FAKEHANDS_AGENT_SERVER_VERSION', help: 'The agent-server version the agent host speaks (default: the newest; 1.1.0 to 1.2.x: ExecuteBashAction/ExecuteBashObservation, as the Nov 2025 web app knows them)' },
-  'agent-scripts': { key: 'agentScripts', type: 'string', env: 'FAKEHANDS_AGENT_SCRIPTS', help: 'A JSON file of agent scripts: [{"match"?, "steps": [...]}] (see the README)' },
-  'fixtures-dir': { key: 'fixturesDir', type: 'string', env: 'FAKEHANDS_FIXTURES_DIR', help: 'Folder of NAME.json fixtures that POST /_fakehands/reset may load by name' },
-  'state-file': { key: 'stateFile', type: 'string', env: 'FAKEHANDS_STATE_FILE', help: 'Load state from PATH at start and write it after every change' },
-  'allowed-host': { key: 'allowedHosts', type: 'string', env: 'FAKEHANDS_ALLOWED_HOSTS', help: 'Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)' },
-  'max-records': { key: 'maxRecords', type: 'string', env: 'FAKEHANDS_MAX_RECORDS', help: 'Most records the fake holds; a create past it answers 507 (default 1000000)', coerce: asInt },
-  'max-tenants': { key: 'maxTenants', type: 'string', env: 'FAKEHANDS_MAX_TENANTS', help: 'Most tenants (X-Fakehands-Tenant header or fakehands_tenant cookie) held at once besides the default one; one more answers 429 (default 64)', coerce: asInt },
-  'tenant-idle-minutes': { key: 'tenantIdleMinutes', type: 'string', env: 'FAKEHANDS_TENANT_IDLE_MINUTES', help: 'Drop a tenant unused for this many minutes (default: never)', coerce: asInt },
-  'max-store-mb': { key: 'maxStoreMb', type: 'string', env: 'FAKEHANDS_MAX_STORE_MB', help: 'Most MiB of records the fake holds; a change past it answers 507 (default 512)', coerce: asInt },
-  'max-body-kb': { key: 'maxBodyKb', type: 'string', env: 'FAKEHANDS_MAX_BODY_KB', help: 'Largest request body in KiB; larger ones answer 413 (default 1024)', coerce: asInt },
-  'body-timeout-ms': { key: 'bodyTimeoutMs', type: 'string', env: 'FAKEHANDS_BODY_TIMEOUT_MS', help: 'Longest a request body may take to arrive; slower clients get 408 and are closed (default 10000)', coerce: asInt },
-  cors: { key: 'cors', type: 'string', env: 'FAKEHANDS_CORS', help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)' },
-  replay: { key: 'replay', type: 'string', env: 'FAKEHANDS_REPLAY', help: 'A JSON file to replay at start-up on a new RUNNING conversation: a V0 trajectory [...] or {"trajectory"|"events": [...], "speed"?} (see the README)' },
-  streaming: { key: 'streaming', type: 'boolean', env: 'FAKEHANDS_STREAMING', help: 'Stream every agent message as StreamingDeltaEvent frames first (50 tokens/s on the fake\'s clock)' },
+  latency: {
+    key: 'latency',
+    type: 'string',
+    env: 'FAKEHANDS_LATENCY',
+    help: 'Extra latency MIN-MAX in ms per request, seeded (e.g. 50-300)',
+    coerce: asLatency,
+  },
+  'agent-server-version': {
+    key: 'agentServerVersion',
+    type: 'string',
+    env: 'FAKEHANDS_AGENT_SERVER_VERSION',
+    help: 'The agent-server version the agent host speaks (default: the newest; 1.1.0 to 1.2.x: ExecuteBashAction/ExecuteBashObservation, as the Nov 2025 web app knows them)',
+  },
+  'agent-scripts': {
+    key: 'agentScripts',
+    type: 'string',
+    env: 'FAKEHANDS_AGENT_SCRIPTS',
+    help: 'A JSON file of agent scripts: [{"match"?, "steps": [...]}] (see the README)',
+  },
+  'fixtures-dir': {
+    key: 'fixturesDir',
+    type: 'string',
+    env: 'FAKEHANDS_FIXTURES_DIR',
+    help: 'Folder of NAME.json fixtures that POST /_fakehands/reset may load by name',
+  },
+  'state-file': {
+    key: 'stateFile',
+    type: 'string',
+    env: 'FAKEHANDS_STATE_FILE',
+    help: 'Load state from PATH at start and write it after every change',
+  },
+  'allowed-host': {
+    key: 'allowedHosts',
+    type: 'string',
+    env: 'FAKEHANDS_ALLOWED_HOSTS',
+    help: 'Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)',
+  },
+  'max-records': {
+    key: 'maxRecords',
+    type: 'string',
+    env: 'FAKEHANDS_MAX_RECORDS',
+    help: 'Most records the fake holds; a create past it answers 507 (default 1000000)',
+    coerce: asInt,
+  },
+  'max-tenants': {
+    key: 'maxTenants',
+    type: 'string',
+    env: 'FAKEHANDS_MAX_TENANTS',
+    help: 'Most tenants (X-Fakehands-Tenant header or fakehands_tenant cookie) held at once besides the default one; one more answers 429 (default 64)',
+    coerce: asInt,
+  },
+  'tenant-idle-minutes': {
+    key: 'tenantIdleMinutes',
+    type: 'string',
+    env: 'FAKEHANDS_TENANT_IDLE_MINUTES',
+    help: 'Drop a tenant unused for this many minutes (default: never)',
+    coerce: asInt,
+  },
+  'max-store-mb': {
+    key: 'maxStoreMb',
+    type: 'string',
+    env: 'FAKEHANDS_MAX_STORE_MB',
+    help: 'Most MiB of records the fake holds; a change past it answers 507 (default 512)',
+    coerce: asInt,
+  },
+  'max-body-kb': {
+    key: 'maxBodyKb',
+    type: 'string',
+    env: 'FAKEHANDS_MAX_BODY_KB',
+    help: 'Largest request body in KiB; larger ones answer 413 (default 1024)',
+    coerce: asInt,
+  },
+  'body-timeout-ms': {
+    key: 'bodyTimeoutMs',
+    type: 'string',
+    env: 'FAKEHANDS_BODY_TIMEOUT_MS',
+    help: 'Longest a request body may take to arrive; slower clients get 408 and are closed (default 10000)',
+    coerce: asInt,
+  },
+  cors: {
+    key: 'cors',
+    type: 'string',
+    env: 'FAKEHANDS_CORS',
+    help: 'Allowed browser origins: ORIGIN[,ORIGIN] or * (default: any localhost origin)',
+  },
+  replay: {
+    key: 'replay',
+    type: 'string',
+    env: 'FAKEHANDS_REPLAY',
+    help: 'A JSON file to replay at start-up on a new RUNNING conversation: a V0 trajectory [...] or {"trajectory"|"events": [...], "speed"?} (see the README)',
+  },
+  streaming: {
+    key: 'streaming',
+    type: 'boolean',
+    env: 'FAKEHANDS_STREAMING',
+    help: "Stream every agent message as StreamingDeltaEvent frames first (50 tokens/s on the fake's clock)",
+  },
   quiet: { key: 'quiet', type: 'boolean', env: 'FAKEHANDS_QUIET', help: 'No request log' },
   log: { key: 'log', type: 'string', env: 'FAKEHANDS_LOG', help: 'Request log format: pretty (default) | json' },
   help: { key: null, type: 'boolean', env: null, help: 'Show this help' },
@@ -80,27 +194,48 @@ const BOOLEAN_TEXT: Record<string, boolean> = { 1: true, true: true, yes: true, 
  * The options of `fakehands serve`: the library's own `FakeOptions` (one schema for both) plus
  * what only a server has.
  */
-export const ServeOptions = z.extend(z.pick(FakeOptions, { apiKey: true, auth: true, agentServerVersion: true, seed: true, fixture: true, timings: true, latency: true, fixturesDir: true }), {
-  timings: z._default(z.enum(['realistic', 'instant']), 'realistic'),
-  fixture: z._default(z.string().check(z.minLength(1)), 'default'),
-  host: z._default(z.string().check(z.minLength(1)), DEFAULT_HOST),
-  port: z._default(z.int('expected a port number 0-65535').check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535')), DEFAULT_PORT),
-  agentPort: z.optional(z.int('expected a port number 0-65535').check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535'))),
-  stateFile: z.optional(z.string().check(z.minLength(1))),
-  agentScripts: z.optional(z.string().check(z.minLength(1))),
-  allowedHosts: z.optional(z.string().check(z.minLength(1))),
-  maxRecords: z.optional(z.int().check(z.gte(1))),
-  maxStoreMb: z.optional(z.int().check(z.gte(1))),
-  maxTenants: z.optional(z.int().check(z.gte(0), z.lte(10_000))),
-  tenantIdleMinutes: z.optional(z.int().check(z.gte(1))),
-  maxBodyKb: z._default(z.int().check(z.gte(1), z.lte(1024 * 1024)), 1024),
-  bodyTimeoutMs: z._default(z.int().check(z.gte(100), z.lte(3_600_000)), 10_000),
-  cors: z.optional(z.string().check(z.minLength(1))),
-  quiet: z._default(z.boolean(), false),
-  replay: z.optional(z.string().check(z.minLength(1))),
-  streaming: z._default(z.boolean(), false),
-  log: z._default(z.enum(['pretty', 'json']), 'pretty'),
-});
+export const ServeOptions = z.extend(
+  z.pick(FakeOptions, {
+    apiKey: true,
+    auth: true,
+    agentServerVersion: true,
+    seed: true,
+    fixture: true,
+    timings: true,
+    latency: true,
+    fixturesDir: true,
+  }),
+  {
+    timings: z._default(z.enum(['realistic', 'instant']), 'realistic'),
+    fixture: z._default(z.string().check(z.minLength(1)), 'default'),
+    host: z._default(z.string().check(z.minLength(1)), DEFAULT_HOST),
+    port: z._default(
+      z
+        .int('expected a port number 0-65535')
+        .check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535')),
+      DEFAULT_PORT,
+    ),
+    agentPort: z.optional(
+      z
+        .int('expected a port number 0-65535')
+        .check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535')),
+    ),
+    stateFile: z.optional(z.string().check(z.minLength(1))),
+    agentScripts: z.optional(z.string().check(z.minLength(1))),
+    allowedHosts: z.optional(z.string().check(z.minLength(1))),
+    maxRecords: z.optional(z.int().check(z.gte(1))),
+    maxStoreMb: z.optional(z.int().check(z.gte(1))),
+    maxTenants: z.optional(z.int().check(z.gte(0), z.lte(10_000))),
+    tenantIdleMinutes: z.optional(z.int().check(z.gte(1))),
+    maxBodyKb: z._default(z.int().check(z.gte(1), z.lte(1024 * 1024)), 1024),
+    bodyTimeoutMs: z._default(z.int().check(z.gte(100), z.lte(3_600_000)), 10_000),
+    cors: z.optional(z.string().check(z.minLength(1))),
+    quiet: z._default(z.boolean(), false),
+    replay: z.optional(z.string().check(z.minLength(1))),
+    streaming: z._default(z.boolean(), false),
+    log: z._default(z.enum(['pretty', 'json']), 'pretty'),
+  },
+);
 /** The options of `fakehands serve`, with defaults applied. */
 export type ServeConfig = z.output<typeof ServeOptions>;
 
@@ -144,9 +279,10 @@ function serveHelpText(): string {
 export const CONFIG_FILE = 'fakehands.config.json';
 
 /** How a value of the config file is written: as the option's own type, except `latency` ("MIN-MAX", as the flag). */
-const configValue = (key: string): z.ZodMiniType => key === 'latency'
-  ? z.string().check(z.regex(/^\d+-\d+$/, 'expected "MIN-MAX" in milliseconds, e.g. "50-300"'))
-  : (ServeOptions.shape as Record<string, z.ZodMiniType>)[key]!;
+const configValue = (key: string): z.ZodMiniType =>
+  key === 'latency'
+    ? z.string().check(z.regex(/^\d+-\d+$/, 'expected "MIN-MAX" in milliseconds, e.g. "50-300"'))
+    : (ServeOptions.shape as Record<string, z.ZodMiniType>)[key]!;
 
 /**
  * The schema of `fakehands.config.json`: any option of `fakehands serve`, keyed by its flag's name
@@ -155,11 +291,15 @@ const configValue = (key: string): z.ZodMiniType => key === 'latency'
  */
 export const ConfigFile = z.strictObject({
   $schema: z.optional(z.string()),
-  ...Object.fromEntries(Object.entries(SERVE_FLAGS).filter(([, o]) => o.key !== null).map(([flag, o]) => {
-    const schema = z.optional(configValue(o.key!));
-    z.globalRegistry.add(schema, { description: o.help });
-    return [flag, schema];
-  })),
+  ...Object.fromEntries(
+    Object.entries(SERVE_FLAGS)
+      .filter(([, o]) => o.key !== null)
+      .map(([flag, o]) => {
+        const schema = z.optional(configValue(o.key!));
+        z.globalRegistry.add(schema, { description: o.help });
+        return [flag, schema];
+      }),
+  ),
 });
 
 /** A config file read: where it is, and its values by flag name. */
@@ -195,14 +335,25 @@ export function readConfigFile(folder: string): LoadedConfigFile | null {
   }
   // Only what the file says: the schema's defaults must not hide an environment variable.
   const parsed = result.data as Record<string, unknown>;
-  return { path, values: Object.fromEntries(Object.keys(data as object).filter((key) => key !== '$schema').map((key) => [key, parsed[key]])) };
+  return {
+    path,
+    values: Object.fromEntries(
+      Object.keys(data as object)
+        .filter((key) => key !== '$schema')
+        .map((key) => [key, parsed[key]]),
+    ),
+  };
 }
 
 /**
  * Reads options from flags, then environment variables, then `config` (the config file's values);
  * throws a `usage` error naming the bad one.
  */
-export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv, config: LoadedConfigFile | null = null): ServeConfig | 'help' | 'serve-help' | 'version' {
+export function parseServeArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  config: LoadedConfigFile | null = null,
+): ServeConfig | 'help' | 'serve-help' | 'version' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -215,14 +366,16 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv, config: L
     const message = (error as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message);
     const ambiguous = /Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
-    if (ambiguous) throw usage(`invalid ${ambiguous[1]}: a value that starts with "-" is written ${ambiguous[1]}=VALUE (see fakehands --help)`);
+    if (ambiguous)
+      throw usage(`invalid ${ambiguous[1]}: a value that starts with "-" is written ${ambiguous[1]}=VALUE (see fakehands --help)`);
     throw usage(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const command = parsed.positionals[0];
   if (values.help) return command === 'serve' ? 'serve-help' : 'help';
   if (values.version) return 'version';
-  if ((command !== undefined && command !== 'serve') || parsed.positionals.length > 1) throw usage(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
+  if ((command !== undefined && command !== 'serve') || parsed.positionals.length > 1)
+    throw usage(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
   const raw: Record<string, unknown> = {};
   const given: Record<string, unknown> = {};
   const source: Record<string, string> = {};
@@ -236,7 +389,8 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv, config: L
       source[option.key] = option.env!;
       if (option.type === 'boolean') {
         const read = BOOLEAN_TEXT[fromEnv.trim().toLowerCase()];
-        if (read === undefined) throw usage(`invalid ${option.env} ${JSON.stringify(fromEnv)}: expected true or false (1/0, yes/no) (see fakehands --help)`);
+        if (read === undefined)
+          throw usage(`invalid ${option.env} ${JSON.stringify(fromEnv)}: expected true or false (1/0, yes/no) (see fakehands --help)`);
         value = read;
       }
     }
@@ -252,15 +406,21 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv, config: L
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const key = String(issue.path[0]);
-    const message = key === 'latency' && typeof raw.latency === 'string' ? 'expected MIN-MAX in milliseconds, e.g. 50-300'
-      : key === 'latency' ? 'MIN must not exceed MAX' : issue.message;
+    const message =
+      key === 'latency' && typeof raw.latency === 'string'
+        ? 'expected MIN-MAX in milliseconds, e.g. 50-300'
+        : key === 'latency'
+          ? 'MIN must not exceed MAX'
+          : issue.message;
     const flag = Object.entries(SERVE_FLAGS).find(([, o]) => o.key === key)?.[0] ?? key;
     const where = source[key]?.startsWith('"') ? source[key] : `--${flag}`;
     throw usage(`invalid ${where} ${JSON.stringify(given[key])}: ${message} (see fakehands --help)`);
   }
   // A key that no route checks is a mistake, not a setting: say so rather than serve without it (the environment's key, shared with `fakehands verify`, is left alone).
   if (result.data.auth === 'none' && raw.apiKey !== undefined && !source.apiKey!.startsWith('FAKEHANDS_')) {
-    throw usage(`${source.apiKey} is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)`);
+    throw usage(
+      `${source.apiKey} is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)`,
+    );
   }
   return result.data;
 }
@@ -269,11 +429,16 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv, config: L
 export function corsPolicy(option: string | undefined): CorsPolicy {
   if (option === undefined) return 'localhost';
   if (option === '*') return '*';
-  const origins = option.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = option
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     const parsed = URL.canParse(origin) ? new URL(origin) : null;
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
-      throw usage(`invalid --cors ${JSON.stringify(origin)}: expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)`);
+      throw usage(
+        `invalid --cors ${JSON.stringify(origin)}: expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)`,
+      );
     }
   }
   return origins;
@@ -287,17 +452,29 @@ async function checkPaths(config: ServeConfig): Promise<void> {
   if (config.stateFile) {
     const folder = dirname(resolve(config.stateFile));
     const info = await stat(folder).catch(() => null);
-    if (!info?.isDirectory()) throw new FakehandsError('invalid_state_file', `invalid --state-file ${JSON.stringify(config.stateFile)}: the folder ${folder} does not exist; create it first`);
-    if (!(await access(folder, constants.W_OK).then(() => true, () => false))) {
-      throw new FakehandsError('invalid_state_file', `invalid --state-file ${JSON.stringify(config.stateFile)}: the folder ${folder} is not writable; pick a folder you can write to`);
+    if (!info?.isDirectory())
+      throw new FakehandsError(
+        'invalid_state_file',
+        `invalid --state-file ${JSON.stringify(config.stateFile)}: the folder ${folder} does not exist; create it first`,
+      );
+    if (
+      !(await access(folder, constants.W_OK).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      throw new FakehandsError(
+        'invalid_state_file',
+        `invalid --state-file ${JSON.stringify(config.stateFile)}: the folder ${folder} is not writable; pick a folder you can write to`,
+      );
     }
   }
   if (config.fixturesDir) {
     const info = await stat(config.fixturesDir).catch(() => null);
-    if (!info?.isDirectory()) throw usage(`invalid --fixtures-dir ${JSON.stringify(config.fixturesDir)}: no such folder (see fakehands --help)`);
+    if (!info?.isDirectory())
+      throw usage(`invalid --fixtures-dir ${JSON.stringify(config.fixturesDir)}: no such folder (see fakehands --help)`);
   }
 }
-
 
 /** The agent scripts of `--agent-scripts`: a JSON array in a file (one line and exit 2 when it cannot be read). */
 async function readAgentScripts(path: string): Promise<unknown[]> {
@@ -306,27 +483,41 @@ async function readAgentScripts(path: string): Promise<unknown[]> {
   try {
     data = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`);
+    throw usage(
+      `invalid --agent-scripts ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`,
+    );
   }
-  if (!Array.isArray(data)) throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: expected a JSON array of scripts (see fakehands --help)`);
+  if (!Array.isArray(data))
+    throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: expected a JSON array of scripts (see fakehands --help)`);
   return data;
 }
 
 /** `--replay FILE`: the file (a V0 trajectory array, or a `POST /_fakehands/replay` body) replayed through the control API; a bad file is a usage error. */
-async function replayAtStart(fake: Fake, path: string, apiKey: string | undefined): Promise<{ conversation_id: string; conversation_url: string }> {
+async function replayAtStart(
+  fake: Fake,
+  path: string,
+  apiKey: string | undefined,
+): Promise<{ conversation_id: string; conversation_url: string }> {
   const { readFile } = await import('node:fs/promises');
   let data: unknown;
   try {
     data = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw usage(`invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`);
+    throw usage(
+      `invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`,
+    );
   }
   const body = Array.isArray(data) ? { trajectory: data } : data;
-  const response = await fake.fetch(new Request('http://localhost/_fakehands/replay', {
-    method: 'POST', headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-session-api-key': apiKey } : {}) }, body: JSON.stringify(body),
-  }));
-  const answer = await response.json() as { conversation_id: string; conversation_url: string; detail?: unknown };
-  if (response.status !== 201) throw usage(`invalid --replay ${JSON.stringify(path)}: ${JSON.stringify(answer.detail ?? answer).slice(0, 500)}`);
+  const response = await fake.fetch(
+    new Request('http://localhost/_fakehands/replay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-session-api-key': apiKey } : {}) },
+      body: JSON.stringify(body),
+    }),
+  );
+  const answer = (await response.json()) as { conversation_id: string; conversation_url: string; detail?: unknown };
+  if (response.status !== 201)
+    throw usage(`invalid --replay ${JSON.stringify(path)}: ${JSON.stringify(answer.detail ?? answer).slice(0, 500)}`);
   return answer;
 }
 
@@ -360,16 +551,28 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     stateFile = new StateFileWriter(config.stateFile);
   }
   // The default agent port, when another process has it, gives way to a free one (conversation_url names it); a port asked for does not.
-  const agentPort = config.agentPort !== undefined ? await freePort(config.host, config.agentPort)
-    : await freePort(config.host, config.port === 0 ? 0 : DEFAULT_AGENT_PORT, true);
+  const agentPort =
+    config.agentPort !== undefined
+      ? await freePort(config.host, config.agentPort)
+      : await freePort(config.host, config.port === 0 ? 0 : DEFAULT_AGENT_PORT, true);
   const agentHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const agentUrl = `http://${agentHost === '0.0.0.0' || agentHost === '[::]' ? '127.0.0.1' : agentHost}:${agentPort}`;
   let fake: Fake;
   try {
     fake = await createFake({
       agentScripts: (config.agentScripts ? await readAgentScripts(config.agentScripts) : []) as FakeOptionsInput['agentScripts'],
-      baseUrl: 'http://localhost', agentUrl, apiKey: config.apiKey, auth: config.auth, agentServerVersion: config.agentServerVersion, seed, fixture,
-      timings: config.timings, clock: 'system', latency: config.latency, fixturesDir: config.fixturesDir, streaming: config.streaming,
+      baseUrl: 'http://localhost',
+      agentUrl,
+      apiKey: config.apiKey,
+      auth: config.auth,
+      agentServerVersion: config.agentServerVersion,
+      seed,
+      fixture,
+      timings: config.timings,
+      clock: 'system',
+      latency: config.latency,
+      fixturesDir: config.fixturesDir,
+      streaming: config.streaming,
       ...(config.maxRecords !== undefined ? { maxRecords: config.maxRecords } : {}),
       ...(config.maxStoreMb !== undefined ? { maxStoreBytes: config.maxStoreMb * 1024 * 1024 } : {}),
       ...(config.maxTenants !== undefined ? { maxTenants: config.maxTenants } : {}),
@@ -379,16 +582,30 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     throw error instanceof FakehandsError ? error : usage((error as Error).message);
   }
   const server = createFakeServer(fake, {
-    cors, log: logger(config), stateFile,
-    allowedHosts: config.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean) ?? [],
-    maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
+    cors,
+    log: logger(config),
+    stateFile,
+    allowedHosts:
+      config.allowedHosts
+        ?.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean) ?? [],
+    maxBodyBytes: config.maxBodyKb * 1024,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
   });
   // The agent server of every RUNNING sandbox: its own listener, on the origin conversation_url names.
   const agentServer = createFakeServer(fake, {
-    origin: agentUrl, cors, log: logger(config),
-    allowedHosts: config.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean) ?? [],
-    maxBodyBytes: config.maxBodyKb * 1024, bodyTimeoutMs: config.bodyTimeoutMs,
+    origin: agentUrl,
+    cors,
+    log: logger(config),
+    allowedHosts:
+      config.allowedHosts
+        ?.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean) ?? [],
+    maxBodyBytes: config.maxBodyKb * 1024,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     onError: (line) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', ...line })}\n`),
   });
   const listen = async (listener: typeof server, port: number, flag: string) => {
@@ -396,7 +613,8 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       return await listener.listen(port, config.host);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw usage(`${flag === '--port' ? 'port' : 'agent port'} ${port} on ${config.host} is in use; pass ${flag} 0 for a free one`);
+      if (code === 'EADDRINUSE')
+        throw usage(`${flag === '--port' ? 'port' : 'agent port'} ${port} on ${config.host} is in use; pass ${flag} 0 for a free one`);
       throw usage(`cannot listen on ${config.host}:${port} (${code ?? (error as Error).message})`);
     }
   };
@@ -415,11 +633,15 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
         tenantWriters.set(name, writer);
         // The first snapshot is asked for at once: it runs before the request that made the tenant (whose changes wait for it).
         // When it fails (a full disk), the writer writes the whole state with the next change instead (issue 29, finding 8).
-        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })]).then(([snapshot]) => writer.write(snapshot)).catch(() => undefined);
-        instance.onChange((changes, state) => ready.then(async () => {
-          if (writer.unwritten) await mkdir(dir, { recursive: true });
-          return writer.record(changes, state);
-        }));
+        const ready = Promise.all([instance.snapshot(), mkdir(dir, { recursive: true })])
+          .then(([snapshot]) => writer.write(snapshot))
+          .catch(() => undefined);
+        instance.onChange((changes, state) =>
+          ready.then(async () => {
+            if (writer.unwritten) await mkdir(dir, { recursive: true });
+            return writer.record(changes, state);
+          }),
+        );
       },
       deleted: async (name) => {
         const writer = tenantWriters.get(name);
@@ -436,27 +658,48 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       if (restarted) await stateFile.adopt();
       else await stateFile.write(await fake.snapshot());
     } catch (error) {
-      throw new FakehandsError('invalid_state_file', `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`);
+      throw new FakehandsError(
+        'invalid_state_file',
+        `cannot write --state-file ${JSON.stringify(config.stateFile)}: ${(error as Error).message}`,
+      );
     }
   }
   const replayed = config.replay ? await replayAtStart(fake, config.replay, config.apiKey) : null;
-  const keyNote = config.auth === 'none' ? null
-    : config.apiKey === DEFAULT_API_KEY ? `${DEFAULT_API_KEY} (the documented default)` : '(set by --api-key; not shown)';
-  const nonLoopback = isLoopback(config.host) ? null : `listening on ${config.host}, reachable from other machines; the fake is meant for loopback only`;
+  const keyNote =
+    config.auth === 'none'
+      ? null
+      : config.apiKey === DEFAULT_API_KEY
+        ? `${DEFAULT_API_KEY} (the documented default)`
+        : '(set by --api-key; not shown)';
+  const nonLoopback = isLoopback(config.host)
+    ? null
+    : `listening on ${config.host}, reachable from other machines; the fake is meant for loopback only`;
   if (config.log === 'json') {
     // JSON lines only: the banner is one line too, with no key in it.
-    process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'listening', url, agent_url: agentUrl, control_api: `${url}/_fakehands/`, openapi: `${url}/openapi.json`, auth: config.auth, api_key: keyNote === null ? null : config.apiKey === DEFAULT_API_KEY ? 'default' : 'custom' })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ level: 'info', msg: 'listening', url, agent_url: agentUrl, control_api: `${url}/_fakehands/`, openapi: `${url}/openapi.json`, auth: config.auth, api_key: keyNote === null ? null : config.apiKey === DEFAULT_API_KEY ? 'default' : 'custom' })}\n`,
+    );
     if (nonLoopback) process.stderr.write(`${JSON.stringify({ level: 'warn', msg: nonLoopback })}\n`);
   } else {
     process.stdout.write(`fakehands listening on ${url}\n`);
-    process.stdout.write(keyNote === null ? 'API key: none checked (auth: none; --auth legacy or --auth all checks X-Session-API-Key)\n'
-      : `API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`);
+    process.stdout.write(
+      keyNote === null
+        ? 'API key: none checked (auth: none; --auth legacy or --auth all checks X-Session-API-Key)\n'
+        : `API key: ${keyNote}; send it as X-Session-API-Key (auth: ${config.auth})\n`,
+    );
     process.stdout.write(`control API: ${url}/_fakehands/ · OpenAPI: ${url}/openapi.json\n`);
     if (configFile) process.stdout.write(`options from ${configFile} (flags and environment variables win)\n`);
-    process.stdout.write(`agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`);
+    process.stdout.write(
+      `agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`,
+    );
     if (nonLoopback) process.stderr.write(`fakehands: warning: ${nonLoopback}\n`);
   }
-  if (replayed) process.stdout.write(config.log === 'json' ? `${JSON.stringify({ level: 'info', msg: 'replaying', conversation_id: replayed.conversation_id, conversation_url: replayed.conversation_url })}\n` : `replaying ${config.replay} on conversation ${replayed.conversation_id} (${replayed.conversation_url})\n`);
+  if (replayed)
+    process.stdout.write(
+      config.log === 'json'
+        ? `${JSON.stringify({ level: 'info', msg: 'replaying', conversation_id: replayed.conversation_id, conversation_url: replayed.conversation_url })}\n`
+        : `replaying ${config.replay} on conversation ${replayed.conversation_id} (${replayed.conversation_url})\n`,
+    );
 
   let stopping = false;
   const stop = () => {
@@ -488,7 +731,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     if (argv[0] === 'verify') {
       const { runVerify } = await import('./pact/command.js');
-      return process.exit(await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), { script: process.argv[1]!, writeError: (text) => process.stderr.write(text) }));
+      return process.exit(
+        await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), {
+          script: process.argv[1]!,
+          writeError: (text) => process.stderr.write(text),
+        }),
+      );
     }
     if (argv[0] === 'canvas') {
       const { runCanvas } = await import('./canvas/command.js');

@@ -65,7 +65,11 @@ export interface FakeCore {
  */
 export async function createCore(input: FakeOptionsInput, environment: Environment): Promise<FakeCore> {
   const instance = await createInstance(input, environment);
-  const tenants = new Tenants((name, saved) => createInstance(saved === null ? input : { ...input, fixture: saved as FixtureInput }, environment, { tenant: name, saved }), { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs });
+  const tenants = new Tenants(
+    (name, saved) =>
+      createInstance(saved === null ? input : { ...input, fixture: saved as FixtureInput }, environment, { tenant: name, saved }),
+    { maxTenants: instance.options.maxTenants, idleMs: instance.options.tenantIdleMs },
+  );
   instance.tenants = tenants;
   const mounts = defaultMounts(instance, instance.options.baseUrl, tenants);
   // One `fake.service` per instance, the same object for its whole life.
@@ -84,15 +88,29 @@ export async function createCore(input: FakeOptionsInput, environment: Environme
       return copy;
     };
     return {
-      clock: target.clock, service: serviceOf(target), options: target.options, timings: target.timings,
-      faults: target.faults, journal: target.journal, mounts,
-      reset: target.reset, snapshot: target.snapshot, onChange: target.onChange,
+      clock: target.clock,
+      service: serviceOf(target),
+      options: target.options,
+      timings: target.timings,
+      faults: target.faults,
+      journal: target.journal,
+      mounts,
+      reset: target.reset,
+      snapshot: target.snapshot,
+      onChange: target.onChange,
       fetch: async (request) => toResponse(await mounts.fetch(named(request))),
-      answer: (request) => mounts.answer(tenant === null ? request : {
-        method: request.method, url: request.url, text: () => request.text(),
-        ...(request.arrayBuffer ? { arrayBuffer: () => request.arrayBuffer!() } : {}),
-        headers: { get: (name) => (name.toLowerCase() === TENANT_HEADER ? tenant : request.headers.get(name)) },
-      }),
+      answer: (request) =>
+        mounts.answer(
+          tenant === null
+            ? request
+            : {
+                method: request.method,
+                url: request.url,
+                text: () => request.text(),
+                ...(request.arrayBuffer ? { arrayBuffer: () => request.arrayBuffer!() } : {}),
+                headers: { get: (name) => (name.toLowerCase() === TENANT_HEADER ? tenant : request.headers.get(name)) },
+              },
+        ),
       tenant: async (name) => {
         const found = tenants.nameOf({ get: (header) => (header === TENANT_HEADER ? name : null) });
         if (isRefusal(found)) throw found;

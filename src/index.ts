@@ -47,7 +47,13 @@ export type { Answer, AnswerBody, RequestLike } from './http/responses.js';
 export type { Mounts, Mount, Placement } from './mounts/mounts.js';
 export type { FakeHandler } from './mounts/msw-handlers.js';
 export { DEFAULT_API_KEY, DEFAULT_BASE_URL, FakeOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
-export { INSTANT_TIMINGS, REALISTIC_TIMINGS, SANDBOX_TRANSITIONS, CONVERSATION_STATUS_OF_SANDBOX, type Timings } from './domain/time/lifecycle.js';
+export {
+  INSTANT_TIMINGS,
+  REALISTIC_TIMINGS,
+  SANDBOX_TRANSITIONS,
+  CONVERSATION_STATUS_OF_SANDBOX,
+  type Timings,
+} from './domain/time/lifecycle.js';
 export type { FakeService, Page, PageRequest, AppConversationFilters, StartTaskFilters } from './domain/service.js';
 export * as schemas from './schemas/index.js';
 export type { Fixture, FixtureInput } from './schemas/fixture.js';

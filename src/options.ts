@@ -23,7 +23,10 @@ const TimingsObject = z.strictObject({
 });
 
 const isClock = (value: unknown): value is Clock =>
-  typeof value === 'object' && value !== null && typeof (value as Clock).now === 'function' && typeof (value as Clock).advance === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Clock).now === 'function' &&
+  typeof (value as Clock).advance === 'function';
 
 /** Every knob of the fake, validated, with defaults. */
 export const FakeOptions = z.strictObject({
@@ -46,7 +49,10 @@ export const FakeOptions = z.strictObject({
    * copies): before 1.3.0 (the Nov 2025 web app's 1.1.0) the terminal's events are
    * `ExecuteBashAction`/`ExecuteBashObservation`, not `TerminalAction`/`TerminalObservation`.
    */
-  agentServerVersion: z._default(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'expected a version MAJOR.MINOR.PATCH, such as 1.1.0')), NEWEST_AGENT_SERVER_VERSION),
+  agentServerVersion: z._default(
+    z.string().check(z.regex(/^\d+\.\d+\.\d+$/, 'expected a version MAJOR.MINOR.PATCH, such as 1.1.0')),
+    NEWEST_AGENT_SERVER_VERSION,
+  ),
   /** Token streaming: each agent message is preceded on the socket by `StreamingDeltaEvent` frames (never stored), as with the LLM's `stream` setting on every conversation. */
   streaming: z._default(z.boolean(), false),
   /** How fast streamed tokens arrive, on the fake's clock (tokens per second). */
@@ -54,11 +60,17 @@ export const FakeOptions = z.strictObject({
   /** Seed of every generated id, name, key and timestamp. */
   seed: z._default(z.int(), 1),
   /** The data to start from: `default`, `empty`, a path to a JSON file, a fixture object, or a function returning one (called on create and every reset, so a large data set is not kept twice). */
-  fixture: z._default(z.union([
-    z.string().check(z.minLength(1)),
-    z.custom<FixtureInput>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'expected a fixture name, path, object or function'),
-    z.custom<() => FixtureInput>((v) => typeof v === 'function', 'expected a fixture name, path, object or function'),
-  ]), 'default'),
+  fixture: z._default(
+    z.union([
+      z.string().check(z.minLength(1)),
+      z.custom<FixtureInput>(
+        (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+        'expected a fixture name, path, object or function',
+      ),
+      z.custom<() => FixtureInput>((v) => typeof v === 'function', 'expected a fixture name, path, object or function'),
+    ]),
+    'default',
+  ),
   /** How long time-driven steps take: `realistic` (default), `instant`, or per-step milliseconds. */
   timings: z._default(z.union([z.enum(['realistic', 'instant']), TimingsObject]), 'realistic'),
   /**
@@ -71,7 +83,14 @@ export const FakeOptions = z.strictObject({
   /** `created_by_user_id` of what the caller creates. */
   userId: z._default(z.nullable(z.string()), null),
   /** Extra latency per request in milliseconds, picked between min and max by a generator seeded with `seed`. */
-  latency: z._default(z.nullable(z.strictObject({ min: z.int().check(z.gte(0)), max: z.int().check(z.gte(0)) }).check(z.refine((l) => l.min <= l.max, 'min must not exceed max'))), null),
+  latency: z._default(
+    z.nullable(
+      z
+        .strictObject({ min: z.int().check(z.gte(0)), max: z.int().check(z.gte(0)) })
+        .check(z.refine((l) => l.min <= l.max, 'min must not exceed max')),
+    ),
+    null,
+  ),
   /** A folder whose `NAME.json` files the control API's reset may load by name (regular files only); none by default. */
   fixturesDir: z._default(z.nullable(z.string().check(z.minLength(1))), null),
   /** Most records the fake holds (sandboxes, conversations, start tasks, specs); a create past it answers 507. */

@@ -11,7 +11,8 @@ function findRoot(): URL {
   for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
     const manifest = new URL('package.json', dir);
     if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return dir;
-    if (dir.pathname === '/') throw new Error(`Failed to find the fakehands package root above ${import.meta.url}: no package.json named "${PACKAGE_NAME}".`);
+    if (dir.pathname === '/')
+      throw new Error(`Failed to find the fakehands package root above ${import.meta.url}: no package.json named "${PACKAGE_NAME}".`);
   }
 }
 

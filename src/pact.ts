@@ -7,4 +7,12 @@
  * if (!result.ok) console.error(result.problems)
  */
 export { parseVerifyArgs, runVerify, VERIFY_HELP, type VerifyConfig } from './pact/command.js';
-export { verifyProvider, AGENT_PROVIDER_NAME, CONSUMER_NAME, CONTRACTS_DIR, PROVIDER_NAME, type VerifyOptions, type VerifyResult } from './pact/verify.js';
+export {
+  verifyProvider,
+  AGENT_PROVIDER_NAME,
+  CONSUMER_NAME,
+  CONTRACTS_DIR,
+  PROVIDER_NAME,
+  type VerifyOptions,
+  type VerifyResult,
+} from './pact/verify.js';

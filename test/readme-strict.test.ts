@@ -25,15 +25,31 @@ describe('the README under strict TypeScript', () => {
       await mkdir(dirname(join(dir, path)), { recursive: true });
       await writeFile(join(dir, path), code);
     }
-    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', moduleDetection: 'force',
-        lib: ['es2022', 'dom', 'dom.iterable'], types: ['node'], skipLibCheck: true,
-      },
-      include: files.map(([path]) => path),
-    }));
-    const run = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir })
-      .then(() => ({ stdout: '' }), (error: { stdout: string }) => ({ stdout: error.stdout }));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'es2022',
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          moduleDetection: 'force',
+          lib: ['es2022', 'dom', 'dom.iterable'],
+          types: ['node'],
+          skipLibCheck: true,
+        },
+        include: files.map(([path]) => path),
+      }),
+    );
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')],
+      { cwd: dir },
+    ).then(
+      () => ({ stdout: '' }),
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
     expect(run.stdout).toBe('');
   }, 120_000);
 });

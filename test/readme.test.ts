@@ -42,21 +42,31 @@ describe('README', () => {
     await writeFile(new URL('test/conversation.test.ts', dir), readmeFile('test/conversation.test.ts'));
     // The README names the setup file in vitest.config.ts: setupFiles: ['./test/fake.ts'].
     expect(README).toContain("`setupFiles: ['./test/fake.ts']` in `vitest.config.ts`");
-    await writeFile(new URL('vitest.config.ts', dir), "export default { test: { root: new URL('.', import.meta.url).pathname, include: ['test/*.test.ts'], setupFiles: ['./test/fake.ts'] } };\n");
-    const run = await promisify(execFile)('npx', ['vitest', 'run', '--config', new URL('vitest.config.ts', dir).pathname], { cwd: new URL('..', import.meta.url).pathname }).catch((error: { stdout: string; stderr: string }) => error);
+    await writeFile(
+      new URL('vitest.config.ts', dir),
+      "export default { test: { root: new URL('.', import.meta.url).pathname, include: ['test/*.test.ts'], setupFiles: ['./test/fake.ts'] } };\n",
+    );
+    const run = await promisify(execFile)('npx', ['vitest', 'run', '--config', new URL('vitest.config.ts', dir).pathname], {
+      cwd: new URL('..', import.meta.url).pathname,
+    }).catch((error: { stdout: string; stderr: string }) => error);
     expect(`${run.stdout}${run.stderr}`).toContain('1 passed');
   }, 90_000);
 
-  it('the Playwright recipe\'s webServer command serves its url, as Playwright waits for it', async () => {
+  it("the Playwright recipe's webServer command serves its url, as Playwright waits for it", async () => {
     const block = blocks('js').find((code) => code.includes('webServer'))!;
-    const config = (await import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(block)}`)).default as { webServer: { command: string; url: string } };
+    const config = (await import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(block)}`)).default as {
+      webServer: { command: string; url: string };
+    };
     const [, ...args] = config.webServer.command.replace(/^npx fakehands /, 'fakehands ').split(' ');
     const { spawn } = await import('node:child_process');
     const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, ...args], { stdio: 'ignore' });
     try {
       let status = 0;
       for (let i = 0; i < 100 && status !== 200; i++) {
-        status = await fetch(config.webServer.url).then((r) => r.status, () => 0);
+        status = await fetch(config.webServer.url).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await new Promise((r) => setTimeout(r, 100));
       }
       expect(status).toBe(200);
@@ -67,15 +77,22 @@ describe('README', () => {
 
   it('the Vite recipe proxies to where `npm start` serves', async () => {
     const block = blocks('js').find((code) => code.includes('proxy'))!;
-    const config = (await import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(block)}`)).default as { server: { proxy: Record<string, string> } };
+    const config = (await import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(block)}`)).default as {
+      server: { proxy: Record<string, string> };
+    };
     const { DEFAULT_HOST, DEFAULT_PORT } = await import('../src/cli.js');
     expect(config.server.proxy['/api']).toBe(`http://${DEFAULT_HOST}:${DEFAULT_PORT}`);
   });
 
   it('the control API curl examples work against the real server', async () => {
     const cli = await startCli(['--quiet']);
-    const script = blocks('sh').find((b) => b.includes('/_fakehands/health'))!.replaceAll('http://127.0.0.1:3000', cli.url);
-    const { stdout } = await promisify(execFile)('bash', ['-c', `set -e\n${script.replaceAll(/^curl /gm, 'curl -f ').replaceAll('\ncurl', '\necho\ncurl')}`]);
+    const script = blocks('sh')
+      .find((b) => b.includes('/_fakehands/health'))!
+      .replaceAll('http://127.0.0.1:3000', cli.url);
+    const { stdout } = await promisify(execFile)('bash', [
+      '-c',
+      `set -e\n${script.replaceAll(/^curl /gm, 'curl -f ').replaceAll('\ncurl', '\necho\ncurl')}`,
+    ]);
     const lines = stdout.split('\n').filter(Boolean);
     expect(JSON.parse(lines[0]!)).toEqual({ status: 'ok' });
     expect(JSON.parse(lines[1]!)).toEqual({ status: 'ok' });
@@ -97,10 +114,16 @@ describe('README', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(new URL('fakehands.config.json', dir), example!);
     const { spawn } = await import('node:child_process');
-    const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, 'serve', '--port', '0', '--agent-port', '0'], { cwd: dir.pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      [new URL('../bin/fakehands.js', import.meta.url).pathname, 'serve', '--port', '0', '--agent-port', '0'],
+      { cwd: dir.pathname, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       let stdout = '';
-      proc.stdout.on('data', (d: Buffer) => { stdout += d; });
+      proc.stdout.on('data', (d: Buffer) => {
+        stdout += d;
+      });
       for (let i = 0; i < 300 && !stdout.includes('agent server:'); i++) await new Promise((r) => setTimeout(r, 50));
       expect(stdout).toContain('API key: none checked');
       const url = /listening on (\S+)/.exec(stdout)![1]!;
@@ -120,10 +143,12 @@ describe('README', () => {
     delete provider.paths['/api/v1/sandbox-specs/search'];
     const report = await checkDrift({ specs: [provider], extraKnown: await readKnownDifferences(file.pathname) });
     expect(report.differences).toEqual([]);
-    expect(formatReport(report)).toEqual(expect.arrayContaining([
-      'GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]',
-      `stale declaration: GET /api/v1/sandboxes/search → response items[].status (enum) no longer differs; remove it from ${file.pathname}`,
-    ]));
+    expect(formatReport(report)).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]',
+        `stale declaration: GET /api/v1/sandboxes/search → response items[].status (enum) no longer differs; remove it from ${file.pathname}`,
+      ]),
+    );
   });
 
   describe('stale or contradictory text (finding 4)', () => {
@@ -136,12 +161,14 @@ describe('README', () => {
       expect(setUp).toMatch(/`npm test` \([^)]*\) took \d+ minutes on a 2-core machine/);
     });
 
-    it('finding 4: /api/options/config and a conversation\'s /config answer 200, as the README\'s table says', async () => {
+    it("finding 4: /api/options/config and a conversation's /config answer 200, as the README's table says", async () => {
       const { createFake } = await import('../src/index.js');
       const fake = await createFake({ auth: 'none' });
       const config = await fake.fetch(new Request('http://localhost:3000/api/options/config'));
       expect(config.status).toBe(200);
-      const { results } = await (await fake.fetch(new Request('http://localhost:3000/api/conversations'))).json() as { results: { conversation_id: string; status: string }[] };
+      const { results } = (await (await fake.fetch(new Request('http://localhost:3000/api/conversations'))).json()) as {
+        results: { conversation_id: string; status: string }[];
+      };
       const running = results.find((c) => c.status === 'RUNNING')!;
       const runtime = await fake.fetch(new Request(`http://localhost:3000/api/conversations/${running.conversation_id}/config`));
       expect(runtime.status).toBe(200);

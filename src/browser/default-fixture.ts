@@ -10,7 +10,10 @@ import { DEFAULT_FIXTURE_DRAWS, DEFAULT_FIXTURE_SETTINGS } from './fixtures.gene
 /** A chooser that hands out `draws` in order; throws when they do not match what is asked (a stale recording). */
 export function replayChooser(draws: readonly (number | string)[]): Chooser {
   let next = 0;
-  const stale = () => new Error(`fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`);
+  const stale = () =>
+    new Error(
+      `fakehands: the recorded choices of the default fixture do not match its generator at draw ${next - 1} (run npm run fixtures)`,
+    );
   const word = (): string => {
     const value = draws[next++];
     if (typeof value !== 'string') throw stale();
@@ -33,4 +36,7 @@ export function defaultFixture(): FixtureInput {
 }
 
 /** The built-in fixtures a page has, by name, each made anew when asked (parsed form). */
-export const BUILT_IN_PAGE_FIXTURES: Readonly<Record<string, () => FixtureInput>> = Object.freeze({ default: defaultFixture, empty: emptyFixture });
+export const BUILT_IN_PAGE_FIXTURES: Readonly<Record<string, () => FixtureInput>> = Object.freeze({
+  default: defaultFixture,
+  empty: emptyFixture,
+});

@@ -22,20 +22,33 @@ export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise
   const at = rest.indexOf('--canvas-port');
   if (at >= 0) {
     const text = rest[at + 1] ?? '';
-    if (!/^\d+$/.test(text) || Number(text) > 65535) throw new FakehandsError('usage', `invalid --canvas-port ${JSON.stringify(text)}: expected a port number`);
+    if (!/^\d+$/.test(text) || Number(text) > 65535)
+      throw new FakehandsError('usage', `invalid --canvas-port ${JSON.stringify(text)}: expected a port number`);
     canvasPort = Number(text);
     rest.splice(at, 2);
   }
   if (!rest.includes('--auth') && !env.FAKEHANDS_AUTH) rest.push('--auth', 'none');
   const config = parseServeArgs(rest, env);
-  if (config === 'help' || config === 'serve-help' || config === 'version') throw new FakehandsError('usage', 'fakehands canvas takes the options of fakehands serve and --canvas-port (see fakehands --help)');
+  if (config === 'help' || config === 'serve-help' || config === 'version')
+    throw new FakehandsError('usage', 'fakehands canvas takes the options of fakehands serve and --canvas-port (see fakehands --help)');
   const cacheDir = env.FAKEHANDS_CACHE_DIR ?? fileURLToPath(packageFile('.cache/'));
   process.stdout.write(`Agent Canvas ${AGENT_CANVAS_VERSION}: from ${cacheDir} (packed from the npm registry on first use)\n`);
   const dir = await ensureAgentCanvas(cacheDir);
   const { url, agentUrl } = await serve(config);
   // The local backend's key: the session key of a running sandbox (the agent host answers any of them).
-  const sandboxes = await (await fetch(`${url}/api/v1/sandboxes/search?limit=100`, { headers: { 'X-Session-API-Key': config.apiKey } })).json() as { items?: { status: string; session_api_key: string | null }[] };
+  const sandboxes = (await (
+    await fetch(`${url}/api/v1/sandboxes/search?limit=100`, { headers: { 'X-Session-API-Key': config.apiKey } })
+  ).json()) as { items?: { status: string; session_api_key: string | null }[] };
   const sessionApiKey = sandboxes.items?.find((s) => s.status === 'RUNNING' && s.session_api_key)?.session_api_key ?? config.apiKey;
-  const ingress = await startCanvasIngress({ buildDir: `${dir}/build`, agentUrl, sessionApiKey, cloud: { url, apiKey: config.apiKey }, port: canvasPort, host: config.host });
-  process.stdout.write(`Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`);
+  const ingress = await startCanvasIngress({
+    buildDir: `${dir}/build`,
+    agentUrl,
+    sessionApiKey,
+    cloud: { url, apiKey: config.apiKey },
+    port: canvasPort,
+    host: config.host,
+  });
+  process.stdout.write(
+    `Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`,
+  );
 }

@@ -13,7 +13,17 @@ import { connect } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 
 /** Where the page's own agent server answers: the prefixes Canvas's static server forwards to it. */
-export const LOCAL_BACKEND_PREFIXES = ['/api', '/sockets', '/server_info', '/health', '/ready', '/alive', '/docs', '/redoc', '/openapi.json'] as const;
+export const LOCAL_BACKEND_PREFIXES = [
+  '/api',
+  '/sockets',
+  '/server_info',
+  '/health',
+  '/ready',
+  '/alive',
+  '/docs',
+  '/redoc',
+  '/openapi.json',
+] as const;
 /** The automation service's prefix: a separate service the fake does not serve (answered 404 here). */
 export const AUTOMATION_PREFIX = '/api/automation';
 /** The id of the cloud backend the ingress registers. */
@@ -45,10 +55,22 @@ export interface CanvasIngress {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
-  '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.webmanifest': 'application/manifest+json',
-  '.txt': 'text/plain', '.xml': 'application/xml', '.wasm': 'application/wasm', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.webmanifest': 'application/manifest+json',
+  '.txt': 'text/plain',
+  '.xml': 'application/xml',
+  '.wasm': 'application/wasm',
+  '.map': 'application/json',
 };
 
 /** Whether `path` falls under `prefix` (the prefix itself or below it). */
@@ -62,12 +84,20 @@ export function isLocalBackendPath(path: string): boolean {
 /** The script index.html starts with: the session key, and both backends registered on a browser profile's first visit (a list already there is kept). */
 function bootstrapScript(options: CanvasIngressOptions): string {
   const cloud = options.cloud
-    ? { id: CLOUD_BACKEND_ID, name: options.cloud.name ?? 'fakehands (app server)', host: options.cloud.url, apiKey: options.cloud.apiKey, kind: 'cloud' }
+    ? {
+        id: CLOUD_BACKEND_ID,
+        name: options.cloud.name ?? 'fakehands (app server)',
+        host: options.cloud.url,
+        apiKey: options.cloud.apiKey,
+        kind: 'cloud',
+      }
     : null;
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
-  return `<script>(function(){var key=${json(options.sessionApiKey)};window.__AGENT_CANVAS_SESSION_API_KEY__=key;`
-    + `var cloud=${json(cloud)};try{if(localStorage.getItem('openhands-backends')===null){var list=[{id:'default-local',name:'Local',host:location.origin,apiKey:key,kind:'local'}];`
-    + `if(cloud)list.push(cloud);localStorage.setItem('openhands-backends',JSON.stringify(list));}}catch(e){}})();</script>`;
+  return (
+    `<script>(function(){var key=${json(options.sessionApiKey)};window.__AGENT_CANVAS_SESSION_API_KEY__=key;` +
+    `var cloud=${json(cloud)};try{if(localStorage.getItem('openhands-backends')===null){var list=[{id:'default-local',name:'Local',host:location.origin,apiKey:key,kind:'local'}];` +
+    `if(cloud)list.push(cloud);localStorage.setItem('openhands-backends',JSON.stringify(list));}}catch(e){}})();</script>`
+  );
 }
 
 /** Starts the ingress; resolves once it listens. */
@@ -86,13 +116,16 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
     if (isLocalBackendPath(path)) return forward(req, res);
     const file = normalize(join(root, decodeURIComponent(path)));
     if (!file.startsWith(root) || path === '/' || !extname(path)) return sendIndex(res);
-    readFile(file).then((body) => {
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-      res.end(body);
-    }, () => {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('Not Found');
-    });
+    readFile(file).then(
+      (body) => {
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('Not Found');
+      },
+    );
   });
 
   function sendIndex(res: import('node:http').ServerResponse) {
@@ -101,13 +134,19 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   }
 
   function forward(req: IncomingMessage, res: import('node:http').ServerResponse) {
-    const upstream = httpRequest({
-      host: agent.hostname, port: agent.port, method: req.method, path: req.url,
-      headers: { ...req.headers, host: agent.host },
-    }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: agent.hostname,
+        port: agent.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: agent.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ detail: 'The agent server did not answer' }));
@@ -130,7 +169,10 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
       upstream.pipe(socket);
       socket.pipe(upstream);
     });
-    const end = () => { upstream.destroy(); socket.destroy(); };
+    const end = () => {
+      upstream.destroy();
+      socket.destroy();
+    };
     upstream.on('error', end);
     socket.on('error', end);
     upstream.on('close', end);
@@ -146,9 +188,10 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     server,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -32,7 +32,10 @@ export async function ensureAgentCanvas(cacheDir: string, version = AGENT_CANVAS
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  await run(npm, ['pack', `${AGENT_CANVAS_PACKAGE}@${version}`, '--pack-destination', staging, '--silent'], { timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+  await run(npm, ['pack', `${AGENT_CANVAS_PACKAGE}@${version}`, '--pack-destination', staging, '--silent'], {
+    timeout: 300_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const tarball = (await readdir(staging)).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`npm pack ${AGENT_CANVAS_PACKAGE}@${version} wrote no tarball`);
   await run('tar', ['xzf', tarball], { cwd: staging, timeout: 300_000 });

@@ -17,7 +17,9 @@ export type ConversationEvent = z.output<typeof AgentEvent>;
 
 /** The WebSocket class to connect with: the global one in a browser, `ws`'s in Node 20. */
 export interface WebSocketClass {
-  new (url: string): {
+  new (
+    url: string,
+  ): {
     onopen: ((event: unknown) => void) | null;
     onmessage: ((event: { data: unknown }) => void) | null;
     onclose: ((event: { code: number; reason: string }) => void) | null;
@@ -28,11 +30,13 @@ export interface WebSocketClass {
 }
 
 /** Whether an msw interceptor (`@mswjs/interceptors`, which marks each applied one on `globalThis`) is on in this process. */
-const mswIntercepts = (what: 'websocket' | 'client-request'): boolean => (globalThis as Record<symbol, unknown>)[Symbol.for(`${what}-interceptor`)] !== undefined;
+const mswIntercepts = (what: 'websocket' | 'client-request'): boolean =>
+  (globalThis as Record<symbol, unknown>)[Symbol.for(`${what}-interceptor`)] !== undefined;
 
 /** Why a socket under msw in Node 20 never opens, and what to do. */
-const MSW_WITHOUT_WEBSOCKET = 'msw intercepts HTTP in this process but not WebSocket: msw patches only a global WebSocket, and Node 20 has none. '
-  + "Set `globalThis.WebSocket = WebSocket` (from 'ws') before `server.listen()`; the client then connects through the global msw patched.";
+const MSW_WITHOUT_WEBSOCKET =
+  'msw intercepts HTTP in this process but not WebSocket: msw patches only a global WebSocket, and Node 20 has none. ' +
+  "Set `globalThis.WebSocket = WebSocket` (from 'ws') before `server.listen()`; the client then connects through the global msw patched.";
 
 /**
  * The class a socket connects with: the global `WebSocket` when msw has patched it (only it is
@@ -43,7 +47,10 @@ function webSocketClass(given: WebSocketClass | undefined): WebSocketClass {
   const global = (globalThis as { WebSocket?: WebSocketClass }).WebSocket;
   if (global && mswIntercepts('websocket')) return global;
   const chosen = given ?? global;
-  if (!chosen) throw new Error("Failed to open the events socket: this runtime has no global WebSocket (Node 20); pass one, e.g. `events(WebSocket)` with `import WebSocket from 'ws'`.");
+  if (!chosen)
+    throw new Error(
+      "Failed to open the events socket: this runtime has no global WebSocket (Node 20); pass one, e.g. `events(WebSocket)` with `import WebSocket from 'ws'`.",
+    );
   return chosen;
 }
 
@@ -65,7 +72,12 @@ export function createAgentClient(options: AgentClientOptions) {
   const doFetch = options.fetch ?? fetch;
   const send = async (method: string, target: string, init: { json?: unknown; form?: FormData } = {}): Promise<Response> => {
     const response = await doFetch(target, {
-      method, headers: { 'X-Session-API-Key': options.sessionApiKey, accept: 'application/json', ...(init.json === undefined ? {} : { 'content-type': 'application/json' }) },
+      method,
+      headers: {
+        'X-Session-API-Key': options.sessionApiKey,
+        accept: 'application/json',
+        ...(init.json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
     });
     if (!response.ok) {
@@ -85,19 +97,29 @@ export function createAgentClient(options: AgentClientOptions) {
     return (text ? JSON.parse(text) : undefined) as T;
   };
   /** A call on this conversation (`path` after `/api/conversations/{id}`). */
-  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => json<T>(await send(method, `${base}${path}`, { json: body }));
+  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    json<T>(await send(method, `${base}${path}`, { json: body }));
   /** A call on the agent host (`path` from its root). */
-  const onHost = (path: string, query: Record<string, string> = {}) => `${url.origin}${path}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}`;
+  const onHost = (path: string, query: Record<string, string> = {}) =>
+    `${url.origin}${path}${Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''}`;
   return {
     /** `GET .../events/search`: a page of events, oldest first. */
     searchEvents: (query: { limit?: number; page_id?: string; kind?: string; source?: string } = {}) =>
-      request<{ items: ConversationEvent[]; next_page_id: string | null }>('GET', `/events/search?${new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))}`),
+      request<{ items: ConversationEvent[]; next_page_id: string | null }>(
+        'GET',
+        `/events/search?${new URLSearchParams(
+          Object.entries(query)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, String(v)]),
+        )}`,
+      ),
     /** `GET .../events/count`. */
     countEvents: () => request<number>('GET', '/events/count'),
     /** `GET .../events/{id}`. */
     getEvent: (eventId: string) => request<ConversationEvent>('GET', `/events/${encodeURIComponent(eventId)}`),
     /** `POST .../events`: a user message; with `run`, the agent works on it. */
-    sendMessage: (text: string, { run = true }: { run?: boolean } = {}) => request<{ success: true }>('POST', '/events', { role: 'user', content: [{ type: 'text', text }], run }),
+    sendMessage: (text: string, { run = true }: { run?: boolean } = {}) =>
+      request<{ success: true }>('POST', '/events', { role: 'user', content: [{ type: 'text', text }], run }),
     /** `POST .../pause`. */
     pause: () => request<{ success: true }>('POST', '/pause'),
     /** `POST .../run`: 409 (an `ApiError`) while the agent runs. */
@@ -105,9 +127,11 @@ export function createAgentClient(options: AgentClientOptions) {
     /** `GET /api/conversations/{id}`: the conversation as the agent server holds it. */
     getConversation: () => request<AgentConversationInfo>('GET', ''),
     /** `POST .../confirmation_policy`: with `AlwaysConfirm`, each action waits for `respondToConfirmation`. */
-    setConfirmationPolicy: (kind: 'AlwaysConfirm' | 'NeverConfirm' | 'ConfirmRisky') => request<{ success: true }>('POST', '/confirmation_policy', { policy: { kind } }),
+    setConfirmationPolicy: (kind: 'AlwaysConfirm' | 'NeverConfirm' | 'ConfirmRisky') =>
+      request<{ success: true }>('POST', '/confirmation_policy', { policy: { kind } }),
     /** `POST .../events/respond_to_confirmation`: accept runs the waiting action; reject (with a reason) does not. */
-    respondToConfirmation: (accept: boolean, reason = '') => request<{ success: true }>('POST', '/events/respond_to_confirmation', { accept, reason }),
+    respondToConfirmation: (accept: boolean, reason = '') =>
+      request<{ success: true }>('POST', '/events/respond_to_confirmation', { accept, reason }),
     /** `GET /api/git/changes?path=`: the changed files of the repository at `path`. */
     gitChanges: async (path: string) => json<GitChange[]>(await send('GET', onHost('/api/git/changes', { path }))),
     /** `GET /api/git/diff?path=`: one file before and after. */
@@ -165,10 +189,14 @@ export function createAgentClient(options: AgentClientOptions) {
             if (closed && !opened) {
               const why = `closed ${closed.code}${failure ? `: ${failure}` : ''}`;
               const hint = mswIntercepts('client-request') && !mswIntercepts('websocket') ? ` ${MSW_WITHOUT_WEBSOCKET}` : '';
-              throw new Error(`Failed to open the events socket ${socketUrl.replace(/session_api_key=[^&]*/, 'session_api_key=…')} (${why}).${hint}`);
+              throw new Error(
+                `Failed to open the events socket ${socketUrl.replace(/session_api_key=[^&]*/, 'session_api_key=…')} (${why}).${hint}`,
+              );
             }
             if (closed) return;
-            await new Promise<void>((resolve) => { wake = resolve; });
+            await new Promise<void>((resolve) => {
+              wake = resolve;
+            });
             wake = null;
           }
         },

@@ -38,7 +38,8 @@ const COMPONENT = '#/components/schemas/';
 /** The named schemas of an AsyncAPI document; an invalid_spec error when it is not one. */
 function kindsOf(document: unknown, source: string): Record<string, JsonSchema> {
   const doc = document as { asyncapi?: unknown; components?: { schemas?: Record<string, JsonSchema> } } | null;
-  if (typeof doc?.asyncapi !== 'string') throw new FakehandsError('invalid_spec', `${source} is not an AsyncAPI document (no "asyncapi" version)`);
+  if (typeof doc?.asyncapi !== 'string')
+    throw new FakehandsError('invalid_spec', `${source} is not an AsyncAPI document (no "asyncapi" version)`);
   return doc.components?.schemas ?? {};
 }
 
@@ -81,7 +82,9 @@ export function compareAsyncApi(a: unknown, b: unknown): AsyncApiDrift {
   const onlyRight = Object.keys(right).filter((k) => !(k in left));
   const renamed: { from: string; to: string }[] = [];
   for (const from of onlyLeft) {
-    const to = onlyRight.find((candidate) => !renamed.some((r) => r.to === candidate) && signature(left[from]!) === signature(right[candidate]!));
+    const to = onlyRight.find(
+      (candidate) => !renamed.some((r) => r.to === candidate) && signature(left[from]!) === signature(right[candidate]!),
+    );
     if (to) renamed.push({ from, to });
   }
   const renames = new Map(renamed.map((r) => [r.from, r.to]));
@@ -112,7 +115,9 @@ export function formatAsyncApiDrift(drift: AsyncApiDrift, a: string, b: string):
   for (const kind of drift.removed) lines.push(`  removed: ${kind}`);
   for (const kind of drift.added) lines.push(`  added: ${kind}`);
   for (const c of drift.changed) lines.push(`  changed: ${c.kind}.${c.field}: ${c.change}`);
-  lines.push(`kinds renamed: ${drift.renamed.length}; removed: ${drift.removed.length}; added: ${drift.added.length}; fields changed: ${drift.changed.length}`);
+  lines.push(
+    `kinds renamed: ${drift.renamed.length}; removed: ${drift.removed.length}; added: ${drift.added.length}; fields changed: ${drift.changed.length}`,
+  );
   return lines;
 }
 

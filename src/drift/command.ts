@@ -12,21 +12,21 @@ import { readKnownDifferences } from './known-file.js';
 export const DRIFT_HELP = [
   'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--json]',
   '',
-  '  Compares the fake\'s OpenAPI document (built in; with --base-url, the one a running fakehands',
-  '  serves) with a provider\'s OpenAPI 3.x documents (several --spec are merged, e.g. V1 and legacy),',
+  "  Compares the fake's OpenAPI document (built in; with --base-url, the one a running fakehands",
+  "  serves) with a provider's OpenAPI 3.x documents (several --spec are merged, e.g. V1 and legacy),",
   '  operation by operation: parameters, request and response fields, enums, status codes.',
   '  --prefix: paths whose provider operations the fake must serve (default: /api/v1/app-conversations,',
   '  /api/v1/sandboxes, /api/v1/sandbox-specs, /api/v1/conversation, /api/v1/conversations).',
-  '  --agent: compare the agent server behind conversation_url with the agent server\'s document.',
+  "  --agent: compare the agent server behind conversation_url with the agent server's document.",
   '  --known FILE: your own declared differences, a JSON array of {"operation": "METHOD /path",',
   '  "location", "aspect"?, "reason"}: reported as declared, never failing the check; one that no',
-  '  longer matches anything is reported as stale, naming FILE. fakehands\' own declarations apply too.',
-  '  The fake\'s operations under paths no given document covers (the legacy routes, with the V1',
+  "  longer matches anything is reported as stale, naming FILE. fakehands' own declarations apply too.",
+  "  The fake's operations under paths no given document covers (the legacy routes, with the V1",
   '  document alone) are not compared, and counted in the summary.',
   '  Exit 0: no undeclared difference; 1: undeclared differences; 2: bad input.',
   '',
   'Usage: fakehands drift --asyncapi A B [--json]',
-  '  Compares two AsyncAPI documents of the agent server\'s sockets (files or URLs, such as',
+  "  Compares two AsyncAPI documents of the agent server's sockets (files or URLs, such as",
   '  AGENT_URL/asyncapi.json): kinds added, removed, renamed, fields changed. Exit 0: the same; 1: different.',
 ].join('\n');
 
@@ -37,12 +37,23 @@ export async function runDrift(argv: string[], write: (text: string) => void): P
   try {
     parsed = parseArgs({
       args: argv,
-      options: { spec: { type: 'string', multiple: true }, known: { type: 'string', multiple: true }, 'base-url': { type: 'string' }, prefix: { type: 'string', multiple: true }, json: { type: 'boolean' }, agent: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: {
+        spec: { type: 'string', multiple: true },
+        known: { type: 'string', multiple: true },
+        'base-url': { type: 'string' },
+        prefix: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        agent: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
       strict: true,
     });
   } catch (error) {
     const unknown = /Unknown option '([^']+)'/.exec((error as Error).message);
-    throw new FakehandsError('usage', `${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands drift --help)`);
+    throw new FakehandsError(
+      'usage',
+      `${unknown ? `unknown option ${unknown[1]}` : (error as Error).message.split('\n')[0]} (see fakehands drift --help)`,
+    );
   }
   if (parsed.values.help) {
     write(`${DRIFT_HELP}\n`);
@@ -51,7 +62,13 @@ export async function runDrift(argv: string[], write: (text: string) => void): P
   const specs = parsed.values.spec ?? [];
   if (specs.length === 0) throw new FakehandsError('usage', 'drift needs --spec FILE|URL (see fakehands drift --help)');
   const extraKnown = (await Promise.all((parsed.values.known ?? []).map((file) => readKnownDifferences(file)))).flat();
-  const report = await checkDrift({ specs, baseUrl: parsed.values['base-url'], prefixes: parsed.values.prefix, agent: parsed.values.agent ?? false, extraKnown });
+  const report = await checkDrift({
+    specs,
+    baseUrl: parsed.values['base-url'],
+    prefixes: parsed.values.prefix,
+    agent: parsed.values.agent ?? false,
+    extraKnown,
+  });
   write(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report).join('\n')}\n`);
   return report.differences.length === 0 ? 0 : 1;
 }

@@ -71,7 +71,8 @@ function compareOperation(provider: OperationFacts, fake: OperationFacts, out: D
   let total = 0;
   let agree = 0;
   const keys = new Set([...provider.facts.keys(), ...[...fake.facts.keys()].filter((k) => !k.startsWith('status '))]);
-  const absentIn = (facts: Map<string, Fact>, location: string) => !facts.has(`${location} type`) && !facts.has(`${location} declared`) && !facts.has(`${location} required`);
+  const absentIn = (facts: Map<string, Fact>, location: string) =>
+    !facts.has(`${location} type`) && !facts.has(`${location} declared`) && !facts.has(`${location} required`);
   const reported = new Set<string>();
   for (const key of [...keys].sort()) {
     total++;
@@ -92,9 +93,16 @@ function compareOperation(provider: OperationFacts, fake: OperationFacts, out: D
     if (wholeLocationAbsent) {
       if (reported.has(location)) continue;
       reported.add(location);
-      const pType = provider.facts.get(`${location} type`) ?? provider.facts.get(`${location} declared`) ?? provider.facts.get(`${location} required`);
+      const pType =
+        provider.facts.get(`${location} type`) ?? provider.facts.get(`${location} declared`) ?? provider.facts.get(`${location} required`);
       const fType = fake.facts.get(`${location} type`) ?? fake.facts.get(`${location} declared`) ?? fake.facts.get(`${location} required`);
-      out.push({ operation: provider.name, location, aspect: (pType ?? fType)!.aspect, provider: pType?.value ?? ABSENT, fake: fType?.value ?? ABSENT });
+      out.push({
+        operation: provider.name,
+        location,
+        aspect: (pType ?? fType)!.aspect,
+        provider: pType?.value ?? ABSENT,
+        fake: fType?.value ?? ABSENT,
+      });
       continue;
     }
     reported.add(location);
@@ -155,8 +163,12 @@ export function compareOperations(
   const differences: Difference[] = [];
   const declared: Difference[] = [];
   for (const difference of all) {
-    const declaration = known.find((k) => normalize(k.operation) === normalize(difference.operation) && covers(k, difference.location)
-      && (k.aspect === undefined || k.aspect === difference.aspect));
+    const declaration = known.find(
+      (k) =>
+        normalize(k.operation) === normalize(difference.operation) &&
+        covers(k, difference.location) &&
+        (k.aspect === undefined || k.aspect === difference.aspect),
+    );
     if (declaration) {
       used.add(declaration);
       declared.push({ ...difference, reason: declaration.reason });
@@ -165,7 +177,16 @@ export function compareOperations(
     }
   }
   const stale = known.filter((k) => !used.has(k));
-  return { differences, known: declared, stale, builtInStale: stale.filter((k) => builtIn.has(k)).length, compared, missing, notCovered, facts };
+  return {
+    differences,
+    known: declared,
+    stale,
+    builtInStale: stale.filter((k) => builtIn.has(k)).length,
+    compared,
+    missing,
+    notCovered,
+    facts,
+  };
 }
 
 function describe(difference: Difference): string {
@@ -175,7 +196,10 @@ function describe(difference: Difference): string {
     const f = fake.split(', ');
     const onlyProvider = p.filter((v) => !f.includes(v));
     const onlyFake = f.filter((v) => !p.includes(v));
-    const parts = [onlyProvider.length ? `provider also ${onlyProvider.join(', ')}` : '', onlyFake.length ? `fake also ${onlyFake.join(', ')}` : ''].filter(Boolean);
+    const parts = [
+      onlyProvider.length ? `provider also ${onlyProvider.join(', ')}` : '',
+      onlyFake.length ? `fake also ${onlyFake.join(', ')}` : '',
+    ].filter(Boolean);
     return `${location} (enum): ${parts.join('; ')}`;
   }
   const label = aspect === 'type' || aspect === 'served' || aspect === 'declared' ? '' : ` (${aspect})`;
@@ -211,14 +235,27 @@ export function formatReport(report: DriftReport): string[] {
   // Only your own declarations are yours to remove; fakehands' own that did not apply are counted below.
   const yours = report.stale.filter((stale) => !BUILT_IN.has(stale));
   for (const stale of yours) {
-    lines.push(`stale declaration: ${stale.operation} → ${stale.location}${stale.aspect ? ` (${stale.aspect})` : ''} no longer differs; remove it from ${stale.source ?? 'your declared differences'}`);
+    lines.push(
+      `stale declaration: ${stale.operation} → ${stale.location}${stale.aspect ? ` (${stale.aspect})` : ''} no longer differs; remove it from ${stale.source ?? 'your declared differences'}`,
+    );
   }
   const share = report.facts.total === 0 ? 100 : (100 * report.facts.agree) / report.facts.total;
   const verdict = report.differences.length === 0 ? 'the check passes' : 'each fails the check';
-  lines.push('', `drift: ${report.differences.length} undeclared difference(s) (${verdict}), ${report.known.length} declared (known, with a reason), ${yours.length} stale declaration(s) of yours`);
-  lines.push(`  operations: ${report.compared} compared, ${report.missing} of the provider's not served by the fake`
-    + (report.notCovered ? `, ${report.notCovered} of the fake's under paths no given document covers (not compared; give that document with another --spec)` : ''));
-  lines.push(`  facts of the compared operations: ${report.facts.agree} of ${report.facts.total} agree (${share.toFixed(1)}%); the others are the differences above, declared or not`
-    + (report.builtInStale ? `; ${report.builtInStale} of fakehands' own declarations did not apply (nothing to do: your document agrees with the fake there)` : ''));
+  lines.push(
+    '',
+    `drift: ${report.differences.length} undeclared difference(s) (${verdict}), ${report.known.length} declared (known, with a reason), ${yours.length} stale declaration(s) of yours`,
+  );
+  lines.push(
+    `  operations: ${report.compared} compared, ${report.missing} of the provider's not served by the fake` +
+      (report.notCovered
+        ? `, ${report.notCovered} of the fake's under paths no given document covers (not compared; give that document with another --spec)`
+        : ''),
+  );
+  lines.push(
+    `  facts of the compared operations: ${report.facts.agree} of ${report.facts.total} agree (${share.toFixed(1)}%); the others are the differences above, declared or not` +
+      (report.builtInStale
+        ? `; ${report.builtInStale} of fakehands' own declarations did not apply (nothing to do: your document agrees with the fake there)`
+        : ''),
+  );
   return lines;
 }

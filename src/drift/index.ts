@@ -16,15 +16,37 @@ export { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.
 
 /** Path prefixes under which every provider operation is expected to be served by the fake. */
 export const DRIFT_PREFIXES = Object.freeze([
-  '/api/v1/app-conversations', '/api/v1/sandboxes', '/api/v1/sandbox-specs', '/api/v1/conversation', '/api/v1/conversations',
-  '/api/v1/settings', '/api/v1/secrets', '/api/v1/git', '/api/v1/users/git-info', '/api/v1/web-client/config', '/api/v1/config', '/api/v1/skills/search',
+  '/api/v1/app-conversations',
+  '/api/v1/sandboxes',
+  '/api/v1/sandbox-specs',
+  '/api/v1/conversation',
+  '/api/v1/conversations',
+  '/api/v1/settings',
+  '/api/v1/secrets',
+  '/api/v1/git',
+  '/api/v1/users/git-info',
+  '/api/v1/web-client/config',
+  '/api/v1/config',
+  '/api/v1/skills/search',
 ] as const);
 
 /** Paths of the agent server whose provider operations the fake's agent host must serve. */
 export const AGENT_DRIFT_PREFIXES = Object.freeze([
-  '/alive', '/health', '/ready', '/server_info', '/api/conversations/{conversation_id}/events', '/api/conversations/{conversation_id}/pause',
-  '/api/conversations/{conversation_id}/run', '/api/conversations/{conversation_id}/confirmation_policy', '/api/git/changes', '/api/git/diff',
-  '/api/file/upload', '/api/file/download', '/api/vscode', '/api/conversations/search', '/api/conversations/count',
+  '/alive',
+  '/health',
+  '/ready',
+  '/server_info',
+  '/api/conversations/{conversation_id}/events',
+  '/api/conversations/{conversation_id}/pause',
+  '/api/conversations/{conversation_id}/run',
+  '/api/conversations/{conversation_id}/confirmation_policy',
+  '/api/git/changes',
+  '/api/git/diff',
+  '/api/file/upload',
+  '/api/file/download',
+  '/api/vscode',
+  '/api/conversations/search',
+  '/api/conversations/count',
 ] as const);
 
 /** Options of `checkDrift`. */
@@ -44,7 +66,8 @@ export interface DriftOptions {
 }
 
 /** Which part of the API a path belongs to: V1 (`/api/v1/...`), the legacy routes (the rest of `/api/...`) or the server's own (`/alive`, `/health`); a document covers the parts its paths are in. */
-const generationOf = (path: string) => (path === '/api/v1' || path.startsWith('/api/v1/') ? 'v1' : path.startsWith('/api/') ? 'api' : 'root');
+const generationOf = (path: string) =>
+  path === '/api/v1' || path.startsWith('/api/v1/') ? 'v1' : path.startsWith('/api/') ? 'api' : 'root';
 
 const underAny = (prefixes: readonly string[]) => (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
@@ -62,12 +85,15 @@ export function fakeDocument({ agent = false }: { agent?: boolean } = {}): objec
  */
 export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
   const prefixes = options.prefixes ?? (options.agent ? AGENT_DRIFT_PREFIXES : DRIFT_PREFIXES);
-  const fake = operationFacts(options.baseUrl && !options.agent
-    ? await loadDocument(`${options.baseUrl.replace(/\/+$/, '')}/openapi.json`)
-    : fakeDocument({ agent: options.agent ?? false }));
+  const fake = operationFacts(
+    options.baseUrl && !options.agent
+      ? await loadDocument(`${options.baseUrl.replace(/\/+$/, '')}/openapi.json`)
+      : fakeDocument({ agent: options.agent ?? false }),
+  );
   const served = [...fake.values()].map((op) => op.name.split(' ')[1]!);
   const inScope = underAny(prefixes);
-  const relevant = (path: string) => inScope(path) || served.some((s) => s.replace(/\{[^}]*\}/g, '{}') === path.replace(/\{[^}]*\}/g, '{}'));
+  const relevant = (path: string) =>
+    inScope(path) || served.some((s) => s.replace(/\{[^}]*\}/g, '{}') === path.replace(/\{[^}]*\}/g, '{}'));
   const provider = new Map<string, OperationFacts>();
   const generations = new Set<string>();
   for (const spec of options.specs) {

@@ -30,12 +30,25 @@ export async function readKnownDifferences(path: string): Promise<KnownDifferenc
     data = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new FakehandsError('usage', `invalid --known ${path}: ${code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`);
+    throw new FakehandsError(
+      'usage',
+      `invalid --known ${path}: ${code === 'ENOENT' ? 'no such file' : `not JSON (${(error as Error).message})`}`,
+    );
   }
   const result = KnownDifferencesFile.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw new FakehandsError('usage', `invalid --known ${path}: ${issue.path.length ? `${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}: ` : ''}${issue.message} (expected [{"operation": "METHOD /path", "location", "aspect"?, "reason"}])`);
+    throw new FakehandsError(
+      'usage',
+      `invalid --known ${path}: ${
+        issue.path.length
+          ? `${issue.path
+              .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+              .join('')
+              .replace(/^\./, '')}: `
+          : ''
+      }${issue.message} (expected [{"operation": "METHOD /path", "location", "aspect"?, "reason"}])`,
+    );
   }
   return result.data.map((declaration) => ({ ...declaration, source: path }) as KnownDifference);
 }

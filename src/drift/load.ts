@@ -45,6 +45,9 @@ export async function loadDocument(source: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new FakehandsError('invalid_spec', `${source} is not JSON (${(error as Error).message}); fakehands drift reads OpenAPI documents written as JSON`);
+    throw new FakehandsError(
+      'invalid_spec',
+      `${source} is not JSON (${(error as Error).message}); fakehands drift reads OpenAPI documents written as JSON`,
+    );
   }
 }

@@ -37,7 +37,8 @@ export function operationKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
 }
 
-const asObject = (value: unknown): Json | null => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Json : null);
+const asObject = (value: unknown): Json | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
 
 function add(facts: Map<string, Fact>, location: string, aspect: Fact['aspect'], value: string | null): void {
   if (value !== null) facts.set(`${location} ${aspect}`, { location, aspect, value });
@@ -47,8 +48,13 @@ function add(facts: Map<string, Fact>, location: string, aspect: Fact['aspect'],
 function jsonSchemaOf(body: Json | null): unknown {
   const content = asObject(body?.content);
   if (!content) return null;
-  const json = asObject(content['application/json']) ?? Object.entries(content).map(([type, media]) => (/json/.test(type) ? asObject(media) : null)).find(Boolean) ?? null;
-  return json ? json.schema ?? {} : null;
+  const json =
+    asObject(content['application/json']) ??
+    Object.entries(content)
+      .map(([type, media]) => (/json/.test(type) ? asObject(media) : null))
+      .find(Boolean) ??
+    null;
+  return json ? (json.schema ?? {}) : null;
 }
 
 function parameterFacts(facts: Map<string, Fact>, parameters: unknown[], resolver: RefResolver, where: string): void {
@@ -87,7 +93,10 @@ export function operationFacts(document: unknown, include: (path: string) => boo
   const doc = asObject(document);
   if (!doc) throw new FakehandsError('invalid_spec', 'not a JSON object');
   if (typeof doc.openapi !== 'string' || !/^3\.\d+(\.\d+)?/.test(doc.openapi)) {
-    throw new FakehandsError('invalid_spec', `not an OpenAPI 3.x document (its "openapi" field is ${JSON.stringify(doc.openapi ?? null)}${doc.swagger ? '; Swagger 2.0 is not supported' : ''})`);
+    throw new FakehandsError(
+      'invalid_spec',
+      `not an OpenAPI 3.x document (its "openapi" field is ${JSON.stringify(doc.openapi ?? null)}${doc.swagger ? '; Swagger 2.0 is not supported' : ''})`,
+    );
   }
   const paths = asObject(doc.paths);
   if (!paths) throw new FakehandsError('invalid_spec', 'an OpenAPI document without a "paths" object');

@@ -50,13 +50,15 @@ export class RefResolver {
       const ref = current.$ref;
       if (seen.includes(ref)) throw new FakehandsError('invalid_spec', `a $ref cycle at ${where}: ${[...seen, ref].join(' → ')}`);
       seen.push(ref);
-      if (!ref.startsWith('#/')) throw new FakehandsError('invalid_spec', `an external $ref "${ref}" at ${where} (only local refs are followed)`);
+      if (!ref.startsWith('#/'))
+        throw new FakehandsError('invalid_spec', `an external $ref "${ref}" at ${where} (only local refs are followed)`);
       let target: unknown = this.#document;
       for (const part of ref.slice(2).split('/')) {
         const key = part.replaceAll('~1', '/').replaceAll('~0', '~');
         target = target !== null && typeof target === 'object' ? (target as Json)[key] : undefined;
       }
-      if (target === null || typeof target !== 'object') throw new FakehandsError('invalid_spec', `the $ref "${ref}" at ${where} points to nothing`);
+      if (target === null || typeof target !== 'object')
+        throw new FakehandsError('invalid_spec', `the $ref "${ref}" at ${where} points to nothing`);
       current = target as Json;
     }
     return current;
@@ -73,7 +75,8 @@ function empty(): ValueFacts {
   return { types: [], nullable: false, enum: null, bounds: [], properties: new Map(), required: new Set(), items: null, values: null };
 }
 
-const asSchema = (value: unknown): Json | null => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Json : null);
+const asSchema = (value: unknown): Json | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
 
 /** Merges `b` into `a` as alternatives (anyOf/oneOf): either may hold. */
 function union(a: ValueFacts, b: ValueFacts): ValueFacts {
@@ -88,8 +91,8 @@ function union(a: ValueFacts, b: ValueFacts): ValueFacts {
   merged.required = new Set([...a.required].filter((r) => b.required.has(r) || !b.properties.size));
   if (!b.properties.size) for (const r of a.required) merged.required.add(r);
   if (!a.properties.size) for (const r of b.required) merged.required.add(r);
-  merged.items = a.items && b.items ? union(a.items, b.items) : a.items ?? b.items;
-  merged.values = a.values && b.values ? union(a.values, b.values) : a.values ?? b.values;
+  merged.items = a.items && b.items ? union(a.items, b.items) : (a.items ?? b.items);
+  merged.values = a.values && b.values ? union(a.values, b.values) : (a.values ?? b.values);
   return merged;
 }
 
@@ -98,16 +101,20 @@ function intersect(a: ValueFacts, b: ValueFacts): ValueFacts {
   const merged = empty();
   merged.types = a.types.length === 0 ? b.types : b.types.length === 0 ? a.types : a.types.filter((t) => b.types.includes(t));
   merged.nullable = a.nullable && b.nullable;
-  merged.enum = a.enum && b.enum ? a.enum.filter((v) => b.enum!.includes(v)) : a.enum ?? b.enum;
+  merged.enum = a.enum && b.enum ? a.enum.filter((v) => b.enum!.includes(v)) : (a.enum ?? b.enum);
   merged.bounds = orderBounds([...a.bounds, ...b.bounds]);
   merged.properties = mergeProperties(a.properties, b.properties, intersect);
   merged.required = new Set([...a.required, ...b.required]);
-  merged.items = a.items && b.items ? intersect(a.items, b.items) : a.items ?? b.items;
-  merged.values = a.values && b.values ? intersect(a.values, b.values) : a.values ?? b.values;
+  merged.items = a.items && b.items ? intersect(a.items, b.items) : (a.items ?? b.items);
+  merged.values = a.values && b.values ? intersect(a.values, b.values) : (a.values ?? b.values);
   return merged;
 }
 
-function mergeProperties(a: Map<string, ValueFacts>, b: Map<string, ValueFacts>, merge: (x: ValueFacts, y: ValueFacts) => ValueFacts): Map<string, ValueFacts> {
+function mergeProperties(
+  a: Map<string, ValueFacts>,
+  b: Map<string, ValueFacts>,
+  merge: (x: ValueFacts, y: ValueFacts) => ValueFacts,
+): Map<string, ValueFacts> {
   const out = new Map(a);
   for (const [name, facts] of b) out.set(name, out.has(name) ? merge(out.get(name)!, facts) : facts);
   return out;
@@ -132,11 +139,28 @@ export function describeSchema(input: unknown, resolver: RefResolver, where: str
   const enumValues = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : null;
   if (enumValues) {
     if (enumValues.includes(null)) facts.nullable = true;
-    facts.enum = enumValues.filter((v) => v !== null).map(literal).sort();
-    if (facts.types.length === 0 && facts.enum.length > 0) facts.types = [...new Set(enumValues.filter((v) => v !== null).map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'boolean' ? 'boolean' : 'string')))].sort();
+    facts.enum = enumValues
+      .filter((v) => v !== null)
+      .map(literal)
+      .sort();
+    if (facts.types.length === 0 && facts.enum.length > 0)
+      facts.types = [
+        ...new Set(
+          enumValues
+            .filter((v) => v !== null)
+            .map((v) =>
+              typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'boolean' ? 'boolean' : 'string',
+            ),
+        ),
+      ].sort();
     if (facts.enum.length === 0) facts.enum = null;
   }
-  for (const [key, text] of [['minimum', '>='], ['exclusiveMinimum', '>'], ['maximum', '<='], ['exclusiveMaximum', '<']] as const) {
+  for (const [key, text] of [
+    ['minimum', '>='],
+    ['exclusiveMinimum', '>'],
+    ['maximum', '<='],
+    ['exclusiveMaximum', '<'],
+  ] as const) {
     const bound = schema[key];
     // The safe-integer limits some generators write for any integer are no bound at all.
     if (typeof bound === 'number' && Math.abs(bound) !== Number.MAX_SAFE_INTEGER) facts.bounds.push(`${text}${bound}`);
@@ -144,7 +168,8 @@ export function describeSchema(input: unknown, resolver: RefResolver, where: str
   const properties = asSchema(schema.properties);
   if (properties) {
     if (facts.types.length === 0) facts.types = ['object'];
-    for (const [name, property] of Object.entries(properties)) facts.properties.set(name, describeSchema(property, resolver, `${where}.${name}`, depth + 1));
+    for (const [name, property] of Object.entries(properties))
+      facts.properties.set(name, describeSchema(property, resolver, `${where}.${name}`, depth + 1));
     if (Array.isArray(schema.required)) facts.required = new Set(schema.required.map(String));
   }
   const additional = asSchema(schema.additionalProperties);
@@ -171,7 +196,8 @@ export function describeSchema(input: unknown, resolver: RefResolver, where: str
     facts.nullable ||= nullable || (combined?.nullable ?? false);
   }
   if (Array.isArray(schema.allOf)) {
-    for (const [i, member] of schema.allOf.entries()) facts = intersectOwn(facts, describeSchema(member, resolver, `${where}.allOf[${i}]`, depth));
+    for (const [i, member] of schema.allOf.entries())
+      facts = intersectOwn(facts, describeSchema(member, resolver, `${where}.allOf[${i}]`, depth));
   }
   return facts;
 }
@@ -179,7 +205,12 @@ export function describeSchema(input: unknown, resolver: RefResolver, where: str
 /** A schema's own facts with those of its anyOf/oneOf alternatives added. */
 function mergeOwn(own: ValueFacts, alternatives: ValueFacts): ValueFacts {
   const hasOwn = own.types.length > 0 || own.properties.size > 0 || own.items !== null || own.enum !== null;
-  if (!hasOwn) return { ...alternatives, nullable: own.nullable || alternatives.nullable, bounds: orderBounds([...own.bounds, ...alternatives.bounds]) };
+  if (!hasOwn)
+    return {
+      ...alternatives,
+      nullable: own.nullable || alternatives.nullable,
+      bounds: orderBounds([...own.bounds, ...alternatives.bounds]),
+    };
   return intersect(own, alternatives);
 }
 

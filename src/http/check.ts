@@ -21,7 +21,11 @@ export function checkAnswer(route: Route, status: number, body: unknown, path: s
   const schema = status === success ? route.response : ERROR_RESPONSES[status]?.schema;
   const result = declared && schema ? schema.safeParse(JSON.parse(JSON.stringify(body))) : null;
   if (result?.success) return;
-  const problems = !declared ? `status ${status} is not declared for this route`
-    : result?.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') ?? 'no schema';
-  throw new FakehandsError('contract_violation', `fakehands answered ${route.method} ${path} with a ${status} body that does not match its schema: ${problems}`);
+  const problems = !declared
+    ? `status ${status} is not declared for this route`
+    : (result?.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') ?? 'no schema');
+  throw new FakehandsError(
+    'contract_violation',
+    `fakehands answered ${route.method} ${path} with a ${status} body that does not match its schema: ${problems}`,
+  );
 }

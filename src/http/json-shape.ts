@@ -12,14 +12,19 @@ export const MAX_JSON_DEPTH = 512;
  * nested deeper than `depthLimit` (with where), or holding more than `valueLimit` values (lists and
  * maps, and their items and entries, counted by their brackets and separators).
  */
-export function scanJsonShape(text: string, depthLimit: number, valueLimit: number): { kind: 'ok' } | { kind: 'too_deep'; at: number } | { kind: 'too_many_values' } {
+export function scanJsonShape(
+  text: string,
+  depthLimit: number,
+  valueLimit: number,
+): { kind: 'ok' } | { kind: 'too_deep'; at: number } | { kind: 'too_many_values' } {
   let depth = 0;
   let values = 1;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -18,7 +18,9 @@ const jsonContent = (schema: JsonSchema) => ({ 'application/json': { schema } })
 
 function parameters(route: Route): JsonSchema[] {
   const out: JsonSchema[] = [];
-  const declared = route.params ? (jsonSchema(route.params, 'input') as { properties?: Record<string, JsonSchema> }).properties ?? {} : {};
+  const declared = route.params
+    ? ((jsonSchema(route.params, 'input') as { properties?: Record<string, JsonSchema> }).properties ?? {})
+    : {};
   for (const match of route.path.matchAll(/:(\w+)/g)) {
     out.push({ name: match[1], in: 'path', required: true, schema: declared[match[1]!] ?? { type: 'string' } });
   }
@@ -26,7 +28,13 @@ function parameters(route: Route): JsonSchema[] {
     const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       const list = route.lists?.includes(name) ?? false;
-      out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property, ...(list ? { style: 'form', explode: true } : {}) });
+      out.push({
+        name,
+        in: 'query',
+        required: schema.required?.includes(name) ?? false,
+        schema: property,
+        ...(list ? { style: 'form', explode: true } : {}),
+      });
     }
   }
   return out;
@@ -43,7 +51,12 @@ export interface OpenApiInfo {
 /** The JSON Schema of a multipart form: files as binary strings, every field required. */
 function formSchema(fields: FormFields): JsonSchema {
   const binary = { type: 'string', format: 'binary' };
-  const properties = Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, kind === 'file' ? binary : kind === 'files' ? { type: 'array', items: binary } : { type: 'string' }]));
+  const properties = Object.fromEntries(
+    Object.entries(fields).map(([name, kind]) => [
+      name,
+      kind === 'file' ? binary : kind === 'files' ? { type: 'array', items: binary } : { type: 'string' },
+    ]),
+  );
   return { type: 'object', properties, required: Object.keys(fields) };
 }
 
@@ -58,7 +71,10 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     if (route.internal) continue;
     const path = route.path.replace(/:(\w+)\*?/g, '{$1}');
     const responses: Record<string, JsonSchema> = {
-      [route.successStatus ?? 200]: { description: 'Successful Response', content: jsonContent(route.untypedInDocument ? {} : jsonSchema(route.response, 'output')) },
+      [route.successStatus ?? 200]: {
+        description: 'Successful Response',
+        content: jsonContent(route.untypedInDocument ? {} : jsonSchema(route.response, 'output')),
+      },
     };
     for (const status of [401, ...(route.errors ?? []), 422]) {
       const error = ERROR_RESPONSES[status]!;
@@ -86,7 +102,9 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     servers: [{ url: info.serverUrl }],
     paths,
     components: {
-      securitySchemes: { SessionApiKey: { type: 'apiKey', in: 'header', name: SESSION_API_KEY_HEADER.replace(/(^|-)\w/g, (c) => c.toUpperCase()) } },
+      securitySchemes: {
+        SessionApiKey: { type: 'apiKey', in: 'header', name: SESSION_API_KEY_HEADER.replace(/(^|-)\w/g, (c) => c.toUpperCase()) },
+      },
     },
   };
 }

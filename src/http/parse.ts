@@ -20,7 +20,9 @@ export const MAX_ERROR_INPUT_CHARS = 1024;
 function capErrors(errors: ValidationErrorItem[]): ValidationErrorItem[] {
   return errors.slice(0, MAX_VALIDATION_ERRORS).map((error) => {
     const text = JSON.stringify(error.input);
-    return text !== undefined && text.length > MAX_ERROR_INPUT_CHARS ? { ...error, input: `${text.slice(0, MAX_ERROR_INPUT_CHARS)}…` } : error;
+    return text !== undefined && text.length > MAX_ERROR_INPUT_CHARS
+      ? { ...error, input: `${text.slice(0, MAX_ERROR_INPUT_CHARS)}…` }
+      : error;
   });
 }
 
@@ -54,16 +56,37 @@ function isJsonContentType(value: string | null): boolean {
 }
 
 /** Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body, bad JSON a `json_invalid` error. */
-async function readBody(request: RequestLike, optional: boolean): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
+async function readBody(
+  request: RequestLike,
+  optional: boolean,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (optional && text.trim() === '') return { ok: true, value: {} };
   if (text.length === 0 || !isJsonContentType(request.headers.get('content-type'))) return { ok: false, error: MISSING_BODY };
   const shape = scanJsonShape(text, MAX_JSON_DEPTH, MAX_BODY_VALUES);
   if (shape.kind === 'too_deep') {
-    return { ok: false, error: { type: 'json_invalid', loc: ['body', shape.at], msg: 'JSON decode error', input: {}, ctx: { error: `Nesting deeper than ${MAX_JSON_DEPTH} levels` } } };
+    return {
+      ok: false,
+      error: {
+        type: 'json_invalid',
+        loc: ['body', shape.at],
+        msg: 'JSON decode error',
+        input: {},
+        ctx: { error: `Nesting deeper than ${MAX_JSON_DEPTH} levels` },
+      },
+    };
   }
   if (shape.kind === 'too_many_values') {
-    return { ok: false, error: { type: 'too_long', loc: ['body'], msg: `Body should have at most ${MAX_BODY_VALUES} values (lists, maps, their items and entries)`, input: {}, ctx: { max_length: MAX_BODY_VALUES } } };
+    return {
+      ok: false,
+      error: {
+        type: 'too_long',
+        loc: ['body'],
+        msg: `Body should have at most ${MAX_BODY_VALUES} values (lists, maps, their items and entries)`,
+        input: {},
+        ctx: { max_length: MAX_BODY_VALUES },
+      },
+    };
   }
   try {
     const value: unknown = JSON.parse(text);
@@ -71,7 +94,10 @@ async function readBody(request: RequestLike, optional: boolean): Promise<{ ok: 
   } catch {
     const { findPythonJsonError } = await import('./python-json.js');
     const problem = findPythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
-    return { ok: false, error: { type: 'json_invalid', loc: ['body', problem.pos], msg: 'JSON decode error', input: {}, ctx: { error: problem.msg } } };
+    return {
+      ok: false,
+      error: { type: 'json_invalid', loc: ['body', problem.pos], msg: 'JSON decode error', input: {}, ctx: { error: problem.msg } },
+    };
   }
 }
 

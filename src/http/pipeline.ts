@@ -26,7 +26,8 @@ export const INSPECTOR_HEADER = 'x-fakehands-inspector';
 /** Stage route: the match, or the refusal of a path no route has (404) or a method it does not allow (405). */
 function route(routing: Routing): RouteMatch | Refusal {
   if (routing.kind === 'none') return new Refusal('not_found', 'Not Found');
-  if (routing.kind === 'method') return new Refusal('method_not_allowed', 'Method Not Allowed', { headers: { allow: routing.allowed.join(', ') } });
+  if (routing.kind === 'method')
+    return new Refusal('method_not_allowed', 'Method Not Allowed', { headers: { allow: routing.allowed.join(', ') } });
   return routing.match;
 }
 
@@ -53,7 +54,8 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
  */
 async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
   const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(route.successStatus ?? 200, result);
-  if (instance.options.checkResponses) (await import('./check.js')).checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
+  if (instance.options.checkResponses)
+    (await import('./check.js')).checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
   return answer;
 }
 
@@ -62,7 +64,13 @@ async function respond(instance: Instance, surface: Surface, route: Route, resul
  * @example
  * const answer = await answer(instance, appServerSurface, '/api/v1/sandboxes/search', request)
  */
-export async function answer(instance: Instance, surface: Surface, path: string, request: RequestLike, url: URL = new URL(request.url)): Promise<Answer> {
+export async function answer(
+  instance: Instance,
+  surface: Surface,
+  path: string,
+  request: RequestLike,
+  url: URL = new URL(request.url),
+): Promise<Answer> {
   const started = performance.now();
   const method = request.method.toUpperCase();
   const found = surface.route(method, path);
@@ -88,7 +96,10 @@ export async function answer(instance: Instance, surface: Surface, path: string,
   const answered = await run();
   if (surface.journaled && !(routing.kind === 'match' && routing.match.route.internal) && request.headers.get(INSPECTOR_HEADER) === null) {
     instance.journal.record({
-      method, path, query: url.search, status: answered.status,
+      method,
+      path,
+      query: url.search,
+      status: answered.status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
     });
   }

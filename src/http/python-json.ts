@@ -18,7 +18,10 @@ const CONSTANTS = ['null', 'true', 'false', 'NaN', 'Infinity', '-Infinity'];
 const SIMPLE_ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
 
 class Failure extends Error {
-  constructor(readonly msg: string, readonly at: number) {
+  constructor(
+    readonly msg: string,
+    readonly at: number,
+  ) {
     super(msg);
   }
 }

@@ -48,7 +48,8 @@ export function raw(status: number, body: AnswerBody, contentType: string, heade
 }
 
 /** Whether a route's result is an answer it made with `raw`. */
-export const isRawAnswer = (value: unknown): value is Answer => typeof value === 'object' && value !== null && routeAnswers.has(value as Answer);
+export const isRawAnswer = (value: unknown): value is Answer =>
+  typeof value === 'object' && value !== null && routeAnswers.has(value as Answer);
 
 /** No answer at all: the connection is dropped. */
 export const networkError = (): Answer => ({ status: 0, headers: {}, body: null, networkError: true });

@@ -24,7 +24,8 @@ export class Router {
   constructor(routes: readonly Route[]) {
     const staticCount = (p: Pattern) => p.segments.filter(Boolean).length;
     // More static segments first, so `/sandboxes/search` wins over `/sandboxes/:id`.
-    this.#compiled = routes.map((route) => ({ route, pattern: compilePattern(route.path) }))
+    this.#compiled = routes
+      .map((route) => ({ route, pattern: compilePattern(route.path) }))
       .sort((a, b) => staticCount(b.pattern) - staticCount(a.pattern));
   }
 

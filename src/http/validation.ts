@@ -39,7 +39,13 @@ function isSecretLocation(loc: ValidationErrorItem['loc']): boolean {
  * One 422 item. FastAPI echoes the problem's input; here a token or key never is (one sent in
  * the wrong shape, or sitting next to the field in error), the one deliberate difference.
  */
-function item(type: string, loc: ValidationErrorItem['loc'], msg: string, input: unknown, ctx?: Record<string, unknown>): ValidationErrorItem {
+function item(
+  type: string,
+  loc: ValidationErrorItem['loc'],
+  msg: string,
+  input: unknown,
+  ctx?: Record<string, unknown>,
+): ValidationErrorItem {
   const shown = redactSecrets(input, isSecretLocation(loc));
   return ctx ? { type, loc, msg, input: shown, ctx } : { type, loc, msg, input: shown };
 }
@@ -50,11 +56,14 @@ function invalidType(issue: z.core.$ZodIssueInvalidType, loc: ValidationErrorIte
       return item('string_type', loc, 'Input should be a valid string', input);
     case 'int':
     case 'number':
-      if (typeof input === 'string') return item('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', input);
-      if (typeof input === 'number' && !Number.isInteger(input)) return item('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', input);
+      if (typeof input === 'string')
+        return item('int_parsing', loc, 'Input should be a valid integer, unable to parse string as an integer', input);
+      if (typeof input === 'number' && !Number.isInteger(input))
+        return item('int_from_float', loc, 'Input should be a valid integer, got a number with a fractional part', input);
       return item('int_type', loc, 'Input should be a valid integer', input);
     case 'boolean':
-      if (typeof input === 'string' || typeof input === 'number') return item('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input);
+      if (typeof input === 'string' || typeof input === 'number')
+        return item('bool_parsing', loc, 'Input should be a valid boolean, unable to interpret input', input);
       return item('bool_type', loc, 'Input should be a valid boolean', input);
     case 'array':
       return item('list_type', loc, 'Input should be a valid list', input);
@@ -67,19 +76,35 @@ function invalidType(issue: z.core.$ZodIssueInvalidType, loc: ValidationErrorIte
   }
 }
 
-function sizeIssue(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, loc: ValidationErrorItem['loc'], input: unknown): ValidationErrorItem {
+function sizeIssue(
+  issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
+  loc: ValidationErrorItem['loc'],
+  input: unknown,
+): ValidationErrorItem {
   const small = issue.code === 'too_small';
   const limit = Number(small ? (issue as z.core.$ZodIssueTooSmall).minimum : (issue as z.core.$ZodIssueTooBig).maximum);
   if (issue.origin === 'array') {
     const actual = Array.isArray(input) ? input.length : 0;
     return small
-      ? item('too_short', loc, `List should have at least ${limit} item${limit === 1 ? '' : 's'} after validation, not ${actual}`, input, { field_type: 'List', min_length: limit, actual_length: actual })
-      : item('too_long', loc, `List should have at most ${limit} item${limit === 1 ? '' : 's'} after validation, not ${actual}`, input, { field_type: 'List', max_length: limit, actual_length: actual });
+      ? item('too_short', loc, `List should have at least ${limit} item${limit === 1 ? '' : 's'} after validation, not ${actual}`, input, {
+          field_type: 'List',
+          min_length: limit,
+          actual_length: actual,
+        })
+      : item('too_long', loc, `List should have at most ${limit} item${limit === 1 ? '' : 's'} after validation, not ${actual}`, input, {
+          field_type: 'List',
+          max_length: limit,
+          actual_length: actual,
+        });
   }
   if (issue.origin === 'string') {
     return small
-      ? item('string_too_short', loc, `String should have at least ${limit} character${limit === 1 ? '' : 's'}`, input, { min_length: limit })
-      : item('string_too_long', loc, `String should have at most ${limit} character${limit === 1 ? '' : 's'}`, input, { max_length: limit });
+      ? item('string_too_short', loc, `String should have at least ${limit} character${limit === 1 ? '' : 's'}`, input, {
+          min_length: limit,
+        })
+      : item('string_too_long', loc, `String should have at most ${limit} character${limit === 1 ? '' : 's'}`, input, {
+          max_length: limit,
+        });
   }
   if (small) {
     return issue.inclusive
@@ -119,9 +144,11 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], root: un
         break;
       case 'invalid_value': {
         const expected = expectedList(issue.values);
-        errors.push(issue.values.length === 1
-          ? item('literal_error', loc, `Input should be ${expected}`, input, { expected })
-          : item('enum', loc, `Input should be ${expected}`, input, { expected }));
+        errors.push(
+          issue.values.length === 1
+            ? item('literal_error', loc, `Input should be ${expected}`, input, { expected })
+            : item('enum', loc, `Input should be ${expected}`, input, { expected }),
+        );
         break;
       }
       case 'unrecognized_keys': {

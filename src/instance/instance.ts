@@ -97,8 +97,11 @@ const FIXTURE_KEY_SALT = 0x5bd1e995;
 /** A copy of a fixture whose sandboxes' session keys are drawn from `keys`, in order (the fixture itself, shared, is left as it is; anything else is left to its check). */
 function withSessionKeys(data: unknown, keys: RandomSource): unknown {
   if (data === null || typeof data !== 'object' || !Array.isArray((data as { sandboxes?: unknown }).sandboxes)) return data;
-  const sandboxes = (data as { sandboxes: unknown[] }).sandboxes.map((sandbox) => (sandbox !== null && typeof sandbox === 'object' && typeof (sandbox as { session_api_key?: unknown }).session_api_key === 'string'
-    ? { ...sandbox, session_api_key: keys.sessionKey() } : sandbox));
+  const sandboxes = (data as { sandboxes: unknown[] }).sandboxes.map((sandbox) =>
+    sandbox !== null && typeof sandbox === 'object' && typeof (sandbox as { session_api_key?: unknown }).session_api_key === 'string'
+      ? { ...sandbox, session_api_key: keys.sessionKey() }
+      : sandbox,
+  );
   return { ...data, sandboxes };
 }
 
@@ -108,12 +111,16 @@ function withSessionKeys(data: unknown, keys: RandomSource): unknown {
  * const instance = await createInstance({ fixture: 'empty' }, environment)
  */
 export async function createInstance(input: FakeOptionsInput, environment: Environment, role: InstanceRole = {}): Promise<Instance> {
-  const readFixture = async (fixture: FixtureOption): Promise<{ data: unknown; source: string; trusted?: boolean }> => (typeof fixture === 'function' ? { data: fixture(), source: '(function)' }
-    : typeof fixture !== 'string' ? { data: fixture, source: '(object)' } : environment.readFixture(fixture));
+  const readFixture = async (fixture: FixtureOption): Promise<{ data: unknown; source: string; trusted?: boolean }> =>
+    typeof fixture === 'function'
+      ? { data: fixture(), source: '(function)' }
+      : typeof fixture !== 'string'
+        ? { data: fixture, source: '(object)' }
+        : environment.readFixture(fixture);
   const options = resolveOptions(input);
   const timings = resolveTimings(options.timings);
-  const clock = options.clock === 'manual' ? createManualClock(options.now)
-    : options.clock === 'system' ? createSystemClock() : options.clock;
+  const clock =
+    options.clock === 'manual' ? createManualClock(options.now) : options.clock === 'system' ? createSystemClock() : options.clock;
   const start = clock.now();
   let current = { fixture: options.fixture as FixtureOption, seed: options.seed };
 
@@ -121,10 +128,30 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
     const { data, source, trusted = false } = await readFixture(fixture);
     const { tenant } = role;
     // A tenant's fixture sandboxes get keys of its own: the fixture's would open the default tenant's (and every other tenant's) agents.
-    const keyed = tenant !== undefined && fixture !== role.saved ? withSessionKeys(data, new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0)) : data;
+    const keyed =
+      tenant !== undefined && fixture !== role.saved
+        ? withSessionKeys(data, new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0))
+        : data;
     const store = await storeFromFixture(keyed, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
-    if (tenant === undefined) return new DomainState(store, clock, seed, { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts, streaming: options.streaming, streamingTokensPerSecond: options.streamingTokensPerSecond });
-    return new DomainState(store, clock, tenantSeed(seed, tenant), { timings, userId: options.userId, agentServerVersion: options.agentServerVersion, agentUrl: options.agentUrl && new URL(options.agentUrl).origin, agentScripts, streaming: options.streaming, streamingTokensPerSecond: options.streamingTokensPerSecond });
+    if (tenant === undefined)
+      return new DomainState(store, clock, seed, {
+        timings,
+        userId: options.userId,
+        agentServerVersion: options.agentServerVersion,
+        agentUrl: options.agentUrl && new URL(options.agentUrl).origin,
+        agentScripts,
+        streaming: options.streaming,
+        streamingTokensPerSecond: options.streamingTokensPerSecond,
+      });
+    return new DomainState(store, clock, tenantSeed(seed, tenant), {
+      timings,
+      userId: options.userId,
+      agentServerVersion: options.agentServerVersion,
+      agentUrl: options.agentUrl && new URL(options.agentUrl).origin,
+      agentScripts,
+      streaming: options.streaming,
+      streamingTokensPerSecond: options.streamingTokensPerSecond,
+    });
   };
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
@@ -150,7 +177,11 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
 
   const resetByName = async ({ fixture, seed }: { fixture?: string; seed?: number }) => {
     if (fixture === undefined || (BUILT_IN_FIXTURES as readonly string[]).includes(fixture)) return reset({ fixture, seed });
-    if (!options.fixturesDir) throw fixtureError(`"${fixture}"`, 'no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name)');
+    if (!options.fixturesDir)
+      throw fixtureError(
+        `"${fixture}"`,
+        'no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name)',
+      );
     const data = await environment.readNamedFixture(options.fixturesDir, fixture);
     return reset({ fixture: data, seed });
   };
@@ -169,7 +200,13 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   };
 
   return {
-    clock, runner, options, timings, reset, resetByName, hold,
+    clock,
+    runner,
+    options,
+    timings,
+    reset,
+    resetByName,
+    hold,
     connections: () => ({ open: openConnections, lastClosedAt }),
     faults: createFaults(),
     journal: createJournal(options.journalSize),

@@ -36,7 +36,15 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
       if (kept.length > size) kept.splice(0, kept.length - size);
     },
     entries(limit = size) {
-      return kept.slice(-limit).map(({ atMs, ...e }) => ({ seq: e.seq, at: new Date(atMs).toISOString(), method: e.method, path: e.path, query: e.query, status: e.status, duration_ms: e.duration_ms }));
+      return kept.slice(-limit).map(({ atMs, ...e }) => ({
+        seq: e.seq,
+        at: new Date(atMs).toISOString(),
+        method: e.method,
+        path: e.path,
+        query: e.query,
+        status: e.status,
+        duration_ms: e.duration_ms,
+      }));
     },
     clear() {
       kept = [];

@@ -66,4 +66,3 @@ export function matchParts(pattern: Pattern, parts: string[]): Record<string, st
 export function matchPath(pattern: string, path: string): Record<string, string> | null {
   return matchParts(compilePattern(pattern), path.split('/').slice(1));
 }
-

@@ -75,10 +75,13 @@ export interface TenantPersistence {
 }
 
 /** Resolves after a turn of the event loop (its I/O included): `setImmediate` where there is one, a timer in a browser. */
-const aTurn = (): Promise<void> => new Promise((resolve) => {
-  const later = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate ?? ((callback: () => void) => setTimeout(callback, 0));
-  later(resolve);
-});
+const aTurn = (): Promise<void> =>
+  new Promise((resolve) => {
+    const later =
+      (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate ??
+      ((callback: () => void) => setTimeout(callback, 0));
+    later(resolve);
+  });
 
 /** A tenant held: its instance (being made, then made), when it was made and last used (epoch ms). */
 interface Held {
@@ -102,7 +105,10 @@ export class Tenants {
   readonly idleMs: number | null;
 
   /** Tenants made by `create` (from a saved state when there is one), at most `maxTenants`, dropped after `idleMs` unused. */
-  constructor(create: (name: string, saved: unknown | null) => Promise<Instance>, options: { maxTenants?: number; idleMs?: number | null } = {}) {
+  constructor(
+    create: (name: string, saved: unknown | null) => Promise<Instance>,
+    options: { maxTenants?: number; idleMs?: number | null } = {},
+  ) {
     this.#create = create;
     this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS;
     this.idleMs = options.idleMs ?? null;
@@ -114,10 +120,14 @@ export class Tenants {
    */
   nameOf(headers: { get(name: string): string | null }, url?: URL): string | null | Refusal {
     // A socket may name it in its URL (`?fakehands_tenant=`): an in-process WebSocket has no headers or cookies.
-    const given = headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE) ?? url?.searchParams.get(TENANT_COOKIE) ?? null;
+    const given =
+      headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE) ?? url?.searchParams.get(TENANT_COOKIE) ?? null;
     if (given === null || given === DEFAULT_TENANT) return null;
     if (!TENANT_NAME.test(given)) {
-      return new Refusal('bad_request', `Invalid tenant name ${JSON.stringify(given.slice(0, 80))}: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`);
+      return new Refusal(
+        'bad_request',
+        `Invalid tenant name ${JSON.stringify(given.slice(0, 80))}: 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      );
     }
     return given;
   }
@@ -131,7 +141,10 @@ export class Tenants {
     this.#expire();
     if (held) return held.instance;
     if (this.#instances.size >= this.maxTenants) {
-      return new Refusal('too_many', `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`);
+      return new Refusal(
+        'too_many',
+        `Too many tenants: this fake holds at most ${this.maxTenants}; delete one (DELETE /_fakehands/tenants/{name}) or raise --max-tenants`,
+      );
     }
     const persistence = this.persistence;
     const entry: Held = {
@@ -142,7 +155,9 @@ export class Tenants {
         entry.made = made;
         return made;
       }),
-      made: null, created: now, used: now,
+      made: null,
+      created: now,
+      used: now,
     };
     const { instance } = entry;
     this.#instances.set(name, entry);
@@ -168,7 +183,8 @@ export class Tenants {
   /** The tenants held, by name. */
   list(): TenantInfo[] {
     this.#expire();
-    return [...this.#instances].sort(([a], [b]) => a.localeCompare(b))
+    return [...this.#instances]
+      .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, t]) => ({ name, created_at: new Date(t.created).toISOString(), last_used_at: new Date(t.used).toISOString() }));
   }
 

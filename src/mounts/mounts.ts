@@ -48,8 +48,11 @@ export class Mounts {
   /** Mounts `mounts` (their prefixes normalised: a leading slash, no trailing one), with `tenants` when the fake has them. */
   constructor(mounts: readonly Mount[], tenants: Tenants | null = null) {
     this.tenants = tenants;
-    this.list = Object.freeze(mounts.map((m) => Object.freeze({ ...m, origin: new URL(m.origin).origin, prefix: normalisePrefix(m.prefix) }))
-      .sort((a, b) => b.prefix.length - a.prefix.length));
+    this.list = Object.freeze(
+      mounts
+        .map((m) => Object.freeze({ ...m, origin: new URL(m.origin).origin, prefix: normalisePrefix(m.prefix) }))
+        .sort((a, b) => b.prefix.length - a.prefix.length),
+    );
   }
 
   /** Where `url` lands, or `null` when it is outside every mount. */
@@ -109,7 +112,14 @@ export class Mounts {
       if (isContractViolation(error)) throw error;
       const placed = this.find(new URL(request.url));
       const instance = placed ? await this.instanceFor(placed, request.headers).catch(() => placed.mount.instance) : null;
-      if (instance && !isRefusal(instance)) instance.journal.record({ method: request.method.toUpperCase(), path: placed!.path, query: new URL(request.url).search, status: 500, duration_ms: 0 });
+      if (instance && !isRefusal(instance))
+        instance.journal.record({
+          method: request.method.toUpperCase(),
+          path: placed!.path,
+          query: new URL(request.url).search,
+          status: 500,
+          duration_ms: 0,
+        });
       return json(500, { detail: 'Internal Server Error' });
     }
   }
@@ -136,7 +146,11 @@ export function defaultMounts(instance: Instance, baseUrl: string, tenants: Tena
   const agentUrl = instance.options.agentUrl;
   if (agentUrl !== null) {
     // The agent host's paths (/api/conversations/...) are the legacy app server's too: it needs an origin of its own.
-    if (new URL(agentUrl).origin === url.origin) throw new FakehandsError('invalid_options', `Failed to create the fake: agentUrl (${agentUrl}) must be another origin than baseUrl (${baseUrl}): the agent server's paths are the app server's legacy ones. Use another port.`);
+    if (new URL(agentUrl).origin === url.origin)
+      throw new FakehandsError(
+        'invalid_options',
+        `Failed to create the fake: agentUrl (${agentUrl}) must be another origin than baseUrl (${baseUrl}): the agent server's paths are the app server's legacy ones. Use another port.`,
+      );
     mounts.push({ origin: new URL(agentUrl).origin, prefix: '', instance, surface: agentServerSurface });
   }
   return new Mounts(mounts, tenants);

@@ -21,40 +21,52 @@ export type FakeHandler = HttpHandler | WebSocketHandler;
  */
 export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
   // The events socket of each conversation, and the host's bash-events socket.
-  return mounts.list.filter((mount) => mount.surface.name === 'agent-server').flatMap((mount) => ['/sockets/events/*', '/sockets/bash-events'].map((socketPath) => ({ mount, socketPath }))).map(({ mount, socketPath }) => {
-    const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}${socketPath}`);
-    return link.addEventListener('connection', ({ client }) => {
-      const url = new URL(client.url.href.replace(/^ws/, 'http'));
-      const path = url.pathname.slice(mount.prefix.length);
-      // The tenant (named by `?fakehands_tenant=`) may have to be made first: frames wait for it.
-      let served: EventSocket | null = null;
-      const waiting: string[] = [];
-      client.addEventListener('message', (event) => {
-        const text = typeof event.data === 'string' ? event.data : '';
-        if (served) served.receive(text);
-        else waiting.push(text);
-      });
-      client.addEventListener('close', () => served?.closed());
-      // The socket logic is a chunk of its own in a page (loaded with the first socket).
-      void Promise.all([mounts.instanceFor({ mount, path }, { get: () => null }, url), import('../surfaces/agent-server/sockets.js')]).then(([instance, { openEventSocket }]) => {
-        if (isRefusal(instance)) {
-          client.close(1008, instance.detail.slice(0, 120));
-          return;
-        }
-        served = openEventSocket(instance, path, url, { get: () => null }, {
-          // In process, a frame is handed over at once: nothing waits to be written out.
-          send: (text, written) => {
-            client.send(text);
-            written();
-          },
-          close: (code, reason) => client.close(code, reason),
-          // A container that went down: the closest a mocked socket can come to a dropped connection.
-          drop: () => client.close(1006, ''),
+  return mounts.list
+    .filter((mount) => mount.surface.name === 'agent-server')
+    .flatMap((mount) => ['/sockets/events/*', '/sockets/bash-events'].map((socketPath) => ({ mount, socketPath })))
+    .map(({ mount, socketPath }) => {
+      const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}${socketPath}`);
+      return link.addEventListener('connection', ({ client }) => {
+        const url = new URL(client.url.href.replace(/^ws/, 'http'));
+        const path = url.pathname.slice(mount.prefix.length);
+        // The tenant (named by `?fakehands_tenant=`) may have to be made first: frames wait for it.
+        let served: EventSocket | null = null;
+        const waiting: string[] = [];
+        client.addEventListener('message', (event) => {
+          const text = typeof event.data === 'string' ? event.data : '';
+          if (served) served.receive(text);
+          else waiting.push(text);
         });
-        for (const text of waiting.splice(0)) served.receive(text);
+        client.addEventListener('close', () => served?.closed());
+        // The socket logic is a chunk of its own in a page (loaded with the first socket).
+        void Promise.all([
+          mounts.instanceFor({ mount, path }, { get: () => null }, url),
+          import('../surfaces/agent-server/sockets.js'),
+        ]).then(([instance, { openEventSocket }]) => {
+          if (isRefusal(instance)) {
+            client.close(1008, instance.detail.slice(0, 120));
+            return;
+          }
+          served = openEventSocket(
+            instance,
+            path,
+            url,
+            { get: () => null },
+            {
+              // In process, a frame is handed over at once: nothing waits to be written out.
+              send: (text, written) => {
+                client.send(text);
+                written();
+              },
+              close: (code, reason) => client.close(code, reason),
+              // A container that went down: the closest a mocked socket can come to a dropped connection.
+              drop: () => client.close(1006, ''),
+            },
+          );
+          for (const text of waiting.splice(0)) served.receive(text);
+        });
       });
     });
-  });
 }
 
 /** Options of `createHandlers`. */
@@ -91,6 +103,8 @@ export function createHandlers(mounts: Mounts, options: HandlerOptions = {}): Fa
 export function createRouteHandlers(mounts: Mounts): FakeHandler[] {
   const resolver = async ({ request }: { request: Request }) => toResponse(await mounts.fetch(request));
   const byMethod = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch, DELETE: http.delete } as const;
-  const perRoute = mounts.list.flatMap((mount) => mount.surface.routes.map((route) => byMethod[route.method](`${mount.origin}${mount.prefix}${route.path}`, resolver)));
+  const perRoute = mounts.list.flatMap((mount) =>
+    mount.surface.routes.map((route) => byMethod[route.method](`${mount.origin}${mount.prefix}${route.path}`, resolver)),
+  );
   return [...perRoute, ...createHandlers(mounts)];
 }

@@ -22,8 +22,8 @@ export const VERIFY_HELP = [
   `  --api-key KEY    sent as X-Session-API-Key, never stored in a contract (default ${DEFAULT_API_KEY},`,
   '                   the key fakehands serve expects by default) [FAKEHANDS_API_KEY]',
   '  --pact FILE      a pact file to verify instead of the shipped ones (repeatable)',
-  '  --messages       verify the events socket\'s message contracts (contracts/messages/): start a',
-  '                   conversation, read its socket with the sandbox\'s key, match each event kind',
+  "  --messages       verify the events socket's message contracts (contracts/messages/): start a",
+  "                   conversation, read its socket with the sandbox's key, match each event kind",
   '  Needs @pact-foundation/pact (an optional peer dependency). Exit 0: every interaction passed;',
   '  1: an interaction failed; 2: bad options, Pact missing, or a provider that does not answer.',
 ].join('\n');
@@ -45,7 +45,13 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
   try {
     parsed = parseArgs({
       args: argv,
-      options: { 'base-url': { type: 'string' }, 'api-key': { type: 'string' }, pact: { type: 'string', multiple: true }, messages: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        pact: { type: 'string', multiple: true },
+        messages: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
       allowPositionals: false,
       strict: true,
     });
@@ -56,13 +62,20 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
   if (parsed.values.help) return 'help';
   const baseUrl = parsed.values['base-url'] ?? env.FAKEHANDS_BASE_URL;
   if (!baseUrl) throw usage('verify needs --base-url URL (see fakehands verify --help)');
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw usage(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+    throw usage(`invalid --base-url ${JSON.stringify(baseUrl)}: expected an http(s) URL`);
   // The same default as `fakehands serve`, so the two commands with their defaults agree.
   const apiKey = parsed.values['api-key'] ?? env.FAKEHANDS_API_KEY ?? DEFAULT_API_KEY;
   for (const file of parsed.values.pact ?? []) {
-    if (!existsSync(file) || !statSync(file).isFile()) throw usage(`invalid --pact ${JSON.stringify(file)}: no such file (see fakehands verify --help)`);
+    if (!existsSync(file) || !statSync(file).isFile())
+      throw usage(`invalid --pact ${JSON.stringify(file)}: no such file (see fakehands verify --help)`);
   }
-  return { baseUrl, apiKey, ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}), ...(parsed.values.messages ? { messages: true } : {}) };
+  return {
+    baseUrl,
+    apiKey,
+    ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}),
+    ...(parsed.values.messages ? { messages: true } : {}),
+  };
 }
 
 /** Fails fast, with one line, when the provider does not answer at all. */
@@ -71,7 +84,12 @@ async function assertReachable(baseUrl: string): Promise<void> {
     await fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
-    const reason = cause?.code === 'ECONNREFUSED' ? 'connection refused' : (error as Error).name === 'TimeoutError' ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : cause?.code ?? (error as Error).message;
+    const reason =
+      cause?.code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : (error as Error).name === 'TimeoutError'
+          ? `no answer within ${REACH_TIMEOUT_MS / 1000} s`
+          : (cause?.code ?? (error as Error).message);
     throw new FakehandsError('unreachable', `cannot reach the provider at ${baseUrl}: ${reason}; start it first (or check --base-url)`);
   }
 }
@@ -89,7 +107,12 @@ const VERDICT = /^ {2}(OK: every interaction passed|verification FAILED)$/m;
  * one watches the provider: when the provider dies, the child (and Pact's native verifier, which
  * retries for ever and cannot be stopped otherwise) is killed, and the summary still ends the run.
  */
-export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, supervise?: { script: string; writeError?: (text: string) => void }): Promise<number> {
+export async function runVerify(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  write: (text: string) => void,
+  supervise?: { script: string; writeError?: (text: string) => void },
+): Promise<number> {
   const config = parseVerifyArgs(argv, env);
   if (config === 'help') {
     write(`${VERIFY_HELP}\n`);
@@ -105,16 +128,36 @@ export async function runVerify(argv: string[], env: NodeJS.ProcessEnv, write: (
   const { verifyProvider } = await import('./verify.js');
   const child = env[CHILD_ENV] === '1';
   // The supervising process keeps the count, to say how far the run got should this one end without its summary.
-  const onProgress = child && process.send ? (progress: VerifyProgress) => { process.send?.({ [PROGRESS_MESSAGE]: progress }); } : undefined;
-  const result = await verifyProvider({ ...config, report: (line) => write(`${line}\n`), watch: !child, ...(onProgress ? { onProgress } : {}) });
+  const onProgress =
+    child && process.send
+      ? (progress: VerifyProgress) => {
+          process.send?.({ [PROGRESS_MESSAGE]: progress });
+        }
+      : undefined;
+  const result = await verifyProvider({
+    ...config,
+    report: (line) => write(`${line}\n`),
+    watch: !child,
+    ...(onProgress ? { onProgress } : {}),
+  });
   return result.ok ? 0 : 1;
 }
 
 /** Runs the verifier in a child process and watches the provider; the exit code of the run. */
-async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS.ProcessEnv, write: (text: string) => void, writeError: (text: string) => void, script: string): Promise<number> {
+async function superviseVerify(
+  config: VerifyConfig,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  write: (text: string) => void,
+  writeError: (text: string) => void,
+  script: string,
+): Promise<number> {
   const { spawn } = await import('node:child_process');
   const { watchProvider } = await import('./verify.js');
-  const child = spawn(process.execPath, [script, 'verify', ...argv], { env: { ...env, [CHILD_ENV]: '1' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  const child = spawn(process.execPath, [script, 'verify', ...argv], {
+    env: { ...env, [CHILD_ENV]: '1' },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   let summarized = false;
   let tail = '';
   let progress: VerifyProgress | null = null;
@@ -136,10 +179,21 @@ async function superviseVerify(config: VerifyConfig, argv: string[], env: NodeJS
   if ('code' in outcome && summarized) return outcome.code ?? 1;
   child.kill('SIGKILL');
   await exited;
-  const gone = 'reason' in outcome ? outcome.reason : await assertReachable(config.baseUrl).then(() => null, (error: Error) => error.message.replace(/^.*?: /, '').replace(/; start it.*$/, ''));
-  const why = gone !== null ? `the provider at ${config.baseUrl} stopped answering (${gone}): verification stopped` : `the verifier ended without a summary (exit ${'code' in outcome ? outcome.code : 'killed'})`;
+  const gone =
+    'reason' in outcome
+      ? outcome.reason
+      : await assertReachable(config.baseUrl).then(
+          () => null,
+          (error: Error) => error.message.replace(/^.*?: /, '').replace(/; start it.*$/, ''),
+        );
+  const why =
+    gone !== null
+      ? `the provider at ${config.baseUrl} stopped answering (${gone}): verification stopped`
+      : `the verifier ended without a summary (exit ${'code' in outcome ? outcome.code : 'killed'})`;
   const seen = progress as VerifyProgress | null;
-  const counts = seen ? `interactions in the contracts: ${seen.expected}; verified: ${seen.verified}; failed: unknown (the run ended before its summary)` : 'interactions verified: none (the run ended before the first)';
+  const counts = seen
+    ? `interactions in the contracts: ${seen.expected}; verified: ${seen.verified}; failed: unknown (the run ended before its summary)`
+    : 'interactions verified: none (the run ended before the first)';
   write(`\nfakehands verify: ${config.baseUrl}\n  ${counts}\n  FAILED: ${why}\n  verification FAILED\n`);
   return 1;
 }

@@ -32,12 +32,25 @@ export async function startForwarder(): Promise<Forwarder> {
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const answer = forwarder.target === null ? null : await fetch(`${forwarder.target}${request.url ?? '/'}`, {
-      method: request.method, headers: forwardable(request.headers), body: chunks.length > 0 ? Buffer.concat(chunks) : undefined, redirect: 'manual',
-    }).catch(() => null);
+    const answer =
+      forwarder.target === null
+        ? null
+        : await fetch(`${forwarder.target}${request.url ?? '/'}`, {
+            method: request.method,
+            headers: forwardable(request.headers),
+            body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+            redirect: 'manual',
+          }).catch(() => null);
     if (!answer) {
       response.writeHead(502, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ detail: forwarder.target === null ? 'no provider state has started a conversation yet' : `the agent server at ${forwarder.target} did not answer` }));
+      response.end(
+        JSON.stringify({
+          detail:
+            forwarder.target === null
+              ? 'no provider state has started a conversation yet'
+              : `the agent server at ${forwarder.target} did not answer`,
+        }),
+      );
       return;
     }
     const body = Buffer.from(await answer.arrayBuffer());
@@ -46,9 +59,10 @@ export async function startForwarder(): Promise<Forwarder> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   forwarder.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  forwarder.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  forwarder.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return forwarder;
 }

@@ -23,7 +23,7 @@ const EXCERPT_CHARS = 160;
 export function excerpt(value: unknown): string {
   let text: string;
   try {
-    text = value === undefined ? 'no body' : JSON.stringify(value) ?? String(value);
+    text = value === undefined ? 'no body' : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -58,7 +58,8 @@ const AppConversation = z.object({
 });
 const page = <T extends z.ZodMiniType>(item: T) => z.object({ items: z.array(item) });
 /** A batch read (`?id=a&id=b`): one entry per id asked, `null` for a missing one. */
-const batch = <T extends z.ZodMiniType>(item: T, count: number) => z.array(z.nullable(item)).check(z.length(count, `expected one entry per id asked (${count})`));
+const batch = <T extends z.ZodMiniType>(item: T, count: number) =>
+  z.array(z.nullable(item)).check(z.length(count, `expected one entry per id asked (${count})`));
 
 /** A sandbox as the state set-ups read it. */
 export type CheckedSandbox = z.infer<typeof Sandbox>;
@@ -73,21 +74,53 @@ export function checkedClient(client: Client) {
     /** `POST /api/v1/sandboxes`. */
     startSandbox: async () => expectShape('POST /api/v1/sandboxes', 'a sandbox', Sandbox, await client.startSandbox()),
     /** `GET /api/v1/sandboxes?id=`. */
-    getSandboxes: async (ids: readonly string[]) => expectShape('GET /api/v1/sandboxes', 'a list of sandboxes', batch(Sandbox, ids.length), await client.getSandboxes(ids)),
+    getSandboxes: async (ids: readonly string[]) =>
+      expectShape('GET /api/v1/sandboxes', 'a list of sandboxes', batch(Sandbox, ids.length), await client.getSandboxes(ids)),
     /** `GET /api/v1/sandboxes/search`. */
-    searchSandboxes: async (limit: number) => expectShape('GET /api/v1/sandboxes/search', 'a page of sandboxes', page(z.object({ id: z.string() })), await client.searchSandboxes({ limit })),
+    searchSandboxes: async (limit: number) =>
+      expectShape(
+        'GET /api/v1/sandboxes/search',
+        'a page of sandboxes',
+        page(z.object({ id: z.string() })),
+        await client.searchSandboxes({ limit }),
+      ),
     /** `GET /api/v1/sandbox-specs/search`. */
-    searchSandboxSpecs: async (limit: number) => expectShape('GET /api/v1/sandbox-specs/search', 'a page of sandbox specs', page(z.object({ id: text })), await client.searchSandboxSpecs({ limit })),
+    searchSandboxSpecs: async (limit: number) =>
+      expectShape(
+        'GET /api/v1/sandbox-specs/search',
+        'a page of sandbox specs',
+        page(z.object({ id: text })),
+        await client.searchSandboxSpecs({ limit }),
+      ),
     /** `POST /api/v1/sandboxes/{id}/pause`. */
     pauseSandbox: (id: string) => client.pauseSandbox(id),
     /** `POST /api/v1/app-conversations`. */
-    startAppConversation: async (body: Parameters<Client['startAppConversation']>[0]) => expectShape('POST /api/v1/app-conversations', 'a start task', StartTask, await client.startAppConversation(body)),
+    startAppConversation: async (body: Parameters<Client['startAppConversation']>[0]) =>
+      expectShape('POST /api/v1/app-conversations', 'a start task', StartTask, await client.startAppConversation(body)),
     /** `GET /api/v1/app-conversations/start-tasks?ids=`. */
-    getStartTasks: async (ids: readonly string[]) => expectShape('GET /api/v1/app-conversations/start-tasks', 'a list of start tasks', batch(StartTask, ids.length), await client.getStartTasks(ids)),
+    getStartTasks: async (ids: readonly string[]) =>
+      expectShape(
+        'GET /api/v1/app-conversations/start-tasks',
+        'a list of start tasks',
+        batch(StartTask, ids.length),
+        await client.getStartTasks(ids),
+      ),
     /** `GET /api/v1/app-conversations?ids=`. */
-    getAppConversations: async (ids: readonly string[]) => expectShape('GET /api/v1/app-conversations', 'a list of app conversations', batch(AppConversation, ids.length), await client.getAppConversations(ids)),
+    getAppConversations: async (ids: readonly string[]) =>
+      expectShape(
+        'GET /api/v1/app-conversations',
+        'a list of app conversations',
+        batch(AppConversation, ids.length),
+        await client.getAppConversations(ids),
+      ),
     /** `GET /api/conversations`. */
-    listConversations: async (limit: number) => expectShape('GET /api/conversations', 'a page of conversations', z.object({ results: z.array(z.object({ conversation_id: z.string() })) }), await client.listConversations({ limit })),
+    listConversations: async (limit: number) =>
+      expectShape(
+        'GET /api/conversations',
+        'a page of conversations',
+        z.object({ results: z.array(z.object({ conversation_id: z.string() })) }),
+        await client.listConversations({ limit }),
+      ),
   };
 }
 
@@ -100,9 +133,16 @@ const AgentConversation = z.object({ execution_status: ConversationExecutionStat
 export function checkedAgent(agent: AgentClient) {
   return {
     /** `GET /api/conversations/{id}` on the agent server. */
-    getConversation: async () => expectShape('GET /api/conversations/{id} (agent server)', 'a conversation', AgentConversation, await agent.getConversation()),
+    getConversation: async () =>
+      expectShape('GET /api/conversations/{id} (agent server)', 'a conversation', AgentConversation, await agent.getConversation()),
     /** `GET /api/git/changes` on the agent server. */
-    gitChanges: async (path: string) => expectShape('GET /api/git/changes (agent server)', 'a list of git changes', z.array(z.object({ path: text })), await agent.gitChanges(path)),
+    gitChanges: async (path: string) =>
+      expectShape(
+        'GET /api/git/changes (agent server)',
+        'a list of git changes',
+        z.array(z.object({ path: text })),
+        await agent.gitChanges(path),
+      ),
     /** `POST /api/conversations/{id}/pause` on the agent server. */
     pause: () => agent.pause(),
     /** `POST /api/conversations/{id}/confirmation_policy` on the agent server. */

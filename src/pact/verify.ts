@@ -39,7 +39,10 @@ export async function loadPact(): Promise<typeof import('@pact-foundation/pact')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
-    throw new FakehandsError('missing_dependency', 'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16');
+    throw new FakehandsError(
+      'missing_dependency',
+      'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16',
+    );
   }
 }
 
@@ -101,7 +104,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * for. `hopeless` names a value that can never become `done` (a missing record, an ERROR status):
  * the wait ends there, at once, rather than at the deadline.
  */
-async function waitFor<T>(what: string, timeoutMs: number, read: () => Promise<T>, done: (value: T) => boolean, hopeless: (value: T) => string | null = () => null): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  hopeless: (value: T) => string | null = () => null,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -127,9 +136,14 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
     const timer = setInterval(() => {
       fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(WATCH_TIMEOUT_MS) })
         .then((response) => response.arrayBuffer())
-        .then(() => { misses = 0; }, (error: unknown) => {
-          if (++misses >= WATCH_MISSES) resolve(describeReachError(error));
-        });
+        .then(
+          () => {
+            misses = 0;
+          },
+          (error: unknown) => {
+            if (++misses >= WATCH_MISSES) resolve(describeReachError(error));
+          },
+        );
     }, WATCH_EVERY_MS);
     const crashed = (error: Error) => resolve(`the verifier's proxy failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
     process.on('uncaughtException', crashed);
@@ -167,7 +181,9 @@ class Cleanup {
   async remember(client: Client): Promise<void> {
     const checked = checkedClient(client);
     this.#knownSandboxes = new Set((await checked.searchSandboxes(CLEANUP_WINDOW).catch(() => ({ items: [] }))).items.map((s) => s.id));
-    this.#knownConversations = new Set((await checked.listConversations(CLEANUP_WINDOW).catch(() => ({ results: [] }))).results.map((c) => c.conversation_id));
+    this.#knownConversations = new Set(
+      (await checked.listConversations(CLEANUP_WINDOW).catch(() => ({ results: [] }))).results.map((c) => c.conversation_id),
+    );
   }
 
   /** Deletes what was created since `remember`; never throws. */
@@ -191,18 +207,45 @@ const DEAD_SANDBOX = new Set(['ERROR', 'MISSING']);
 async function runningSandbox(api: CheckedClient, timeoutMs: number, cleanup: Cleanup): Promise<string> {
   const sandbox = await api.startSandbox();
   cleanup.sandboxes.add(sandbox.id);
-  await waitFor(`sandbox ${sandbox.id} to be RUNNING`, timeoutMs, async () => (await api.getSandboxes([sandbox.id]))[0]?.status, (s) => s === 'RUNNING',
-    (s) => (s === undefined ? `GET /api/v1/sandboxes answered null for the sandbox POST /api/v1/sandboxes just started` : DEAD_SANDBOX.has(s) ? `it is ${s}` : null));
+  await waitFor(
+    `sandbox ${sandbox.id} to be RUNNING`,
+    timeoutMs,
+    async () => (await api.getSandboxes([sandbox.id]))[0]?.status,
+    (s) => s === 'RUNNING',
+    (s) =>
+      s === undefined
+        ? `GET /api/v1/sandboxes answered null for the sandbox POST /api/v1/sandboxes just started`
+        : DEAD_SANDBOX.has(s)
+          ? `it is ${s}`
+          : null,
+  );
   return sandbox.id;
 }
 
 /** Starts an app conversation and waits for its start task to be READY; a missing task or one in ERROR ends the wait at once. */
-async function readyConversation(api: CheckedClient, timeoutMs: number, cleanup: Cleanup, body: Parameters<CheckedClient['startAppConversation']>[0]): Promise<{ app_conversation_id: string; sandbox_id: string }> {
+async function readyConversation(
+  api: CheckedClient,
+  timeoutMs: number,
+  cleanup: Cleanup,
+  body: Parameters<CheckedClient['startAppConversation']>[0],
+): Promise<{ app_conversation_id: string; sandbox_id: string }> {
   const task = await api.startAppConversation(body);
-  const ready = await waitFor(`start task ${task.id} to be READY`, timeoutMs, async () => (await api.getStartTasks([task.id]))[0] ?? null,
-    (t) => t?.status === 'READY', (t) => (t === null ? 'GET /api/v1/app-conversations/start-tasks answered null for the task POST /api/v1/app-conversations just made' : t.status === 'ERROR' ? `it ended in ERROR: ${t.detail ?? 'no detail'}` : null));
+  const ready = await waitFor(
+    `start task ${task.id} to be READY`,
+    timeoutMs,
+    async () => (await api.getStartTasks([task.id]))[0] ?? null,
+    (t) => t?.status === 'READY',
+    (t) =>
+      t === null
+        ? 'GET /api/v1/app-conversations/start-tasks answered null for the task POST /api/v1/app-conversations just made'
+        : t.status === 'ERROR'
+          ? `it ended in ERROR: ${t.detail ?? 'no detail'}`
+          : null,
+  );
   if (!ready?.app_conversation_id || !ready.sandbox_id) {
-    throw new WrongShapeError(`GET /api/v1/app-conversations/start-tasks answered a READY start task without \`app_conversation_id\` or \`sandbox_id\` (got ${excerpt(ready)})`);
+    throw new WrongShapeError(
+      `GET /api/v1/app-conversations/start-tasks answered a READY start task without \`app_conversation_id\` or \`sandbox_id\` (got ${excerpt(ready)})`,
+    );
   }
   cleanup.conversations.add(ready.app_conversation_id);
   cleanup.sandboxes.add(ready.sandbox_id);
@@ -212,7 +255,12 @@ async function readyConversation(api: CheckedClient, timeoutMs: number, cleanup:
 /** The provider states the contracts use, set up through the public API. */
 function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }): Record<string, StateSetup> {
   const api = checkedClient(client);
-  const appConversation = () => readyConversation(api, timeoutMs, cleanup, { selected_repository: 'OpenHands/OpenHands', git_provider: 'github', title: 'Contract check' });
+  const appConversation = () =>
+    readyConversation(api, timeoutMs, cleanup, {
+      selected_repository: 'OpenHands/OpenHands',
+      git_provider: 'github',
+      title: 'Contract check',
+    });
   return {
     'the service is up': async () => {
       await api.searchSandboxSpecs(1);
@@ -266,18 +314,39 @@ const RUN_OVER = new Set(['finished', 'error']);
  * client does), its agent in the state the interaction needs; the forwarder then points at the
  * conversation's agent host and the verifier sends the sandbox's own key.
  */
-function agentStateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }, target: AgentTarget): Record<string, StateSetup> {
+function agentStateSetups(
+  client: Client,
+  timeoutMs: number,
+  cleanup: Cleanup,
+  flags: { sendKey: boolean },
+  target: AgentTarget,
+): Record<string, StateSetup> {
   const api = checkedClient(client);
   const finishedRun = async () => {
-    const { app_conversation_id: id } = await readyConversation(api, timeoutMs, cleanup, { title: 'Contract check', initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] } });
-    const conversation = await waitFor(`conversation ${id}'s agent to finish its run`, timeoutMs,
-      async () => (await api.getAppConversations([id]))[0] ?? null, (c) => RUN_OVER.has(c?.execution_status ?? ''),
-      (c) => (c === null ? `GET /api/v1/app-conversations answered null for the conversation its start task named` : null));
-    if (!conversation?.conversation_url || !conversation.session_api_key) throw new WrongShapeError(`GET /api/v1/app-conversations answered conversation ${id} without an agent server (\`conversation_url\` or \`session_api_key\` missing; got ${excerpt(conversation)})`);
-    if (!URL.canParse(conversation.conversation_url)) throw new WrongShapeError(`GET /api/v1/app-conversations answered conversation ${id} with a \`conversation_url\` that is not a URL (got ${excerpt(conversation.conversation_url)})`);
+    const { app_conversation_id: id } = await readyConversation(api, timeoutMs, cleanup, {
+      title: 'Contract check',
+      initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] },
+    });
+    const conversation = await waitFor(
+      `conversation ${id}'s agent to finish its run`,
+      timeoutMs,
+      async () => (await api.getAppConversations([id]))[0] ?? null,
+      (c) => RUN_OVER.has(c?.execution_status ?? ''),
+      (c) => (c === null ? `GET /api/v1/app-conversations answered null for the conversation its start task named` : null),
+    );
+    if (!conversation?.conversation_url || !conversation.session_api_key)
+      throw new WrongShapeError(
+        `GET /api/v1/app-conversations answered conversation ${id} without an agent server (\`conversation_url\` or \`session_api_key\` missing; got ${excerpt(conversation)})`,
+      );
+    if (!URL.canParse(conversation.conversation_url))
+      throw new WrongShapeError(
+        `GET /api/v1/app-conversations answered conversation ${id} with a \`conversation_url\` that is not a URL (got ${excerpt(conversation.conversation_url)})`,
+      );
     target.forwarder.target = new URL(conversation.conversation_url).origin;
     target.key = conversation.session_api_key;
-    const agent = checkedAgent(createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key }));
+    const agent = checkedAgent(
+      createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key }),
+    );
     const projectDir = (await agent.getConversation()).workspace.working_dir;
     const [change] = await agent.gitChanges(projectDir);
     if (!change) throw new Error(`the agent's run changed no file under ${projectDir}`);
@@ -294,8 +363,13 @@ function agentStateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, f
       const { agent, params } = await finishedRun();
       await agent.setConfirmationPolicy('AlwaysConfirm');
       await agent.sendMessage('Run the test suite');
-      await waitFor('the agent to wait for confirmation', timeoutMs, async () => (await agent.getConversation()).execution_status, (s) => s === 'waiting_for_confirmation',
-        (s) => (s === 'error' ? 'the agent ended in error' : null));
+      await waitFor(
+        'the agent to wait for confirmation',
+        timeoutMs,
+        async () => (await agent.getConversation()).execution_status,
+        (s) => s === 'waiting_for_confirmation',
+        (s) => (s === 'error' ? 'the agent ended in error' : null),
+      );
       return params;
     },
     'the client sends no session API key': async () => {
@@ -325,7 +399,9 @@ async function readContracts(files: string[], problems: string[]): Promise<Map<s
     }
     const provider = pact.provider?.name ?? '';
     if (provider !== PROVIDER_NAME && provider !== AGENT_PROVIDER_NAME) {
-      problems.push(`the pact ${file} is for the provider "${pact.provider?.name}", not "${PROVIDER_NAME}" or "${AGENT_PROVIDER_NAME}": its interactions would not be verified`);
+      problems.push(
+        `the pact ${file} is for the provider "${pact.provider?.name}", not "${PROVIDER_NAME}" or "${AGENT_PROVIDER_NAME}": its interactions would not be verified`,
+      );
       continue;
     }
     const contracts = byProvider.get(provider) ?? { files: [], expected: 0, states: new Set<string>() };
@@ -344,23 +420,37 @@ const DIFFERENCE_CHARS = 240;
 
 /** One line for a difference the verifier found (its text may span lines and carry colour codes). */
 const oneLine = (text: string) => {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of the verifier's output
-  const flat = text.replace(/\u001b\[[0-9;]*m/g, '').replace(/\s+/g, ' ').trim();
+  const flat = text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of the verifier's output
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > DIFFERENCE_CHARS ? `${flat.slice(0, DIFFERENCE_CHARS)}…` : flat;
 };
 
 /** Readable lines from the verifier's error, which carries its JSON result as the message: each failed interaction with its first difference. */
 function describeFailures(message: string): { lines: string[]; failed: number } {
   try {
-    const result = JSON.parse(message) as { errors?: { interaction?: string; mismatch?: { message?: string; mismatches?: { mismatch?: string; path?: string; type?: string }[] } }[] };
+    const result = JSON.parse(message) as {
+      errors?: {
+        interaction?: string;
+        mismatch?: { message?: string; mismatches?: { mismatch?: string; path?: string; type?: string }[] };
+      }[];
+    };
     const lines = (result.errors ?? []).map((e) => {
       const name = (e.interaction ?? 'an interaction').replace(/^Verifying a pact between .+? and .+? /, '');
       // A wrong status says most (a 200 where the contract wants a 401): it comes first.
-      const all = [...(e.mismatch?.mismatches ?? [])].sort((x, y) => Number(/status/i.test(y.type ?? '')) - Number(/status/i.test(x.type ?? '')));
+      const all = [...(e.mismatch?.mismatches ?? [])].sort(
+        (x, y) => Number(/status/i.test(y.type ?? '')) - Number(/status/i.test(x.type ?? '')),
+      );
       const first = all[0];
       const more = all.length > 1 ? `; and ${all.length - 1} more difference${all.length > 2 ? 's' : ''}` : '';
       const where = first?.path ? `${first.path}: ` : /status/i.test(first?.type ?? '') ? 'status: ' : '';
-      const difference = first?.mismatch ? `${where}${oneLine(first.mismatch)}${more}` : e.mismatch?.message ? oneLine(e.mismatch.message) : '';
+      const difference = first?.mismatch
+        ? `${where}${oneLine(first.mismatch)}${more}`
+        : e.mismatch?.message
+          ? oneLine(e.mismatch.message)
+          : '';
       return `interaction failed: ${name}${difference ? ` (${difference})` : ''}`;
     });
     if (lines.length > 0) return { lines, failed: lines.length };
@@ -394,7 +484,10 @@ async function keyRefusal(client: ReturnType<typeof createClient>): Promise<stri
 
 /** The contract files that ship with fakehands. */
 export async function defaultPactFiles(): Promise<string[]> {
-  return (await readdir(CONTRACTS_DIR)).filter((f) => f.endsWith('.json')).sort().map((f) => `${CONTRACTS_DIR}${f}`);
+  return (await readdir(CONTRACTS_DIR))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => `${CONTRACTS_DIR}${f}`);
 }
 
 /** What one run of Pact's verifier needs: the provider, where it answers, its states and how the key is sent. */
@@ -409,27 +502,38 @@ interface VerifierRun {
 }
 
 /** Runs Pact's verifier over one provider's contracts; the count of interactions sent and what failed. */
-async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Client, cleanup: Cleanup, onSent: () => void): Promise<{ verified: number; failed: number; problems: string[]; providerDied: boolean }> {
+async function runVerifier(
+  run: VerifierRun,
+  options: VerifyOptions,
+  client: Client,
+  cleanup: Cleanup,
+  onSent: () => void,
+): Promise<{ verified: number; failed: number; problems: string[]; providerDied: boolean }> {
   const { Verifier } = await loadPact();
   const problems: string[] = [];
   let verified = 0;
   const handlerErrors: string[] = [];
-  const stateHandlers = Object.fromEntries(Object.entries(run.setups).map(([name, setup]) => [name, {
-    setup: async (params: unknown) => {
-      try {
-        return await setup(params as StateParams);
-      } catch (error) {
-        const message = `provider state "${name}" failed: ${describeSetupError(error)}`;
-        // The same state failing the same way for several interactions is said once.
-        if (!handlerErrors.includes(message)) handlerErrors.push(message);
-        throw error;
-      }
-    },
-    teardown: async () => {
-      run.flags.sendKey = true;
-      return undefined;
-    },
-  }]));
+  const stateHandlers = Object.fromEntries(
+    Object.entries(run.setups).map(([name, setup]) => [
+      name,
+      {
+        setup: async (params: unknown) => {
+          try {
+            return await setup(params as StateParams);
+          } catch (error) {
+            const message = `provider state "${name}" failed: ${describeSetupError(error)}`;
+            // The same state failing the same way for several interactions is said once.
+            if (!handlerErrors.includes(message)) handlerErrors.push(message);
+            throw error;
+          }
+        },
+        teardown: async () => {
+          run.flags.sendKey = true;
+          return undefined;
+        },
+      },
+    ]),
+  );
   const verifier = new Verifier({
     providerBaseUrl: run.providerBaseUrl,
     provider: run.provider,
@@ -449,10 +553,16 @@ async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Cli
     beforeEach: () => cleanup.remember(client).catch(() => undefined),
     afterEach: () => cleanup.run(client).catch(() => undefined),
   });
-  const watch = options.watch === false ? { died: new Promise<string>(() => undefined), stop: () => undefined } : watchProvider(options.baseUrl);
+  const watch =
+    options.watch === false ? { died: new Promise<string>(() => undefined), stop: () => undefined } : watchProvider(options.baseUrl);
   const outcome = await Promise.race([
-    verifier.verifyProvider().then(() => null, (error: unknown) => describeFailures((error as Error)?.message ?? String(error))),
-    watch.died.then((reason) => `the provider at ${options.baseUrl} stopped answering (${reason}) after ${verified} interaction(s): verification stopped`),
+    verifier.verifyProvider().then(
+      () => null,
+      (error: unknown) => describeFailures((error as Error)?.message ?? String(error)),
+    ),
+    watch.died.then(
+      (reason) => `the provider at ${options.baseUrl} stopped answering (${reason}) after ${verified} interaction(s): verification stopped`,
+    ),
   ]);
   watch.stop();
   if (typeof outcome === 'string') {
@@ -463,7 +573,8 @@ async function runVerifier(run: VerifierRun, options: VerifyOptions, client: Cli
   if (outcome) problems.push(...outcome.lines);
   await cleanup.run(client).catch(() => undefined);
   problems.push(...handlerErrors);
-  if (verified !== run.contracts.expected) problems.push(`${verified} ${run.provider} interactions were verified, but the contracts hold ${run.contracts.expected}`);
+  if (verified !== run.contracts.expected)
+    problems.push(`${verified} ${run.provider} interactions were verified, but the contracts hold ${run.contracts.expected}`);
   return { verified, failed: outcome?.failed ?? 0, problems, providerDied: false };
 }
 
@@ -479,8 +590,10 @@ async function keylessHint(baseUrl: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  return 'the provider answered GET /api/conversations without a session API key: it does not ask for one, so the interactions that expect a 401 fail. '
-    + 'Start it with keys checked (fakehands serve --api-key KEY, not --auth none as npm start does) and pass the same key with --api-key.';
+  return (
+    'the provider answered GET /api/conversations without a session API key: it does not ask for one, so the interactions that expect a 401 fail. ' +
+    'Start it with keys checked (fakehands serve --api-key KEY, not --auth none as npm start does) and pass the same key with --api-key.'
+  );
 }
 
 /**
@@ -495,7 +608,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
   const report = options.report ?? ((line: string) => process.stdout.write(`${line}\n`));
   await loadPact();
   const problems: string[] = [];
-  const files = options.pactFiles ?? await defaultPactFiles();
+  const files = options.pactFiles ?? (await defaultPactFiles());
   if (files.length === 0) problems.push('no pact files to verify');
   const byProvider = await readContracts(files, problems);
   const expected = [...byProvider.values()].reduce((sum, c) => sum + c.expected, 0);
@@ -509,10 +622,25 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
   const agentTarget: AgentTarget | null = forwarder ? { forwarder, key: undefined } : null;
   const runs: VerifierRun[] = [];
   const app = byProvider.get(PROVIDER_NAME);
-  if (app) runs.push({ provider: PROVIDER_NAME, providerBaseUrl: options.baseUrl, contracts: app, setups: stateSetups(client, timeoutMs, cleanup, flags), flags, key: () => options.apiKey });
+  if (app)
+    runs.push({
+      provider: PROVIDER_NAME,
+      providerBaseUrl: options.baseUrl,
+      contracts: app,
+      setups: stateSetups(client, timeoutMs, cleanup, flags),
+      flags,
+      key: () => options.apiKey,
+    });
   const agent = byProvider.get(AGENT_PROVIDER_NAME);
   if (agent && agentTarget) {
-    runs.push({ provider: AGENT_PROVIDER_NAME, providerBaseUrl: agentTarget.forwarder.url, contracts: agent, setups: agentStateSetups(client, timeoutMs, cleanup, flags, agentTarget), flags, key: () => agentTarget.key });
+    runs.push({
+      provider: AGENT_PROVIDER_NAME,
+      providerBaseUrl: agentTarget.forwarder.url,
+      contracts: agent,
+      setups: agentStateSetups(client, timeoutMs, cleanup, flags, agentTarget),
+      flags,
+      key: () => agentTarget.key,
+    });
   }
   for (const run of runs) {
     for (const state of run.contracts.states) {

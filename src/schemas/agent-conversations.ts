@@ -15,9 +15,9 @@ const TAG_KEY = /^[a-z0-9]+$/;
 export const MAX_TAG_VALUE = 256;
 
 /** `ConversationTags`: keys lowercase alphanumeric, values up to 256 characters. */
-export const ConversationTags = z.record(z.string(), z.string().check(z.maxLength(MAX_TAG_VALUE))).check(
-  z.refine((tags) => Object.keys(tags).every((key) => TAG_KEY.test(key)), 'Tag keys must be lowercase alphanumeric'),
-);
+export const ConversationTags = z
+  .record(z.string(), z.string().check(z.maxLength(MAX_TAG_VALUE)))
+  .check(z.refine((tags) => Object.keys(tags).every((key) => TAG_KEY.test(key)), 'Tag keys must be lowercase alphanumeric'));
 
 /** An agent (`Agent` or `ACPAgent`): its kind and its LLM (a model name); the rest of its config passes. */
 export const AgentSpec = z.looseObject({
@@ -38,25 +38,33 @@ export const SecurityAnalyzerSpec = z.looseObject({ kind: z.string() });
 export const SecretSourceSpec = z.union([z.string(), z.looseObject({ kind: z.optional(z.string()), value: z.optional(z.string()) })]);
 
 /** `POST /api/conversations` (`StartConversationRequest`): one of `agent`, `agent_settings`, `agent_profile_id`. */
-export const StartConversationRequest = z.looseObject({
-  agent: z.optional(z.nullable(AgentSpec)),
-  agent_settings: z.optional(z.nullable(z.looseObject({}))),
-  agent_profile_id: z.optional(z.nullable(z.guid())),
-  workspace: LocalWorkspaceSpec,
-  conversation_id: z.optional(z.nullable(z.guid())),
-  parent_conversation_id: z.optional(z.nullable(z.guid())),
-  confirmation_policy: z.optional(ConfirmationPolicySpec),
-  security_analyzer: z.optional(z.nullable(SecurityAnalyzerSpec)),
-  initial_message: z.optional(z.nullable(SendMessageRequest)),
-  max_iterations: z._default(z.int().check(z.gte(1)), 500),
-  stuck_detection: z._default(z.boolean(), true),
-  secrets: z._default(z.record(z.string(), SecretSourceSpec), {}),
-  tags: z._default(ConversationTags, {}),
-  hook_config: z.optional(z.nullable(z.looseObject({}))),
-}).check(
-  z.refine((r) => !(r.agent_profile_id && (r.agent || r.agent_settings)), '`agent_profile_id` is mutually exclusive with `agent` and `agent_settings`'),
-  z.refine((r) => Boolean(r.agent || r.agent_settings || r.agent_profile_id), 'One of `agent`, `agent_settings`, or `agent_profile_id` must be provided'),
-);
+export const StartConversationRequest = z
+  .looseObject({
+    agent: z.optional(z.nullable(AgentSpec)),
+    agent_settings: z.optional(z.nullable(z.looseObject({}))),
+    agent_profile_id: z.optional(z.nullable(z.guid())),
+    workspace: LocalWorkspaceSpec,
+    conversation_id: z.optional(z.nullable(z.guid())),
+    parent_conversation_id: z.optional(z.nullable(z.guid())),
+    confirmation_policy: z.optional(ConfirmationPolicySpec),
+    security_analyzer: z.optional(z.nullable(SecurityAnalyzerSpec)),
+    initial_message: z.optional(z.nullable(SendMessageRequest)),
+    max_iterations: z._default(z.int().check(z.gte(1)), 500),
+    stuck_detection: z._default(z.boolean(), true),
+    secrets: z._default(z.record(z.string(), SecretSourceSpec), {}),
+    tags: z._default(ConversationTags, {}),
+    hook_config: z.optional(z.nullable(z.looseObject({}))),
+  })
+  .check(
+    z.refine(
+      (r) => !(r.agent_profile_id && (r.agent || r.agent_settings)),
+      '`agent_profile_id` is mutually exclusive with `agent` and `agent_settings`',
+    ),
+    z.refine(
+      (r) => Boolean(r.agent || r.agent_settings || r.agent_profile_id),
+      'One of `agent`, `agent_settings`, or `agent_profile_id` must be provided',
+    ),
+  );
 export type StartConversationRequest = z.output<typeof StartConversationRequest>;
 
 /** `PATCH /api/conversations/{id}` (`UpdateConversationRequest`). */
@@ -90,7 +98,10 @@ export const UpdateSecretsRequest = z.object({ secrets: z.record(z.string(), Sec
 export const SetSecurityAnalyzerRequest = z.object({ security_analyzer: z.nullable(SecurityAnalyzerSpec) });
 
 /** `POST .../generate_title` (v1.11.4 `GenerateTitleRequest`). */
-export const GenerateTitleRequest = z.object({ max_length: z._default(z.int().check(z.gte(1), z.lte(200)), 50), llm: z.optional(z.nullable(z.looseObject({}))) });
+export const GenerateTitleRequest = z.object({
+  max_length: z._default(z.int().check(z.gte(1), z.lte(200)), 50),
+  llm: z.optional(z.nullable(z.looseObject({}))),
+});
 
 /** `{"response": "..."}` (`AskAgentResponse`, `AgentResponseResult`). */
 export const AgentTextResponse = z.object({ response: z.string() });

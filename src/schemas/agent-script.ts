@@ -41,7 +41,12 @@ export const STEP_BODIES = {
   /** A plan of the task tracker (`TaskTrackerAction`/`TaskTrackerObservation`, command `plan`). */
   task_tracker: z.strictObject({ tasks: z.array(TaskItem).check(z.minLength(1), z.maxLength(50)) }),
   /** A sub-agent's task (`TaskAction`/`TaskObservation`, openhands-tools `task/definition.py`). */
-  task: z.strictObject({ prompt: nonEmpty(), subagent_type: z._default(nonEmpty(), 'default'), description: z.optional(z.string()), result: z._default(z.string(), 'Done.') }),
+  task: z.strictObject({
+    prompt: nonEmpty(),
+    subagent_type: z._default(nonEmpty(), 'default'),
+    description: z.optional(z.string()),
+    result: z._default(z.string(), 'Done.'),
+  }),
   /** The browser opens a URL (`BrowserNavigateAction`/`BrowserObservation` with a screenshot). */
   browser_navigate: z.strictObject({ url: z.url(), new_tab: z._default(z.boolean(), false) }),
   /** The browser clicks an element by its index (`BrowserClickAction`). */
@@ -53,7 +58,11 @@ export const STEP_BODIES = {
   /** Files whose content matches (`GrepAction`/`GrepObservation`). */
   grep: z.strictObject({ pattern: nonEmpty(), include: z.optional(nonEmpty()), matches: z._default(z.array(z.string()), []) }),
   /** A call of an MCP server's tool (`MCPToolAction`/`MCPToolObservation`). */
-  mcp: z.strictObject({ tool: nonEmpty(), arguments: z._default(z.record(z.string(), z.unknown()), {}), result: z._default(z.string(), '') }),
+  mcp: z.strictObject({
+    tool: nonEmpty(),
+    arguments: z._default(z.record(z.string(), z.unknown()), {}),
+    result: z._default(z.string(), ''),
+  }),
   /** A skill invoked by name (`InvokeSkillAction`/`InvokeSkillObservation`). */
   skill: nonEmpty(),
   /** The plan file written by the planning agent (`PlanningFileEditorAction`, `.agents_tmp/PLAN.md`). */
@@ -61,13 +70,28 @@ export const STEP_BODIES = {
   /** A str_replace edit of a named file (`FileEditorAction` command `str_replace`, the tool `str_replace_editor` in older prompts). */
   str_replace: z.strictObject({ path: nonEmpty(), old_str: nonEmpty(), new_str: z.string() }),
   /** A switch to another LLM profile (`SwitchLLMAction`/`SwitchLLMObservation`). */
-  switch_llm: z.strictObject({ profile: nonEmpty(), model: z._default(nonEmpty(), 'gpt-4o-mini'), reason: z._default(z.string(), 'A cheaper model is enough for this.') }),
+  switch_llm: z.strictObject({
+    profile: nonEmpty(),
+    model: z._default(nonEmpty(), 'gpt-4o-mini'),
+    reason: z._default(z.string(), 'A cheaper model is enough for this.'),
+  }),
   /** A hook run (`HookExecutionEvent`, source `hook`). */
-  hook: z.strictObject({ event: z._default(HookEventType, 'PreToolUse'), command: nonEmpty(), blocked: z._default(z.boolean(), false), reason: z.optional(z.string()), stdout: z._default(z.string(), '') }),
+  hook: z.strictObject({
+    event: z._default(HookEventType, 'PreToolUse'),
+    command: nonEmpty(),
+    blocked: z._default(z.boolean(), false),
+    reason: z.optional(z.string()),
+    stdout: z._default(z.string(), ''),
+  }),
   /** A condensation of the history: `CondensationRequest`, `Condensation` forgetting the run's earlier events, `CondensationSummaryEvent`. */
   condense: z.strictObject({ summary: nonEmpty() }),
   /** A tool call of an ACP agent (`ACPToolCallEvent`). */
-  acp_tool_call: z.strictObject({ title: nonEmpty(), tool_kind: z._default(nonEmpty(), 'execute'), status: z._default(nonEmpty(), 'completed'), output: z._default(z.string(), '') }),
+  acp_tool_call: z.strictObject({
+    title: nonEmpty(),
+    tool_kind: z._default(nonEmpty(), 'execute'),
+    status: z._default(nonEmpty(), 'completed'),
+    output: z._default(z.string(), ''),
+  }),
   /** A completion log of the LLM (`LLMCompletionLogEvent`). */
   llm_log: z.strictObject({ model: z._default(nonEmpty(), 'gpt-4o'), usage_id: z._default(nonEmpty(), 'default') }),
   /** The exact token ids of a message (`TokenEvent`). */

@@ -16,9 +16,25 @@ export const AgentEvent = z.looseObject({
 
 /** The kinds of events (the discriminator of `Event`, as the app server's `kind__eq` filter lists them). */
 export const EventKind = z.enum([
-  'ACPToolCallEvent', 'ActionEvent', 'AgentErrorEvent', 'Condensation', 'CondensationRequest', 'CondensationSummaryEvent', 'ConversationErrorEvent',
-  'ConversationStateUpdateEvent', 'HookExecutionEvent', 'InterruptEvent', 'LLMCompletionLogEvent', 'MessageEvent', 'ObservationEvent', 'PauseEvent',
-  'ServerErrorEvent', 'StreamingDeltaEvent', 'SystemPromptEvent', 'TokenEvent', 'UserRejectObservation',
+  'ACPToolCallEvent',
+  'ActionEvent',
+  'AgentErrorEvent',
+  'Condensation',
+  'CondensationRequest',
+  'CondensationSummaryEvent',
+  'ConversationErrorEvent',
+  'ConversationStateUpdateEvent',
+  'HookExecutionEvent',
+  'InterruptEvent',
+  'LLMCompletionLogEvent',
+  'MessageEvent',
+  'ObservationEvent',
+  'PauseEvent',
+  'ServerErrorEvent',
+  'StreamingDeltaEvent',
+  'SystemPromptEvent',
+  'TokenEvent',
+  'UserRejectObservation',
 ]);
 
 /** A page of events (`EventPage`). */
@@ -34,7 +50,14 @@ export const AgentSuccess = z.object({ success: z.boolean() });
 export const HealthStatus = z.object({ status: z.string() });
 
 /** `GET /server_info` (`ServerInfo`). */
-export const ServerInfo = z.object({ uptime: z.number(), idle_time: z.number(), title: z.string(), version: z.string(), docs: z.string(), redoc: z.string() });
+export const ServerInfo = z.object({
+  uptime: z.number(),
+  idle_time: z.number(),
+  title: z.string(),
+  version: z.string(),
+  docs: z.string(),
+  redoc: z.string(),
+});
 
 /** `POST .../events`: a message to the agent (`SendMessageRequest`). */
 export const AgentMessageRequest = SendMessageRequest;

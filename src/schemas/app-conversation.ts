@@ -3,9 +3,7 @@
  * (`AppConversation`, `AppConversationStartRequest`, `AppConversationStartTask`, ...).
  */
 import * as z from 'zod/mini';
-import {
-  ConversationExecutionStatus, ConversationTrigger, DateTime, HexId, ProviderType, SandboxStatus, Uuid,
-} from './common.js';
+import { ConversationExecutionStatus, ConversationTrigger, DateTime, HexId, ProviderType, SandboxStatus, Uuid } from './common.js';
 import { LaxBool, LaxInt } from './helpers.js';
 
 /** Agent types a conversation can run. */
@@ -13,8 +11,15 @@ export const AgentType = z.enum(['default', 'plan']);
 
 /** Start task status values, in the order a task steps through them. */
 export const AppConversationStartTaskStatus = z.enum([
-  'WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT',
-  'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY', 'ERROR',
+  'WORKING',
+  'WAITING_FOR_SANDBOX',
+  'PREPARING_REPOSITORY',
+  'RUNNING_SETUP_SCRIPT',
+  'SETTING_UP_GIT_HOOKS',
+  'SETTING_UP_SKILLS',
+  'STARTING_CONVERSATION',
+  'READY',
+  'ERROR',
 ]);
 export type AppConversationStartTaskStatus = z.infer<typeof AppConversationStartTaskStatus>;
 
@@ -63,17 +68,51 @@ export const PluginSpec = z.object({
 
 /** A value of observability metadata. */
 const TraceMetadataValue = z.union([
-  z.string(), z.boolean(), z.int(), z.number(), z.array(z.string()), z.array(z.boolean()), z.array(z.int()), z.array(z.number()),
+  z.string(),
+  z.boolean(),
+  z.int(),
+  z.number(),
+  z.array(z.string()),
+  z.array(z.boolean()),
+  z.array(z.int()),
+  z.array(z.number()),
 ]);
 
 const summary = { should_request_summary: z._default(LaxBool, true) };
 /** What happens with a conversation's events: one of the real server's callback processors, by `kind`. */
 export const EventCallbackProcessor = z.discriminatedUnion('kind', [
-  z.object({ bitbucket_view_data: z._default(z.record(z.string(), z.unknown()), {}), ...summary, kind: z.literal('BitbucketV1CallbackProcessor') }),
-  z.object({ github_view_data: z._default(z.record(z.string(), z.unknown()), {}), ...summary, inline_pr_comment: z._default(LaxBool, false), kind: z.literal('GithubV1CallbackProcessor') }),
-  z.object({ gitlab_view_data: z._default(z.record(z.string(), z.unknown()), {}), ...summary, inline_mr_comment: z._default(LaxBool, false), kind: z.literal('GitlabV1CallbackProcessor') }),
-  z.object({ ...summary, svc_acc_email: z.string(), decrypted_api_key: z.string(), issue_key: z.string(), jira_cloud_id: z.string(), kind: z.literal('JiraV1CallbackProcessor') }),
-  z.object({ ...summary, issue_key: z.string(), workspace_name: z.string(), base_api_url: z.string(), kind: z.literal('JiraDcV1CallbackProcessor') }),
+  z.object({
+    bitbucket_view_data: z._default(z.record(z.string(), z.unknown()), {}),
+    ...summary,
+    kind: z.literal('BitbucketV1CallbackProcessor'),
+  }),
+  z.object({
+    github_view_data: z._default(z.record(z.string(), z.unknown()), {}),
+    ...summary,
+    inline_pr_comment: z._default(LaxBool, false),
+    kind: z.literal('GithubV1CallbackProcessor'),
+  }),
+  z.object({
+    gitlab_view_data: z._default(z.record(z.string(), z.unknown()), {}),
+    ...summary,
+    inline_mr_comment: z._default(LaxBool, false),
+    kind: z.literal('GitlabV1CallbackProcessor'),
+  }),
+  z.object({
+    ...summary,
+    svc_acc_email: z.string(),
+    decrypted_api_key: z.string(),
+    issue_key: z.string(),
+    jira_cloud_id: z.string(),
+    kind: z.literal('JiraV1CallbackProcessor'),
+  }),
+  z.object({
+    ...summary,
+    issue_key: z.string(),
+    workspace_name: z.string(),
+    base_api_url: z.string(),
+    kind: z.literal('JiraDcV1CallbackProcessor'),
+  }),
   z.object({ slack_view_data: z._default(z.record(z.string(), z.nullable(z.string())), {}), kind: z.literal('SlackV1CallbackProcessor') }),
   z.object({ kind: z.literal('LoggingCallbackProcessor') }),
   z.object({ kind: z.literal('SetTitleCallbackProcessor') }),

@@ -21,14 +21,30 @@ export type ConversationStatus = z.infer<typeof ConversationStatus>;
 
 /** What started a conversation. */
 export const ConversationTrigger = z.enum([
-  'resolver', 'gui', 'suggested_task', 'openhands_api', 'slack',
-  'microagent_management', 'jira', 'jira_dc', 'linear', 'bitbucket', 'automation',
+  'resolver',
+  'gui',
+  'suggested_task',
+  'openhands_api',
+  'slack',
+  'microagent_management',
+  'jira',
+  'jira_dc',
+  'linear',
+  'bitbucket',
+  'automation',
 ]);
 export type ConversationTrigger = z.infer<typeof ConversationTrigger>;
 
 /** State of the agent inside a running conversation. */
 export const ConversationExecutionStatus = z.enum([
-  'idle', 'running', 'paused', 'waiting_for_confirmation', 'finished', 'error', 'stuck', 'deleting',
+  'idle',
+  'running',
+  'paused',
+  'waiting_for_confirmation',
+  'finished',
+  'error',
+  'stuck',
+  'deleting',
 ]);
 export type ConversationExecutionStatus = z.infer<typeof ConversationExecutionStatus>;
 
@@ -45,17 +61,21 @@ export const DateTime = z.string().check(z.regex(DATETIME_PATTERN, 'expected an 
 export const HexId = z.string().check(z.regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits'));
 
 /** A UUID in any form pydantic accepts (hyphenated or 32 hex digits). */
-export const Uuid = z.string().check(z.superRefine((value, ctx) => {
-  const error = uuidError(value);
-  if (error) {
-    ctx.addIssue({
-      code: 'custom',
-      message: error,
-      input: value,
-      params: { pydantic: { type: 'uuid_parsing', msg: `Input should be a valid UUID, ${error}`, ctx: { error } } } satisfies PydanticErrorParams,
-    });
-  }
-}));
+export const Uuid = z.string().check(
+  z.superRefine((value, ctx) => {
+    const error = uuidError(value);
+    if (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: error,
+        input: value,
+        params: {
+          pydantic: { type: 'uuid_parsing', msg: `Input should be a valid UUID, ${error}`, ctx: { error } },
+        } satisfies PydanticErrorParams,
+      });
+    }
+  }),
+);
 
 /** Explains why `value` is not a UUID the way pydantic's uuid parser does, or `null` when it is one. */
 export function uuidError(value: string): string | null {
@@ -82,4 +102,3 @@ export function uuidError(value: string): string | null {
 /** The body of pause, resume and delete: `{"success": true}`. */
 export const Success = z.object({ success: z.boolean() });
 export type Success = z.infer<typeof Success>;
-

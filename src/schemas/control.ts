@@ -13,10 +13,15 @@ export const MAX_CLOCK_ADVANCE_MS = 365 * 24 * 3600 * 1000;
 /** `GET /_fakehands/health`. */
 export const Health = z.object({ status: z.literal('ok') });
 
-
-
 /** A fixture's name: a built-in one, or a `NAME.json` in the `--fixtures-dir` (never a path: the control API reads no other file). */
-export const FixtureName = z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)'));
+export const FixtureName = z
+  .string()
+  .check(
+    z.regex(
+      /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/,
+      'a fixture name: letters, digits, "-" and "_" (default, empty, or a file in --fixtures-dir)',
+    ),
+  );
 
 /** `POST /_fakehands/reset`: a fixture by name and a seed, both optional. */
 export const ResetRequest = z.strictObject({ fixture: z.optional(FixtureName), seed: z.optional(z.int()) });
@@ -55,7 +60,14 @@ export const JournalEntry = z.object({
 export type JournalEntry = z.output<typeof JournalEntry>;
 
 /** `GET /_fakehands/requests?limit=`. */
-export const JournalQuery = z.object({ limit: z.optional(z.pipe(z.transform((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)), z.int().check(z.gt(0), z.lte(100_000)))) });
+export const JournalQuery = z.object({
+  limit: z.optional(
+    z.pipe(
+      z.transform((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v)),
+      z.int().check(z.gt(0), z.lte(100_000)),
+    ),
+  ),
+});
 /** `GET /_fakehands/requests`. */
 export const JournalPage = z.object({ requests: z.array(JournalEntry) });
 /** `DELETE /_fakehands/requests`. */

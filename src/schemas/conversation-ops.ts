@@ -57,10 +57,12 @@ export const SkillsResponse = z.object({ skills: z.array(SkillResponse) });
 export const HookDefinitionResponse = z.object({ type: z.string(), command: z.string(), timeout: z.nullable(z.int()), async: z.boolean() });
 /** `GET .../hooks`: the workspace's hooks by event type. */
 export const HooksResponse = z.object({
-  hooks: z.array(z.object({
-    event_type: z.string(),
-    matchers: z.array(z.object({ matcher: z.string(), hooks: z.array(HookDefinitionResponse) })),
-  })),
+  hooks: z.array(
+    z.object({
+      event_type: z.string(),
+      matchers: z.array(z.object({ matcher: z.string(), hooks: z.array(HookDefinitionResponse) })),
+    }),
+  ),
 });
 
 /** The agent-server context's own error body: `{"error": "..."}`. */

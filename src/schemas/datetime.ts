@@ -9,7 +9,8 @@
  * (a time that could not be read back is never written).
  */
 export function formatDateTime(ms: number, micros = 0): string {
-  if (!Number.isInteger(micros) || micros < 0 || micros > 999) throw new RangeError(`Failed to format a datetime: ${micros} is not a whole number of microseconds from 0 to 999.`);
+  if (!Number.isInteger(micros) || micros < 0 || micros > 999)
+    throw new RangeError(`Failed to format a datetime: ${micros} is not a whole number of microseconds from 0 to 999.`);
   // Joined, not concatenated: stored timestamps stay flat strings (a rope costs several objects).
   return [new Date(ms).toISOString().slice(0, 23), String(micros).padStart(3, '0'), 'Z'].join('');
 }
@@ -41,7 +42,14 @@ export function parseDateTime(value: string): number {
 
 /** Whether `value` is already in the canonical form (checked without parsing). */
 function isCanonical(value: string): boolean {
-  return value.length === CANONICAL_LENGTH && value[26] === 'Z' && value[19] === '.' && value[10] === 'T' && value[4] === '-' && value[13] === ':';
+  return (
+    value.length === CANONICAL_LENGTH &&
+    value[26] === 'Z' &&
+    value[19] === '.' &&
+    value[10] === 'T' &&
+    value[4] === '-' &&
+    value[13] === ':'
+  );
 }
 
 /** Rewrites any accepted ISO 8601 datetime in the canonical form. */

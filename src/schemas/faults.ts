@@ -24,7 +24,12 @@ const FaultCommon = {
 
 /** A fault to inject, as `fake.faults.add()` and `POST /_fakehands/faults` take it. */
 export const FaultSpec = z.discriminatedUnion('kind', [
-  z.strictObject({ ...FaultCommon, kind: z.literal('status'), status: z.int().check(z.gte(400), z.lte(599)), body: z.optional(z.unknown()) }),
+  z.strictObject({
+    ...FaultCommon,
+    kind: z.literal('status'),
+    status: z.int().check(z.gte(400), z.lte(599)),
+    body: z.optional(z.unknown()),
+  }),
   z.strictObject({ ...FaultCommon, kind: z.literal('network') }),
   z.strictObject({ ...FaultCommon, kind: z.literal('delay'), delay_ms: z.int().check(z.gte(0), z.lte(60_000)) }),
   z.strictObject({ ...FaultCommon, kind: z.literal('sandbox_error'), sandbox_id: z.optional(z.string()) }),

@@ -29,19 +29,25 @@ const FALSE_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 
 /** An integer checked by `inner`, also given as a string of digits (pydantic's lax mode, and every query parameter). */
 export function laxInt<T extends z.ZodMiniType<number>>(inner: T) {
-  return z.pipe(z.transform((value) => (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value)), inner);
+  return z.pipe(
+    z.transform((value) => (typeof value === 'string' && /^\s*[+-]?\d+\s*$/.test(value) ? Number(value) : value)),
+    inner,
+  );
 }
 
 /** Any integer, also given as a string of digits. */
 export const LaxInt = laxInt(z.int());
 
 /** A boolean, also given as `true`/`false`/`1`/`0`/`yes`/`no`/... (pydantic's lax mode). */
-export const LaxBool = z.pipe(z.transform((value) => {
-  if (typeof value === 'string') {
-    const lower = value.trim().toLowerCase();
-    if (TRUE_STRINGS.has(lower)) return true;
-    if (FALSE_STRINGS.has(lower)) return false;
-  }
-  if (value === 0 || value === 1) return value === 1;
-  return value;
-}), z.boolean());
+export const LaxBool = z.pipe(
+  z.transform((value) => {
+    if (typeof value === 'string') {
+      const lower = value.trim().toLowerCase();
+      if (TRUE_STRINGS.has(lower)) return true;
+      if (FALSE_STRINGS.has(lower)) return false;
+    }
+    if (value === 0 || value === 1) return value === 1;
+    return value;
+  }),
+  z.boolean(),
+);

@@ -1,14 +1,10 @@
 import * as z from 'zod/mini';
-import {
-  ConversationStatus, ConversationTrigger, DateTime, ProviderType,
-} from './common.js';
+import { ConversationStatus, ConversationTrigger, DateTime, ProviderType } from './common.js';
 import { LaxInt, type PydanticErrorParams } from './helpers.js';
 import { MCPConfig } from './mcp.js';
 
 /** Suggested task types (`SuggestedTaskType`). */
-export const TaskType = z.enum([
-  'MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS', 'OPEN_ISSUE', 'OPEN_PR', 'CREATE_MICROAGENT',
-]);
+export const TaskType = z.enum(['MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS', 'OPEN_ISSUE', 'OPEN_PR', 'CREATE_MICROAGENT']);
 
 /** A task suggested to the user; every field is required. */
 export const SuggestedTask = z.object({
@@ -41,7 +37,10 @@ export const InitSessionRequest = z.strictObject({
   conversation_instructions: z._default(z.nullable(z.string()), null),
   mcp_config: z._default(z.nullable(MCPConfig), null),
   /** An empty id is no id, as the real route's `if request.conversation_id` reads it. */
-  conversation_id: z.pipe(z.optional(z.string()), z.transform((id) => (id === '' ? undefined : id))),
+  conversation_id: z.pipe(
+    z.optional(z.string()),
+    z.transform((id) => (id === '' ? undefined : id)),
+  ),
 });
 export type InitSessionRequest = z.infer<typeof InitSessionRequest>;
 
@@ -63,23 +62,31 @@ export const ProviderToken = z.object({
 export type ProviderToken = z.infer<typeof ProviderToken>;
 
 const PROVIDER_VALUES = ProviderType.options;
-const ENUM_EXPECTED = `${PROVIDER_VALUES.slice(0, -1).map((v) => `'${v}'`).join(', ')} or '${PROVIDER_VALUES.at(-1)}'`;
+const ENUM_EXPECTED = `${PROVIDER_VALUES.slice(0, -1)
+  .map((v) => `'${v}'`)
+  .join(', ')} or '${PROVIDER_VALUES.at(-1)}'`;
 
 /** Provider tokens keyed by `ProviderType`; a key that is not a provider is an `enum` error at `[key]`. */
-export const ProviderTokens = z.pipe(z
-  .record(z.string(), ProviderToken).check(z.superRefine((tokens, ctx) => {
-    for (const key of Object.keys(tokens)) {
-      if (!(PROVIDER_VALUES as readonly string[]).includes(key)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [key, '[key]'],
-          message: 'unknown provider',
-          input: key,
-          params: { pydantic: { type: 'enum', msg: `Input should be ${ENUM_EXPECTED}`, ctx: { expected: ENUM_EXPECTED } } } satisfies PydanticErrorParams,
-        });
+export const ProviderTokens = z.pipe(
+  z.record(z.string(), ProviderToken).check(
+    z.superRefine((tokens, ctx) => {
+      for (const key of Object.keys(tokens)) {
+        if (!(PROVIDER_VALUES as readonly string[]).includes(key)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [key, '[key]'],
+            message: 'unknown provider',
+            input: key,
+            params: {
+              pydantic: { type: 'enum', msg: `Input should be ${ENUM_EXPECTED}`, ctx: { expected: ENUM_EXPECTED } },
+            } satisfies PydanticErrorParams,
+          });
+        }
       }
-    }
-  })), z.transform((tokens) => tokens as Partial<Record<ProviderType, ProviderToken>>));
+    }),
+  ),
+  z.transform((tokens) => tokens as Partial<Record<ProviderType, ProviderToken>>),
+);
 
 /** Body of `POST /api/add-git-providers` (`POSTProviderModel`). */
 export const POSTProviderModel = z.object({
@@ -93,11 +100,24 @@ export const GitProvidersStored = z.object({ message: z.string() });
 
 /** Legacy runtime status values the fake reports. */
 export const RuntimeStatus = z.enum([
-  'STATUS$STOPPED', 'STATUS$BUILDING_RUNTIME', 'STATUS$STARTING_RUNTIME', 'STATUS$RUNTIME_STARTED',
-  'STATUS$SETTING_UP_WORKSPACE', 'STATUS$SETTING_UP_GIT_HOOKS', 'STATUS$READY', 'STATUS$ERROR',
-  'STATUS$ERROR_RUNTIME_DISCONNECTED', 'STATUS$ERROR_LLM_AUTHENTICATION', 'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
-  'STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR', 'STATUS$ERROR_LLM_OUT_OF_CREDITS', 'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION',
-  'CHAT_INTERFACE$AGENT_RATE_LIMITED_STOPPED_MESSAGE', 'STATUS$GIT_PROVIDER_AUTHENTICATION_ERROR', 'STATUS$LLM_RETRY', 'STATUS$ERROR_MEMORY',
+  'STATUS$STOPPED',
+  'STATUS$BUILDING_RUNTIME',
+  'STATUS$STARTING_RUNTIME',
+  'STATUS$RUNTIME_STARTED',
+  'STATUS$SETTING_UP_WORKSPACE',
+  'STATUS$SETTING_UP_GIT_HOOKS',
+  'STATUS$READY',
+  'STATUS$ERROR',
+  'STATUS$ERROR_RUNTIME_DISCONNECTED',
+  'STATUS$ERROR_LLM_AUTHENTICATION',
+  'STATUS$ERROR_LLM_SERVICE_UNAVAILABLE',
+  'STATUS$ERROR_LLM_INTERNAL_SERVER_ERROR',
+  'STATUS$ERROR_LLM_OUT_OF_CREDITS',
+  'STATUS$ERROR_LLM_CONTENT_POLICY_VIOLATION',
+  'CHAT_INTERFACE$AGENT_RATE_LIMITED_STOPPED_MESSAGE',
+  'STATUS$GIT_PROVIDER_AUTHENTICATION_ERROR',
+  'STATUS$LLM_RETRY',
+  'STATUS$ERROR_MEMORY',
 ]);
 
 /** A conversation as the legacy endpoints report it (`ConversationInfo`). */

@@ -12,5 +12,6 @@ import * as english from 'zod/v4/locales/en.js';
 // From zod/v4/core rather than zod/mini's namespace: esbuild's code splitting then leaves zod's
 // JSON Schema writer out of a page's first chunk (only the OpenAPI document needs it).
 /** The locale's function, however it arrives: an ES module's default export, or (the CommonJS build requiring the ES module) inside the namespace it got as default. */
-const en: typeof english.default = typeof english.default === 'function' ? english.default : (english.default as unknown as { default: typeof english.default }).default;
+const en: typeof english.default =
+  typeof english.default === 'function' ? english.default : (english.default as unknown as { default: typeof english.default }).default;
 config(en());

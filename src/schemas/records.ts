@@ -14,13 +14,16 @@ import { MCPConfig } from './mcp.js';
  * strings. One that names no real instant (month 13) is refused as the schema's own error: a
  * stored time always reads back (issue 29, finding 3).
  */
-const DateTime = z.pipe(WireDateTime, z.transform((value: string, context) => {
-  if (!Number.isFinite(parseDateTimeMicros(value))) {
-    context.issues.push({ code: 'custom', message: 'expected an ISO 8601 datetime of a real instant', input: value });
-    return z.NEVER;
-  }
-  return canonicalDateTime(value);
-}));
+const DateTime = z.pipe(
+  WireDateTime,
+  z.transform((value: string, context) => {
+    if (!Number.isFinite(parseDateTimeMicros(value))) {
+      context.issues.push({ code: 'custom', message: 'expected an ISO 8601 datetime of a real instant', input: value });
+      return z.NEVER;
+    }
+    return canonicalDateTime(value);
+  }),
+);
 
 /** Sandbox states that are stored; MISSING is the absence of a record. */
 export const StoredSandboxStatus = z.enum(['STARTING', 'RUNNING', 'PAUSED', 'ERROR']);
@@ -57,7 +60,17 @@ export const AgentHostState = z.strictObject({
   forked_from_conversation_id: z._default(z.nullable(z.string()), null),
   forked_from_event_id: z._default(z.nullable(z.string()), null),
   acp_model: z._default(z.nullable(z.string()), null),
-  goal: z._default(z.nullable(z.object({ objective: z.string(), max_iterations: z.int(), iteration: z.int(), status: z.enum(['running', 'interrupted', 'complete', 'capped']) })), null),
+  goal: z._default(
+    z.nullable(
+      z.object({
+        objective: z.string(),
+        max_iterations: z.int(),
+        iteration: z.int(),
+        status: z.enum(['running', 'interrupted', 'complete', 'capped']),
+      }),
+    ),
+    null,
+  ),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 
@@ -119,7 +132,10 @@ export const StartTaskRecord = z.strictObject({
   sandbox_id: z._default(z.nullable(z.string()), null),
   request: AppConversationStartRequest,
   /** Every status the task has been in, with when and why (what stream-start streams). */
-  steps: z._default(z.array(z.object({ status: AppConversationStartTaskStatus, at: DateTime, detail: z._default(z.nullable(z.string()), null) })), []),
+  steps: z._default(
+    z.array(z.object({ status: AppConversationStartTaskStatus, at: DateTime, detail: z._default(z.nullable(z.string()), null) })),
+    [],
+  ),
   created_at: DateTime,
   updated_at: DateTime,
 });

@@ -12,18 +12,22 @@ import * as z from 'zod/mini';
 export const MAX_REPLAY_EVENTS = 10_000;
 
 /** One event of a V0 trajectory: an action (`action`) or an observation (`observation`), with its fields kept as they are. */
-export const V0TrajectoryEvent = z.looseObject({
-  id: z.optional(z.int()),
-  timestamp: z.optional(z.string()),
-  source: z.optional(z.string()),
-  message: z.optional(z.string()),
-  action: z.optional(z.string()),
-  observation: z.optional(z.string()),
-  cause: z.optional(z.nullable(z.int())),
-  content: z.optional(z.string()),
-  args: z.optional(z.record(z.string(), z.unknown())),
-  extras: z.optional(z.record(z.string(), z.unknown())),
-}).check(z.refine((e) => e.action !== undefined || e.observation !== undefined, 'an event of a trajectory has an `action` or an `observation`'));
+export const V0TrajectoryEvent = z
+  .looseObject({
+    id: z.optional(z.int()),
+    timestamp: z.optional(z.string()),
+    source: z.optional(z.string()),
+    message: z.optional(z.string()),
+    action: z.optional(z.string()),
+    observation: z.optional(z.string()),
+    cause: z.optional(z.nullable(z.int())),
+    content: z.optional(z.string()),
+    args: z.optional(z.record(z.string(), z.unknown())),
+    extras: z.optional(z.record(z.string(), z.unknown())),
+  })
+  .check(
+    z.refine((e) => e.action !== undefined || e.observation !== undefined, 'an event of a trajectory has an `action` or an `observation`'),
+  );
 export type V0TrajectoryEvent = z.infer<typeof V0TrajectoryEvent>;
 
 /** A V0 trajectory: its events, oldest first. */
@@ -43,11 +47,15 @@ export const ReplaySpeed = z.union([z.number().check(z.gt(0), z.lte(1_000_000)),
 export type ReplaySpeed = z.infer<typeof ReplaySpeed>;
 
 /** `POST /_fakehands/replay`: a V0 `trajectory` or V1 `events` (exactly one), and an optional `speed` (default 1: as recorded). */
-export const ReplayRequest = z.strictObject({
-  trajectory: z.optional(V0Trajectory),
-  events: z.optional(z.array(V1RecordedEvent).check(z.maxLength(MAX_REPLAY_EVENTS))),
-  speed: z.optional(ReplaySpeed),
-}).check(z.refine((r) => (r.trajectory === undefined) !== (r.events === undefined), 'give exactly one of `trajectory` (V0) and `events` (V1)'));
+export const ReplayRequest = z
+  .strictObject({
+    trajectory: z.optional(V0Trajectory),
+    events: z.optional(z.array(V1RecordedEvent).check(z.maxLength(MAX_REPLAY_EVENTS))),
+    speed: z.optional(ReplaySpeed),
+  })
+  .check(
+    z.refine((r) => (r.trajectory === undefined) !== (r.events === undefined), 'give exactly one of `trajectory` (V0) and `events` (V1)'),
+  );
 export type ReplayRequest = z.infer<typeof ReplayRequest>;
 
 /** `POST /_fakehands/replay`'s answer: the new V1 conversation, RUNNING, and how to reach its agent host. */

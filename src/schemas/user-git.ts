@@ -97,7 +97,9 @@ export const UserGitInfo = GitUser;
 export const RepositoryPage = pageOf(Repository);
 export const BranchPage = pageOf(Branch);
 export const InstallationPage = pageOf(z.string());
-export const SuggestedTaskPage = pageOf(z.extend(SuggestedTask, { task_type: z.enum(['MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS', 'OPEN_ISSUE', 'OPEN_PR']) }));
+export const SuggestedTaskPage = pageOf(
+  z.extend(SuggestedTask, { task_type: z.enum(['MERGE_CONFLICTS', 'FAILING_CHECKS', 'UNRESOLVED_COMMENTS', 'OPEN_ISSUE', 'OPEN_PR']) }),
+);
 
 /** How the newest repository search orders (`SortOrder`). */
 export const RepositorySortOrder = z.enum(['stars-desc', 'stars-asc', 'forks-desc', 'forks-asc', 'updated-desc', 'updated-asc']);

@@ -12,7 +12,10 @@ import { ProviderTokens } from './legacy.js';
 import { MCPConfig } from './mcp.js';
 
 const nullableString = z.nullable(z.string());
-const LaxNumber = z.pipe(z.transform((value) => (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value)), z.number());
+const LaxNumber = z.pipe(
+  z.transform((value) => (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value)),
+  z.number(),
+);
 
 /** One saved LLM profile: its model, base URL and key (the key is a secret). */
 export const LLMProfile = z.looseObject({
@@ -55,7 +58,10 @@ export const UserSettingsRecord = z.strictObject({
   title_llm_profile: z._default(nullableString, null),
   git_full_clone: z._default(z.boolean(), false),
   v1_enabled: z._default(z.boolean(), true),
-  sandbox_grouping_strategy: z._default(z.enum(['NO_GROUPING', 'GROUP_BY_NEWEST', 'LEAST_RECENTLY_USED', 'FEWEST_CONVERSATIONS', 'ADD_TO_ANY']), 'NO_GROUPING'),
+  sandbox_grouping_strategy: z._default(
+    z.enum(['NO_GROUPING', 'GROUP_BY_NEWEST', 'LEAST_RECENTLY_USED', 'FEWEST_CONVERSATIONS', 'ADD_TO_ANY']),
+    'NO_GROUPING',
+  ),
   default_sandbox_spec_id: z._default(nullableString, null),
   /** Agent settings besides the LLM's model, base URL and key (which are the flat `llm_*` fields). */
   agent_settings_extra: z._default(z.record(z.string(), z.unknown()), {}),
@@ -65,11 +71,18 @@ export const UserSettingsRecord = z.strictObject({
 export type UserSettingsRecord = z.output<typeof UserSettingsRecord>;
 
 const CONDENSER_MESSAGE = 'Value error, condenser_max_size must be at least 20';
-const condenserMaxSize = z.optional(z.nullable(laxInt(z.int()))).check(z.superRefine((value, ctx) => {
-  if (value !== null && value !== undefined && value < 20) {
-    ctx.addIssue({ code: 'custom', message: CONDENSER_MESSAGE, input: value, params: { pydantic: { type: 'value_error', msg: CONDENSER_MESSAGE, ctx: { error: {} } } } satisfies PydanticErrorParams });
-  }
-}));
+const condenserMaxSize = z.optional(z.nullable(laxInt(z.int()))).check(
+  z.superRefine((value, ctx) => {
+    if (value !== null && value !== undefined && value < 20) {
+      ctx.addIssue({
+        code: 'custom',
+        message: CONDENSER_MESSAGE,
+        input: value,
+        params: { pydantic: { type: 'value_error', msg: CONDENSER_MESSAGE, ctx: { error: {} } } } satisfies PydanticErrorParams,
+      });
+    }
+  }),
+);
 
 /**
  * `POST /api/settings` (`Settings`): every field optional, unknown ones ignored as pydantic does;
@@ -150,7 +163,12 @@ export const ConversationSettings = z.object({
 
 /** A plugin marketplace the user registered or inherited (`MarketplaceRegistration`). */
 export const MarketplaceRegistration = z.object({
-  name: z.string(), source: z.string(), ref: z.nullable(z.string()), repo_path: z.nullable(z.string()), auto_load: z.boolean(), scope: z.nullable(z.enum(['instance', 'org', 'personal'])),
+  name: z.string(),
+  source: z.string(),
+  ref: z.nullable(z.string()),
+  repo_path: z.nullable(z.string()),
+  auto_load: z.boolean(),
+  scope: z.nullable(z.enum(['instance', 'org', 'personal'])),
 });
 
 /** `GET /api/v1/settings` (the newest `GETSettingsModel`): secrets never answered, `*_set` flags instead. */
@@ -210,15 +228,21 @@ export const SettingsUpdate = z.strictObject({
   title_llm_profile: z.optional(nullableString),
   git_full_clone: z.optional(z.boolean()),
   v1_enabled: z.optional(z.boolean()),
-  agent_settings: z.optional(z.looseObject({
-    agent: z.optional(z.string()),
-    llm: z.optional(z.looseObject({ model: z.optional(nullableString), base_url: z.optional(nullableString), api_key: z.optional(nullableString) })),
-  })),
-  conversation_settings: z.optional(z.strictObject({
-    max_iterations: z.optional(z.int().check(z.gte(1))),
-    confirmation_mode: z.optional(z.boolean()),
-    security_analyzer: z.optional(z.nullable(z.enum(['llm', 'none']))),
-  })),
+  agent_settings: z.optional(
+    z.looseObject({
+      agent: z.optional(z.string()),
+      llm: z.optional(
+        z.looseObject({ model: z.optional(nullableString), base_url: z.optional(nullableString), api_key: z.optional(nullableString) }),
+      ),
+    }),
+  ),
+  conversation_settings: z.optional(
+    z.strictObject({
+      max_iterations: z.optional(z.int().check(z.gte(1))),
+      confirmation_mode: z.optional(z.boolean()),
+      security_analyzer: z.optional(z.nullable(z.enum(['llm', 'none']))),
+    }),
+  ),
   sandbox_grouping_strategy: z.optional(UserSettingsRecord.shape.sandbox_grouping_strategy),
   default_sandbox_spec_id: z.optional(nullableString),
 });
@@ -230,7 +254,10 @@ export const ProfileName = z.string().check(z.minLength(1), z.maxLength(64), z.r
 /** `POST /api/v1/settings/profiles/{name}` (`SaveProfileRequest`): the given LLM, or the current one. */
 export const SaveProfileRequest = z.object({
   include_secrets: z._default(z.boolean(), true),
-  llm: z._default(z.nullable(z.strictObject({ model: z.string(), base_url: z.optional(nullableString), api_key: z.optional(nullableString) })), null),
+  llm: z._default(
+    z.nullable(z.strictObject({ model: z.string(), base_url: z.optional(nullableString), api_key: z.optional(nullableString) })),
+    null,
+  ),
   preserve_existing_api_key: z._default(z.boolean(), false),
 });
 

@@ -47,7 +47,13 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * origin the policy does not allow (and that is not the server's own, `host`) may not change state
  * by any method or content type (a no-cors POST included), and may not reach the control API at all.
  */
-export function originRefused(policy: CorsPolicy, origin: string | undefined, host: string | undefined, method: string, control: boolean): boolean {
+export function originRefused(
+  policy: CorsPolicy,
+  origin: string | undefined,
+  host: string | undefined,
+  method: string,
+  control: boolean,
+): boolean {
   if (origin === undefined || originAllowed(policy, origin)) return false;
   if (host !== undefined && URL.canParse(origin) && new URL(origin).host === host) return false;
   return control || UNSAFE_METHODS.has(method);

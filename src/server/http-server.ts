@@ -150,7 +150,11 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   const base = new URL(options.origin ?? fake.options.baseUrl);
   const stateFile = options.stateFile;
   const allowedHosts = options.allowedHosts ?? [];
-  const limits = { maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES, timeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS, concurrency: options.bodyConcurrency ?? BODY_CONCURRENCY };
+  const limits = {
+    maxBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    timeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
+    concurrency: options.bodyConcurrency ?? BODY_CONCURRENCY,
+  };
   const bodies = new Semaphore(limits.concurrency);
   let requestCount = 0;
   if (stateFile) fake.onChange((changes, state) => stateFile.record(changes, state));
@@ -163,7 +167,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
     const pathname = rawUrl.split('?')[0]!;
     const requestId = `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
-    const logAnswer = (status: number) => options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
+    const logAnswer = (status: number) =>
+      options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
       response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin, cors) : {}) });
       if (!isStreamed(body)) {
@@ -198,7 +203,11 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     const refuse = (status: number, detail: string, close = false) =>
       finish(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }, detailBody(detail));
 
-    if (!hostAllowed(request.headers.host, allowedHosts)) return refuse(421, 'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)');
+    if (!hostAllowed(request.headers.host, allowedHosts))
+      return refuse(
+        421,
+        'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)',
+      );
 
     // A browser asks every origin for its icon (the inspector's tab too): answered empty, so it is neither a 404 nor in the request journal.
     if (pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) {
@@ -231,7 +240,11 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     if (typeof origin === 'string' && !allowedOrigin) {
       const control = fake.mounts.find(new URL(absolute))?.mount.surface.name === 'control';
       if (originRefused(cors, origin, request.headers.host, method, control)) {
-        return refuse(403, 'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)', declared > 0);
+        return refuse(
+          403,
+          'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)',
+          declared > 0,
+        );
       }
     }
     let body: Promise<Buffer> | null = null;
@@ -266,34 +279,46 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
 
   /** The answer each connection is still writing: a parse error after it waits for it (pipelined requests are answered in order). */
   const inFlight = new WeakMap<Socket, Promise<void>>();
-  const server = createServer({ headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0 }, (request, response) => {
-    const socket = request.socket;
-    const done = new Promise<void>((resolve) => {
-      response.once('finish', resolve);
-      response.once('close', resolve);
-    });
-    inFlight.set(socket, Promise.all([inFlight.get(socket), done]).then(() => undefined));
-    handle(request, response).catch((error: unknown) => {
-      // Any 5xx is logged and journaled with a request id, so it can be found and reported.
-      const requestId = (error as { requestId?: string }).requestId ?? `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
-      const path = (request.url ?? '/').split('?')[0]!;
-      const method = (request.method ?? 'GET').toUpperCase();
-      options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
-      fake.journal.record({ method, path, query: '', status: 500, duration_ms: 0 });
-      if (response.headersSent || response.destroyed) return;
-      response.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
-      response.end(JSON.stringify({ detail: `Internal Server Error (request id ${requestId})` }));
-    });
-  });
+  const server = createServer(
+    { headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0 },
+    (request, response) => {
+      const socket = request.socket;
+      const done = new Promise<void>((resolve) => {
+        response.once('finish', resolve);
+        response.once('close', resolve);
+      });
+      inFlight.set(
+        socket,
+        Promise.all([inFlight.get(socket), done]).then(() => undefined),
+      );
+      handle(request, response).catch((error: unknown) => {
+        // Any 5xx is logged and journaled with a request id, so it can be found and reported.
+        const requestId = (error as { requestId?: string }).requestId ?? `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
+        const path = (request.url ?? '/').split('?')[0]!;
+        const method = (request.method ?? 'GET').toUpperCase();
+        options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
+        fake.journal.record({ method, path, query: '', status: 500, duration_ms: 0 });
+        if (response.headersSent || response.destroyed) return;
+        response.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
+        response.end(JSON.stringify({ detail: `Internal Server Error (request id ${requestId})` }));
+      });
+    },
+  );
   // Requests the HTTP parser refuses (headers too large, an unknown method) get the documented JSON shape, not Node's bare text.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const [status, text] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT' ? [408, 'Request Timeout']
-        : [400, 'Bad Request'];
+    const [status, text] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT'
+          ? [408, 'Request Timeout']
+          : [400, 'Bad Request'];
     const payload = detailBody(text as string);
     const refuse = () => {
-      if (socket.writable) socket.end(`HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+      if (socket.writable)
+        socket.end(
+          `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+        );
       else socket.destroy();
     };
     // A request before the bad bytes on this connection was carried out: its answer goes first.
@@ -318,31 +343,48 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     // A page on an origin the CORS policy does not allow may not listen to, or talk to, an agent.
     const origin = request.headers.origin;
     if (typeof origin === 'string' && !originAllowed(cors, origin) && originRefused(cors, origin, request.headers.host, 'POST', false)) {
-      socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Forbidden: this origin may not open the agent server\'s socket (allow the origin with --cors ORIGIN)"}');
+      socket.end(
+        'HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Forbidden: this origin may not open the agent server\'s socket (allow the origin with --cors ORIGIN)"}',
+      );
       return;
     }
-    const headers = { get: (name: string) => { const v = request.headers[name.toLowerCase()]; return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v; } };
+    const headers = {
+      get: (name: string) => {
+        const v = request.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+      },
+    };
     // The socket of a tenant's agent: the tenant the upgrade names (header or cookie).
-    await fake.mounts.instanceFor(placed, headers, url).then((instance) => {
-      if (isRefusal(instance)) {
-        socket.end(`HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`);
-        return;
-      }
-      sockets.handleUpgrade(request, socket, head, (ws) => {
-      const served = openEventSocket(instance, placed.path, url, headers, {
-        // The callback says the frame was written out: the outbox paces a socket by it (a slow reader is closed, `socket-outbox.ts`).
-        send: (text, written) => { if (ws.readyState === ws.OPEN) ws.send(text, () => written()); else written(); },
-        close: (code, reason) => ws.close(code, reason),
-        drop: () => ws.terminate(),
-      });
-      ws.on('message', (data, isBinary) => served.receive(isBinary ? '' : String(data)));
-      ws.on('close', () => served.closed());
-      ws.on('error', () => served.closed());
-      });
-    }, () => {
-      // A tenant that could not be made: a clean 500 answer, never a hang-up.
-      socket.end('HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Internal Server Error"}');
-    });
+    await fake.mounts.instanceFor(placed, headers, url).then(
+      (instance) => {
+        if (isRefusal(instance)) {
+          socket.end(
+            `HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`,
+          );
+          return;
+        }
+        sockets.handleUpgrade(request, socket, head, (ws) => {
+          const served = openEventSocket(instance, placed.path, url, headers, {
+            // The callback says the frame was written out: the outbox paces a socket by it (a slow reader is closed, `socket-outbox.ts`).
+            send: (text, written) => {
+              if (ws.readyState === ws.OPEN) ws.send(text, () => written());
+              else written();
+            },
+            close: (code, reason) => ws.close(code, reason),
+            drop: () => ws.terminate(),
+          });
+          ws.on('message', (data, isBinary) => served.receive(isBinary ? '' : String(data)));
+          ws.on('close', () => served.closed());
+          ws.on('error', () => served.closed());
+        });
+      },
+      () => {
+        // A tenant that could not be made: a clean 500 answer, never a hang-up.
+        socket.end(
+          'HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Internal Server Error"}',
+        );
+      },
+    );
   };
 
   return {

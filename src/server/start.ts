@@ -14,14 +14,15 @@ import { createFakeServer, type FakeServerOptions } from './http-server.js';
  */
 export async function freePort(host: string, port: number, orAnother = false): Promise<number> {
   if (port !== 0 && !orAnother) return port;
-  const bind = (wanted: number) => new Promise<number | null>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(null) : reject(error)));
-    probe.listen(wanted, host, () => {
-      const { port: bound } = probe.address() as { port: number };
-      probe.close(() => resolve(bound));
+  const bind = (wanted: number) =>
+    new Promise<number | null>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(null) : reject(error)));
+      probe.listen(wanted, host, () => {
+        const { port: bound } = probe.address() as { port: number };
+        probe.close(() => resolve(bound));
+      });
     });
-  });
   return (port !== 0 ? await bind(port) : null) ?? (await bind(0))!;
 }
 
@@ -70,5 +71,12 @@ export async function startFakeServers(options: FakeServersOptions = {}): Promis
     await app.close();
     throw error;
   }
-  return { fake, url, agentUrl, close: async () => { await Promise.all([agent.close(), app.close()]); } };
+  return {
+    fake,
+    url,
+    agentUrl,
+    close: async () => {
+      await Promise.all([agent.close(), app.close()]);
+    },
+  };
 }

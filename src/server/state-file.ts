@@ -36,20 +36,34 @@ const NODE_IO: StateFileIo = { open, rename, unlink };
 
 /** Where each kind of record lives in a fixture. */
 const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes' | 'conversations' | 'start_tasks' | 'events'>> = {
-  sandbox_spec: 'sandbox_specs', sandbox: 'sandboxes', conversation: 'conversations', start_task: 'start_tasks', event: 'events',
+  sandbox_spec: 'sandbox_specs',
+  sandbox: 'sandboxes',
+  conversation: 'conversations',
+  start_task: 'start_tasks',
+  event: 'events',
 };
 
 /** One line of the change log: a whole new record, the fields an update set and the items it appended, or a delete. */
 type LogLine =
   | { op: 'put'; entity: ChangedEntity; record: { id: string } }
-  | { op: 'patch'; entity: ChangedEntity; id: string; set: Record<string, unknown>; unset?: string[]; append?: Record<string, unknown[]>; merge?: Record<string, Record<string, unknown>>; drop?: Record<string, string[]> }
+  | {
+      op: 'patch';
+      entity: ChangedEntity;
+      id: string;
+      set: Record<string, unknown>;
+      unset?: string[];
+      append?: Record<string, unknown[]>;
+      merge?: Record<string, Record<string, unknown>>;
+      drop?: Record<string, string[]>;
+    }
   | { op: 'delete'; entity: ChangedEntity; id: string };
 
 /** The log beside a state file. */
 const logPath = (path: string) => `${path}.log`;
 
 /** A record's map field as replay changes it: the map, or a new one when the field holds none. */
-const mapOf = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {});
+const mapOf = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /**
  * Applies the log's lines to a snapshot, each in constant time (records found through an index by
@@ -94,7 +108,7 @@ function applyLog(state: Record<string, unknown>, text: string): { skipped: numb
       for (const field of entry.unset ?? []) delete record[field];
       // Appended in place (the record is the replay's own copy): a long list grown line by line costs what was appended.
       for (const [field, items] of Object.entries(entry.append ?? {})) {
-        const list = Array.isArray(record[field]) ? record[field] as unknown[] : (record[field] = []) as unknown[];
+        const list = Array.isArray(record[field]) ? (record[field] as unknown[]) : ((record[field] = []) as unknown[]);
         for (const item of items) list.push(item);
       }
       // A map's keys set anew and removed, in place: the record is the replay's own copy.
@@ -116,7 +130,9 @@ function logLineOf(change: StateChange, record: { id: string } | undefined): Log
   const fields = record as unknown as Record<string, unknown>;
   const set = Object.fromEntries(change.fields.filter((field) => fields[field] !== undefined).map((field) => [field, fields[field]]));
   const unset = change.fields.filter((field) => fields[field] === undefined);
-  const append = change.appended && Object.fromEntries(Object.entries(change.appended).map(([field, count]) => [field, (fields[field] as unknown[]).slice(-count)]));
+  const append =
+    change.appended &&
+    Object.fromEntries(Object.entries(change.appended).map(([field, count]) => [field, (fields[field] as unknown[]).slice(-count)]));
   // A map of which a few keys changed: those keys only (an upload logs its file, not every file before it).
   let merge: Record<string, Record<string, unknown>> | undefined;
   let drop: Record<string, string[]> | undefined;
@@ -128,8 +144,14 @@ function logLineOf(change: StateChange, record: { id: string } | undefined): Log
     if (gone.length > 0) (drop ??= {})[field] = gone;
   }
   return {
-    op: 'patch', entity: change.entity, id: change.id!, set, ...(unset.length > 0 ? { unset } : {}), ...(append ? { append } : {}),
-    ...(merge ? { merge } : {}), ...(drop ? { drop } : {}),
+    op: 'patch',
+    entity: change.entity,
+    id: change.id!,
+    set,
+    ...(unset.length > 0 ? { unset } : {}),
+    ...(append ? { append } : {}),
+    ...(merge ? { merge } : {}),
+    ...(drop ? { drop } : {}),
   };
 }
 
@@ -137,7 +159,10 @@ function logLineOf(change: StateChange, record: { id: string } | undefined): Log
 function diskError(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') {
-    return new Refusal('storage_full', `Insufficient Storage: the state file could not be written (${code}); the change was not made. Free some disk space, or start without --state-file`);
+    return new Refusal(
+      'storage_full',
+      `Insufficient Storage: the state file could not be written (${code}); the change was not made. Free some disk space, or start without --state-file`,
+    );
   }
   return error;
 }
@@ -271,7 +296,8 @@ export class StateFileWriter {
       }
       this.#pending.push(JSON.stringify(logLineOf(change, state.record(change.entity, change.id))));
     }
-    if (this.#torn || this.#unwritten || this.#logLines + this.#pending.length > this.#compactEvery) this.#compactPending ??= () => state.snapshot();
+    if (this.#torn || this.#unwritten || this.#logLines + this.#pending.length > this.#compactEvery)
+      this.#compactPending ??= () => state.snapshot();
     // Group commit: one write carries every change that arrived while the previous one ran.
     this.#group ??= this.#enqueue(async () => {
       this.#group = null;
@@ -304,7 +330,11 @@ export class StateFileWriter {
 
   /** The change log, opened once (never through a link) and kept open. */
   async #logHandle(): Promise<Awaited<ReturnType<typeof open>>> {
-    this.#log ??= await this.#io.open(logPath(this.#path), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, FILE_MODE);
+    this.#log ??= await this.#io.open(
+      logPath(this.#path),
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      FILE_MODE,
+    );
     return this.#log;
   }
 

@@ -62,15 +62,17 @@ export function defineSurface(spec: SurfaceSpec): Surface {
   let loaded = !later;
   let loading: Promise<readonly Route[]> | null = later ? null : Promise.resolve(first);
   const allRoutes = (): Promise<readonly Route[]> => {
-    loading ??= later!().then((more) => {
-      routes = Object.freeze([...first, ...more]);
-      router = new Router(routes);
-      loaded = true;
-      return routes;
-    }).catch((error: unknown) => {
-      loading = null; // a chunk that failed to load (a dropped connection) is asked for again next time
-      throw error;
-    });
+    loading ??= later!()
+      .then((more) => {
+        routes = Object.freeze([...first, ...more]);
+        router = new Router(routes);
+        loaded = true;
+        return routes;
+      })
+      .catch((error: unknown) => {
+        loading = null; // a chunk that failed to load (a dropped connection) is asked for again next time
+        throw error;
+      });
     return loading;
   };
   return Object.freeze({

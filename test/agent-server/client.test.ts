@@ -28,8 +28,12 @@ describe('createAgentClient', () => {
     await agent.sendMessage('And again', { run: false });
     expect(await agent.countEvents()).toBe(2 + 2 * ONE_RUN.length);
     // Under --auth none (serve()) the agent host takes any key: the local agent server holds the conversation too.
-    expect(await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' }).countEvents()).toBe(2 + 2 * ONE_RUN.length);
-    const refused = await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' }).getEvent('no-such-event').catch((error: unknown) => error);
+    expect(await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' }).countEvents()).toBe(
+      2 + 2 * ONE_RUN.length,
+    );
+    const refused = await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' })
+      .getEvent('no-such-event')
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).status).toBe(404);
   });

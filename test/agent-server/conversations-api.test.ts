@@ -11,15 +11,29 @@ import { serve, startConversation } from './support.js';
 
 const BASE = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
-const AGENT_SPEC = { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-never-returned', usage_id: 'agent' }, tools: [] };
+const AGENT_SPEC = {
+  kind: 'Agent',
+  llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-never-returned', usage_id: 'agent' },
+  tools: [],
+};
 const WORKSPACE = { working_dir: '/workspace/project' };
 
 let fake: FakeCore | null = null;
-afterEach(() => { fake = null; });
+afterEach(() => {
+  fake = null;
+});
 
 /** A fake whose agent host answers at AGENT; `auth` none by default (then it takes any or no key). */
 async function start(auth: 'none' | 'legacy' = 'none', extra: Record<string, unknown> = {}): Promise<FakeCore> {
-  fake = await createFakeCore({ baseUrl: BASE, agentUrl: AGENT, auth, fixture: 'empty', timings: 'instant', checkResponses: true, ...extra });
+  fake = await createFakeCore({
+    baseUrl: BASE,
+    agentUrl: AGENT,
+    auth,
+    fixture: 'empty',
+    timings: 'instant',
+    checkResponses: true,
+    ...extra,
+  });
   return fake;
 }
 
@@ -30,7 +44,7 @@ async function call(url: string, method = 'GET', body?: unknown, key?: string): 
   if (key) headers['x-session-api-key'] = key;
   const response = await fake!.fetch(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) as unknown : null };
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
 }
 
 /** Creates a conversation on the agent host; returns its info. */
@@ -42,20 +56,32 @@ async function create(extra: Record<string, unknown> = {}, key?: string): Promis
 
 /** The kinds of a conversation's events (a state update as `key=value`). */
 async function kinds(id: string, key?: string): Promise<string[]> {
-  const page = (await call(`${AGENT}/api/conversations/${id}/events/search?limit=100`, 'GET', undefined, key)).body as { items: Record<string, unknown>[] };
-  return page.items.map((e) => (e.kind === 'ConversationStateUpdateEvent' ? `${String(e.key)}=${typeof e.value === 'object' ? (e.value as { status?: string }).status : String(e.value)}` : String(e.kind)));
+  const page = (await call(`${AGENT}/api/conversations/${id}/events/search?limit=100`, 'GET', undefined, key)).body as {
+    items: Record<string, unknown>[];
+  };
+  return page.items.map((e) =>
+    e.kind === 'ConversationStateUpdateEvent'
+      ? `${String(e.key)}=${typeof e.value === 'object' ? (e.value as { status?: string }).status : String(e.value)}`
+      : String(e.kind),
+  );
 }
 
-const status = async (id: string) => ((await call(`${AGENT}/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
+const status = async (id: string) =>
+  ((await call(`${AGENT}/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
 const message = (text: string, run = false) => ({ role: 'user', content: [{ type: 'text', text }], run });
 
 describe('POST /api/conversations', () => {
-  it('creates an idle conversation with the request\'s workspace, tags and policy (conversation_router.py, start_conversation: 201)', async () => {
+  it("creates an idle conversation with the request's workspace, tags and policy (conversation_router.py, start_conversation: 201)", async () => {
     await start();
     const info = await create({ tags: { team: 'web' }, confirmation_policy: { kind: 'AlwaysConfirm' }, max_iterations: 50 });
     expect(info).toMatchObject({
-      execution_status: 'idle', title: null, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' }, tags: { team: 'web' },
-      confirmation_policy: { kind: 'AlwaysConfirm' }, max_iterations: 50, agent: { kind: 'Agent', llm: { model: AGENT_SPEC.llm.model } },
+      execution_status: 'idle',
+      title: null,
+      workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' },
+      tags: { team: 'web' },
+      confirmation_policy: { kind: 'AlwaysConfirm' },
+      max_iterations: 50,
+      agent: { kind: 'Agent', llm: { model: AGENT_SPEC.llm.model } },
     });
     expect(JSON.stringify(info)).not.toContain('sk-never-returned');
     expect(await kinds(info.id)).toEqual(['SystemPromptEvent']);
@@ -79,14 +105,24 @@ describe('POST /api/conversations', () => {
     expect((again.body as { id: string }).id).toBe(first.id);
   });
 
-  it('refuses a request without an agent with FastAPI\'s 422 (request.py, StartConversationRequest._require_agent), an unknown parent with 422 (InvalidParentConversation)', async () => {
+  it("refuses a request without an agent with FastAPI's 422 (request.py, StartConversationRequest._require_agent), an unknown parent with 422 (InvalidParentConversation)", async () => {
     await start();
     const none = await call(`${AGENT}/api/conversations`, 'POST', { workspace: WORKSPACE });
     expect(none.status).toBe(422);
-    expect((none.body as { detail: { type: string; msg: string }[] }).detail[0]).toMatchObject({ type: 'value_error', msg: 'Value error, One of `agent`, `agent_settings`, or `agent_profile_id` must be provided' });
+    expect((none.body as { detail: { type: string; msg: string }[] }).detail[0]).toMatchObject({
+      type: 'value_error',
+      msg: 'Value error, One of `agent`, `agent_settings`, or `agent_profile_id` must be provided',
+    });
     const noWorkspace = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC });
-    expect(noWorkspace).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'workspace'], msg: 'Field required' }] } });
-    const orphan = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE, parent_conversation_id: '00000000-0000-4000-8000-000000000000' });
+    expect(noWorkspace).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['body', 'workspace'], msg: 'Field required' }] },
+    });
+    const orphan = await call(`${AGENT}/api/conversations`, 'POST', {
+      agent: AGENT_SPEC,
+      workspace: WORKSPACE,
+      parent_conversation_id: '00000000-0000-4000-8000-000000000000',
+    });
     expect(orphan).toEqual({ status: 422, body: { detail: 'Parent conversation 00000000000040008000000000000000 not found' } });
     const badTag = await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE, tags: { Team: 'x' } });
     expect(badTag.status).toBe(422);
@@ -100,7 +136,7 @@ describe('POST /api/conversations', () => {
     expect((await call(`${BASE}/api/v1/app-conversations/search`)).body).toEqual({ items: [], next_page_id: null });
   });
 
-  it('with a sandbox\'s session key, creates the conversation in that sandbox; without one, 401 unless the fake runs with --auth none', async () => {
+  it("with a sandbox's session key, creates the conversation in that sandbox; without one, 401 unless the fake runs with --auth none", async () => {
     await start('legacy');
     const { id } = (await call(`${BASE}/api/v1/sandboxes`, 'POST', {})).body as { id: string };
     let sandbox = { status: 'STARTING', session_api_key: '' };
@@ -108,19 +144,30 @@ describe('POST /api/conversations', () => {
       sandbox = ((await call(`${BASE}/api/v1/sandboxes?id=${id}`)).body as (typeof sandbox)[])[0]!;
       if (sandbox.status !== 'RUNNING') await new Promise((r) => setTimeout(r, 10));
     }
-    expect(await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE })).toEqual({ status: 401, body: { detail: 'Unauthorized' } });
+    expect(await call(`${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE })).toEqual({
+      status: 401,
+      body: { detail: 'Unauthorized' },
+    });
     const info = await create({}, sandbox.session_api_key);
     expect(await call(`${AGENT}/api/conversations/count`, 'GET', undefined, sandbox.session_api_key)).toEqual({ status: 200, body: 1 });
-    expect(((await call(`${AGENT}/api/conversations/${info.id}`, 'GET', undefined, sandbox.session_api_key)).body as { id: string }).id).toBe(info.id);
+    expect(
+      ((await call(`${AGENT}/api/conversations/${info.id}`, 'GET', undefined, sandbox.session_api_key)).body as { id: string }).id,
+    ).toBe(info.id);
   });
 });
 
 describe('tenants on the agent host', () => {
-  it('a conversation created in one tenant (X-Fakehands-Tenant) is held by that tenant\'s agent host alone', async () => {
+  it("a conversation created in one tenant (X-Fakehands-Tenant) is held by that tenant's agent host alone", async () => {
     await start();
     const inTenant = async (tenant: string, url: string, method = 'GET', body?: unknown) => {
-      const response = await fake!.fetch(new Request(url, { method, headers: { 'x-fakehands-tenant': tenant, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }));
-      return { status: response.status, body: await response.json() as unknown };
+      const response = await fake!.fetch(
+        new Request(url, {
+          method,
+          headers: { 'x-fakehands-tenant': tenant, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+      return { status: response.status, body: (await response.json()) as unknown };
     };
     const created = await inTenant('worker-a', `${AGENT}/api/conversations`, 'POST', { agent: AGENT_SPEC, workspace: WORKSPACE });
     expect(created.status).toBe(201);
@@ -136,13 +183,24 @@ describe('GET /api/conversations/{id}, /search, /count, ?ids=', () => {
     await start();
     const a = await create();
     const b = await create({ initial_message: message('Go', true) });
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000`)).toEqual({ status: 404, body: { detail: 'Not Found' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000`)).toEqual({
+      status: 404,
+      body: { detail: 'Not Found' },
+    });
     expect(await call(`${AGENT}/api/conversations/count?status=finished`)).toEqual({ status: 200, body: 1 });
-    const page = (await call(`${AGENT}/api/conversations/search?limit=1&sort_order=CREATED_AT`)).body as { items: { id: string }[]; next_page_id: string };
+    const page = (await call(`${AGENT}/api/conversations/search?limit=1&sort_order=CREATED_AT`)).body as {
+      items: { id: string }[];
+      next_page_id: string;
+    };
     expect(page.items.map((c) => c.id)).toEqual([a.id]);
-    const next = (await call(`${AGENT}/api/conversations/search?limit=1&sort_order=CREATED_AT&page_id=${page.next_page_id}`)).body as { items: { id: string }[]; next_page_id: null };
+    const next = (await call(`${AGENT}/api/conversations/search?limit=1&sort_order=CREATED_AT&page_id=${page.next_page_id}`)).body as {
+      items: { id: string }[];
+      next_page_id: null;
+    };
     expect(next).toMatchObject({ items: [{ id: b.id }], next_page_id: null });
-    const batch = (await call(`${AGENT}/api/conversations?ids=${a.id}&ids=00000000-0000-4000-8000-000000000000`)).body as ({ id: string } | null)[];
+    const batch = (await call(`${AGENT}/api/conversations?ids=${a.id}&ids=00000000-0000-4000-8000-000000000000`)).body as ({
+      id: string;
+    } | null)[];
     expect(batch.map((c) => c?.id ?? null)).toEqual([a.id, null]);
     expect((await call(`${AGENT}/api/conversations/search?limit=0`)).status).toBe(422);
   });
@@ -152,9 +210,15 @@ describe('PATCH /api/conversations/{id}', () => {
   it('sets the title (trimmed) and tags; {"success": false} for an unknown id; 422 for an empty title (conversation_router.py, update_conversation)', async () => {
     await start();
     const info = await create();
-    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'PATCH', { title: '  Fix the build  ', tags: { env: 'ci' } })).toEqual({ status: 200, body: { success: true } });
+    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'PATCH', { title: '  Fix the build  ', tags: { env: 'ci' } })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ title: 'Fix the build', tags: { env: 'ci' } });
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000`, 'PATCH', { title: 'x' })).toEqual({ status: 200, body: { success: false } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000`, 'PATCH', { title: 'x' })).toEqual({
+      status: 200,
+      body: { success: false },
+    });
     expect((await call(`${AGENT}/api/conversations/${info.id}`, 'PATCH', { title: '' })).status).toBe(422);
   });
 });
@@ -177,7 +241,10 @@ describe('POST /api/conversations/{id}/run', () => {
     expect(await status(info.id)).toBe('idle');
     expect(await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST')).toEqual({ status: 200, body: { success: true } });
     expect(await status(info.id)).toBe('running');
-    expect(await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST')).toEqual({ status: 409, body: { detail: 'Conversation already running. Wait for completion or pause first.' } });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST')).toEqual({
+      status: 409,
+      body: { detail: 'Conversation already running. Wait for completion or pause first.' },
+    });
   });
 });
 
@@ -193,7 +260,10 @@ describe('POST /api/conversations/{id}/pause', () => {
     const before = (await kinds(finished.id)).length;
     await call(`${AGENT}/api/conversations/${finished.id}/pause`, 'POST');
     expect(await kinds(finished.id)).toHaveLength(before);
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/pause`, 'POST')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/pause`, 'POST')).toEqual({
+      status: 400,
+      body: { detail: 'Bad Request' },
+    });
   });
 });
 
@@ -213,7 +283,10 @@ describe('POST /api/conversations/{id}/interrupt', () => {
     const info = await create();
     await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
     expect(await kinds(info.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/interrupt`, 'POST')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/interrupt`, 'POST')).toEqual({
+      status: 400,
+      body: { detail: 'Bad Request' },
+    });
   });
 });
 
@@ -225,7 +298,10 @@ describe('POST /api/conversations/{id}/goal, /goal/stop, /goal/resume', () => {
     expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 400, body: { detail: 'no_resumable_goal' } });
     expect(await call(goal, 'POST', { objective: 'All tests pass' })).toEqual({ status: 200, body: { success: true } });
     expect((await kinds(info.id)).slice(1, 4)).toEqual(['goal=running', 'MessageEvent', 'execution_status=running']);
-    expect(await call(goal, 'POST', { objective: 'Again' })).toEqual({ status: 409, body: { detail: 'Conversation run or goal loop already running.' } });
+    expect(await call(goal, 'POST', { objective: 'Again' })).toEqual({
+      status: 409,
+      body: { detail: 'Conversation run or goal loop already running.' },
+    });
     expect(await call(`${goal}/stop`, 'POST', {})).toEqual({ status: 200, body: { success: true } });
     expect((await kinds(info.id)).at(-1)).toBe('goal=interrupted');
     await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
@@ -249,7 +325,10 @@ describe('POST /api/conversations/{id}/ask_agent and GET .../agent_final_respons
     expect(asked.status).toBe(200);
     expect((asked.body as { response: string }).response).toContain('What did you change?');
     expect(await kinds(info.id)).toEqual(before);
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/ask_agent`, 'POST', { question: 'x' })).toEqual({ status: 500, body: { detail: 'Internal Server Error' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/ask_agent`, 'POST', { question: 'x' })).toEqual({
+      status: 500,
+      body: { detail: 'Internal Server Error' },
+    });
   });
 });
 
@@ -259,10 +338,15 @@ describe('POST /api/conversations/{id}/condense', () => {
     const info = await create({ initial_message: message('One', true) });
     await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Two', true));
     expect(await call(`${AGENT}/api/conversations/${info.id}/condense`, 'POST')).toEqual({ status: 200, body: { success: true } });
-    const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search?kind=Condensation`)).body as { items: { forgotten_event_ids: string[] }[] };
+    const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search?kind=Condensation`)).body as {
+      items: { forgotten_event_ids: string[] }[];
+    };
     expect(page.items).toHaveLength(1);
     expect(page.items[0]!.forgotten_event_ids.length).toBeGreaterThan(3);
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/condense`, 'POST')).toEqual({ status: 404, body: { detail: 'Conversation not found' } });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/condense`, 'POST')).toEqual({
+      status: 404,
+      body: { detail: 'Conversation not found' },
+    });
   });
 });
 
@@ -275,14 +359,25 @@ describe('POST /api/conversations/{id}/fork', () => {
     const forked = fork.body as { id: string; execution_status: string; title: string; forked_from_conversation_id: string };
     expect(forked).toMatchObject({ execution_status: 'idle', title: 'Try B', forked_from_conversation_id: source.id });
     expect(await kinds(forked.id)).toEqual(await kinds(source.id));
-    const events = ((await call(`${AGENT}/api/conversations/${forked.id}/events/search`)).body as { items: { id: string; parent_id: string | null }[] }).items;
+    const events = (
+      (await call(`${AGENT}/api/conversations/${forked.id}/events/search`)).body as { items: { id: string; parent_id: string | null }[] }
+    ).items;
     expect(events.map((e) => e.parent_id)).toEqual([null, ...events.slice(0, -1).map((e) => e.id)]);
     const second = ((await call(`${AGENT}/api/conversations/${source.id}/events/search`)).body as { items: { id: string }[] }).items[1]!.id;
-    const partial = (await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: second })).body as { id: string; leaf_event_id: string };
+    const partial = (await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: second })).body as {
+      id: string;
+      leaf_event_id: string;
+    };
     expect(await kinds(partial.id)).toEqual(['SystemPromptEvent', 'MessageEvent']);
     expect((await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { id: forked.id })).status).toBe(409);
-    expect(await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: 'nope' })).toEqual({ status: 404, body: { detail: 'Unknown from_event_id: nope' } });
-    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/fork`, 'POST', {})).toEqual({ status: 404, body: { detail: 'Source conversation not found' } });
+    expect(await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: 'nope' })).toEqual({
+      status: 404,
+      body: { detail: 'Unknown from_event_id: nope' },
+    });
+    expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/fork`, 'POST', {})).toEqual({
+      status: 404,
+      body: { detail: 'Source conversation not found' },
+    });
   });
 });
 
@@ -291,9 +386,17 @@ describe('POST /api/conversations/{id}/navigate', () => {
     await start();
     const info = await create({ initial_message: message('Go', true) });
     const first = ((await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as { items: { id: string }[] }).items[0]!.id;
-    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: first })).body).toMatchObject({ id: info.id, leaf_event_id: first });
-    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: null })).body).toMatchObject({ leaf_event_id: null });
-    expect(await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: 'nope' })).toEqual({ status: 404, body: { detail: 'Unknown event_id: nope' } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: first })).body).toMatchObject({
+      id: info.id,
+      leaf_event_id: first,
+    });
+    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: null })).body).toMatchObject({
+      leaf_event_id: null,
+    });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: 'nope' })).toEqual({
+      status: 404,
+      body: { detail: 'Unknown event_id: nope' },
+    });
   });
 });
 
@@ -301,7 +404,10 @@ describe('POST /api/conversations/{id}/generate_title', () => {
   it('titles the conversation from its first message, cut to max_length (v1.11.4 document, generate_conversation_title)', async () => {
     await start();
     const info = await create({ initial_message: message('Make the login page load faster on slow phones') });
-    expect(await call(`${AGENT}/api/conversations/${info.id}/generate_title`, 'POST', { max_length: 20 })).toEqual({ status: 200, body: { title: 'Make the login pa...' } });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/generate_title`, 'POST', { max_length: 20 })).toEqual({
+      status: 200,
+      body: { title: 'Make the login pa...' },
+    });
     expect(((await call(`${AGENT}/api/conversations/${info.id}`)).body as { title: string }).title).toBe('Make the login pa...');
   });
 });
@@ -310,8 +416,14 @@ describe('POST /api/conversations/{id}/secrets', () => {
   it('adds secret names to the registry, never their values (conversation_router.py, update_conversation_secrets; models.py, UpdateSecretsRequest takes strings)', async () => {
     await start();
     const info = await create();
-    expect(await call(`${AGENT}/api/conversations/${info.id}/secrets`, 'POST', { secrets: { GITHUB_TOKEN: 'ghp_secret', NPM: { kind: 'StaticSecret', value: 'npm_secret' } } })).toEqual({ status: 200, body: { success: true } });
-    const got = (await call(`${AGENT}/api/conversations/${info.id}`)).body as { secret_registry: { secret_sources: Record<string, unknown> } };
+    expect(
+      await call(`${AGENT}/api/conversations/${info.id}/secrets`, 'POST', {
+        secrets: { GITHUB_TOKEN: 'ghp_secret', NPM: { kind: 'StaticSecret', value: 'npm_secret' } },
+      }),
+    ).toEqual({ status: 200, body: { success: true } });
+    const got = (await call(`${AGENT}/api/conversations/${info.id}`)).body as {
+      secret_registry: { secret_sources: Record<string, unknown> };
+    };
     expect(Object.keys(got.secret_registry.secret_sources)).toEqual(['GITHUB_TOKEN', 'NPM']);
     expect(JSON.stringify(got)).not.toMatch(/ghp_secret|npm_secret/);
     expect(JSON.stringify(fake!.snapshot())).not.toMatch(/ghp_secret|npm_secret/);
@@ -322,8 +434,12 @@ describe('POST /api/conversations/{id}/security_analyzer', () => {
   it('sets and removes the analyzer, publishing the change; the field is required (set_conversation_security_analyzer)', async () => {
     await start();
     const info = await create();
-    expect(await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', { security_analyzer: { kind: 'LLMSecurityAnalyzer' } })).toEqual({ status: 200, body: { success: true } });
-    expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ security_analyzer: { kind: 'LLMSecurityAnalyzer' } });
+    expect(
+      await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', { security_analyzer: { kind: 'LLMSecurityAnalyzer' } }),
+    ).toEqual({ status: 200, body: { success: true } });
+    expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({
+      security_analyzer: { kind: 'LLMSecurityAnalyzer' },
+    });
     await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', { security_analyzer: null });
     expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ security_analyzer: null });
     expect((await call(`${AGENT}/api/conversations/${info.id}/security_analyzer`, 'POST', {})).status).toBe(422);
@@ -334,7 +450,10 @@ describe('POST /api/conversations/{id}/confirmation_policy', () => {
   it('sets the policy the conversation reports (set_conversation_confirmation_policy)', async () => {
     await start();
     const info = await create();
-    expect(await call(`${AGENT}/api/conversations/${info.id}/confirmation_policy`, 'POST', { policy: { kind: 'AlwaysConfirm' } })).toEqual({ status: 200, body: { success: true } });
+    expect(await call(`${AGENT}/api/conversations/${info.id}/confirmation_policy`, 'POST', { policy: { kind: 'AlwaysConfirm' } })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await call(`${AGENT}/api/conversations/${info.id}`)).body).toMatchObject({ confirmation_policy: { kind: 'AlwaysConfirm' } });
   });
 });
@@ -348,10 +467,19 @@ describe('POST /api/conversations/{id}/switch_llm, /switch_profile, /switch_acp_
     expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5' } } });
     expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'fast' })).toEqual({ status: 200, body: { success: true } });
     expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5-mini-2025-08-07' } } });
-    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'nope' })).toEqual({ status: 404, body: { detail: "Profile 'nope' not found" } });
-    expect(await call(`${url}/switch_acp_model`, 'POST', { model: 'm' })).toEqual({ status: 400, body: { detail: 'switch_acp_model is only supported for ACP conversations.' } });
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'nope' })).toEqual({
+      status: 404,
+      body: { detail: "Profile 'nope' not found" },
+    });
+    expect(await call(`${url}/switch_acp_model`, 'POST', { model: 'm' })).toEqual({
+      status: 400,
+      body: { detail: 'switch_acp_model is only supported for ACP conversations.' },
+    });
     const acp = await create({ agent: { kind: 'ACPAgent', acp_command: ['claude-code-acp'] } });
-    expect(await call(`${AGENT}/api/conversations/${acp.id}/switch_acp_model`, 'POST', { model: 'opus' })).toEqual({ status: 200, body: { success: true } });
+    expect(await call(`${AGENT}/api/conversations/${acp.id}/switch_acp_model`, 'POST', { model: 'opus' })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await call(`${AGENT}/api/conversations/${acp.id}`)).body).toMatchObject({ current_model_id: 'opus' });
   });
 });
@@ -365,27 +493,44 @@ describe('GET /api/file/download-trajectory/{id}', () => {
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.slice(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
     expect(new TextDecoder().decode(bytes)).toContain('base_state.json');
-    expect(await call(`${AGENT}/api/file/download-trajectory/00000000-0000-4000-8000-000000000000`)).toEqual({ status: 404, body: { detail: 'Conversation not found' } });
+    expect(await call(`${AGENT}/api/file/download-trajectory/00000000-0000-4000-8000-000000000000`)).toEqual({
+      status: 404,
+      body: { detail: 'Conversation not found' },
+    });
   });
 });
 
 describe('agentServerVersion (the dialect the agent host speaks)', () => {
-  it('speaks (and reports on /server_info) the newest by default (TerminalAction); 1.1.0 names the terminal\'s events ExecuteBashAction/ExecuteBashObservation (software-agent-sdk e485bba, v1.3.0)', async () => {
-    for (const [version, action, observation] of [[undefined, 'TerminalAction', 'TerminalObservation'], ['1.1.0', 'ExecuteBashAction', 'ExecuteBashObservation']] as const) {
+  it("speaks (and reports on /server_info) the newest by default (TerminalAction); 1.1.0 names the terminal's events ExecuteBashAction/ExecuteBashObservation (software-agent-sdk e485bba, v1.3.0)", async () => {
+    for (const [version, action, observation] of [
+      [undefined, 'TerminalAction', 'TerminalObservation'],
+      ['1.1.0', 'ExecuteBashAction', 'ExecuteBashObservation'],
+    ] as const) {
       await start('none', version ? { agentServerVersion: version } : {});
       const info = await create({ initial_message: message('Go', true) });
-      const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as { items: { action?: { kind: string }; observation?: { kind: string } }[] };
-      expect(page.items.map((e) => e.action?.kind ?? e.observation?.kind).filter(Boolean).slice(0, 2)).toEqual([action, observation]);
+      const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as {
+        items: { action?: { kind: string }; observation?: { kind: string } }[];
+      };
+      expect(
+        page.items
+          .map((e) => e.action?.kind ?? e.observation?.kind)
+          .filter(Boolean)
+          .slice(0, 2),
+      ).toEqual([action, observation]);
       // GET /server_info reports the version it speaks (Agent Canvas reads it to tell what the server can do).
       expect((await call(`${AGENT}/server_info`)).body).toMatchObject({ title: 'OpenHands Agent Server', version: version ?? '1.43.0' });
     }
-    await expect(createFakeCore({ agentServerVersion: 'newest' })).rejects.toThrow(/agentServerVersion: expected a version MAJOR.MINOR.PATCH/);
+    await expect(createFakeCore({ agentServerVersion: 'newest' })).rejects.toThrow(
+      /agentServerVersion: expected a version MAJOR.MINOR.PATCH/,
+    );
   });
 
   it('fakehands serve --agent-server-version 1.1.0: a conversation the app server starts speaks the old names on its agent host', async () => {
     const cli = await serve(['--timings', 'instant', '--agent-server-version', '1.1.0']);
     const conversation = await startConversation(cli);
-    const page = await (await fetch(`${conversation.conversation_url}/events/search`, { headers: { 'X-Session-API-Key': conversation.session_api_key } })).json() as { items: { action?: { kind: string } }[] };
+    const page = (await (
+      await fetch(`${conversation.conversation_url}/events/search`, { headers: { 'X-Session-API-Key': conversation.session_api_key } })
+    ).json()) as { items: { action?: { kind: string } }[] };
     expect(page.items.map((e) => e.action?.kind).filter(Boolean)).toEqual(['ExecuteBashAction', 'FileEditorAction']);
     const refused = await runCli(['serve', '--agent-server-version', 'latest']);
     expect(refused.code).toBe(2);

@@ -30,22 +30,44 @@ describe('one scripted session through every transport', () => {
     const live = await startConversation(cli);
     const standalone = await session(() => {
       const socket = openSocket(cli.agentUrl, live.id, `resend_all=true&session_api_key=${live.session_api_key}`);
-      return { send: (text) => { if (socket.ws.readyState === WebSocket.OPEN) socket.ws.send(text); else socket.ws.once('open', () => socket.ws.send(text)); }, frames: socket.frames, close: () => socket.ws.close() };
+      return {
+        send: (text) => {
+          if (socket.ws.readyState === WebSocket.OPEN) socket.ws.send(text);
+          else socket.ws.once('open', () => socket.ws.send(text));
+        },
+        frames: socket.frames,
+        close: () => socket.ws.close(),
+      };
     });
 
-    const fake = await createFake({ baseUrl: 'http://localhost:3000', agentUrl: 'http://localhost:3001', auth: 'none', fixture: 'empty', timings: 'instant' });
+    const fake = await createFake({
+      baseUrl: 'http://localhost:3000',
+      agentUrl: 'http://localhost:3001',
+      auth: 'none',
+      fixture: 'empty',
+      timings: 'instant',
+    });
     const previous = (globalThis as { WebSocket?: unknown }).WebSocket;
     // Node 20 has no global WebSocket for msw to intercept: `ws`'s client stands in for it.
     Object.assign(globalThis, { WebSocket });
     const server = setupServer(...fake.handlers);
     server.listen({ onUnhandledRequest: 'error' });
     try {
-      const inProcess = await startConversation({ url: 'http://localhost:3000', agentUrl: 'http://localhost:3001' } as never, 'Fix the flaky test');
+      const inProcess = await startConversation(
+        { url: 'http://localhost:3000', agentUrl: 'http://localhost:3001' } as never,
+        'Fix the flaky test',
+      );
       const viaMsw = await session(() => {
-        const socket = new (globalThis as unknown as { WebSocket: typeof globalThis.WebSocket }).WebSocket(`ws://localhost:3001/sockets/events/${inProcess.id}?resend_all=true&session_api_key=${inProcess.session_api_key}`);
+        const socket = new (globalThis as unknown as { WebSocket: typeof globalThis.WebSocket }).WebSocket(
+          `ws://localhost:3001/sockets/events/${inProcess.id}?resend_all=true&session_api_key=${inProcess.session_api_key}`,
+        );
         const frames: Record<string, unknown>[] = [];
         socket.addEventListener('message', (event) => frames.push(JSON.parse(String(event.data)) as Record<string, unknown>));
-        return { send: (text) => (socket.readyState === 1 ? socket.send(text) : socket.addEventListener('open', () => socket.send(text))), frames, close: () => socket.close() };
+        return {
+          send: (text) => (socket.readyState === 1 ? socket.send(text) : socket.addEventListener('open', () => socket.send(text))),
+          frames,
+          close: () => socket.close(),
+        };
       });
       expect(viaMsw).toEqual(standalone);
       expect(standalone).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN]);

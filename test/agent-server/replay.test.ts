@@ -10,7 +10,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
 import { openSocket, describe as frameOf } from './support.js';
 
-const TRAJECTORY = JSON.parse(readFileSync(new URL('../../fixtures/replay-basic-interactions.json', import.meta.url), 'utf8')) as Record<string, unknown>[];
+const TRAJECTORY = JSON.parse(readFileSync(new URL('../../fixtures/replay-basic-interactions.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>[];
 
 let servers: FakeServers | null = null;
 afterEach(async () => {
@@ -18,31 +21,51 @@ afterEach(async () => {
   servers = null;
 });
 
-const start = async () => (servers = await startFakeServers({ fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant' } }));
-const post = (path: string, body: unknown) => fetch(`${servers!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const start = async () =>
+  (servers = await startFakeServers({ fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant' } }));
+const post = (path: string, body: unknown) =>
+  fetch(`${servers!.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const advance = (ms: number) => post('/_fakehands/clock', { advance_ms: ms });
-interface Started { app_conversation_id: string; conversation_id: string; conversation_url: string; session_api_key: string }
+interface Started {
+  app_conversation_id: string;
+  conversation_id: string;
+  conversation_url: string;
+  session_api_key: string;
+}
 const events = async (started: Started) => {
-  const page = await (await fetch(`${started.conversation_url}/events/search?limit=100`, { headers: { 'x-session-api-key': started.session_api_key } })).json() as { items: Record<string, unknown>[] };
+  const page = (await (
+    await fetch(`${started.conversation_url}/events/search?limit=100`, { headers: { 'x-session-api-key': started.session_api_key } })
+  ).json()) as { items: Record<string, unknown>[] };
   return page.items;
 };
-const said = (frame: Record<string, unknown>) => ((frame.llm_message as { content: { text: string }[] } | undefined)?.content[0]?.text);
+const said = (frame: Record<string, unknown>) => (frame.llm_message as { content: { text: string }[] } | undefined)?.content[0]?.text;
 
 /** What the basic_interactions trajectory replays as: its 3 user messages, 2 agent answers and its finish, in order. */
 const BASIC_INTERACTIONS = [
-  'SystemPromptEvent', 'MessageEvent:user', 'execution_status=running', 'MessageEvent:assistant', 'MessageEvent:user', 'MessageEvent:assistant',
-  'MessageEvent:user', 'ActionEvent:FinishAction', 'ObservationEvent:FinishObservation', 'execution_status=finished',
+  'SystemPromptEvent',
+  'MessageEvent:user',
+  'execution_status=running',
+  'MessageEvent:assistant',
+  'MessageEvent:user',
+  'MessageEvent:assistant',
+  'MessageEvent:user',
+  'ActionEvent:FinishAction',
+  'ObservationEvent:FinishObservation',
+  'execution_status=finished',
 ];
 
 describe('POST /_fakehands/replay', () => {
-  it('replays a V0 trajectory from OpenHands\' tests on a new RUNNING V1 conversation, its actions in order, at the recorded cadence', async () => {
+  it("replays a V0 trajectory from OpenHands' tests on a new RUNNING V1 conversation, its actions in order, at the recorded cadence", async () => {
     await start();
     const response = await post('/_fakehands/replay', { trajectory: TRAJECTORY });
     expect(response.status).toBe(201);
-    const started = await response.json() as Started;
+    const started = (await response.json()) as Started;
     expect(Object.keys(started).sort()).toEqual(['app_conversation_id', 'conversation_id', 'conversation_url', 'session_api_key']);
     expect(started.conversation_url).toBe(`${servers!.agentUrl}/api/conversations/${started.conversation_id}`);
-    const [app] = await (await fetch(`${servers!.url}/api/v1/app-conversations?ids=${started.app_conversation_id}`)).json() as { sandbox_status: string; execution_status: string }[];
+    const [app] = (await (await fetch(`${servers!.url}/api/v1/app-conversations?ids=${started.app_conversation_id}`)).json()) as {
+      sandbox_status: string;
+      execution_status: string;
+    }[];
     expect(app!.sandbox_status).toBe('RUNNING');
     // At once: the first user message (00:14:10.79), then the answer 1.9 s later is not due yet.
     expect((await events(started)).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 3));
@@ -57,26 +80,26 @@ describe('POST /_fakehands/replay', () => {
     const all = await events(started);
     expect(all.map(frameOf)).toEqual(BASIC_INTERACTIONS);
     expect(said(all[6]!)).toBe('Finish please');
-    expect((all[7]!.action as { message: string }).message).toBe('All done! What\'s next on the agenda?');
+    expect((all[7]!.action as { message: string }).message).toBe("All done! What's next on the agenda?");
     expect(all[8]!.action_id).toBe(all[7]!.id);
   });
 
   it('divides the recorded gaps by "speed", and "instant" publishes everything at once', async () => {
     await start();
-    const fast = await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 100 })).json() as Started;
+    const fast = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 100 })).json()) as Started;
     await advance(19); // 1.899 s recorded / 100
     expect((await events(fast)).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 4));
-    const instant = await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json() as Started;
+    const instant = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json()) as Started;
     expect((await events(instant)).map(frameOf)).toEqual(BASIC_INTERACTIONS);
   });
 
   it('replays a V1 event log as events search gives it, with new ids that keep their references', async () => {
     await start();
-    const recorded = await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json() as Started;
+    const recorded = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json()) as Started;
     const log = await events(recorded);
     const response = await post('/_fakehands/replay', { events: log, speed: 'instant' });
     expect(response.status).toBe(201);
-    const replayed = await events(await response.json() as Started);
+    const replayed = await events((await response.json()) as Started);
     expect(replayed.map(frameOf)).toEqual(log.map(frameOf));
     expect(replayed.map(said)).toEqual(log.map(said));
     expect(replayed[7]!.id).not.toBe(log[7]!.id);
@@ -85,7 +108,7 @@ describe('POST /_fakehands/replay', () => {
 
   it('publishes a replay to an open socket in order, paced by the clock', async () => {
     await start();
-    const started = await (await post('/_fakehands/replay', { trajectory: TRAJECTORY })).json() as Started;
+    const started = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY })).json()) as Started;
     const socket = openSocket(servers!.agentUrl, started.conversation_id, `session_api_key=${started.session_api_key}`);
     await socket.received(1);
     await advance(400_000);
@@ -94,18 +117,28 @@ describe('POST /_fakehands/replay', () => {
     socket.ws.close();
   });
 
-  it('answers 422 in FastAPI\'s format for a body that is no replay, and makes nothing', async () => {
+  it("answers 422 in FastAPI's format for a body that is no replay, and makes nothing", async () => {
     await start();
     const both = await post('/_fakehands/replay', { trajectory: TRAJECTORY, events: [] });
     expect(both.status).toBe(422);
-    expect(((await both.json()) as { detail: { loc: unknown[]; msg: string }[] }).detail[0]!.msg).toContain('exactly one of `trajectory` (V0) and `events` (V1)');
+    expect(((await both.json()) as { detail: { loc: unknown[]; msg: string }[] }).detail[0]!.msg).toContain(
+      'exactly one of `trajectory` (V0) and `events` (V1)',
+    );
     const badSpeed = await post('/_fakehands/replay', { events: [], speed: 0 });
     expect(badSpeed.status).toBe(422);
     expect(((await badSpeed.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc.slice(0, 2)).toEqual(['body', 'speed']);
     const agentFirst = await post('/_fakehands/replay', { trajectory: TRAJECTORY.slice(1) });
     expect(agentFirst.status).toBe(422);
-    expect(await agentFirst.json()).toEqual({ detail: [expect.objectContaining({ type: 'value_error', loc: ['body', 'trajectory'], msg: expect.stringContaining('must be the user\'s message') })] });
-    const search = await (await fetch(`${servers!.url}/api/v1/app-conversations/search`)).json() as { items: unknown[] };
+    expect(await agentFirst.json()).toEqual({
+      detail: [
+        expect.objectContaining({
+          type: 'value_error',
+          loc: ['body', 'trajectory'],
+          msg: expect.stringContaining("must be the user's message"),
+        }),
+      ],
+    });
+    const search = (await (await fetch(`${servers!.url}/api/v1/app-conversations/search`)).json()) as { items: unknown[] };
     expect(search.items).toEqual([]);
   });
 });
@@ -115,9 +148,12 @@ describe('POST /api/conversations with replay_json', () => {
     await start();
     const response = await post('/api/conversations', { replay_json: JSON.stringify(TRAJECTORY) });
     expect(response.status).toBe(200);
-    const { conversation_id } = await response.json() as { conversation_id: string };
+    const { conversation_id } = (await response.json()) as { conversation_id: string };
     await advance(400_000);
-    const page = await (await fetch(`${servers!.url}/_fakehands/state`)).json() as { events: { conversation_id: string; event: Record<string, unknown> }[]; conversations: { id: string }[] };
+    const page = (await (await fetch(`${servers!.url}/_fakehands/state`)).json()) as {
+      events: { conversation_id: string; event: Record<string, unknown> }[];
+      conversations: { id: string }[];
+    };
     const id = page.conversations[0]!.id;
     expect(id.replaceAll('-', '')).toBe(conversation_id);
     expect(page.events.filter((e) => e.conversation_id === id).map((e) => frameOf(e.event))).toEqual(BASIC_INTERACTIONS.slice(1));
@@ -127,7 +163,10 @@ describe('POST /api/conversations with replay_json', () => {
     await start();
     const broken = await post('/api/conversations', { replay_json: '[{' });
     expect(broken.status).toBe(422);
-    expect(((await broken.json()) as { detail: { type: string; loc: unknown[] }[] }).detail[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 'replay_json'] });
+    expect(((await broken.json()) as { detail: { type: string; loc: unknown[] }[] }).detail[0]).toMatchObject({
+      type: 'json_invalid',
+      loc: ['body', 'replay_json'],
+    });
     const notEvents = await post('/api/conversations', { replay_json: '[{"id": 1}]' });
     expect(notEvents.status).toBe(422);
     expect(((await notEvents.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'replay_json', 0]);
@@ -146,7 +185,7 @@ describe('fakehands serve --replay FILE', () => {
       }
       expect(line).not.toBeNull();
       expect(line![2]).toBe(`${cli.agentUrl}/api/conversations/${line![1]}`);
-      const page = await (await fetch(`${line![2]}/events/search`)).json() as { items: Record<string, unknown>[] };
+      const page = (await (await fetch(`${line![2]}/events/search`)).json()) as { items: Record<string, unknown>[] };
       // The first answer comes 1.9 s after the user's message: the start of the recording is out.
       expect(page.items.slice(0, 3).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 3));
     }
@@ -157,7 +196,18 @@ describe('fakehands serve --replay FILE', () => {
     const { writeFile, mkdtemp } = await import('node:fs/promises');
     const dir = await mkdtemp('/tmp/fakehands-replay-');
     await writeFile(`${dir}/bad.json`, JSON.stringify([{ id: 1, source: 'agent', action: 'message', args: { content: 'hi' } }]));
-    const run = await runCli(['serve', '--host', '127.0.0.1', '--port', '0', '--quiet', '--fixture', 'empty', '--replay', `${dir}/bad.json`]);
+    const run = await runCli([
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--quiet',
+      '--fixture',
+      'empty',
+      '--replay',
+      `${dir}/bad.json`,
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/invalid --replay .*must be the user's message/);
   });

@@ -13,8 +13,19 @@ group('the events socket: who may listen', () => {
     const socket = openSocket(cli.agentUrl, conversation.id, `resend_all=true&session_api_key=${conversation.session_api_key}`);
     const frames = await socket.received(10);
     expect(frames.map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
-    expect(frames[0]).toMatchObject({ kind: 'ConversationStateUpdateEvent', source: 'environment', key: 'full_state', value: { id: expect.any(String), execution_status: 'finished', confirmation_policy: { kind: 'NeverConfirm' } } });
-    for (const frame of frames) expect(frame).toEqual(expect.objectContaining({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/) }));
+    expect(frames[0]).toMatchObject({
+      kind: 'ConversationStateUpdateEvent',
+      source: 'environment',
+      key: 'full_state',
+      value: { id: expect.any(String), execution_status: 'finished', confirmation_policy: { kind: 'NeverConfirm' } },
+    });
+    for (const frame of frames)
+      expect(frame).toEqual(
+        expect.objectContaining({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/),
+        }),
+      );
     socket.ws.close();
   });
 
@@ -53,16 +64,25 @@ group('the events socket: who may listen', () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
     expect((await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/pause`, { method: 'POST' })).status).toBe(200);
-    expect(await openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`).closed).toEqual({ code: 4001, reason: 'Authentication failed' });
+    expect(await openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`).closed).toEqual({
+      code: 4001,
+      reason: 'Authentication failed',
+    });
   });
 
   it('refuses the handshake of a page on an origin the CORS policy does not allow (403), whatever its key', async () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
-    const hostile = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`, { origin: 'http://evil.example' });
-    const refused = await new Promise<number>((resolve) => hostile.ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)));
+    const hostile = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`, {
+      origin: 'http://evil.example',
+    });
+    const refused = await new Promise<number>((resolve) =>
+      hostile.ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)),
+    );
     expect(refused).toBe(403);
-    const local = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`, { origin: 'http://localhost:3001' });
+    const local = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`, {
+      origin: 'http://localhost:3001',
+    });
     expect((await local.received(1)).map(describe)).toEqual(['full_state=finished']);
     local.ws.close();
   });
@@ -71,7 +91,10 @@ group('the events socket: who may listen', () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
     const other = '00000000-0000-4000-8000-000000000000';
-    expect(await openSocket(cli.agentUrl, other, `session_api_key=${conversation.session_api_key}`).closed).toEqual({ code: 4004, reason: 'Conversation not found' });
+    expect(await openSocket(cli.agentUrl, other, `session_api_key=${conversation.session_api_key}`).closed).toEqual({
+      code: 4004,
+      reason: 'Conversation not found',
+    });
   });
 });
 
@@ -103,7 +126,12 @@ group('the events socket: what it carries', () => {
     socket.ws.send(JSON.stringify({ role: 'robot', content: 'x' }));
     const [, notJson, invalid] = await socket.received(3);
     expect(notJson).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'JSONDecodeError' });
-    expect(invalid).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'ValidationError', detail: expect.stringContaining('role') });
+    expect(invalid).toMatchObject({
+      kind: 'ServerErrorEvent',
+      source: 'environment',
+      code: 'ValidationError',
+      detail: expect.stringContaining('role'),
+    });
     socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'still here?' }] }));
     expect((await socket.received(3 + ONE_RUN.length)).slice(3).map(describe)).toEqual(ONE_RUN);
     socket.ws.close();
@@ -116,7 +144,11 @@ group('the events socket: what it carries', () => {
     const history = (await all.received(10)).slice(1);
     all.ws.close();
     const from = history[4]!.timestamp as string;
-    const since = openSocket(cli.agentUrl, conversation.id, `resend_mode=since&after_timestamp=${encodeURIComponent(from)}&session_api_key=${conversation.session_api_key}`);
+    const since = openSocket(
+      cli.agentUrl,
+      conversation.id,
+      `resend_mode=since&after_timestamp=${encodeURIComponent(from)}&session_api_key=${conversation.session_api_key}`,
+    );
     const replayed = await since.received(1 + history.filter((e) => (e.timestamp as string) >= from).length);
     expect(replayed.slice(1).map((f) => f.id)).toEqual(history.filter((e) => (e.timestamp as string) >= from).map((e) => e.id));
     since.ws.close();
@@ -132,7 +164,10 @@ group('the events socket: what it carries', () => {
     expect((await big.closed).code).toBe(1009);
     const sockets = Array.from({ length: 100 }, () => openSocket(cli.agentUrl, conversation.id, query));
     await Promise.all(sockets.map((s) => s.received(1)));
-    expect(await openSocket(cli.agentUrl, conversation.id, query).closed).toEqual({ code: 1013, reason: 'Too many connections for this conversation' });
+    expect(await openSocket(cli.agentUrl, conversation.id, query).closed).toEqual({
+      code: 1013,
+      reason: 'Too many connections for this conversation',
+    });
     for (const socket of sockets) socket.ws.close();
   });
 });
@@ -146,7 +181,9 @@ group('the sandbox decides', () => {
     await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/pause`, { method: 'POST' });
     expect((await socket.closed).code).toBe(1006);
     await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/resume`, { method: 'POST' });
-    const [again] = await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${conversation.id}`)).json() as { session_api_key: string }[];
+    const [again] = (await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${conversation.id}`)).json()) as {
+      session_api_key: string;
+    }[];
     const reopened = openSocket(cli.agentUrl, conversation.id, `resend_all=true&session_api_key=${again!.session_api_key}`);
     expect((await reopened.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
     reopened.ws.close();

@@ -15,16 +15,37 @@ afterEach(async () => {
 });
 
 const SCRIPT = [{ steps: [{ message: 'Tests pass now' }] }];
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 const advance = (ms: number) => post(`${servers!.url}/_fakehands/clock`, { advance_ms: ms });
-interface Started { conversation_id: string; conversation_url: string; session_api_key: string }
+interface Started {
+  conversation_id: string;
+  conversation_url: string;
+  session_api_key: string;
+}
 /** A RUNNING conversation with an idle agent (an empty replay). */
-const runningConversation = async () => (await (await post(`${servers!.url}/_fakehands/replay`, { events: [], speed: 'instant' })).json()) as Started;
-const searchKinds = async (c: Started) => ((await (await fetch(`${c.conversation_url}/events/search?limit=100`, { headers: { 'x-session-api-key': c.session_api_key } })).json()) as { items: Record<string, unknown>[] }).items.map(frameOf);
+const runningConversation = async () =>
+  (await (await post(`${servers!.url}/_fakehands/replay`, { events: [], speed: 'instant' })).json()) as Started;
+const searchKinds = async (c: Started) =>
+  (
+    (await (
+      await fetch(`${c.conversation_url}/events/search?limit=100`, { headers: { 'x-session-api-key': c.session_api_key } })
+    ).json()) as { items: Record<string, unknown>[] }
+  ).items.map(frameOf);
 
 describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
-  it('precedes the agent\'s message with one delta per token, paced by the manual clock at streamingTokensPerSecond', async () => {
-    servers = await startFakeServers({ fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant', agentScripts: SCRIPT, streaming: true, streamingTokensPerSecond: 10 } });
+  it("precedes the agent's message with one delta per token, paced by the manual clock at streamingTokensPerSecond", async () => {
+    servers = await startFakeServers({
+      fake: {
+        fixture: 'empty',
+        auth: 'none',
+        clock: 'manual',
+        timings: 'instant',
+        agentScripts: SCRIPT,
+        streaming: true,
+        streamingTokensPerSecond: 10,
+      },
+    });
     const conversation = await runningConversation();
     const socket = openSocket(servers.agentUrl, conversation.conversation_id, `session_api_key=${conversation.session_api_key}`);
     await socket.received(1);
@@ -46,35 +67,77 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
   });
 
   it('never stores a delta: events search and a socket that reconnects get only the final MessageEvent', async () => {
-    servers = await startFakeServers({ fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant', agentScripts: SCRIPT, streaming: true } });
+    servers = await startFakeServers({
+      fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant', agentScripts: SCRIPT, streaming: true },
+    });
     const conversation = await runningConversation();
-    await post(`${conversation.conversation_url}/events`, { role: 'user', content: [{ type: 'text', text: 'Fix the test' }], run: true }, { 'x-session-api-key': conversation.session_api_key });
+    await post(
+      `${conversation.conversation_url}/events`,
+      { role: 'user', content: [{ type: 'text', text: 'Fix the test' }], run: true },
+      { 'x-session-api-key': conversation.session_api_key },
+    );
     await advance(1_000);
     const kinds = await searchKinds(conversation);
     expect(kinds).toContain('MessageEvent:assistant');
     expect(kinds).not.toContain('StreamingDeltaEvent');
-    const again = openSocket(servers.agentUrl, conversation.conversation_id, `resend_mode=all&session_api_key=${conversation.session_api_key}`);
+    const again = openSocket(
+      servers.agentUrl,
+      conversation.conversation_id,
+      `resend_mode=all&session_api_key=${conversation.session_api_key}`,
+    );
     const frames = await again.received(kinds.length + 1);
     expect(frames.slice(1).map(frameOf)).toEqual(kinds);
     again.ws.close();
   });
 
   it('streams on one conversation whose agent LLM has "stream": true, the fake\'s option off', async () => {
-    servers = await startFakeServers({ fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant', agentScripts: SCRIPT } });
+    servers = await startFakeServers({
+      fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant', agentScripts: SCRIPT },
+    });
     const host = await runningConversation();
     const headers = { 'x-session-api-key': host.session_api_key };
-    const plain = await (await post(`${servers.agentUrl}/api/conversations`, { agent: { kind: 'Agent', llm: { model: 'm' } }, workspace: { working_dir: '/workspace/project' } }, headers)).json() as { id: string };
-    const streamed = await (await post(`${servers.agentUrl}/api/conversations`, { agent: { kind: 'Agent', llm: { model: 'm', stream: true } }, workspace: { working_dir: '/workspace/project' } }, headers)).json() as { id: string };
+    const plain = (await (
+      await post(
+        `${servers.agentUrl}/api/conversations`,
+        { agent: { kind: 'Agent', llm: { model: 'm' } }, workspace: { working_dir: '/workspace/project' } },
+        headers,
+      )
+    ).json()) as { id: string };
+    const streamed = (await (
+      await post(
+        `${servers.agentUrl}/api/conversations`,
+        { agent: { kind: 'Agent', llm: { model: 'm', stream: true } }, workspace: { working_dir: '/workspace/project' } },
+        headers,
+      )
+    ).json()) as { id: string };
     const plainSocket = openSocket(servers.agentUrl, plain.id, `session_api_key=${host.session_api_key}`);
     const streamedSocket = openSocket(servers.agentUrl, streamed.id, `session_api_key=${host.session_api_key}`);
     await plainSocket.received(1);
     await streamedSocket.received(1);
-    for (const id of [plain.id, streamed.id]) await post(`${servers.agentUrl}/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true }, headers);
+    for (const id of [plain.id, streamed.id])
+      await post(
+        `${servers.agentUrl}/api/conversations/${id}/events`,
+        { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true },
+        headers,
+      );
     await advance(1_000);
     const streamedFrames = await streamedSocket.received(8);
-    expect(streamedFrames.slice(1).map(frameOf)).toEqual(['MessageEvent:user', 'execution_status=running', 'StreamingDeltaEvent', 'StreamingDeltaEvent', 'StreamingDeltaEvent', 'MessageEvent:assistant', 'execution_status=finished']);
+    expect(streamedFrames.slice(1).map(frameOf)).toEqual([
+      'MessageEvent:user',
+      'execution_status=running',
+      'StreamingDeltaEvent',
+      'StreamingDeltaEvent',
+      'StreamingDeltaEvent',
+      'MessageEvent:assistant',
+      'execution_status=finished',
+    ]);
     const plainFrames = await plainSocket.received(5);
-    expect(plainFrames.slice(1).map(frameOf)).toEqual(['MessageEvent:user', 'execution_status=running', 'MessageEvent:assistant', 'execution_status=finished']);
+    expect(plainFrames.slice(1).map(frameOf)).toEqual([
+      'MessageEvent:user',
+      'execution_status=running',
+      'MessageEvent:assistant',
+      'execution_status=finished',
+    ]);
     plainSocket.ws.close();
     streamedSocket.ws.close();
   });

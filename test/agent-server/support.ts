@@ -19,11 +19,22 @@ export const serve = (extra: string[] = []): Promise<RunningCli> => startCli(['-
 /** Starts a conversation with `message` and waits until it is READY; returns it. */
 export async function startConversation(cli: RunningCli, message: string | null = 'Fix the flaky test'): Promise<LiveConversation> {
   const body = message === null ? {} : { initial_message: { role: 'user', content: [{ type: 'text', text: message }] } };
-  const task = await (await fetch(`${cli.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as { id: string };
+  const task = (await (
+    await fetch(`${cli.url}/api/v1/app-conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json()) as { id: string };
   for (let i = 0; i < 200; i++) {
-    const [current] = await (await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { status: string; app_conversation_id: string }[];
+    const [current] = (await (await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()) as {
+      status: string;
+      app_conversation_id: string;
+    }[];
     if (current!.status === 'READY') {
-      const [conversation] = await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${current!.app_conversation_id}`)).json() as LiveConversation[];
+      const [conversation] = (await (
+        await fetch(`${cli.url}/api/v1/app-conversations?ids=${current!.app_conversation_id}`)
+      ).json()) as LiveConversation[];
       return conversation!;
     }
     await new Promise((r) => setTimeout(r, 25));
@@ -47,13 +58,18 @@ export function openSocket(agentUrl: string, conversationId: string, query: stri
   const frames: Record<string, unknown>[] = [];
   ws.on('message', (data) => frames.push(JSON.parse(String(data)) as Record<string, unknown>));
   ws.on('error', () => undefined);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   return {
-    ws, frames, closed,
+    ws,
+    frames,
+    closed,
     async received(count, ms = 5000) {
       const deadline = Date.now() + ms;
       while (frames.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} frames, got ${frames.length}: ${frames.map((f) => f.kind).join(', ')}`);
+        if (Date.now() > deadline)
+          throw new Error(`expected ${count} frames, got ${frames.length}: ${frames.map((f) => f.kind).join(', ')}`);
         await new Promise((r) => setTimeout(r, 10));
       }
       return frames.slice(0, count);
@@ -63,7 +79,8 @@ export function openSocket(agentUrl: string, conversationId: string, query: stri
 
 /** What a frame is, in a few words: its kind, and the key and value of a state update. */
 export function describe(frame: Record<string, unknown>): string {
-  if (frame.kind === 'ConversationStateUpdateEvent') return `${frame.key}=${frame.key === 'full_state' ? (frame.value as { execution_status: string }).execution_status : String(frame.value)}`;
+  if (frame.kind === 'ConversationStateUpdateEvent')
+    return `${frame.key}=${frame.key === 'full_state' ? (frame.value as { execution_status: string }).execution_status : String(frame.value)}`;
   const inner = (frame.action ?? frame.observation) as { kind?: string } | undefined;
   const role = (frame.llm_message as { role?: string } | undefined)?.role;
   return [frame.kind, inner?.kind ?? role].filter(Boolean).join(':');
@@ -71,6 +88,12 @@ export function describe(frame: Record<string, unknown>): string {
 
 /** One run of the built-in script, as its frames read. */
 export const ONE_RUN = [
-  'MessageEvent:user', 'execution_status=running', 'ActionEvent:TerminalAction', 'ObservationEvent:TerminalObservation',
-  'ActionEvent:FileEditorAction', 'ObservationEvent:FileEditorObservation', 'execution_status=finished', 'MessageEvent:assistant',
+  'MessageEvent:user',
+  'execution_status=running',
+  'ActionEvent:TerminalAction',
+  'ObservationEvent:TerminalObservation',
+  'ActionEvent:FileEditorAction',
+  'ObservationEvent:FileEditorObservation',
+  'execution_status=finished',
+  'MessageEvent:assistant',
 ];

@@ -12,7 +12,11 @@ import { createFake } from '../../src/index.js';
 import { serve } from './support.js';
 
 /** What the client sends as its agent (the fake never answers the key back). */
-const AGENT = { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-client-key', usage_id: 'agent' }, tools: [] };
+const AGENT = {
+  kind: 'Agent',
+  llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-client-key', usage_id: 'agent' },
+  tools: [],
+};
 const message = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 
 /** Calls every conversation method of the client against the agent host at `host`. */
@@ -21,7 +25,10 @@ async function exercise(host: string): Promise<void> {
   const manager = new ConversationManager({ host });
 
   // ConversationClient: create, read, search, count, batch, update.
-  const created = await client.createConversation({ agent: AGENT, workspace: { working_dir: '/workspace/project' } } as never) as unknown as { id: string; execution_status: string };
+  const created = (await client.createConversation({
+    agent: AGENT,
+    workspace: { working_dir: '/workspace/project' },
+  } as never)) as unknown as { id: string; execution_status: string };
   expect(created.execution_status).toBe('idle');
   expect(JSON.stringify(created)).not.toContain('sk-client-key');
   const id = created.id;
@@ -63,13 +70,22 @@ async function exercise(host: string): Promise<void> {
   await expect(client.resumeGoal(id)).rejects.toMatchObject({ status: 400, response: { detail: 'no_resumable_goal' } });
 
   // Fork and navigate; switch LLM, profile, ACP model.
-  const fork = await client.forkConversation(id, { title: 'Plan B' } as never) as unknown as { id: string; title: string; execution_status: string };
+  const fork = (await client.forkConversation(id, { title: 'Plan B' } as never)) as unknown as {
+    id: string;
+    title: string;
+    execution_status: string;
+  };
   expect(fork).toMatchObject({ title: 'Plan B', execution_status: 'idle' });
-  expect((await client.navigateConversation(fork.id, { event_id: null } as never) as unknown as { leaf_event_id: null }).leaf_event_id).toBeNull();
+  expect(
+    ((await client.navigateConversation(fork.id, { event_id: null } as never)) as unknown as { leaf_event_id: null }).leaf_event_id,
+  ).toBeNull();
   await client.switchLLM(id, { model: 'openai/gpt-5' } as never);
   expect((await client.getConversation(id)).agent.llm.model).toBe('openai/gpt-5');
   await client.switchProfile(id, 'fast');
-  const acp = await client.createConversation({ agent: { kind: 'ACPAgent', acp_command: ['claude-code-acp'] }, workspace: { working_dir: '/workspace/project' } } as never) as unknown as { id: string };
+  const acp = (await client.createConversation({
+    agent: { kind: 'ACPAgent', acp_command: ['claude-code-acp'] },
+    workspace: { working_dir: '/workspace/project' },
+  } as never)) as unknown as { id: string };
   await client.switchAcpModel(acp.id, 'opus');
   await expect(client.switchAcpModel(id, 'opus')).rejects.toMatchObject({ status: 400 });
 
@@ -84,7 +100,9 @@ async function exercise(host: string): Promise<void> {
   expect((await manager.acp.getConversations([acp.id]))[0]?.id).toBe(acp.id);
   expect((await manager.acp.getAllConversations()).length).toBeGreaterThanOrEqual(3);
   expect((await manager.acp.getConversation(acp.id)).id).toBe(acp.id);
-  const viaAcp = await manager.acp.createConversation({ kind: 'ACPAgent', acp_command: ['claude-code-acp'] } as never, { workingDir: '/workspace/project' }) as unknown as { id: string };
+  const viaAcp = (await manager.acp.createConversation({ kind: 'ACPAgent', acp_command: ['claude-code-acp'] } as never, {
+    workingDir: '/workspace/project',
+  })) as unknown as { id: string };
   expect((await manager.getConversation(viaAcp.id)).id).toBe(viaAcp.id);
   const loaded = await manager.loadConversation(id, '/workspace/project');
   expect(loaded.id).toBe(id);
@@ -116,7 +134,7 @@ async function exercise(host: string): Promise<void> {
   await remote.navigateTo(first);
   const forked = await remote.fork({ title: 'Remote fork' } as never);
   expect((await client.getConversation(forked.id)).title).toBe('Remote fork');
-  const zip = await remote.downloadTrajectory() as Blob;
+  const zip = (await remote.downloadTrajectory()) as Blob;
   expect([...new Uint8Array(await zip.arrayBuffer()).slice(0, 2)]).toEqual([0x50, 0x4b]);
   await remote.pause();
   expect((await client.getConversation(remote.id)).execution_status).toBe('finished');
@@ -146,7 +164,14 @@ describe('@openhands/typescript-client conversation methods', () => {
     const AGENT_URL = 'http://localhost:3001';
     let server: ReturnType<typeof setupServer>;
     beforeAll(async () => {
-      const fake = await createFake({ baseUrl: 'http://localhost:3000', agentUrl: AGENT_URL, auth: 'none', fixture: 'empty', timings: 'instant', checkResponses: true });
+      const fake = await createFake({
+        baseUrl: 'http://localhost:3000',
+        agentUrl: AGENT_URL,
+        auth: 'none',
+        fixture: 'empty',
+        timings: 'instant',
+        checkResponses: true,
+      });
       server = setupServer(...fake.handlers);
       server.listen({ onUnhandledRequest: 'error' });
     });

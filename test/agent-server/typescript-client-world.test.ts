@@ -39,23 +39,36 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('settings.deleteMcpServer', () => client.settings.deleteMcpServer('docs'));
   await record('settings.upsertSecret', () => client.settings.upsertSecret({ name: 'API_TOKEN', value: 'tok-secret', description: 'ci' }));
   await record('settings.listSecrets', () => client.settings.listSecrets());
-  await record('settings.getSecret', () => client.settings.getSecret('API_TOKEN').then(() => 'answered', (error: { status?: number }) => error.status));
+  await record('settings.getSecret', () =>
+    client.settings.getSecret('API_TOKEN').then(
+      () => 'answered',
+      (error: { status?: number }) => error.status,
+    ),
+  );
   await record('settings.deleteSecret', () => client.settings.deleteSecret('API_TOKEN'));
-  await record('settings.saveProfile', () => client.settings.saveProfile('fast', { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: 'sk-fast' } } as never));
+  await record('settings.saveProfile', () =>
+    client.settings.saveProfile('fast', { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: 'sk-fast' } } as never),
+  );
   await record('settings.listProfiles', () => client.settings.listProfiles());
   await record('settings.getProfile', () => client.settings.getProfile('fast'));
   await record('settings.renameProfile', () => client.settings.renameProfile('fast', 'quick'));
   await record('settings.deleteProfile', () => client.settings.deleteProfile('quick'));
   // LLM profiles (profiles_router.py).
-  await record('profiles.saveProfile', () => client.profiles.saveProfile('smart', { llm: { model: 'anthropic/claude-opus-4-1-20250805', api_key: 'sk-smart' } } as never));
-  await record('profiles.validateProfile', () => client.profiles.validateProfile('smart', { llm: { model: 'anthropic/claude-opus-4-1-20250805' } } as never));
+  await record('profiles.saveProfile', () =>
+    client.profiles.saveProfile('smart', { llm: { model: 'anthropic/claude-opus-4-1-20250805', api_key: 'sk-smart' } } as never),
+  );
+  await record('profiles.validateProfile', () =>
+    client.profiles.validateProfile('smart', { llm: { model: 'anthropic/claude-opus-4-1-20250805' } } as never),
+  );
   await record('profiles.listProfiles', () => client.profiles.listProfiles());
   await record('profiles.getProfile', () => client.profiles.getProfile('smart'));
   await record('profiles.activateProfile', () => client.profiles.activateProfile('smart'));
   await record('profiles.renameProfile', () => client.profiles.renameProfile('smart', 'wise'));
   await record('profiles.deleteProfile', () => client.profiles.deleteProfile('wise'));
   // Agent profiles (agent_profiles_router.py).
-  await record('agentProfiles.saveAgentProfile', () => client.agentProfiles.saveAgentProfile('reviewer', { system_prompt: 'Review' } as never));
+  await record('agentProfiles.saveAgentProfile', () =>
+    client.agentProfiles.saveAgentProfile('reviewer', { system_prompt: 'Review' } as never),
+  );
   await record('agentProfiles.listAgentProfiles', () => client.agentProfiles.listAgentProfiles());
   await record('agentProfiles.getAgentProfile', () => client.agentProfiles.getAgentProfile('reviewer'));
   await record('agentProfiles.materializeAgentProfile', () => client.agentProfiles.materializeAgentProfile('reviewer'));
@@ -75,7 +88,9 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('skills.toggleSkill', () => client.skills.toggleSkill('github', false));
   await record('skills.refreshSkill', () => client.skills.refreshSkill('github'));
   await record('skills.uninstallSkill', () => client.skills.uninstallSkill('github'));
-  await record('skills.installSkill', () => client.skills.installSkill({ source: 'github:OpenHands/extensions', repo_path: 'skills/github' } as never));
+  await record('skills.installSkill', () =>
+    client.skills.installSkill({ source: 'github:OpenHands/extensions', repo_path: 'skills/github' } as never),
+  );
   await record('skills.getMarketplace', () => client.skills.getMarketplace());
   await record('plugins.getPlugins', () => client.plugins.getPlugins());
   await record('plugins.getPluginsMarketplace', () => client.plugins.getPluginsMarketplace());
@@ -84,14 +99,20 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('plugins.setPluginEnabled', () => client.plugins.setPluginEnabled('code-review', false));
   await record('plugins.refreshPlugin', () => client.plugins.refreshPlugin('code-review'));
   await record('plugins.uninstallPlugin', () => client.plugins.uninstallPlugin('code-review'));
-  await record('plugins.installPlugin', () => client.plugins.installPlugin({ source: 'github:OpenHands/extensions', repo_path: 'plugins/release-notes' } as never));
+  await record('plugins.installPlugin', () =>
+    client.plugins.installPlugin({ source: 'github:OpenHands/extensions', repo_path: 'plugins/release-notes' } as never),
+  );
   await record('hooks.loadHooks', () => client.hooks.loadHooks());
   await record('tools.listTools', () => client.tools.listTools());
   await record('subAgents.getSubAgents', () => client.subAgents.getSubAgents());
   // Workspaces (workspaces_router.py).
   const item = { id: '/home/openhands/projects/todo-app', name: 'todo-app', path: '/home/openhands/projects/todo-app' };
   await record('workspaces.addWorkspaces', () => client.workspaces.addWorkspaces([item] as never));
-  await record('workspaces.addWorkspaceParents', () => client.workspaces.addWorkspaceParents([{ id: '/home/openhands/projects', name: 'projects', path: '/home/openhands/projects' }] as never));
+  await record('workspaces.addWorkspaceParents', () =>
+    client.workspaces.addWorkspaceParents([
+      { id: '/home/openhands/projects', name: 'projects', path: '/home/openhands/projects' },
+    ] as never),
+  );
   await record('workspaces.listWorkspaces', () => client.workspaces.listWorkspaces());
   await record('workspaces.deleteWorkspace', () => client.workspaces.deleteWorkspace(item.path));
   await record('workspaces.deleteWorkspaceParent', () => client.workspaces.deleteWorkspaceParent('/home/openhands/projects'));
@@ -106,7 +127,13 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('bash.getEvent', () => client.bash.getEvent(eventId));
   await record('bash.getEvents', () => client.bash.getEvents([eventId, '00000000-0000-4000-8000-000000000000']));
   // A GET with a JSON body (FastAPI reads a bare `list[str]` from the body): msw turns a request into a Fetch `Request`, which drops a GET's body.
-  await record('bash.batchGetEvents', () => (getBodies ? client.bash.batchGetEvents([eventId, 'missing']) : client.bash.batchGetEvents([eventId]).catch((error: { status: number; response: unknown }) => ({ status: error.status, body: error.response }))));
+  await record('bash.batchGetEvents', () =>
+    getBodies
+      ? client.bash.batchGetEvents([eventId, 'missing'])
+      : client.bash
+          .batchGetEvents([eventId])
+          .catch((error: { status: number; response: unknown }) => ({ status: error.status, body: error.response })),
+  );
   await record('bash.clearEvents', () => client.bash.clearEvents());
   // The workspace session (auth_router.py) and a remote workspace's shell.
   const workspace = new RemoteWorkspace({ host, workingDir: '/home/openhands/workspace' });
@@ -121,7 +148,9 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
   expect(got['server.getServerInfo']).toMatchObject({ version: expect.stringMatching(/^1\.\d+\.\d+$/) });
   expect(got['settings.getSettings']).toMatchObject({ llm_api_key_is_set: true, agent_settings: { llm: { api_key: '**********' } } });
   expect(got['settings.updateSettings']).toMatchObject({ conversation_settings: { max_iterations: 99 } });
-  expect(got['settings.createMcpServer']).toMatchObject({ agent_settings: { mcp_config: { docs: { url: 'https://docs.example.com/mcp' } } } });
+  expect(got['settings.createMcpServer']).toMatchObject({
+    agent_settings: { mcp_config: { docs: { url: 'https://docs.example.com/mcp' } } },
+  });
   expect(got['settings.patchMcpServer']).toMatchObject({ agent_settings: { mcp_config: { docs: { timeout: 30 } } } });
   expect(got['settings.deleteMcpServer']).toMatchObject({ agent_settings: { mcp_config: {} } });
   expect(got['settings.listSecrets']).toEqual({ secrets: [{ name: 'API_TOKEN', description: 'ci' }] });
@@ -148,12 +177,19 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
   expect(got['workspaces.listWorkspaces']).toMatchObject({ workspaces: [{ path: '/home/openhands/projects/todo-app' }] });
   expect(got['workspaces.deleteWorkspace']).toEqual({ deleted: true });
   expect(got['files.getHome']).toMatchObject({ home: '/home/openhands' });
-  expect(got['files.searchSubdirectories']).toEqual({ items: [{ name: 'api-server', path: '/home/openhands/projects/api-server' }], next_page_id: 'todo-app' });
+  expect(got['files.searchSubdirectories']).toEqual({
+    items: [{ name: 'api-server', path: '/home/openhands/projects/api-server' }],
+    next_page_id: 'todo-app',
+  });
   expect(got['bash.executeCommand']).toMatchObject({ kind: 'BashOutput', stdout: 'hi\n', exit_code: 0 });
   expect(got['bash.startCommand']).toMatchObject({ kind: 'BashCommand', command: 'pwd', cwd: '/tmp' });
   expect(got['bash.getEvents']).toEqual([expect.objectContaining({ kind: 'BashOutput' }), null]);
   if (getBodies) expect(got['bash.batchGetEvents']).toEqual([expect.objectContaining({ kind: 'BashOutput' }), null]);
-  else expect(got['bash.batchGetEvents']).toEqual({ status: 422, body: { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] } });
+  else
+    expect(got['bash.batchGetEvents']).toEqual({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] },
+    });
   expect((got['bash.clearEvents'] as { cleared_count: number }).cleared_count).toBeGreaterThanOrEqual(3);
   expect(got['workspace.startWorkspaceSession']).toBe(`${host}/api/conversations/c0ffee/workspace/`);
   expect(got['workspace.deleteWorkspaceSession']).toBe('deleted');

@@ -24,7 +24,10 @@ type Json = Record<string, unknown>;
 const SCRIPTS: FakeOptionsInput['agentScripts'] = [
   { match: 'kind:think', steps: [{ think: 'First the tests.' }] },
   { match: 'kind:finish', steps: [{ finish: 'All done.' }] },
-  { match: 'kind:task_tracker', steps: [{ task_tracker: { tasks: [{ title: 'Write tests', status: 'in_progress' }, { title: 'Ship' }] } }] },
+  {
+    match: 'kind:task_tracker',
+    steps: [{ task_tracker: { tasks: [{ title: 'Write tests', status: 'in_progress' }, { title: 'Ship' }] } }],
+  },
   { match: 'kind:task', steps: [{ task: { prompt: 'Write the docs', subagent_type: 'writer', result: 'Docs written.' } }] },
   { match: 'kind:browser_navigate', steps: [{ browser_navigate: { url: 'http://localhost:3000/' } }] },
   { match: 'kind:browser_click', steps: [{ browser_click: { index: 4 } }] },
@@ -36,7 +39,10 @@ const SCRIPTS: FakeOptionsInput['agentScripts'] = [
   { match: 'kind:plan', steps: [{ plan: '# Plan' }] },
   { match: 'kind:str_replace', steps: [{ str_replace: { path: 'README.md', old_str: 'a', new_str: 'b' } }] },
   { match: 'kind:switch_llm', steps: [{ switch_llm: { profile: 'cheap', model: 'gpt-4o-mini' } }] },
-  { match: 'kind:hook', steps: [{ terminal: { command: 'rm -rf /' } }, { hook: { event: 'PreToolUse', command: './guard.sh', blocked: true, reason: 'no' } }] },
+  {
+    match: 'kind:hook',
+    steps: [{ terminal: { command: 'rm -rf /' } }, { hook: { event: 'PreToolUse', command: './guard.sh', blocked: true, reason: 'no' } }],
+  },
   { match: 'kind:condense', steps: [{ message: 'one' }, { condense: { summary: 'Said one.' } }] },
   { match: 'kind:acp_tool_call', steps: [{ acp_tool_call: { title: 'Read a.ts', tool_kind: 'read', output: 'x' } }] },
   { match: 'kind:llm_log', steps: [{ llm_log: { model: 'openai/gpt-4o' } }] },
@@ -56,18 +62,43 @@ let fake: Awaited<ReturnType<typeof createFake>>;
 let run: (text: string) => Promise<Json[]>;
 
 beforeAll(async () => {
-  fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant', agentScripts: SCRIPTS });
-  const json = async (url: string, init: RequestInit = {}) => (await fake.fetch(new Request(url, init))).json() as Promise<Json & { items?: Json[]; next_page_id?: string | null }>;
-  const task = await json(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  fake = await createFake({
+    baseUrl: APP,
+    agentUrl: AGENT,
+    auth: 'none',
+    fixture: 'empty',
+    clock: 'manual',
+    timings: 'instant',
+    agentScripts: SCRIPTS,
+  });
+  const json = async (url: string, init: RequestInit = {}) =>
+    (await fake.fetch(new Request(url, init))).json() as Promise<Json & { items?: Json[]; next_page_id?: string | null }>;
+  const task = await json(`${APP}/api/v1/app-conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   fake.clock.advance(60_000);
-  const [ready] = await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`) as unknown as { app_conversation_id: string }[];
-  const [conversation] = await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`) as unknown as { id: string; session_api_key: string }[];
+  const [ready] = (await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`)) as unknown as {
+    app_conversation_id: string;
+  }[];
+  const [conversation] = (await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)) as unknown as {
+    id: string;
+    session_api_key: string;
+  }[];
   const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
   /** Sends `text`; returns the events of the run it started (after the user's message; a run is under 100 events). */
   run = async (text: string) => {
-    await json(`${AGENT}/api/conversations/${conversation!.id}/events`, { method: 'POST', headers, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }) });
+    await json(`${AGENT}/api/conversations/${conversation!.id}/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }),
+    });
     fake.clock.advance(1000);
-    const newest = ((await json(`${AGENT}/api/conversations/${conversation!.id}/events/search?limit=100&sort_order=TIMESTAMP_DESC`, { headers })).items ?? []).reverse();
+    const newest = (
+      (await json(`${AGENT}/api/conversations/${conversation!.id}/events/search?limit=100&sort_order=TIMESTAMP_DESC`, { headers })).items ??
+      []
+    ).reverse();
     const asked = newest.findLastIndex((e) => e.kind === 'MessageEvent' && e.source === 'user');
     expect(newest[asked]).toMatchObject({ llm_message: { content: [{ text }] } });
     return newest.slice(asked + 1);
@@ -79,21 +110,39 @@ const tail = (log: Json[]) => log.map(name);
 describe('step terminal (openhands-tools terminal/definition.py)', () => {
   it('publishes a TerminalAction and its TerminalObservation naming it', async () => {
     const log = await run('kind:terminal');
-    expect(tail(log)).toEqual(['execution_status=running', 'ActionEvent:TerminalAction', 'ObservationEvent:TerminalObservation', 'execution_status=finished']);
-    expect(log[2]).toMatchObject({ action_id: log[1]!.id, tool_name: 'terminal', observation: { command: 'ls', exit_code: 0, content: [{ type: 'text', text: 'a' }] } });
+    expect(tail(log)).toEqual([
+      'execution_status=running',
+      'ActionEvent:TerminalAction',
+      'ObservationEvent:TerminalObservation',
+      'execution_status=finished',
+    ]);
+    expect(log[2]).toMatchObject({
+      action_id: log[1]!.id,
+      tool_name: 'terminal',
+      observation: { command: 'ls', exit_code: 0, content: [{ type: 'text', text: 'a' }] },
+    });
   });
 });
 
 describe('step edit (openhands-tools file_editor/definition.py)', () => {
-  it('publishes the turn\'s FileEditorAction and FileEditorObservation', async () => {
-    expect(tail(await run('kind:edit'))).toEqual(['execution_status=running', 'ActionEvent:FileEditorAction', 'ObservationEvent:FileEditorObservation', 'execution_status=finished']);
+  it("publishes the turn's FileEditorAction and FileEditorObservation", async () => {
+    expect(tail(await run('kind:edit'))).toEqual([
+      'execution_status=running',
+      'ActionEvent:FileEditorAction',
+      'ObservationEvent:FileEditorObservation',
+      'execution_status=finished',
+    ]);
   });
 });
 
 describe('step message (openhands-sdk event/llm_convertible/message.py)', () => {
-  it('publishes the agent\'s MessageEvent', async () => {
+  it("publishes the agent's MessageEvent", async () => {
     const log = await run('kind:message');
-    expect(log[1]).toMatchObject({ kind: 'MessageEvent', source: 'agent', llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] } });
+    expect(log[1]).toMatchObject({
+      kind: 'MessageEvent',
+      source: 'agent',
+      llm_message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] },
+    });
   });
 });
 
@@ -109,7 +158,11 @@ describe('step fail (openhands-sdk event/conversation_error.py, error_classifica
   it('publishes a ConversationErrorEvent with its classification, then error', async () => {
     const log = await run('kind:fail');
     expect(tail(log)).toEqual(['execution_status=running', 'ConversationErrorEvent', 'execution_status=error']);
-    expect(log[1]).toMatchObject({ code: 'LLMAuthenticationError', detail: 'Invalid API key', classification: { kind: 'auth', retryable: false, user_action: 'settings' } });
+    expect(log[1]).toMatchObject({
+      code: 'LLMAuthenticationError',
+      detail: 'Invalid API key',
+      classification: { kind: 'auth', retryable: false, user_action: 'settings' },
+    });
   });
 });
 
@@ -123,7 +176,11 @@ describe('step think (openhands-sdk tool/builtins/think.py)', () => {
   it('publishes a ThinkAction with the thought and a ThinkObservation', async () => {
     const log = await run('kind:think');
     expect(tail(log).slice(1, 3)).toEqual(['ActionEvent:ThinkAction', 'ObservationEvent:ThinkObservation']);
-    expect(log[1]).toMatchObject({ tool_name: 'think', action: { thought: 'First the tests.' }, tool_call: { name: 'think', arguments: '{"thought":"First the tests."}' } });
+    expect(log[1]).toMatchObject({
+      tool_name: 'think',
+      action: { thought: 'First the tests.' },
+      tool_call: { name: 'think', arguments: '{"thought":"First the tests."}' },
+    });
   });
 });
 
@@ -138,7 +195,10 @@ describe('step finish (openhands-sdk tool/builtins/finish.py)', () => {
 describe('step task_tracker (openhands-tools task_tracker/definition.py)', () => {
   it('publishes a plan with its task list, defaults filled in (TaskItem)', async () => {
     const log = await run('kind:task_tracker');
-    const tasks = [{ title: 'Write tests', notes: '', status: 'in_progress' }, { title: 'Ship', notes: '', status: 'todo' }];
+    const tasks = [
+      { title: 'Write tests', notes: '', status: 'in_progress' },
+      { title: 'Ship', notes: '', status: 'todo' },
+    ];
     expect(log[1]).toMatchObject({ tool_name: 'task_tracker', action: { kind: 'TaskTrackerAction', command: 'plan', task_list: tasks } });
     expect(log[2]).toMatchObject({ observation: { kind: 'TaskTrackerObservation', command: 'plan', task_list: tasks } });
   });
@@ -148,7 +208,9 @@ describe('step task (openhands-tools task/definition.py)', () => {
   it('publishes a sub-agent TaskAction and its TaskObservation', async () => {
     const log = await run('kind:task');
     expect(log[1]).toMatchObject({ tool_name: 'task', action: { kind: 'TaskAction', prompt: 'Write the docs', subagent_type: 'writer' } });
-    expect(log[2]).toMatchObject({ observation: { kind: 'TaskObservation', subagent: 'writer', status: 'completed', content: [{ text: 'Docs written.' }] } });
+    expect(log[2]).toMatchObject({
+      observation: { kind: 'TaskObservation', subagent: 'writer', status: 'completed', content: [{ text: 'Docs written.' }] },
+    });
   });
 });
 
@@ -183,7 +245,7 @@ describe('step grep (openhands-tools grep/definition.py)', () => {
 });
 
 describe('step mcp (openhands-sdk mcp/definition.py)', () => {
-  it('publishes an MCPToolAction under the MCP tool\'s name and its MCPToolObservation', async () => {
+  it("publishes an MCPToolAction under the MCP tool's name and its MCPToolObservation", async () => {
     const log = await run('kind:mcp');
     expect(log[1]).toMatchObject({ tool_name: 'fetch_fetch', action: { kind: 'MCPToolAction', data: { url: 'https://example.com' } } });
     expect(log[2]).toMatchObject({ observation: { kind: 'MCPToolObservation', tool_name: 'fetch_fetch', content: [{ text: 'Example' }] } });
@@ -209,7 +271,10 @@ describe('step plan (openhands-tools planning_file_editor/definition.py)', () =>
 describe('step str_replace (the StrReplaceEditor tool the web apps still render)', () => {
   it('publishes a StrReplaceEditorAction and its observation with old and new content', async () => {
     const log = await run('kind:str_replace');
-    expect(log[1]).toMatchObject({ tool_name: 'str_replace_editor', action: { kind: 'StrReplaceEditorAction', command: 'str_replace', old_str: 'a', new_str: 'b' } });
+    expect(log[1]).toMatchObject({
+      tool_name: 'str_replace_editor',
+      action: { kind: 'StrReplaceEditorAction', command: 'str_replace', old_str: 'a', new_str: 'b' },
+    });
     expect(log[2]).toMatchObject({ observation: { kind: 'StrReplaceEditorObservation', old_content: 'a', new_content: 'b' } });
   });
 });
@@ -223,19 +288,35 @@ describe('step switch_llm (openhands-sdk tool/builtins/switch_llm.py)', () => {
 });
 
 describe('step hook (openhands-sdk event/hook_execution.py)', () => {
-  it('publishes a HookExecutionEvent of source hook, blocked with exit code 2, naming the last action\'s tool', async () => {
+  it("publishes a HookExecutionEvent of source hook, blocked with exit code 2, naming the last action's tool", async () => {
     const log = await run('kind:hook');
-    expect(log[3]).toEqual(expect.objectContaining({
-      kind: 'HookExecutionEvent', source: 'hook', hook_event_type: 'PreToolUse', hook_command: './guard.sh', tool_name: 'terminal',
-      success: false, blocked: true, exit_code: 2, reason: 'no',
-    }));
+    expect(log[3]).toEqual(
+      expect.objectContaining({
+        kind: 'HookExecutionEvent',
+        source: 'hook',
+        hook_event_type: 'PreToolUse',
+        hook_command: './guard.sh',
+        tool_name: 'terminal',
+        success: false,
+        blocked: true,
+        exit_code: 2,
+        reason: 'no',
+      }),
+    );
   });
 });
 
 describe('step condense (openhands-sdk event/condenser.py)', () => {
-  it('publishes CondensationRequest, a Condensation forgetting the run\'s earlier events, and CondensationSummaryEvent', async () => {
+  it("publishes CondensationRequest, a Condensation forgetting the run's earlier events, and CondensationSummaryEvent", async () => {
     const log = await run('kind:condense');
-    expect(tail(log)).toEqual(['execution_status=running', 'MessageEvent:assistant', 'CondensationRequest', 'Condensation', 'CondensationSummaryEvent', 'execution_status=finished']);
+    expect(tail(log)).toEqual([
+      'execution_status=running',
+      'MessageEvent:assistant',
+      'CondensationRequest',
+      'Condensation',
+      'CondensationSummaryEvent',
+      'execution_status=finished',
+    ]);
     expect(log[3]).toMatchObject({ forgotten_event_ids: [log[1]!.id], summary: 'Said one.', summary_offset: 0 });
     expect(log[4]).toMatchObject({ summary: 'Said one.', source: 'environment' });
   });
@@ -244,7 +325,15 @@ describe('step condense (openhands-sdk event/condenser.py)', () => {
 describe('step acp_tool_call (openhands-sdk event/acp_tool_call.py)', () => {
   it('publishes an ACPToolCallEvent', async () => {
     const log = await run('kind:acp_tool_call');
-    expect(log[1]).toMatchObject({ kind: 'ACPToolCallEvent', source: 'agent', title: 'Read a.ts', tool_kind: 'read', status: 'completed', raw_output: 'x', is_error: false });
+    expect(log[1]).toMatchObject({
+      kind: 'ACPToolCallEvent',
+      source: 'agent',
+      title: 'Read a.ts',
+      tool_kind: 'read',
+      status: 'completed',
+      raw_output: 'x',
+      is_error: false,
+    });
   });
 });
 
@@ -262,16 +351,24 @@ describe('step tokens (openhands-sdk event/token.py)', () => {
   });
 });
 
-describe.each([['interrupt', 'InterruptEvent'], ['pause', 'PauseEvent']])('step %s (openhands-sdk event/user_action.py)', (kind, event) => {
+describe.each([
+  ['interrupt', 'InterruptEvent'],
+  ['pause', 'PauseEvent'],
+])('step %s (openhands-sdk event/user_action.py)', (kind, event) => {
   it(`publishes a ${event} of source user`, async () => {
     expect((await run(`kind:${kind}`))[1]).toMatchObject({ kind: event, source: 'user' });
   });
 });
 
 describe('step reject (openhands-sdk event/llm_convertible/observation.py UserRejectObservation)', () => {
-  it('rejects the run\'s last action by its id', async () => {
+  it("rejects the run's last action by its id", async () => {
     const log = await run('kind:reject');
-    expect(log[3]).toMatchObject({ kind: 'UserRejectObservation', action_id: log[1]!.id, tool_name: 'terminal', rejection_reason: 'Not that.' });
+    expect(log[3]).toMatchObject({
+      kind: 'UserRejectObservation',
+      action_id: log[1]!.id,
+      tool_name: 'terminal',
+      rejection_reason: 'Not that.',
+    });
   });
 });
 
@@ -280,30 +377,45 @@ describe('the vocabulary', () => {
     expect(SCRIPTS.map((s) => s.match!.slice(5)).sort()).toEqual([...STEP_KINDS].sort());
   });
 
-  it('is the README\'s vocabulary table, row for row (step → events)', () => {
-    const rows = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n')
-      .map((line) => /^\| `([a-z_]+)` \| .+? \| (`.+`) \|$/.exec(line)).filter((m) => m !== null && (STEP_KINDS as readonly string[]).includes(m[1]!));
+  it("is the README's vocabulary table, row for row (step → events)", () => {
+    const rows = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+      .split('\n')
+      .map((line) => /^\| `([a-z_]+)` \| .+? \| (`.+`) \|$/.exec(line))
+      .filter((m) => m !== null && (STEP_KINDS as readonly string[]).includes(m[1]!));
     expect(rows.map((m) => m![1])).toEqual([...STEP_KINDS]);
     for (const m of rows) {
       const step = SCRIPTS!.flatMap((script) => script.steps).find((candidate) => m![1]! in candidate)!;
-      expect(m![2]!.split(', ').map((cell) => cell.slice(1, -1)), m![1]).toEqual(stepEventKinds(step as never));
+      expect(
+        m![2]!.split(', ').map((cell) => cell.slice(1, -1)),
+        m![1],
+      ).toEqual(stepEventKinds(step as never));
     }
   });
 
-  it('derives the built-in run\'s length from its script', () => {
+  it("derives the built-in run's length from its script", () => {
     expect(RUN_STEPS).toBe(DEFAULT_SCRIPT.length);
     expect([RUN_STEPS, EDIT_DONE_AFTER]).toEqual([7, 5]);
   });
 
   it('refuses an unknown step on PUT /_fakehands/agent-scripts with a 422, changing nothing', async () => {
-    const put = await fake.fetch(new Request(`${APP}/_fakehands/agent-scripts`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scripts: [{ steps: [{ dance: true }] }] }) }));
+    const put = await fake.fetch(
+      new Request(`${APP}/_fakehands/agent-scripts`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scripts: [{ steps: [{ dance: true }] }] }),
+      }),
+    );
     expect(put.status).toBe(422);
     expect(((await put.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc.slice(0, 4)).toEqual(['body', 'scripts', 0, 'steps']);
-    expect(((await (await fake.fetch(new Request(`${APP}/_fakehands/agent-scripts`))).json()) as { scripts: unknown[] }).scripts).toHaveLength(SCRIPTS!.length);
+    expect(
+      ((await (await fake.fetch(new Request(`${APP}/_fakehands/agent-scripts`))).json()) as { scripts: unknown[] }).scripts,
+    ).toHaveLength(SCRIPTS!.length);
   });
 
   it('refuses a step of two kinds as a fixture / options error', async () => {
-    await expect(createFake({ agentScripts: [{ steps: [{ message: 'a', think: 'b' }] }] as never })).rejects.toThrow(/invalid options \(agentScripts\[0\]\.steps\[0\]/);
+    await expect(createFake({ agentScripts: [{ steps: [{ message: 'a', think: 'b' }] }] as never })).rejects.toThrow(
+      /invalid options \(agentScripts\[0\]\.steps\[0\]/,
+    );
   });
 });
 
@@ -316,13 +428,32 @@ describe('the showcase (a message containing "showcase")', () => {
     const log = await run('Please run the SHOWCASE');
     const kinds = new Set(log.map((e) => String(e.kind)));
     // StreamingDeltaEvent (never stored, streaming_delta.py) and ServerErrorEvent (a bad socket frame) are the socket's own.
-    expect([...kinds].sort()).toEqual(EVENT_KINDS.filter((k) => k !== 'StreamingDeltaEvent' && k !== 'ServerErrorEvent' && k !== 'SystemPromptEvent').sort());
+    expect([...kinds].sort()).toEqual(
+      EVENT_KINDS.filter((k) => k !== 'StreamingDeltaEvent' && k !== 'ServerErrorEvent' && k !== 'SystemPromptEvent').sort(),
+    );
     const actions = new Set(log.filter((e) => e.kind === 'ActionEvent').map((e) => (e.action as Json).kind));
     expect([...actions].sort()).toEqual([
-      'BrowserClickAction', 'BrowserNavigateAction', 'BrowserTypeAction', 'FileEditorAction', 'FinishAction', 'GlobAction', 'GrepAction', 'InvokeSkillAction',
-      'MCPToolAction', 'PlanningFileEditorAction', 'StrReplaceEditorAction', 'SwitchLLMAction', 'TaskAction', 'TaskTrackerAction', 'TerminalAction', 'ThinkAction',
+      'BrowserClickAction',
+      'BrowserNavigateAction',
+      'BrowserTypeAction',
+      'FileEditorAction',
+      'FinishAction',
+      'GlobAction',
+      'GrepAction',
+      'InvokeSkillAction',
+      'MCPToolAction',
+      'PlanningFileEditorAction',
+      'StrReplaceEditorAction',
+      'SwitchLLMAction',
+      'TaskAction',
+      'TaskTrackerAction',
+      'TerminalAction',
+      'ThinkAction',
     ]);
-    expect(log.at(-2)).toMatchObject({ kind: 'ConversationErrorEvent', classification: { kind: 'rate_limit', retryable: true, user_action: 'retry' } });
+    expect(log.at(-2)).toMatchObject({
+      kind: 'ConversationErrorEvent',
+      classification: { kind: 'rate_limit', retryable: true, user_action: 'retry' },
+    });
     expect(name(log.at(-1)!)).toBe('execution_status=error');
   });
 });

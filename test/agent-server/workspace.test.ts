@@ -13,7 +13,10 @@ import { serve, startConversation } from './support.js';
 import type { RunningCli } from '../support/cli.js';
 
 const call = async (url: string, key: string | null, init: RequestInit = {}) => {
-  const response = await fetch(url, { ...init, headers: { ...(key ? { 'x-session-api-key': key } : {}), ...(init.headers as Record<string, string> | undefined) } });
+  const response = await fetch(url, {
+    ...init,
+    headers: { ...(key ? { 'x-session-api-key': key } : {}), ...(init.headers as Record<string, string> | undefined) },
+  });
   const type = response.headers.get('content-type') ?? '';
   const body: unknown = type.includes('json') ? await response.json() : await response.text();
   return { status: response.status, body, headers: response.headers };
@@ -30,14 +33,18 @@ const form = (text: string, name = 'notes.txt') => {
 };
 
 describe('GET /api/conversations/{id} on the agent host', () => {
-  it('describes the conversation as ConversationInfo: its agent\'s model and tools (never an LLM key), workspace, status and policy', async () => {
+  it("describes the conversation as ConversationInfo: its agent's model and tools (never an LLM key), workspace, status and policy", async () => {
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
     const { status, body } = await call(`${cli.agentUrl}/api/conversations/${c.id}`, c.session_api_key);
     expect(status).toBe(200);
     expect(body).toMatchObject({
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-/),
-      agent: { kind: 'Agent', llm: { model: expect.any(String) }, tools: [{ name: 'terminal' }, { name: 'file_editor' }, { name: 'task_tracker' }] },
+      agent: {
+        kind: 'Agent',
+        llm: { model: expect.any(String) },
+        tools: [{ name: 'terminal' }, { name: 'file_editor' }, { name: 'task_tracker' }],
+      },
       workspace: { kind: 'LocalWorkspace', working_dir: PROJECT },
       execution_status: 'finished',
       confirmation_policy: { kind: 'NeverConfirm' },
@@ -47,25 +54,40 @@ describe('GET /api/conversations/{id} on the agent host', () => {
     expect(JSON.stringify(body)).not.toMatch(/api_key|session_api_key/);
     expect((body as { id: string }).id.replace(/-/g, '')).toBe(c.id);
     // Under --auth none (serve()) the agent host takes no key: the local agent server holds every running sandbox's conversations.
-    expect(await call(`${cli.agentUrl}/api/conversations/${c.id}`, null)).toMatchObject({ status: 200, body: { id: (body as { id: string }).id } });
-    expect(await call(`${cli.agentUrl}/api/conversations/00000000000040008000000000000000`, c.session_api_key)).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+    expect(await call(`${cli.agentUrl}/api/conversations/${c.id}`, null)).toMatchObject({
+      status: 200,
+      body: { id: (body as { id: string }).id },
+    });
+    expect(await call(`${cli.agentUrl}/api/conversations/00000000000040008000000000000000`, c.session_api_key)).toMatchObject({
+      status: 404,
+      body: { detail: 'Not Found' },
+    });
   });
 });
 
 describe('GET /api/conversations/search, /count, /api/conversations?ids= on the agent host', () => {
-  it('hold only the conversations of the key\'s own sandbox, filtered by status, paged by hex id', async () => {
+  it("hold only the conversations of the key's own sandbox, filtered by status, paged by hex id", async () => {
     const cli = await serve(['--timings', 'instant']);
     const a = await startConversation(cli, 'First');
     const b = await startConversation(cli, 'Second');
     expect(a.sandbox_id).not.toBe(b.sandbox_id);
-    const search = await call(`${cli.agentUrl}/api/conversations/search`, a.session_api_key) as { status: number; body: { items: { id: string }[]; next_page_id: string | null } };
+    const search = (await call(`${cli.agentUrl}/api/conversations/search`, a.session_api_key)) as {
+      status: number;
+      body: { items: { id: string }[]; next_page_id: string | null };
+    };
     expect(search.status).toBe(200);
     expect(search.body.items.map((i) => i.id.replace(/-/g, ''))).toEqual([a.id]);
     expect(search.body.next_page_id).toBeNull();
     expect(await call(`${cli.agentUrl}/api/conversations/count`, a.session_api_key)).toMatchObject({ status: 200, body: 1 });
-    expect(await call(`${cli.agentUrl}/api/conversations/count?status=finished`, a.session_api_key)).toMatchObject({ status: 200, body: 1 });
+    expect(await call(`${cli.agentUrl}/api/conversations/count?status=finished`, a.session_api_key)).toMatchObject({
+      status: 200,
+      body: 1,
+    });
     expect(await call(`${cli.agentUrl}/api/conversations/count?status=running`, a.session_api_key)).toMatchObject({ status: 200, body: 0 });
-    const batch = await call(`${cli.agentUrl}/api/conversations?ids=${a.id}&ids=${b.id}`, a.session_api_key) as { status: number; body: ({ id: string } | null)[] };
+    const batch = (await call(`${cli.agentUrl}/api/conversations?ids=${a.id}&ids=${b.id}`, a.session_api_key)) as {
+      status: number;
+      body: ({ id: string } | null)[];
+    };
     expect(batch.status).toBe(200);
     expect(batch.body.map((i) => i?.id.replace(/-/g, '') ?? null)).toEqual([a.id, null]);
   });
@@ -73,10 +95,22 @@ describe('GET /api/conversations/search, /count, /api/conversations?ids= on the 
   it('answers 422 for a bad status, sort order or limit, and for an id that is not a UUID', async () => {
     const cli = await serve(['--timings', 'instant']);
     const a = await startConversation(cli, 'First');
-    expect(await call(`${cli.agentUrl}/api/conversations/search?status=sleeping`, a.session_api_key)).toMatchObject({ status: 422, body: { detail: [{ type: 'enum', loc: ['query', 'status'] }] } });
-    expect(await call(`${cli.agentUrl}/api/conversations/search?sort_order=NAME`, a.session_api_key)).toMatchObject({ status: 422, body: { detail: [{ type: 'enum', loc: ['query', 'sort_order'] }] } });
-    expect(await call(`${cli.agentUrl}/api/conversations/search?limit=101`, a.session_api_key)).toMatchObject({ status: 422, body: { detail: [{ loc: ['query', 'limit'] }] } });
-    expect(await call(`${cli.agentUrl}/api/conversations?ids=nope`, a.session_api_key)).toMatchObject({ status: 422, body: { detail: [{ type: 'uuid_parsing', loc: ['query', 'ids', 0] }] } });
+    expect(await call(`${cli.agentUrl}/api/conversations/search?status=sleeping`, a.session_api_key)).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'enum', loc: ['query', 'status'] }] },
+    });
+    expect(await call(`${cli.agentUrl}/api/conversations/search?sort_order=NAME`, a.session_api_key)).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'enum', loc: ['query', 'sort_order'] }] },
+    });
+    expect(await call(`${cli.agentUrl}/api/conversations/search?limit=101`, a.session_api_key)).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['query', 'limit'] }] },
+    });
+    expect(await call(`${cli.agentUrl}/api/conversations?ids=nope`, a.session_api_key)).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'uuid_parsing', loc: ['query', 'ids', 0] }] },
+    });
   });
 });
 
@@ -85,26 +119,54 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
     const path = `${PROJECT}/docs/notes.txt`;
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${encodeURIComponent(path)}`, c.session_api_key, { method: 'POST', body: form('first draft\n') })).toMatchObject({ status: 200, body: { success: true } });
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload?path=${encodeURIComponent(path)}`, c.session_api_key, {
+        method: 'POST',
+        body: form('first draft\n'),
+      }),
+    ).toMatchObject({ status: 200, body: { success: true } });
     const download = await call(`${cli.agentUrl}/api/file/download?path=${encodeURIComponent(path)}`, c.session_api_key);
     expect(download.status).toBe(200);
     expect(download.body).toBe('first draft\n');
     expect(download.headers.get('content-type')).toBe('application/octet-stream');
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="notes.txt"');
     const changes = await call(`${cli.agentUrl}/api/git/changes?path=${PROJECT}`, c.session_api_key);
-    expect(changes).toMatchObject({ status: 200, body: [{ status: 'ADDED', path: 'PLAN.md' }, { status: 'ADDED', path: 'docs/notes.txt' }] });
-    expect(await call(`${cli.agentUrl}/api/git/diff?path=${encodeURIComponent(path)}`, c.session_api_key)).toMatchObject({ status: 200, body: { original: '', modified: 'first draft\n' } });
-    expect(await (await fetch(`${cli.url}/api/v1/app-conversations/${c.id}/git/changes?path=/workspace/project`)).json()).toEqual(changes.body);
-    expect(await (await fetch(`${cli.url}/api/v1/app-conversations/${c.id}/file?file_path=${encodeURIComponent(path)}`)).json()).toBe('first draft\n');
+    expect(changes).toMatchObject({
+      status: 200,
+      body: [
+        { status: 'ADDED', path: 'PLAN.md' },
+        { status: 'ADDED', path: 'docs/notes.txt' },
+      ],
+    });
+    expect(await call(`${cli.agentUrl}/api/git/diff?path=${encodeURIComponent(path)}`, c.session_api_key)).toMatchObject({
+      status: 200,
+      body: { original: '', modified: 'first draft\n' },
+    });
+    expect(await (await fetch(`${cli.url}/api/v1/app-conversations/${c.id}/git/changes?path=/workspace/project`)).json()).toEqual(
+      changes.body,
+    );
+    expect(await (await fetch(`${cli.url}/api/v1/app-conversations/${c.id}/file?file_path=${encodeURIComponent(path)}`)).json()).toBe(
+      'first draft\n',
+    );
   });
 
   it('takes the path in the URL as the Nov 2025 web client sends it, encoded or not, and replaces a file uploaded twice', async () => {
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
-    expect(await call(`${cli.agentUrl}/api/file/upload/${encodeURIComponent(`${PROJECT}/a.md`)}`, c.session_api_key, { method: 'POST', body: form('one') })).toMatchObject({ status: 200, body: { success: true } });
-    expect(await call(`${cli.agentUrl}/api/file/upload/${PROJECT}/a.md`, c.session_api_key, { method: 'POST', body: form('two') })).toMatchObject({ status: 200, body: { success: true } });
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload/${encodeURIComponent(`${PROJECT}/a.md`)}`, c.session_api_key, {
+        method: 'POST',
+        body: form('one'),
+      }),
+    ).toMatchObject({ status: 200, body: { success: true } });
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload/${PROJECT}/a.md`, c.session_api_key, { method: 'POST', body: form('two') }),
+    ).toMatchObject({ status: 200, body: { success: true } });
     expect(await call(`${cli.agentUrl}/api/file/download/${PROJECT}/a.md`, c.session_api_key)).toMatchObject({ status: 200, body: 'two' });
-    expect(await call(`${cli.agentUrl}/api/file/download/${encodeURIComponent(`${PROJECT}/README.md`)}`, c.session_api_key)).toMatchObject({ status: 200, body: expect.stringMatching(/^# project/) });
+    expect(await call(`${cli.agentUrl}/api/file/download/${encodeURIComponent(`${PROJECT}/README.md`)}`, c.session_api_key)).toMatchObject({
+      status: 200,
+      body: expect.stringMatching(/^# project/),
+    });
   });
 
   it('refuses as the real helpers do: a relative path 400, a missing file 404, a directory 400 (download) or 500 (upload), no file 422; nothing changes', async () => {
@@ -112,42 +174,89 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
     const c = await startConversation(cli);
     const key = c.session_api_key;
     // Status and body: the headers hold a Date, which moves on when a second ticks between the two.
-    const changes = async () => (({ status, body }) => ({ status, body }))(await call(`${cli.agentUrl}/api/git/changes?path=${PROJECT}`, key));
+    const changes = async () =>
+      (({ status, body }) => ({ status, body }))(await call(`${cli.agentUrl}/api/git/changes?path=${PROJECT}`, key));
     const before = await changes();
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=notes.txt`, key, { method: 'POST', body: form('x') })).toMatchObject({ status: 400, body: { detail: 'Path must be absolute' } });
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/src`, key, { method: 'POST', body: form('x') })).toMatchObject({ status: 500, body: { detail: `Failed to upload file: [Errno 21] Is a directory: '${PROJECT}/src'` } });
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/x`, key, { method: 'POST', body: JSON.stringify({ file: 'x' }), headers: { 'content-type': 'application/json' } })).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'file'], msg: 'Field required' }] } });
+    expect(await call(`${cli.agentUrl}/api/file/upload?path=notes.txt`, key, { method: 'POST', body: form('x') })).toMatchObject({
+      status: 400,
+      body: { detail: 'Path must be absolute' },
+    });
+    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/src`, key, { method: 'POST', body: form('x') })).toMatchObject({
+      status: 500,
+      body: { detail: `Failed to upload file: [Errno 21] Is a directory: '${PROJECT}/src'` },
+    });
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/x`, key, {
+        method: 'POST',
+        body: JSON.stringify({ file: 'x' }),
+        headers: { 'content-type': 'application/json' },
+      }),
+    ).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'file'], msg: 'Field required' }] } });
     const text = new FormData();
     text.append('file', 'not a file');
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/x`, key, { method: 'POST', body: text })).toMatchObject({ status: 422, body: { detail: [{ type: 'value_error', loc: ['body', 'file'] }] } });
-    expect(await call(`${cli.agentUrl}/api/file/upload`, key, { method: 'POST', body: form('x') })).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['query', 'path'] }] } });
-    expect(await call(`${cli.agentUrl}/api/file/download?path=${PROJECT}/nope.txt`, key)).toMatchObject({ status: 404, body: { detail: 'File not found' } });
-    expect(await call(`${cli.agentUrl}/api/file/download?path=${PROJECT}/src`, key)).toMatchObject({ status: 400, body: { detail: 'Path is not a file' } });
-    expect(await call(`${cli.agentUrl}/api/file/download?path=relative.txt`, key)).toMatchObject({ status: 400, body: { detail: 'Path must be absolute' } });
+    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/x`, key, { method: 'POST', body: text })).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'value_error', loc: ['body', 'file'] }] },
+    });
+    expect(await call(`${cli.agentUrl}/api/file/upload`, key, { method: 'POST', body: form('x') })).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['query', 'path'] }] },
+    });
+    expect(await call(`${cli.agentUrl}/api/file/download?path=${PROJECT}/nope.txt`, key)).toMatchObject({
+      status: 404,
+      body: { detail: 'File not found' },
+    });
+    expect(await call(`${cli.agentUrl}/api/file/download?path=${PROJECT}/src`, key)).toMatchObject({
+      status: 400,
+      body: { detail: 'Path is not a file' },
+    });
+    expect(await call(`${cli.agentUrl}/api/file/download?path=relative.txt`, key)).toMatchObject({
+      status: 400,
+      body: { detail: 'Path must be absolute' },
+    });
     // Under --auth none a request without a key reaches the local agent server, which writes into no sandbox by path alone.
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/y`, null, { method: 'POST', body: form('x') })).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
+    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/y`, null, { method: 'POST', body: form('x') })).toMatchObject({
+      status: 404,
+      body: { detail: 'Not Found' },
+    });
     expect(await changes()).toEqual(before);
   });
 });
 
 describe('GET /api/vscode/url, /api/vscode/status on the agent host', () => {
-  it('gives the sandbox\'s VSCODE exposed URL with a connection token (never the session key) and the folder', async () => {
+  it("gives the sandbox's VSCODE exposed URL with a connection token (never the session key) and the folder", async () => {
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
-    const [sandbox] = await (await fetch(`${cli.url}/api/v1/sandboxes?id=${c.sandbox_id}`)).json() as { exposed_urls: { name: string; url: string }[] }[];
+    const [sandbox] = (await (await fetch(`${cli.url}/api/v1/sandboxes?id=${c.sandbox_id}`)).json()) as {
+      exposed_urls: { name: string; url: string }[];
+    }[];
     const vscode = sandbox!.exposed_urls.find((u) => u.name === 'VSCODE')!.url;
-    const { status, body } = await call(`${cli.agentUrl}/api/vscode/url`, c.session_api_key) as { status: number; body: { url: string } };
+    const { status, body } = (await call(`${cli.agentUrl}/api/vscode/url`, c.session_api_key)) as { status: number; body: { url: string } };
     expect(status).toBe(200);
     expect(body.url).toMatch(new RegExp(`^${vscode}/\\?tkn=vsc-[0-9a-f]{8}&folder=workspace$`));
     expect(body.url).not.toContain(c.session_api_key);
-    expect(await call(`${cli.agentUrl}/api/vscode/url?base_url=http://127.0.0.1:9999/&workspace_dir=/workspace/project`, c.session_api_key)).toMatchObject({ status: 200, body: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9999\/\?tkn=vsc-[0-9a-f]{8}&folder=\/workspace\/project$/) } });
-    expect(await call(`${cli.agentUrl}/api/vscode/status`, c.session_api_key)).toMatchObject({ status: 200, body: { running: true, enabled: true } });
+    expect(
+      await call(`${cli.agentUrl}/api/vscode/url?base_url=http://127.0.0.1:9999/&workspace_dir=/workspace/project`, c.session_api_key),
+    ).toMatchObject({
+      status: 200,
+      body: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9999\/\?tkn=vsc-[0-9a-f]{8}&folder=\/workspace\/project$/) },
+    });
+    expect(await call(`${cli.agentUrl}/api/vscode/status`, c.session_api_key)).toMatchObject({
+      status: 200,
+      body: { running: true, enabled: true },
+    });
   });
 });
 
-describe('the agent host\'s files in-process (fake.handlers with setupServer)', () => {
+describe("the agent host's files in-process (fake.handlers with setupServer)", () => {
   it('takes a multipart upload through msw and gives the same bytes back', async () => {
-    const fake = await createFake({ baseUrl: 'http://localhost:3000', agentUrl: 'http://localhost:3001', auth: 'none', fixture: 'empty', timings: 'instant' });
+    const fake = await createFake({
+      baseUrl: 'http://localhost:3000',
+      agentUrl: 'http://localhost:3001',
+      auth: 'none',
+      fixture: 'empty',
+      timings: 'instant',
+    });
     const server = setupServer(...fake.handlers);
     server.listen({ onUnhandledRequest: 'error' });
     try {
@@ -155,8 +264,15 @@ describe('the agent host\'s files in-process (fake.handlers with setupServer)', 
       const bytes = new Uint8Array([0, 255, 1, 254, 10]);
       const data = new FormData();
       data.append('file', new Blob([bytes]), 'blob.bin');
-      expect(await call(`http://localhost:3001/api/file/upload/${encodeURIComponent('/workspace/blob.bin')}`, c.session_api_key, { method: 'POST', body: data })).toMatchObject({ status: 200, body: { success: true } });
-      const download = await fetch('http://localhost:3001/api/file/download?path=/workspace/blob.bin', { headers: { 'x-session-api-key': c.session_api_key } });
+      expect(
+        await call(`http://localhost:3001/api/file/upload/${encodeURIComponent('/workspace/blob.bin')}`, c.session_api_key, {
+          method: 'POST',
+          body: data,
+        }),
+      ).toMatchObject({ status: 200, body: { success: true } });
+      const download = await fetch('http://localhost:3001/api/file/download?path=/workspace/blob.bin', {
+        headers: { 'x-session-api-key': c.session_api_key },
+      });
       expect(download.status).toBe(200);
       expect([...new Uint8Array(await download.arrayBuffer())]).toEqual([...bytes]);
     } finally {

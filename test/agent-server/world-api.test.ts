@@ -18,7 +18,11 @@ let keyed: FakeServers;
 /** Calls the agent host of `on` (the open one by default). */
 const call = async (path: string, init: RequestInit & { key?: string; tenant?: string; on?: FakeServers } = {}): Promise<Answer> => {
   const { key, tenant, on = servers, ...rest } = init;
-  const headers: Record<string, string> = { ...(rest.body !== undefined && typeof rest.body === 'string' ? { 'content-type': 'application/json' } : {}), ...(key ? { 'x-session-api-key': key } : {}), ...(tenant ? { 'x-fakehands-tenant': tenant } : {}) };
+  const headers: Record<string, string> = {
+    ...(rest.body !== undefined && typeof rest.body === 'string' ? { 'content-type': 'application/json' } : {}),
+    ...(key ? { 'x-session-api-key': key } : {}),
+    ...(tenant ? { 'x-fakehands-tenant': tenant } : {}),
+  };
   const response = await fetch(`${on.agentUrl}${path}`, { ...rest, headers });
   const type = response.headers.get('content-type') ?? '';
   const body: unknown = response.status === 204 ? null : type.includes('json') ? await response.json() : await response.text();
@@ -30,11 +34,16 @@ beforeAll(async () => {
   servers = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'none' } });
   keyed = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'all', apiKey: 'app-key' } });
 });
-afterAll(async () => { await servers.close(); await keyed.close(); });
-afterEach(async () => { await servers.fake.reset(); });
+afterAll(async () => {
+  await servers.close();
+  await keyed.close();
+});
+afterEach(async () => {
+  await servers.fake.reset();
+});
 
 describe('who may call the host-wide routes (sockets.py / dependencies.py, check_session_api_key)', () => {
-  it('under --auth none they take any key or none; otherwise a RUNNING sandbox\'s key, 401 without', async () => {
+  it("under --auth none they take any key or none; otherwise a RUNNING sandbox's key, 401 without", async () => {
     expect((await call('/api/settings')).status).toBe(200);
     expect((await call('/api/settings', { key: 'anything' })).status).toBe(200);
     expect(await call('/api/settings', { on: keyed })).toMatchObject({ status: 401, body: { detail: 'Unauthorized' } });
@@ -47,15 +56,32 @@ describe('GET /api/settings (settings_router.py, get_settings)', () => {
     const { status, body } = await call('/api/settings');
     expect(status).toBe(200);
     expect(body).toEqual({
-      agent_settings: expect.objectContaining({ schema_version: 1, agent_kind: 'openhands', llm: { model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key: '**********' }, mcp_config: {} }),
+      agent_settings: expect.objectContaining({
+        schema_version: 1,
+        agent_kind: 'openhands',
+        llm: { model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key: '**********' },
+        mcp_config: {},
+      }),
       conversation_settings: { schema_version: 1, max_iterations: 500, confirmation_mode: false, security_analyzer: 'llm' },
-      llm_api_key_is_set: true, active_profile: 'default', active_agent_profile_id: null, misc_settings: {},
+      llm_api_key_is_set: true,
+      active_profile: 'default',
+      active_agent_profile_id: null,
+      misc_settings: {},
     });
   });
 
-  it('mirrors the live LLM into an active `default` profile on first use, which Agent Canvas\'s local backend reads (agent_profiles_router.py, _seed_default_llm_profile)', async () => {
+  it("mirrors the live LLM into an active `default` profile on first use, which Agent Canvas's local backend reads (agent_profiles_router.py, _seed_default_llm_profile)", async () => {
     expect((await call('/api/profiles')).body).toEqual({
-      profiles: [{ name: 'default', model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key_set: true, provider_connection_id: null, provider_connection_broken: false }],
+      profiles: [
+        {
+          name: 'default',
+          model: 'anthropic/claude-sonnet-4-5-20250929',
+          base_url: null,
+          api_key_set: true,
+          provider_connection_id: null,
+          provider_connection_broken: false,
+        },
+      ],
       active_profile: 'default',
     });
     await call('/api/profiles/other', json('POST', { llm: { model: 'openai/gpt-5' } }));
@@ -72,13 +98,32 @@ describe('GET /api/settings (settings_router.py, get_settings)', () => {
 
 describe('PATCH /api/settings (settings_router.py, update_settings and _resolve_active_profile_llm)', () => {
   it('deep-merges the diffs, keeps them (a later GET reads them), and a null inside a nested map deletes that entry', async () => {
-    const patched = await call('/api/settings', json('PATCH', {
-      agent_settings_diff: { llm: { model: 'openai/gpt-5-2025-08-07' }, mcp_config: { svc: { url: 'https://mcp.example.com', headers: { 'X-Old': 'a', 'X-Keep': 'b' } } } },
-      conversation_settings_diff: { max_iterations: 42 }, misc_settings_diff: { app_preferences: { theme: 'dark', sound: true } },
-    }));
+    const patched = await call(
+      '/api/settings',
+      json('PATCH', {
+        agent_settings_diff: {
+          llm: { model: 'openai/gpt-5-2025-08-07' },
+          mcp_config: { svc: { url: 'https://mcp.example.com', headers: { 'X-Old': 'a', 'X-Keep': 'b' } } },
+        },
+        conversation_settings_diff: { max_iterations: 42 },
+        misc_settings_diff: { app_preferences: { theme: 'dark', sound: true } },
+      }),
+    );
     expect(patched.status).toBe(200);
-    await call('/api/settings', json('PATCH', { agent_settings_diff: { mcp_config: { svc: { headers: { 'X-Old': null } } } }, misc_settings_diff: { app_preferences: { sound: false } } }));
-    const { body } = await call('/api/settings') as { body: { agent_settings: { llm: { model: string }; mcp_config: Record<string, { headers: Record<string, string> }> }; conversation_settings: { max_iterations: number }; misc_settings: unknown } };
+    await call(
+      '/api/settings',
+      json('PATCH', {
+        agent_settings_diff: { mcp_config: { svc: { headers: { 'X-Old': null } } } },
+        misc_settings_diff: { app_preferences: { sound: false } },
+      }),
+    );
+    const { body } = (await call('/api/settings')) as {
+      body: {
+        agent_settings: { llm: { model: string }; mcp_config: Record<string, { headers: Record<string, string> }> };
+        conversation_settings: { max_iterations: number };
+        misc_settings: unknown;
+      };
+    };
     expect(body.agent_settings.llm.model).toBe('openai/gpt-5-2025-08-07');
     expect(Object.keys(body.agent_settings.mcp_config.svc!.headers)).toEqual(['X-Keep']);
     expect(body.conversation_settings.max_iterations).toBe(42);
@@ -86,35 +131,56 @@ describe('PATCH /api/settings (settings_router.py, update_settings and _resolve_
   });
 
   it('answers 400 when nothing is given, 422 "Settings validation failed" for a bad value, 422 with the pydantic detail for a bad body; nothing changes', async () => {
-    expect(await call('/api/settings', json('PATCH', {}))).toMatchObject({ status: 400, body: { detail: expect.stringContaining('At least one of agent_settings_diff') } });
-    expect(await call('/api/settings', json('PATCH', { conversation_settings_diff: { max_iterations: 0 } }))).toEqual(expect.objectContaining({ status: 422, body: { detail: 'Settings validation failed' } }));
-    expect(await call('/api/settings', json('PATCH', { agent_settings_diff: 'llm' }))).toMatchObject({ status: 422, body: { detail: [{ loc: ['body', 'agent_settings_diff'] }] } });
-    expect(((await call('/api/settings')).body as { conversation_settings: { max_iterations: number } }).conversation_settings.max_iterations).toBe(500);
+    expect(await call('/api/settings', json('PATCH', {}))).toMatchObject({
+      status: 400,
+      body: { detail: expect.stringContaining('At least one of agent_settings_diff') },
+    });
+    expect(await call('/api/settings', json('PATCH', { conversation_settings_diff: { max_iterations: 0 } }))).toEqual(
+      expect.objectContaining({ status: 422, body: { detail: 'Settings validation failed' } }),
+    );
+    expect(await call('/api/settings', json('PATCH', { agent_settings_diff: 'llm' }))).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['body', 'agent_settings_diff'] }] },
+    });
+    expect(
+      ((await call('/api/settings')).body as { conversation_settings: { max_iterations: number } }).conversation_settings.max_iterations,
+    ).toBe(500);
   });
 
-  it('active_profile applies the profile\'s LLM; an unknown profile answers 404', async () => {
+  it("active_profile applies the profile's LLM; an unknown profile answers 404", async () => {
     await call('/api/profiles/fast', json('POST', { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: 'sk-fast' } }));
-    const { body } = await call('/api/settings', json('PATCH', { active_profile: 'fast' })) as { body: { active_profile: string; agent_settings: { llm: { model: string } } } };
+    const { body } = (await call('/api/settings', json('PATCH', { active_profile: 'fast' }))) as {
+      body: { active_profile: string; agent_settings: { llm: { model: string } } };
+    };
     expect(body.active_profile).toBe('fast');
     expect(body.agent_settings.llm.model).toBe('openai/gpt-5-mini-2025-08-07');
-    expect(await call('/api/settings', json('PATCH', { active_profile: 'nope' }))).toMatchObject({ status: 404, body: { detail: "Profile 'nope' not found" } });
+    expect(await call('/api/settings', json('PATCH', { active_profile: 'nope' }))).toMatchObject({
+      status: 404,
+      body: { detail: "Profile 'nope' not found" },
+    });
   });
 
-  it('is kept per tenant: one tenant\'s change is not another\'s', async () => {
+  it("is kept per tenant: one tenant's change is not another's", async () => {
     await call('/api/settings', { ...json('PATCH', { conversation_settings_diff: { max_iterations: 7 } }), tenant: 'alice' });
-    const alice = await call('/api/settings', { tenant: 'alice' }) as { body: { conversation_settings: { max_iterations: number } } };
-    const bob = await call('/api/settings', { tenant: 'bob' }) as { body: { conversation_settings: { max_iterations: number } } };
+    const alice = (await call('/api/settings', { tenant: 'alice' })) as { body: { conversation_settings: { max_iterations: number } } };
+    const bob = (await call('/api/settings', { tenant: 'bob' })) as { body: { conversation_settings: { max_iterations: number } } };
     expect([alice.body.conversation_settings.max_iterations, bob.body.conversation_settings.max_iterations]).toEqual([7, 500]);
   });
 });
 
 describe('GET /api/settings/agent-schema and /conversation-schema (settings_router.py, get_agent_settings_schema, get_conversation_settings_schema)', () => {
   it('answer a SettingsSchema: sections of fields, the API key marked secret', async () => {
-    const agent = await call('/api/settings/agent-schema') as { status: number; body: { model_name: string; sections: { key: string; fields: { key: string; secret: boolean }[] }[] } };
+    const agent = (await call('/api/settings/agent-schema')) as {
+      status: number;
+      body: { model_name: string; sections: { key: string; fields: { key: string; secret: boolean }[] }[] };
+    };
     expect(agent.status).toBe(200);
     expect(agent.body.model_name).toBe('AgentSettings');
     expect(agent.body.sections[0]!.fields.find((f) => f.key === 'llm.api_key')?.secret).toBe(true);
-    expect(await call('/api/settings/conversation-schema')).toMatchObject({ status: 200, body: { model_name: 'ConversationSettings', sections: [{ key: 'general' }] } });
+    expect(await call('/api/settings/conversation-schema')).toMatchObject({
+      status: 200,
+      body: { model_name: 'ConversationSettings', sections: [{ key: 'general' }] },
+    });
   });
 });
 
@@ -122,119 +188,234 @@ describe('POST, PATCH, DELETE /api/settings/mcp/{settings_key} (settings_router.
   it('adds one server (201), 409 when it exists, changes it sparsely, removes it alone, 404 when missing', async () => {
     expect((await call('/api/settings/mcp/docs', json('POST', { url: 'https://docs.example.com/mcp' }))).status).toBe(201);
     await call('/api/settings/mcp/other', json('POST', { command: 'npx', args: ['server'] }));
-    expect(await call('/api/settings/mcp/docs', json('POST', { url: 'https://x' }))).toMatchObject({ status: 409, body: { detail: "MCP server 'docs' already exists" } });
-    const patched = await call('/api/settings/mcp/docs', json('PATCH', { timeout: 30 })) as { body: { agent_settings: { mcp_config: Record<string, unknown> } } };
+    expect(await call('/api/settings/mcp/docs', json('POST', { url: 'https://x' }))).toMatchObject({
+      status: 409,
+      body: { detail: "MCP server 'docs' already exists" },
+    });
+    const patched = (await call('/api/settings/mcp/docs', json('PATCH', { timeout: 30 }))) as {
+      body: { agent_settings: { mcp_config: Record<string, unknown> } };
+    };
     expect(patched.body.agent_settings.mcp_config.docs).toEqual({ url: 'https://docs.example.com/mcp', timeout: 30 });
-    const deleted = await call('/api/settings/mcp/docs', { method: 'DELETE' }) as { body: { agent_settings: { mcp_config: Record<string, unknown> } } };
+    const deleted = (await call('/api/settings/mcp/docs', { method: 'DELETE' })) as {
+      body: { agent_settings: { mcp_config: Record<string, unknown> } };
+    };
     expect(Object.keys(deleted.body.agent_settings.mcp_config)).toEqual(['other']);
-    expect(await call('/api/settings/mcp/docs', { method: 'DELETE' })).toMatchObject({ status: 404, body: { detail: "MCP server 'docs' was not found" } });
+    expect(await call('/api/settings/mcp/docs', { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      body: { detail: "MCP server 'docs' was not found" },
+    });
     expect((await call('/api/settings/mcp/bad', json('POST', { description: 'no url' }))).status).toBe(422);
   });
 });
 
 describe('/api/settings/secrets (settings_router.py, list_secrets, create_secret, get_secret_value, delete_secret)', () => {
   it('upserts a secret and lists names and descriptions; its value is never answered; deletes it; 404 and 422 as the real one', async () => {
-    expect(await call('/api/settings/secrets', json('PUT', { name: 'GITHUB_TOKEN', value: 'ghp_secret', description: 'ci' }))).toMatchObject({ status: 200, body: { name: 'GITHUB_TOKEN', description: 'ci' } });
+    expect(
+      await call('/api/settings/secrets', json('PUT', { name: 'GITHUB_TOKEN', value: 'ghp_secret', description: 'ci' })),
+    ).toMatchObject({ status: 200, body: { name: 'GITHUB_TOKEN', description: 'ci' } });
     await call('/api/settings/secrets', json('PUT', { name: 'GITHUB_TOKEN', value: 'ghp_other', description: 'ci 2' }));
     const list = await call('/api/settings/secrets');
     expect(list.body).toEqual({ secrets: [{ name: 'GITHUB_TOKEN', description: 'ci 2' }] });
     expect(JSON.stringify(list.body)).not.toContain('ghp_');
     expect(await call('/api/settings/secrets/GITHUB_TOKEN')).toMatchObject({ status: 404, body: { detail: 'Secret not found' } });
-    expect(await call('/api/settings/secrets', json('PUT', { name: '9bad', value: 'x' }))).toMatchObject({ status: 422, body: { detail: expect.stringContaining('Invalid secret name format') } });
+    expect(await call('/api/settings/secrets', json('PUT', { name: '9bad', value: 'x' }))).toMatchObject({
+      status: 422,
+      body: { detail: expect.stringContaining('Invalid secret name format') },
+    });
     expect(await call('/api/settings/secrets/GITHUB_TOKEN', { method: 'DELETE' })).toMatchObject({ status: 200, body: { deleted: true } });
-    expect(await call('/api/settings/secrets/GITHUB_TOKEN', { method: 'DELETE' })).toMatchObject({ status: 404, body: { detail: 'Secret not found' } });
+    expect(await call('/api/settings/secrets/GITHUB_TOKEN', { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      body: { detail: 'Secret not found' },
+    });
   });
 });
 
 describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_profile, delete_profile, rename_profile, activate_profile)', () => {
   it('saves (201), lists with api_key_set, shows one with a null key, renames (409 when taken), activates, deletes', async () => {
-    expect(await call('/api/profiles/fast', json('POST', { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: 'sk-fast' } }))).toMatchObject({ status: 201, body: { name: 'fast', message: "Profile 'fast' saved" } });
+    expect(
+      await call('/api/profiles/fast', json('POST', { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: 'sk-fast' } })),
+    ).toMatchObject({ status: 201, body: { name: 'fast', message: "Profile 'fast' saved" } });
     await call('/api/profiles/smart', json('POST', { llm: { model: 'anthropic/claude-opus-4-1-20250805' }, include_secrets: false }));
     expect((await call('/api/profiles')).body).toEqual({
       profiles: [
-        { name: 'default', model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key_set: true, provider_connection_id: null, provider_connection_broken: false },
-        { name: 'fast', model: 'openai/gpt-5-mini-2025-08-07', base_url: null, api_key_set: true, provider_connection_id: null, provider_connection_broken: false },
-        { name: 'smart', model: 'anthropic/claude-opus-4-1-20250805', base_url: null, api_key_set: false, provider_connection_id: null, provider_connection_broken: false },
+        {
+          name: 'default',
+          model: 'anthropic/claude-sonnet-4-5-20250929',
+          base_url: null,
+          api_key_set: true,
+          provider_connection_id: null,
+          provider_connection_broken: false,
+        },
+        {
+          name: 'fast',
+          model: 'openai/gpt-5-mini-2025-08-07',
+          base_url: null,
+          api_key_set: true,
+          provider_connection_id: null,
+          provider_connection_broken: false,
+        },
+        {
+          name: 'smart',
+          model: 'anthropic/claude-opus-4-1-20250805',
+          base_url: null,
+          api_key_set: false,
+          provider_connection_id: null,
+          provider_connection_broken: false,
+        },
       ],
       active_profile: 'default',
     });
-    expect(await call('/api/profiles/fast')).toMatchObject({ status: 200, body: { name: 'fast', config: { model: 'openai/gpt-5-mini-2025-08-07', api_key: null }, api_key_set: true } });
-    expect(await call('/api/profiles/fast/rename', json('POST', { new_name: 'smart' }))).toMatchObject({ status: 409, body: { detail: "Profile 'smart' already exists" } });
-    expect(await call('/api/profiles/fast/rename', json('POST', { new_name: 'quick' }))).toMatchObject({ status: 200, body: { name: 'quick', message: "Profile 'fast' renamed to 'quick'" } });
-    expect(await call('/api/profiles/quick/activate', json('POST', {}))).toMatchObject({ status: 200, body: { name: 'quick', message: "Profile 'quick' activated and applied to current settings" } });
+    expect(await call('/api/profiles/fast')).toMatchObject({
+      status: 200,
+      body: { name: 'fast', config: { model: 'openai/gpt-5-mini-2025-08-07', api_key: null }, api_key_set: true },
+    });
+    expect(await call('/api/profiles/fast/rename', json('POST', { new_name: 'smart' }))).toMatchObject({
+      status: 409,
+      body: { detail: "Profile 'smart' already exists" },
+    });
+    expect(await call('/api/profiles/fast/rename', json('POST', { new_name: 'quick' }))).toMatchObject({
+      status: 200,
+      body: { name: 'quick', message: "Profile 'fast' renamed to 'quick'" },
+    });
+    expect(await call('/api/profiles/quick/activate', json('POST', {}))).toMatchObject({
+      status: 200,
+      body: { name: 'quick', message: "Profile 'quick' activated and applied to current settings" },
+    });
     expect(((await call('/api/settings')).body as { active_profile: string }).active_profile).toBe('quick');
-    expect(await call('/api/profiles/quick', { method: 'DELETE' })).toMatchObject({ status: 200, body: { message: "Profile 'quick' deleted" } });
+    expect(await call('/api/profiles/quick', { method: 'DELETE' })).toMatchObject({
+      status: 200,
+      body: { message: "Profile 'quick' deleted" },
+    });
     expect(await call('/api/profiles/quick')).toMatchObject({ status: 404, body: { detail: "Profile 'quick' not found" } });
     expect((await call('/api/profiles/bad name!')).status).toBe(422);
-    expect(await call('/api/profiles/x', json('POST', { include_secrets: true }))).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'llm'] }] } });
+    expect(await call('/api/profiles/x', json('POST', { include_secrets: true }))).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['body', 'llm'] }] },
+    });
   });
 
   it('validate: a model without a provider is not valid (profiles_router.py, validate_profile)', async () => {
-    expect(await call('/api/profiles/x/validate', json('POST', { llm: { model: 'openai/gpt-5' } }))).toMatchObject({ status: 200, body: { valid: true, error: null } });
-    expect(await call('/api/profiles/x/validate', json('POST', { llm: { model: 'gpt-5' } }))).toMatchObject({ status: 200, body: { valid: false, error: { type: 'BadRequestError' } } });
+    expect(await call('/api/profiles/x/validate', json('POST', { llm: { model: 'openai/gpt-5' } }))).toMatchObject({
+      status: 200,
+      body: { valid: true, error: null },
+    });
+    expect(await call('/api/profiles/x/validate', json('POST', { llm: { model: 'gpt-5' } }))).toMatchObject({
+      status: 200,
+      body: { valid: false, error: { type: 'BadRequestError' } },
+    });
   });
 });
 
 describe('/api/agent-profiles (agent_profiles_router.py, list/get/save/delete/rename/activate_agent_profile)', () => {
   it('saves with an id and a revision, activates by id, renames, deletes', async () => {
-    expect((await call('/api/agent-profiles/reviewer', json('POST', { llm_profile_ref: 'fast', system_prompt: 'Review' }))).status).toBe(201);
+    expect((await call('/api/agent-profiles/reviewer', json('POST', { llm_profile_ref: 'fast', system_prompt: 'Review' }))).status).toBe(
+      201,
+    );
     await call('/api/agent-profiles/reviewer', json('POST', { llm_profile_ref: 'fast', system_prompt: 'Review twice' }));
-    const { body } = await call('/api/agent-profiles') as { body: { profiles: { id: string; name: string; revision: number }[]; active_agent_profile_id: null } };
+    const { body } = (await call('/api/agent-profiles')) as {
+      body: { profiles: { id: string; name: string; revision: number }[]; active_agent_profile_id: null };
+    };
     expect(body.profiles).toMatchObject([{ name: 'reviewer', revision: 2, llm_profile_ref: 'fast', agent_kind: 'openhands' }]);
     const id = body.profiles[0]!.id;
-    expect(await call(`/api/agent-profiles/${id}/activate`, json('POST', {}))).toMatchObject({ status: 200, body: { id, agent_settings_applied: false } });
+    expect(await call(`/api/agent-profiles/${id}/activate`, json('POST', {}))).toMatchObject({
+      status: 200,
+      body: { id, agent_settings_applied: false },
+    });
     expect(((await call('/api/settings')).body as { active_agent_profile_id: string }).active_agent_profile_id).toBe(id);
-    expect(await call('/api/agent-profiles/reviewer')).toMatchObject({ status: 200, body: { name: 'reviewer', profile: { system_prompt: 'Review twice', id } } });
+    expect(await call('/api/agent-profiles/reviewer')).toMatchObject({
+      status: 200,
+      body: { name: 'reviewer', profile: { system_prompt: 'Review twice', id } },
+    });
     expect((await call('/api/agent-profiles/reviewer/rename', json('POST', { new_name: 'critic' }))).status).toBe(200);
-    expect(await call('/api/agent-profiles/reviewer')).toMatchObject({ status: 404, body: { detail: "Agent profile 'reviewer' not found" } });
-    expect(await call('/api/agent-profiles/critic', json('POST', { agent_kind: 'robot' }))).toMatchObject({ status: 422, body: { detail: 'Invalid agent profile' } });
+    expect(await call('/api/agent-profiles/reviewer')).toMatchObject({
+      status: 404,
+      body: { detail: "Agent profile 'reviewer' not found" },
+    });
+    expect(await call('/api/agent-profiles/critic', json('POST', { agent_kind: 'robot' }))).toMatchObject({
+      status: 422,
+      body: { detail: 'Invalid agent profile' },
+    });
     expect((await call('/api/agent-profiles/critic', { method: 'DELETE' })).status).toBe(200);
   });
 
-  it('POST /api/conversations with a saved profile\'s agent_profile_id starts there (201, its LLM\'s model); an id no profile has is 404 (conversation_service.py, start_conversation)', async () => {
+  it("POST /api/conversations with a saved profile's agent_profile_id starts there (201, its LLM's model); an id no profile has is 404 (conversation_service.py, start_conversation)", async () => {
     await call('/api/agent-profiles/reviewer', json('POST', { llm: { model: 'openai/gpt-5' } }));
     const id = ((await call('/api/agent-profiles')).body as { profiles: { id: string }[] }).profiles[0]!.id;
-    expect(await call('/api/conversations', json('POST', { agent_profile_id: id, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }))).toMatchObject({ status: 201, body: { agent: { llm: { model: 'openai/gpt-5' } } } });
+    expect(
+      await call(
+        '/api/conversations',
+        json('POST', { agent_profile_id: id, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }),
+      ),
+    ).toMatchObject({ status: 201, body: { agent: { llm: { model: 'openai/gpt-5' } } } });
     const unknown = '00000000-0000-4000-8000-000000000000';
-    expect(await call('/api/conversations', json('POST', { agent_profile_id: unknown, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }))).toMatchObject({ status: 404, body: { detail: `Agent profile '${unknown}' not found` } });
+    expect(
+      await call(
+        '/api/conversations',
+        json('POST', { agent_profile_id: unknown, workspace: { kind: 'LocalWorkspace', working_dir: '/workspace/project' } }),
+      ),
+    ).toMatchObject({ status: 404, body: { detail: `Agent profile '${unknown}' not found` } });
   });
 });
 
 describe('/api/llm/{providers,models,models/verified,provider-connections} (llm_router.py, list_providers, list_models, list_verified_models; provider_connections_router.py)', () => {
-  it('list providers, all models or one provider\'s, the verified ones by provider, and no provider connections', async () => {
+  it("list providers, all models or one provider's, the verified ones by provider, and no provider connections", async () => {
     const providers = (await call('/api/llm/providers')).body as { providers: string[] };
     expect(providers.providers).toEqual([...providers.providers].sort());
     expect(providers.providers).toContain('anthropic');
     const models = (await call('/api/llm/models?provider=anthropic')).body as { models: string[] };
     expect(models.models.length).toBeGreaterThan(0);
     expect(models.models.every((m) => m.startsWith('anthropic/'))).toBe(true);
-    expect(await call('/api/llm/models/verified')).toMatchObject({ status: 200, body: { models: { anthropic: expect.arrayContaining(['claude-sonnet-4-5-20250929']) } } });
+    expect(await call('/api/llm/models/verified')).toMatchObject({
+      status: 200,
+      body: { models: { anthropic: expect.arrayContaining(['claude-sonnet-4-5-20250929']) } },
+    });
     expect(await call('/api/llm/provider-connections')).toMatchObject({ status: 200, body: [] });
   });
 });
 
 describe('/api/skills, /api/plugins, /api/hooks, /api/tools/, /api/sub-agents (skills_router.py, plugins_router.py, hooks_router.py, tool_router.py, sub_agents_router.py)', () => {
   it('list installed skills, toggle and uninstall one, install from the marketplace (409 twice), sync, load', async () => {
-    expect((await call('/api/skills/installed')).body).toMatchObject({ skills: [{ name: 'github', enabled: true }, { name: 'docker', enabled: true }] });
-    expect(await call('/api/skills/installed/github', json('PATCH', { enabled: false }))).toMatchObject({ status: 200, body: { name: 'github', enabled: false } });
-    expect(await call('/api/skills/installed/docker', { method: 'DELETE' })).toMatchObject({ status: 200, body: { message: "Skill 'docker' uninstalled" } });
+    expect((await call('/api/skills/installed')).body).toMatchObject({
+      skills: [
+        { name: 'github', enabled: true },
+        { name: 'docker', enabled: true },
+      ],
+    });
+    expect(await call('/api/skills/installed/github', json('PATCH', { enabled: false }))).toMatchObject({
+      status: 200,
+      body: { name: 'github', enabled: false },
+    });
+    expect(await call('/api/skills/installed/docker', { method: 'DELETE' })).toMatchObject({
+      status: 200,
+      body: { message: "Skill 'docker' uninstalled" },
+    });
     expect(await call('/api/skills/installed/docker')).toMatchObject({ status: 404 });
-    expect(await call('/api/skills/install', json('POST', { source: 'github:OpenHands/extensions', repo_path: 'skills/kubernetes' }))).toMatchObject({ status: 200, body: { name: 'kubernetes', enabled: true } });
+    expect(
+      await call('/api/skills/install', json('POST', { source: 'github:OpenHands/extensions', repo_path: 'skills/kubernetes' })),
+    ).toMatchObject({ status: 200, body: { name: 'kubernetes', enabled: true } });
     expect((await call('/api/skills/install', json('POST', { source: 'kubernetes' }))).status).toBe(409);
     expect(await call('/api/skills/sync', json('POST', {}))).toMatchObject({ status: 200, body: { status: 'success' } });
     const loaded = (await call('/api/skills', json('POST', {}))).body as { skills: { name: string }[]; sources: Record<string, number> };
     expect(loaded.skills.map((s) => s.name)).toContain('kubernetes');
     expect(loaded.skills.map((s) => s.name)).not.toContain('github');
-    expect((await call('/api/skills/marketplace')).body).toMatchObject({ skills: expect.arrayContaining([expect.objectContaining({ name: 'kubernetes' })]) });
+    expect((await call('/api/skills/marketplace')).body).toMatchObject({
+      skills: expect.arrayContaining([expect.objectContaining({ name: 'kubernetes' })]),
+    });
   });
 
   it('plugins, hooks, tools and sub-agents answer their catalogues', async () => {
     expect(await call('/api/plugins', json('POST', {}))).toMatchObject({ status: 200, body: { plugins: [{ name: 'code-review' }] } });
-    expect(await call('/api/plugins/installed')).toMatchObject({ status: 200, body: { plugins: [{ name: 'code-review', enabled: true }] } });
+    expect(await call('/api/plugins/installed')).toMatchObject({
+      status: 200,
+      body: { plugins: [{ name: 'code-review', enabled: true }] },
+    });
     expect((await call('/api/plugins/marketplace')).status).toBe(200);
     expect(await call('/api/hooks', json('POST', {}))).toMatchObject({ status: 200, body: { hook_config: null } });
     expect(await call('/api/tools/')).toMatchObject({ status: 200, body: expect.arrayContaining(['terminal', 'file_editor']) });
-    expect(await call('/api/sub-agents', json('POST', {}))).toMatchObject({ status: 200, body: { agents: [{ name: 'explore', is_builtin: true }] } });
+    expect(await call('/api/sub-agents', json('POST', {}))).toMatchObject({
+      status: 200,
+      body: { agents: [{ name: 'explore', is_builtin: true }] },
+    });
   });
 });
 
@@ -242,10 +423,22 @@ describe('/api/workspaces and /api/workspaces/parents (workspaces_router.py, lis
   it('saves deduplicated by path, lists parents as workspaceParents, forgets by path, 404 for an unknown one', async () => {
     const item = { id: '/home/openhands/projects/todo-app', name: 'todo-app', path: '/home/openhands/projects/todo-app' };
     await call('/api/workspaces', json('POST', { workspaces: [item, item] }));
-    await call('/api/workspaces/parents', json('POST', { parents: [{ id: '/home/openhands/projects', name: 'projects', path: '/home/openhands/projects' }] }));
-    expect((await call('/api/workspaces')).body).toEqual({ workspaces: [item], workspaceParents: [{ id: '/home/openhands/projects', name: 'projects', path: '/home/openhands/projects' }] });
-    expect(await call(`/api/workspaces?path=${encodeURIComponent(item.path)}`, { method: 'DELETE' })).toMatchObject({ status: 200, body: { deleted: true } });
-    expect(await call(`/api/workspaces?path=${encodeURIComponent(item.path)}`, { method: 'DELETE' })).toMatchObject({ status: 404, body: { detail: 'Workspace not found' } });
+    await call(
+      '/api/workspaces/parents',
+      json('POST', { parents: [{ id: '/home/openhands/projects', name: 'projects', path: '/home/openhands/projects' }] }),
+    );
+    expect((await call('/api/workspaces')).body).toEqual({
+      workspaces: [item],
+      workspaceParents: [{ id: '/home/openhands/projects', name: 'projects', path: '/home/openhands/projects' }],
+    });
+    expect(await call(`/api/workspaces?path=${encodeURIComponent(item.path)}`, { method: 'DELETE' })).toMatchObject({
+      status: 200,
+      body: { deleted: true },
+    });
+    expect(await call(`/api/workspaces?path=${encodeURIComponent(item.path)}`, { method: 'DELETE' })).toMatchObject({
+      status: 404,
+      body: { detail: 'Workspace not found' },
+    });
     expect((await call('/api/workspaces/parents?path=/home/openhands/projects', { method: 'DELETE' })).status).toBe(200);
     expect((await call('/api/workspaces', json('POST', { workspaces: [{ id: '', name: 'x', path: '/x' }] }))).status).toBe(422);
   });
@@ -253,15 +446,39 @@ describe('/api/workspaces and /api/workspaces/parents (workspaces_router.py, lis
 
 describe('/api/file/{home,search_subdirs,create_directory,archive} (file_router.py, get_home_directory, search_subdirs, create_directory, archive_directory)', () => {
   it('answers the home with its directories, pages subdirectories, makes directories; 400 and 404 as the real one', async () => {
-    expect((await call('/api/file/home')).body).toEqual({ home: '/home/openhands', favorites: [{ label: 'projects', path: '/home/openhands/projects' }, { label: 'workspace', path: '/home/openhands/workspace' }], locations: [{ label: '/', path: '/' }] });
-    expect((await call('/api/file/home?include_hidden=true')).body).toMatchObject({ favorites: [{ label: '.cache' }, { label: 'projects' }, { label: 'workspace' }] });
-    expect(await call('/api/file/create_directory?path=/home/openhands/projects/zeta', { method: 'POST' })).toMatchObject({ status: 200, body: { success: true } });
+    expect((await call('/api/file/home')).body).toEqual({
+      home: '/home/openhands',
+      favorites: [
+        { label: 'projects', path: '/home/openhands/projects' },
+        { label: 'workspace', path: '/home/openhands/workspace' },
+      ],
+      locations: [{ label: '/', path: '/' }],
+    });
+    expect((await call('/api/file/home?include_hidden=true')).body).toMatchObject({
+      favorites: [{ label: '.cache' }, { label: 'projects' }, { label: 'workspace' }],
+    });
+    expect(await call('/api/file/create_directory?path=/home/openhands/projects/zeta', { method: 'POST' })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
     const page = await call('/api/file/search_subdirs?path=/home/openhands/projects&limit=2');
-    expect(page.body).toEqual({ items: [{ name: 'api-server', path: '/home/openhands/projects/api-server' }, { name: 'todo-app', path: '/home/openhands/projects/todo-app' }], next_page_id: 'zeta' });
-    expect((await call('/api/file/search_subdirs?path=/home/openhands/projects&page_id=zeta')).body).toEqual({ items: [{ name: 'zeta', path: '/home/openhands/projects/zeta' }], next_page_id: null });
+    expect(page.body).toEqual({
+      items: [
+        { name: 'api-server', path: '/home/openhands/projects/api-server' },
+        { name: 'todo-app', path: '/home/openhands/projects/todo-app' },
+      ],
+      next_page_id: 'zeta',
+    });
+    expect((await call('/api/file/search_subdirs?path=/home/openhands/projects&page_id=zeta')).body).toEqual({
+      items: [{ name: 'zeta', path: '/home/openhands/projects/zeta' }],
+      next_page_id: null,
+    });
     expect(await call('/api/file/search_subdirs?path=relative')).toMatchObject({ status: 400, body: { detail: 'Path must be absolute' } });
     expect(await call('/api/file/search_subdirs?path=/nowhere')).toMatchObject({ status: 404, body: { detail: 'Directory not found' } });
-    expect(await call('/api/file/create_directory?path=rel', { method: 'POST' })).toMatchObject({ status: 400, body: { detail: 'Path must be absolute' } });
+    expect(await call('/api/file/create_directory?path=rel', { method: 'POST' })).toMatchObject({
+      status: 400,
+      body: { detail: 'Path must be absolute' },
+    });
     const archive = await fetch(`${servers.agentUrl}/api/file/archive?path=/home/openhands/projects`);
     expect(archive.status).toBe(200);
     expect(new Uint8Array(await archive.arrayBuffer()).slice(0, 2)).toEqual(new Uint8Array([0x50, 0x4b]));
@@ -277,17 +494,24 @@ describe('GET /api/file/download-trajectory/{conversation_id} (file_router.py, d
     expect(text.startsWith('PK')).toBe(true);
     expect(text).toContain('base_state.json');
     expect(text).toMatch(/events\/event-00000-/);
-    expect(await call('/api/file/download-trajectory/00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { detail: 'Conversation not found' } });
+    expect(await call('/api/file/download-trajectory/00000000-0000-4000-8000-000000000000')).toMatchObject({
+      status: 404,
+      body: { detail: 'Conversation not found' },
+    });
     expect((await call('/api/file/download-trajectory/nope')).status).toBe(422);
   });
 });
 
 describe('/api/git/commits and /api/git/commits/{sha}/changes (git_router.py, git_commits_query, git_commit_changes_query)', () => {
   it('lists commits newest first with has_more, the files one changed; an empty page outside a repository; 400 for an unknown sha', async () => {
-    const { body } = await call('/api/git/commits?path=/home/openhands/projects/todo-app&limit=2') as { body: { commits: { sha: string; subject: string }[]; has_more: boolean } };
+    const { body } = (await call('/api/git/commits?path=/home/openhands/projects/todo-app&limit=2')) as {
+      body: { commits: { sha: string; subject: string }[]; has_more: boolean };
+    };
     expect(body.commits.map((c) => c.subject)).toEqual(['Fix the flaky test', 'Add the README']);
     expect(body.has_more).toBe(true);
-    expect((await call(`/api/git/commits/${body.commits[0]!.sha}/changes?path=/home/openhands/projects/todo-app`)).body).toEqual([{ status: 'UPDATED', path: 'test/app.test.ts' }]);
+    expect((await call(`/api/git/commits/${body.commits[0]!.sha}/changes?path=/home/openhands/projects/todo-app`)).body).toEqual([
+      { status: 'UPDATED', path: 'test/app.test.ts' },
+    ]);
     expect((await call('/api/git/commits?path=/nowhere')).body).toEqual({ commits: [], has_more: false });
     expect((await call('/api/git/commits/abcdef0/changes?path=/home/openhands/projects/todo-app')).status).toBe(400);
     expect((await call('/api/git/commits/zz/changes?path=/x')).status).toBe(422);
@@ -297,17 +521,34 @@ describe('/api/git/commits and /api/git/commits/{sha}/changes (git_router.py, gi
 
 describe('/api/bash/* (bash_router.py, execute_bash_command, start_bash_command, search_bash_events, get_bash_event, batch_get_bash_events, clear_all_bash_events)', () => {
   it('execute answers the last BashOutput with its exit code; search, get and batch read the events; clear empties them', async () => {
-    const out = await call('/api/bash/execute_bash_command', json('POST', { command: 'echo hello' })) as { status: number; body: { kind: string; command_id: string; stdout: string; exit_code: number; id: string } };
+    const out = (await call('/api/bash/execute_bash_command', json('POST', { command: 'echo hello' }))) as {
+      status: number;
+      body: { kind: string; command_id: string; stdout: string; exit_code: number; id: string };
+    };
     expect(out.status).toBe(200);
     expect(out.body).toMatchObject({ kind: 'BashOutput', order: 0, stdout: 'hello\n', stderr: null, exit_code: 0 });
-    expect((await call('/api/bash/execute_bash_command', json('POST', { command: 'frobnicate' }))).body).toMatchObject({ exit_code: 127, stderr: 'bash: frobnicate: command not found\n' });
-    const page = await call(`/api/bash/bash_events/search?command_id__eq=${out.body.command_id}&kind__eq=BashOutput`) as { body: { items: { id: string }[] } };
+    expect((await call('/api/bash/execute_bash_command', json('POST', { command: 'frobnicate' }))).body).toMatchObject({
+      exit_code: 127,
+      stderr: 'bash: frobnicate: command not found\n',
+    });
+    const page = (await call(`/api/bash/bash_events/search?command_id__eq=${out.body.command_id}&kind__eq=BashOutput`)) as {
+      body: { items: { id: string }[] };
+    };
     expect(page.body.items.map((i) => i.id)).toEqual([out.body.id]);
-    expect(await call(`/api/bash/bash_events/${out.body.command_id}`)).toMatchObject({ status: 200, body: { kind: 'BashCommand', command: 'echo hello', cwd: null, timeout: 300 } });
-    expect((await call(`/api/bash/bash_events/?event_ids=${out.body.id}&event_ids=missing`)).body).toEqual([expect.objectContaining({ id: out.body.id }), null]);
+    expect(await call(`/api/bash/bash_events/${out.body.command_id}`)).toMatchObject({
+      status: 200,
+      body: { kind: 'BashCommand', command: 'echo hello', cwd: null, timeout: 300 },
+    });
+    expect((await call(`/api/bash/bash_events/?event_ids=${out.body.id}&event_ids=missing`)).body).toEqual([
+      expect.objectContaining({ id: out.body.id }),
+      null,
+    ]);
     expect(await call('/api/bash/bash_events/missing')).toMatchObject({ status: 404 });
     expect(await call('/api/bash/bash_events', { method: 'DELETE' })).toMatchObject({ status: 200, body: { cleared_count: 4 } });
-    expect(await call('/api/bash/execute_bash_command', json('POST', { cwd: '/' }))).toMatchObject({ status: 422, body: { detail: [{ type: 'missing', loc: ['body', 'command'] }] } });
+    expect(await call('/api/bash/execute_bash_command', json('POST', { cwd: '/' }))).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['body', 'command'] }] },
+    });
   });
 
   it('start answers the BashCommand at once; its output lines follow, each when the clock reaches it (a manual clock)', async () => {
@@ -315,9 +556,20 @@ describe('/api/bash/* (bash_router.py, execute_bash_command, start_bash_command,
     const server = setupServer(...fake.handlers);
     server.listen({ onUnhandledRequest: 'error' });
     try {
-      const command = await (await fetch('http://agent.test/api/bash/start_bash_command', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ command: 'ls /home/openhands/projects' }) })).json() as { kind: string; id: string };
+      const command = (await (
+        await fetch('http://agent.test/api/bash/start_bash_command', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ command: 'ls /home/openhands/projects' }),
+        })
+      ).json()) as { kind: string; id: string };
       expect(command.kind).toBe('BashCommand');
-      const outputs = async () => (await (await fetch(`http://agent.test/api/bash/bash_events/search?kind__eq=BashOutput&command_id__eq=${command.id}`)).json() as { items: { stdout: string; order: number; exit_code: number | null }[] }).items;
+      const outputs = async () =>
+        (
+          (await (
+            await fetch(`http://agent.test/api/bash/bash_events/search?kind__eq=BashOutput&command_id__eq=${command.id}`)
+          ).json()) as { items: { stdout: string; order: number; exit_code: number | null }[] }
+        ).items;
       expect(await outputs()).toEqual([]);
       fake.clock.advance(500);
       expect(await outputs()).toMatchObject([{ order: 0, stdout: 'api-server\n', exit_code: null }]);
@@ -336,24 +588,36 @@ describe('the /sockets/bash-events socket (sockets.py, bash_events_socket)', () 
     const frames: { kind: string; stdout?: string; exit_code?: number | null }[] = [];
     ws.on('message', (data) => frames.push(JSON.parse(String(data))));
     await new Promise((resolve) => ws.on('open', resolve));
-    const until = async (n: number) => { for (let i = 0; i < 500 && frames.length < n; i++) await new Promise((r) => setTimeout(r, 10)); return frames; };
+    const until = async (n: number) => {
+      for (let i = 0; i < 500 && frames.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+      return frames;
+    };
     expect((await until(2)).slice(0, 2)).toMatchObject([{ kind: 'BashCommand' }, { kind: 'BashOutput', stdout: 'before\n' }]);
     ws.send(JSON.stringify({ command: 'echo from-socket' }));
-    expect((await until(4)).slice(2, 4)).toMatchObject([{ kind: 'BashCommand' }, { kind: 'BashOutput', stdout: 'from-socket\n', exit_code: 0 }]);
+    expect((await until(4)).slice(2, 4)).toMatchObject([
+      { kind: 'BashCommand' },
+      { kind: 'BashOutput', stdout: 'from-socket\n', exit_code: 0 },
+    ]);
     ws.send('{"nope": 1}');
     expect((await until(5))[4]).toMatchObject({ kind: 'BashError', code: 'ValidationError' });
     ws.close();
   });
 
-  it('with session keys: 4001 for a wrong key, events for a RUNNING sandbox\'s key in the first auth frame', async () => {
+  it("with session keys: 4001 for a wrong key, events for a RUNNING sandbox's key in the first auth frame", async () => {
     const bad = new WebSocket(`${keyed.agentUrl.replace('http', 'ws')}/sockets/bash-events?session_api_key=wrong`);
     const code = await new Promise<number>((resolve) => bad.on('close', (c) => resolve(c)));
     expect(code).toBe(4001);
-    const res = await fetch(`${keyed.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-session-api-key': 'app-key', 'content-type': 'application/json' }, body: '{}' });
-    let sandbox = await res.json() as { id: string; session_api_key: string | null };
+    const res = await fetch(`${keyed.url}/api/v1/sandboxes`, {
+      method: 'POST',
+      headers: { 'x-session-api-key': 'app-key', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    let sandbox = (await res.json()) as { id: string; session_api_key: string | null };
     for (let i = 0; i < 200 && sandbox.session_api_key === null; i++) {
       await new Promise((r) => setTimeout(r, 25));
-      [sandbox] = await (await fetch(`${keyed.url}/api/v1/sandboxes?id=${sandbox.id}`, { headers: { 'x-session-api-key': 'app-key' } })).json() as [typeof sandbox];
+      [sandbox] = (await (
+        await fetch(`${keyed.url}/api/v1/sandboxes?id=${sandbox.id}`, { headers: { 'x-session-api-key': 'app-key' } })
+      ).json()) as [typeof sandbox];
     }
     const ws = new WebSocket(`${keyed.agentUrl.replace('http', 'ws')}/sockets/bash-events`);
     const frames: { kind: string }[] = [];
@@ -361,7 +625,11 @@ describe('the /sockets/bash-events socket (sockets.py, bash_events_socket)', () 
     await new Promise((resolve) => ws.on('open', resolve));
     ws.send(JSON.stringify({ type: 'auth', session_api_key: sandbox.session_api_key }));
     const key = sandbox.session_api_key!;
-    for (let i = 0; i < 200; i++) { await call('/api/bash/execute_bash_command', { ...json('POST', { command: 'true' }), on: keyed, key }); if (frames.length > 0) break; await new Promise((r) => setTimeout(r, 25)); }
+    for (let i = 0; i < 200; i++) {
+      await call('/api/bash/execute_bash_command', { ...json('POST', { command: 'true' }), on: keyed, key });
+      if (frames.length > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(frames[0]).toMatchObject({ kind: 'BashCommand', command: 'true' });
     ws.close();
   });
@@ -388,9 +656,14 @@ describe('GET /api/init and GET /server_info (init_router.py, get_init_status; s
 
 describe('bounds of the host-wide state (what a client cannot grow without limit)', () => {
   it('answers 507 past 10,000 saved workspaces and keeps the 10,000', async () => {
-    const batch = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: `/w/${from + i}`, name: `w${from + i}`, path: `/w/${from + i}` }));
-    for (let from = 0; from < 10_000; from += 400) expect((await call('/api/workspaces', json('POST', { workspaces: batch(from, 400) }))).status).toBe(200);
-    expect(await call('/api/workspaces', json('POST', { workspaces: batch(10_000, 1) }))).toMatchObject({ status: 507, body: { detail: expect.stringContaining('at most 10000 workspaces') } });
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `/w/${from + i}`, name: `w${from + i}`, path: `/w/${from + i}` }));
+    for (let from = 0; from < 10_000; from += 400)
+      expect((await call('/api/workspaces', json('POST', { workspaces: batch(from, 400) }))).status).toBe(200);
+    expect(await call('/api/workspaces', json('POST', { workspaces: batch(10_000, 1) }))).toMatchObject({
+      status: 507,
+      body: { detail: expect.stringContaining('at most 10000 workspaces') },
+    });
     expect(((await call('/api/workspaces')).body as { workspaces: unknown[] }).workspaces).toHaveLength(10_000);
   });
 });

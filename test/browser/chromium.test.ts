@@ -40,32 +40,51 @@ describe('fakehands/browser in Chromium', () => {
     const result = await page.evaluate(async () => {
       const fake = (window as unknown as { __fake: { clock: { advance(ms: number): void } } }).__fake;
       const key = { 'x-session-api-key': 'browser-key' };
-      const created = await (await fetch('/api/v1/sandboxes', { method: 'POST', headers: key })).json() as { id: string; status: string };
+      const created = (await (await fetch('/api/v1/sandboxes', { method: 'POST', headers: key })).json()) as { id: string; status: string };
       fake.clock.advance(2000);
-      const [polled] = await (await fetch(`/api/v1/sandboxes?id=${created.id}`, { headers: key })).json() as { status: string }[];
+      const [polled] = (await (await fetch(`/api/v1/sandboxes?id=${created.id}`, { headers: key })).json()) as { status: string }[];
       const paused = await (await fetch(`/api/v1/sandboxes/${created.id}/pause`, { method: 'POST', headers: key })).json();
-      const [after] = await (await fetch(`/api/v1/sandboxes?id=${created.id}`, { headers: key })).json() as { status: string }[];
+      const [after] = (await (await fetch(`/api/v1/sandboxes?id=${created.id}`, { headers: key })).json()) as { status: string }[];
       const keyless = await fetch('/api/v1/sandboxes/search');
       const invalid = await fetch('/api/v1/sandboxes/search?limit=0', { headers: key });
       return {
-        statuses: [created.status, polled!.status, after!.status], paused,
-        unauthorized: [keyless.status, await keyless.json()], unprocessable: [invalid.status, await invalid.json()],
+        statuses: [created.status, polled!.status, after!.status],
+        paused,
+        unauthorized: [keyless.status, await keyless.json()],
+        unprocessable: [invalid.status, await invalid.json()],
       };
     });
     expect(result).toEqual({
-      statuses: ['STARTING', 'RUNNING', 'PAUSED'], paused: { success: true },
+      statuses: ['STARTING', 'RUNNING', 'PAUSED'],
+      paused: { success: true },
       unauthorized: [401, { detail: 'Unauthorized' }],
-      unprocessable: [422, { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] }],
+      unprocessable: [
+        422,
+        { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] },
+      ],
     });
     await page.close();
   });
 
   it('keeps its state across a reload with persist: localStorage', async () => {
     const page = await openApp('?persist=1');
-    const id = await page.evaluate(async () => (await (await fetch('/api/v1/sandboxes', { method: 'POST', headers: { 'x-session-api-key': 'browser-key' } })).json() as { id: string }).id);
+    const id = await page.evaluate(
+      async () =>
+        (
+          (await (await fetch('/api/v1/sandboxes', { method: 'POST', headers: { 'x-session-api-key': 'browser-key' } })).json()) as {
+            id: string;
+          }
+        ).id,
+    );
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true);
-    const ids = await page.evaluate(async () => (await (await fetch('/api/v1/sandboxes/search', { headers: { 'x-session-api-key': 'browser-key' } })).json() as { items: { id: string }[] }).items.map((s) => s.id));
+    const ids = await page.evaluate(async () =>
+      (
+        (await (await fetch('/api/v1/sandboxes/search', { headers: { 'x-session-api-key': 'browser-key' } })).json()) as {
+          items: { id: string }[];
+        }
+      ).items.map((s) => s.id),
+    );
     expect(ids).toEqual([id]);
     await page.evaluate(() => localStorage.clear());
     await page.close();
@@ -83,11 +102,16 @@ describe('fakehands/browser in Chromium', () => {
         if (step.advance) fake.clock.advance(step.advance);
         const response = await fetch(step.path.replace('{sandbox}', sandbox), {
           method: step.method,
-          headers: { 'x-session-api-key': 'differential-key', ...(step.body ? { 'content-type': 'application/json' } : {}), ...step.headers },
+          headers: {
+            'x-session-api-key': 'differential-key',
+            ...(step.body ? { 'content-type': 'application/json' } : {}),
+            ...step.headers,
+          },
           body: step.body,
         });
         const body = await response.text();
-        if (!sandbox && step.path.startsWith('/api/v1/sandboxes/search')) sandbox = (JSON.parse(body) as { items: { id: string }[] }).items[0]!.id;
+        if (!sandbox && step.path.startsWith('/api/v1/sandboxes/search'))
+          sandbox = (JSON.parse(body) as { items: { id: string }[] }).items[0]!.id;
         results.push({ status: response.status, body });
       }
       return results;
@@ -97,28 +121,57 @@ describe('fakehands/browser in Chromium', () => {
   }, 60_000);
 
   it('bundles for the browser platform without any Node built-in (and the check catches one)', async () => {
-    const built = await build({ entryPoints: [join(ROOT, 'src/browser.ts')], bundle: true, platform: 'browser', format: 'esm', external: ['msw', 'msw/*'], write: false, logLevel: 'silent' });
+    const built = await build({
+      entryPoints: [join(ROOT, 'src/browser.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      external: ['msw', 'msw/*'],
+      write: false,
+      logLevel: 'silent',
+    });
     expect(built.outputFiles[0]!.text).not.toMatch(/from\s*["']node:|require\(["']node:/);
     // Only checked, never shipped: a page's own bundler builds the entry.
     expect(await readFile(join(ROOT, 'dist/browser.bundle.js'), 'utf8').catch(() => 'absent')).toBe('absent');
     const failing = await build({
       stdin: { contents: "import { readFileSync } from 'node:fs'; export const x = readFileSync;", resolveDir: ROOT },
-      bundle: true, platform: 'browser', write: false, logLevel: 'silent',
-    }).then(() => 'built', () => 'refused');
+      bundle: true,
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    }).then(
+      () => 'built',
+      () => 'refused',
+    );
     expect(failing).toBe('refused');
   });
 });
 
 /** Builds a README example as the module of a page served with msw's worker, and opens it; `check` runs in the page once it is ready. */
-async function runReadmeExample(firstLine: string, entry: string, check: () => Promise<unknown>): Promise<{ errors: string[]; checked: unknown }> {
+async function runReadmeExample(
+  firstLine: string,
+  entry: string,
+  check: () => Promise<unknown>,
+): Promise<{ errors: string[]; checked: unknown }> {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
   const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith(firstLine))!;
   await mkdir(join(ROOT, '.tmp'), { recursive: true });
   const dir = await mkdtemp(join(ROOT, '.tmp/readme-browser-'));
   const assertThrows = "console.assert = (c, ...d) => { if (!c) throw new Error('README assertion failed ' + d.join(' ')); };\n";
-  await writeFile(join(dir, 'example.ts'), assertThrows + example.replace("'fakehands/browser'", JSON.stringify(join(ROOT, 'src/browser.ts'))));
+  await writeFile(
+    join(dir, 'example.ts'),
+    assertThrows + example.replace("'fakehands/browser'", JSON.stringify(join(ROOT, 'src/browser.ts'))),
+  );
   await writeFile(join(dir, 'entry.ts'), `${entry}\nObject.assign(window, { __ready: true });\n`);
-  await build({ entryPoints: [join(dir, 'entry.ts')], outfile: join(dir, 'app.js'), bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(dir, 'entry.ts')],
+    outfile: join(dir, 'app.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
   await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><script type="module" src="/app.js"></script>');
   const page = await browser.newPage();
@@ -135,16 +188,25 @@ async function runReadmeExample(firstLine: string, entry: string, check: () => P
   }
 }
 
-describe('the README\'s browser examples', () => {
+describe("the README's browser examples", () => {
   it('src/mocks.ts runs as a page in Chromium: the worker starts, the fake answers, its assertion holds', async () => {
-    const { errors, checked } = await runReadmeExample('// src/mocks.ts', "import './example.ts';", async () => typeof (window as unknown as { fake?: { clock?: unknown } }).fake?.clock);
+    const { errors, checked } = await runReadmeExample(
+      '// src/mocks.ts',
+      "import './example.ts';",
+      async () => typeof (window as unknown as { fake?: { clock?: unknown } }).fake?.clock,
+    );
     expect(errors).toEqual([]);
     expect(checked).toBe('object');
   }, 60_000);
 
-  it('.storybook/preview.ts: a story\'s loader receives the fake, and the page\'s fetch reaches it', async () => {
-    const entry = "import { loaders } from './example.ts';\nconst { fake } = await loaders[0]();\nconst page = await (await fetch('/api/v1/sandboxes/search')).json();\nObject.assign(window, { story: { clock: typeof fake.clock, sandboxes: page.items.length, fixture: (await fake.snapshot()).sandboxes.length } });";
-    const { errors, checked } = await runReadmeExample('// .storybook/preview.ts', entry, async () => (window as unknown as { story: unknown }).story);
+  it(".storybook/preview.ts: a story's loader receives the fake, and the page's fetch reaches it", async () => {
+    const entry =
+      "import { loaders } from './example.ts';\nconst { fake } = await loaders[0]();\nconst page = await (await fetch('/api/v1/sandboxes/search')).json();\nObject.assign(window, { story: { clock: typeof fake.clock, sandboxes: page.items.length, fixture: (await fake.snapshot()).sandboxes.length } });";
+    const { errors, checked } = await runReadmeExample(
+      '// .storybook/preview.ts',
+      entry,
+      async () => (window as unknown as { story: unknown }).story,
+    );
     expect(errors).toEqual([]);
     const story = checked as { clock: string; sandboxes: number; fixture: number };
     expect(story.clock).toBe('object');
@@ -154,21 +216,39 @@ describe('the README\'s browser examples', () => {
 });
 
 describe('the agent server behind the browser worker', () => {
-  it('serves conversation_url in the page: the REST through the worker, the events socket through msw\'s ws.link', async () => {
+  it("serves conversation_url in the page: the REST through the worker, the events socket through msw's ws.link", async () => {
     const page = await openApp('?agent=1&key=k');
     const result = await page.evaluate(async () => {
       const headers = { 'x-session-api-key': 'k', 'content-type': 'application/json' };
       const fake = (window as unknown as { __fake: { clock: { advance(ms: number): void } } }).__fake;
-      const task = await (await fetch('/api/v1/app-conversations', { method: 'POST', headers, body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix it' }] } }) })).json() as { id: string };
+      const task = (await (
+        await fetch('/api/v1/app-conversations', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix it' }] } }),
+        })
+      ).json()) as { id: string };
       fake.clock.advance(60_000);
-      const [ready] = await (await fetch(`/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json() as { app_conversation_id: string }[];
+      const [ready] = (await (await fetch(`/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json()) as {
+        app_conversation_id: string;
+      }[];
       fake.clock.advance(60_000);
-      const [conversation] = await (await fetch(`/api/v1/app-conversations?ids=${ready!.app_conversation_id}`, { headers })).json() as { id: string; conversation_url: string; session_api_key: string }[];
+      const [conversation] = (await (await fetch(`/api/v1/app-conversations?ids=${ready!.app_conversation_id}`, { headers })).json()) as {
+        id: string;
+        conversation_url: string;
+        session_api_key: string;
+      }[];
       const host = new URL(conversation!.conversation_url).host;
-      const count = await (await fetch(`http://${host}/api/conversations/${conversation!.id}/events/count`, { headers: { 'x-session-api-key': conversation!.session_api_key } })).json() as number;
+      const count = (await (
+        await fetch(`http://${host}/api/conversations/${conversation!.id}/events/count`, {
+          headers: { 'x-session-api-key': conversation!.session_api_key },
+        })
+      ).json()) as number;
       const frames = await new Promise<string[]>((resolve) => {
         const kinds: string[] = [];
-        const socket = new WebSocket(`ws://${host}/sockets/events/${conversation!.id}?resend_all=true&session_api_key=${conversation!.session_api_key}`);
+        const socket = new WebSocket(
+          `ws://${host}/sockets/events/${conversation!.id}?resend_all=true&session_api_key=${conversation!.session_api_key}`,
+        );
         socket.onmessage = (event) => {
           kinds.push(JSON.parse(event.data as string).kind as string);
           if (kinds.length === count + 1) {
@@ -181,7 +261,18 @@ describe('the agent server behind the browser worker', () => {
     });
     expect(result.host).toBe('agent.localhost:3001');
     expect(result.count).toBe(9);
-    expect(result.frames).toEqual(['ConversationStateUpdateEvent', 'SystemPromptEvent', 'MessageEvent', 'ConversationStateUpdateEvent', 'ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent', 'ConversationStateUpdateEvent', 'MessageEvent']);
+    expect(result.frames).toEqual([
+      'ConversationStateUpdateEvent',
+      'SystemPromptEvent',
+      'MessageEvent',
+      'ConversationStateUpdateEvent',
+      'ActionEvent',
+      'ObservationEvent',
+      'ActionEvent',
+      'ObservationEvent',
+      'ConversationStateUpdateEvent',
+      'MessageEvent',
+    ]);
     await page.close();
   }, 60_000);
 });
@@ -191,7 +282,8 @@ describe('what a page loads, and when (issue 23)', () => {
     const page = await browser.newPage();
     const scripts: string[] = [];
     page.on('request', (request) => {
-      if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js')) scripts.push(new URL(request.url()).pathname.slice(1));
+      if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js'))
+        scripts.push(new URL(request.url()).pathname.slice(1));
     });
     await page.goto(`${site.url}/?agent=1&key=k`);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
@@ -200,10 +292,13 @@ describe('what a page loads, and when (issue 23)', () => {
     const first = [...scripts];
     const later = async (path: string) => {
       const before = scripts.length;
-      const answer = await page.evaluate(async ([url, h]) => {
-        const response = await fetch(url, { headers: h });
-        return { status: response.status, type: response.headers.get('content-type') };
-      }, [path, headers] as const);
+      const answer = await page.evaluate(
+        async ([url, h]) => {
+          const response = await fetch(url, { headers: h });
+          return { status: response.status, type: response.headers.get('content-type') };
+        },
+        [path, headers] as const,
+      );
       return { ...answer, loaded: scripts.slice(before) };
     };
     const settings = await later('/api/settings');
@@ -222,16 +317,19 @@ describe('what a page loads, and when (issue 23)', () => {
     expect([agent.status, agent.loaded.length > 0]).toEqual([200, true]);
   }, 60_000);
 
-  it('starts on the default fixture generated in the page, the same sandboxes as fixtures/default.json, without downloading the fixture\'s schemas; the 422 mapping loads with the first bad request', async () => {
+  it("starts on the default fixture generated in the page, the same sandboxes as fixtures/default.json, without downloading the fixture's schemas; the 422 mapping loads with the first bad request", async () => {
     const page = await browser.newPage();
     const scripts: string[] = [];
     page.on('request', (request) => {
-      if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js')) scripts.push(new URL(request.url()).pathname.slice(1));
+      if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js'))
+        scripts.push(new URL(request.url()).pathname.slice(1));
     });
     await page.goto(`${site.url}/?fixture=default&key=k`);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
     const first = await page.evaluate(async () => {
-      const page_ = await (await fetch('/api/v1/sandboxes/search?limit=100', { headers: { 'x-session-api-key': 'k' } })).json() as { items: { id: string }[] };
+      const page_ = (await (await fetch('/api/v1/sandboxes/search?limit=100', { headers: { 'x-session-api-key': 'k' } })).json()) as {
+        items: { id: string }[];
+      };
       return page_.items.map((item) => item.id);
     });
     const loadedFirst = [...scripts];
@@ -247,11 +345,14 @@ describe('what a page loads, and when (issue 23)', () => {
     for (const module of ['fixture-check', 'validation', 'snapshot', 'start-conversation', 'conversation-ops', 'legacy-conversations']) {
       expect([module, chunkOf(loadedFirst, module)]).toEqual([module, false]);
     }
-    expect(invalid).toEqual([422, { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] }]);
+    expect(invalid).toEqual([
+      422,
+      { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] },
+    ]);
     expect(chunkOf(loadedThen, 'validation')).toBe(true);
   }, 60_000);
 
-  it('leaves the page\'s own files to the network, and still answers any API path as the real server does', async () => {
+  it("leaves the page's own files to the network, and still answers any API path as the real server does", async () => {
     const page = await openApp('?key=k');
     const result = await page.evaluate(async () => {
       const get = async (path: string) => {
@@ -274,9 +375,16 @@ describe('fakehands/browser keeps going when storage fails', () => {
       const fake = (window as unknown as { __fake: { snapshot(): Promise<{ sandboxes: unknown[] }> } }).__fake;
       const before = (await fake.snapshot()).sandboxes.length;
       // A full storage: every write past this point throws the browser's quota error.
-      Storage.prototype.setItem = () => { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };
+      Storage.prototype.setItem = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
       const answer = await fetch('/api/v1/sandboxes', { method: 'POST', headers: { 'x-session-api-key': 'k' } });
-      return { status: answer.status, body: await answer.json() as { detail: string }, before, after: (await fake.snapshot()).sandboxes.length };
+      return {
+        status: answer.status,
+        body: (await answer.json()) as { detail: string },
+        before,
+        after: (await fake.snapshot()).sandboxes.length,
+      };
     });
     expect(result.status).toBe(507);
     expect(result.body.detail).toMatch(/^Insufficient Storage: localStorage is full, the change was not kept/);
@@ -290,10 +398,16 @@ describe('fakehands/browser keeps going when storage fails', () => {
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
     await page.evaluate(() => localStorage.setItem('fakehands-state', JSON.stringify({ sandboxes: 'not a list' })));
     const warnings: string[] = [];
-    page.on('console', (message) => { if (message.type() === 'warning') warnings.push(message.text()); });
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
-    expect(await page.evaluate(async () => (await fetch('/api/v1/sandboxes/search', { headers: { 'x-session-api-key': 'browser-key' } })).status)).toBe(200);
+    expect(
+      await page.evaluate(
+        async () => (await fetch('/api/v1/sandboxes/search', { headers: { 'x-session-api-key': 'browser-key' } })).status,
+      ),
+    ).toBe(200);
     expect(warnings.some((w) => w.startsWith('fakehands: the state kept in localStorage["fakehands-state"] does not load'))).toBe(true);
     await page.close();
   }, 60_000);
@@ -307,7 +421,16 @@ describe('fakehands/browser keeps going when storage fails', () => {
     // which shows the key banner (the static server alone would answer the page itself, never a 401).
     for (let attempt = 0; attempt < 4; attempt++) {
       await page.reload();
-      if (await page.getByTestId('banner').waitFor({ state: 'visible', timeout: 12_000 }).then(() => true, () => false)) break;
+      if (
+        await page
+          .getByTestId('banner')
+          .waitFor({ state: 'visible', timeout: 12_000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        break;
     }
     await page.getByTestId('banner').waitFor({ state: 'visible', timeout: 1_000 });
     expect(await page.title()).toContain('fakehands');
@@ -317,7 +440,17 @@ describe('fakehands/browser keeps going when storage fails', () => {
 
 describe('a hostile page on another origin', () => {
   it('cannot change the fake with no-cors requests, reach the control API, or frame the inspector', async () => {
-    const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--cors', 'http://localhost:5173']);
+    const cli = await startCli([
+      '--quiet',
+      '--auth',
+      'none',
+      '--fixture',
+      'empty',
+      '--timings',
+      'instant',
+      '--cors',
+      'http://localhost:5173',
+    ]);
     const before = await (await fetch(`${cli.url}/_fakehands/state`)).text();
     const page = await browser.newPage();
     await page.goto(site.url); // 127.0.0.1:<another port>: not an origin the policy allows
@@ -331,7 +464,10 @@ describe('a hostile page on another origin', () => {
       const frame = document.createElement('iframe');
       frame.src = `${fake}/_fakehands/`;
       document.body.append(frame);
-      await new Promise((resolve) => { frame.onload = resolve; setTimeout(resolve, 3000); });
+      await new Promise((resolve) => {
+        frame.onload = resolve;
+        setTimeout(resolve, 3000);
+      });
       try {
         return frame.contentDocument?.body?.innerText ?? 'blocked';
       } catch {
@@ -341,16 +477,28 @@ describe('a hostile page on another origin', () => {
     expect(await (await fetch(`${cli.url}/_fakehands/state`)).text()).toBe(before);
     expect(framed).not.toContain('fakehands');
     const refused = await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { origin: site.url } });
-    expect([refused.status, await refused.json()]).toEqual([403, { detail: 'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)' }]);
+    expect([refused.status, await refused.json()]).toEqual([
+      403,
+      {
+        detail:
+          'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)',
+      },
+    ]);
     const inspector = await fetch(`${cli.url}/_fakehands/`);
-    expect([inspector.headers.get('x-frame-options'), inspector.headers.get('content-security-policy')]).toEqual(['DENY', "frame-ancestors 'none'"]);
+    expect([inspector.headers.get('x-frame-options'), inspector.headers.get('content-security-policy')]).toEqual([
+      'DENY',
+      "frame-ancestors 'none'",
+    ]);
     await page.close();
   }, 60_000);
 
-  it('with --cors *, allows any origin without credentials (a page never reads an answer with the developer\'s cookies)', async () => {
+  it("with --cors *, allows any origin without credentials (a page never reads an answer with the developer's cookies)", async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--cors', '*']);
     const answer = await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { origin: 'http://evil.example' } });
-    expect([answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-allow-credentials')]).toEqual(['*', null]);
+    expect([answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-allow-credentials')]).toEqual([
+      '*',
+      null,
+    ]);
   });
 });
 
@@ -359,18 +507,23 @@ describe('the inspector at /_fakehands/', () => {
     const key = 'inspector-key';
     const cli = await startCli(['--quiet', '--auth', 'all', '--api-key', key, '--fixture', 'empty', '--timings', 'instant']);
     const headers = { 'x-session-api-key': key };
-    const sandbox = await (await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers })).json() as { id: string };
+    const sandbox = (await (await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers })).json()) as { id: string };
     const page = await browser.newPage();
     await page.goto(`${cli.url}/_fakehands/`);
     await page.getByTestId('banner').waitFor({ state: 'visible' });
     await page.getByTestId('api-key').fill(key);
     await page.getByTestId('save-key').click();
     await page.getByTestId(`pause-${sandbox.id}`).click();
-    await page.waitForFunction(async (args) => {
-      const [s] = await (await fetch(`/api/v1/sandboxes?id=${args.id}`, { headers: { 'x-session-api-key': args.key } })).json() as { status: string }[];
-      return s?.status === 'PAUSED';
-    }, { id: sandbox.id, key });
-    const [answered] = await (await fetch(`${cli.url}/api/v1/sandboxes?id=${sandbox.id}`, { headers })).json() as { status: string }[];
+    await page.waitForFunction(
+      async (args) => {
+        const [s] = (await (await fetch(`/api/v1/sandboxes?id=${args.id}`, { headers: { 'x-session-api-key': args.key } })).json()) as {
+          status: string;
+        }[];
+        return s?.status === 'PAUSED';
+      },
+      { id: sandbox.id, key },
+    );
+    const [answered] = (await (await fetch(`${cli.url}/api/v1/sandboxes?id=${sandbox.id}`, { headers })).json()) as { status: string }[];
     expect(answered!.status).toBe('PAUSED');
     await page.getByTestId('sandboxes').getByText('PAUSED').waitFor();
     // Text from the API is shown as text: a title with markup is not HTML on the page.
@@ -378,12 +531,25 @@ describe('the inspector at /_fakehands/', () => {
     await page.close();
   }, 60_000);
 
-  it('shows a conversation\'s live events, and answers the agent\'s confirmation from the page', async () => {
+  it("shows a conversation's live events, and answers the agent's confirmation from the page", async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant']);
-    const task = await (await fetch(`${cli.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json() as { id: string };
-    const [ready] = await (await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { app_conversation_id: string }[];
-    const [conversation] = await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as { id: string; conversation_url: string; session_api_key: string }[];
-    const agent = (path: string, body: unknown) => fetch(`${conversation!.conversation_url}${path}`, { method: 'POST', headers: { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const task = (await (
+      await fetch(`${cli.url}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as { id: string };
+    const [ready] = (await (await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()) as {
+      app_conversation_id: string;
+    }[];
+    const [conversation] = (await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json()) as {
+      id: string;
+      conversation_url: string;
+      session_api_key: string;
+    }[];
+    const agent = (path: string, body: unknown) =>
+      fetch(`${conversation!.conversation_url}${path}`, {
+        method: 'POST',
+        headers: { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     await agent('/confirmation_policy', { policy: { kind: 'AlwaysConfirm' } });
     await agent('/events', { role: 'user', content: [{ type: 'text', text: 'Fix it' }], run: true });
     const page = await browser.newPage();

@@ -29,22 +29,36 @@ const EXECUTION_STATUS = '^(idle|running|paused|waiting_for_confirmation|finishe
 /** A path under the conversation, its id filled in by the provider state. */
 function conversationPath(rest: string) {
   return {
-    'pact:matcher:type': 'regex', regex: `^/api/conversations/[0-9a-f-]{32,36}${rest.replace(/[/]/g, '\\/')}$`,
-    'pact:generator:type': 'ProviderState', expression: `/api/conversations/\${conversation_id}${rest}`, value: `/api/conversations/${CONVERSATION_ID}${rest}`,
+    'pact:matcher:type': 'regex',
+    regex: `^/api/conversations/[0-9a-f-]{32,36}${rest.replace(/[/]/g, '\\/')}$`,
+    'pact:generator:type': 'ProviderState',
+    expression: `/api/conversations/\${conversation_id}${rest}`,
+    value: `/api/conversations/${CONVERSATION_ID}${rest}`,
   } as unknown as string;
 }
 
 /** What one interaction's test does with an agent client pointed at the mock server. */
 type Check = (agent: ReturnType<typeof createAgentClient>, url: string) => Promise<void>;
 
-const agentAt = (url: string, key = CONSUMER_KEY) => createAgentClient({ conversationUrl: `${url}/api/conversations/${CONVERSATION_ID}`, sessionApiKey: key });
+const agentAt = (url: string, key = CONSUMER_KEY) =>
+  createAgentClient({ conversationUrl: `${url}/api/conversations/${CONVERSATION_ID}`, sessionApiKey: key });
 
-
-const event = () => ({ kind: string('MessageEvent'), id: string('9b2e4c1a-0d3f-4e5a-8b7c-6d5e4f3a2b1c'), timestamp: string('2025-11-03T09:00:00.123456'), source: regex('^(user|agent|environment)$', 'user') });
+const event = () => ({
+  kind: string('MessageEvent'),
+  id: string('9b2e4c1a-0d3f-4e5a-8b7c-6d5e4f3a2b1c'),
+  timestamp: string('2025-11-03T09:00:00.123456'),
+  source: regex('^(user|agent|environment)$', 'user'),
+});
 
 /** Writes the agent server's interactions into `dir`; returns how many it wrote. */
 export async function writeAgentContracts(dir: string): Promise<number> {
-  const pact = new PactV4({ consumer: CONSUMER_NAME, provider: AGENT_PROVIDER_NAME, dir, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
+  const pact = new PactV4({
+    consumer: CONSUMER_NAME,
+    provider: AGENT_PROVIDER_NAME,
+    dir,
+    spec: SpecificationVersion.SPECIFICATION_VERSION_V4,
+    logLevel: 'warn',
+  });
   const upload = join(await mkdtemp(join(tmpdir(), 'fakehands-upload-')), 'notes.txt');
   await writeFile(upload, 'Notes for the agent.\n');
   let written = 0;
@@ -71,79 +85,144 @@ export async function writeAgentContracts(dir: string): Promise<number> {
   const finished = 'a conversation whose agent has finished a run';
 
   // ------------------------------------------------ the event log
-  await add(finished, 'a request for a page of the conversation\'s events',
+  await add(
+    finished,
+    "a request for a page of the conversation's events",
     { method: 'GET', path: conversationPath('/events/search'), query: { limit: '5' } },
     { status: 200, body: { items: eachLike(event()), next_page_id: like('8a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d') } },
-    async (agent) => expect((await agent.searchEvents({ limit: 5 })).items[0]?.kind).toBe('MessageEvent'));
-  await add(finished, 'a message for the agent, sent without a run',
-    { method: 'POST', path: conversationPath('/events'), body: { role: 'user', content: [{ type: 'text', text: 'Also update the README' }], run: false } },
+    async (agent) => expect((await agent.searchEvents({ limit: 5 })).items[0]?.kind).toBe('MessageEvent'),
+  );
+  await add(
+    finished,
+    'a message for the agent, sent without a run',
+    {
+      method: 'POST',
+      path: conversationPath('/events'),
+      body: { role: 'user', content: [{ type: 'text', text: 'Also update the README' }], run: false },
+    },
     { status: 200, body: { success: boolean(true) } },
-    async (agent) => expect(await agent.sendMessage('Also update the README', { run: false })).toEqual({ success: true }));
-  await add([finished, 'the client sends no session API key'], 'a request for the events without the sandbox\'s session key',
+    async (agent) => expect(await agent.sendMessage('Also update the README', { run: false })).toEqual({ success: true }),
+  );
+  await add(
+    [finished, 'the client sends no session API key'],
+    "a request for the events without the sandbox's session key",
     { method: 'GET', path: conversationPath('/events/search'), query: { limit: '5' } },
     { status: 401, body: { detail: 'Unauthorized' } },
-    async (_agent, url) => expect((await apiError(agentAt(url, 'wrong').searchEvents({ limit: 5 }))).status).toBe(401));
+    async (_agent, url) => expect((await apiError(agentAt(url, 'wrong').searchEvents({ limit: 5 }))).status).toBe(401),
+  );
 
   // ------------------------------------------------ the conversation
-  await add(finished, 'a request for the conversation',
+  await add(
+    finished,
+    'a request for the conversation',
     { method: 'GET', path: conversationPath('') },
-    { status: 200, body: {
-      id: regex(UUID, CONVERSATION_ID),
-      agent: { kind: string('Agent'), llm: { model: string('litellm_proxy/anthropic/claude-sonnet-4-5-20250929') } },
-      workspace: { working_dir: string(PROJECT_DIR) },
-      execution_status: regex(EXECUTION_STATUS, 'finished'),
-      confirmation_policy: { kind: string('NeverConfirm') },
-    } },
-    async (agent) => expect((await agent.getConversation()).execution_status).toBe('finished'));
-  await add(finished, 'a request to pause the agent',
+    {
+      status: 200,
+      body: {
+        id: regex(UUID, CONVERSATION_ID),
+        agent: { kind: string('Agent'), llm: { model: string('litellm_proxy/anthropic/claude-sonnet-4-5-20250929') } },
+        workspace: { working_dir: string(PROJECT_DIR) },
+        execution_status: regex(EXECUTION_STATUS, 'finished'),
+        confirmation_policy: { kind: string('NeverConfirm') },
+      },
+    },
+    async (agent) => expect((await agent.getConversation()).execution_status).toBe('finished'),
+  );
+  await add(
+    finished,
+    'a request to pause the agent',
     { method: 'POST', path: conversationPath('/pause') },
     { status: 200, body: { success: boolean(true) } },
-    async (agent) => expect(await agent.pause()).toEqual({ success: true }));
-  await add('a conversation whose agent is paused', 'a request to let a paused agent run',
+    async (agent) => expect(await agent.pause()).toEqual({ success: true }),
+  );
+  await add(
+    'a conversation whose agent is paused',
+    'a request to let a paused agent run',
     { method: 'POST', path: conversationPath('/run') },
     { status: 200, body: { success: boolean(true) } },
-    async (agent) => expect(await agent.run()).toEqual({ success: true }));
-  await add('a conversation whose agent waits for confirmation', 'a rejection of the action waiting for confirmation',
+    async (agent) => expect(await agent.run()).toEqual({ success: true }),
+  );
+  await add(
+    'a conversation whose agent waits for confirmation',
+    'a rejection of the action waiting for confirmation',
     { method: 'POST', path: conversationPath('/events/respond_to_confirmation'), body: { accept: false, reason: 'Not this command' } },
     { status: 200, body: { success: boolean(true) } },
-    async (agent) => expect(await agent.respondToConfirmation(false, 'Not this command')).toEqual({ success: true }));
+    async (agent) => expect(await agent.respondToConfirmation(false, 'Not this command')).toEqual({ success: true }),
+  );
 
   // ------------------------------------------------ what Agent Canvas and the TypeScript client call (issue 31)
-  await add(finished, 'a conversation started on the agent server',
-    { method: 'POST', path: '/api/conversations', body: { agent: { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929' } }, workspace: { working_dir: '/workspace/project' } } },
-    { status: 201, body: {
-      id: regex(UUID, '0c5e7a1b-2d3f-4a6b-9c8d-7e6f5a4b3c2d'),
-      execution_status: regex(EXECUTION_STATUS, 'idle'),
-      workspace: { working_dir: string('/workspace/project') },
-      confirmation_policy: { kind: string('NeverConfirm') },
-    } },
+  await add(
+    finished,
+    'a conversation started on the agent server',
+    {
+      method: 'POST',
+      path: '/api/conversations',
+      body: {
+        agent: { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929' } },
+        workspace: { working_dir: '/workspace/project' },
+      },
+    },
+    {
+      status: 201,
+      body: {
+        id: regex(UUID, '0c5e7a1b-2d3f-4a6b-9c8d-7e6f5a4b3c2d'),
+        execution_status: regex(EXECUTION_STATUS, 'idle'),
+        workspace: { working_dir: string('/workspace/project') },
+        confirmation_policy: { kind: string('NeverConfirm') },
+      },
+    },
     async (_agent, url) => {
       const client = new ConversationClient({ host: url, apiKey: CONSUMER_KEY });
-      const created = await client.createConversation({ agent: { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929' } }, workspace: { working_dir: '/workspace/project' } } as never);
+      const created = await client.createConversation({
+        agent: { kind: 'Agent', llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929' } },
+        workspace: { working_dir: '/workspace/project' },
+      } as never);
       expect(created.execution_status).toBe('idle');
-    });
-  await add(finished, 'a request to interrupt the agent (Agent Canvas\'s Stop)',
+    },
+  );
+  await add(
+    finished,
+    "a request to interrupt the agent (Agent Canvas's Stop)",
     { method: 'POST', path: conversationPath('/interrupt'), body: {} },
     { status: 200, body: { success: boolean(true) } },
-    async (_agent, url) => expect(await new ConversationClient({ host: url, apiKey: CONSUMER_KEY }).interruptConversation(CONVERSATION_ID)).toEqual({ success: true }));
+    async (_agent, url) =>
+      expect(await new ConversationClient({ host: url, apiKey: CONSUMER_KEY }).interruptConversation(CONVERSATION_ID)).toEqual({
+        success: true,
+      }),
+  );
 
   // ------------------------------------------------ the workspace
-  await add(finished, 'a request for the changed files of the project',
+  await add(
+    finished,
+    'a request for the changed files of the project',
     { method: 'GET', path: '/api/git/changes', query: { path: fromProviderState('${project_dir}', PROJECT_DIR) } },
     { status: 200, body: eachLike({ status: regex('^(ADDED|DELETED|UPDATED|MOVED)$', 'ADDED'), path: string('PLAN.md') }) },
-    async (agent) => expect((await agent.gitChanges(PROJECT_DIR))[0]?.path).toBe('PLAN.md'));
-  await add(finished, 'a request for a changed file before and after',
+    async (agent) => expect((await agent.gitChanges(PROJECT_DIR))[0]?.path).toBe('PLAN.md'),
+  );
+  await add(
+    finished,
+    'a request for a changed file before and after',
     { method: 'GET', path: '/api/git/diff', query: { path: fromProviderState('${changed_file}', `${PROJECT_DIR}/PLAN.md`) } },
     { status: 200, body: { modified: string('# Plan\n') } },
-    async (agent) => expect((await agent.gitDiff(`${PROJECT_DIR}/PLAN.md`)).modified).toBe('# Plan\n'));
-  await add(finished, 'a file uploaded into the sandbox',
+    async (agent) => expect((await agent.gitDiff(`${PROJECT_DIR}/PLAN.md`)).modified).toBe('# Plan\n'),
+  );
+  await add(
+    finished,
+    'a file uploaded into the sandbox',
     { method: 'POST', path: '/api/file/upload', query: { path: '/workspace/notes.txt' }, multipart: upload },
     { status: 200, body: { success: boolean(true) } },
-    async (agent) => expect(await agent.uploadFile('/workspace/notes.txt', new Blob(['Notes for the agent.\n'], { type: 'text/plain' }), 'notes.txt')).toEqual({ success: true }));
-  await add(finished, 'a request for the VS Code URL',
+    async (agent) =>
+      expect(
+        await agent.uploadFile('/workspace/notes.txt', new Blob(['Notes for the agent.\n'], { type: 'text/plain' }), 'notes.txt'),
+      ).toEqual({ success: true }),
+  );
+  await add(
+    finished,
+    'a request for the VS Code URL',
     { method: 'GET', path: '/api/vscode/url' },
     { status: 200, body: { url: regex('^https?://.+tkn=.+$', 'http://localhost:8001/?tkn=abc&folder=workspace') } },
-    async (agent) => expect(await agent.vscodeUrl()).toBe('http://localhost:8001/?tkn=abc&folder=workspace'));
+    async (agent) => expect(await agent.vscodeUrl()).toBe('http://localhost:8001/?tkn=abc&folder=workspace'),
+  );
 
   return written;
 }

@@ -18,9 +18,20 @@ import { openSocket, serve, startConversation } from '../agent-server/support.js
 
 type Doc = {
   asyncapi: string;
-  channels: Record<string, { address: string; messages: Record<string, { payload: { $ref: string } }>; bindings: { ws: { query: { properties: Record<string, unknown> }; headers: { properties: Record<string, unknown> } } }; 'x-close-codes': Record<string, string> }>;
+  channels: Record<
+    string,
+    {
+      address: string;
+      messages: Record<string, { payload: { $ref: string } }>;
+      bindings: { ws: { query: { properties: Record<string, unknown> }; headers: { properties: Record<string, unknown> } } };
+      'x-close-codes': Record<string, string>;
+    }
+  >;
   operations: Record<string, { action: string; messages: { $ref: string }[] }>;
-  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, { type: string; in: string; name: string }> };
+  components: {
+    schemas: Record<string, Record<string, unknown>>;
+    securitySchemes: Record<string, { type: string; in: string; name: string }>;
+  };
 };
 
 /** The errors (severity 0) a real AsyncAPI parser finds in `document`. */
@@ -45,7 +56,7 @@ describe('GET /asyncapi.json (the agent host)', () => {
     const cli = await serve(['--timings', 'instant']);
     const response = await fetch(`${cli.agentUrl}/asyncapi.json`);
     expect(response.status).toBe(200);
-    const document = await response.json() as Doc;
+    const document = (await response.json()) as Doc;
     expect(document.asyncapi).toBe('3.1.0');
     expect(await parserErrors(document)).toEqual([]);
     expect(Object.values(document.channels).map((c) => c.address)).toEqual(['/sockets/events/{conversation_id}', '/sockets/bash-events']);
@@ -53,9 +64,9 @@ describe('GET /asyncapi.json (the agent host)', () => {
     expect(document.components.schemas).not.toHaveProperty('ExecuteBashAction');
   });
 
-  it('speaks the dialect of --agent-server-version 1.1.0: the terminal\'s kinds are ExecuteBashAction/ExecuteBashObservation, and it still validates', async () => {
+  it("speaks the dialect of --agent-server-version 1.1.0: the terminal's kinds are ExecuteBashAction/ExecuteBashObservation, and it still validates", async () => {
     const cli = await serve(['--timings', 'instant', '--agent-server-version', '1.1.0']);
-    const document = await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json() as Doc;
+    const document = (await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json()) as Doc;
     expect(await parserErrors(document)).toEqual([]);
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ExecuteBashAction', 'ExecuteBashObservation']));
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('Terminal'))).toEqual([]);
@@ -70,34 +81,61 @@ describe('the document: generated from the schemas', () => {
     expect(Object.keys(document.channels.events!.messages)).toEqual([...EventKind.options, 'MessageFrame', 'AuthFrame']);
     expect(document.operations.sendEvents!.action).toBe('send');
     expect(document.operations.sendEvents!.messages.map((m) => m.$ref.split('/').at(-1))).toEqual(EventKind.options);
-    expect(document.operations.receiveEventFrames!).toMatchObject({ action: 'receive', messages: [{ $ref: '#/channels/events/messages/MessageFrame' }, { $ref: '#/channels/events/messages/AuthFrame' }] });
+    expect(document.operations.receiveEventFrames!).toMatchObject({
+      action: 'receive',
+      messages: [{ $ref: '#/channels/events/messages/MessageFrame' }, { $ref: '#/channels/events/messages/AuthFrame' }],
+    });
   });
 
   it('states the three auth ways, the query parameters and the close codes of sockets.ts', () => {
     const events = document.channels.events!;
     expect(Object.keys(events.bindings.ws.query.properties)).toEqual(['session_api_key', 'resend_mode', 'after_timestamp', 'resend_all']);
     expect(Object.keys(events.bindings.ws.headers.properties)).toEqual(['X-Session-API-Key']);
-    expect(document.components.schemas.AuthFrame).toMatchObject({ properties: { type: { const: 'auth' }, session_api_key: { type: 'string' } }, required: ['type', 'session_api_key'] });
-    expect(Object.values(document.components.securitySchemes).map((s) => `${s.in}:${s.name}`)).toEqual(['header:X-Session-API-Key', 'query:session_api_key']);
+    expect(document.components.schemas.AuthFrame).toMatchObject({
+      properties: { type: { const: 'auth' }, session_api_key: { type: 'string' } },
+      required: ['type', 'session_api_key'],
+    });
+    expect(Object.values(document.components.securitySchemes).map((s) => `${s.in}:${s.name}`)).toEqual([
+      'header:X-Session-API-Key',
+      'query:session_api_key',
+    ]);
     expect(Object.keys(events['x-close-codes']).sort()).toEqual(['1008', '1009', '1011', '1013', '4001', '4004']);
     expect(Object.keys(document.channels.bashEvents!['x-close-codes']).sort()).toEqual(['1008', '1009', '1013', '4001']);
-    expect(Object.keys(document.channels.bashEvents!.messages)).toEqual(['BashCommand', 'BashOutput', 'BashError', 'ExecuteBashRequest', 'AuthFrame']);
+    expect(Object.keys(document.channels.bashEvents!.messages)).toEqual([
+      'BashCommand',
+      'BashOutput',
+      'BashError',
+      'ExecuteBashRequest',
+      'AuthFrame',
+    ]);
   });
 
   it('rejects a frame that is not what its kind says: a MessageEvent without llm_message, an ActionEvent with an unknown tool', () => {
     const validate = validatorOf(document);
-    expect(validate('MessageEvent', { kind: 'MessageEvent', id: 'e', timestamp: 't', source: 'agent' })).toEqual(["MessageEvent must have required property 'llm_message'"]);
-    const action = { kind: 'ActionEvent', id: 'e', timestamp: 't', source: 'agent', thought: [], tool_name: 'x', tool_call_id: 'c', llm_response_id: 'r', action: { kind: 'ExecuteBashAction', command: 'ls', is_input: false, reset: false } };
+    expect(validate('MessageEvent', { kind: 'MessageEvent', id: 'e', timestamp: 't', source: 'agent' })).toEqual([
+      "MessageEvent must have required property 'llm_message'",
+    ]);
+    const action = {
+      kind: 'ActionEvent',
+      id: 'e',
+      timestamp: 't',
+      source: 'agent',
+      thought: [],
+      tool_name: 'x',
+      tool_call_id: 'c',
+      llm_response_id: 'r',
+      action: { kind: 'ExecuteBashAction', command: 'ls', is_input: false, reset: false },
+    };
     expect(validate('ActionEvent', action).length).toBeGreaterThan(0);
     expect(validate('ActionEvent', { ...action, action: { ...action.action, kind: 'TerminalAction' } })).toEqual([]);
   });
 });
 
 describe('/sockets/events/{conversation_id}: what it sends matches the document', () => {
-  it('every frame of a run (the state, the history, the run a message frame starts) validates against its kind\'s payload', async () => {
+  it("every frame of a run (the state, the history, the run a message frame starts) validates against its kind's payload", async () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
-    const document = await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json() as Doc;
+    const document = (await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json()) as Doc;
     const validate = validatorOf(document);
     const socket = openSocket(cli.agentUrl, conversation.id, 'resend_mode=all');
     await new Promise((r) => socket.ws.on('open', r));
@@ -110,7 +148,9 @@ describe('/sockets/events/{conversation_id}: what it sends matches the document'
     socket.ws.send(JSON.stringify(message));
     const frames = await socket.received(18);
     socket.ws.close();
-    expect(new Set(frames.map((f) => f.kind))).toEqual(new Set(['ConversationStateUpdateEvent', 'SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent']));
+    expect(new Set(frames.map((f) => f.kind))).toEqual(
+      new Set(['ConversationStateUpdateEvent', 'SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent']),
+    );
     expect(frames.flatMap((frame) => validate(String(frame.kind), frame))).toEqual([]);
   });
 });
@@ -121,8 +161,13 @@ describe('fakehands drift --asyncapi A B', () => {
 
   it('reports exactly the renamed kinds between the Nov 2025 dialect (1.1.0) and the newest, and nothing else', () => {
     expect(compareAsyncApi(nov2025, newest)).toEqual({
-      added: [], removed: [], changed: [],
-      renamed: [{ from: 'ExecuteBashAction', to: 'TerminalAction' }, { from: 'ExecuteBashObservation', to: 'TerminalObservation' }],
+      added: [],
+      removed: [],
+      changed: [],
+      renamed: [
+        { from: 'ExecuteBashAction', to: 'TerminalAction' },
+        { from: 'ExecuteBashObservation', to: 'TerminalObservation' },
+      ],
     });
     expect(compareAsyncApi(newest, newest)).toEqual({ added: [], removed: [], renamed: [], changed: [] });
   });
@@ -135,7 +180,9 @@ describe('fakehands drift --asyncapi A B', () => {
     delete message.properties.llm_message;
     (provider.components.schemas.AgentErrorEvent as { properties: Record<string, unknown> }).properties.error = { type: 'integer' };
     expect(compareAsyncApi(newest, provider)).toEqual({
-      added: ['GoalEvent'], removed: ['PauseEvent'], renamed: [],
+      added: ['GoalEvent'],
+      removed: ['PauseEvent'],
+      renamed: [],
       changed: [
         { kind: 'AgentErrorEvent', field: 'error', change: 'string (required) → integer (required)' },
         { kind: 'MessageEvent', field: 'llm_message', change: 'removed' },
@@ -152,10 +199,13 @@ describe('fakehands drift --asyncapi A B', () => {
     let out = '';
     expect(await runDrift(['--asyncapi', join(dir, 'a.json'), join(dir, 'b.json')], (text) => (out += text))).toBe(1);
     expect(out.trimEnd().split('\n').slice(1)).toEqual([
-      '  renamed: ExecuteBashAction → TerminalAction', '  renamed: ExecuteBashObservation → TerminalObservation',
+      '  renamed: ExecuteBashAction → TerminalAction',
+      '  renamed: ExecuteBashObservation → TerminalObservation',
       'kinds renamed: 2; removed: 0; added: 0; fields changed: 0',
     ]);
     expect(await runDrift(['--asyncapi', join(dir, 'b.json'), join(dir, 'b.json')], () => undefined)).toBe(0);
-    await expect(runDrift(['--asyncapi', join(dir, 'a.json')], () => undefined)).rejects.toThrow('drift --asyncapi needs two documents: --asyncapi A B (files or URLs)');
+    await expect(runDrift(['--asyncapi', join(dir, 'a.json')], () => undefined)).rejects.toThrow(
+      'drift --asyncapi needs two documents: --asyncapi A B (files or URLs)',
+    );
   });
 });

@@ -21,7 +21,8 @@ const AGENT_CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${AGENT_PROVID
 const KEY = 'verify-key';
 
 /** The standalone fake as a provider under test: instant timings, nothing but the default spec. */
-const startProvider = (extra: string[] = []) => startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY, ...extra]);
+const startProvider = (extra: string[] = []) =>
+  startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY, ...extra]);
 const verify = (url: string, extra: string[] = []) => runCli(['verify', '--base-url', url, '--api-key', KEY, ...extra]);
 
 /** The description of every interaction the verifier listed as failed. */
@@ -34,31 +35,71 @@ describe('consumer contracts', () => {
   it('regenerate, in a folder of their own, exactly the committed contracts/ (run `npm run contracts` after changing them)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-contracts-'));
     expect(await writeContracts(dir)).toBe(EXPECTED_INTERACTIONS);
-    expect((await readdir(dir)).filter((f) => f.endsWith('.json')).sort()).toEqual([`fakehands-client-${PROVIDER_NAME}.json`, `fakehands-client-${AGENT_PROVIDER_NAME}.json`]);
-    for (const [file, committed, count] of [[`fakehands-client-${PROVIDER_NAME}.json`, CONTRACT_FILE, APP_INTERACTIONS], [`fakehands-client-${AGENT_PROVIDER_NAME}.json`, AGENT_CONTRACT_FILE, AGENT_INTERACTIONS]] as const) {
+    expect((await readdir(dir)).filter((f) => f.endsWith('.json')).sort()).toEqual([
+      `fakehands-client-${PROVIDER_NAME}.json`,
+      `fakehands-client-${AGENT_PROVIDER_NAME}.json`,
+    ]);
+    for (const [file, committed, count] of [
+      [`fakehands-client-${PROVIDER_NAME}.json`, CONTRACT_FILE, APP_INTERACTIONS],
+      [`fakehands-client-${AGENT_PROVIDER_NAME}.json`, AGENT_CONTRACT_FILE, AGENT_INTERACTIONS],
+    ] as const) {
       const text = await readFile(join(dir, file), 'utf8');
-      expect(JSON.parse(text), 'the committed contracts differ from what the consumer tests write: run `npm run contracts` and commit').toEqual(JSON.parse(await readFile(committed, 'utf8')));
+      expect(
+        JSON.parse(text),
+        'the committed contracts differ from what the consumer tests write: run `npm run contracts` and commit',
+      ).toEqual(JSON.parse(await readFile(committed, 'utf8')));
       expect((JSON.parse(text) as { interactions: unknown[] }).interactions).toHaveLength(count);
       expect(text.toLowerCase()).not.toContain('x-session-api-key');
       expect(text).not.toContain('consumer-test-key');
     }
     const endpoints = async (file: string) => {
       const pact = JSON.parse(await readFile(file, 'utf8')) as { interactions: { request: { method: string; path: string } }[] };
-      return [...new Set(pact.interactions.map((i) => `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}').replace(/[0-9a-f]{32}|[0-9a-f-]{36}/, '{cid}')}`))].sort();
+      return [
+        ...new Set(
+          pact.interactions.map(
+            (i) =>
+              `${i.request.method} ${i.request.path.replace(/oh-agent-server-\w+/, '{id}').replace(/[0-9a-f]{32}|[0-9a-f-]{36}/, '{cid}')}`,
+          ),
+        ),
+      ].sort();
     };
-    expect(await endpoints(CONTRACT_FILE)).toEqual([
-      'DELETE /api/v1/app-conversations/{cid}', 'GET /api/v1/app-conversations', 'GET /api/v1/app-conversations/search',
-      'GET /api/v1/app-conversations/{cid}/file', 'GET /api/v1/sandbox-specs/search', 'GET /api/v1/sandboxes', 'GET /api/v1/sandboxes/search',
-      'PATCH /api/v1/app-conversations/{cid}', 'POST /api/add-git-providers', 'POST /api/conversations', 'POST /api/v1/app-conversations',
-      'POST /api/v1/app-conversations/{cid}/send-message', 'POST /api/v1/sandboxes', 'POST /api/v1/sandboxes/{id}/pause', 'POST /api/v1/sandboxes/{id}/resume',
-    ].sort());
+    expect(await endpoints(CONTRACT_FILE)).toEqual(
+      [
+        'DELETE /api/v1/app-conversations/{cid}',
+        'GET /api/v1/app-conversations',
+        'GET /api/v1/app-conversations/search',
+        'GET /api/v1/app-conversations/{cid}/file',
+        'GET /api/v1/sandbox-specs/search',
+        'GET /api/v1/sandboxes',
+        'GET /api/v1/sandboxes/search',
+        'PATCH /api/v1/app-conversations/{cid}',
+        'POST /api/add-git-providers',
+        'POST /api/conversations',
+        'POST /api/v1/app-conversations',
+        'POST /api/v1/app-conversations/{cid}/send-message',
+        'POST /api/v1/sandboxes',
+        'POST /api/v1/sandboxes/{id}/pause',
+        'POST /api/v1/sandboxes/{id}/resume',
+      ].sort(),
+    );
     // The agent REST calls of the Nov 2025 web client (v1-conversation-service.api.ts, event-service.api.ts, v1-git-service.api.ts),
     // and Agent Canvas's through the TypeScript client: start a conversation, interrupt (issue 31).
-    expect(await endpoints(AGENT_CONTRACT_FILE)).toEqual([
-      'POST /api/conversations', 'POST /api/conversations/{cid}/interrupt', 'GET /api/conversations/{cid}', 'GET /api/conversations/{cid}/events/search', 'GET /api/git/changes', 'GET /api/git/diff', 'GET /api/vscode/url',
-      'POST /api/conversations/{cid}/events', 'POST /api/conversations/{cid}/events/respond_to_confirmation', 'POST /api/conversations/{cid}/pause',
-      'POST /api/conversations/{cid}/run', 'POST /api/file/upload',
-    ].sort());
+    expect(await endpoints(AGENT_CONTRACT_FILE)).toEqual(
+      [
+        'POST /api/conversations',
+        'POST /api/conversations/{cid}/interrupt',
+        'GET /api/conversations/{cid}',
+        'GET /api/conversations/{cid}/events/search',
+        'GET /api/git/changes',
+        'GET /api/git/diff',
+        'GET /api/vscode/url',
+        'POST /api/conversations/{cid}/events',
+        'POST /api/conversations/{cid}/events/respond_to_confirmation',
+        'POST /api/conversations/{cid}/pause',
+        'POST /api/conversations/{cid}/run',
+        'POST /api/file/upload',
+      ].sort(),
+    );
   });
 });
 
@@ -69,7 +110,11 @@ describe('consumer contracts', () => {
 const VERIFY_TIMEOUT_MS = 240_000;
 
 /** The lines after the verifier's own report: the summary `fakehands verify` ends with. */
-const summary = (stdout: string) => stdout.slice(stdout.lastIndexOf('\nfakehands verify: ') + 1).trimEnd().split('\n');
+const summary = (stdout: string) =>
+  stdout
+    .slice(stdout.lastIndexOf('\nfakehands verify: ') + 1)
+    .trimEnd()
+    .split('\n');
 
 describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
   it('passes the committed contracts against the standalone fake', async () => {
@@ -84,7 +129,9 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
   it('cleans up what the provider states created', async () => {
     const provider = await startProvider();
     await verify(provider.url);
-    const state = await (await fetch(`${provider.url}/_fakehands/state`, { headers: { 'x-session-api-key': KEY } })).json() as { sandboxes: unknown[] };
+    const state = (await (await fetch(`${provider.url}/_fakehands/state`, { headers: { 'x-session-api-key': KEY } })).json()) as {
+      sandboxes: unknown[];
+    };
     expect(state.sandboxes).toEqual([]);
   });
 
@@ -97,8 +144,9 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
       'a request to create a conversation without a session API key',
       'a request to store git providers without a session API key',
     ]);
-    const hint = 'HINT: the provider answered GET /api/conversations without a session API key: it does not ask for one, so the interactions that expect a 401 fail. '
-      + 'Start it with keys checked (fakehands serve --api-key KEY, not --auth none as npm start does) and pass the same key with --api-key.';
+    const hint =
+      'HINT: the provider answered GET /api/conversations without a session API key: it does not ask for one, so the interactions that expect a 401 fail. ' +
+      'Start it with keys checked (fakehands serve --api-key KEY, not --auth none as npm start does) and pass the same key with --api-key.';
     // Said before the verifier's long report, and again in the summary, which ends the output.
     expect(stdout.split('\n')).toContain(`fakehands verify: ${hint}`);
     expect(summary(stdout)).toEqual([
@@ -114,12 +162,18 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
 
   it('fails fast against a provider that answers every success in a wrong shape: each state names the route and the field, the agent contract runs too, the summary counts (#29 finding 15)', async () => {
     const provider = await startProvider();
-    const url = await startBrokenProvider(provider.url, (_req, answer) => (answer.status < 300 ? { status: 200, body: { unexpected: true } } : null));
+    const url = await startBrokenProvider(provider.url, (_req, answer) =>
+      answer.status < 300 ? { status: 200, body: { unexpected: true } } : null,
+    );
     const { code, stdout, stderr } = await verify(url);
     expect(code).toBe(1);
     const lines = summary(stdout);
     expect(lines[0]).toBe(`fakehands verify: ${url} against 2 pact file(s)`);
-    expect(lines[1]).toMatch(new RegExp(`^  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}; failed: (\\d+); passed: (\\d+)$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}; failed: (\\d+); passed: (\\d+)$`,
+      ),
+    );
     const [, failed, passed] = /failed: (\d+); passed: (\d+)/.exec(lines[1]!)!;
     expect(Number(failed) + Number(passed)).toBe(EXPECTED_INTERACTIONS);
     expect(lines.at(-1)).toBe('  verification FAILED');
@@ -131,9 +185,16 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
       '  FAILED: provider state "a conversation whose agent has finished a run" failed: POST /api/v1/app-conversations answered a start task in the wrong shape: `id`: Invalid input: expected string, received undefined (got {"unexpected":true})',
       // Each failed interaction with its difference.
       '  FAILED: interaction failed: Given the service is up - a request to store a git provider token ($: Actual map is missing the following keys: message)',
-    ]) expect(lines).toContain(line);
+    ])
+      expect(lines).toContain(line);
     // The agent server's contract ran too.
-    expect(lines.some((l) => l.startsWith('  FAILED: interaction failed: Given a conversation whose agent has finished a run - a request for the conversation ('))).toBe(true);
+    expect(
+      lines.some((l) =>
+        l.startsWith(
+          '  FAILED: interaction failed: Given a conversation whose agent has finished a run - a request for the conversation (',
+        ),
+      ),
+    ).toBe(true);
     expect(stdout).not.toMatch(/timed out after|is not iterable|task undefined|without a summary/);
     expect(stderr).toBe('');
   });
@@ -143,21 +204,42 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
     const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', 'not-the-key']);
     expect(code).toBe(1);
     expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 0`);
-    expect(stdout).toContain('FAILED: the provider refused the session API key (401 on GET /api/conversations): pass the key it expects with --api-key (or apiKey)');
+    expect(stdout).toContain(
+      'FAILED: the provider refused the session API key (401 on GET /api/conversations): pass the key it expects with --api-key (or apiKey)',
+    );
     expect(stdout).not.toContain('not-the-key');
   });
 
   const broken: [string, Breakage, string[]][] = [
-    ['answers pause with the wrong shape',
+    [
+      'answers pause with the wrong shape',
       (req, answer) => (req.path.endsWith('/pause') && answer.status === 200 ? { status: 200, body: { paused: true } } : null),
-      ['a request to pause a running sandbox']],
-    ['loses the session_api_key field of a sandbox',
-      (req, answer) => (req.method === 'GET' && req.path === '/api/v1/sandboxes' && Array.isArray(answer.body)
-        ? { status: 200, body: answer.body.map((s: Record<string, unknown> | null) => { if (!s) return s; const { session_api_key: _gone, ...rest } = s; return rest; }) } : null),
-      ['a request for a running sandbox by id']],
-    ['answers validation errors in a shape that is not FastAPI\'s',
+      ['a request to pause a running sandbox'],
+    ],
+    [
+      'loses the session_api_key field of a sandbox',
+      (req, answer) =>
+        req.method === 'GET' && req.path === '/api/v1/sandboxes' && Array.isArray(answer.body)
+          ? {
+              status: 200,
+              body: answer.body.map((s: Record<string, unknown> | null) => {
+                if (!s) return s;
+                const { session_api_key: _gone, ...rest } = s;
+                return rest;
+              }),
+            }
+          : null,
+      ['a request for a running sandbox by id'],
+    ],
+    [
+      "answers validation errors in a shape that is not FastAPI's",
       (_req, answer) => (answer.status === 422 ? { status: 422, body: { error: 'invalid request' } } : null),
-      ['a request for sandboxes with a limit of 0', 'a request to create a conversation with an unknown git provider', 'a request to store a token for a provider that does not exist']],
+      [
+        'a request for sandboxes with a limit of 0',
+        'a request to create a conversation with an unknown git provider',
+        'a request to store a token for a provider that does not exist',
+      ],
+    ],
   ];
 
   it.each(broken)('fails against a provider that %s, naming the broken interaction', async (_name, breakage, expected) => {
@@ -171,18 +253,30 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
 
   it('verifies the agent server behind conversation_url and fails against one that answers the VS Code URL without a token, naming that interaction alone', async () => {
     const provider = await startProvider();
-    const agent = await startBrokenProvider(provider.agentUrl, (req) => (req.path === '/api/vscode/url' ? { status: 200, body: { url: null } } : null));
-    const app = await startBrokenProvider(provider.url, (req, answer) => (req.method === 'GET' && req.path === '/api/v1/app-conversations' && Array.isArray(answer.body)
-      ? { status: 200, body: (answer.body as ({ conversation_url: string | null } | null)[]).map((c) => (c?.conversation_url ? { ...c, conversation_url: c.conversation_url.replace(provider.agentUrl, agent) } : c)) } : null));
+    const agent = await startBrokenProvider(provider.agentUrl, (req) =>
+      req.path === '/api/vscode/url' ? { status: 200, body: { url: null } } : null,
+    );
+    const app = await startBrokenProvider(provider.url, (req, answer) =>
+      req.method === 'GET' && req.path === '/api/v1/app-conversations' && Array.isArray(answer.body)
+        ? {
+            status: 200,
+            body: (answer.body as ({ conversation_url: string | null } | null)[]).map((c) =>
+              c?.conversation_url ? { ...c, conversation_url: c.conversation_url.replace(provider.agentUrl, agent) } : c,
+            ),
+          }
+        : null,
+    );
     const { code, stdout } = await verify(app);
     expect(failedInteractions(stdout)).toEqual(['a request for the VS Code URL']);
     expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}`);
     expect(code).toBe(1);
   });
 
-  it('fails with the state handler\'s own error when a provider state cannot be set up', async () => {
+  it("fails with the state handler's own error when a provider state cannot be set up", async () => {
     const provider = await startProvider();
-    const url = await startBrokenProvider(provider.url, (req) => (req.method === 'POST' && req.path === '/api/v1/sandboxes' ? { status: 500, body: { detail: 'boom' } } : null));
+    const url = await startBrokenProvider(provider.url, (req) =>
+      req.method === 'POST' && req.path === '/api/v1/sandboxes' ? { status: 500, body: { detail: 'boom' } } : null,
+    );
     const { code, stdout } = await verify(url);
     expect(code).toBe(1);
     expect(stdout).toContain('FAILED: provider state "a RUNNING sandbox exists" failed: POST /api/v1/sandboxes answered 500: boom');
@@ -212,7 +306,9 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
 
   it('fails when fewer interactions are verified than the contracts hold (here a PACT_DESCRIPTION filter skips all but one)', async () => {
     const provider = await startProvider();
-    const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', KEY], { PACT_DESCRIPTION: 'a request to pause a running sandbox' });
+    const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', KEY], {
+      PACT_DESCRIPTION: 'a request to pause a running sandbox',
+    });
     expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 1`);
     expect(stdout).toContain(`FAILED: 1 ${PROVIDER_NAME} interactions were verified, but the contracts hold ${APP_INTERACTIONS}`);
     expect(stdout).toContain(`FAILED: 0 ${AGENT_PROVIDER_NAME} interactions were verified, but the contracts hold ${AGENT_INTERACTIONS}`);
@@ -228,15 +324,27 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
     expect(stdout).toContain('verification FAILED');
   });
 
-  it('names the provider state that never came true, within Pact\'s own state timeout (a sandbox that never runs)', async () => {
+  it("names the provider state that never came true, within Pact's own state timeout (a sandbox that never runs)", async () => {
     const provider = await startProvider();
-    const url = await startBrokenProvider(provider.url, (req, answer) => (req.method === 'GET' && req.path === '/api/v1/sandboxes' && Array.isArray(answer.body)
-      ? { status: 200, body: (answer.body as { status: string }[]).map((s) => (s && s.status === 'RUNNING' ? { ...s, status: 'STARTING' } : s)) } : null));
+    const url = await startBrokenProvider(provider.url, (req, answer) =>
+      req.method === 'GET' && req.path === '/api/v1/sandboxes' && Array.isArray(answer.body)
+        ? {
+            status: 200,
+            body: (answer.body as { status: string }[]).map((s) => (s && s.status === 'RUNNING' ? { ...s, status: 'STARTING' } : s)),
+          }
+        : null,
+    );
     const { verifyProvider } = await import('../../src/pact/verify.js');
     const lines: string[] = [];
     const result = await verifyProvider({ baseUrl: url, apiKey: KEY, stateTimeoutMs: 1500, report: (line) => lines.push(line) });
     expect(result.ok).toBe(false);
-    expect(result.problems.some((p) => /^provider state "a RUNNING sandbox exists" failed: timed out after 1500 ms waiting for sandbox oh-agent-server-\w+ to be RUNNING \(last seen: "STARTING"\)$/.test(p))).toBe(true);
+    expect(
+      result.problems.some((p) =>
+        /^provider state "a RUNNING sandbox exists" failed: timed out after 1500 ms waiting for sandbox oh-agent-server-\w+ to be RUNNING \(last seen: "STARTING"\)$/.test(
+          p,
+        ),
+      ),
+    ).toBe(true);
     expect(lines.at(-1)).toBe('  verification FAILED');
   });
 

@@ -12,7 +12,9 @@ describe('createManualClock', () => {
 
   it('refuses to go backwards or by a non-number, saying what to do instead', () => {
     const clock = createManualClock();
-    expect(() => clock.advance(-1)).toThrow('Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got -1. Time never goes backwards; use clock.set() to jump.');
+    expect(() => clock.advance(-1)).toThrow(
+      'Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got -1. Time never goes backwards; use clock.set() to jump.',
+    );
     expect(() => clock.advance(Number.NaN)).toThrow(/got NaN/);
     expect(() => clock.set('not a date')).toThrow('Failed to set the fake clock: "not a date" is not a valid date.');
   });

@@ -12,9 +12,14 @@ async function recordingFake(fixture = 'empty') {
   const heard: StateChange[][] = [];
   fake.onChange((changes) => void heard.push([...changes]));
   const get = (path: string) => fake.fetch(new Request(`${BASE}${path}`));
-  const post = (path: string, body?: unknown) => fake.fetch(new Request(`${BASE}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  }));
+  const post = (path: string, body?: unknown) =>
+    fake.fetch(
+      new Request(`${BASE}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   return { fake, heard, get, post };
 }
 
@@ -28,37 +33,45 @@ describe('fake.onChange', () => {
 
   it('hears a sandbox created by a request, before the answer arrives', async () => {
     const { heard, post } = await recordingFake();
-    const sandbox = await (await post('/api/v1/sandboxes')).json() as { id: string };
+    const sandbox = (await (await post('/api/v1/sandboxes')).json()) as { id: string };
     expect(heard).toEqual([[{ entity: 'sandbox', action: 'created', id: sandbox.id }]]);
   });
 
   it('hears a sandbox failed by a sandbox_error fault fired by a GET', async () => {
     const { fake, heard, get, post } = await recordingFake();
-    const sandbox = await (await post('/api/v1/sandboxes')).json() as { id: string };
+    const sandbox = (await (await post('/api/v1/sandboxes')).json()) as { id: string };
     fake.faults.add({ kind: 'sandbox_error', method: 'GET', path: '/api/v1/sandboxes', sandbox_id: sandbox.id });
-    const [read] = await (await get(`/api/v1/sandboxes?id=${sandbox.id}`)).json() as { status: string }[];
+    const [read] = (await (await get(`/api/v1/sandboxes?id=${sandbox.id}`)).json()) as { status: string }[];
     expect(read!.status).toBe('ERROR');
-    expect(heard.at(-1)).toEqual([{ entity: 'sandbox', action: 'updated', id: sandbox.id, fields: ['status', 'status_changed_at', 'status_detail'] }]);
+    expect(heard.at(-1)).toEqual([
+      { entity: 'sandbox', action: 'updated', id: sandbox.id, fields: ['status', 'status_changed_at', 'status_detail'] },
+    ]);
   });
 
   it('hears failSandbox() called from code', async () => {
     const { fake, heard, post } = await recordingFake();
-    const sandbox = await (await post('/api/v1/sandboxes')).json() as { id: string };
+    const sandbox = (await (await post('/api/v1/sandboxes')).json()) as { id: string };
     await fake.service.failSandbox(sandbox.id);
-    expect(heard.at(-1)).toEqual([{ entity: 'sandbox', action: 'updated', id: sandbox.id, fields: ['status', 'status_changed_at', 'status_detail'] }]);
+    expect(heard.at(-1)).toEqual([
+      { entity: 'sandbox', action: 'updated', id: sandbox.id, fields: ['status', 'status_changed_at', 'status_detail'] },
+    ]);
   });
 
   it('hears the time-driven steps of a start task, materialised by the first read after the clock moved', async () => {
     const { fake, heard, get, post } = await recordingFake();
-    const task = await (await post('/api/v1/app-conversations', {})).json() as { id: string };
+    const task = (await (await post('/api/v1/app-conversations', {})).json()) as { id: string };
     heard.length = 0;
     fake.clock.advance(60_000);
     await get('/api/v1/sandboxes/search');
     const changes = heard.flat();
-    expect(changes.filter((c) => c.entity === 'start_task').every((c) => c.id!.replaceAll('-', '') === task.id && c.action === 'updated')).toBe(true);
+    expect(
+      changes.filter((c) => c.entity === 'start_task').every((c) => c.id!.replaceAll('-', '') === task.id && c.action === 'updated'),
+    ).toBe(true);
     // WAITING_FOR_SANDBOX, PREPARING_REPOSITORY, RUNNING_SETUP_SCRIPT, SETTING_UP_GIT_HOOKS, SETTING_UP_SKILLS, STARTING_CONVERSATION, READY
     expect(changes.filter((c) => c.entity === 'start_task')).toHaveLength(7);
-    expect(changes.filter((c) => c.entity === 'conversation')).toEqual([{ entity: 'conversation', action: 'created', id: expect.any(String) }]);
+    expect(changes.filter((c) => c.entity === 'conversation')).toEqual([
+      { entity: 'conversation', action: 'created', id: expect.any(String) },
+    ]);
   });
 
   it('hears a reset as the whole state replaced', async () => {

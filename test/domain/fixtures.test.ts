@@ -4,7 +4,8 @@ import { FakehandsError, createFake, generateFixture } from '../../src/index.js'
 import { DEFAULT_FIXTURE_OPTIONS } from '../../src/domain/fixtures/generate.js';
 import { Fixture } from '../../src/schemas/fixture.js';
 
-const readJson = async (name: string) => JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')) as unknown;
+const readJson = async (name: string) =>
+  JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8')) as unknown;
 
 describe('fixtures/default.json', () => {
   it('is valid and holds a realistic mix: every sandbox status, V0 and V1, every trigger, finished and running start tasks', async () => {
@@ -56,7 +57,9 @@ describe('createFake({ fixture })', () => {
     const fixture = generateFixture({ conversations: 3 });
     (fixture.sandboxes as { status: string }[])[1]!.status = 'SLEEPING';
     await expect(createFake({ fixture })).rejects.toThrow(FakehandsError);
-    await expect(createFake({ fixture })).rejects.toThrow(/^Failed to load the fixture \(object\): sandboxes\[1\]\.status: Invalid option: expected one of "STARTING"\|"RUNNING"\|"PAUSED"\|"ERROR"/);
+    await expect(createFake({ fixture })).rejects.toThrow(
+      /^Failed to load the fixture \(object\): sandboxes\[1\]\.status: Invalid option: expected one of "STARTING"\|"RUNNING"\|"PAUSED"\|"ERROR"/,
+    );
   });
 
   it('rejects a dangling sandbox spec reference and a duplicate id', async () => {
@@ -100,7 +103,9 @@ describe('the fixtures bundled for the browser', () => {
       const file: unknown = JSON.parse(await readFile(new URL(`../../fixtures/${name}.json`, import.meta.url), 'utf8'));
       expect([name, JSON.parse(JSON.stringify(BUILT_IN_PAGE_FIXTURES[name]!()))]).toEqual([name, file]);
     }
-    expect(PACKAGE_VERSION).toBe((JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+    expect(PACKAGE_VERSION).toBe(
+      (JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+    );
   });
 
   it('are in their parsed form, every default written out: a page stores them without their schemas', async () => {
@@ -115,7 +120,9 @@ describe('the fixtures bundled for the browser', () => {
     const { replayChooser } = await import('../../src/browser/default-fixture.js');
     const { generateWith, DEFAULT_FIXTURE_OPTIONS } = await import('../../src/domain/fixtures/generate-core.js');
     const { DEFAULT_FIXTURE_SETTINGS } = await import('../../src/browser/fixtures.generated.js');
-    expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser(['a word where a pick was recorded']), DEFAULT_FIXTURE_SETTINGS)).toThrow('do not match its generator at draw 0 (run npm run fixtures)');
+    expect(() =>
+      generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser(['a word where a pick was recorded']), DEFAULT_FIXTURE_SETTINGS),
+    ).toThrow('do not match its generator at draw 0 (run npm run fixtures)');
     expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser([99]), DEFAULT_FIXTURE_SETTINGS)).toThrow('at draw 0');
     expect(() => generateWith(DEFAULT_FIXTURE_OPTIONS, replayChooser([]), DEFAULT_FIXTURE_SETTINGS)).toThrow('at draw 0');
   });

@@ -72,7 +72,10 @@ describe('settleSandboxStatus', () => {
   it('moves STARTING to RUNNING exactly at the start-up time, dated then', () => {
     const t = REALISTIC_TIMINGS;
     expect(settleSandboxStatus('STARTING', 1000, 1000 + t.sandboxStartMs - 1, t)).toEqual({ status: 'STARTING', sinceMs: 1000 });
-    expect(settleSandboxStatus('STARTING', 1000, 1000 + t.sandboxStartMs + 500, t)).toEqual({ status: 'RUNNING', sinceMs: 1000 + t.sandboxStartMs });
+    expect(settleSandboxStatus('STARTING', 1000, 1000 + t.sandboxStartMs + 500, t)).toEqual({
+      status: 'RUNNING',
+      sinceMs: 1000 + t.sandboxStartMs,
+    });
     expect(settleSandboxStatus('PAUSED', 0, 1e9, t)).toEqual({ status: 'PAUSED', sinceMs: 0 });
   });
 });
@@ -82,14 +85,31 @@ describe('nextTaskStep', () => {
   const running = { status: 'RUNNING' as const, sinceMs: 5000 };
   it('waits for the sandbox to run, then goes on one step at a time, PREPARING_REPOSITORY always, SETTING_UP_SKILLS before STARTING_CONVERSATION', () => {
     expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { sandboxId: 's', sandbox: { status: 'STARTING', sinceMs: 0 } }, t)).toBeNull();
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { sandboxId: 's', sandbox: running }, t)).toEqual({ status: 'PREPARING_REPOSITORY', atMs: 5000 });
-    expect(nextTaskStep('SETTING_UP_GIT_HOOKS', 10, { sandboxId: 's', sandbox: running }, t)).toEqual({ status: 'SETTING_UP_SKILLS', atMs: 10 + t.startTaskStepMs });
-    expect(nextTaskStep('STARTING_CONVERSATION', 10, { sandboxId: 's', sandbox: running }, t)).toEqual({ status: 'READY', atMs: 10 + t.startTaskStepMs });
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 0, { sandboxId: 's', sandbox: running }, t)).toEqual({
+      status: 'PREPARING_REPOSITORY',
+      atMs: 5000,
+    });
+    expect(nextTaskStep('SETTING_UP_GIT_HOOKS', 10, { sandboxId: 's', sandbox: running }, t)).toEqual({
+      status: 'SETTING_UP_SKILLS',
+      atMs: 10 + t.startTaskStepMs,
+    });
+    expect(nextTaskStep('STARTING_CONVERSATION', 10, { sandboxId: 's', sandbox: running }, t)).toEqual({
+      status: 'READY',
+      atMs: 10 + t.startTaskStepMs,
+    });
     expect(nextTaskStep('READY', 0, { sandboxId: 's', sandbox: running }, t)).toBeNull();
   });
 
-  it('ends in ERROR with the real service\'s words when the sandbox is gone or failed (live_status_app_conversation_service.py, _wait_for_sandbox_start)', () => {
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { sandboxId: 'oh-x', sandbox: null }, t)).toEqual({ status: 'ERROR', atMs: 7, detail: 'Sandbox not found: oh-x' });
-    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { sandboxId: 'oh-x', sandbox: { status: 'ERROR', sinceMs: 9 } }, t)).toEqual({ status: 'ERROR', atMs: 9, detail: 'Sandbox status: SandboxStatus.ERROR' });
+  it("ends in ERROR with the real service's words when the sandbox is gone or failed (live_status_app_conversation_service.py, _wait_for_sandbox_start)", () => {
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { sandboxId: 'oh-x', sandbox: null }, t)).toEqual({
+      status: 'ERROR',
+      atMs: 7,
+      detail: 'Sandbox not found: oh-x',
+    });
+    expect(nextTaskStep('WAITING_FOR_SANDBOX', 7, { sandboxId: 'oh-x', sandbox: { status: 'ERROR', sinceMs: 9 } }, t)).toEqual({
+      status: 'ERROR',
+      atMs: 9,
+      detail: 'Sandbox status: SandboxStatus.ERROR',
+    });
   });
 });

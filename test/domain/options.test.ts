@@ -10,10 +10,14 @@ const BASE = 'http://localhost:3000';
 async function fakeWith(options: FakeOptionsInput) {
   const fake = await createFake({ auth: 'none', fixture: 'empty', ...options });
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fake.fetch(new Request(`${BASE}${path}`, {
-      method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    }));
-    return { status: response.status, body: await response.json() as unknown };
+    const response = await fake.fetch(
+      new Request(`${BASE}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    return { status: response.status, body: (await response.json()) as unknown };
   };
   return { fake, call };
 }
@@ -24,7 +28,10 @@ describe('option journalSize', () => {
     await call('GET', '/api/v1/sandboxes/search?limit=1');
     await call('GET', '/api/v1/sandboxes/search?limit=2');
     await call('GET', '/api/v1/sandboxes/search?limit=3');
-    expect(fake.journal.entries().map((e) => [e.seq, e.query])).toEqual([[2, '?limit=2'], [3, '?limit=3']]);
+    expect(fake.journal.entries().map((e) => [e.seq, e.query])).toEqual([
+      [2, '?limit=2'],
+      [3, '?limit=3'],
+    ]);
   });
 });
 
@@ -84,7 +91,9 @@ describe('fault limit', () => {
 
   it('refuses a bad fault with a message naming the field', () => {
     return fakeWith({}).then(({ fake }) => {
-      expect(() => fake.faults.add({ kind: 'status', path: 'no-slash', status: 503 })).toThrow('Failed to add a fault: path: a path pattern starts with "/".');
+      expect(() => fake.faults.add({ kind: 'status', path: 'no-slash', status: 503 })).toThrow(
+        'Failed to add a fault: path: a path pattern starts with "/".',
+      );
     });
   });
 });

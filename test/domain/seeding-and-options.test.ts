@@ -3,9 +3,14 @@ import { createFake } from '../../src/index.js';
 
 async function scenario(seed: number) {
   const fake = await createFake({ seed, fixture: 'empty', auth: 'none', clock: 'manual' });
-  const post = (path: string, body?: unknown) => fake.fetch(new Request(`http://localhost:3000${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  }));
+  const post = (path: string, body?: unknown) =>
+    fake.fetch(
+      new Request(`http://localhost:3000${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
   await post('/api/v1/sandboxes');
   await post('/api/conversations', {});
   await post('/api/v1/app-conversations', { selected_repository: 'a/b' });
@@ -14,16 +19,19 @@ async function scenario(seed: number) {
 }
 
 describe('clock (default system)', () => {
-  it('agrees with the client\'s Date.now(), and fixture times are relative to the clock\'s start', async () => {
+  it("agrees with the client's Date.now(), and fixture times are relative to the clock's start", async () => {
     const fake = await createFake({ auth: 'none' });
     expect(Math.abs(fake.clock.now() - Date.now())).toBeLessThan(1000);
     const { conversations } = await fake.snapshot();
-    const newest = conversations.map((c) => Date.parse(c.created_at)).sort().at(-1)!;
+    const newest = conversations
+      .map((c) => Date.parse(c.created_at))
+      .sort()
+      .at(-1)!;
     expect(Date.now() - newest).toBeGreaterThan(0);
     expect(Date.now() - newest).toBeLessThan(3600_000);
   });
 
-  it('follows vitest\'s fake timers: a sandbox runs when the faked time has passed', async () => {
+  it("follows vitest's fake timers: a sandbox runs when the faked time has passed", async () => {
     vi.useFakeTimers({ now: new Date('2030-05-01T12:00:00Z') });
     try {
       const fake = await createFake({ auth: 'none', fixture: 'empty' });

@@ -20,11 +20,21 @@ const AGENT = 'http://localhost:3001';
 
 /** A running conversation of `fake` (manual clock) and calls on its agent host. */
 async function liveConversation(fake: Fake) {
-  const json = async (url: string, init: RequestInit = {}) => (await fake.fetch(new Request(url, init))).json() as Promise<Record<string, unknown>>;
-  const task = await json(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const json = async (url: string, init: RequestInit = {}) =>
+    (await fake.fetch(new Request(url, init))).json() as Promise<Record<string, unknown>>;
+  const task = await json(`${APP}/api/v1/app-conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   fake.clock.advance(60_000);
-  const [ready] = (await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`)) as unknown as { app_conversation_id: string }[];
-  const [conversation] = (await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)) as unknown as { id: string; session_api_key: string }[];
+  const [ready] = (await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`)) as unknown as {
+    app_conversation_id: string;
+  }[];
+  const [conversation] = (await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)) as unknown as {
+    id: string;
+    session_api_key: string;
+  }[];
   const id = conversation!.id;
   const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
   const agent = (path: string, method = 'GET', body?: unknown) =>
@@ -34,9 +44,11 @@ async function liveConversation(fake: Fake) {
     send: (text: string) => agent('/events', 'POST', { role: 'user', content: [{ type: 'text', text }], run: true }),
     pause: () => agent('/pause', 'POST'),
     run: () => agent('/run', 'POST'),
-    count: async () => (await fake.fetch(new Request(`${AGENT}/api/conversations/${id}/events/count`, { headers }))).json() as Promise<number>,
+    count: async () =>
+      (await fake.fetch(new Request(`${AGENT}/api/conversations/${id}/events/count`, { headers }))).json() as Promise<number>,
     search: (query: string) => agent(`/events/search?${query}`) as Promise<{ items: { id: string }[]; next_page_id: string | null }>,
-    status: async () => ((await json(`${APP}/api/v1/app-conversations?ids=${id}`)) as unknown as { execution_status: string }[])[0]!.execution_status,
+    status: async () =>
+      ((await json(`${APP}/api/v1/app-conversations?ids=${id}`)) as unknown as { execution_status: string }[])[0]!.execution_status,
   };
 }
 
@@ -81,7 +93,14 @@ describe('the state file (--state-file)', () => {
     expect(stored).toBeDefined();
     expect(stored).not.toHaveProperty('agent_status');
     expect(stored).not.toHaveProperty('agent_paused_at');
-    const restarted = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: replayed, clock: 'manual', timings: 'realistic' });
+    const restarted = await createFake({
+      baseUrl: APP,
+      agentUrl: AGENT,
+      auth: 'none',
+      fixture: replayed,
+      clock: 'manual',
+      timings: 'realistic',
+    });
     expect((await restarted.service.getAppConversations([c.id]))[0]?.id).toBe(c.id);
     await writer.close();
   });
@@ -99,7 +118,9 @@ describe('GET /api/conversations/{id}/events/search?sort_order=TIMESTAMP_DESC', 
       const seen: string[] = [];
       let page: string | null = null;
       do {
-        const answer: { items: { id: string }[]; next_page_id: string | null } = await c.search(`sort_order=TIMESTAMP_DESC&limit=${limit}${page ? `&page_id=${page}` : ''}`);
+        const answer: { items: { id: string }[]; next_page_id: string | null } = await c.search(
+          `sort_order=TIMESTAMP_DESC&limit=${limit}${page ? `&page_id=${page}` : ''}`,
+        );
         seen.push(...answer.items.map((e) => e.id));
         page = answer.next_page_id;
       } while (page !== null && seen.length <= oldestFirst.length);

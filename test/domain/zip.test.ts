@@ -29,8 +29,14 @@ describe('zipArchive', () => {
     const file = await written(zipArchive(files, Date.UTC(2025, 10, 3, 9)));
     // What the archive says of itself (a wrapped count reads 4,464 here), then every entry read back.
     expect(execFileSync('zipinfo', ['-h', file]).toString()).toContain('number of entries: 70000');
-    expect(execFileSync('unzip', ['-Z1', file], { maxBuffer: 64 * 1024 * 1024 }).toString().trim().split('\n')).toHaveLength(70_000);
-    const python = 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(len(z.namelist()), z.read("events/069999.json").decode().strip())';
+    expect(
+      execFileSync('unzip', ['-Z1', file], { maxBuffer: 64 * 1024 * 1024 })
+        .toString()
+        .trim()
+        .split('\n'),
+    ).toHaveLength(70_000);
+    const python =
+      'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); print(len(z.namelist()), z.read("events/069999.json").decode().strip())';
     expect(execFileSync('python3', ['-c', python, file]).toString().trim()).toBe('70000 {"n":69999}');
   }, 60_000);
 });

@@ -94,8 +94,14 @@ describe('POST /api/v1/app-conversations', () => {
       env.fake.clock.advance(50);
     }
     expect(seen).toEqual([
-      'WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT',
-      'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY',
+      'WORKING',
+      'WAITING_FOR_SANDBOX',
+      'PREPARING_REPOSITORY',
+      'RUNNING_SETUP_SCRIPT',
+      'SETTING_UP_GIT_HOOKS',
+      'SETTING_UP_SKILLS',
+      'STARTING_CONVERSATION',
+      'READY',
     ]);
     const ready = await task(id);
     expect(ready.app_conversation_id).toMatch(/^[0-9a-f]{32}$/);
@@ -140,7 +146,11 @@ describe('POST /api/v1/app-conversations', () => {
 
   it('the agent of a conversation with an initial message finishes and its metrics grow; without one it is idle with zero metrics', async () => {
     const withMessage = await readyConversation({ ...START_REQUEST, llm_model: 'anthropic/claude-sonnet-4-5' });
-    expect(withMessage.metrics).toMatchObject({ model_name: 'anthropic/claude-sonnet-4-5', accumulated_cost: 0, max_budget_per_task: null });
+    expect(withMessage.metrics).toMatchObject({
+      model_name: 'anthropic/claude-sonnet-4-5',
+      accumulated_cost: 0,
+      max_budget_per_task: null,
+    });
     env.fake.clock.advance(env.fake.timings.agentRunMs);
     const finished = await conversation(withMessage.id);
     expect(finished.execution_status).toBe('finished');
@@ -161,7 +171,9 @@ describe('POST /api/v1/app-conversations', () => {
     const id = 'a1b2c3d4e5f60718293a4b5c6d7e8f90';
     const created = await readyConversation({ conversation_id: id, public: true, agent_profile_id: 'reviewer' });
     expect(created).toMatchObject({ id, public: true, launched_agent_profile: { agent_profile_id: 'reviewer', revision: 1 } });
-    expect((await call('POST', '/api/v1/app-conversations', { body: { conversation_id: id } })).body).toEqual({ detail: `Conversation already exists: ${id}` });
+    expect((await call('POST', '/api/v1/app-conversations', { body: { conversation_id: id } })).body).toEqual({
+      detail: `Conversation already exists: ${id}`,
+    });
   });
 
   it('echoes secrets by name only, as pydantic writes a SecretStr', async () => {
@@ -209,15 +221,21 @@ describe('POST /api/v1/app-conversations', () => {
     expect(await task(id)).toMatchObject({ status: 'ERROR', detail: 'Sandbox status: SandboxStatus.ERROR' });
   });
 
-  it('runs a sub-conversation in its parent\'s sandbox, inheriting repository, branch and provider, and links it in sub_conversation_ids', async () => {
+  it("runs a sub-conversation in its parent's sandbox, inheriting repository, branch and provider, and links it in sub_conversation_ids", async () => {
     const parent = await readyConversation();
     const child = await readyConversation({ parent_conversation_id: parent.id, agent_type: 'plan' });
-    expect(child).toMatchObject({ parent_conversation_id: parent.id, sandbox_id: parent.sandbox_id, selected_repository: 'OpenHands/OpenHands', selected_branch: 'main', git_provider: 'github' });
+    expect(child).toMatchObject({
+      parent_conversation_id: parent.id,
+      sandbox_id: parent.sandbox_id,
+      selected_repository: 'OpenHands/OpenHands',
+      selected_branch: 'main',
+      git_provider: 'github',
+    });
     expect((await conversation(parent.id)).sub_conversation_ids).toEqual([child.id]);
     expect((await call<Page<SandboxInfo>>('GET', '/api/v1/sandboxes/search')).body.items).toHaveLength(1);
   });
 
-  it('a sub-conversation inherits its parent\'s llm_model when the request gives none (_inherit_configuration_from_parent)', async () => {
+  it("a sub-conversation inherits its parent's llm_model when the request gives none (_inherit_configuration_from_parent)", async () => {
     const parent = await readyConversation({ ...START_REQUEST, llm_model: 'openai/gpt-5-2025-08-07' });
     const child = await readyConversation({ parent_conversation_id: parent.id });
     expect([parent.llm_model, child.llm_model]).toEqual(['openai/gpt-5-2025-08-07', 'openai/gpt-5-2025-08-07']);
@@ -229,7 +247,9 @@ describe('POST /api/v1/app-conversations', () => {
     const legacy = await call<{ conversation_id: string }>('POST', '/api/conversations', { body: {} });
     expect(legacy.status).toBe(200);
     const before = await env.fake.snapshot();
-    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { parent_conversation_id: legacy.body.conversation_id } });
+    const { status, body } = await call('POST', '/api/v1/app-conversations', {
+      body: { parent_conversation_id: legacy.body.conversation_id },
+    });
     expect([status, body]).toEqual([400, { detail: `Parent conversation not found: ${legacy.body.conversation_id}` }]);
     expect(await env.fake.snapshot()).toEqual(before);
   });
@@ -257,19 +277,23 @@ describe('POST /api/v1/app-conversations', () => {
     const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { parent_conversation_id: 'not-a-uuid' } });
     expect(status).toBe(422);
     expect(body).toEqual({
-      detail: [{
-        type: 'uuid_parsing',
-        loc: ['body', 'parent_conversation_id'],
-        msg: 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
-        input: 'not-a-uuid',
-        ctx: { error: 'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1' },
-      }],
+      detail: [
+        {
+          type: 'uuid_parsing',
+          loc: ['body', 'parent_conversation_id'],
+          msg: 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
+          input: 'not-a-uuid',
+          ctx: { error: 'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1' },
+        },
+      ],
     });
     expect(await env.fake.snapshot()).toEqual(before);
   });
 
   it('rejects a wrong trigger, agent_type and pr_number with one 422 entry each', async () => {
-    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { trigger: 'email', agent_type: 'x', pr_number: ['a'] } });
+    const { status, body } = await call('POST', '/api/v1/app-conversations', {
+      body: { trigger: 'email', agent_type: 'x', pr_number: ['a'] },
+    });
     expect(status).toBe(422);
     expect((body as { detail: { type: string; loc: unknown[] }[] }).detail.map((e) => [e.type, e.loc])).toEqual([
       ['enum', ['body', 'trigger']],
@@ -290,7 +314,10 @@ describe('GET /api/v1/app-conversations', () => {
     const a = await readyConversation();
     const b = await readyConversation();
     const missing = '00000000-0000-4000-8000-000000000000';
-    const { status, body } = await call<(AppConversation | null)[]>('GET', `/api/v1/app-conversations?ids=${b.id}&ids=${missing}&ids=${a.id}`);
+    const { status, body } = await call<(AppConversation | null)[]>(
+      'GET',
+      `/api/v1/app-conversations?ids=${b.id}&ids=${missing}&ids=${a.id}`,
+    );
     expect(status).toBe(200);
     expect(body.map((c) => c?.id ?? null)).toEqual([b.id, null, a.id]);
   });
@@ -303,7 +330,10 @@ describe('GET /api/v1/app-conversations', () => {
   });
 
   it('with an id that is not a UUID: 422 uuid_parsing at ["query", "ids", index]', async () => {
-    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', '/api/v1/app-conversations?ids=00000000-0000-4000-8000-000000000000&ids=abc');
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>(
+      'GET',
+      '/api/v1/app-conversations?ids=00000000-0000-4000-8000-000000000000&ids=abc',
+    );
     expect(status).toBe(422);
     expect(body.detail.map((e) => [e.type, e.loc])).toEqual([['uuid_parsing', ['query', 'ids', 1]]]);
   });
@@ -339,7 +369,10 @@ describe('GET /api/v1/app-conversations/search', () => {
   it('starts from the first page for a page_id that is not an integer (sql_app_conversation_info_service.py, search_app_conversation_info)', async () => {
     await readyConversation();
     const first = await call('GET', '/api/v1/app-conversations/search?limit=1');
-    expect(await call('GET', '/api/v1/app-conversations/search?limit=1&page_id=not-a-cursor')).toMatchObject({ status: 200, body: first.body });
+    expect(await call('GET', '/api/v1/app-conversations/search?limit=1&page_id=not-a-cursor')).toMatchObject({
+      status: 200,
+      body: first.body,
+    });
   });
 
   it('filters by title__contains (case-insensitive) and by created_at range', async () => {
@@ -355,7 +388,7 @@ describe('GET /api/v1/app-conversations/search', () => {
     expect(before.items.map((c) => c.id)).toEqual([alpha.id]);
   });
 
-  it('finds what was created in the last 20 minutes, as the real web client asks, because the fake\'s time is the client\'s', async () => {
+  it("finds what was created in the last 20 minutes, as the real web client asks, because the fake's time is the client's", async () => {
     const created = await readyConversation();
     const twentyMinutesAgo = new Date(Date.now() - 20 * 60 * 1000).toISOString();
     const found = (await call<Page<AppConversation>>('GET', `/api/v1/app-conversations/search?created_at__gte=${twentyMinutesAgo}`)).body;
@@ -405,7 +438,12 @@ describe('GET /api/v1/app-conversations/search', () => {
   it('shows the conversation STOPPED-side status after its sandbox is paused and RUNNING again after resume', async () => {
     const created = await readyConversation();
     await call('POST', `/api/v1/sandboxes/${created.sandbox_id}/pause`);
-    expect(await conversation(created.id)).toMatchObject({ sandbox_status: 'PAUSED', execution_status: null, conversation_url: null, session_api_key: null });
+    expect(await conversation(created.id)).toMatchObject({
+      sandbox_status: 'PAUSED',
+      execution_status: null,
+      conversation_url: null,
+      session_api_key: null,
+    });
     await call('POST', `/api/v1/sandboxes/${created.sandbox_id}/resume`);
     expect((await conversation(created.id)).sandbox_status).toBe('STARTING');
     env.fake.clock.advance(env.fake.timings.sandboxStartMs);
@@ -419,7 +457,10 @@ describe('GET /api/v1/app-conversations/search', () => {
   });
 
   it('rejects a bad created_at__gte and include_sub_conversations in one 422', async () => {
-    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', '/api/v1/app-conversations/search?created_at__gte=yesterday&include_sub_conversations=maybe');
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[] }[] }>(
+      'GET',
+      '/api/v1/app-conversations/search?created_at__gte=yesterday&include_sub_conversations=maybe',
+    );
     expect(status).toBe(422);
     expect(body.detail.map((e) => [e.type, e.loc])).toEqual([
       ['datetime_from_date_parsing', ['query', 'created_at__gte']],
@@ -448,7 +489,10 @@ describe('GET /api/v1/app-conversations/count', () => {
 describe('GET /api/v1/app-conversations/start-tasks', () => {
   it('answers an array aligned with the ids, null for each missing one', async () => {
     const a = await startTask();
-    const { body } = await call<(AppConversationStartTask | null)[]>('GET', `/api/v1/app-conversations/start-tasks?ids=00000000-0000-4000-8000-000000000000&ids=${a.id}`);
+    const { body } = await call<(AppConversationStartTask | null)[]>(
+      'GET',
+      `/api/v1/app-conversations/start-tasks?ids=00000000-0000-4000-8000-000000000000&ids=${a.id}`,
+    );
     expect(body.map((t) => t?.id ?? null)).toEqual([null, a.id]);
   });
 
@@ -467,9 +511,16 @@ describe('GET /api/v1/app-conversations/start-tasks/search', () => {
     const page1 = (await call<Page<AppConversationStartTask>>('GET', '/api/v1/app-conversations/start-tasks/search?limit=2')).body;
     expect(page1.items).toHaveLength(2);
     expect(page1.next_page_id).toBe('2');
-    const page2 = (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?limit=2&page_id=${page1.next_page_id}`)).body;
+    const page2 = (
+      await call<Page<AppConversationStartTask>>(
+        'GET',
+        `/api/v1/app-conversations/start-tasks/search?limit=2&page_id=${page1.next_page_id}`,
+      )
+    ).body;
     expect(page2).toMatchObject({ next_page_id: null, items: [{ app_conversation_id: first.id }] });
-    const byConversation = (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${first.id}`)).body;
+    const byConversation = (
+      await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${first.id}`)
+    ).body;
     expect(byConversation.items.map((t) => t.app_conversation_id)).toEqual([first.id]);
   });
 
@@ -478,7 +529,10 @@ describe('GET /api/v1/app-conversations/start-tasks/search', () => {
     const second = await readyConversation();
     const third = await readyConversation();
     for (const wanted of [first, second, third]) {
-      const { body } = await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${wanted.id}`);
+      const { body } = await call<Page<AppConversationStartTask>>(
+        'GET',
+        `/api/v1/app-conversations/start-tasks/search?conversation_id__eq=${wanted.id}`,
+      );
       expect(body.items.map((t) => [t.status, t.app_conversation_id])).toEqual([['READY', wanted.id]]);
       expect((await call('GET', `/api/v1/app-conversations/start-tasks/count?conversation_id__eq=${wanted.id}`)).body).toBe(1);
     }
@@ -490,7 +544,10 @@ describe('GET /api/v1/app-conversations/start-tasks/search', () => {
     env.fake.clock.advance(5);
     const b = await startTask({ sandbox_id: 'oh-agent-server-nope' });
     env.fake.clock.advance(10_000);
-    const order = async (sort: string) => (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?sort_order=${sort}`)).body.items.map((t) => t.id);
+    const order = async (sort: string) =>
+      (await call<Page<AppConversationStartTask>>('GET', `/api/v1/app-conversations/start-tasks/search?sort_order=${sort}`)).body.items.map(
+        (t) => t.id,
+      );
     expect(await order('CREATED_AT')).toEqual([a.id, b.id]);
     expect(await order('UPDATED_AT')).toEqual([b.id, a.id]);
     expect(await order('UPDATED_AT_DESC')).toEqual([a.id, b.id]);
@@ -501,7 +558,10 @@ describe('GET /api/v1/app-conversations/start-tasks/search', () => {
     const a = await startTask();
     env.fake.clock.advance(5);
     const b = await startTask();
-    const { body } = await call<Page<AppConversationStartTask>>('GET', '/api/v1/app-conversations/start-tasks/search?sort_order=CREATED_AT');
+    const { body } = await call<Page<AppConversationStartTask>>(
+      'GET',
+      '/api/v1/app-conversations/start-tasks/search?sort_order=CREATED_AT',
+    );
     expect(body.items.map((t) => t.id)).toEqual([a.id, b.id]);
   });
 });

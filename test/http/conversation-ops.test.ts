@@ -16,7 +16,9 @@ type Change = { status: string; path: string };
 
 const env = useFake({ fixture: 'empty', clock: 'manual' });
 const REQUEST = {
-  selected_repository: 'acme/webshop', selected_branch: 'main', git_provider: 'github',
+  selected_repository: 'acme/webshop',
+  selected_branch: 'main',
+  git_provider: 'github',
   initial_message: { role: 'user', content: [{ type: 'text', text: 'Make the checkout refuse empty carts' }] },
 };
 
@@ -33,7 +35,7 @@ const PROJECT = '/home/openhands/workspace/webshop';
 const path = (id: string, rest: string) => `/api/v1/app-conversations/${id}${rest}`;
 
 describe('GET /api/v1/app-conversations/{id}/git/changes, /git/diff and /file', () => {
-  it('agree with each other: each change has a diff, and the file reads as the diff\'s modified side', async () => {
+  it("agree with each other: each change has a diff, and the file reads as the diff's modified side", async () => {
     const c = await conversation();
     const changes = (await call<Change[]>('GET', path(c.id, `/git/changes?path=${PROJECT}`))).body;
     expect(changes.map((x) => x.status).sort()).toEqual(['ADDED']);
@@ -67,9 +69,15 @@ describe('GET /api/v1/app-conversations/{id}/git/changes, /git/diff and /file', 
   it('answers 409 with the real message while the sandbox is paused, and 404 "not reachable" for an unknown conversation', async () => {
     const c = await conversation();
     await call('POST', `/api/v1/sandboxes/${c.sandbox_id}/pause`);
-    expect(await call('GET', path(c.id, `/git/changes?path=${PROJECT}`))).toMatchObject({ status: 409, body: { detail: 'Sandbox is paused; resume it before reading git state.' } });
+    expect(await call('GET', path(c.id, `/git/changes?path=${PROJECT}`))).toMatchObject({
+      status: 409,
+      body: { detail: 'Sandbox is paused; resume it before reading git state.' },
+    });
     const unknown = '0123456789abcdef0123456789abcdef';
-    expect(await call('GET', path(unknown, `/git/diff?path=x`))).toMatchObject({ status: 404, body: { detail: `Conversation ${unknown} is not reachable` } });
+    expect(await call('GET', path(unknown, `/git/diff?path=x`))).toMatchObject({
+      status: 404,
+      body: { detail: `Conversation ${unknown} is not reachable` },
+    });
   });
 
   it('reads "" for a path outside the workspace, an unknown file, or a paused sandbox (read_conversation_file)', async () => {
@@ -85,8 +93,12 @@ describe('GET /api/v1/app-conversations/{id}/git/changes, /git/diff and /file', 
     expect((await call('GET', path('0123456789abcdef0123456789abcdef', '/git/changes'))).body).toEqual({
       detail: [{ type: 'missing', loc: ['query', 'path'], msg: 'Field required', input: null }],
     });
-    expect((await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', path('not-a-uuid', '/skills'))).body.detail.map((e) => [e.type, e.loc]))
-      .toEqual([['uuid_parsing', ['path', 'conversation_id']]]);
+    expect(
+      (await call<{ detail: { type: string; loc: unknown[] }[] }>('GET', path('not-a-uuid', '/skills'))).body.detail.map((e) => [
+        e.type,
+        e.loc,
+      ]),
+    ).toEqual([['uuid_parsing', ['path', 'conversation_id']]]);
   });
 
   it('is the same workspace for the same seed', async () => {
@@ -109,7 +121,15 @@ describe('GET /api/v1/app-conversations/{id}/download', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'fakehands-zip-')), 'c.zip');
     await writeFile(file, new Uint8Array(await response.arrayBuffer()));
     const listing = execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).trim().split('\n');
-    expect(listing).toEqual(expect.arrayContaining(['meta.json', 'events/000001-MessageEvent.json', 'workspace/PLAN.md', 'workspace/README.md', 'workspace/package.json']));
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'meta.json',
+        'events/000001-MessageEvent.json',
+        'workspace/PLAN.md',
+        'workspace/README.md',
+        'workspace/package.json',
+      ]),
+    );
     execFileSync('unzip', ['-tq', file]);
     const plan = execFileSync('unzip', ['-p', file, 'workspace/PLAN.md'], { encoding: 'utf8' });
     expect(plan).toBe((await call('GET', path(c.id, '/file'))).body);
@@ -122,11 +142,17 @@ describe('GET /api/v1/app-conversations/{id}/download', () => {
 });
 
 describe('GET /api/v1/app-conversations/{id}/skills and /hooks', () => {
-  it('lists the repository skill, the workspace\'s skills and the global ones, and the hooks of .openhands/hooks.json', async () => {
+  it("lists the repository skill, the workspace's skills and the global ones, and the hooks of .openhands/hooks.json", async () => {
     const c = await conversation();
     const { skills } = (await call<{ skills: { name: string; type: string; triggers: string[] }[] }>('GET', path(c.id, '/skills'))).body;
-    expect(skills.map((s) => [s.name, s.type, s.triggers])).toEqual([['repo', 'repo', []], ['testing', 'agentskills', ['test', 'vitest']], ['github', 'knowledge', ['github', 'git']]]);
-    const { hooks } = (await call<{ hooks: { event_type: string; matchers: { hooks: { async: boolean }[] }[] }[] }>('GET', path(c.id, '/hooks'))).body;
+    expect(skills.map((s) => [s.name, s.type, s.triggers])).toEqual([
+      ['repo', 'repo', []],
+      ['testing', 'agentskills', ['test', 'vitest']],
+      ['github', 'knowledge', ['github', 'git']],
+    ]);
+    const { hooks } = (
+      await call<{ hooks: { event_type: string; matchers: { hooks: { async: boolean }[] }[] }[] }>('GET', path(c.id, '/hooks'))
+    ).body;
     expect(hooks.map((h) => h.event_type)).toEqual(['pre_tool_use', 'session_start']);
     expect(hooks[1]!.matchers[0]!.hooks[0]!.async).toBe(true);
   });
@@ -137,24 +163,40 @@ describe('GET /api/v1/app-conversations/{id}/skills and /hooks', () => {
     expect((await call('GET', path(c.id, '/skills'))).body).toEqual({ skills: [] });
     expect((await call('GET', path(c.id, '/hooks'))).body).toEqual({ hooks: [] });
     await call('DELETE', `/api/v1/sandboxes/${c.sandbox_id}?sandbox_id=${c.sandbox_id}`);
-    expect(await call('GET', path(c.id, '/skills'))).toMatchObject({ status: 404, body: { error: `Sandbox not found for conversation ${c.id}` } });
+    expect(await call('GET', path(c.id, '/skills'))).toMatchObject({
+      status: 404,
+      body: { error: `Sandbox not found for conversation ${c.id}` },
+    });
   });
 });
 
 describe('PATCH /api/v1/app-conversations/{id}', () => {
   it('changes the fields given, which show in search, batch get, count and the legacy list', async () => {
     const c = await conversation();
-    const { status, body } = await call<AppConversation>('PATCH', path(c.id, ''), { body: { title: 'Checkout guard', public: true, selected_branch: 'fix/cart' } });
+    const { status, body } = await call<AppConversation>('PATCH', path(c.id, ''), {
+      body: { title: 'Checkout guard', public: true, selected_branch: 'fix/cart' },
+    });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ id: c.id, title: 'Checkout guard', public: true, selected_branch: 'fix/cart', selected_repository: 'acme/webshop' });
-    expect((await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?title__contains=guard')).body.items.map((x) => x.id)).toEqual([c.id]);
+    expect(body).toMatchObject({
+      id: c.id,
+      title: 'Checkout guard',
+      public: true,
+      selected_branch: 'fix/cart',
+      selected_repository: 'acme/webshop',
+    });
+    expect(
+      (await call<Page<AppConversation>>('GET', '/api/v1/app-conversations/search?title__contains=guard')).body.items.map((x) => x.id),
+    ).toEqual([c.id]);
     expect((await call('GET', '/api/v1/app-conversations/count?title__contains=guard')).body).toBe(1);
     expect((await call<{ results: { title: string }[] }>('GET', '/api/conversations')).body.results[0]!.title).toBe('Checkout guard');
   });
 
   it('answers 404 unknown_app_conversation for an unknown conversation, changing nothing', async () => {
     const before = await env.fake.snapshot();
-    expect(await call('PATCH', path('0123456789abcdef0123456789abcdef', ''), { body: { title: 'x' } })).toMatchObject({ status: 404, body: { detail: 'unknown_app_conversation' } });
+    expect(await call('PATCH', path('0123456789abcdef0123456789abcdef', ''), { body: { title: 'x' } })).toMatchObject({
+      status: 404,
+      body: { detail: 'unknown_app_conversation' },
+    });
     expect(await env.fake.snapshot()).toEqual(before);
   });
 });
@@ -171,7 +213,10 @@ describe('DELETE /api/v1/app-conversations/{id}', () => {
   });
 
   it('answers 404 for an unknown conversation and 400 for an id that is not a UUID', async () => {
-    expect(await call('DELETE', path('0123456789abcdef0123456789abcdef', ''))).toMatchObject({ status: 404, body: { detail: 'Conversation not found' } });
+    expect(await call('DELETE', path('0123456789abcdef0123456789abcdef', ''))).toMatchObject({
+      status: 404,
+      body: { detail: 'Conversation not found' },
+    });
     expect(await call('DELETE', path('nope', ''))).toMatchObject({ status: 400, body: { detail: 'Invalid conversation ID format' } });
   });
 });
@@ -195,49 +240,74 @@ describe('POST /api/v1/app-conversations/{id}/send-message', () => {
     const c = await conversation();
     const send = () => call('POST', path(c.id, '/send-message'), { body: { content: [{ type: 'text', text: 'hi' }] } });
     await call('POST', `/api/v1/sandboxes/${c.sandbox_id}/pause`);
-    expect(await send()).toMatchObject({ status: 409, body: { detail: `Sandbox is PAUSED. Use POST /api/v1/sandboxes/${c.sandbox_id}/resume to resume it first.` } });
+    expect(await send()).toMatchObject({
+      status: 409,
+      body: { detail: `Sandbox is PAUSED. Use POST /api/v1/sandboxes/${c.sandbox_id}/resume to resume it first.` },
+    });
     await env.fake.service.failSandbox(c.sandbox_id);
     expect(await send()).toMatchObject({ status: 503, body: { detail: 'Sandbox is in an error state and cannot accept messages.' } });
     await call('DELETE', `/api/v1/sandboxes/${c.sandbox_id}?sandbox_id=${c.sandbox_id}`);
     expect(await send()).toMatchObject({ status: 410, body: { detail: 'Conversation is archived. The sandbox no longer exists.' } });
-    expect((await call('POST', path(c.id, '/send-message'), { body: { content: [] } })).body).toMatchObject({ detail: [{ type: 'too_short', loc: ['body', 'content'] }] });
+    expect((await call('POST', path(c.id, '/send-message'), { body: { content: [] } })).body).toMatchObject({
+      detail: [{ type: 'too_short', loc: ['body', 'content'] }],
+    });
   });
 });
 
 describe('POST /api/v1/app-conversations/{id}/switch_profile and /switch_acp_model', () => {
   it('switches to a saved profile: the model shows on the conversation and in its metrics', async () => {
     const c = await conversation();
-    expect(await call('POST', path(c.id, '/switch_profile'), { body: { profile_name: 'fast' } })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await call('POST', path(c.id, '/switch_profile'), { body: { profile_name: 'fast' } })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
     const after = (await call<AppConversation[]>('GET', `/api/v1/app-conversations?ids=${c.id}`)).body[0]!;
     expect([after.llm_model, after.metrics!.model_name]).toEqual(['openai/gpt-5-mini-2025-08-07', 'openai/gpt-5-mini-2025-08-07']);
-    expect(await call('POST', path(c.id, '/switch_profile'), { body: { profile_name: 'nope' } })).toMatchObject({ status: 404, body: { detail: "Profile 'nope' not found" } });
+    expect(await call('POST', path(c.id, '/switch_profile'), { body: { profile_name: 'nope' } })).toMatchObject({
+      status: 404,
+      body: { detail: "Profile 'nope' not found" },
+    });
   });
 
   it('refuses to switch while paused (409), and an ACP model switch for an agent that is not ACP (400)', async () => {
     const c = await conversation();
-    expect(await call('POST', path(c.id, '/switch_acp_model'), { body: { model: 'o3' } })).toMatchObject({ status: 400, body: { detail: 'Agent server error: 400' } });
+    expect(await call('POST', path(c.id, '/switch_acp_model'), { body: { model: 'o3' } })).toMatchObject({
+      status: 400,
+      body: { detail: 'Agent server error: 400' },
+    });
     await call('POST', `/api/v1/sandboxes/${c.sandbox_id}/pause`);
-    expect(await call('POST', path(c.id, '/switch_profile'), { body: { profile_name: 'fast' } })).toMatchObject({ status: 409, body: { detail: 'Sandbox is paused; resume it before switching profiles.' } });
+    expect(await call('POST', path(c.id, '/switch_profile'), { body: { profile_name: 'fast' } })).toMatchObject({
+      status: 409,
+      body: { detail: 'Sandbox is paused; resume it before switching profiles.' },
+    });
   });
 });
 
 describe('GET /api/v1/sandboxes/{id}/settings/secrets', () => {
-  it('lists secret names for the holder of the sandbox\'s own session key, never a value', async () => {
+  it("lists secret names for the holder of the sandbox's own session key, never a value", async () => {
     await call('POST', '/api/add-git-providers', { body: { provider_tokens: { github: { token: 'ghp_listMe', host: 'github.com' } } } });
     const c = await conversation({ ...REQUEST, secrets: { STRIPE_KEY: 'sk_live_x' } });
     const headers = { 'x-session-api-key': c.session_api_key! };
     const names = await fetch(`${BASE}/api/v1/sandboxes/${c.sandbox_id}/settings/secrets`, { headers });
     const text = await names.text();
-    expect(JSON.parse(text)).toEqual({ secrets: [{ name: 'github_token', description: 'github token' }, { name: 'STRIPE_KEY', description: null }] });
+    expect(JSON.parse(text)).toEqual({
+      secrets: [
+        { name: 'github_token', description: 'github token' },
+        { name: 'STRIPE_KEY', description: null },
+      ],
+    });
     expect(text).not.toContain('ghp_listMe');
     const value = await fetch(`${BASE}/api/v1/sandboxes/${c.sandbox_id}/settings/secrets/github_token`, { headers });
     expect([value.status, value.headers.get('content-type'), await value.text()]).toEqual([200, 'text/plain; charset=utf-8', '**********']);
   });
 
-  it('answers 401 without the sandbox key (the app key is not it), 403 for another sandbox\'s key', async () => {
+  it("answers 401 without the sandbox key (the app key is not it), 403 for another sandbox's key", async () => {
     const a = await conversation();
     const b = await conversation();
     expect((await call('GET', `/api/v1/sandboxes/${a.sandbox_id}/settings/secrets`)).status).toBe(401);
-    expect(await call('GET', `/api/v1/sandboxes/${a.sandbox_id}/settings/secrets`, { key: b.session_api_key! })).toMatchObject({ status: 403, body: { detail: 'Session API key does not match sandbox' } });
+    expect(await call('GET', `/api/v1/sandboxes/${a.sandbox_id}/settings/secrets`, { key: b.session_api_key! })).toMatchObject({
+      status: 403,
+      body: { detail: 'Session API key does not match sandbox' },
+    });
   });
 });

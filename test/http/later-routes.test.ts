@@ -16,19 +16,24 @@ import { controlSurface } from '../../src/surfaces/control/index.js';
 import { firstRoutes } from '../../src/surfaces/app-server/routes/index.js';
 import { apiRoutes } from '../../src/surfaces/app-server/routes/all.js';
 
-const ok = (path: string, method: 'GET' | 'POST' = 'GET'): Route => defineRoute({ method, path, summary: path, response: z.object({ path: z.string() }), handle: async () => ({ path }) });
+const ok = (path: string, method: 'GET' | 'POST' = 'GET'): Route =>
+  defineRoute({ method, path, summary: path, response: z.object({ path: z.string() }), handle: async () => ({ path }) });
 
 /** A surface of one first route and one later route, counting how often its later routes were loaded. */
 function countingSurface(fail = 0) {
   const loads = { count: 0, failuresLeft: fail };
   const surface = defineSurface({
-    name: 'test', routes: [ok('/first')],
+    name: 'test',
+    routes: [ok('/first')],
     later: async () => {
       loads.count += 1;
       if (loads.failuresLeft-- > 0) throw new Error('chunk failed to load');
       return [ok('/later'), ok('/first', 'POST')];
     },
-    authorize: () => null, refusalAnswer: (refusal) => json(404, { detail: refusal.detail }), faultable: false, journaled: false,
+    authorize: () => null,
+    refusalAnswer: (refusal) => json(404, { detail: refusal.detail }),
+    faultable: false,
+    journaled: false,
   });
   return { surface, loads };
 }
@@ -53,7 +58,7 @@ describe('a surface with later routes', () => {
     expect(loads.count).toBe(1);
   });
 
-  it('finds a later route of another method on a first route\'s path (no 405 before loading)', async () => {
+  it("finds a later route of another method on a first route's path (no 405 before loading)", async () => {
     const { surface } = countingSurface();
     expect(await surface.route('POST', '/first')).toMatchObject({ kind: 'match', match: { route: { method: 'POST', path: '/first' } } });
   });
@@ -72,7 +77,7 @@ describe('a surface with later routes', () => {
   });
 });
 
-describe('the app server\'s first routes', () => {
+describe("the app server's first routes", () => {
   const sample = (path: string) => path.replace(/:(\w+)\*?/g, '$1-x');
   const laterOnly = apiRoutes.filter((route) => !firstRoutes.includes(route));
 
@@ -94,9 +99,16 @@ describe('the app server\'s first routes', () => {
     expect(['/', '/app.js', '/assets/index-x.js', '/favicon.ico', '/apis'].filter((path) => appServerSurface.owns(path))).toEqual([]);
   });
 
-  it('hold the V1 conversations, start tasks, sandboxes and sandbox specs a page calls first, and nothing of a conversation page or a sandbox\'s agent', () => {
+  it("hold the V1 conversations, start tasks, sandboxes and sandbox specs a page calls first, and nothing of a conversation page or a sandbox's agent", () => {
     const paths = firstRoutes.map((r) => `${r.method} ${r.path}`);
-    for (const expected of ['GET /api/v1/app-conversations/search', 'POST /api/v1/app-conversations', 'GET /api/v1/app-conversations/start-tasks', 'GET /api/v1/sandboxes/search', 'POST /api/v1/sandboxes/:sandbox_id/pause', 'GET /api/v1/sandbox-specs/search']) {
+    for (const expected of [
+      'GET /api/v1/app-conversations/search',
+      'POST /api/v1/app-conversations',
+      'GET /api/v1/app-conversations/start-tasks',
+      'GET /api/v1/sandboxes/search',
+      'POST /api/v1/sandboxes/:sandbox_id/pause',
+      'GET /api/v1/sandbox-specs/search',
+    ]) {
       expect(paths).toContain(expected);
     }
     expect(paths.filter((p) => /^\w+ \/api\/((v1\/)?(settings|secrets|user|options)|conversations)\b/.test(p))).toEqual([]);

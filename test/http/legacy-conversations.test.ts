@@ -11,7 +11,9 @@ type ResultSet = { results: ConversationInfo[]; next_page_id: string | null };
 async function v1Conversation(body: object = {}): Promise<{ id: string; sandbox_id: string }> {
   const task = (await call<{ id: string }>('POST', '/api/v1/app-conversations', { body })).body;
   env.fake.clock.advance(60_000);
-  const [ready] = (await call<{ app_conversation_id: string; sandbox_id: string }[]>('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).body;
+  const [ready] = (
+    await call<{ app_conversation_id: string; sandbox_id: string }[]>('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)
+  ).body;
   return { id: ready!.app_conversation_id, sandbox_id: ready!.sandbox_id };
 }
 
@@ -64,7 +66,12 @@ describe('POST /api/conversations', () => {
     const { conversation_id } = await create();
     env.fake.clock.advance(env.fake.timings.sandboxStartMs);
     const running = await get(conversation_id);
-    expect(running).toMatchObject({ status: 'RUNNING', runtime_status: 'STATUS$READY', url: expect.stringContaining(`/api/conversations/${conversation_id}`), session_api_key: expect.any(String) });
+    expect(running).toMatchObject({
+      status: 'RUNNING',
+      runtime_status: 'STATUS$READY',
+      url: expect.stringContaining(`/api/conversations/${conversation_id}`),
+      session_api_key: expect.any(String),
+    });
     const [sandbox] = (await call<{ items: SandboxInfo[] }>('GET', '/api/v1/sandboxes/search')).body.items;
     await call('POST', `/api/v1/sandboxes/${sandbox!.id}/pause`);
     expect(await get(conversation_id)).toMatchObject({ status: 'STOPPED', runtime_status: null, url: null, session_api_key: null });
@@ -75,16 +82,27 @@ describe('POST /api/conversations', () => {
   });
 
   it('records the suggested_task trigger, and microagent_management with the repository of create_microagent', async () => {
-    const suggested = await create({ suggested_task: { git_provider: 'github', task_type: 'MERGE_CONFLICTS', repo: 'a/b', issue_number: 7, title: 'Fix conflicts' } });
+    const suggested = await create({
+      suggested_task: { git_provider: 'github', task_type: 'MERGE_CONFLICTS', repo: 'a/b', issue_number: 7, title: 'Fix conflicts' },
+    });
     expect((await get(suggested.conversation_id)).trigger).toBe('suggested_task');
     const microagent = await create({ create_microagent: { repo: 'acme/web', git_provider: 'gitlab' } });
-    expect(await get(microagent.conversation_id)).toMatchObject({ trigger: 'microagent_management', selected_repository: 'acme/web', git_provider: 'gitlab' });
+    expect(await get(microagent.conversation_id)).toMatchObject({
+      trigger: 'microagent_management',
+      selected_repository: 'acme/web',
+      git_provider: 'gitlab',
+    });
   });
 
   it('joins the conversation with the given conversation_id when it exists, creating nothing', async () => {
     const { conversation_id } = await create();
     const before = await env.fake.snapshot();
-    expect(await create({ conversation_id, initial_user_msg: 'again' })).toEqual({ status: 'ok', conversation_id, message: null, conversation_status: 'STARTING' });
+    expect(await create({ conversation_id, initial_user_msg: 'again' })).toEqual({
+      status: 'ok',
+      conversation_id,
+      message: null,
+      conversation_status: 'STARTING',
+    });
     expect(await env.fake.snapshot()).toEqual(before);
   });
 
@@ -96,7 +114,13 @@ describe('POST /api/conversations', () => {
 
   it('accepts mcp_config with bare URL strings for SSE servers', async () => {
     const { status } = await call('POST', '/api/conversations', {
-      body: { mcp_config: { sse_servers: ['https://mcp.example.com/sse'], stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'] }], shttp_servers: [{ url: 'https://mcp.example.com/mcp', timeout: 30 }] } },
+      body: {
+        mcp_config: {
+          sse_servers: ['https://mcp.example.com/sse'],
+          stdio_servers: [{ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'] }],
+          shttp_servers: [{ url: 'https://mcp.example.com/mcp', timeout: 30 }],
+        },
+      },
     });
     expect(status).toBe(200);
   });
@@ -111,7 +135,10 @@ describe('POST /api/conversations', () => {
       detail: [
         { type: 'string_type', loc: ['body', 'repository'], msg: 'Input should be a valid string', input: 5 },
         {
-          type: 'enum', loc: ['body', 'git_provider'], msg: "Input should be 'github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'forgejo', 'azure_devops' or 'enterprise_sso'", input: 'sourceforge',
+          type: 'enum',
+          loc: ['body', 'git_provider'],
+          msg: "Input should be 'github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'forgejo', 'azure_devops' or 'enterprise_sso'",
+          input: 'sourceforge',
           ctx: { expected: "'github', 'gitlab', 'bitbucket', 'bitbucket_data_center', 'forgejo', 'azure_devops' or 'enterprise_sso'" },
         },
         { type: 'missing', loc: ['body', 'suggested_task', 'git_provider'], msg: 'Field required', input: { repo: 'a/b' } },
@@ -126,7 +153,14 @@ describe('POST /api/conversations', () => {
 
   it('rejects bad MCP server entries with list indexes as integers in loc', async () => {
     const { body } = await call<{ detail: { type: string; loc: unknown[] }[] }>('POST', '/api/conversations', {
-      body: { mcp_config: { sse_servers: [{ url: 'ok' }, 3], stdio_servers: [{ name: 'bad name', command: 'npx' }], shttp_servers: [{ url: 'x', timeout: 4000 }], ws_servers: [] } },
+      body: {
+        mcp_config: {
+          sse_servers: [{ url: 'ok' }, 3],
+          stdio_servers: [{ name: 'bad name', command: 'npx' }],
+          shttp_servers: [{ url: 'x', timeout: 4000 }],
+          ws_servers: [],
+        },
+      },
     });
     expect(body.detail.map((e) => [e.type, e.loc])).toEqual([
       ['model_attributes_type', ['body', 'mcp_config', 'sse_servers', 1]],
@@ -140,21 +174,39 @@ describe('POST /api/conversations', () => {
     const { status, body } = await call('POST', '/api/conversations', { body: '{"repository": "a/b",}' });
     expect(status).toBe(422);
     expect(body).toEqual({
-      detail: [{ type: 'json_invalid', loc: ['body', 21], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting property name enclosed in double quotes' } }],
+      detail: [
+        {
+          type: 'json_invalid',
+          loc: ['body', 21],
+          msg: 'JSON decode error',
+          input: {},
+          ctx: { error: 'Expecting property name enclosed in double quotes' },
+        },
+      ],
     });
   });
 
   it('answers a body that is not an object with 422 model_attributes_type at ["body"]', async () => {
     const { body } = await call('POST', '/api/conversations', { body: [1, 2] });
     expect(body).toEqual({
-      detail: [{ type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [1, 2] }],
+      detail: [
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: [1, 2],
+        },
+      ],
     });
   });
 
   it('answers a missing body, or one that is not JSON, with 422 missing at ["body"]', async () => {
     const missing = { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] };
     expect((await call('POST', '/api/conversations')).body).toEqual(missing);
-    expect((await call('POST', '/api/conversations', { body: 'repository=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).body).toEqual(missing);
+    expect(
+      (await call('POST', '/api/conversations', { body: 'repository=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+        .body,
+    ).toEqual(missing);
   });
 
   it('answers 401 Unauthorized without the key, and with a wrong one', async () => {
@@ -195,10 +247,14 @@ describe('GET /api/conversations', () => {
   it('filters by selected_repository and conversation_trigger, as the real web client asks', async () => {
     const a = await create({ repository: 'acme/web', git_provider: 'github' });
     await create({ repository: 'acme/api', git_provider: 'github' });
-    const suggested = await create({ repository: 'acme/web', suggested_task: { git_provider: 'github', task_type: 'OPEN_PR', repo: 'acme/web', issue_number: 3, title: 'Review' } });
+    const suggested = await create({
+      repository: 'acme/web',
+      suggested_task: { git_provider: 'github', task_type: 'OPEN_PR', repo: 'acme/web', issue_number: 3, title: 'Review' },
+    });
     const byRepo = (await call<ResultSet>('GET', '/api/conversations?selected_repository=acme/web&limit=100')).body;
     expect(byRepo.results.map((c) => c.conversation_id)).toEqual([suggested.conversation_id, a.conversation_id]);
-    const byTrigger = (await call<ResultSet>('GET', '/api/conversations?selected_repository=acme/web&conversation_trigger=suggested_task')).body;
+    const byTrigger = (await call<ResultSet>('GET', '/api/conversations?selected_repository=acme/web&conversation_trigger=suggested_task'))
+      .body;
     expect(byTrigger.results.map((c) => c.conversation_id)).toEqual([suggested.conversation_id]);
   });
 
@@ -222,14 +278,29 @@ describe('GET /api/conversations/{conversation_id}', () => {
   });
 
   it('refuses an id longer than 100 characters, or with path characters, with 400 (openhands/server/utils.py, validate_conversation_id)', async () => {
-    expect(await call('GET', `/api/conversations/${'a'.repeat(101)}`)).toMatchObject({ status: 400, body: { detail: 'Conversation ID is too long' } });
-    expect(await call('GET', '/api/conversations/a..b')).toMatchObject({ status: 400, body: { detail: 'Conversation ID contains invalid path characters' } });
-    expect(await call('GET', '/api/conversations/a%01b')).toMatchObject({ status: 400, body: { detail: 'Conversation ID contains control characters' } });
+    expect(await call('GET', `/api/conversations/${'a'.repeat(101)}`)).toMatchObject({
+      status: 400,
+      body: { detail: 'Conversation ID is too long' },
+    });
+    expect(await call('GET', '/api/conversations/a..b')).toMatchObject({
+      status: 400,
+      body: { detail: 'Conversation ID contains invalid path characters' },
+    });
+    expect(await call('GET', '/api/conversations/a%01b')).toMatchObject({
+      status: 400,
+      body: { detail: 'Conversation ID contains control characters' },
+    });
   });
 
   it('shows a V1 conversation as the real route converts it: ERROR when its sandbox failed, ARCHIVED when it is gone, runtime_status only while RUNNING', async () => {
     const { id, sandbox_id } = await v1Conversation();
-    expect(await get(id)).toMatchObject({ status: 'RUNNING', runtime_status: 'STATUS$READY', conversation_version: 'V1', title: `Conversation ${id}`, trigger: null });
+    expect(await get(id)).toMatchObject({
+      status: 'RUNNING',
+      runtime_status: 'STATUS$READY',
+      conversation_version: 'V1',
+      title: `Conversation ${id}`,
+      trigger: null,
+    });
     await call('POST', `/api/v1/sandboxes/${sandbox_id}/pause`);
     expect(await get(id)).toMatchObject({ status: 'STOPPED', runtime_status: null });
     await env.fake.service.failSandbox(sandbox_id);
@@ -243,7 +314,10 @@ describe('PATCH /api/conversations/{conversation_id}', () => {
   it('renames a conversation, trimming the title, and answers true', async () => {
     const { conversation_id } = await create();
     env.fake.clock.advance(1000);
-    expect(await call('PATCH', `/api/conversations/${conversation_id}`, { body: { title: '  Renamed  ' } })).toMatchObject({ status: 200, body: true });
+    expect(await call('PATCH', `/api/conversations/${conversation_id}`, { body: { title: '  Renamed  ' } })).toMatchObject({
+      status: 200,
+      body: true,
+    });
     const info = await get(conversation_id);
     expect(info.title).toBe('Renamed');
     expect(info.last_updated_at! > info.created_at).toBe(true);
@@ -262,13 +336,22 @@ describe('PATCH /api/conversations/{conversation_id}', () => {
       detail: [{ type: 'missing', loc: ['body', 'title'], msg: 'Field required', input: {} }],
     });
     expect((await call('PATCH', `/api/conversations/${conversation_id}`, { body: { title: '' } })).body).toEqual({
-      detail: [{ type: 'string_too_short', loc: ['body', 'title'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 } }],
+      detail: [
+        {
+          type: 'string_too_short',
+          loc: ['body', 'title'],
+          msg: 'String should have at least 1 character',
+          input: '',
+          ctx: { min_length: 1 },
+        },
+      ],
     });
   });
 
-  it('answers 404 with the route\'s own error body for an unknown conversation (manage_conversations.py, update_conversation)', async () => {
+  it("answers 404 with the route's own error body for an unknown conversation (manage_conversations.py, update_conversation)", async () => {
     expect(await call('PATCH', '/api/conversations/nope', { body: { title: 'x' } })).toMatchObject({
-      status: 404, body: { status: 'error', message: 'Conversation not found', msg_id: 'CONVERSATION$NOT_FOUND' },
+      status: 404,
+      body: { status: 'error', message: 'Conversation not found', msg_id: 'CONVERSATION$NOT_FOUND' },
     });
   });
 });

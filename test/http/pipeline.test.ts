@@ -21,11 +21,26 @@ const KEY = 'pipeline-key';
 /** A route whose operation answers `body`, declared to answer `{ ok: true }`. */
 function pipelineAnswering(body: unknown, checkResponses: boolean) {
   const route = defineRoute({
-    method: 'GET', path: '/api/v1/probe', summary: 'A probe', response: z.object({ ok: z.literal(true) }),
+    method: 'GET',
+    path: '/api/v1/probe',
+    summary: 'A probe',
+    response: z.object({ ok: z.literal(true) }),
     handle: async () => body as { ok: true },
   });
-  const instance = { faults: createFaults(), journal: createJournal(), options: { checkResponses }, nextLatency: () => 0 } as unknown as Instance;
-  const surface = defineSurface({ name: 'probe', routes: [route], authorize: () => null, refusalAnswer: fastApiRefusal, faultable: true, journaled: true });
+  const instance = {
+    faults: createFaults(),
+    journal: createJournal(),
+    options: { checkResponses },
+    nextLatency: () => 0,
+  } as unknown as Instance;
+  const surface = defineSurface({
+    name: 'probe',
+    routes: [route],
+    authorize: () => null,
+    refusalAnswer: fastApiRefusal,
+    faultable: true,
+    journaled: true,
+  });
   return { answer: (request: Request) => answer(instance, surface, new URL(request.url).pathname, request) };
 }
 
@@ -39,7 +54,9 @@ describe('stage check (checkResponses)', () => {
   });
 
   it('throws a contract_violation naming the route and the bad field when an answer breaks its schema', async () => {
-    const failure = await pipelineAnswering({ ok: 'yes' }, true).answer(request('/api/v1/probe')).catch((error: unknown) => error);
+    const failure = await pipelineAnswering({ ok: 'yes' }, true)
+      .answer(request('/api/v1/probe'))
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(FakehandsError);
     expect((failure as FakehandsError).code).toBe('contract_violation');
     expect((failure as FakehandsError).message).toContain('GET /api/v1/probe with a 200 body that does not match its schema: ok:');
@@ -71,7 +88,13 @@ describe('stage order', () => {
   it('injects faults before validation: a faulted request with a bad body answers the fault', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
     fake.faults.add({ kind: 'status', method: 'POST', path: '/api/conversations', status: 500, body: { detail: 'down' } });
-    const answer = await fake.fetch(new Request(`${BASE}/api/conversations`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{' }));
+    const answer = await fake.fetch(
+      new Request(`${BASE}/api/conversations`, {
+        method: 'POST',
+        headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' },
+        body: '{',
+      }),
+    );
     expect([answer.status, await answer.json()]).toEqual([500, { detail: 'down' }]);
   });
 });
@@ -86,8 +109,17 @@ describe('the control API and /openapi.json in-process', () => {
   it('lists under GET /_fakehands/faults the fault fake.faults.add returned, in the shape the control API documents', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
     const added = fake.faults.add({ kind: 'delay', path: '/api/v1/sandboxes/search', delay_ms: 5, times: 2 });
-    expect(added).toEqual({ kind: 'delay', method: '*', path: '/api/v1/sandboxes/search', delay_ms: 5, times: 2, sticky: false, id: 1, remaining: 2 });
-    const listed = await (await fake.fetch(request('/_fakehands/faults'))).json() as { faults: unknown[] };
+    expect(added).toEqual({
+      kind: 'delay',
+      method: '*',
+      path: '/api/v1/sandboxes/search',
+      delay_ms: 5,
+      times: 2,
+      sticky: false,
+      id: 1,
+      remaining: 2,
+    });
+    const listed = (await (await fake.fetch(request('/_fakehands/faults'))).json()) as { faults: unknown[] };
     expect(listed.faults).toEqual([added]);
     expect(FaultSchema.parse(listed.faults[0])).toEqual(added);
     // The in-process type (schemas/faults.ts) and the control API's schema (schemas/control.ts) are one shape.
@@ -96,7 +128,10 @@ describe('the control API and /openapi.json in-process', () => {
 
   it('fake.fetch serves the OpenAPI document of the API routes only', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
-    const document = await (await fake.fetch(request('/openapi.json', null))).json() as { paths: Record<string, unknown>; servers: unknown };
+    const document = (await (await fake.fetch(request('/openapi.json', null))).json()) as {
+      paths: Record<string, unknown>;
+      servers: unknown;
+    };
     expect(Object.keys(document.paths)).toContain('/api/v1/sandboxes/search');
     expect(Object.keys(document.paths).filter((p) => p.startsWith('/_fakehands') || p === '/openapi.json')).toEqual([]);
     expect(document.servers).toEqual([{ url: '/' }]);
@@ -105,27 +140,61 @@ describe('the control API and /openapi.json in-process', () => {
   it('needs the key for the rest of the control API, and changes state through it', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'default' });
     expect((await fake.fetch(request('/_fakehands/state', null))).status).toBe(401);
-    const reset = await fake.fetch(new Request(`${BASE}/_fakehands/reset`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{"fixture": "empty"}' }));
+    const reset = await fake.fetch(
+      new Request(`${BASE}/_fakehands/reset`, {
+        method: 'POST',
+        headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' },
+        body: '{"fixture": "empty"}',
+      }),
+    );
     expect([reset.status, await reset.json()]).toEqual([200, { status: 'ok' }]);
     expect((await fake.snapshot()).sandboxes).toEqual([]);
   });
 
   it('answers a bad control body with a FastAPI 422 at the real offset, as the API does', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
-    const answer = await fake.fetch(new Request(`${BASE}/_fakehands/clock`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body: '{"advance_ms": }' }));
-    expect([answer.status, await answer.json()]).toEqual([422, {
-      detail: [{ type: 'json_invalid', loc: ['body', 15], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
-    }]);
+    const answer = await fake.fetch(
+      new Request(`${BASE}/_fakehands/clock`, {
+        method: 'POST',
+        headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' },
+        body: '{"advance_ms": }',
+      }),
+    );
+    expect([answer.status, await answer.json()]).toEqual([
+      422,
+      {
+        detail: [{ type: 'json_invalid', loc: ['body', 15], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }],
+      },
+    ]);
   });
 
   it('resets only to a fixture by name, never to a path, and a failed reset changes nothing', async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty' });
-    const reset = (body: string) => fake.fetch(new Request(`${BASE}/_fakehands/reset`, { method: 'POST', headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' }, body }));
+    const reset = (body: string) =>
+      fake.fetch(
+        new Request(`${BASE}/_fakehands/reset`, {
+          method: 'POST',
+          headers: { 'x-session-api-key': KEY, 'content-type': 'application/json' },
+          body,
+        }),
+      );
     const path = await reset('{"fixture": "/etc/passwd"}');
     expect(path.status).toBe(422);
-    expect((await path.json() as { detail: { type: string; loc: unknown[] }[] }).detail.map((e) => [e.type, e.loc])).toEqual([['string_pattern_mismatch', ['body', 'fixture']]]);
+    expect(((await path.json()) as { detail: { type: string; loc: unknown[] }[] }).detail.map((e) => [e.type, e.loc])).toEqual([
+      ['string_pattern_mismatch', ['body', 'fixture']],
+    ]);
     const unknown = await reset('{"fixture": "passwd"}');
-    expect(await unknown.json()).toEqual({ detail: [{ type: 'value_error', loc: ['body', 'fixture'], msg: 'Value error, Failed to load the fixture "passwd": no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name). Fix the fixture, or pass fixture: "default" or "empty".', input: 'passwd', ctx: { error: {} } }] });
+    expect(await unknown.json()).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'fixture'],
+          msg: 'Value error, Failed to load the fixture "passwd": no such fixture (the built-in ones are "default" and "empty"; start the server with --fixtures-dir to load others by name). Fix the fixture, or pass fixture: "default" or "empty".',
+          input: 'passwd',
+          ctx: { error: {} },
+        },
+      ],
+    });
     expect((await fake.snapshot()).sandboxes).toEqual([]);
     expect((await reset('{}')).status).toBe(200);
   });
@@ -151,7 +220,7 @@ describe('transports in-process (msw setupServer)', () => {
     expect((await fetch(`${BASE}/api/v1/sandboxes/search`)).status).toBe(200);
   });
 
-  it('the journal records the app\'s requests and skips the control API and /openapi.json', async () => {
+  it("the journal records the app's requests and skips the control API and /openapi.json", async () => {
     const fake = await createFake({ apiKey: KEY, fixture: 'empty', auth: 'none' });
     server.use(...fake.handlers);
     await fetch(`${BASE}/api/v1/sandboxes/search`);

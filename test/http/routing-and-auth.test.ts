@@ -32,14 +32,30 @@ describe('auth policy "all"', () => {
     expect((await call('GET', '/api/v1/sandboxes/search')).status).toBe(200);
   });
 
-  it.each(routes.filter((r) => !r.public).map((r) => [r.method, r.path]))('%s %s answers 401 {"detail": "Unauthorized"} without the key', async (method, path) => {
-    const { status, body } = await call(method, path.replace(/:\w+/g, 'x'), { key: null, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-    expect([status, body]).toEqual([401, { detail: 'Unauthorized' }]);
-  });
+  it.each(routes.filter((r) => !r.public).map((r) => [r.method, r.path]))(
+    '%s %s answers 401 {"detail": "Unauthorized"} without the key',
+    async (method, path) => {
+      const { status, body } = await call(method, path.replace(/:\w+/g, 'x'), {
+        key: null,
+        body: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
+      expect([status, body]).toEqual([401, { detail: 'Unauthorized' }]);
+    },
+  );
 
   it('leaves the health routes open (/alive, /health, /ready, /server_info), as the real server does; the sandbox secrets check their own key', async () => {
-    expect(routes.filter((r) => r.public).map((r) => r.path).sort()).toEqual([
-      '/alive', '/api/v1/sandboxes/:sandbox_id/settings/secrets', '/api/v1/sandboxes/:sandbox_id/settings/secrets/:secret_name', '/health', '/ready', '/server_info',
+    expect(
+      routes
+        .filter((r) => r.public)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual([
+      '/alive',
+      '/api/v1/sandboxes/:sandbox_id/settings/secrets',
+      '/api/v1/sandboxes/:sandbox_id/settings/secrets/:secret_name',
+      '/health',
+      '/ready',
+      '/server_info',
     ]);
     expect(await call('GET', '/alive', { key: null })).toMatchObject({ status: 200, body: { status: 'ok' } });
   });

@@ -14,7 +14,10 @@ useFake();
 
 describe('GET /api/organizations', () => {
   it('lists one personal organization, the current one, with no secret in clear', async () => {
-    const answer = await call<{ items: Record<string, unknown>[]; current_org_id: string; next_page_id: null }>('GET', '/api/organizations');
+    const answer = await call<{ items: Record<string, unknown>[]; current_org_id: string; next_page_id: null }>(
+      'GET',
+      '/api/organizations',
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.items).toHaveLength(1);
     expect(answer.body.items[0]).toMatchObject({ id: SINGLE_USER_ID, is_personal: true, search_api_key: null, sandbox_api_key: null });
@@ -25,20 +28,31 @@ describe('GET /api/organizations', () => {
 
 describe('GET /api/organizations/{org_id}/me', () => {
   it('answers the user as the owner of the personal organization; 404 for any other', async () => {
-    expect(await call('GET', `/api/organizations/${SINGLE_USER_ID}/me`)).toMatchObject({ status: 200, body: { org_id: SINGLE_USER_ID, user_id: SINGLE_USER_ID, role: 'owner' } });
-    expect(await call('GET', '/api/organizations/someone-else/me')).toMatchObject({ status: 404, body: { detail: 'Organization not found' } });
+    expect(await call('GET', `/api/organizations/${SINGLE_USER_ID}/me`)).toMatchObject({
+      status: 200,
+      body: { org_id: SINGLE_USER_ID, user_id: SINGLE_USER_ID, role: 'owner' },
+    });
+    expect(await call('GET', '/api/organizations/someone-else/me')).toMatchObject({
+      status: 404,
+      body: { detail: 'Organization not found' },
+    });
   });
 });
 
 describe('GET /api/keys/current', () => {
   it('answers an unbound key whose effective organization is the personal one', async () => {
-    expect(await call('GET', '/api/keys/current')).toMatchObject({ status: 200, body: { id: 1, org_id: SINGLE_USER_ID, bound_org_id: null, user_id: SINGLE_USER_ID } });
+    expect(await call('GET', '/api/keys/current')).toMatchObject({
+      status: 200,
+      body: { id: 1, org_id: SINGLE_USER_ID, bound_org_id: null, user_id: SINGLE_USER_ID },
+    });
   });
 });
 
 describe('/api/organizations/{org_id}/profiles', () => {
-  it('are the user\'s LLM profiles: one saved there is listed under /api/v1/settings/profiles', async () => {
-    expect((await call('POST', `/api/organizations/${SINGLE_USER_ID}/profiles/fast`, { body: { llm: { model: 'openai/gpt-5-mini' } } })).status).toBe(201);
+  it("are the user's LLM profiles: one saved there is listed under /api/v1/settings/profiles", async () => {
+    expect(
+      (await call('POST', `/api/organizations/${SINGLE_USER_ID}/profiles/fast`, { body: { llm: { model: 'openai/gpt-5-mini' } } })).status,
+    ).toBe(201);
     const list = await call<{ profiles: { name: string; model: string }[] }>('GET', '/api/v1/settings/profiles');
     expect(list.body.profiles.map((p) => [p.name, p.model])).toContainEqual(['fast', 'openai/gpt-5-mini']);
     expect((await call<{ profiles: unknown[] }>('GET', `/api/organizations/${SINGLE_USER_ID}/profiles`)).body).toEqual(list.body);
@@ -48,17 +62,26 @@ describe('/api/organizations/{org_id}/profiles', () => {
 
 describe('GET /api/organizations/{org_id}/provider-connections', () => {
   it('answers no connection for the personal organization', async () => {
-    expect(await call('GET', `/api/organizations/${SINGLE_USER_ID}/provider-connections`)).toMatchObject({ status: 200, body: { connections: [] } });
+    expect(await call('GET', `/api/organizations/${SINGLE_USER_ID}/provider-connections`)).toMatchObject({
+      status: 200,
+      body: { connections: [] },
+    });
   });
 });
 
 describe('GET /api/agent-profiles', () => {
-  it('lists the built-in default OpenHands profile, none active (conversations run on the settings\' LLM)', async () => {
+  it("lists the built-in default OpenHands profile, none active (conversations run on the settings' LLM)", async () => {
     expect(await call('GET', '/api/agent-profiles')).toMatchObject({
       status: 200,
-      body: { profiles: [{ id: 'default', name: 'default', agent_kind: 'openhands', llm_profile_ref: null }], active_agent_profile_id: null },
+      body: {
+        profiles: [{ id: 'default', name: 'default', agent_kind: 'openhands', llm_profile_ref: null }],
+        active_agent_profile_id: null,
+      },
     });
-    expect(await call('GET', '/api/agent-profiles/default')).toMatchObject({ status: 200, body: { name: 'default', profile: { agent_kind: 'openhands' } } });
+    expect(await call('GET', '/api/agent-profiles/default')).toMatchObject({
+      status: 200,
+      body: { name: 'default', profile: { agent_kind: 'openhands' } },
+    });
     expect((await call('GET', '/api/agent-profiles/other')).status).toBe(404);
   });
 });
@@ -80,16 +103,25 @@ describe('GET /api/shared-conversations, GET /api/shared-events/search', () => {
 });
 
 describe('GET /api/v1/app-conversations/{id}/files', () => {
-  it('lists the workspace\'s files under a folder, relative to it; [] for an unknown conversation', async () => {
-    const page = await call<{ items: { id: string; sandbox_status: string; selected_repository: string | null }[] }>('GET', '/api/v1/app-conversations/search?limit=100');
+  it("lists the workspace's files under a folder, relative to it; [] for an unknown conversation", async () => {
+    const page = await call<{ items: { id: string; sandbox_status: string; selected_repository: string | null }[] }>(
+      'GET',
+      '/api/v1/app-conversations/search?limit=100',
+    );
     const running = page.body.items.find((c) => c.sandbox_status === 'RUNNING')!;
     const root = running.selected_repository ? `/workspace/project/${running.selected_repository.split('/').at(-1)}` : '/workspace/project';
     const files = await call<string[]>('GET', `/api/v1/app-conversations/${running.id}/files?path=${encodeURIComponent(root)}`);
     expect(files.status).toBe(200);
     expect(files.body).toContain('README.md');
     expect(files.body).toEqual([...files.body].sort());
-    const readme = await call<string>('GET', `/api/v1/app-conversations/${running.id}/file?file_path=${encodeURIComponent(`${root}/README.md`)}`);
+    const readme = await call<string>(
+      'GET',
+      `/api/v1/app-conversations/${running.id}/file?file_path=${encodeURIComponent(`${root}/README.md`)}`,
+    );
     expect(readme.body.length).toBeGreaterThan(0);
-    expect(await call('GET', '/api/v1/app-conversations/00000000000040008000000000000000/files?path=/workspace/project')).toMatchObject({ status: 200, body: [] });
+    expect(await call('GET', '/api/v1/app-conversations/00000000000040008000000000000000/files?path=/workspace/project')).toMatchObject({
+      status: 200,
+      body: [],
+    });
   });
 });

@@ -15,16 +15,22 @@ describe('GET /api/v1/sandbox-specs/search', () => {
       'ghcr.io/openhands/agent-server:1.1.0-python',
     ]);
     expect(body.items[0]).toEqual({
-      id: expect.any(String), command: ['--port', '8000'], created_at: expect.stringMatching(/Z$/),
-      initial_env: expect.objectContaining({ LOG_JSON: 'true' }), working_dir: '/home/openhands/workspace',
+      id: expect.any(String),
+      command: ['--port', '8000'],
+      created_at: expect.stringMatching(/Z$/),
+      initial_env: expect.objectContaining({ LOG_JSON: 'true' }),
+      working_dir: '/home/openhands/workspace',
     });
   });
 
   it('pages with limit and next_page_id', async () => {
-    const first = (await call<{ items: SandboxSpecInfo[]; next_page_id: string | null }>('GET', '/api/v1/sandbox-specs/search?limit=2')).body;
+    const first = (await call<{ items: SandboxSpecInfo[]; next_page_id: string | null }>('GET', '/api/v1/sandbox-specs/search?limit=2'))
+      .body;
     expect(first.items).toHaveLength(2);
     expect(first.next_page_id).toBe('2');
-    const second = (await call<{ items: SandboxSpecInfo[]; next_page_id: string | null }>('GET', '/api/v1/sandbox-specs/search?limit=2&page_id=2')).body;
+    const second = (
+      await call<{ items: SandboxSpecInfo[]; next_page_id: string | null }>('GET', '/api/v1/sandbox-specs/search?limit=2&page_id=2')
+    ).body;
     expect(second.items).toHaveLength(1);
     expect(second.next_page_id).toBeNull();
   });
@@ -37,7 +43,10 @@ describe('GET /api/v1/sandbox-specs/search', () => {
 
 describe('GET /api/v1/sandbox-specs', () => {
   it('answers an array aligned with the ids, null for each missing one', async () => {
-    const { body } = await call<(SandboxSpecInfo | null)[]>('GET', `/api/v1/sandbox-specs?id=nope&id=${encodeURIComponent('ghcr.io/openhands/agent-server:1.1.0-java')}`);
+    const { body } = await call<(SandboxSpecInfo | null)[]>(
+      'GET',
+      `/api/v1/sandbox-specs?id=nope&id=${encodeURIComponent('ghcr.io/openhands/agent-server:1.1.0-java')}`,
+    );
     expect(body.map((s) => s?.id ?? null)).toEqual([null, 'ghcr.io/openhands/agent-server:1.1.0-java']);
   });
 });

@@ -65,9 +65,11 @@ describe('POST /api/v1/sandboxes', () => {
 
   it('answers STARTING even with the instant timings preset (a container is created, then started), and the next read sees RUNNING', async () => {
     const instant = await createFake({ fixture: 'empty', timings: 'instant', apiKey: KEY });
-    const response = await instant.fetch(new Request(`${BASE}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-session-api-key': KEY } }));
+    const response = await instant.fetch(
+      new Request(`${BASE}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-session-api-key': KEY } }),
+    );
     expect(response.status).toBe(200);
-    const created = await response.json() as SandboxInfo;
+    const created = (await response.json()) as SandboxInfo;
     expect(created).toMatchObject({ status: 'STARTING', session_api_key: null });
     const read = await instant.fetch(new Request(`${BASE}/api/v1/sandboxes?id=${created.id}`, { headers: { 'x-session-api-key': KEY } }));
     expect(await read.json()).toMatchObject([{ status: 'RUNNING', session_api_key: expect.any(String) }]);
@@ -164,7 +166,7 @@ describe('POST /api/v1/sandboxes/{sandbox_id}/resume', () => {
 describe('agent ports', () => {
   const portOf = (s: SandboxInfo) => s.exposed_urls!.find((u) => u.name === 'AGENT_SERVER')!.port;
 
-  it('a sandbox created after a delete and a reload never shares a live sandbox\'s port', async () => {
+  it("a sandbox created after a delete and a reload never shares a live sandbox's port", async () => {
     const created = [await startSandbox(), await startSandbox(), await startSandbox()];
     await call('DELETE', `/api/v1/sandboxes/${created[0]!.id}?sandbox_id=${created[0]!.id}`);
     // A reload: the kept state becomes the fixture of a new fake (what --state-file and persist do).
@@ -172,7 +174,7 @@ describe('agent ports', () => {
     const fresh = await reloaded.service.startSandbox(null);
     await reloaded.service.startSandbox(null);
     const all = (await reloaded.service.searchSandboxes({ offset: 0, limit: 100 })).items;
-    const ports = all.map((s) => s.status === 'RUNNING' ? portOf(s) : null);
+    const ports = all.map((s) => (s.status === 'RUNNING' ? portOf(s) : null));
     expect(ports.every((p) => p !== null)).toBe(true);
     expect(new Set(ports).size).toBe(all.length);
     expect(all.map((s) => s.id)).toContain(fresh.id);
@@ -205,7 +207,8 @@ describe('DELETE /api/v1/sandboxes/{id}', () => {
   it('reads the query parameter sandbox_id, not the path: without it 422 missing, and the path names nothing (sandbox_router.py, delete_sandbox)', async () => {
     const { id } = await startSandbox();
     expect(await call('DELETE', `/api/v1/sandboxes/${id}`)).toMatchObject({
-      status: 422, body: { detail: [{ type: 'missing', loc: ['query', 'sandbox_id'], msg: 'Field required', input: null }] },
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['query', 'sandbox_id'], msg: 'Field required', input: null }] },
     });
     expect((await call('DELETE', `/api/v1/sandboxes/anything?sandbox_id=${id}`)).status).toBe(200);
     expect(await sandbox(id)).toBeNull();
@@ -240,7 +243,15 @@ describe('GET /api/v1/sandboxes/search', () => {
 
   it('rejects a limit above 100 and below 1 with 422 less_than_equal / greater_than', async () => {
     expect((await call('GET', '/api/v1/sandboxes/search?limit=101')).body).toEqual({
-      detail: [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '101', ctx: { le: 100 } }],
+      detail: [
+        {
+          type: 'less_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be less than or equal to 100',
+          input: '101',
+          ctx: { le: 100 },
+        },
+      ],
     });
     expect((await call('GET', '/api/v1/sandboxes/search?limit=0')).body).toEqual({
       detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }],
@@ -251,7 +262,14 @@ describe('GET /api/v1/sandboxes/search', () => {
     const { status, body } = await call('GET', '/api/v1/sandboxes/search?limit=ten');
     expect(status).toBe(422);
     expect(body).toEqual({
-      detail: [{ type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'ten' }],
+      detail: [
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'ten',
+        },
+      ],
     });
   });
 });
@@ -274,8 +292,15 @@ describe('GET /api/v1/sandboxes', () => {
   it('accepts at most 99 ids: the real route asserts fewer than 100 and crashes (500) on 100; here 422 too_long, a declared difference', async () => {
     const query = (n: number) => Array.from({ length: n }, (_, i) => `id=s${i}`).join('&');
     expect((await call('GET', `/api/v1/sandboxes?${query(99)}`)).status).toBe(200);
-    const { status, body } = await call<{ detail: { type: string; loc: unknown[]; msg: string }[] }>('GET', `/api/v1/sandboxes?${query(100)}`);
+    const { status, body } = await call<{ detail: { type: string; loc: unknown[]; msg: string }[] }>(
+      'GET',
+      `/api/v1/sandboxes?${query(100)}`,
+    );
     expect(status).toBe(422);
-    expect(body.detail[0]).toMatchObject({ type: 'too_long', loc: ['query', 'id'], msg: 'List should have at most 99 items after validation, not 100' });
+    expect(body.detail[0]).toMatchObject({
+      type: 'too_long',
+      loc: ['query', 'id'],
+      msg: 'List should have at most 99 items after validation, not 100',
+    });
   });
 });

@@ -19,14 +19,25 @@ describe('GET /api/settings', () => {
 
   it('reads back what was saved, with secrets as *_set flags and never their values, and the providers with a token', async () => {
     await call('POST', '/api/add-git-providers', { body: { provider_tokens: { github: { token: 'ghp_x', host: 'github.com' } } } });
-    expect(await call('POST', '/api/settings', { body: { llm_model: 'openai/gpt-5-2025-08-07', llm_api_key: LLM_KEY, language: 'fr', confirmation_mode: true } }))
-      .toMatchObject({ status: 200, body: { message: 'Settings stored' } });
+    expect(
+      await call('POST', '/api/settings', {
+        body: { llm_model: 'openai/gpt-5-2025-08-07', llm_api_key: LLM_KEY, language: 'fr', confirmation_mode: true },
+      }),
+    ).toMatchObject({ status: 200, body: { message: 'Settings stored' } });
     const { status, body } = await call<Record<string, unknown>>('GET', '/api/settings');
     expect(status).toBe(200);
     expect(body).toMatchObject({
-      llm_model: 'openai/gpt-5-2025-08-07', language: 'fr', confirmation_mode: true, llm_api_key: null, search_api_key: null,
-      llm_api_key_set: true, search_api_key_set: false, provider_tokens_set: { github: 'github.com' }, secrets_store: { provider_tokens: {} },
-      enable_default_condenser: true, enable_solvability_analysis: true,
+      llm_model: 'openai/gpt-5-2025-08-07',
+      language: 'fr',
+      confirmation_mode: true,
+      llm_api_key: null,
+      search_api_key: null,
+      llm_api_key_set: true,
+      search_api_key_set: false,
+      provider_tokens_set: { github: 'github.com' },
+      secrets_store: { provider_tokens: {} },
+      enable_default_condenser: true,
+      enable_solvability_analysis: true,
     });
     expect(JSON.stringify(body)).not.toContain(LLM_KEY);
   });
@@ -34,26 +45,53 @@ describe('GET /api/settings', () => {
 
 describe('POST /api/settings', () => {
   it('keeps the stored LLM key, model and base URL when a save leaves them null (store_llm_settings)', async () => {
-    await call('POST', '/api/settings', { body: { llm_model: 'anthropic/claude-sonnet-4-5-20250929', llm_api_key: LLM_KEY, llm_base_url: 'https://llm.example.com' } });
+    await call('POST', '/api/settings', {
+      body: { llm_model: 'anthropic/claude-sonnet-4-5-20250929', llm_api_key: LLM_KEY, llm_base_url: 'https://llm.example.com' },
+    });
     await call('POST', '/api/settings', { body: { language: 'de', llm_api_key: null, llm_model: null } });
     const { body } = await call<Record<string, unknown>>('GET', '/api/settings');
-    expect(body).toMatchObject({ language: 'de', llm_model: 'anthropic/claude-sonnet-4-5-20250929', llm_base_url: 'https://llm.example.com', llm_api_key_set: true });
+    expect(body).toMatchObject({
+      language: 'de',
+      llm_model: 'anthropic/claude-sonnet-4-5-20250929',
+      llm_base_url: 'https://llm.example.com',
+      llm_api_key_set: true,
+    });
   });
 
   it('replaces the other fields: a field left out is back to its default (convert_to_settings)', async () => {
     await call('POST', '/api/settings', { body: { language: 'fr', max_iterations: 50, git_user_name: 'dev' } });
     await call('POST', '/api/settings', { body: { language: 'es' } });
-    expect((await call<Record<string, unknown>>('GET', '/api/settings')).body).toMatchObject({ language: 'es', max_iterations: null, git_user_name: null });
+    expect((await call<Record<string, unknown>>('GET', '/api/settings')).body).toMatchObject({
+      language: 'es',
+      max_iterations: null,
+      git_user_name: null,
+    });
   });
 
-  it('answers 422 for condenser_max_size under 20 and for wrong types (in the model\'s field order), and changes nothing', async () => {
+  it("answers 422 for condenser_max_size under 20 and for wrong types (in the model's field order), and changes nothing", async () => {
     await call('POST', '/api/settings', { body: { language: 'fr' } });
     const before = (await call('GET', '/api/settings')).body;
     expect(await call('POST', '/api/settings', { body: { condenser_max_size: 10 } })).toMatchObject({
-      status: 422, body: { detail: [{ type: 'value_error', loc: ['body', 'condenser_max_size'], msg: 'Value error, condenser_max_size must be at least 20', input: 10 }] },
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'condenser_max_size'],
+            msg: 'Value error, condenser_max_size must be at least 20',
+            input: 10,
+          },
+        ],
+      },
     });
     expect(await call('POST', '/api/settings', { body: { confirmation_mode: 'sometimes', max_iterations: 'many' } })).toMatchObject({
-      status: 422, body: { detail: [{ type: 'int_parsing', loc: ['body', 'max_iterations'] }, { type: 'bool_parsing', loc: ['body', 'confirmation_mode'] }] },
+      status: 422,
+      body: {
+        detail: [
+          { type: 'int_parsing', loc: ['body', 'max_iterations'] },
+          { type: 'bool_parsing', loc: ['body', 'confirmation_mode'] },
+        ],
+      },
     });
     expect((await call('GET', '/api/settings')).body).toEqual(before);
   });
@@ -61,21 +99,40 @@ describe('POST /api/settings', () => {
 
 describe('provider tokens saved three ways', () => {
   it('show everywhere, whether saved by /api/add-git-providers, /api/v1/secrets/git-providers or a legacy secrets_store in /api/settings', async () => {
-    await call('POST', '/api/settings', { body: { language: 'en', secrets_store: { provider_tokens: { github: { token: 'ghp_from_settings', host: 'github.com' } } } } });
+    await call('POST', '/api/settings', {
+      body: { language: 'en', secrets_store: { provider_tokens: { github: { token: 'ghp_from_settings', host: 'github.com' } } } },
+    });
     expect((await call('GET', '/api/settings')).body).toMatchObject({ provider_tokens_set: { github: 'github.com' } });
-    await call('POST', '/api/v1/secrets/git-providers', { body: { provider_tokens: { github: { token: '' }, gitlab: { token: 'glpat-v1', host: 'gitlab.com' } } } });
+    await call('POST', '/api/v1/secrets/git-providers', {
+      body: { provider_tokens: { github: { token: '' }, gitlab: { token: 'glpat-v1', host: 'gitlab.com' } } },
+    });
     expect((await call('GET', '/api/v1/settings')).body).toMatchObject({ provider_tokens_set: { github: null, gitlab: 'gitlab.com' } });
     expect(env.fake.service.providerTokens().github?.token).toBe('ghp_from_settings');
     expect((await call<string[]>('GET', '/api/user/installations?provider=github')).status).toBe(200);
-    expect(await call('POST', '/api/settings', { body: { secrets_store: { provider_tokens: { sourceforge: { token: 'x' } } } } })).toMatchObject({ status: 422, body: { detail: [{ type: 'enum', loc: ['body', 'secrets_store', 'provider_tokens', 'sourceforge', '[key]'] }] } });
+    expect(
+      await call('POST', '/api/settings', { body: { secrets_store: { provider_tokens: { sourceforge: { token: 'x' } } } } }),
+    ).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'enum', loc: ['body', 'secrets_store', 'provider_tokens', 'sourceforge', '[key]'] }] },
+    });
   });
 });
 
 describe('MCP servers in the settings', () => {
   it('answer their keys and environments masked, and a round trip of the masked answer keeps the stored secrets', async () => {
     const KEY = 'mcp-key-fakehands-0123456789';
-    await call('POST', '/api/settings', { body: { mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: KEY }], stdio_servers: [{ name: 'fs', command: 'npx', args: [], env: { GITHUB_TOKEN: KEY } }] } } });
-    const first = await call<{ mcp_config: { sse_servers: { api_key: string }[]; stdio_servers: { env: Record<string, string> }[] } }>('GET', '/api/settings');
+    await call('POST', '/api/settings', {
+      body: {
+        mcp_config: {
+          sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: KEY }],
+          stdio_servers: [{ name: 'fs', command: 'npx', args: [], env: { GITHUB_TOKEN: KEY } }],
+        },
+      },
+    });
+    const first = await call<{ mcp_config: { sse_servers: { api_key: string }[]; stdio_servers: { env: Record<string, string> }[] } }>(
+      'GET',
+      '/api/settings',
+    );
     expect(first.body.mcp_config.sse_servers[0]!.api_key).toBe('**********');
     expect(first.body.mcp_config.stdio_servers[0]!.env.GITHUB_TOKEN).toBe('**********');
     expect(JSON.stringify((await call('GET', '/api/v1/settings')).body)).not.toContain(KEY);
@@ -86,11 +143,25 @@ describe('MCP servers in the settings', () => {
     const stored = (await call<{ mcp_config: unknown }>('GET', '/api/settings')).body.mcp_config;
     expect(stored).toEqual(first.body.mcp_config);
     // What the save stores: the stored key where the mask came back, a new key where one was given.
-    const stored0 = { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: KEY }], shttp_servers: [], stdio_servers: [{ name: 'fs', command: 'npx', args: [], env: { GITHUB_TOKEN: KEY } }] };
-    expect(unmaskedMcp(first.body.mcp_config as never, stored0 as never)).toMatchObject({ sse_servers: [{ api_key: KEY }], stdio_servers: [{ env: { GITHUB_TOKEN: KEY } }] });
-    expect(unmaskedMcp({ sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'new' }], shttp_servers: [], stdio_servers: [] }, stored0 as never)).toMatchObject({ sse_servers: [{ api_key: 'new' }] });
+    const stored0 = {
+      sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: KEY }],
+      shttp_servers: [],
+      stdio_servers: [{ name: 'fs', command: 'npx', args: [], env: { GITHUB_TOKEN: KEY } }],
+    };
+    expect(unmaskedMcp(first.body.mcp_config as never, stored0 as never)).toMatchObject({
+      sse_servers: [{ api_key: KEY }],
+      stdio_servers: [{ env: { GITHUB_TOKEN: KEY } }],
+    });
+    expect(
+      unmaskedMcp(
+        { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'new' }], shttp_servers: [], stdio_servers: [] },
+        stored0 as never,
+      ),
+    ).toMatchObject({ sse_servers: [{ api_key: 'new' }] });
     // A new key replaces the stored one.
-    await call('POST', '/api/settings', { body: { mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'another' }] } } });
+    await call('POST', '/api/settings', {
+      body: { mcp_config: { sse_servers: [{ url: 'https://mcp.example.com/sse', api_key: 'another' }] } },
+    });
     expect(JSON.stringify((await call('GET', '/api/settings')).body)).not.toContain('another');
   });
 });
@@ -98,7 +169,10 @@ describe('MCP servers in the settings', () => {
 describe('POST /api/reset-settings', () => {
   it('answers 410 {"error": "Reset settings functionality has been removed."} and keeps the settings', async () => {
     await call('POST', '/api/settings', { body: { language: 'fr' } });
-    expect(await call('POST', '/api/reset-settings')).toMatchObject({ status: 410, body: { error: 'Reset settings functionality has been removed.' } });
+    expect(await call('POST', '/api/reset-settings')).toMatchObject({
+      status: 410,
+      body: { error: 'Reset settings functionality has been removed.' },
+    });
     expect((await call<{ language: string }>('GET', '/api/settings')).body.language).toBe('fr');
   });
 });
@@ -109,10 +183,18 @@ describe('GET /api/v1/settings', () => {
     await call('POST', '/api/settings', { body: { language: 'en' } });
     const { status, body } = await call<Record<string, unknown>>('GET', '/api/v1/settings');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ v1_enabled: true, llm_api_key_set: false, conversation_settings: { max_iterations: 500, confirmation_mode: false, security_analyzer: 'llm' } });
+    expect(body).toMatchObject({
+      v1_enabled: true,
+      llm_api_key_set: false,
+      conversation_settings: { max_iterations: 500, confirmation_mode: false, security_analyzer: 'llm' },
+    });
     await call('POST', '/api/settings', { body: { llm_model: 'openai/gpt-5-2025-08-07', llm_api_key: LLM_KEY, max_iterations: 80 } });
     const after = (await call<Record<string, unknown>>('GET', '/api/v1/settings')).body;
-    expect(after).toMatchObject({ agent_settings: { llm: { model: 'openai/gpt-5-2025-08-07', api_key: null } }, conversation_settings: { max_iterations: 80 }, llm_api_key_set: true });
+    expect(after).toMatchObject({
+      agent_settings: { llm: { model: 'openai/gpt-5-2025-08-07', api_key: null } },
+      conversation_settings: { max_iterations: 80 },
+      llm_api_key_set: true,
+    });
     expect(JSON.stringify(after)).not.toContain(LLM_KEY);
   });
 });
@@ -120,42 +202,93 @@ describe('GET /api/v1/settings', () => {
 describe('POST /api/v1/settings', () => {
   it('changes only the fields given; the legacy GET reads the same record', async () => {
     await call('POST', '/api/settings', { body: { language: 'fr', llm_model: 'a/b' } });
-    expect(await call('POST', '/api/v1/settings', { body: { agent_settings: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } }, conversation_settings: { confirmation_mode: true }, v1_enabled: false } }))
-      .toMatchObject({ status: 200, body: { message: 'Settings stored' } });
-    expect((await call('GET', '/api/settings')).body).toMatchObject({ language: 'fr', llm_model: 'openai/gpt-5-mini-2025-08-07', confirmation_mode: true, llm_api_key_set: true });
+    expect(
+      await call('POST', '/api/v1/settings', {
+        body: {
+          agent_settings: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } },
+          conversation_settings: { confirmation_mode: true },
+          v1_enabled: false,
+        },
+      }),
+    ).toMatchObject({ status: 200, body: { message: 'Settings stored' } });
+    expect((await call('GET', '/api/settings')).body).toMatchObject({
+      language: 'fr',
+      llm_model: 'openai/gpt-5-mini-2025-08-07',
+      confirmation_mode: true,
+      llm_api_key_set: true,
+    });
     expect((await call('GET', '/api/v1/settings')).body).toMatchObject({ v1_enabled: false });
   });
 
   it('answers 422 for an unknown key or a wrong type and changes nothing', async () => {
     const before = (await call('GET', '/api/v1/settings')).body;
-    expect(await call('POST', '/api/v1/settings', { body: { llm_modle: 'x' } })).toMatchObject({ status: 422, body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'llm_modle'] }] } });
-    expect(await call('POST', '/api/v1/settings', { body: { conversation_settings: { max_iterations: 0 } } })).toMatchObject({ status: 422, body: { detail: [{ type: 'greater_than_equal', loc: ['body', 'conversation_settings', 'max_iterations'] }] } });
+    expect(await call('POST', '/api/v1/settings', { body: { llm_modle: 'x' } })).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'llm_modle'] }] },
+    });
+    expect(await call('POST', '/api/v1/settings', { body: { conversation_settings: { max_iterations: 0 } } })).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'greater_than_equal', loc: ['body', 'conversation_settings', 'max_iterations'] }] },
+    });
     expect((await call('GET', '/api/v1/settings')).body).toEqual(before);
   });
 });
 
 describe('/api/v1/settings/profiles', () => {
   it('saves, lists, activates, renames and deletes LLM profiles; a key is stored and never answered', async () => {
-    expect(await call('POST', '/api/v1/settings/profiles/fast', { body: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } } })).toMatchObject({ status: 201, body: { name: 'fast', message: "Profile 'fast' saved" } });
-    expect(await call('GET', '/api/v1/settings/profiles')).toMatchObject({ status: 200, body: { profiles: [{ name: 'fast', model: 'openai/gpt-5-mini-2025-08-07', base_url: null, api_key_set: true }], active_profile: null } });
+    expect(
+      await call('POST', '/api/v1/settings/profiles/fast', { body: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } } }),
+    ).toMatchObject({ status: 201, body: { name: 'fast', message: "Profile 'fast' saved" } });
+    expect(await call('GET', '/api/v1/settings/profiles')).toMatchObject({
+      status: 200,
+      body: {
+        profiles: [{ name: 'fast', model: 'openai/gpt-5-mini-2025-08-07', base_url: null, api_key_set: true }],
+        active_profile: null,
+      },
+    });
     const detail = await call('GET', '/api/v1/settings/profiles/fast');
-    expect(detail).toMatchObject({ status: 200, body: { name: 'fast', config: { model: 'openai/gpt-5-mini-2025-08-07', api_key: null }, api_key_set: true } });
+    expect(detail).toMatchObject({
+      status: 200,
+      body: { name: 'fast', config: { model: 'openai/gpt-5-mini-2025-08-07', api_key: null }, api_key_set: true },
+    });
     expect(JSON.stringify(detail.body)).not.toContain(LLM_KEY);
-    expect(await call('POST', '/api/v1/settings/profiles/fast/activate')).toMatchObject({ status: 200, body: { name: 'fast', model: 'openai/gpt-5-mini-2025-08-07' } });
-    expect((await call('GET', '/api/v1/settings')).body).toMatchObject({ agent_settings: { llm: { model: 'openai/gpt-5-mini-2025-08-07' } }, llm_api_key_set: true, llm_profiles: { active: 'fast' } });
-    expect(await call('POST', '/api/v1/settings/profiles/fast/rename', { body: { new_name: 'quick' } })).toMatchObject({ status: 200, body: { name: 'quick' } });
+    expect(await call('POST', '/api/v1/settings/profiles/fast/activate')).toMatchObject({
+      status: 200,
+      body: { name: 'fast', model: 'openai/gpt-5-mini-2025-08-07' },
+    });
+    expect((await call('GET', '/api/v1/settings')).body).toMatchObject({
+      agent_settings: { llm: { model: 'openai/gpt-5-mini-2025-08-07' } },
+      llm_api_key_set: true,
+      llm_profiles: { active: 'fast' },
+    });
+    expect(await call('POST', '/api/v1/settings/profiles/fast/rename', { body: { new_name: 'quick' } })).toMatchObject({
+      status: 200,
+      body: { name: 'quick' },
+    });
     expect((await call<{ active_profile: string }>('GET', '/api/v1/settings/profiles')).body.active_profile).toBe('quick');
     expect(await call('DELETE', '/api/v1/settings/profiles/quick')).toMatchObject({ status: 200, body: { name: 'quick' } });
-    expect(await call('GET', '/api/v1/settings/profiles/quick')).toMatchObject({ status: 404, body: { detail: "Profile 'quick' not found" } });
+    expect(await call('GET', '/api/v1/settings/profiles/quick')).toMatchObject({
+      status: 404,
+      body: { detail: "Profile 'quick' not found" },
+    });
   });
 
   it('answers 422 for a bad name or an unknown LLM key, 409 for a rename onto a taken name, and changes nothing', async () => {
     await call('POST', '/api/v1/settings/profiles/a', { body: { llm: { model: 'x/y' } } });
     await call('POST', '/api/v1/settings/profiles/b', { body: { llm: { model: 'x/z' } } });
     const before = (await call('GET', '/api/v1/settings/profiles')).body;
-    expect(await call('POST', '/api/v1/settings/profiles/bad%20name', { body: {} })).toMatchObject({ status: 422, body: { detail: [{ loc: ['path', 'name'] }] } });
-    expect(await call('POST', '/api/v1/settings/profiles/c', { body: { llm: { model: 'x/y', custom_header: 'x' } } })).toMatchObject({ status: 422, body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'llm', 'custom_header'] }] } });
-    expect(await call('POST', '/api/v1/settings/profiles/a/rename', { body: { new_name: 'b' } })).toMatchObject({ status: 409, body: { detail: "Profile 'b' already exists" } });
+    expect(await call('POST', '/api/v1/settings/profiles/bad%20name', { body: {} })).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['path', 'name'] }] },
+    });
+    expect(await call('POST', '/api/v1/settings/profiles/c', { body: { llm: { model: 'x/y', custom_header: 'x' } } })).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'llm', 'custom_header'] }] },
+    });
+    expect(await call('POST', '/api/v1/settings/profiles/a/rename', { body: { new_name: 'b' } })).toMatchObject({
+      status: 409,
+      body: { detail: "Profile 'b' already exists" },
+    });
     expect((await call('GET', '/api/v1/settings/profiles')).body).toEqual(before);
   });
 });

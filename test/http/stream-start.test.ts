@@ -9,8 +9,21 @@ import { describe, expect, it } from 'vitest';
 import { createFake } from '../../src/index.js';
 import { startCli } from '../support/cli.js';
 
-const STEPS = ['WORKING', 'WAITING_FOR_SANDBOX', 'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY'];
-const init = (body: object): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const STEPS = [
+  'WORKING',
+  'WAITING_FOR_SANDBOX',
+  'PREPARING_REPOSITORY',
+  'RUNNING_SETUP_SCRIPT',
+  'SETTING_UP_GIT_HOOKS',
+  'SETTING_UP_SKILLS',
+  'STARTING_CONVERSATION',
+  'READY',
+];
+const init = (body: object): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** Reads a streamed answer piece by piece, moving the clock after each piece; returns the pieces. */
 async function readIncrementally(response: Response, onPiece: () => void): Promise<string[]> {
@@ -28,7 +41,9 @@ async function readIncrementally(response: Response, onPiece: () => void): Promi
 describe('POST /api/v1/app-conversations/stream-start', () => {
   it('in-process: a reader sees each step as the clock moves, then the array closes at READY', async () => {
     const fake = await createFake({ auth: 'none', fixture: 'empty', clock: 'manual' });
-    const response = await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations/stream-start', init({ selected_repository: 'a/b' })));
+    const response = await fake.fetch(
+      new Request('http://localhost:3000/api/v1/app-conversations/stream-start', init({ selected_repository: 'a/b' })),
+    );
     expect([response.status, response.headers.get('content-type')]).toEqual([200, 'application/json']);
     const pieces = await readIncrementally(response, () => fake.clock.advance(1000));
     expect(pieces[0]).toBe('[\n');
@@ -46,9 +61,11 @@ describe('POST /api/v1/app-conversations/stream-start', () => {
     const server = setupServer(...fake.handlers);
     server.listen({ onUnhandledRequest: 'error' });
     try {
-      const ok = await (await fetch('http://stream.test/api/v1/app-conversations/stream-start', init({}))).json() as { status: string }[];
+      const ok = (await (await fetch('http://stream.test/api/v1/app-conversations/stream-start', init({}))).json()) as { status: string }[];
       expect(ok.at(-1)!.status).toBe('READY');
-      const failed = await (await fetch('http://stream.test/api/v1/app-conversations/stream-start', init({ sandbox_id: 'oh-agent-server-gone' }))).json() as { status: string; detail: string }[];
+      const failed = (await (
+        await fetch('http://stream.test/api/v1/app-conversations/stream-start', init({ sandbox_id: 'oh-agent-server-gone' }))
+      ).json()) as { status: string; detail: string }[];
       expect(failed.map((t) => t.status)).toEqual(['WORKING', 'WAITING_FOR_SANDBOX', 'ERROR']);
       expect(failed.at(-1)!.detail).toBe('Sandbox not found: oh-agent-server-gone');
     } finally {
@@ -70,8 +87,10 @@ describe('POST /api/v1/app-conversations/stream-start', () => {
 
   it('rejects a bad request with 422 before streaming anything', async () => {
     const fake = await createFake({ auth: 'none', fixture: 'empty' });
-    const response = await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations/stream-start', init({ agent_type: 'x' })));
+    const response = await fake.fetch(
+      new Request('http://localhost:3000/api/v1/app-conversations/stream-start', init({ agent_type: 'x' })),
+    );
     expect(response.status).toBe(422);
-    expect((await response.json() as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'agent_type']);
+    expect(((await response.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'agent_type']);
   });
 });

@@ -55,7 +55,8 @@ describe('mounts of several instances', () => {
     server.listen({ onUnhandledRequest: 'error' });
     try {
       expect((await fetch('http://one.test/api/v1/sandboxes', { method: 'POST' })).status).toBe(200);
-      const count = async (origin: string) => ((await (await fetch(`${origin}/api/v1/sandboxes/search`)).json()) as { items: unknown[] }).items.length;
+      const count = async (origin: string) =>
+        ((await (await fetch(`${origin}/api/v1/sandboxes/search`)).json()) as { items: unknown[] }).items.length;
       expect([await count('http://one.test'), await count('http://two.test')]).toEqual([1, 0]);
       expect(two.journal.entries().map((e) => e.path)).toEqual(['/api/v1/sandboxes/search']);
     } finally {

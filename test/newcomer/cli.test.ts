@@ -12,30 +12,38 @@ import { BIN, eventually, runCli, startCli } from '../support/cli.js';
 import { ConfigFile } from '../../src/cli.js';
 
 /** Runs the binary in `cwd` to completion. */
-const runIn = (cwd: string, args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-  const proc = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => { stdout += d; });
-  proc.stderr.on('data', (d: Buffer) => { stderr += d; });
-  proc.on('exit', (code) => resolve({ code, stdout, stderr }));
-});
+const runIn = (cwd: string, args: string[]) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const proc = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    proc.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 
 /** Starts `fakehands serve` in `cwd` and resolves with its stdout once it listens (then stops it). */
-const bannerIn = (cwd: string, args: string[]) => new Promise<string>((resolve, reject) => {
-  const proc = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  proc.stderr.on('data', (d: Buffer) => { stderr += d; });
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-    if (stdout.includes('agent server:')) {
-      proc.kill();
-      resolve(stdout);
-    }
+const bannerIn = (cwd: string, args: string[]) =>
+  new Promise<string>((resolve, reject) => {
+    const proc = spawn(process.execPath, [BIN, 'serve', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      if (stdout.includes('agent server:')) {
+        proc.kill();
+        resolve(stdout);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
-  proc.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-});
 
 describe('the banner of fakehands serve (finding 5)', () => {
   it('finding 5: with --auth none (npm start) it says no key is checked, not "send it as X-Session-API-Key"', async () => {
@@ -47,8 +55,10 @@ describe('the banner of fakehands serve (finding 5)', () => {
 
   it('finding 5: --api-key with --auth none is a one-line error, exit 2, naming the way out', async () => {
     expect(await runCli(['serve', '--auth', 'none', '--api-key', 'K'])).toEqual({
-      code: 2, stdout: '',
-      stderr: 'fakehands: --api-key is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)\n',
+      code: 2,
+      stdout: '',
+      stderr:
+        'fakehands: --api-key is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)\n',
     });
   });
 
@@ -68,8 +78,14 @@ describe('--log json and the inspector (finding 6)', () => {
     const lines = cli.stdout().split('\n').filter(Boolean);
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(parsed[0]).toEqual({
-      level: 'info', msg: 'listening', url: cli.url, agent_url: cli.agentUrl, control_api: `${cli.url}/_fakehands/`,
-      openapi: `${cli.url}/openapi.json`, auth: 'legacy', api_key: 'custom',
+      level: 'info',
+      msg: 'listening',
+      url: cli.url,
+      agent_url: cli.agentUrl,
+      control_api: `${cli.url}/_fakehands/`,
+      openapi: `${cli.url}/openapi.json`,
+      auth: 'legacy',
+      api_key: 'custom',
     });
     expect(cli.stdout()).not.toContain('chosen-key');
   });
@@ -79,7 +95,7 @@ describe('--log json and the inspector (finding 6)', () => {
     const icon = await fetch(`${cli.url}/favicon.ico`);
     expect([icon.status, await icon.text()]).toEqual([204, '']);
     await fetch(`${cli.url}/api/v1/sandboxes/search`);
-    const journal = await (await fetch(`${cli.url}/_fakehands/requests`)).json() as { requests: { path: string }[] };
+    const journal = (await (await fetch(`${cli.url}/_fakehands/requests`)).json()) as { requests: { path: string }[] };
     expect(journal.requests.map((r) => r.path)).toEqual(['/api/v1/sandboxes/search']);
     await eventually(() => cli.stdout().includes('GET /api/v1/sandboxes/search 200'));
     expect(cli.stdout()).not.toContain('favicon');
@@ -87,7 +103,7 @@ describe('--log json and the inspector (finding 6)', () => {
 });
 
 describe('fakehands --help (finding 8)', () => {
-  it('finding 8: lists the commands first, one line each, then how to get a command\'s options', async () => {
+  it("finding 8: lists the commands first, one line each, then how to get a command's options", async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
@@ -108,7 +124,18 @@ describe('fakehands --help (finding 8)', () => {
 describe('fakehands.config.json (finding 8)', () => {
   it('finding 8: serve reads the file in the working folder, and a flag wins over it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-config-'));
-    await writeFile(join(dir, 'fakehands.config.json'), JSON.stringify({ $schema: './node_modules/fakehands/fakehands.config.schema.json', port: 0, 'agent-port': 0, auth: 'none', fixture: 'empty', quiet: true, latency: '0-1' }));
+    await writeFile(
+      join(dir, 'fakehands.config.json'),
+      JSON.stringify({
+        $schema: './node_modules/fakehands/fakehands.config.schema.json',
+        port: 0,
+        'agent-port': 0,
+        auth: 'none',
+        fixture: 'empty',
+        quiet: true,
+        latency: '0-1',
+      }),
+    );
     const banner = await bannerIn(dir, []);
     expect(banner).toContain('API key: none checked');
     expect(banner).toContain(`options from ${join(dir, 'fakehands.config.json')} (flags and environment variables win)`);
@@ -122,19 +149,33 @@ describe('fakehands.config.json (finding 8)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-config-'));
     const file = join(dir, 'fakehands.config.json');
     await writeFile(file, JSON.stringify({ port: 'three thousand' }));
-    expect(await runIn(dir, ['serve'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: invalid fakehands.config.json: "port": expected a port number 0-65535 (see fakehands serve --help)\n' });
+    expect(await runIn(dir, ['serve'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'fakehands: invalid fakehands.config.json: "port": expected a port number 0-65535 (see fakehands serve --help)\n',
+    });
     await writeFile(file, JSON.stringify({ prot: 3000 }));
-    expect((await runIn(dir, ['serve'])).stderr).toBe('fakehands: invalid fakehands.config.json: unknown option "prot" (see fakehands serve --help)\n');
+    expect((await runIn(dir, ['serve'])).stderr).toBe(
+      'fakehands: invalid fakehands.config.json: unknown option "prot" (see fakehands serve --help)\n',
+    );
     await writeFile(file, '{ "port": 3000,');
-    expect((await runIn(dir, ['serve'])).stderr).toMatch(/^fakehands: invalid fakehands\.config\.json: not valid JSON \(.+\) \(see fakehands serve --help\)\n$/);
+    expect((await runIn(dir, ['serve'])).stderr).toMatch(
+      /^fakehands: invalid fakehands\.config\.json: not valid JSON \(.+\) \(see fakehands serve --help\)\n$/,
+    );
     await writeFile(file, JSON.stringify({ 'api-key': 'k', auth: 'none' }));
-    expect((await runIn(dir, ['serve'])).stderr).toBe('fakehands: "api-key" of fakehands.config.json is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)\n');
+    expect((await runIn(dir, ['serve'])).stderr).toBe(
+      'fakehands: "api-key" of fakehands.config.json is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)\n',
+    );
   });
 
   it('finding 8: the committed JSON schema for editors is the one generated from the zod schema', async () => {
-    const committed = JSON.parse(await readFile(new URL('../../fakehands.config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { description?: string }> };
+    const committed = JSON.parse(await readFile(new URL('../../fakehands.config.schema.json', import.meta.url), 'utf8')) as {
+      properties: Record<string, { description?: string }>;
+    };
     expect(committed).toEqual(JSON.parse(JSON.stringify(z.toJSONSchema(ConfigFile, { io: 'input' }))));
-    expect(Object.keys(committed.properties)).toEqual(expect.arrayContaining(['port', 'agent-port', 'api-key', 'auth', 'fixture', 'timings', 'log', 'state-file']));
+    expect(Object.keys(committed.properties)).toEqual(
+      expect.arrayContaining(['port', 'agent-port', 'api-key', 'auth', 'fixture', 'timings', 'log', 'state-file']),
+    );
     expect(committed.properties.auth!.description).toMatch(/^legacy/);
   });
 });
@@ -146,8 +187,12 @@ describe('fakehands drift for a consumer (finding 7)', () => {
   it('finding 7: the V1 document alone reports no legacy route as "provider absent"; they are counted as not covered', async () => {
     const both = await runCli(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
     const alone = await runCli(['drift', '--spec', REAL_V1]);
-    expect(alone.stdout.split('\n').filter((line) => line.includes('operation: provider absent') && !line.includes('[known: '))).toEqual([]);
-    expect(alone.stdout).toMatch(/\n {2}operations: \d+ compared, 0 of the provider's not served by the fake, \d+ of the fake's under paths no given document covers \(not compared; give that document with another --spec\)\n/);
+    expect(alone.stdout.split('\n').filter((line) => line.includes('operation: provider absent') && !line.includes('[known: '))).toEqual(
+      [],
+    );
+    expect(alone.stdout).toMatch(
+      /\n {2}operations: \d+ compared, 0 of the provider's not served by the fake, \d+ of the fake's under paths no given document covers \(not compared; give that document with another --spec\)\n/,
+    );
     expect(alone.code).toBe(both.code);
   });
 
@@ -161,8 +206,12 @@ describe('fakehands drift for a consumer (finding 7)', () => {
     expect(stdout).not.toContain('known-differences.ts');
     expect(stdout).not.toContain('stale declaration:');
     const summary = stdout.trim().split('\n').slice(-3);
-    expect(summary[0]).toBe('drift: 0 undeclared difference(s) (the check passes), 0 declared (known, with a reason), 0 stale declaration(s) of yours');
-    expect(summary[2]).toMatch(/^ {2}facts of the compared operations: (\d+) of \1 agree \(100\.0%\); the others are the differences above, declared or not; \d+ of fakehands' own declarations did not apply \(nothing to do: your document agrees with the fake there\)$/);
+    expect(summary[0]).toBe(
+      'drift: 0 undeclared difference(s) (the check passes), 0 declared (known, with a reason), 0 stale declaration(s) of yours',
+    );
+    expect(summary[2]).toMatch(
+      /^ {2}facts of the compared operations: (\d+) of \1 agree \(100\.0%\); the others are the differences above, declared or not; \d+ of fakehands' own declarations did not apply \(nothing to do: your document agrees with the fake there\)$/,
+    );
   });
 
   it('finding 7: --known FILE declares your own differences (reported with their reason, exit 0); a stale one names FILE', async () => {
@@ -172,16 +221,25 @@ describe('fakehands drift for a consumer (finding 7)', () => {
     const spec = join(dir, 'ours.json');
     await writeFile(spec, JSON.stringify(doc));
     const known = join(dir, 'drift-known.json');
-    await writeFile(known, JSON.stringify([
-      { operation: 'GET /api/v1/sandbox-specs/search', location: 'operation', reason: 'our server lists no sandbox specs' },
-      { operation: 'GET /api/v1/sandboxes/search', location: 'response items[].nickname', reason: 'an old one' },
-    ]));
+    await writeFile(
+      known,
+      JSON.stringify([
+        { operation: 'GET /api/v1/sandbox-specs/search', location: 'operation', reason: 'our server lists no sandbox specs' },
+        { operation: 'GET /api/v1/sandboxes/search', location: 'response items[].nickname', reason: 'an old one' },
+      ]),
+    );
     const without = await runCli(['drift', '--spec', spec, '--spec', REAL_V0]);
     expect(without.code).toBe(1);
     const { code, stdout } = await runCli(['drift', '--spec', spec, '--spec', REAL_V0, '--known', known]);
-    expect(stdout).toContain('GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]');
-    expect(stdout).toContain(`stale declaration: GET /api/v1/sandboxes/search → response items[].nickname no longer differs; remove it from ${known}`);
-    expect(stdout).toMatch(/\ndrift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 1 stale declaration\(s\) of yours\n/);
+    expect(stdout).toContain(
+      'GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]',
+    );
+    expect(stdout).toContain(
+      `stale declaration: GET /api/v1/sandboxes/search → response items[].nickname no longer differs; remove it from ${known}`,
+    );
+    expect(stdout).toMatch(
+      /\ndrift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 1 stale declaration\(s\) of yours\n/,
+    );
     expect(code).toBe(0);
   });
 
@@ -190,7 +248,8 @@ describe('fakehands drift for a consumer (finding 7)', () => {
     const known = join(dir, 'known.json');
     await writeFile(known, JSON.stringify([{ operation: 'sandboxes', location: 'x', reason: 'r' }]));
     expect(await runCli(['drift', '--spec', REAL_V1, '--known', known])).toEqual({
-      code: 2, stdout: '',
+      code: 2,
+      stdout: '',
       stderr: `fakehands: invalid --known ${known}: [0].operation: expected "METHOD /path" (expected [{"operation": "METHOD /path", "location", "aspect"?, "reason"}])\n`,
     });
   });

@@ -19,12 +19,21 @@ const LOWEST_MSW = '2.8.0';
 const tsBlocks = nodeExamples();
 
 let project = '';
-const sh = (command: string, args: string[], timeout = 240_000) => run(command, args, { cwd: project, timeout, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' } });
+const sh = (command: string, args: string[], timeout = 240_000) =>
+  run(command, args, {
+    cwd: project,
+    timeout,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+  });
 
 /** Runs a README example in the consumer project with tsx, `console.assert` made to throw. */
 async function runExample(code: string, name: string): Promise<void> {
   const file = join(project, `${name}.ts`);
-  await writeFile(file, `console.assert = (condition?: boolean, ...data: unknown[]) => { if (!condition) throw new Error('README assertion failed ' + data.join(' ')); };\n${code}\nexport {};\n`);
+  await writeFile(
+    file,
+    `console.assert = (condition?: boolean, ...data: unknown[]) => { if (!condition) throw new Error('README assertion failed ' + data.join(' ')); };\n${code}\nexport {};\n`,
+  );
   await sh(join(project, 'node_modules/.bin/tsx'), [file], 60_000);
 }
 
@@ -51,18 +60,32 @@ describe('the packed package in a fresh project', () => {
     await run('npm', ['pack', '--pack-destination', project], { cwd: ROOT, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 });
     const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'))!;
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    await sh('npm', ['install', '--no-audit', '--no-fund', `./${tarball}`, `msw@${LOWEST_MSW}`, '@openhands/typescript-client@1.39.0', 'tsx@^4', 'typescript@~5.9.3', '@types/node@^20']);
+    await sh('npm', [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      `./${tarball}`,
+      `msw@${LOWEST_MSW}`,
+      '@openhands/typescript-client@1.39.0',
+      'tsx@^4',
+      'typescript@~5.9.3',
+      '@types/node@^20',
+    ]);
   }, 400_000);
 
   afterAll(() => undefined);
 
   it(`installs one msw, the project's ${LOWEST_MSW}, and no Pact`, async () => {
-    const { stdout } = await sh('npm', ['ls', 'msw', '@pact-foundation/pact', '--all', '--json']).catch((error: { stdout: string }) => error);
+    const { stdout } = await sh('npm', ['ls', 'msw', '@pact-foundation/pact', '--all', '--json']).catch(
+      (error: { stdout: string }) => error,
+    );
     const tree = JSON.stringify(JSON.parse(stdout));
     expect([...new Set(tree.match(/"msw":\{"version":"([^"]+)"/g)?.map((m) => m.split('"')[5]))]).toEqual([LOWEST_MSW]);
     expect(tree).not.toContain('@pact-foundation/pact');
     const shipped = await readdir(join(project, 'node_modules/fakehands'));
-    expect(shipped).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'SECURITY.md', 'BENCHMARKS.md', 'dist', 'contracts', 'fixtures']));
+    expect(shipped).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'SECURITY.md', 'BENCHMARKS.md', 'dist', 'contracts', 'fixtures']),
+    );
     // Nothing unused: the browser entry is built by the page's own bundler, never shipped pre-bundled.
     expect(await readdir(join(project, 'node_modules/fakehands/dist'))).not.toContain('browser.bundle.js');
     expect(shipped).not.toContain('src'); // no source maps point there: the TypeScript sources would be dead weight
@@ -70,25 +93,34 @@ describe('the packed package in a fresh project', () => {
 
   it('ships no JavaScript file that no entry point, the command or a lazily loaded chunk reaches', async () => {
     const installed = join(project, 'node_modules/fakehands');
-    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string> };
-    const targets = (value: unknown): string[] => (typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(targets) : []);
-    const start = [...targets(manifest.exports), ...Object.values(manifest.bin)].filter((path) => /\.c?js$/.test(path)).map((path) => join(installed, path));
+    const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+      bin: Record<string, string>;
+    };
+    const targets = (value: unknown): string[] =>
+      typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(targets) : [];
+    const start = [...targets(manifest.exports), ...Object.values(manifest.bin)]
+      .filter((path) => /\.c?js$/.test(path))
+      .map((path) => join(installed, path));
     const reached = new Set<string>();
-    for (const queue = [...start]; queue.length > 0;) {
+    for (const queue = [...start]; queue.length > 0; ) {
       const file = queue.pop()!;
       if (reached.has(file)) continue;
       reached.add(file);
       // Comments left out: a JSDoc example names files too.
       const code = (await readFile(file, 'utf8')).replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
       // Static and dynamic imports, re-exports and requires of the package's own files.
-      for (const match of code.matchAll(/(?:from|import|require)\s*\(?\s*['"](\.{1,2}\/[^'"$]+)['"]/g)) queue.push(join(dirname(file), match[1]!));
+      for (const match of code.matchAll(/(?:from|import|require)\s*\(?\s*['"](\.{1,2}\/[^'"$]+)['"]/g))
+        queue.push(join(dirname(file), match[1]!));
     }
-    const all = (await readdir(join(installed, 'dist'), { recursive: true })).filter((path) => /\.c?js$/.test(path)).map((path) => join(installed, 'dist', path));
+    const all = (await readdir(join(installed, 'dist'), { recursive: true }))
+      .filter((path) => /\.c?js$/.test(path))
+      .map((path) => join(installed, 'dist', path));
     expect(all.filter((file) => !reached.has(file)).map((file) => file.slice(installed.length + 1))).toEqual([]);
     expect(reached.size).toBeGreaterThan(100);
   });
 
-  it('runs the README\'s in-test examples', async () => {
+  it("runs the README's in-test examples", async () => {
     const withoutPact = tsBlocks.filter((code) => !code.includes("'fakehands/pact'"));
     expect(withoutPact.length).toBeGreaterThan(8);
     for (const [i, code] of withoutPact.entries()) await runExample(code, `example-${i + 1}`);
@@ -103,39 +135,64 @@ describe('the packed package in a fresh project', () => {
       "if (require('fakehands/server').StateFileWriter !== require('fakehands/server').StateFileWriter) throw new Error('unreachable');",
       "createFake({ fixture: 'empty', auth: 'none' }).then(async (fake) => {",
       "  const answer = await fake.fetch(new Request('http://localhost:3000/api/v1/sandbox-specs/search'));",
-      "  console.log(answer.status);",
+      '  console.log(answer.status);',
       '});',
     ].join('\n');
     await writeFile(join(project, 'cjs.cjs'), script);
     expect((await sh(process.execPath, ['cjs.cjs'])).stdout.trim()).toBe('200');
   });
 
-  it.each(['bundler', 'node16', 'nodenext', 'node'])('type-checks its imports under moduleResolution %s', async (resolution) => {
-    const module = resolution === 'bundler' ? 'esnext' : resolution === 'node' ? 'commonjs' : resolution;
-    await writeFile(join(project, `types-${resolution}.ts`), [
-      "import { createFake, type Fake, type FakeOptionsInput } from 'fakehands';",
-      "import { startFake } from 'fakehands/node';",
-      "import { createClient } from 'fakehands/client';",
-      "import { createFakeServer } from 'fakehands/server';",
-      "import { checkDrift } from 'fakehands/drift';",
-      'const options: FakeOptionsInput = { auth: "none" };',
-      'export const used: [typeof createFake, typeof startFake, typeof createClient, typeof createFakeServer, typeof checkDrift, FakeOptionsInput] = [createFake, startFake, createClient, createFakeServer, checkDrift, options];',
-      'export type F = Fake;',
-    ].join('\n'));
-    await writeFile(join(project, `tsconfig-${resolution}.json`), JSON.stringify({
-      compilerOptions: { module, moduleResolution: resolution, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
-      files: [`types-${resolution}.ts`],
-    }));
-    const result = await sh(join(project, 'node_modules/.bin/tsc'), ['-p', `tsconfig-${resolution}.json`]).catch((error: { stdout: string }) => error);
-    expect(result.stdout).toBe('');
-  }, 60_000);
+  it.each(['bundler', 'node16', 'nodenext', 'node'])(
+    'type-checks its imports under moduleResolution %s',
+    async (resolution) => {
+      const module = resolution === 'bundler' ? 'esnext' : resolution === 'node' ? 'commonjs' : resolution;
+      await writeFile(
+        join(project, `types-${resolution}.ts`),
+        [
+          "import { createFake, type Fake, type FakeOptionsInput } from 'fakehands';",
+          "import { startFake } from 'fakehands/node';",
+          "import { createClient } from 'fakehands/client';",
+          "import { createFakeServer } from 'fakehands/server';",
+          "import { checkDrift } from 'fakehands/drift';",
+          'const options: FakeOptionsInput = { auth: "none" };',
+          'export const used: [typeof createFake, typeof startFake, typeof createClient, typeof createFakeServer, typeof checkDrift, FakeOptionsInput] = [createFake, startFake, createClient, createFakeServer, checkDrift, options];',
+          'export type F = Fake;',
+        ].join('\n'),
+      );
+      await writeFile(
+        join(project, `tsconfig-${resolution}.json`),
+        JSON.stringify({
+          compilerOptions: {
+            module,
+            moduleResolution: resolution,
+            target: 'es2022',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+          },
+          files: [`types-${resolution}.ts`],
+        }),
+      );
+      const result = await sh(join(project, 'node_modules/.bin/tsc'), ['-p', `tsconfig-${resolution}.json`]).catch(
+        (error: { stdout: string }) => error,
+      );
+      expect(result.stdout).toBe('');
+    },
+    60_000,
+  );
 
   it('runs `npx fakehands serve`, and `verify` without Pact exits 2 naming the command that installs it', async () => {
     const server = await serve();
     try {
       expect((await fetch(`${server.url}/_fakehands/health`)).status).toBe(200);
-      const verify = await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', server.url]).catch((error: { code: number; stderr: string }) => error) as { code: number; stderr: string };
-      expect([verify.code, verify.stderr]).toEqual([2, 'fakehands: fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16\n']);
+      const verify = (await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', server.url]).catch(
+        (error: { code: number; stderr: string }) => error,
+      )) as { code: number; stderr: string };
+      expect([verify.code, verify.stderr]).toEqual([
+        2,
+        'fakehands: fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16\n',
+      ]);
     } finally {
       server.stop();
     }
@@ -145,15 +202,25 @@ describe('the packed package in a fresh project', () => {
     await sh('npm', ['install', '--no-audit', '--no-fund', '@pact-foundation/pact@^16']);
     const server = await serve(['--timings', 'instant', '--fixture', 'empty']);
     try {
-      const verify = await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', server.url, '--api-key', 'fakehands-dev-key']);
+      const verify = await sh(join(project, 'node_modules/.bin/fakehands'), [
+        'verify',
+        '--base-url',
+        server.url,
+        '--api-key',
+        'fakehands-dev-key',
+      ]);
       expect(verify.stdout).toContain('OK: every interaction passed');
     } finally {
       server.stop();
     }
     const started = Date.now();
-    const down = await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', 'http://127.0.0.1:9']).catch((error: { code: number; stderr: string }) => error) as { code: number; stderr: string };
+    const down = (await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', 'http://127.0.0.1:9']).catch(
+      (error: { code: number; stderr: string }) => error,
+    )) as { code: number; stderr: string };
     expect(down.code).toBe(2);
-    expect(down.stderr).toMatch(/^fakehands: cannot reach the provider at http:\/\/127\.0\.0\.1:9: .+; start it first \(or check --base-url\)\n$/);
+    expect(down.stderr).toMatch(
+      /^fakehands: cannot reach the provider at http:\/\/127\.0\.0\.1:9: .+; start it first \(or check --base-url\)\n$/,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     for (const code of tsBlocks.filter((c) => c.includes("'fakehands/pact'"))) await runExample(code, 'example-pact');
   }, 300_000);

@@ -8,27 +8,139 @@ import { describe, expect, it } from 'vitest';
 
 /** The names an entry module exports, sorted, as the TypeScript checker sees them. */
 function exportedNames(entry: string): string[] {
-  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true });
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(entry)!;
   const symbol = checker.getSymbolAtLocation(source)!;
-  return checker.getExportsOfModule(symbol).map((s) => s.getName()).sort();
+  return checker
+    .getExportsOfModule(symbol)
+    .map((s) => s.getName())
+    .sort();
 }
 
 const PUBLIC_NAMES: Record<string, string[]> = {
   'src/index.ts': [
-    'Answer', 'AnswerBody', 'AppConversationFilters', 'BUILT_IN_FIXTURES', 'CONVERSATION_STATUS_OF_SANDBOX', 'ChangeListener', 'ChangedEntity',
-    'ChangedState', 'Clock', 'DEFAULT_API_KEY', 'DEFAULT_BASE_URL', 'Fake', 'FakeCore', 'FakeOptions', 'FakeOptionsInput', 'FakeService',
-    'FakeHandler', 'FakehandsError', 'FakehandsErrorCode', 'Fault', 'FaultSpecInput', 'Faults', 'Fixture', 'FixtureInput', 'FixtureOption', 'GenerateOptions',
-    'INSTANT_TIMINGS', 'Journal', 'JournalEntry', 'Mount', 'Mounts', 'Page', 'PageRequest', 'Placement', 'REALISTIC_TIMINGS', 'Refusal',
-    'RefusalReason', 'RequestLike', 'ResetOptions', 'ResolvedFakeOptions', 'SANDBOX_TRANSITIONS', 'StartTaskFilters', 'StateChange', 'Timings',
-    'createFake', 'createFakeCore', 'createManualClock', 'createSystemClock', 'customSecret', 'defaultGitWorld', 'generateFixture', 'gitWorld', 'repository',
-    'schemas', 'userSettings',
+    'Answer',
+    'AnswerBody',
+    'AppConversationFilters',
+    'BUILT_IN_FIXTURES',
+    'CONVERSATION_STATUS_OF_SANDBOX',
+    'ChangeListener',
+    'ChangedEntity',
+    'ChangedState',
+    'Clock',
+    'DEFAULT_API_KEY',
+    'DEFAULT_BASE_URL',
+    'Fake',
+    'FakeCore',
+    'FakeOptions',
+    'FakeOptionsInput',
+    'FakeService',
+    'FakeHandler',
+    'FakehandsError',
+    'FakehandsErrorCode',
+    'Fault',
+    'FaultSpecInput',
+    'Faults',
+    'Fixture',
+    'FixtureInput',
+    'FixtureOption',
+    'GenerateOptions',
+    'INSTANT_TIMINGS',
+    'Journal',
+    'JournalEntry',
+    'Mount',
+    'Mounts',
+    'Page',
+    'PageRequest',
+    'Placement',
+    'REALISTIC_TIMINGS',
+    'Refusal',
+    'RefusalReason',
+    'RequestLike',
+    'ResetOptions',
+    'ResolvedFakeOptions',
+    'SANDBOX_TRANSITIONS',
+    'StartTaskFilters',
+    'StateChange',
+    'Timings',
+    'createFake',
+    'createFakeCore',
+    'createManualClock',
+    'createSystemClock',
+    'customSecret',
+    'defaultGitWorld',
+    'generateFixture',
+    'gitWorld',
+    'repository',
+    'schemas',
+    'userSettings',
   ],
-  'src/server.ts': ['CorsPolicy', 'FakeServer', 'FakeServerOptions', 'FakeServers', 'FakeServersOptions', 'MAX_BODY_BYTES', 'RequestLogLine', 'StateFileIo', 'StateFileWriter', 'createFakeServer', 'readStateFile', 'startFakeServers'],
-  'src/pact.ts': ['AGENT_PROVIDER_NAME', 'CONSUMER_NAME', 'CONTRACTS_DIR', 'PROVIDER_NAME', 'VERIFY_HELP', 'VerifyConfig', 'VerifyOptions', 'VerifyResult', 'parseVerifyArgs', 'runVerify', 'verifyProvider'],
-  'src/client/index.ts': ['AgentClient', 'AgentClientOptions', 'ApiError', 'AppConversationFilters', 'AppConversationQuery', 'Client', 'ClientOptions', 'ConversationEvent', 'LegacyListQuery', 'Page', 'PageQuery', 'StartTaskQuery', 'WebSocketClass', 'createAgentClient', 'createClient'],
-  'src/drift/index.ts': ['AGENT_DRIFT_PREFIXES', 'DRIFT_PREFIXES', 'Difference', 'DriftOptions', 'DriftReport', 'KNOWN_AGENT_DIFFERENCES', 'KNOWN_DIFFERENCES', 'KnownDifference', 'checkDrift', 'fakeDocument', 'formatReport', 'readKnownDifferences'],
+  'src/server.ts': [
+    'CorsPolicy',
+    'FakeServer',
+    'FakeServerOptions',
+    'FakeServers',
+    'FakeServersOptions',
+    'MAX_BODY_BYTES',
+    'RequestLogLine',
+    'StateFileIo',
+    'StateFileWriter',
+    'createFakeServer',
+    'readStateFile',
+    'startFakeServers',
+  ],
+  'src/pact.ts': [
+    'AGENT_PROVIDER_NAME',
+    'CONSUMER_NAME',
+    'CONTRACTS_DIR',
+    'PROVIDER_NAME',
+    'VERIFY_HELP',
+    'VerifyConfig',
+    'VerifyOptions',
+    'VerifyResult',
+    'parseVerifyArgs',
+    'runVerify',
+    'verifyProvider',
+  ],
+  'src/client/index.ts': [
+    'AgentClient',
+    'AgentClientOptions',
+    'ApiError',
+    'AppConversationFilters',
+    'AppConversationQuery',
+    'Client',
+    'ClientOptions',
+    'ConversationEvent',
+    'LegacyListQuery',
+    'Page',
+    'PageQuery',
+    'StartTaskQuery',
+    'WebSocketClass',
+    'createAgentClient',
+    'createClient',
+  ],
+  'src/drift/index.ts': [
+    'AGENT_DRIFT_PREFIXES',
+    'DRIFT_PREFIXES',
+    'Difference',
+    'DriftOptions',
+    'DriftReport',
+    'KNOWN_AGENT_DIFFERENCES',
+    'KNOWN_DIFFERENCES',
+    'KnownDifference',
+    'checkDrift',
+    'fakeDocument',
+    'formatReport',
+    'readKnownDifferences',
+  ],
   'src/browser.ts': ['Fake', 'FakeOptionsInput', 'FakeWorker', 'StartFakeWorkerOptions', 'startFakeWorker'],
 };
 // fakehands/node is the main entry plus its one helper.
@@ -42,7 +154,19 @@ describe('the public API', () => {
   it('exports every table frozen: writing to one cannot change how every fake behaves', async () => {
     const api = await import('../../src/index.js');
     const drift = await import('../../src/drift/index.js');
-    for (const table of [api.SANDBOX_TRANSITIONS, api.SANDBOX_TRANSITIONS.pause, api.CONVERSATION_STATUS_OF_SANDBOX, api.INSTANT_TIMINGS, api.REALISTIC_TIMINGS, api.BUILT_IN_FIXTURES, drift.DRIFT_PREFIXES, drift.AGENT_DRIFT_PREFIXES, drift.KNOWN_DIFFERENCES, drift.KNOWN_DIFFERENCES[0], drift.KNOWN_AGENT_DIFFERENCES]) {
+    for (const table of [
+      api.SANDBOX_TRANSITIONS,
+      api.SANDBOX_TRANSITIONS.pause,
+      api.CONVERSATION_STATUS_OF_SANDBOX,
+      api.INSTANT_TIMINGS,
+      api.REALISTIC_TIMINGS,
+      api.BUILT_IN_FIXTURES,
+      drift.DRIFT_PREFIXES,
+      drift.AGENT_DRIFT_PREFIXES,
+      drift.KNOWN_DIFFERENCES,
+      drift.KNOWN_DIFFERENCES[0],
+      drift.KNOWN_AGENT_DIFFERENCES,
+    ]) {
       expect(Object.isFrozen(table)).toBe(true);
     }
     expect(() => {

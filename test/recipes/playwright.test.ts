@@ -25,8 +25,14 @@ describe('the Playwright recipe', () => {
     // `npx fakehands` finds the package's binary where an installed package puts it.
     await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
     await symlink(join(ROOT, 'bin/fakehands.js'), join(dir, 'node_modules/.bin/fakehands'));
-    const run = await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--workers', '2', '--reporter', 'line'], { cwd: dir, env: { ...process.env, CI: '1' } })
-      .catch((error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: `${error.stderr ?? ''} (exit ${error.code})` }));
+    const run = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--workers', '2', '--reporter', 'line'],
+      { cwd: dir, env: { ...process.env, CI: '1' } },
+    ).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({
+      stdout: error.stdout ?? '',
+      stderr: `${error.stderr ?? ''} (exit ${error.code})`,
+    }));
     expect(run.stdout, run.stderr).toMatch(/2 passed/);
   }, 120_000);
 });

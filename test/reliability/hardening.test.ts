@@ -20,7 +20,11 @@ const KEY = 'hardening-key';
 const headers = { 'x-session-api-key': KEY, 'content-type': 'application/json' };
 const start = (extra: string[] = []) => startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY, ...extra]);
 const call = async (url: string, method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
-  const response = await fetch(`${url}${path}`, { method, headers: { ...headers, ...extra }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...headers, ...extra },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await response.text();
   return { status: response.status, text, body: (text ? JSON.parse(text) : undefined) as unknown, headers: response.headers };
 };
@@ -32,7 +36,9 @@ function raw(url: string, text: string, keepOpenMs = 0): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let data = '';
-    socket.on('data', (d) => { data += d; });
+    socket.on('data', (d) => {
+      data += d;
+    });
     socket.on('error', () => resolve(data));
     socket.on('close', () => resolve(data));
     socket.write(text);
@@ -43,7 +49,13 @@ function raw(url: string, text: string, keepOpenMs = 0): Promise<string> {
 describe('1. every accepted state can be saved and loaded', () => {
   it('a start request naming an unknown parent is a 400 and stores nothing', async () => {
     const fake = await createFake({ auth: 'none', fixture: 'empty' });
-    const answer = await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ parent_conversation_id: '00000000000040008000000000000000' }) }));
+    const answer = await fake.fetch(
+      new Request('http://localhost:3000/api/v1/app-conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ parent_conversation_id: '00000000000040008000000000000000' }),
+      }),
+    );
     expect(answer.status).toBe(400);
     expect((await fake.snapshot()).start_tasks).toEqual([]);
   });
@@ -52,50 +64,91 @@ describe('1. every accepted state can be saved and loaded', () => {
     const file = join(await tempDir(), 'state.json');
     const first = await start(['--state-file', file]);
     const task = (await call(first.url, 'POST', '/api/v1/app-conversations', {})).body as { id: string };
-    const [parent] = (await call(first.url, 'GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).body as { app_conversation_id: string }[];
-    const child = (await call(first.url, 'POST', '/api/v1/app-conversations', { parent_conversation_id: parent!.app_conversation_id })).body as { id: string };
+    const [parent] = (await call(first.url, 'GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`)).body as {
+      app_conversation_id: string;
+    }[];
+    const child = (await call(first.url, 'POST', '/api/v1/app-conversations', { parent_conversation_id: parent!.app_conversation_id }))
+      .body as { id: string };
     await call(first.url, 'GET', `/api/v1/app-conversations/start-tasks?ids=${child.id}`);
     expect((await call(first.url, 'DELETE', `/api/conversations/${parent!.app_conversation_id}`)).body).toBe(true);
     first.proc.kill('SIGKILL');
     await first.exited;
     const second = await start(['--state-file', file]);
-    const conversations = (await call(second.url, 'GET', '/api/v1/app-conversations/search?include_sub_conversations=true')).body as { items: { parent_conversation_id: string }[] };
+    const conversations = (await call(second.url, 'GET', '/api/v1/app-conversations/search?include_sub_conversations=true')).body as {
+      items: { parent_conversation_id: string }[];
+    };
     expect(conversations.items.map((c) => c.parent_conversation_id)).toEqual([parent!.app_conversation_id]);
   });
 
   it('whatever sequence of requests is accepted, the snapshot loads again (property-based, fixed seed)', async () => {
     const step = fc.constantFrom(
-      ['POST', '/api/v1/sandboxes', undefined], ['POST', '/api/conversations', {}], ['POST', '/api/conversations', { conversation_id: '' }],
-      ['POST', '/api/v1/app-conversations', { secrets: { K: 'v' }, processors: [{ kind: 'JiraV1CallbackProcessor', svc_acc_email: 'a@b', decrypted_api_key: 'k', issue_key: 'X-1', jira_cloud_id: 'c' }] }],
-      ['DELETE', '/api/conversations/{last}', undefined], ['POST', '/api/v1/sandboxes/{sandbox}/pause', undefined], ['DELETE', '/api/v1/sandboxes/{sandbox}?sandbox_id={sandbox}', undefined],
-      ['POST', '/api/v1/app-conversations', { parent_conversation_id: '{last}' }], ['POST', '/api/add-git-providers', { provider_tokens: { github: { token: 't', host: null } }, mcp_config: { stdio_servers: [{ name: 'x', command: 'y', env: { A: 1 } }] } }],
+      ['POST', '/api/v1/sandboxes', undefined],
+      ['POST', '/api/conversations', {}],
+      ['POST', '/api/conversations', { conversation_id: '' }],
+      [
+        'POST',
+        '/api/v1/app-conversations',
+        {
+          secrets: { K: 'v' },
+          processors: [
+            { kind: 'JiraV1CallbackProcessor', svc_acc_email: 'a@b', decrypted_api_key: 'k', issue_key: 'X-1', jira_cloud_id: 'c' },
+          ],
+        },
+      ],
+      ['DELETE', '/api/conversations/{last}', undefined],
+      ['POST', '/api/v1/sandboxes/{sandbox}/pause', undefined],
+      ['DELETE', '/api/v1/sandboxes/{sandbox}?sandbox_id={sandbox}', undefined],
+      ['POST', '/api/v1/app-conversations', { parent_conversation_id: '{last}' }],
+      [
+        'POST',
+        '/api/add-git-providers',
+        {
+          provider_tokens: { github: { token: 't', host: null } },
+          mcp_config: { stdio_servers: [{ name: 'x', command: 'y', env: { A: 1 } }] },
+        },
+      ],
     );
-    await fc.assert(fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {
-      const fake = await createFake({ auth: 'none', fixture: 'empty', timings: 'instant' });
-      let last = '00000000000040008000000000000000';
-      let sandbox = 'none';
-      for (const [method, path, body] of steps as [string, string, unknown][]) {
-        const target = path.replaceAll('{last}', last).replaceAll('{sandbox}', sandbox);
-        const payload = body === undefined ? undefined : JSON.stringify(body).replaceAll('{last}', last);
-        const response = await fake.fetch(new Request(`http://localhost:3000${target}`, { method, headers: { 'content-type': 'application/json' }, body: payload }));
-        const answer = await response.json() as Record<string, unknown>;
-        expect(response.status).toBeLessThan(500);
-        if (typeof answer.conversation_id === 'string') last = answer.conversation_id;
-        const searched = await (await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations/search?include_sub_conversations=true'))).json() as { items: { id: string; sandbox_id: string }[] };
-        if (searched.items[0]) last = searched.items[0].id;
-        const sandboxes = await (await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes/search'))).json() as { items: { id: string }[] };
-        sandbox = sandboxes.items[0]?.id ?? sandbox;
-      }
-      const snapshot = await fake.snapshot();
-      await storeFromFixture(JSON.parse(JSON.stringify(snapshot)), '(snapshot)', Date.now());
-    }), { numRuns: 40, seed: 13 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {
+        const fake = await createFake({ auth: 'none', fixture: 'empty', timings: 'instant' });
+        let last = '00000000000040008000000000000000';
+        let sandbox = 'none';
+        for (const [method, path, body] of steps as [string, string, unknown][]) {
+          const target = path.replaceAll('{last}', last).replaceAll('{sandbox}', sandbox);
+          const payload = body === undefined ? undefined : JSON.stringify(body).replaceAll('{last}', last);
+          const response = await fake.fetch(
+            new Request(`http://localhost:3000${target}`, { method, headers: { 'content-type': 'application/json' }, body: payload }),
+          );
+          const answer = (await response.json()) as Record<string, unknown>;
+          expect(response.status).toBeLessThan(500);
+          if (typeof answer.conversation_id === 'string') last = answer.conversation_id;
+          const searched = (await (
+            await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations/search?include_sub_conversations=true'))
+          ).json()) as { items: { id: string; sandbox_id: string }[] };
+          if (searched.items[0]) last = searched.items[0].id;
+          const sandboxes = (await (await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes/search'))).json()) as {
+            items: { id: string }[];
+          };
+          sandbox = sandboxes.items[0]?.id ?? sandbox;
+        }
+        const snapshot = await fake.snapshot();
+        await storeFromFixture(JSON.parse(JSON.stringify(snapshot)), '(snapshot)', Date.now());
+      }),
+      { numRuns: 40, seed: 13 },
+    );
   });
 });
 
 describe('2. reset reads only fixtures by name', () => {
   it('loads NAME.json of --fixtures-dir, refuses a FIFO or a link without hanging, never quotes content, and a failed reset changes nothing', async () => {
     const dir = await tempDir();
-    await writeFile(join(dir, 'two.json'), JSON.stringify({ sandbox_specs: [{ id: 'spec', command: null, created_at: '2025-01-01T00:00:00Z', initial_env: {}, working_dir: '/w' }], sandboxes: [] }));
+    await writeFile(
+      join(dir, 'two.json'),
+      JSON.stringify({
+        sandbox_specs: [{ id: 'spec', command: null, created_at: '2025-01-01T00:00:00Z', initial_env: {}, working_dir: '/w' }],
+        sandboxes: [],
+      }),
+    );
     await writeFile(join(dir, 'bad.json'), 'SECRET-FIRST-LINE\n{');
     execFileSync('mkfifo', [join(dir, 'pipe.json')]);
     await symlink('/etc/passwd', join(dir, 'link.json'));
@@ -109,7 +162,9 @@ describe('2. reset reads only fixtures by name', () => {
     }
     expect(((await call(cli.url, 'GET', '/_fakehands/state')).body as { sandboxes: unknown[] }).sandboxes).toHaveLength(1);
     expect((await call(cli.url, 'POST', '/_fakehands/reset', { fixture: 'two' })).status).toBe(200);
-    expect(((await call(cli.url, 'GET', '/api/v1/sandbox-specs/search')).body as { items: { id: string }[] }).items.map((s) => s.id)).toEqual(['spec']);
+    expect(
+      ((await call(cli.url, 'GET', '/api/v1/sandbox-specs/search')).body as { items: { id: string }[] }).items.map((s) => s.id),
+    ).toEqual(['spec']);
     expect((await call(cli.url, 'POST', '/_fakehands/reset', {})).status).toBe(200);
     expect((await call(cli.url, 'GET', '/_fakehands/health')).status).toBe(200);
   });
@@ -123,16 +178,22 @@ describe('3. the Host header is checked', () => {
     expect(await asHost('127.0.0.1')).toMatch(/^HTTP\/1\.1 200/);
     const rebound = await asHost('attacker.example:3000');
     expect(rebound).toMatch(/^HTTP\/1\.1 421/);
-    expect(JSON.parse(/\{.*\}/.exec(rebound)![0])).toEqual({ detail: 'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)' });
+    expect(JSON.parse(/\{.*\}/.exec(rebound)![0])).toEqual({
+      detail: 'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)',
+    });
     const allowed = await start(['--allowed-host', 'fake.test']);
-    expect(await raw(allowed.url, 'GET /_fakehands/health HTTP/1.1\r\nHost: fake.test\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 200/);
+    expect(await raw(allowed.url, 'GET /_fakehands/health HTTP/1.1\r\nHost: fake.test\r\nConnection: close\r\n\r\n')).toMatch(
+      /^HTTP\/1\.1 200/,
+    );
   });
 });
 
 describe('4. no 5xx from any input', () => {
   it('answers each input that used to be a 500 with a 4xx in the real format', async () => {
     const cli = await start();
-    expect((await call(cli.url, 'GET', '/api/v1/app-conversations/count?created_at__gte=253402300800')).body).toMatchObject({ detail: [{ type: 'datetime_from_date_parsing', loc: ['query', 'created_at__gte'] }] });
+    expect((await call(cli.url, 'GET', '/api/v1/app-conversations/count?created_at__gte=253402300800')).body).toMatchObject({
+      detail: [{ type: 'datetime_from_date_parsing', loc: ['query', 'created_at__gte'] }],
+    });
     const empty = await call(cli.url, 'POST', '/api/conversations', { conversation_id: '' });
     expect(empty).toMatchObject({ status: 200, body: { status: 'ok', conversation_id: expect.stringMatching(/^[0-9a-f]{32}$/) } });
     const many = await call(cli.url, 'POST', '/api/v1/app-conversations', { pr_number: Array(1_500).fill('a') });
@@ -140,7 +201,20 @@ describe('4. no 5xx from any input', () => {
     expect((many.body as { detail: unknown[] }).detail).toHaveLength(100);
     // Past 2,000 values the body is refused before it is parsed: bounded work (round three, finding 6).
     const huge = await call(cli.url, 'POST', '/api/v1/app-conversations', { pr_number: Array(130_000).fill('a') });
-    expect(huge).toMatchObject({ status: 422, body: { detail: [{ type: 'too_long', loc: ['body'], msg: 'Body should have at most 2000 values (lists, maps, their items and entries)', input: {}, ctx: { max_length: 2000 } }] } });
+    expect(huge).toMatchObject({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'too_long',
+            loc: ['body'],
+            msg: 'Body should have at most 2000 values (lists, maps, their items and entries)',
+            input: {},
+            ctx: { max_length: 2000 },
+          },
+        ],
+      },
+    });
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
     for (const path of ['/_fakehands/reset', '/_fakehands/clock', '/_fakehands/faults']) {
       expect((await call(cli.url, 'POST', path, `{"x": ${deep}}`)).status).toBe(422);
@@ -166,7 +240,12 @@ describe('4. no 5xx from any input', () => {
   it('a 5xx that still happens is answered with a request id, logged and journaled', async () => {
     const fake = await createFakeCore({ auth: 'none', fixture: 'empty' });
     const errors: { request_id: string; error: string }[] = [];
-    const broken: FakeCore = { ...fake, answer: async () => { throw new Error('boom'); } };
+    const broken: FakeCore = {
+      ...fake,
+      answer: async () => {
+        throw new Error('boom');
+      },
+    };
     const server = createFakeServer(broken, { onError: (line) => void errors.push(line) });
     const url = await server.listen(0, '127.0.0.1');
     try {
@@ -184,13 +263,21 @@ describe('4. no 5xx from any input', () => {
 describe('5. limits', () => {
   it('checks the key before reading a body: a keyless client sending a big body is answered 401 before it finishes', async () => {
     const cli = await start();
-    const answer = raw(cli.url, `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"repository": "`, 3000);
+    const answer = raw(
+      cli.url,
+      `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"repository": "`,
+      3000,
+    );
     expect(await answer).toMatch(/^HTTP\/1\.1 401[\s\S]*\{"detail":"Unauthorized"\}/);
   });
 
   it('keeps a 422 small: a 200 KB body answers at most 100 items with inputs cut at 1 KiB', async () => {
     const cli = await start();
-    const answer = await call(cli.url, 'POST', '/api/conversations', { mcp_config: { sse_servers: Array(2000).fill({ url: 1, api_key: 'x'.repeat(100) }) }, repository: 'y'.repeat(100_000), git_provider: 'z'.repeat(50_000) });
+    const answer = await call(cli.url, 'POST', '/api/conversations', {
+      mcp_config: { sse_servers: Array(2000).fill({ url: 1, api_key: 'x'.repeat(100) }) },
+      repository: 'y'.repeat(100_000),
+      git_provider: 'z'.repeat(50_000),
+    });
     expect(answer.status).toBe(422);
     expect(answer.text.length).toBeLessThan(200_000);
   });
@@ -198,13 +285,22 @@ describe('5. limits', () => {
   it('refuses a body over the limit with 413, and closes a client whose body stalls with 408', async () => {
     const cli = await start(['--max-body-kb', '4', '--body-timeout-ms', '300']);
     expect((await call(cli.url, 'POST', '/api/conversations', { repository: 'x'.repeat(5000) })).status).toBe(413);
-    const stalled = await raw(cli.url, `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nX-Session-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"repo`);
+    const stalled = await raw(
+      cli.url,
+      `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nX-Session-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"repo`,
+    );
     expect(stalled).toMatch(/^HTTP\/1\.1 408[\s\S]*\{"detail":"Request body timeout"\}/);
   });
 
   it('answers health while big bodies are still arriving', async () => {
     const cli = await start();
-    const uploads = Array.from({ length: 6 }, () => raw(cli.url, `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nX-Session-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"repository": "${'a'.repeat(500_000)}`, 1500));
+    const uploads = Array.from({ length: 6 }, () =>
+      raw(
+        cli.url,
+        `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nX-Session-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"repository": "${'a'.repeat(500_000)}`,
+        1500,
+      ),
+    );
     const health = await call(cli.url, 'GET', '/_fakehands/health');
     expect(health.status).toBe(200);
     const settled = await Promise.race([Promise.all(uploads).then(() => 'uploads first'), Promise.resolve('health first')]);
@@ -228,10 +324,23 @@ describe('6. state file hygiene', () => {
     const file = join(dir, 'state.json');
     await writeFile(`${file}.deadbeef.tmp`, 'left by a crash');
     const cli = await start(['--state-file', file]);
-    await call(cli.url, 'POST', '/api/add-git-providers', { provider_tokens: { github: { token: 'ghp_hygiene' } }, mcp_config: { stdio_servers: [{ name: 's', command: 'run', args: ['--token', 'argsecret', 'API_KEY=argsecret2'], env: { TOKEN: 'envsecret' } }], shttp_servers: [{ url: 'https://m', api_key: 'mcpsecret' }] } });
-    const task = await call(cli.url, 'POST', '/api/v1/app-conversations', { secrets: { STRIPE: 'sk_secret' }, processors: [{ kind: 'JiraV1CallbackProcessor', svc_acc_email: 'a@b.c', decrypted_api_key: 'jirasecret', issue_key: 'X-1', jira_cloud_id: 'c' }] });
+    await call(cli.url, 'POST', '/api/add-git-providers', {
+      provider_tokens: { github: { token: 'ghp_hygiene' } },
+      mcp_config: {
+        stdio_servers: [{ name: 's', command: 'run', args: ['--token', 'argsecret', 'API_KEY=argsecret2'], env: { TOKEN: 'envsecret' } }],
+        shttp_servers: [{ url: 'https://m', api_key: 'mcpsecret' }],
+      },
+    });
+    const task = await call(cli.url, 'POST', '/api/v1/app-conversations', {
+      secrets: { STRIPE: 'sk_secret' },
+      processors: [
+        { kind: 'JiraV1CallbackProcessor', svc_acc_email: 'a@b.c', decrypted_api_key: 'jirasecret', issue_key: 'X-1', jira_cloud_id: 'c' },
+      ],
+    });
     expect(task.text).not.toMatch(/sk_secret|jirasecret/);
-    const numeric = await call(cli.url, 'POST', '/api/add-git-providers', { mcp_config: { shttp_servers: [{ url: 5, api_key: 123456789 }], stdio_servers: [{ name: 's', command: 'c', env: { A: 987654321 } }] } });
+    const numeric = await call(cli.url, 'POST', '/api/add-git-providers', {
+      mcp_config: { shttp_servers: [{ url: 5, api_key: 123456789 }], stdio_servers: [{ name: 's', command: 'c', env: { A: 987654321 } }] },
+    });
     expect(numeric.status).toBe(422);
     expect(numeric.text).not.toMatch(/123456789|987654321/);
     expect((await readdir(dir)).sort()).toEqual(['state.json', 'state.json.log']);

@@ -24,18 +24,39 @@ async function stateFolder(): Promise<string> {
 
 /** A fake on a manual clock with `agentScripts`, and a ready V1 conversation to send messages to. */
 async function scripted(agentScripts: FakeOptionsInput['agentScripts'], agentRunMs = 10_000) {
-  const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: { agentRunMs }, agentScripts });
+  const fake = await createFake({
+    baseUrl: APP,
+    agentUrl: AGENT,
+    auth: 'none',
+    fixture: 'empty',
+    clock: 'manual',
+    timings: { agentRunMs },
+    agentScripts,
+  });
   const call = async (url: string, init: RequestInit = {}) => {
     const response = await fake.fetch(new Request(url, init));
-    return { status: response.status, body: await response.json() as Record<string, unknown> & { items?: Record<string, unknown>[] } };
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { items?: Record<string, unknown>[] } };
   };
-  const task = (await call(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).body;
+  const task = (
+    await call(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  ).body;
   fake.clock.advance(60_000);
-  const [ready] = (await call(`${APP}/api/v1/app-conversations/start-tasks?ids=${String(task.id)}`)).body as unknown as { app_conversation_id: string }[];
-  const [conversation] = (await call(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).body as unknown as { id: string; session_api_key: string }[];
+  const [ready] = (await call(`${APP}/api/v1/app-conversations/start-tasks?ids=${String(task.id)}`)).body as unknown as {
+    app_conversation_id: string;
+  }[];
+  const [conversation] = (await call(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).body as unknown as {
+    id: string;
+    session_api_key: string;
+  }[];
   const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
-  const send = (text: string) => call(`${AGENT}/api/conversations/${conversation!.id}/events`, { method: 'POST', headers, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }) });
-  const events = async () => (await call(`${AGENT}/api/conversations/${conversation!.id}/events/search?limit=100`, { headers })).body.items ?? [];
+  const send = (text: string) =>
+    call(`${AGENT}/api/conversations/${conversation!.id}/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }),
+    });
+  const events = async () =>
+    (await call(`${AGENT}/api/conversations/${conversation!.id}/events/search?limit=100`, { headers })).body.items ?? [];
   return { fake, call, send, events, conversation: conversation! };
 }
 
@@ -72,10 +93,11 @@ describe('an agent run stamped at fractions of agentRunMs (finding 3)', () => {
     }
   });
 
-  it('finding 3: a time that names no real instant is refused by the record\'s schema, and the store stays whole', async () => {
+  it("finding 3: a time that names no real instant is refused by the record's schema, and the store stays whole", async () => {
     const store = new Store();
-    await expect(store.events.insert({ id: 'e1', conversation_id: 'c1', created_at: '2025-13-45T09:00:00Z', event: { kind: 'PauseEvent' } } as never))
-      .rejects.toThrow('expected an ISO 8601 datetime of a real instant');
+    await expect(
+      store.events.insert({ id: 'e1', conversation_id: 'c1', created_at: '2025-13-45T09:00:00Z', event: { kind: 'PauseEvent' } } as never),
+    ).rejects.toThrow('expected an ISO 8601 datetime of a real instant');
     expect(store.events.size).toBe(0);
     expect(store.budget.records).toBe(0);
     expect(() => formatDateTime(Date.parse('2025-11-03T09:00:00Z'), 666.75)).toThrow('is not a whole number of microseconds');
@@ -88,15 +110,24 @@ describe('a restart on --state-file (finding 5)', () => {
     const serve = () => startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
     const post = async (url: string, body: unknown) => {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: response.status, body: await response.json() as Record<string, unknown> };
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
     };
     /** Starts a conversation (its start task is READY at once on instant timings) and sends it `count` messages; the statuses. */
     const converse = async (url: string, count: number) => {
       const task = (await post(`${url}/api/v1/app-conversations`, {})).body;
-      const [ready] = await (await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${String(task.id)}`)).json() as { app_conversation_id: string }[];
+      const [ready] = (await (await fetch(`${url}/api/v1/app-conversations/start-tasks?ids=${String(task.id)}`)).json()) as {
+        app_conversation_id: string;
+      }[];
       const statuses: number[] = [];
       for (let i = 0; i < count; i++) {
-        statuses.push((await post(`${url}/api/v1/app-conversations/${ready!.app_conversation_id}/send-message`, { content: [{ type: 'text', text: `message ${i}` }], run: false })).status);
+        statuses.push(
+          (
+            await post(`${url}/api/v1/app-conversations/${ready!.app_conversation_id}/send-message`, {
+              content: [{ type: 'text', text: `message ${i}` }],
+              run: false,
+            })
+          ).status,
+        );
       }
       return statuses;
     };
@@ -104,7 +135,7 @@ describe('a restart on --state-file (finding 5)', () => {
     for (const count of [100, 100, 100]) {
       const cli = await serve();
       for (let i = 0; i < 3; i++) statuses.push((await post(`${cli.url}/api/v1/sandboxes`, {})).status);
-      statuses.push(...await converse(cli.url, count));
+      statuses.push(...(await converse(cli.url, count)));
       cli.proc.kill('SIGTERM');
       expect(await cli.exited).toBe(0);
     }
@@ -131,9 +162,11 @@ describe('a restart on --state-file (finding 5)', () => {
       const cli = await serve();
       const created = await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST' });
       expect(created.status).toBe(200);
-      const { id } = await created.json() as { id: string };
+      const { id } = (await created.json()) as { id: string };
       // Its key is shown once it runs (at once, on instant timings).
-      const { items } = await (await fetch(`${cli.url}/api/v1/sandboxes/search`)).json() as { items: { id: string; session_api_key: string }[] };
+      const { items } = (await (await fetch(`${cli.url}/api/v1/sandboxes/search`)).json()) as {
+        items: { id: string; session_api_key: string }[];
+      };
       const sandbox = items.find((s) => s.id === id)!;
       expect(sandbox.session_api_key).toMatch(/^[A-Za-z0-9]{43}$/);
       made.push(sandbox);
@@ -145,7 +178,7 @@ describe('a restart on --state-file (finding 5)', () => {
     expect(new Set(made.map((s) => s.session_api_key)).size).toBe(3);
   }, 60_000);
 
-  it('finding 5: a fake loaded from another\'s snapshot with the same seed gives new events new ids', async () => {
+  it("finding 5: a fake loaded from another's snapshot with the same seed gives new events new ids", async () => {
     const { fake, send } = await scripted([{ steps: [{ message: 'one' }] }], 0);
     for (let i = 0; i < 5; i++) expect((await send(`turn ${i}`)).status).toBe(200);
     const snapshot = await fake.snapshot();
@@ -154,7 +187,13 @@ describe('a restart on --state-file (finding 5)', () => {
     const sandbox = snapshot.sandboxes.find((s) => s.id === conversation.sandbox_id)!;
     const headers = { 'x-session-api-key': sandbox.session_api_key, 'content-type': 'application/json' };
     for (let i = 0; i < 40; i++) {
-      const answer = await again.fetch(new Request(`${AGENT}/api/conversations/${conversation.id}/events`, { method: 'POST', headers, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: `again ${i}` }], run: true }) }));
+      const answer = await again.fetch(
+        new Request(`${AGENT}/api/conversations/${conversation.id}/events`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: `again ${i}` }], run: true }),
+        }),
+      );
       expect(answer.status).toBe(200);
     }
     const events = (await again.snapshot()).events;
@@ -175,7 +214,11 @@ async function persisted(io?: StateFileIo, options: FakeOptionsInput = {}) {
 describe('the change log of uploads (finding 6)', () => {
   it('finding 6: each upload adds about its own size to the log, whatever the sandbox holds already, and every upload loads again', async () => {
     const { fake, file, writer } = await persisted();
-    const task = await (await fake.fetch(new Request(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))).json() as { id: string };
+    const task = (await (
+      await fake.fetch(
+        new Request(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      )
+    ).json()) as { id: string };
     const [ready] = await fake.service.getStartTasks([task.id]);
     const sandbox = (await fake.snapshot()).sandboxes.find((s) => s.id === ready!.sandbox_id)!;
     const content = 'x'.repeat(30_000); // 40,000 bytes of base64
@@ -184,7 +227,13 @@ describe('the change log of uploads (finding 6)', () => {
       const form = new FormData();
       form.append('file', new Blob([content], { type: 'text/plain' }), 'notes.txt');
       const path = `/workspace/project/uploads/file-${i}.txt`;
-      const answer = await fake.fetch(new Request(`${AGENT}/api/file/upload?path=${encodeURIComponent(path)}`, { method: 'POST', headers: { 'x-session-api-key': sandbox.session_api_key! }, body: form }));
+      const answer = await fake.fetch(
+        new Request(`${AGENT}/api/file/upload?path=${encodeURIComponent(path)}`, {
+          method: 'POST',
+          headers: { 'x-session-api-key': sandbox.session_api_key! },
+          body: form,
+        }),
+      );
       expect(answer.status).toBe(200);
       sizes.push((await stat(`${file}.log`)).size);
     }
@@ -204,12 +253,29 @@ describe('the change log of uploads (finding 6)', () => {
     const upload = async (path: string, text: string) => {
       const form = new FormData();
       form.append('file', new Blob([text]), 'f');
-      return (await fake.fetch(new Request(`${AGENT}/api/file/upload?path=${encodeURIComponent(path)}`, { method: 'POST', headers: { 'x-session-api-key': running.session_api_key! }, body: form }))).status;
+      return (
+        await fake.fetch(
+          new Request(`${AGENT}/api/file/upload?path=${encodeURIComponent(path)}`, {
+            method: 'POST',
+            headers: { 'x-session-api-key': running.session_api_key! },
+            body: form,
+          }),
+        )
+      ).status;
     };
     for (const name of ['a', 'b', 'c', 'd']) expect(await upload(`/workspace/${name}.txt`, `first ${name}`)).toBe(200);
     expect(await upload('/workspace/b.txt', 'second b')).toBe(200);
-    const lines = (await readFile(`${file}.log`, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.at(-1)).toEqual({ op: 'patch', entity: 'sandbox', id: created.id, set: {}, merge: { uploaded_files: { '/workspace/b.txt': Buffer.from('second b').toString('base64') } } });
+    const lines = (await readFile(`${file}.log`, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)).toEqual({
+      op: 'patch',
+      entity: 'sandbox',
+      id: created.id,
+      set: {},
+      merge: { uploaded_files: { '/workspace/b.txt': Buffer.from('second b').toString('base64') } },
+    });
     const inMemory = (await fake.snapshot()).sandboxes.find((s) => s.id === created.id)!.uploaded_files;
     await writer.flush();
     const replayed = ((await readStateFile(file)) as Fixture).sandboxes.find((s) => s.id === created.id)!.uploaded_files;
@@ -222,7 +288,8 @@ describe('the change log of uploads (finding 6)', () => {
 function fullDisk(disk: { full: boolean }): StateFileIo {
   const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
   return {
-    rename, unlink,
+    rename,
+    unlink,
     open: (async (path: string, flags: number, mode?: number) => {
       const handle = await open(path, flags, mode);
       return Object.assign(Object.create(handle) as typeof handle, {

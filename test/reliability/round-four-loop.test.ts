@@ -23,7 +23,10 @@ describe('zipPieces (finding 11)', () => {
     const files = { 'a.txt': text(2.5 * ZIP_SLICE_BYTES, 'a'), 'b/ü.md': text(10, 'b'), 'empty.txt': '' };
     let turns = 0;
     const pieces: Uint8Array[] = [];
-    for await (const piece of zipPieces(files, Date.UTC(2025, 10, 3, 9), async () => { turns++; })) pieces.push(piece.slice());
+    for await (const piece of zipPieces(files, Date.UTC(2025, 10, 3, 9), async () => {
+      turns++;
+    }))
+      pieces.push(piece.slice());
     const whole = zipArchive(files, Date.UTC(2025, 10, 3, 9));
     expect(Buffer.concat(pieces).equals(Buffer.from(whole))).toBe(true);
     // a.txt: 3 data slices; the other two files: one or none. Headers are small pieces of their own.
@@ -44,7 +47,11 @@ describe('GET /api/v1/app-conversations/{id}/download (finding 11)', () => {
       uploads[`big/file${i}.txt`] = content;
       const form = new FormData();
       form.append('file', new Blob([content], { type: 'text/plain' }), `file${i}.txt`);
-      const uploaded = await fetch(`${cli.agentUrl}/api/file/upload?path=${encodeURIComponent(`${PROJECT}/big/file${i}.txt`)}`, { method: 'POST', headers: { 'x-session-api-key': c.session_api_key }, body: form });
+      const uploaded = await fetch(`${cli.agentUrl}/api/file/upload?path=${encodeURIComponent(`${PROJECT}/big/file${i}.txt`)}`, {
+        method: 'POST',
+        headers: { 'x-session-api-key': c.session_api_key },
+        body: form,
+      });
       expect(uploaded.status).toBe(200);
     }
     const response = await fetch(`${cli.url}/api/v1/app-conversations/${c.id}/download`);
@@ -66,7 +73,10 @@ describe('GET /api/v1/app-conversations/{id}/download (finding 11)', () => {
 describe('GET /api/conversations with a long list (finding 11)', () => {
   it('answers 1,300 conversations of both versions in pieces, newest first, the same list as the one-piece answer', async () => {
     const fake = await createFake({ fixture: 'empty', timings: 'instant', auth: 'none' });
-    const post = (path: string) => fake.fetch(new Request(`http://localhost:3000${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const post = (path: string) =>
+      fake.fetch(
+        new Request(`http://localhost:3000${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      );
     for (let i = 0; i < 1200; i += 100) {
       const answers = await Promise.all(Array.from({ length: 100 }, () => post('/api/conversations')));
       for (const answer of answers) expect(answer.status).toBe(200);
@@ -75,7 +85,10 @@ describe('GET /api/conversations with a long list (finding 11)', () => {
     const response = await fake.fetch(new Request('http://localhost:3000/api/conversations?limit=5000'));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
-    const body = await response.json() as { results: { conversation_id: string; created_at: string; conversation_version: string }[]; next_page_id: string | null };
+    const body = (await response.json()) as {
+      results: { conversation_id: string; created_at: string; conversation_version: string }[];
+      next_page_id: string | null;
+    };
     expect(body.results).toHaveLength(1300);
     expect(body.next_page_id).toBeNull();
     expect(body.results.filter((r) => r.conversation_version === 'V1')).toHaveLength(100);
@@ -90,7 +103,10 @@ describe('GET /api/conversations with a long list (finding 11)', () => {
     expect(pieces).toHaveLength(1 + 3 + 1);
     expect(JSON.parse(pieces.join(''))).toEqual(body);
     // A page of a long list still pages: 1,000 of each source, merged and cut to 1,000, with a cursor.
-    const page = await (await fake.fetch(new Request('http://localhost:3000/api/conversations?limit=1000'))).json() as { results: unknown[]; next_page_id: string | null };
+    const page = (await (await fake.fetch(new Request('http://localhost:3000/api/conversations?limit=1000'))).json()) as {
+      results: unknown[];
+      next_page_id: string | null;
+    };
     expect(page.results).toEqual(body.results.slice(0, 1000));
     expect(page.next_page_id).not.toBeNull();
   });

@@ -60,8 +60,16 @@ describe('a socket frame goes through the limits of an HTTP body (finding 2)', (
     socket.ws.send(`${'['.repeat(400_000)}${']'.repeat(400_000)}`);
     socket.ws.send(`{"role":"user","content":${'['.repeat(400_000)}${']'.repeat(400_000)}}`);
     const [, alone, inside] = await socket.received(3, 20_000);
-    expect(alone).toMatchObject({ kind: 'ServerErrorEvent', code: 'RecursionError', detail: 'The frame nests deeper than 512 levels (at char 512)' });
-    expect(inside).toMatchObject({ kind: 'ServerErrorEvent', code: 'RecursionError', detail: 'The frame nests deeper than 512 levels (at char 536)' });
+    expect(alone).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'RecursionError',
+      detail: 'The frame nests deeper than 512 levels (at char 512)',
+    });
+    expect(inside).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'RecursionError',
+      detail: 'The frame nests deeper than 512 levels (at char 536)',
+    });
     expect(await healthy(servers)).toBe(200);
     socket.ws.close();
   });
@@ -71,7 +79,11 @@ describe('a socket frame goes through the limits of an HTTP body (finding 2)', (
     const socket = await subscribed(servers, conversation);
     socket.ws.send(`{"role":"user","content":[${new Array(20_000).fill('1').join(',')}]}`);
     const [, error] = await socket.received(2, 20_000);
-    expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError', detail: 'The frame should have at most 2000 values (lists, maps, their items and entries)' });
+    expect(error).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'ValidationError',
+      detail: 'The frame should have at most 2000 values (lists, maps, their items and entries)',
+    });
     expect(JSON.stringify(error).length).toBeLessThan(400);
     socket.ws.close();
   });
@@ -83,8 +95,23 @@ describe('a socket frame goes through the limits of an HTTP body (finding 2)', (
     const [, error] = await socket.received(2, 20_000);
     const detail = String(error!.detail);
     expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError' });
-    expect(detail.split('\n').slice(0, 3)).toEqual(['More than 10 validation errors for Message', 'content.0', '  Value error, Invalid input [type=value_error]']);
-    expect(detail.split('\n').filter((line) => line.startsWith('content.'))).toEqual(['content.0', 'content.1', 'content.2', 'content.3', 'content.4', 'content.5', 'content.6', 'content.7', 'content.8', 'content.9']);
+    expect(detail.split('\n').slice(0, 3)).toEqual([
+      'More than 10 validation errors for Message',
+      'content.0',
+      '  Value error, Invalid input [type=value_error]',
+    ]);
+    expect(detail.split('\n').filter((line) => line.startsWith('content.'))).toEqual([
+      'content.0',
+      'content.1',
+      'content.2',
+      'content.3',
+      'content.4',
+      'content.5',
+      'content.6',
+      'content.7',
+      'content.8',
+      'content.9',
+    ]);
     expect(detail.split('\n').at(-1)).toBe('(checking stopped after the first 10)');
     expect(detail.length).toBeLessThanOrEqual(4096);
     socket.ws.close();
@@ -95,17 +122,25 @@ describe('a socket frame goes through the limits of an HTTP body (finding 2)', (
     const socket = await subscribed(servers, conversation);
     socket.ws.send(JSON.stringify({ role: 'robot', content: [{ type: 'text', text: 'ok' }, 1, {}, 'x'] }));
     const [, error] = await socket.received(2);
-    expect(String(error!.detail).split('\n').filter((line) => !line.startsWith('  '))).toEqual(['4 validation errors for Message', 'role', 'content.1', 'content.2', 'content.3']);
+    expect(
+      String(error!.detail)
+        .split('\n')
+        .filter((line) => !line.startsWith('  ')),
+    ).toEqual(['4 validation errors for Message', 'role', 'content.1', 'content.2', 'content.3']);
     expect(String(error!.detail)).toContain("role\n  Input should be 'user', 'system', 'assistant' or 'tool' [type=enum]");
     socket.ws.close();
   });
 
-  it('a frame that is not JSON gets Python\'s JSONDecodeError text, with line, column and offset', async () => {
+  it("a frame that is not JSON gets Python's JSONDecodeError text, with line, column and offset", async () => {
     const { servers, conversation } = await serveWithConversation();
     const socket = await subscribed(servers, conversation);
     socket.ws.send('{"role": "user",\n "content": [}');
     const [, error] = await socket.received(2);
-    expect(error).toMatchObject({ kind: 'ServerErrorEvent', code: 'JSONDecodeError', detail: 'Expecting value: line 2 column 14 (char 30)' });
+    expect(error).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'JSONDecodeError',
+      detail: 'Expecting value: line 2 column 14 (char 30)',
+    });
     socket.ws.close();
   });
 
@@ -121,15 +156,29 @@ describe('a socket frame goes through the limits of an HTTP body (finding 2)', (
 describe('a frame that is not a message (finding 14)', () => {
   it('a JSON object without a role gets a ValidationError ServerErrorEvent and starts nothing', async () => {
     const { servers, conversation } = await serveWithConversation();
-    const count = async () => (await (await fetch(`${servers.agentUrl}/api/conversations/${conversation.id}/events/count`, { headers: { 'x-session-api-key': conversation.session_api_key } })).json()) as number;
+    const count = async () =>
+      (await (
+        await fetch(`${servers.agentUrl}/api/conversations/${conversation.id}/events/count`, {
+          headers: { 'x-session-api-key': conversation.session_api_key },
+        })
+      ).json()) as number;
     const before = await count();
     const socket = await subscribed(servers, conversation);
     socket.ws.send('{}');
     socket.ws.send(JSON.stringify({ hello: 'there', content: [{ type: 'text', text: 'run?' }] }));
     const [, empty, other] = await socket.received(3);
     // openhands-sdk llm/message.py: `Message.role` has no default, so `Message.model_validate({})` fails.
-    expect(empty).toMatchObject({ kind: 'ServerErrorEvent', source: 'environment', code: 'ValidationError', detail: '1 validation error for Message\nrole\n  Field required [type=missing]' });
-    expect(other).toMatchObject({ kind: 'ServerErrorEvent', code: 'ValidationError', detail: '1 validation error for Message\nrole\n  Field required [type=missing]' });
+    expect(empty).toMatchObject({
+      kind: 'ServerErrorEvent',
+      source: 'environment',
+      code: 'ValidationError',
+      detail: '1 validation error for Message\nrole\n  Field required [type=missing]',
+    });
+    expect(other).toMatchObject({
+      kind: 'ServerErrorEvent',
+      code: 'ValidationError',
+      detail: '1 validation error for Message\nrole\n  Field required [type=missing]',
+    });
     // A message after them is the next thing the socket carries: nothing ran in between.
     socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'now run' }], run: false }));
     const [, , , message] = await socket.received(4);
@@ -142,17 +191,24 @@ describe('a frame that is not a message (finding 14)', () => {
 /** A socket whose client stops reading once it is open (its connection paused), until `resume()`. */
 function neverReading(servers: FakeServers, conversation: LiveConversation) {
   let raw: Socket | null = null;
-  const ws = new WebSocket(`${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${conversation.id}?session_api_key=${conversation.session_api_key}`, {
-    createConnection: (options: object) => (raw = connect(options as { port: number; host: string })),
-  });
+  const ws = new WebSocket(
+    `${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${conversation.id}?session_api_key=${conversation.session_api_key}`,
+    {
+      createConnection: (options: object) => (raw = connect(options as { port: number; host: string })),
+    },
+  );
   const frames: string[] = [];
   ws.on('message', (data) => frames.push(String(data).slice(0, 40)));
   ws.on('error', () => undefined);
-  const opened = new Promise<void>((resolve) => ws.once('open', () => {
-    raw!.pause();
-    resolve();
-  }));
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const opened = new Promise<void>((resolve) =>
+    ws.once('open', () => {
+      raw!.pause();
+      resolve();
+    }),
+  );
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
   return { opened, closed, frames, resume: () => raw!.resume() };
 }
 
@@ -160,7 +216,10 @@ describe('a reader that never reads (finding 12)', () => {
   it('the outbox hands a transport that never writes out at most the 1 MiB window; past 4 MiB of answers and events it calls slow once; the state and history on connect do not count', () => {
     const handed: string[] = [];
     let slow = 0;
-    const outbox = new SocketOutbox((text) => handed.push(text), () => slow++);
+    const outbox = new SocketOutbox(
+      (text) => handed.push(text),
+      () => slow++,
+    );
     const frame = 'e'.repeat(100 * 1024);
     for (let i = 0; i < 100; i++) outbox.push(frame, false); // 10 MiB of history asked for on connect
     expect(slow).toBe(0);
@@ -173,10 +232,13 @@ describe('a reader that never reads (finding 12)', () => {
 
   it('a transport that writes at once gets 100,000 frames in order without recursion', () => {
     const handed: string[] = [];
-    const outbox = new SocketOutbox((text, written) => {
-      handed.push(text);
-      written();
-    }, () => undefined);
+    const outbox = new SocketOutbox(
+      (text, written) => {
+        handed.push(text);
+        written();
+      },
+      () => undefined,
+    );
     for (let i = 0; i < 100_000; i++) outbox.push(String(i), false);
     expect(handed.length).toBe(100_000);
     expect(handed.at(-1)).toBe('99999');
@@ -190,7 +252,8 @@ describe('a reader that never reads (finding 12)', () => {
     const text = 'x'.repeat(900 * 1024);
     for (let i = 0; i < 30; i++) {
       const response = await fetch(`${servers.agentUrl}/api/conversations/${conversation.id}/events`, {
-        method: 'POST', headers: { 'content-type': 'application/json', 'x-session-api-key': conversation.session_api_key },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-api-key': conversation.session_api_key },
         body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: false }),
       });
       expect(response.status).toBe(200);
@@ -215,14 +278,25 @@ async function inProcess() {
   const server = setupServer(...fake.handlers);
   server.listen({ onUnhandledRequest: 'bypass' });
   const base = fake.options.baseUrl;
-  const task = await (await fetch(`${base}/api/v1/app-conversations`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } }),
-  })).json() as { id: string };
-  const [ready] = await (await fetch(`${base}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json() as { status: string; app_conversation_id: string }[];
+  const task = (await (
+    await fetch(`${base}/api/v1/app-conversations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } }),
+    })
+  ).json()) as { id: string };
+  const [ready] = (await (await fetch(`${base}/api/v1/app-conversations/start-tasks?ids=${task.id}`)).json()) as {
+    status: string;
+    app_conversation_id: string;
+  }[];
   expect(ready!.status).toBe('READY');
-  const [conversation] = await (await fetch(`${base}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)).json() as LiveConversation[];
-  return { server, agent: createAgentClient({ conversationUrl: conversation!.conversation_url, sessionApiKey: conversation!.session_api_key }) };
+  const [conversation] = (await (
+    await fetch(`${base}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)
+  ).json()) as LiveConversation[];
+  return {
+    server,
+    agent: createAgentClient({ conversationUrl: conversation!.conversation_url, sessionApiKey: conversation!.session_api_key }),
+  };
 }
 
 describe('createAgentClient(...).events under msw in Node (finding 16)', () => {
@@ -246,18 +320,26 @@ describe('createAgentClient(...).events under msw in Node (finding 16)', () => {
     }
   });
 
-  it.skipIf(typeof (globalThis as { WebSocket?: unknown }).WebSocket !== 'undefined')('without a global WebSocket (Node 20), events(WebSocket from ws) fails with an error that says what to do, instead of ending silently', async () => {
-    const { server, agent } = await inProcess();
-    try {
-      const events = agent.events(WebSocket as unknown as WebSocketClass);
-      const failure = await (async () => {
-        for await (const event of events) void event;
-      })().then(() => null, (error: unknown) => error as Error);
-      expect(failure).toBeInstanceOf(Error);
-      expect(failure!.message).toMatch(/^Failed to open the events socket ws:\/\/localhost:3001\/sockets\/events\/[0-9a-f]{32}\?session_api_key=…&resend_mode=all \(closed 1006: Unexpected server response: 404\)\. msw intercepts HTTP in this process but not WebSocket/);
-      expect(failure!.message).toContain("Set `globalThis.WebSocket = WebSocket` (from 'ws') before `server.listen()`");
-    } finally {
-      server.close();
-    }
-  });
+  it.skipIf(typeof (globalThis as { WebSocket?: unknown }).WebSocket !== 'undefined')(
+    'without a global WebSocket (Node 20), events(WebSocket from ws) fails with an error that says what to do, instead of ending silently',
+    async () => {
+      const { server, agent } = await inProcess();
+      try {
+        const events = agent.events(WebSocket as unknown as WebSocketClass);
+        const failure = await (async () => {
+          for await (const event of events) void event;
+        })().then(
+          () => null,
+          (error: unknown) => error as Error,
+        );
+        expect(failure).toBeInstanceOf(Error);
+        expect(failure!.message).toMatch(
+          /^Failed to open the events socket ws:\/\/localhost:3001\/sockets\/events\/[0-9a-f]{32}\?session_api_key=…&resend_mode=all \(closed 1006: Unexpected server response: 404\)\. msw intercepts HTTP in this process but not WebSocket/,
+        );
+        expect(failure!.message).toContain("Set `globalThis.WebSocket = WebSocket` (from 'ws') before `server.listen()`");
+      } finally {
+        server.close();
+      }
+    },
+  );
 });

@@ -26,7 +26,8 @@ async function stateFolder(): Promise<string> {
 /** The real file system, with appends to the change log failing once `budget` bytes are written (a disk that fills up). */
 function fillingDisk(budget: { bytes: number }): StateFileIo {
   return {
-    rename, unlink,
+    rename,
+    unlink,
     open: (async (path: string, flags: number, mode?: number) => {
       const handle = await open(path, flags, mode);
       if (!String(path).endsWith('.log')) return handle;
@@ -51,7 +52,7 @@ describe('a restart on --state-file (finding 1)', () => {
     const serve = () => startCli(['--quiet', '--api-key', KEY, '--fixture', 'empty', '--timings', 'instant', '--state-file', file]);
     const create = async (url: string) => {
       const response = await fetch(`${url}/api/v1/sandboxes`, { method: 'POST' });
-      return { status: response.status, body: await response.json() as { id: string } };
+      return { status: response.status, body: (await response.json()) as { id: string } };
     };
     const first = await serve();
     const before = [await create(first.url), await create(first.url), await create(first.url)];
@@ -61,7 +62,9 @@ describe('a restart on --state-file (finding 1)', () => {
     const second = await serve();
     const after = [await create(second.url), await create(second.url), await create(second.url)];
     expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
-    const all = await (await fetch(`${second.url}/api/v1/sandboxes/search`)).json() as { items: { id: string; exposed_urls: { name: string; port: number }[] }[] };
+    const all = (await (await fetch(`${second.url}/api/v1/sandboxes/search`)).json()) as {
+      items: { id: string; exposed_urls: { name: string; port: number }[] }[];
+    };
     expect(all.items).toHaveLength(5);
     expect(new Set(all.items.map((s) => s.id)).size).toBe(5);
     // Each sandbox's own ports (its VSCODE one is its agent port + 1; the agent server answers on the fake's agent host).
@@ -82,7 +85,9 @@ describe('a full disk (finding 2)', () => {
     budget.bytes = 100; // room for part of the next line only
     const refused = await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes', { method: 'POST' }));
     expect(refused.status).toBe(507);
-    expect(((await refused.json()) as { detail: string }).detail).toContain('Insufficient Storage: the state file could not be written (ENOSPC)');
+    expect(((await refused.json()) as { detail: string }).detail).toContain(
+      'Insufficient Storage: the state file could not be written (ENOSPC)',
+    );
     // Memory agrees with the disk and with what the client was told.
     expect((await fake.service.searchSandboxes({ offset: 0, limit: 100 })).items.map((s) => s.id).sort()).toEqual([...acknowledged].sort());
     const log = await readFile(`${file}.log`, 'utf8');
@@ -103,14 +108,25 @@ describe('the change log (finding 3)', () => {
     const writer = new StateFileWriter(file);
     await writer.write(await fake.snapshot());
     fake.onChange((changes, current) => writer.record(changes, current));
-    const started = await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
-    const task = await started.json() as { id: string };
+    const started = await fake.fetch(
+      new Request('http://localhost:3000/api/v1/app-conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    const task = (await started.json()) as { id: string };
     const [ready] = await fake.service.getStartTasks([task.id]);
     const id = ready!.app_conversation_id!;
     const message = 'x'.repeat(10_000);
-    const send = () => fake.fetch(new Request(`http://localhost:3000/api/v1/app-conversations/${id}/send-message`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: [{ type: 'text', text: message }], run: false }),
-    }));
+    const send = () =>
+      fake.fetch(
+        new Request(`http://localhost:3000/api/v1/app-conversations/${id}/send-message`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ content: [{ type: 'text', text: message }], run: false }),
+        }),
+      );
     const sizes: number[] = [];
     for (let i = 0; i < 20; i++) {
       expect((await send()).status).toBe(200);
@@ -132,7 +148,8 @@ describe('the change log (finding 3)', () => {
     await writeFile(file, `${JSON.stringify(fixture)}\n`);
     const ids = fixture.conversations.map((c) => c.id);
     const lines: string[] = [];
-    for (let i = 0; i < 50_000; i++) lines.push(JSON.stringify({ op: 'patch', entity: 'conversation', id: ids[(i * 7919) % ids.length], set: { title: `renamed ${i}` } }));
+    for (let i = 0; i < 50_000; i++)
+      lines.push(JSON.stringify({ op: 'patch', entity: 'conversation', id: ids[(i * 7919) % ids.length], set: { title: `renamed ${i}` } }));
     await writeFile(`${file}.log`, `${lines.join('\n')}\n`);
     const saved = (await readStateFile(file)) as Fixture;
     expect(saved.conversations).toHaveLength(100_000);
@@ -147,7 +164,13 @@ describe('a 500 or a failed reset changes nothing (finding 4)', () => {
     const stop = fake.onChange(() => {
       throw new Error('the disk went away');
     });
-    const failed = await fake.fetch(new Request('http://localhost:3000/api/conversations', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const failed = await fake.fetch(
+      new Request('http://localhost:3000/api/conversations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
     expect(failed.status).toBe(500);
     stop();
     expect(await fake.snapshot()).toEqual(before);
@@ -162,7 +185,13 @@ describe('a 500 or a failed reset changes nothing (finding 4)', () => {
     const stop = fake.onChange((changes) => {
       if (changes.some((c) => c.entity === 'state')) throw new Error('the disk went away');
     });
-    const reset = await fake.fetch(new Request('http://localhost:3000/_fakehands/reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"fixture": "empty"}' }));
+    const reset = await fake.fetch(
+      new Request('http://localhost:3000/_fakehands/reset', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"fixture": "empty"}',
+      }),
+    );
     expect(reset.status).toBe(500);
     stop();
     expect(await fake.snapshot()).toEqual(before);
@@ -177,12 +206,20 @@ describe('memory (finding 5)', () => {
     const gc = runInNewContext('gc') as () => void;
     const cap = 8 * 1024 * 1024;
     const fake = await createFake({ fixture: 'empty', auth: 'none', maxStoreBytes: cap });
-    const body = JSON.stringify({ processors: [{ kind: 'GithubV1CallbackProcessor', github_view_data: { views: Array.from({ length: 950 }, () => ({})) } }] });
+    const body = JSON.stringify({
+      processors: [{ kind: 'GithubV1CallbackProcessor', github_view_data: { views: Array.from({ length: 950 }, () => ({})) } }],
+    });
     gc();
     const before = process.memoryUsage().heapUsed;
     const statuses: number[] = [];
     for (let i = 0; i < 1000 && statuses.at(-1) !== 507; i++) {
-      const answer = await fake.fetch(new Request('http://localhost:3000/api/v1/app-conversations', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+      const answer = await fake.fetch(
+        new Request('http://localhost:3000/api/v1/app-conversations', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
+      );
       statuses.push(answer.status);
       await answer.arrayBuffer();
     }
@@ -196,24 +233,59 @@ describe('memory (finding 5)', () => {
 
 describe('secrets under any name (finding 9)', () => {
   it('masks camelCase and suffixed names, credentials in free text, URLs and stdio arguments, and leaves ordinary words alone', () => {
-    expect(redactSecrets({
-      accessToken: 'a1', secret_key: 's1', private_key: 'p1', headers: { Authorization: 'Bearer abcdefgh' },
-      note: 'use Bearer abcdefgh here', url: 'https://bob:hunter2@mcp.example.com/x?api_key=k9&x=1',
-      args: ['--pat', 'ghp_abc', '--header', 'Authorization: Bearer zzzz', '--header', 'Accept: json', '--port', '80', 'TOKEN=abc'],
-      max_tokens: 5, title: 'Fix the token refresh',
-    })).toEqual({
-      accessToken: '**********', secret_key: '**********', private_key: '**********', headers: { Authorization: '**********' },
-      note: 'use Bearer ********** here', url: 'https://bob:**********@mcp.example.com/x?api_key=**********&x=1',
-      args: ['--pat', '**********', '--header', 'Authorization: **********', '--header', 'Accept: json', '--port', '80', 'TOKEN=**********'],
-      max_tokens: 5, title: 'Fix the token refresh',
+    expect(
+      redactSecrets({
+        accessToken: 'a1',
+        secret_key: 's1',
+        private_key: 'p1',
+        headers: { Authorization: 'Bearer abcdefgh' },
+        note: 'use Bearer abcdefgh here',
+        url: 'https://bob:hunter2@mcp.example.com/x?api_key=k9&x=1',
+        args: ['--pat', 'ghp_abc', '--header', 'Authorization: Bearer zzzz', '--header', 'Accept: json', '--port', '80', 'TOKEN=abc'],
+        max_tokens: 5,
+        title: 'Fix the token refresh',
+      }),
+    ).toEqual({
+      accessToken: '**********',
+      secret_key: '**********',
+      private_key: '**********',
+      headers: { Authorization: '**********' },
+      note: 'use Bearer ********** here',
+      url: 'https://bob:**********@mcp.example.com/x?api_key=**********&x=1',
+      args: [
+        '--pat',
+        '**********',
+        '--header',
+        'Authorization: **********',
+        '--header',
+        'Accept: json',
+        '--port',
+        '80',
+        'TOKEN=**********',
+      ],
+      max_tokens: 5,
+      title: 'Fix the token refresh',
     });
   });
 
   it('never echoes or stores such a secret sent in an MCP config through the API', async () => {
     const fake = await createFake({ fixture: 'empty', auth: 'none' });
     const secret = 'ghp_SuperSecretValue123';
-    const body = { mcp_config: { sse_servers: [{ url: `https://user:${secret}@mcp.example.com/sse`, api_key: null }], stdio_servers: [{ name: 'gh', command: 'gh-mcp', args: ['--pat', secret], env: {} }], shttp_servers: [] }, provider_tokens: {} };
-    const stored = await fake.fetch(new Request('http://localhost:3000/api/add-git-providers', { method: 'POST', headers: { 'content-type': 'application/json', 'x-session-api-key': 'x' }, body: JSON.stringify(body) }));
+    const body = {
+      mcp_config: {
+        sse_servers: [{ url: `https://user:${secret}@mcp.example.com/sse`, api_key: null }],
+        stdio_servers: [{ name: 'gh', command: 'gh-mcp', args: ['--pat', secret], env: {} }],
+        shttp_servers: [],
+      },
+      provider_tokens: {},
+    };
+    const stored = await fake.fetch(
+      new Request('http://localhost:3000/api/add-git-providers', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-api-key': 'x' },
+        body: JSON.stringify(body),
+      }),
+    );
     expect(JSON.stringify(await stored.json())).not.toContain(secret);
     expect(JSON.stringify(await fake.snapshot())).not.toContain(secret);
   });
@@ -229,12 +301,30 @@ describe('the CLI (findings 12 and 13)', () => {
   }, 60_000);
 
   it.each([
-    [['serve', '--port', '0', '--state-file', '/nonexistent-folder/state.json'], 'invalid --state-file "/nonexistent-folder/state.json": the folder /nonexistent-folder does not exist; create it first'],
-    [['serve', '--port', '0', '--state-file', '/etc/hostname/state.json'], 'invalid --state-file "/etc/hostname/state.json": the folder /etc/hostname does not exist; create it first'],
-    [['serve', '--port', '0', '--fixtures-dir', '/nonexistent-folder'], 'invalid --fixtures-dir "/nonexistent-folder": no such folder (see fakehands --help)'],
-    [['serve', '--port', '0', '--cors', 'not an origin'], 'invalid --cors "not an origin": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)'],
-    [['serve', '--port', '0', '--cors', 'http://localhost:5173/app'], 'invalid --cors "http://localhost:5173/app": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)'],
-    [['verify', '--base-url', 'http://127.0.0.1:9', '--pact', '/nonexistent.json'], 'invalid --pact "/nonexistent.json": no such file (see fakehands verify --help)'],
+    [
+      ['serve', '--port', '0', '--state-file', '/nonexistent-folder/state.json'],
+      'invalid --state-file "/nonexistent-folder/state.json": the folder /nonexistent-folder does not exist; create it first',
+    ],
+    [
+      ['serve', '--port', '0', '--state-file', '/etc/hostname/state.json'],
+      'invalid --state-file "/etc/hostname/state.json": the folder /etc/hostname does not exist; create it first',
+    ],
+    [
+      ['serve', '--port', '0', '--fixtures-dir', '/nonexistent-folder'],
+      'invalid --fixtures-dir "/nonexistent-folder": no such folder (see fakehands --help)',
+    ],
+    [
+      ['serve', '--port', '0', '--cors', 'not an origin'],
+      'invalid --cors "not an origin": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)',
+    ],
+    [
+      ['serve', '--port', '0', '--cors', 'http://localhost:5173/app'],
+      'invalid --cors "http://localhost:5173/app": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)',
+    ],
+    [
+      ['verify', '--base-url', 'http://127.0.0.1:9', '--pact', '/nonexistent.json'],
+      'invalid --pact "/nonexistent.json": no such file (see fakehands verify --help)',
+    ],
   ])('%j: one line, exit 2', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect([code, stderr.trim()]).toEqual([2, `fakehands: ${message}`]);
@@ -250,9 +340,13 @@ describe('one connection, one order (finding 10)', () => {
       const sandbox = await core.service.startSandbox(null);
       const socket = connect(Number(url.port), '127.0.0.1');
       let received = '';
-      socket.on('data', (chunk) => { received += String(chunk); });
+      socket.on('data', (chunk) => {
+        received += String(chunk);
+      });
       const closed = new Promise((resolve) => socket.on('close', resolve));
-      socket.write(`DELETE /api/v1/sandboxes/${sandbox.id}?sandbox_id=${sandbox.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE GARBAGE\r\n\r\n`);
+      socket.write(
+        `DELETE /api/v1/sandboxes/${sandbox.id}?sandbox_id=${sandbox.id} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE GARBAGE\r\n\r\n`,
+      );
       await closed;
       expect([...received.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => m[1])).toEqual(['200', '400']);
       expect(received).toContain('{"success":true}');
@@ -263,10 +357,13 @@ describe('one connection, one order (finding 10)', () => {
   });
 });
 
-describe('the journal is the app\'s (finding 15)', () => {
-  it('leaves out the inspector\'s own requests (marked X-Fakehands-Inspector), however often it polls', async () => {
+describe("the journal is the app's (finding 15)", () => {
+  it("leaves out the inspector's own requests (marked X-Fakehands-Inspector), however often it polls", async () => {
     const fake = await createFake({ fixture: 'empty', auth: 'none' });
-    for (let i = 0; i < 600; i++) await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes/search?limit=100', { headers: { 'x-fakehands-inspector': '1' } }));
+    for (let i = 0; i < 600; i++)
+      await fake.fetch(
+        new Request('http://localhost:3000/api/v1/sandboxes/search?limit=100', { headers: { 'x-fakehands-inspector': '1' } }),
+      );
     await fake.fetch(new Request('http://localhost:3000/api/v1/sandbox-specs/search'));
     expect(fake.journal.entries().map((e) => e.path)).toEqual(['/api/v1/sandbox-specs/search']);
   });

@@ -37,7 +37,9 @@ describe('slow and aborted clients', SLOW, () => {
   it('a slowloris client trickling headers does not stop others being served', async () => {
     const cli = await start();
     const slow = Array.from({ length: 20 }, () => rawSocket(cli.url, 'GET /api/v1/sandboxes/search HTTP/1.1\r\nHost: x\r\nX-Slow: '));
-    const trickle = setInterval(() => { for (const s of slow) s.write('a'); }, 50);
+    const trickle = setInterval(() => {
+      for (const s of slow) s.write('a');
+    }, 50);
     try {
       for (let i = 0; i < 20; i++) expect((await call(cli.url, 'GET', '/api/v1/sandboxes/search')).status).toBe(200);
     } finally {
@@ -50,7 +52,10 @@ describe('slow and aborted clients', SLOW, () => {
   it('an upload aborted half-way neither hangs nor crashes the server', async () => {
     const cli = await start();
     for (let i = 0; i < 20; i++) {
-      const socket = rawSocket(cli.url, `POST /api/conversations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Session-API-Key: ${KEY}\r\nContent-Length: 100000\r\n\r\n{"repository": "a/`);
+      const socket = rawSocket(
+        cli.url,
+        `POST /api/conversations HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Session-API-Key: ${KEY}\r\nContent-Length: 100000\r\n\r\n{"repository": "a/`,
+      );
       await new Promise((r) => setTimeout(r, 5));
       socket.destroy();
     }
@@ -61,7 +66,13 @@ describe('slow and aborted clients', SLOW, () => {
   it('a request with a garbled request line gets 400 from node and the server keeps serving', async () => {
     const cli = await start();
     const socket = rawSocket(cli.url, 'NOT A REQUEST\r\n\r\n');
-    const reply = await new Promise<string>((resolve) => { let data = ''; socket.on('data', (d) => { data += d; }); socket.on('close', () => resolve(data)); });
+    const reply = await new Promise<string>((resolve) => {
+      let data = '';
+      socket.on('data', (d) => {
+        data += d;
+      });
+      socket.on('close', () => resolve(data));
+    });
     expect(reply).toMatch(/^HTTP\/1\.1 400/);
     expect((await call(cli.url, 'GET', '/api/v1/sandboxes/search')).status).toBe(200);
   });
@@ -83,7 +94,11 @@ describe('concurrency', SLOW, () => {
     expect(new Set(sandboxIds).size).toBe(1500);
     expect(new Set(conversationIds).size).toBe(1000);
     expect(new Set(taskIds).size).toBe(500);
-    const state = (await call(cli.url, 'GET', '/_fakehands/state')).body as { sandboxes: { id: string }[]; conversations: unknown[]; start_tasks: unknown[] };
+    const state = (await call(cli.url, 'GET', '/_fakehands/state')).body as {
+      sandboxes: { id: string }[];
+      conversations: unknown[];
+      start_tasks: unknown[];
+    };
     // Each legacy conversation and each start task has its own sandbox too.
     expect(state.sandboxes).toHaveLength(1500 + 1000 + 500);
     expect(state.conversations).toHaveLength(1000 + 500); // instant timings: every start task is READY
@@ -100,12 +115,18 @@ describe('concurrency', SLOW, () => {
       const { id } = (await call(cli.url, 'POST', '/api/v1/sandboxes')).body as { id: string };
       const ops = Array.from({ length: 60 }, (_, i) => (i === 37 ? 'delete' : i % 2 ? 'pause' : 'resume'));
       await fetch(`${cli.url}/_fakehands/requests`, { method: 'DELETE', headers });
-      const results = await Promise.all(ops.map((op) => (op === 'delete'
-        ? call(cli.url, 'DELETE', `/api/v1/sandboxes/${id}?sandbox_id=${id}`)
-        : call(cli.url, 'POST', `/api/v1/sandboxes/${id}/${op}`))));
+      const results = await Promise.all(
+        ops.map((op) =>
+          op === 'delete'
+            ? call(cli.url, 'DELETE', `/api/v1/sandboxes/${id}?sandbox_id=${id}`)
+            : call(cli.url, 'POST', `/api/v1/sandboxes/${id}/${op}`),
+        ),
+      );
       for (const r of results) expect([200, 404]).toContain(r.status);
       // In the order the fake served them: all 200 until the one delete, all 404 after it.
-      const journal = ((await call(cli.url, 'GET', '/_fakehands/requests?limit=1000')).body as { requests: { method: string; status: number }[] }).requests;
+      const journal = (
+        (await call(cli.url, 'GET', '/_fakehands/requests?limit=1000')).body as { requests: { method: string; status: number }[] }
+      ).requests;
       expect(journal).toHaveLength(60);
       const deleteAt = journal.findIndex((e) => e.method === 'DELETE');
       expect(journal[deleteAt]!.status).toBe(200);
@@ -170,21 +191,48 @@ describe('secrets', SLOW, () => {
       response.headers.forEach((value, name) => seen.push(`${name}: ${value}`));
       seen.push(await response.text());
     };
-    const send = async (method: string, path: string, body?: unknown, key: string | null = KEY) => record(await fetch(`${cli.url}${path}`, {
-      method, headers: { ...(key ? { 'x-session-api-key': key } : {}), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-    }));
-    await send('POST', '/api/add-git-providers', { provider_tokens: { github: { token: TOKEN, host: 'github.com' }, gitlab: { token: HOST_TOKEN } } });
+    const send = async (method: string, path: string, body?: unknown, key: string | null = KEY) =>
+      record(
+        await fetch(`${cli.url}${path}`, {
+          method,
+          headers: { ...(key ? { 'x-session-api-key': key } : {}), 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+      );
+    await send('POST', '/api/add-git-providers', {
+      provider_tokens: { github: { token: TOKEN, host: 'github.com' }, gitlab: { token: HOST_TOKEN } },
+    });
     await send('POST', '/api/add-git-providers', { provider_tokens: { github: { token: TOKEN }, sourcehut: { token: TOKEN } } });
     // Secrets sent in the wrong shape: FastAPI would echo them as the 422 input; the fake does not.
     await send('POST', '/api/add-git-providers', { provider_tokens: { github: TOKEN } });
-    await send('POST', '/api/add-git-providers', { provider_tokens: { github: { token: TOKEN, host: 5 } }, mcp_config: { sse_servers: [{ api_key: MCP_KEY }] } });
-    await send('POST', '/api/add-git-providers', { mcp_config: { sse_servers: [{ url: 'https://mcp.example.com', api_key: MCP_KEY }], stdio_servers: [{ name: 'gh', command: 'gh-mcp', env: { GITHUB_TOKEN: ENV_SECRET } }] } });
-    await send('POST', '/api/conversations', { mcp_config: { stdio_servers: [{ name: 'bad name', command: 'x', env: { GITHUB_TOKEN: ENV_SECRET } }] } });
+    await send('POST', '/api/add-git-providers', {
+      provider_tokens: { github: { token: TOKEN, host: 5 } },
+      mcp_config: { sse_servers: [{ api_key: MCP_KEY }] },
+    });
+    await send('POST', '/api/add-git-providers', {
+      mcp_config: {
+        sse_servers: [{ url: 'https://mcp.example.com', api_key: MCP_KEY }],
+        stdio_servers: [{ name: 'gh', command: 'gh-mcp', env: { GITHUB_TOKEN: ENV_SECRET } }],
+      },
+    });
+    await send('POST', '/api/conversations', {
+      mcp_config: { stdio_servers: [{ name: 'bad name', command: 'x', env: { GITHUB_TOKEN: ENV_SECRET } }] },
+    });
     await send('POST', '/api/conversations', { repository: 'a/b', git_provider: 'github' });
     await send('POST', '/api/v1/app-conversations', { selected_repository: 'a/b' });
-    for (const route of routes) await send(route.method, route.path.replace(/:\w+/g, 'x'), route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+    for (const route of routes)
+      await send(route.method, route.path.replace(/:\w+/g, 'x'), route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
     for (const route of routes) await send(route.method, route.path.replace(/:\w+/g, 'x'), undefined, null);
-    for (const path of ['/_fakehands/health', '/_fakehands/state', '/_fakehands/requests', '/_fakehands/faults', '/_fakehands/clock', '/openapi.json', '/nothing']) await send('GET', path);
+    for (const path of [
+      '/_fakehands/health',
+      '/_fakehands/state',
+      '/_fakehands/requests',
+      '/_fakehands/faults',
+      '/_fakehands/clock',
+      '/openapi.json',
+      '/nothing',
+    ])
+      await send('GET', path);
     await send('POST', '/_fakehands/reset', { fixture: 'default' });
     await send('GET', '/_fakehands/state', undefined, `${KEY.slice(0, -1)}X`);
     cli.proc.kill('SIGTERM');
@@ -202,7 +250,9 @@ describe('secrets', SLOW, () => {
     for (const key of ['', 'x', KEY.slice(0, -1), `${KEY.slice(0, -1)}0`, `${KEY}0`, KEY.toUpperCase()]) {
       const response = await fetch(`${cli.url}/api/conversations`, { headers: { 'x-session-api-key': key } });
       const hdrs: string[] = [];
-      response.headers.forEach((v, k) => { if (k !== 'date') hdrs.push(`${k}=${v}`); });
+      response.headers.forEach((v, k) => {
+        if (k !== 'date') hdrs.push(`${k}=${v}`);
+      });
       answers.add(`${response.status} ${await response.text()} ${hdrs.sort().join(';')}`);
     }
     expect(answers.size).toBe(1);

@@ -18,7 +18,9 @@ async function get(url: string, headers: Record<string, string> = KEY_HEADER) {
 
 async function post(url: string, body?: unknown, headers: Record<string, string> = KEY_HEADER) {
   const response = await fetch(url, {
-    method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as unknown };
 }
@@ -61,7 +63,10 @@ describe('fakehands serve', () => {
     expect(task).toMatchObject({ status: 200, body: { status: 'WORKING' } });
     expect((await post(`${cli.url}/api/conversations`, {})).body).toMatchObject({ status: 'ok', conversation_status: 'STARTING' });
     expect((await get(`${cli.url}/api/conversations`)).status).toBe(200);
-    expect(await post(`${cli.url}/api/add-git-providers`, { provider_tokens: { github: { token: 'ghp_x' } } })).toEqual({ status: 200, body: { message: 'Git providers stored' } });
+    expect(await post(`${cli.url}/api/add-git-providers`, { provider_tokens: { github: { token: 'ghp_x' } } })).toEqual({
+      status: 200,
+      body: { message: 'Git providers stored' },
+    });
     expect(await get(`${cli.url}/api/v1/nothing`)).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
   });
 
@@ -76,13 +81,27 @@ describe('fakehands serve', () => {
     const cli = await startCli(['--log', 'json']);
     await get(`${cli.url}/api/v1/sandboxes/search`);
     await eventually(() => cli.stdout().includes('"msg":"request"'));
-    const line = cli.stdout().split('\n').find((l) => l.includes('"msg":"request"'))!;
-    expect(JSON.parse(line)).toEqual({ level: 'info', msg: 'request', method: 'GET', path: '/api/v1/sandboxes/search', status: 200, duration_ms: expect.any(Number) });
+    const line = cli
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"msg":"request"'))!;
+    expect(JSON.parse(line)).toEqual({
+      level: 'info',
+      msg: 'request',
+      method: 'GET',
+      path: '/api/v1/sandboxes/search',
+      status: 200,
+      duration_ms: expect.any(Number),
+    });
   });
 
   it('reads options from environment variables', async () => {
     const cli = await startCli(['--quiet'], { FAKEHANDS_AUTH: 'none', FAKEHANDS_FIXTURE: 'empty' });
-    expect(await get(`${cli.url}/api/v1/sandboxes/search`, {})).toEqual({ status: 200, body: { items: [], next_page_id: null }, headers: expect.anything() });
+    expect(await get(`${cli.url}/api/v1/sandboxes/search`, {})).toEqual({
+      status: 200,
+      body: { items: [], next_page_id: null },
+      headers: expect.anything(),
+    });
   });
 });
 
@@ -106,10 +125,15 @@ describe('auth policies over HTTP', () => {
 });
 
 describe('CORS', () => {
-  it('answers a preflight from a localhost origin, allowing the headers it asks for (an app\'s Authorization, sentry-trace, baggage too) with credentials', async () => {
+  it("answers a preflight from a localhost origin, allowing the headers it asks for (an app's Authorization, sentry-trace, baggage too) with credentials", async () => {
     const cli = await startCli(['--quiet']);
     const response = await fetch(`${cli.url}/api/v1/sandboxes`, {
-      method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-session-api-key,content-type,authorization,sentry-trace,baggage' },
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-session-api-key,content-type,authorization,sentry-trace,baggage',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
@@ -123,7 +147,8 @@ describe('CORS', () => {
 
   it('refuses a preflight from another origin, and honours --cors', async () => {
     const cli = await startCli(['--quiet', '--cors', 'https://app.example.com']);
-    const preflight = (origin: string) => fetch(`${cli.url}/api/v1/sandboxes`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const preflight = (origin: string) =>
+      fetch(`${cli.url}/api/v1/sandboxes`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
     expect((await preflight('http://localhost:5173')).status).toBe(400);
     const allowed = await preflight('https://app.example.com');
     expect(allowed.status).toBe(204);
@@ -135,7 +160,11 @@ describe('request size limit', () => {
   it('answers 413 {"detail": "Request body too large"} to a body over 1 MiB, and keeps serving', async () => {
     const cli = await startCli(['--quiet']);
     const big = JSON.stringify({ initial_user_msg: 'x'.repeat(1024 * 1024 + 1) });
-    const response = await fetch(`${cli.url}/api/conversations`, { method: 'POST', headers: { ...KEY_HEADER, 'content-type': 'application/json' }, body: big });
+    const response = await fetch(`${cli.url}/api/conversations`, {
+      method: 'POST',
+      headers: { ...KEY_HEADER, 'content-type': 'application/json' },
+      body: big,
+    });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ detail: 'Request body too large' });
     expect((await get(`${cli.url}/api/v1/sandboxes/search`)).status).toBe(200);
@@ -171,14 +200,23 @@ describe('control API', () => {
     const cli = await startCli(['--quiet', '--fixture', 'empty']);
     const { body } = await post(`${cli.url}/api/v1/sandboxes`);
     const id = (body as { id: string }).id;
-    expect(await post(`${cli.url}/_fakehands/clock`, { advance_ms: 5000 })).toMatchObject({ status: 200, body: { now: expect.any(String) } });
+    expect(await post(`${cli.url}/_fakehands/clock`, { advance_ms: 5000 })).toMatchObject({
+      status: 200,
+      body: { now: expect.any(String) },
+    });
     expect(((await get(`${cli.url}/api/v1/sandboxes?id=${id}`)).body as { status: string }[])[0]!.status).toBe('RUNNING');
     expect((await post(`${cli.url}/_fakehands/clock`, { advance_ms: -1 })).status).toBe(422);
   });
 
   it('POST /_fakehands/faults injects a status and body, once by default, and DELETE clears sticky ones', async () => {
     const cli = await startCli(['--quiet']);
-    const fault = await post(`${cli.url}/_fakehands/faults`, { kind: 'status', method: 'GET', path: '/api/v1/sandboxes/search', status: 503, body: { detail: 'Service Unavailable' } });
+    const fault = await post(`${cli.url}/_fakehands/faults`, {
+      kind: 'status',
+      method: 'GET',
+      path: '/api/v1/sandboxes/search',
+      status: 503,
+      body: { detail: 'Service Unavailable' },
+    });
     expect(fault).toMatchObject({ status: 200, body: { id: 1, kind: 'status', remaining: 1 } });
     expect(await get(`${cli.url}/api/v1/sandboxes/search`)).toMatchObject({ status: 503, body: { detail: 'Service Unavailable' } });
     expect((await get(`${cli.url}/api/v1/sandboxes/search`)).status).toBe(200);
@@ -229,8 +267,24 @@ describe('control API', () => {
     const { body } = await get(`${cli.url}/_fakehands/requests?limit=2`);
     expect(body).toEqual({
       requests: [
-        { seq: 1, at: expect.any(String), method: 'GET', path: '/api/v1/sandboxes/search', query: '?limit=2', status: 200, duration_ms: expect.any(Number) },
-        { seq: 2, at: expect.any(String), method: 'POST', path: '/api/v1/sandboxes/nope/pause', query: '', status: 404, duration_ms: expect.any(Number) },
+        {
+          seq: 1,
+          at: expect.any(String),
+          method: 'GET',
+          path: '/api/v1/sandboxes/search',
+          query: '?limit=2',
+          status: 200,
+          duration_ms: expect.any(Number),
+        },
+        {
+          seq: 2,
+          at: expect.any(String),
+          method: 'POST',
+          path: '/api/v1/sandboxes/nope/pause',
+          query: '',
+          status: 404,
+          duration_ms: expect.any(Number),
+        },
       ],
     });
     expect(JSON.stringify(body)).not.toContain(DEFAULT_API_KEY);
@@ -289,21 +343,40 @@ describe('--state-file', () => {
 describe('shutdown', () => {
   it('stops when `npm start` is sent SIGTERM (the parent goes, the server follows)', async () => {
     const { spawn } = await import('node:child_process');
-    const npm = spawn('npm', ['start', '--silent', '--', '--port', '0', '--quiet', '--fixture', 'empty'], { cwd: new URL('../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = spawn('npm', ['start', '--silent', '--', '--port', '0', '--quiet', '--fixture', 'empty'], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const url = await new Promise<string>((resolve) => {
       let out = '';
-      npm.stdout.on('data', (d: Buffer) => { out += d; const m = /listening on (http:\/\/\S+)/.exec(out); if (m) resolve(m[1]!); });
+      npm.stdout.on('data', (d: Buffer) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
     });
     expect((await fetch(`${url}/_fakehands/health`)).status).toBe(200);
     npm.kill('SIGTERM');
-    await eventually(async () => (await fetch(`${url}/_fakehands/health`).then(() => 'up', () => 'down')) === 'down', 5000);
+    await eventually(
+      async () =>
+        (await fetch(`${url}/_fakehands/health`).then(
+          () => 'up',
+          () => 'down',
+        )) === 'down',
+      5000,
+    );
   });
 
   it('does not wait for an idle keep-alive connection to stop', async () => {
     const { Agent, request } = await import('node:http');
     const cli = await startCli(['--quiet']);
     const agent = new Agent({ keepAlive: true });
-    await new Promise<void>((resolve) => request(`${cli.url}/_fakehands/health`, { agent }, (res) => { res.resume(); res.on('end', () => resolve()); }).end());
+    await new Promise<void>((resolve) =>
+      request(`${cli.url}/_fakehands/health`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      }).end(),
+    );
     const started = Date.now();
     cli.proc.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
@@ -324,7 +397,10 @@ describe('shutdown', () => {
 describe('bad start-up', () => {
   it.each([
     [['--port', '99999'], 'fakehands: invalid --port "99999": expected a port number 0-65535 (see fakehands --help)'],
-    [['--auth', 'maybe'], 'fakehands: invalid --auth "maybe": Invalid option: expected one of "all"|"legacy"|"none" (see fakehands --help)'],
+    [
+      ['--auth', 'maybe'],
+      'fakehands: invalid --auth "maybe": Invalid option: expected one of "all"|"legacy"|"none" (see fakehands --help)',
+    ],
     [['--latency', '300-100'], 'fakehands: invalid --latency "300-100": MIN must not exceed MAX (see fakehands --help)'],
     [['--bogus'], 'fakehands: unknown option --bogus (see fakehands --help)'],
   ])('%j exits 2 with one line', async (args, message) => {
@@ -354,7 +430,20 @@ describe('bad start-up', () => {
   it('--help and --version print and exit 0', async () => {
     const help = await runCli(['serve', '--help']);
     expect(help.code).toBe(0);
-    for (const option of ['--host', '--port', '--api-key', '--auth', '--seed', '--fixture', '--timings', '--latency', '--state-file', '--cors', '--quiet', '--log']) {
+    for (const option of [
+      '--host',
+      '--port',
+      '--api-key',
+      '--auth',
+      '--seed',
+      '--fixture',
+      '--timings',
+      '--latency',
+      '--state-file',
+      '--cors',
+      '--quiet',
+      '--log',
+    ]) {
       expect(help.stdout).toContain(option);
     }
     const version = await runCli(['--version']);
@@ -368,9 +457,18 @@ describe('bad start-up', () => {
   });
 
   it('validates numbers and booleans in flags and environment variables with clear errors', async () => {
-    expect(await runCli(['serve', '--port', '-1'])).toMatchObject({ code: 2, stderr: 'fakehands: invalid --port: a value that starts with "-" is written --port=VALUE (see fakehands --help)\n' });
-    expect(await runCli(['serve', '--port=-1'])).toMatchObject({ code: 2, stderr: 'fakehands: invalid --port "-1": expected a port number 0-65535 (see fakehands --help)\n' });
-    expect(await runCli(['serve'], { FAKEHANDS_QUIET: 'maybe' })).toMatchObject({ code: 2, stderr: 'fakehands: invalid FAKEHANDS_QUIET "maybe": expected true or false (1/0, yes/no) (see fakehands --help)\n' });
+    expect(await runCli(['serve', '--port', '-1'])).toMatchObject({
+      code: 2,
+      stderr: 'fakehands: invalid --port: a value that starts with "-" is written --port=VALUE (see fakehands --help)\n',
+    });
+    expect(await runCli(['serve', '--port=-1'])).toMatchObject({
+      code: 2,
+      stderr: 'fakehands: invalid --port "-1": expected a port number 0-65535 (see fakehands --help)\n',
+    });
+    expect(await runCli(['serve'], { FAKEHANDS_QUIET: 'maybe' })).toMatchObject({
+      code: 2,
+      stderr: 'fakehands: invalid FAKEHANDS_QUIET "maybe": expected true or false (1/0, yes/no) (see fakehands --help)\n',
+    });
     expect((await runCli(['serve', '--max-records', 'many'])).stderr).toMatch(/^fakehands: invalid --max-records "many": /);
   });
 
@@ -393,14 +491,30 @@ describe('GET /openapi.json', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false);
     const document = body as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining([
-      '/api/conversations', '/api/add-git-providers', '/api/v1/app-conversations', '/api/v1/sandboxes/search',
-      '/api/v1/sandboxes', '/api/v1/sandboxes/{sandbox_id}/pause', '/api/v1/sandboxes/{sandbox_id}/resume', '/api/v1/sandbox-specs/search',
-    ]));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/conversations',
+        '/api/add-git-providers',
+        '/api/v1/app-conversations',
+        '/api/v1/sandboxes/search',
+        '/api/v1/sandboxes',
+        '/api/v1/sandboxes/{sandbox_id}/pause',
+        '/api/v1/sandboxes/{sandbox_id}/resume',
+        '/api/v1/sandbox-specs/search',
+      ]),
+    );
     // Every API route, once: 41 after the agent server (issue 20), 106 with the whole web app's (issue 21).
     // 122 with the SaaS routes Agent Canvas calls and a conversation's files (issue 33).
     expect(Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0)).toBe(apiRoutes.length);
     expect(apiRoutes.length).toBe(122);
-    expect(document.paths['/api/conversations/{conversation_id}/upload-files']).toMatchObject({ post: { requestBody: { content: { 'multipart/form-data': { schema: { properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } } } } } } } });
+    expect(document.paths['/api/conversations/{conversation_id}/upload-files']).toMatchObject({
+      post: {
+        requestBody: {
+          content: {
+            'multipart/form-data': { schema: { properties: { files: { type: 'array', items: { type: 'string', format: 'binary' } } } } },
+          },
+        },
+      },
+    });
   });
 });

@@ -14,7 +14,16 @@ import { startCli } from '../support/cli.js';
 
 const KEY = 'state-key';
 const OLD = '{"old":"state, whole"}\n';
-const state = (n: number) => ({ sandbox_specs: [], sandboxes: [], conversations: [], start_tasks: [], provider_tokens: {}, mcp_config: null, n }) as unknown as Fixture;
+const state = (n: number) =>
+  ({
+    sandbox_specs: [],
+    sandboxes: [],
+    conversations: [],
+    start_tasks: [],
+    provider_tokens: {},
+    mcp_config: null,
+    n,
+  }) as unknown as Fixture;
 
 /** A fresh folder and the path of a state file in it, holding `OLD` when asked. */
 async function folder(withOld = true): Promise<{ dir: string; file: string }> {
@@ -50,7 +59,8 @@ describe('StateFileWriter', () => {
   it('leaves the old file whole and no temp file behind when the disk fills up halfway through a write', async () => {
     const { dir, file } = await folder();
     const io: StateFileIo = {
-      rename, unlink,
+      rename,
+      unlink,
       open: (async (path: string, flags: string) => {
         const handle = await open(path, flags);
         return Object.assign(Object.create(handle) as typeof handle, {
@@ -81,8 +91,14 @@ describe('StateFileWriter', () => {
         const handle = await open(path, flags);
         steps.push(String(path).endsWith('.tmp') ? 'open temp' : `open ${String(path).split('/').at(-1)}`);
         return Object.assign(Object.create(handle) as typeof handle, {
-          writeFile: async (text: string) => { steps.push('write'); await handle.writeFile(text); },
-          sync: async () => { steps.push('sync'); await handle.sync(); },
+          writeFile: async (text: string) => {
+            steps.push('write');
+            await handle.writeFile(text);
+          },
+          sync: async () => {
+            steps.push('sync');
+            await handle.sync();
+          },
           close: () => handle.close(),
         });
       }) as StateFileIo['open'],
@@ -101,7 +117,9 @@ describe('fakehands serve --state-file', () => {
     const cli = await startCli(['--quiet', '--api-key', KEY, '--fixture', 'empty', '--state-file', file]);
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${cli.url}${path}`, {
-        method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+        method,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
       return response.json() as Promise<unknown>;
     };
@@ -112,8 +130,13 @@ describe('fakehands serve --state-file', () => {
   it('writes a change made by a sandbox_error fault on a GET before answering it, and it survives kill -9', async () => {
     const { file } = await folder(false);
     const first = await serve(file);
-    const sandbox = await first.call('POST', '/api/v1/sandboxes') as { id: string };
-    await first.call('POST', '/_fakehands/faults', { kind: 'sandbox_error', method: 'GET', path: '/api/v1/sandboxes/search', sandbox_id: sandbox.id });
+    const sandbox = (await first.call('POST', '/api/v1/sandboxes')) as { id: string };
+    await first.call('POST', '/_fakehands/faults', {
+      kind: 'sandbox_error',
+      method: 'GET',
+      path: '/api/v1/sandboxes/search',
+      sandbox_id: sandbox.id,
+    });
     await first.call('GET', '/api/v1/sandboxes/search');
     first.cli.proc.kill('SIGKILL');
     await first.cli.exited;
@@ -126,7 +149,7 @@ describe('fakehands serve --state-file', () => {
   it('writes the time-driven steps a GET materialises (a start task becoming READY) before answering it', async () => {
     const { file } = await folder(false);
     const { cli, call, saved } = await serve(file);
-    const task = await call('POST', '/api/v1/app-conversations', {}) as { id: string };
+    const task = (await call('POST', '/api/v1/app-conversations', {})) as { id: string };
     expect((await saved()).start_tasks.map((t) => t.status)).toEqual(['WORKING']);
     await call('POST', '/_fakehands/clock', { advance_ms: 60_000 });
     await call('GET', `/api/v1/app-conversations/start-tasks?ids=${task.id}`);

@@ -7,7 +7,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach } from 'vitest';
 
 /** Rewrites one answer: return a new status and body, or `null` to pass it through. */
-export type Breakage = (request: { method: string; path: string }, answer: { status: number; body: unknown }) => { status: number; body: unknown } | null;
+export type Breakage = (
+  request: { method: string; path: string },
+  answer: { status: number; body: unknown },
+) => { status: number; body: unknown } | null;
 
 const open = new Set<Server>();
 afterEach(async () => {
@@ -20,13 +23,23 @@ export async function startBrokenProvider(target: string, breakage: Breakage): P
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && !['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        ([k, v]) => typeof v === 'string' && !['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k),
+      ),
+    ) as Record<string, string>;
     const upstream = await fetch(`${target}${req.url}`, {
-      method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined,
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
     });
     const text = await upstream.text();
     let body: unknown = text;
-    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
     const path = (req.url ?? '/').split('?')[0]!;
     const broken = breakage({ method: req.method ?? 'GET', path }, { status: upstream.status, body });
     const answer = broken ?? { status: upstream.status, body };
@@ -52,8 +65,16 @@ export async function startDyingProvider(target: string, fatal: (req: IncomingMe
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => typeof v === 'string' && !['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k))) as Record<string, string>;
-    const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(
+        ([k, v]) => typeof v === 'string' && !['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k),
+      ),
+    ) as Record<string, string>;
+    const upstream = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
     res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     res.end(Buffer.from(await upstream.arrayBuffer()));
   });

@@ -28,11 +28,20 @@ export async function buildPage(): Promise<string> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await build({
-    entryPoints: { app: join(ROOT, 'test/browser/app.ts') }, outdir: dir, splitting: true,
-    bundle: true, platform: 'browser', format: 'esm', target: 'es2022', logLevel: 'warning',
+    entryPoints: { app: join(ROOT, 'test/browser/app.ts') },
+    outdir: dir,
+    splitting: true,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    logLevel: 'warning',
   });
   await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/app.js"></script>');
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>app</title><script type="module" src="/app.js"></script>',
+  );
   return dir;
 }
 
@@ -43,13 +52,16 @@ export async function serveStatic(dir: string): Promise<{ url: string; server: S
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     // Like a dev server: a path that names no file (an app route, /_fakehands/) gets the page.
     const file = path === '/' || !/\.[a-z]+$/.test(path) ? 'index.html' : path.slice(1);
-    readFile(join(dir, file)).then((body) => {
-      response.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
-      response.end(body);
-    }, () => {
-      response.writeHead(404);
-      response.end();
-    });
+    readFile(join(dir, file)).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' });
+        response.end(body);
+      },
+      () => {
+        response.writeHead(404);
+        response.end();
+      },
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

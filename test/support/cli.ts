@@ -37,8 +37,12 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     running.add(proc);
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => { stdout += d; });
-    proc.stderr.on('data', (d: Buffer) => { stderr += d; });
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    proc.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
     proc.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
@@ -50,24 +54,34 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 export function startCli(args: string[] = [], env: Record<string, string> = {}, { forSuite = false } = {}): Promise<RunningCli> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
-      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (!forSuite) running.add(proc);
     let stdout = '';
     let stderr = '';
     const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
     const timer = setTimeout(() => reject(new Error(`fakehands did not start: ${stderr}`)), 15_000);
-    proc.stderr.on('data', (d: Buffer) => { stderr += d; });
+    proc.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
     proc.stdout.on('data', (d: Buffer) => {
       stdout += d;
       const match = /^fakehands listening on (http:\/\/\S+)$/m.exec(stdout);
       const agent = /^agent server: (http:\/\/\S+)/m.exec(stdout);
       // With --log json the banner is one JSON line.
       const json = /^\{"level":"info","msg":"listening",.*\}$/m.exec(stdout);
-      const banner = json ? JSON.parse(json[0]) as { url: string; agent_url: string } : null;
+      const banner = json ? (JSON.parse(json[0]) as { url: string; agent_url: string }) : null;
       if ((match && agent && stdout.includes('control API:')) || banner) {
         clearTimeout(timer);
-        resolve({ url: banner?.url ?? match![1]!, agentUrl: banner?.agent_url ?? agent![1]!, proc, stdout: () => stdout, stderr: () => stderr, exited });
+        resolve({
+          url: banner?.url ?? match![1]!,
+          agentUrl: banner?.agent_url ?? agent![1]!,
+          proc,
+          stdout: () => stdout,
+          stderr: () => stderr,
+          exited,
+        });
       }
     });
     void exited.then((code) => {

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 /** The README's fenced blocks in a language (`ts`, `sh`, ...), in order. */
-export const readmeBlocks = (lang: string): string[] => [...README.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+export const readmeBlocks = (lang: string): string[] =>
+  [...README.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
 /** First lines of the TypeScript blocks that are not Node modules: vitest files (run by a vitest run), browser code (run in Chromium), Playwright files (run by Playwright). */
 const NOT_NODE_MODULES = ['// test/', '// src/mocks.ts', '// .storybook/', '// e2e/', '// playwright.config.ts'];

@@ -27,7 +27,11 @@ export const SEQUENCE: Step[] = [
   { method: 'POST', path: '/api/v1/sandboxes/{sandbox}/resume' },
   { method: 'POST', path: '/api/v1/sandboxes/nope/resume' },
   { method: 'DELETE', path: '/api/v1/sandboxes/nope' },
-  { method: 'POST', path: '/api/v1/app-conversations', body: '{"selected_repository": "a/b", "initial_message": {"content": [{"type": "text", "text": "hi"}]}}' },
+  {
+    method: 'POST',
+    path: '/api/v1/app-conversations',
+    body: '{"selected_repository": "a/b", "initial_message": {"content": [{"type": "text", "text": "hi"}]}}',
+  },
   { method: 'GET', path: '/api/v1/app-conversations/start-tasks/search?limit=2', advance: 6000 },
   { method: 'GET', path: '/api/v1/app-conversations/search?limit=2' },
   { method: 'GET', path: '/api/v1/app-conversations/count?title__contains=a' },
@@ -66,25 +70,31 @@ export const SEQUENCE: Step[] = [
 ];
 
 /** Plays the sequence through `send`, moving the fake's clock where a step says so. */
-export async function play(send: (step: Step) => Promise<Response>, advance: (ms: number) => void): Promise<{ status: number; body: string }[]> {
+export async function play(
+  send: (step: Step) => Promise<Response>,
+  advance: (ms: number) => void,
+): Promise<{ status: number; body: string }[]> {
   const results: { status: number; body: string }[] = [];
   let sandbox = '';
   for (const step of SEQUENCE) {
     if (step.advance) advance(step.advance);
     const response = await send({ ...step, path: step.path.replace('{sandbox}', sandbox) });
     const body = await response.text();
-    if (!sandbox && step.path.startsWith('/api/v1/sandboxes/search')) sandbox = (JSON.parse(body) as { items: { id: string }[] }).items[0]!.id;
+    if (!sandbox && step.path.startsWith('/api/v1/sandboxes/search'))
+      sandbox = (JSON.parse(body) as { items: { id: string }[] }).items[0]!.id;
     results.push({ status: response.status, body });
   }
   return results;
 }
 
-export const init = (step: Step, base: string): [string, RequestInit] => [`${base}${step.path}`, {
-  method: step.method,
-  headers: { 'x-session-api-key': KEY, ...(step.body ? { 'content-type': 'application/json' } : {}), ...step.headers },
-  body: step.body,
-}];
-
+export const init = (step: Step, base: string): [string, RequestInit] => [
+  `${base}${step.path}`,
+  {
+    method: step.method,
+    headers: { 'x-session-api-key': KEY, ...(step.body ? { 'content-type': 'application/json' } : {}), ...step.headers },
+    body: step.body,
+  },
+];
 
 /** The session's answers through msw's `setupServer`: the reference every other transport is compared with. */
 export async function playThroughSetupServer(): Promise<{ status: number; body: string }[]> {
@@ -92,7 +102,10 @@ export async function playThroughSetupServer(): Promise<{ status: number; body: 
   const server = setupServer(...fake.handlers);
   server.listen({ onUnhandledRequest: 'error' });
   try {
-    return await play((step) => fetch(...init(step, 'http://fake.test')), (ms) => fake.clock.advance(ms));
+    return await play(
+      (step) => fetch(...init(step, 'http://fake.test')),
+      (ms) => fake.clock.advance(ms),
+    );
   } finally {
     server.close();
   }

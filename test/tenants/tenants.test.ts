@@ -20,7 +20,8 @@ describe('fake.tenant(name)', () => {
     await a.service.startSandbox(null);
     await a.service.startSandbox(null);
     await b.service.startSandbox(null);
-    const count = async (core: typeof fake | typeof a) => ((await (await core.fetch(new Request(`${BASE}/api/v1/sandboxes/search`))).json()) as { items: unknown[] }).items.length;
+    const count = async (core: typeof fake | typeof a) =>
+      ((await (await core.fetch(new Request(`${BASE}/api/v1/sandboxes/search`))).json()) as { items: unknown[] }).items.length;
     expect([await count(fake), await count(a), await count(b)]).toEqual([0, 2, 1]);
     await a.clock.advance(3_600_000);
     expect(a.clock.now() - b.clock.now()).toBeGreaterThanOrEqual(3_600_000);
@@ -38,10 +39,16 @@ describe('fake.tenant(name)', () => {
 
   it('refuses a bad name and one tenant too many, creating nothing', async () => {
     const fake = await createFake({ baseUrl: BASE, auth: 'none', fixture: 'empty', maxTenants: 1 });
-    await expect(fake.tenant('no spaces')).rejects.toMatchObject({ reason: 'bad_request', detail: expect.stringMatching(/^Invalid tenant name "no spaces": 1-64 letters/) });
+    await expect(fake.tenant('no spaces')).rejects.toMatchObject({
+      reason: 'bad_request',
+      detail: expect.stringMatching(/^Invalid tenant name "no spaces": 1-64 letters/),
+    });
     await expect(fake.tenant('x'.repeat(65))).rejects.toMatchObject({ reason: 'bad_request' });
     await fake.tenant('one');
-    await expect(fake.tenant('two')).rejects.toMatchObject({ reason: 'too_many', detail: expect.stringMatching(/^Too many tenants: this fake holds at most 1/) });
+    await expect(fake.tenant('two')).rejects.toMatchObject({
+      reason: 'too_many',
+      detail: expect.stringMatching(/^Too many tenants: this fake holds at most 1/),
+    });
     const listed = await (await fake.fetch(new Request(`${BASE}/_fakehands/tenants`))).json();
     expect(listed).toMatchObject({ tenants: [{ name: 'one' }], max_tenants: 1 });
   });
@@ -56,25 +63,43 @@ describe('fake.tenant(name)', () => {
   });
 });
 
-describe('a tenant\'s agent socket', () => {
+describe("a tenant's agent socket", () => {
   it('is served in-process (msw ws.link) from the tenant named by ?fakehands_tenant=, and over a real server by the header', async () => {
     const { setupServer } = await import('msw/node');
     const { default: WebSocket } = await import('ws');
     const fake = await createFake({ baseUrl: BASE, agentUrl: 'http://localhost:3001', auth: 'none', fixture: 'empty', timings: 'instant' });
     const tenant = await fake.tenant('sockets');
-    const task = await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } }) }))).json() as { id: string };
-    const [ready] = await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations/start-tasks?ids=${task.id}`))).json() as { app_conversation_id: string }[];
-    const [conversation] = await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`))).json() as { id: string; session_api_key: string }[];
+    const task = (await (
+      await tenant.fetch(
+        new Request(`${BASE}/api/v1/app-conversations`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Hello' }] } }),
+        }),
+      )
+    ).json()) as { id: string };
+    const [ready] = (await (await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations/start-tasks?ids=${task.id}`))).json()) as {
+      app_conversation_id: string;
+    }[];
+    const [conversation] = (await (
+      await tenant.fetch(new Request(`${BASE}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`))
+    ).json()) as { id: string; session_api_key: string }[];
     const previous = (globalThis as { WebSocket?: unknown }).WebSocket;
     Object.assign(globalThis, { WebSocket });
     const server = setupServer(...fake.handlers);
     server.listen({ onUnhandledRequest: 'error' });
     try {
-      const first = (query: string) => new Promise<Record<string, unknown> | { closed: number }>((resolve) => {
-        const socket = new (globalThis as unknown as { WebSocket: typeof globalThis.WebSocket }).WebSocket(`ws://localhost:3001/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}${query}`);
-        socket.addEventListener('message', (event) => { resolve(JSON.parse(String(event.data)) as Record<string, unknown>); socket.close(); });
-        socket.addEventListener('close', (event) => resolve({ closed: event.code }));
-      });
+      const first = (query: string) =>
+        new Promise<Record<string, unknown> | { closed: number }>((resolve) => {
+          const socket = new (globalThis as unknown as { WebSocket: typeof globalThis.WebSocket }).WebSocket(
+            `ws://localhost:3001/sockets/events/${conversation!.id}?session_api_key=${conversation!.session_api_key}${query}`,
+          );
+          socket.addEventListener('message', (event) => {
+            resolve(JSON.parse(String(event.data)) as Record<string, unknown>);
+            socket.close();
+          });
+          socket.addEventListener('close', (event) => resolve({ closed: event.code }));
+        });
       expect(await first('&fakehands_tenant=sockets')).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
       // The default tenant has no such conversation, and its sandboxes have other keys.
       expect(await first('')).toEqual({ closed: 4001 });
@@ -92,7 +117,7 @@ describe('tenants on one server', () => {
       const headers = { 'x-fakehands-tenant': `worker-${n}`, 'content-type': 'application/json' };
       const call = async (method: string, path: string, body?: unknown) => {
         const response = await fetch(`${cli.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { status: response.status, body: await response.json() as Record<string, unknown> };
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
       };
       const ids: string[] = [];
       for (let i = 0; i <= n; i++) ids.push((await call('POST', '/api/v1/sandboxes')).body.id as string);
@@ -104,11 +129,19 @@ describe('tenants on one server', () => {
       const journal = ((await call('GET', '/_fakehands/requests')).body.requests as { path: string }[]).map((e) => e.path);
       const clock = (await call('GET', '/_fakehands/clock')).body.now as string;
       // An agent's events: a conversation whose log only this tenant holds.
-      const task = (await call('POST', '/api/v1/app-conversations', { initial_message: { role: 'user', content: [{ type: 'text', text: `Task of worker ${n}` }] } })).body.id as string;
+      const task = (
+        await call('POST', '/api/v1/app-conversations', {
+          initial_message: { role: 'user', content: [{ type: 'text', text: `Task of worker ${n}` }] },
+        })
+      ).body.id as string;
       const started = await fetch(`${cli.url}/api/v1/app-conversations/start-tasks?ids=${task}`, { headers });
       const conversation = ((await started.json()) as { app_conversation_id: string }[])[0]!.app_conversation_id;
       const events = (await call('GET', `/api/v1/conversation/${conversation}/events/count`)).body as unknown as number;
-      const elsewhere = await (await fetch(`${cli.url}/api/v1/conversation/${conversation}/events/count`, { headers: { 'x-fakehands-tenant': `worker-${(n + 1) % 8}` } })).json() as number;
+      const elsewhere = (await (
+        await fetch(`${cli.url}/api/v1/conversation/${conversation}/events/count`, {
+          headers: { 'x-fakehands-tenant': `worker-${(n + 1) % 8}` },
+        })
+      ).json()) as number;
       await call('POST', '/_fakehands/reset', {});
       const afterReset = ((await call('GET', '/api/v1/sandboxes/search')).body.items as unknown[]).length;
       return { n, seen, ids, faulted, journal, clock, afterReset, events, elsewhere };
@@ -128,28 +161,42 @@ describe('tenants on one server', () => {
     // The default tenant saw none of it.
     expect(((await (await fetch(`${cli.url}/api/v1/sandboxes/search`)).json()) as { items: unknown[] }).items).toEqual([]);
     expect(((await (await fetch(`${cli.url}/api/v1/sandbox-specs/search`)).json()) as { items: unknown[] }).items).toHaveLength(1);
-    const tenants = await (await fetch(`${cli.url}/_fakehands/tenants`)).json() as { tenants: { name: string }[] };
+    const tenants = (await (await fetch(`${cli.url}/_fakehands/tenants`)).json()) as { tenants: { name: string }[] };
     expect(tenants.tenants.map((t) => t.name)).toEqual(Array.from({ length: 8 }, (_, n) => `worker-${n}`));
   }, 60_000);
 
   it('takes the tenant from a fakehands_tenant cookie (a browser page pinned with one cookie)', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant']);
-    expect((await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { cookie: 'theme=dark; fakehands_tenant=page-1' } })).status).toBe(200);
-    const page = await (await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { cookie: 'fakehands_tenant=page-1' } })).json() as { items: unknown[] };
-    const other = await (await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { 'x-fakehands-tenant': 'page-2' } })).json() as { items: unknown[] };
+    expect(
+      (await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { cookie: 'theme=dark; fakehands_tenant=page-1' } })).status,
+    ).toBe(200);
+    const page = (await (await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { cookie: 'fakehands_tenant=page-1' } })).json()) as {
+      items: unknown[];
+    };
+    const other = (await (await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { 'x-fakehands-tenant': 'page-2' } })).json()) as {
+      items: unknown[];
+    };
     expect([page.items.length, other.items.length]).toEqual([1, 0]);
   });
 
   it('answers a bad tenant name 400 and one tenant too many 429, as JSON, creating nothing; tenants are listed and deleted from the default tenant only', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--max-tenants', '2']);
     const bad = await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': '../etc' } });
-    expect([bad.status, await bad.json()]).toEqual([400, { detail: 'Invalid tenant name "../etc": 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' }]);
-    for (const name of ['a', 'b']) expect((await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { 'x-fakehands-tenant': name } })).status).toBe(200);
+    expect([bad.status, await bad.json()]).toEqual([
+      400,
+      { detail: 'Invalid tenant name "../etc": 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit' },
+    ]);
+    for (const name of ['a', 'b'])
+      expect((await fetch(`${cli.url}/api/v1/sandboxes/search`, { headers: { 'x-fakehands-tenant': name } })).status).toBe(200);
     const many = await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': 'c' } });
     expect(many.status).toBe(429);
     expect(((await many.json()) as { detail: string }).detail).toMatch(/^Too many tenants: this fake holds at most 2/);
-    expect(await (await fetch(`${cli.url}/_fakehands/tenants`, { headers: { 'x-fakehands-tenant': 'a' } })).json()).toEqual({ detail: 'Tenants are listed from the default tenant only' });
-    expect((await (await fetch(`${cli.url}/_fakehands/tenants`)).json() as { tenants: { name: string }[] }).tenants.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(await (await fetch(`${cli.url}/_fakehands/tenants`, { headers: { 'x-fakehands-tenant': 'a' } })).json()).toEqual({
+      detail: 'Tenants are listed from the default tenant only',
+    });
+    expect(
+      ((await (await fetch(`${cli.url}/_fakehands/tenants`)).json()) as { tenants: { name: string }[] }).tenants.map((t) => t.name),
+    ).toEqual(['a', 'b']);
     expect(await (await fetch(`${cli.url}/_fakehands/tenants/a`, { method: 'DELETE' })).json()).toEqual({ deleted: true });
     expect((await fetch(`${cli.url}/_fakehands/tenants/a`, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': 'c' } })).status).toBe(200);
@@ -161,8 +208,18 @@ describe('tenants and --state-file', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'fakehands-tenants-')), 'state.json');
     const args = ['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', '--state-file', file];
     const first = await startCli(args);
-    const made = async (url: string, tenant: string) => ((await (await fetch(`${url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': tenant } })).json()) as { id: string }).id;
-    const ids = async (url: string, tenant?: string) => ((await (await fetch(`${url}/api/v1/sandboxes/search`, { headers: tenant ? { 'x-fakehands-tenant': tenant } : {} })).json()) as { items: { id: string }[] }).items.map((s) => s.id);
+    const made = async (url: string, tenant: string) =>
+      (
+        (await (await fetch(`${url}/api/v1/sandboxes`, { method: 'POST', headers: { 'x-fakehands-tenant': tenant } })).json()) as {
+          id: string;
+        }
+      ).id;
+    const ids = async (url: string, tenant?: string) =>
+      (
+        (await (await fetch(`${url}/api/v1/sandboxes/search`, { headers: tenant ? { 'x-fakehands-tenant': tenant } : {} })).json()) as {
+          items: { id: string }[];
+        }
+      ).items.map((s) => s.id);
     const kept = await made(first.url, 'keep');
     await made(first.url, 'drop');
     expect((await fetch(`${first.url}/_fakehands/tenants/drop`, { method: 'DELETE' })).status).toBe(200);

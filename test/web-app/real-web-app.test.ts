@@ -19,13 +19,14 @@ const FRONTEND = process.env.OPENHANDS_FRONTEND_DIR;
 const ready = Boolean(FRONTEND && existsSync(join(FRONTEND, 'node_modules/.bin/react-router')));
 
 /** A free port on 127.0.0.1. */
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_DIR)', () => {
   let cli: RunningCli;
@@ -43,17 +44,24 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
     const port = await freePort();
     const backend = new URL(cli.url).host;
     // The app's Vite config leaves its React Router plugin out under vitest (VITEST set): start it clean of vitest's variables.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'));
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'NODE_ENV' && name !== 'TEST'),
+    );
     dev = spawn(join(FRONTEND!, 'node_modules/.bin/react-router'), ['dev', '--port', String(port), '--strictPort'], {
-      cwd: FRONTEND, env: { ...env, VITE_BACKEND_BASE_URL: backend, VITE_BACKEND_HOST: backend }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: FRONTEND,
+      env: { ...env, VITE_BACKEND_BASE_URL: backend, VITE_BACKEND_HOST: backend },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the web app\'s dev server did not start in 120 s')), 120_000);
+      const timer = setTimeout(() => reject(new Error("the web app's dev server did not start in 120 s")), 120_000);
       let out = '';
       dev.stdout!.on('data', (chunk: Buffer) => {
         // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of Vite's banner
         out += String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
-        if (out.includes('Local:')) { clearTimeout(timer); resolve(); }
+        if (out.includes('Local:')) {
+          clearTimeout(timer);
+          resolve();
+        }
       });
     });
     web = `http://localhost:${port}`;
@@ -90,10 +98,14 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
     await go('/settings/integrations');
     await page.getByTestId('github-token-input').fill('ghp_fakehandsWebAppToken');
     await page.getByTestId('submit-button').click();
-    await expect.poll(async () => (await api<{ provider_tokens_set: Record<string, unknown> }>('/api/settings')).provider_tokens_set, { timeout: 10_000 }).toHaveProperty('github');
+    await expect
+      .poll(async () => (await api<{ provider_tokens_set: Record<string, unknown> }>('/api/settings')).provider_tokens_set, {
+        timeout: 10_000,
+      })
+      .toHaveProperty('github');
   }, 180_000);
 
-  it('lists the token\'s repositories and a repository\'s branches on the home page', async () => {
+  it("lists the token's repositories and a repository's branches on the home page", async () => {
     await go('/');
     await page.getByPlaceholder('user/repo').click({ timeout: 60_000 });
     const repos = page.locator('[data-testid="git-repo-dropdown-menu"] li, [role="option"]');
@@ -132,7 +144,9 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
     await page.getByTestId('add-mcp-server-button').click();
     await page.getByTestId('url-input').fill('https://mcp.example.com/sse');
     await page.getByTestId('submit-button').click();
-    await expect.poll(async () => JSON.stringify((await api<{ mcp_config: unknown }>('/api/settings')).mcp_config)).toContain('https://mcp.example.com/sse');
+    await expect
+      .poll(async () => JSON.stringify((await api<{ mcp_config: unknown }>('/api/settings')).mcp_config))
+      .toContain('https://mcp.example.com/sse');
     await page.reload();
     await page.getByText('https://mcp.example.com/sse').first().waitFor({ timeout: 30_000 });
   }, 120_000);
@@ -164,7 +178,7 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
     expect(calls).not.toContain('POST /api/conversations');
   }, 120_000);
 
-  it('on the conversation page, a typed message gets the scripted agent\'s answer, and its edit shows in the Changes tab', async () => {
+  it("on the conversation page, a typed message gets the scripted agent's answer, and its edit shows in the Changes tab", async () => {
     // The app sends a message once its event socket is connected ("Waiting for task" until then):
     // typed earlier, Enter does nothing, as in the real app.
     await expect.poll(() => eventFrames.length, { timeout: 60_000 }).toBeGreaterThan(0);
@@ -172,7 +186,10 @@ describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_D
     await box.click({ timeout: 60_000 });
     await box.type('Please fix the flaky test');
     await page.keyboard.press('Enter');
-    await page.getByText(/Done: I changed .+\. Have a look at the Changes tab\./).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByText(/Done: I changed .+\. Have a look at the Changes tab\./)
+      .first()
+      .waitFor({ timeout: 60_000 });
     // For a human to look at: the conversation page with the scripted agent's events.
     await page.screenshot({ path: join(new URL('../..', import.meta.url).pathname, '.tmp/web-app-conversation.png') });
     await page.getByText('Changes', { exact: true }).first().click();

@@ -21,16 +21,27 @@ describe.skipIf(!canvasDir)('fakehands canvas', () => {
   });
 
   it('serves Agent Canvas with the agent host as local backend and the app server as cloud backend', async () => {
-    proc = spawn(process.execPath, [BIN, 'canvas', '--port', '0', '--canvas-port', '0', '--quiet'], { env: { ...process.env, FAKEHANDS_CACHE_DIR: join(ROOT, '.cache') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = spawn(process.execPath, [BIN, 'canvas', '--port', '0', '--canvas-port', '0', '--quiet'], {
+      env: { ...process.env, FAKEHANDS_CACHE_DIR: join(ROOT, '.cache') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
-    proc.stderr!.on('data', (d: Buffer) => { err += d; });
+    proc.stderr!.on('data', (d: Buffer) => {
+      err += d;
+    });
     const line = await new Promise<RegExpExecArray>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`fakehands canvas did not start: ${err}`)), 120_000);
       proc!.stdout!.on('data', (d: Buffer) => {
         out += d;
-        const match = /^Agent Canvas on fakehands: (http:\/\/\S+) \(local backend: the agent host (http:\/\/\S+); cloud backend: the app server (http:\/\/[^)\s]+)\)$/m.exec(out);
-        if (match) { clearTimeout(timer); resolve(match); }
+        const match =
+          /^Agent Canvas on fakehands: (http:\/\/\S+) \(local backend: the agent host (http:\/\/\S+); cloud backend: the app server (http:\/\/[^)\s]+)\)$/m.exec(
+            out,
+          );
+        if (match) {
+          clearTimeout(timer);
+          resolve(match);
+        }
       });
     });
     const [, page, agent, app] = line;
@@ -48,7 +59,10 @@ describe.skipIf(!canvasDir)('fakehands canvas', () => {
     expect(automation.status).toBe(404);
     expect(await automation.json()).toEqual({ detail: 'No automation service behind fakehands (out of scope)' });
     // The cloud backend answers as a single-user install.
-    const orgs = await (await fetch(`${app}/api/organizations`)).json() as { items: { is_personal: boolean; id: string }[]; current_org_id: string };
+    const orgs = (await (await fetch(`${app}/api/organizations`)).json()) as {
+      items: { is_personal: boolean; id: string }[];
+      current_org_id: string;
+    };
     expect(orgs.items).toHaveLength(1);
     expect(orgs.items[0]!.is_personal).toBe(true);
     expect(orgs.current_org_id).toBe(orgs.items[0]!.id);

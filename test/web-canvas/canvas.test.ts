@@ -19,7 +19,13 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAgentCanvas } from '../../src/canvas/package.js';
-import { AUTOMATION_PREFIX, CLOUD_BACKEND_ID, isLocalBackendPath, startCanvasIngress, type CanvasIngress } from '../../src/canvas/ingress.js';
+import {
+  AUTOMATION_PREFIX,
+  CLOUD_BACKEND_ID,
+  isLocalBackendPath,
+  startCanvasIngress,
+  type CanvasIngress,
+} from '../../src/canvas/ingress.js';
 import { launchChromium } from '../support/browser.js';
 import { startCli, type RunningCli } from '../support/cli.js';
 
@@ -29,19 +35,33 @@ const API_KEY = 'fakehands-dev-key';
 
 /** The unpacked package, or null when the npm registry cannot be reached (and nothing is cached). */
 const canvasDir = await ensureAgentCanvas(join(ROOT, '.cache')).catch((error: Error) => {
-  console.warn(`Agent Canvas suite skipped: the npm registry cannot be reached to pack @openhands/agent-canvas (${error.message.split('\n')[0]})`);
+  console.warn(
+    `Agent Canvas suite skipped: the npm registry cannot be reached to pack @openhands/agent-canvas (${error.message.split('\n')[0]})`,
+  );
   return null;
 });
 
 /** One run of the fake and the ingress, shared by both backends' suites. */
-interface Rig { cli: RunningCli; ingress: CanvasIngress; browser: Browser; sessionKey: string }
+interface Rig {
+  cli: RunningCli;
+  ingress: CanvasIngress;
+  browser: Browser;
+  sessionKey: string;
+}
 let rig: Rig | undefined;
 async function startRig(): Promise<Rig> {
   if (rig) return rig;
   const cli = await startCli(['--quiet', '--auth', 'none'], {}, { forSuite: true });
-  const sandboxes = await (await fetch(`${cli.url}/api/v1/sandboxes/search?limit=100`)).json() as { items: { status: string; session_api_key: string | null }[] };
+  const sandboxes = (await (await fetch(`${cli.url}/api/v1/sandboxes/search?limit=100`)).json()) as {
+    items: { status: string; session_api_key: string | null }[];
+  };
   const sessionKey = sandboxes.items.find((s) => s.status === 'RUNNING' && s.session_api_key)?.session_api_key ?? '';
-  const ingress = await startCanvasIngress({ buildDir: join(canvasDir!, 'build'), agentUrl: cli.agentUrl, sessionApiKey: sessionKey, cloud: { url: cli.url, apiKey: API_KEY } });
+  const ingress = await startCanvasIngress({
+    buildDir: join(canvasDir!, 'build'),
+    agentUrl: cli.agentUrl,
+    sessionApiKey: sessionKey,
+    cloud: { url: cli.url, apiKey: API_KEY },
+  });
   const browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
   rig = { cli, ingress, browser, sessionKey };
@@ -61,22 +81,28 @@ async function openContext(r: Rig, backend: 'cloud' | 'local') {
   const context = await r.browser.newContext({ viewport: { width: 1280, height: 800 } });
   // The page also asks public hosts (fonts, icons, the registry's version check): none is reached.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort());
-  const list = backend === 'cloud'
-    ? [{ id: CLOUD_BACKEND_ID, name: 'fakehands (app server)', host: r.cli.url, apiKey: API_KEY, kind: 'cloud' }]
-    : [{ id: 'default-local', name: 'Local', host: r.ingress.url, apiKey: r.sessionKey, kind: 'local' }];
-  await context.addInitScript(({ list, active }) => {
-    if (sessionStorage.getItem('fakehands-init')) return;
-    sessionStorage.setItem('fakehands-init', '1');
-    localStorage.setItem('openhands-onboarded', '1');
-    localStorage.setItem('openhands-backends', JSON.stringify(list));
-    localStorage.setItem('openhands-active-backend', JSON.stringify({ backendId: active, orgId: null }));
-  }, { list, active: list[0]!.id });
+  const list =
+    backend === 'cloud'
+      ? [{ id: CLOUD_BACKEND_ID, name: 'fakehands (app server)', host: r.cli.url, apiKey: API_KEY, kind: 'cloud' }]
+      : [{ id: 'default-local', name: 'Local', host: r.ingress.url, apiKey: r.sessionKey, kind: 'local' }];
+  await context.addInitScript(
+    ({ list, active }) => {
+      if (sessionStorage.getItem('fakehands-init')) return;
+      sessionStorage.setItem('fakehands-init', '1');
+      localStorage.setItem('openhands-onboarded', '1');
+      localStorage.setItem('openhands-backends', JSON.stringify(list));
+      localStorage.setItem('openhands-active-backend', JSON.stringify({ backendId: active, orgId: null }));
+    },
+    { list, active: list[0]!.id },
+  );
   const failed: string[] = [];
   const calls: string[] = [];
   const fakeOrigins = [r.cli.url, r.cli.agentUrl];
   const page = await context.newPage();
   // Canvas asks once for telemetry consent in a modal dialog over the page: the harness answers it whenever it shows.
-  await page.addLocatorHandler(page.getByTestId('confirm-telemetry-preferences'), async () => { await page.getByTestId('confirm-telemetry-preferences').click(); });
+  await page.addLocatorHandler(page.getByTestId('confirm-telemetry-preferences'), async () => {
+    await page.getByTestId('confirm-telemetry-preferences').click();
+  });
   const sockets: string[] = [];
   page.on('websocket', (socket) => sockets.push(new URL(socket.url()).pathname));
   page.on('response', (response) => {
@@ -85,7 +111,12 @@ async function openContext(r: Rig, backend: 'cloud' | 'local') {
     if (!toFake) return;
     const line = `${response.request().method()} ${url.pathname}`;
     calls.push(`${line} ${response.status()}`);
-    if (response.status() >= 400 && !url.pathname.startsWith(AUTOMATION_PREFIX) && !isMissingCanvasExtensionsApi(url.pathname, response.status())) failed.push(`${response.status()} ${line}`);
+    if (
+      response.status() >= 400 &&
+      !url.pathname.startsWith(AUTOMATION_PREFIX) &&
+      !isMissingCanvasExtensionsApi(url.pathname, response.status())
+    )
+      failed.push(`${response.status()} ${line}`);
   });
   return { context, page, failed, calls, sockets };
 }
@@ -102,7 +133,15 @@ const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const response = await fetch(`${rig!.cli.url}${path}`, init);
   return response.json() as Promise<T>;
 };
-interface AppConversation { id: string; title: string | null; sandbox_id: string; sandbox_status: string; selected_repository: string | null; selected_branch: string | null; public: boolean | null }
+interface AppConversation {
+  id: string;
+  title: string | null;
+  sandbox_id: string;
+  sandbox_status: string;
+  selected_repository: string | null;
+  selected_branch: string | null;
+  public: boolean | null;
+}
 const conversation = async (id: string) => (await api<(AppConversation | null)[]>(`/api/v1/app-conversations?ids=${id}`))[0] ?? null;
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
 /** The conversation id in the page's URL: hex on the cloud backend, a hyphenated UUID on the local one. */
@@ -127,7 +166,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await page.goto(`${rig!.ingress.url}${path}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
   };
 
-  it('lists the fixture\'s conversations with the backend connected (organizations, current key)', async () => {
+  it("lists the fixture's conversations with the backend connected (organizations, current key)", async () => {
     await go('/');
     const newest = (await api<{ items: AppConversation[] }>('/api/v1/app-conversations/search?limit=5&sort_order=UPDATED_AT_DESC')).items;
     await page.getByTestId('conversation-card-title').first().waitFor({ timeout: 90_000 });
@@ -137,7 +176,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await shot(page, 'cloud-home');
   }, 180_000);
 
-  it('starts a conversation from the home page with a plain prompt and streams the agent\'s answer', async () => {
+  it("starts a conversation from the home page with a plain prompt and streams the agent's answer", async () => {
     await go('/');
     const box = page.getByTestId('chat-input');
     await box.waitFor({ timeout: 90_000 });
@@ -151,17 +190,28 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await page.getByText('Say hello from the fakehands harness').first().waitFor({ timeout: 60_000 });
     // The scripted agent's first message, read from the API, shows up on the page (over the event socket).
     const agentText = async () => {
-      const events = await api<{ items: { kind: string; source?: string; llm_message?: { content: { text?: string }[] } }[] }>(`/api/v1/conversation/${started}/events/search?limit=100`);
+      const events = await api<{ items: { kind: string; source?: string; llm_message?: { content: { text?: string }[] } }[] }>(
+        `/api/v1/conversation/${started}/events/search?limit=100`,
+      );
       return events.items.find((e) => e.kind === 'MessageEvent' && e.source === 'agent')?.llm_message?.content[0]?.text ?? null;
     };
     await expect.poll(agentText, { timeout: 90_000 }).not.toBeNull();
-    await page.getByText((await agentText())!.slice(0, 40)).first().waitFor({ timeout: 90_000 });
+    await page
+      .getByText((await agentText())!.slice(0, 40))
+      .first()
+      .waitFor({ timeout: 90_000 });
     await shot(page, 'cloud-conversation');
   }, 240_000);
 
-  it('lists the conversation\'s files (GET /api/v1/app-conversations/{id}/files)', async () => {
-    await page.getByText('Files', { exact: true }).first().click({ timeout: 10_000 }).catch(() => undefined);
-    await expect.poll(() => calls.filter((c) => c.startsWith(`GET /api/v1/app-conversations/${started}/files 200`)).length, { timeout: 90_000 }).toBeGreaterThan(0);
+  it("lists the conversation's files (GET /api/v1/app-conversations/{id}/files)", async () => {
+    await page
+      .getByText('Files', { exact: true })
+      .first()
+      .click({ timeout: 10_000 })
+      .catch(() => undefined);
+    await expect
+      .poll(() => calls.filter((c) => c.startsWith(`GET /api/v1/app-conversations/${started}/files 200`)).length, { timeout: 90_000 })
+      .toBeGreaterThan(0);
     await page.getByText('package.json').first().waitFor({ timeout: 60_000 });
   }, 180_000);
 
@@ -185,13 +235,18 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await card.hover();
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
     await page.getByTestId('stop-button').click({ timeout: 30_000 });
-    await page.getByRole('button', { name: /^Confirm/ }).last().click({ timeout: 30_000 });
+    await page
+      .getByRole('button', { name: /^Confirm/ })
+      .last()
+      .click({ timeout: 30_000 });
     await expect.poll(() => calls.includes(`POST /api/v1/sandboxes/${sandbox}/pause 200`), { timeout: 60_000 }).toBe(true);
     await expect.poll(async () => (await conversation(started))?.sandbox_status, { timeout: 60_000 }).toBe('PAUSED');
     // The list re-reads the conversations after the pause (and a reload reads them again): nothing resumes it.
     await go('/');
     await page.getByTestId('conversation-card-title').first().waitFor({ timeout: 90_000 });
-    await expect.poll(() => calls.filter((c) => c.startsWith('GET /api/v1/app-conversations/search')).length, { timeout: 60_000 }).toBeGreaterThan(1);
+    await expect
+      .poll(() => calls.filter((c) => c.startsWith('GET /api/v1/app-conversations/search')).length, { timeout: 60_000 })
+      .toBeGreaterThan(1);
     expect(calls.filter((c) => c.startsWith(`POST /api/v1/sandboxes/${sandbox}/resume`))).toEqual([]);
     expect((await conversation(started))?.sandbox_status).toBe('PAUSED');
     await shot(page, 'cloud-stopped');
@@ -208,14 +263,27 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await card.hover();
     await card.getByTestId('ellipsis-button').click({ timeout: 60_000 });
     await page.getByTestId('delete-button').click({ timeout: 30_000 });
-    await page.getByRole('button', { name: /^(Delete|Confirm|Yes)/i }).last().click({ timeout: 30_000 });
+    await page
+      .getByRole('button', { name: /^(Delete|Confirm|Yes)/i })
+      .last()
+      .click({ timeout: 30_000 });
     await expect.poll(() => conversation(started), { timeout: 60_000 }).toBeNull();
-    await expect.poll(() => calls.filter((c) => c.startsWith(`DELETE /api/v1/app-conversations/${started} `)), { timeout: 60_000 }).toEqual([`DELETE /api/v1/app-conversations/${started} 200`]);
+    await expect
+      .poll(() => calls.filter((c) => c.startsWith(`DELETE /api/v1/app-conversations/${started} `)), { timeout: 60_000 })
+      .toEqual([`DELETE /api/v1/app-conversations/${started} 200`]);
     await expect.poll(() => page.locator(`a[href*="/conversations/${started}"]`).count(), { timeout: 60_000 }).toBe(0);
   }, 180_000);
 
   it('starts a conversation on a repository and a branch (Open Repository, then a prompt)', async () => {
-    expect((await fetch(`${rig!.cli.url}/api/v1/secrets/git-providers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ provider_tokens: { github: { token: 'ghp_fakehandsCanvasHarness' } } }) })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${rig!.cli.url}/api/v1/secrets/git-providers`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ provider_tokens: { github: { token: 'ghp_fakehandsCanvasHarness' } } }),
+        })
+      ).status,
+    ).toBe(200);
     await go('/');
     await page.getByText('Open Repository').first().click({ timeout: 90_000 });
     await page.getByTestId('git-repo-dropdown').click({ timeout: 60_000 });
@@ -225,7 +293,10 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await repos.first().click();
     await page.getByTestId('git-branch-dropdown-input').click({ timeout: 60_000 });
     const branches = page.getByTestId('git-branch-dropdown-menu').locator('li, [role="option"]');
-    await branches.filter({ hasText: /^main$/ }).first().click({ timeout: 60_000 });
+    await branches
+      .filter({ hasText: /^main$/ })
+      .first()
+      .click({ timeout: 60_000 });
     await page.getByTestId('repo-launch-button').click({ timeout: 30_000 });
     const before = page.url();
     if (!idInUrl(page)) {
@@ -238,10 +309,15 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await expect.poll(() => idInUrl(page), { timeout: 90_000 }).not.toBeNull();
     const id = idInUrl(page)!;
     expect(page.url()).not.toBe(before);
-    await expect.poll(async () => {
-      const c = await conversation(id);
-      return c && [c.selected_repository, c.selected_branch];
-    }, { timeout: 90_000 }).toEqual([repository, 'main']);
+    await expect
+      .poll(
+        async () => {
+          const c = await conversation(id);
+          return c && [c.selected_repository, c.selected_branch];
+        },
+        { timeout: 90_000 },
+      )
+      .toEqual([repository, 'main']);
     await shot(page, 'cloud-repository');
   }, 300_000);
 
@@ -258,7 +334,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     await page.getByTestId('layout-preset-recent-activity').click({ timeout: 30_000 });
   }, 180_000);
 
-  it('the LLM pane searches the fake\'s models (GET /api/v1/config/models/search)', async () => {
+  it("the LLM pane searches the fake's models (GET /api/v1/config/models/search)", async () => {
     await go('/settings/llm');
     await expect.poll(() => calls.some((c) => c.startsWith('GET /api/v1/config/models/search 200')), { timeout: 90_000 }).toBe(true);
   }, 180_000);
@@ -279,21 +355,29 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', ()
     }, 180_000);
   }
 
-  it('the application pane shows the fake\'s git identity (GET /api/v1/settings)', async () => {
+  it("the application pane shows the fake's git identity (GET /api/v1/settings)", async () => {
     await go('/settings/app');
     const settings = await api<{ git_user_name: string | null }>('/api/v1/settings');
-    await expect.poll(() => page.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)), { timeout: 60_000 }).toContain(settings.git_user_name ?? 'openhands');
+    await expect
+      .poll(() => page.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)), { timeout: 60_000 })
+      .toContain(settings.git_user_name ?? 'openhands');
   }, 180_000);
 
-  it('the secrets pane lists the fake\'s secrets (GET /api/v1/secrets/search)', async () => {
-    await api('/api/v1/secrets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'CANVAS_HARNESS_SECRET', value: 'never-shown', description: 'made by the harness' }) });
+  it("the secrets pane lists the fake's secrets (GET /api/v1/secrets/search)", async () => {
+    await api('/api/v1/secrets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'CANVAS_HARNESS_SECRET', value: 'never-shown', description: 'made by the harness' }),
+    });
     await go('/settings/secrets');
     await page.getByText('CANVAS_HARNESS_SECRET').first().waitFor({ timeout: 90_000 });
   }, 180_000);
 
   it('no request to the fake failed (the automation service excluded)', () => {
     const automation = calls.filter((c) => c.includes(AUTOMATION_PREFIX)).length;
-    console.info(`Agent Canvas, cloud backend: ${calls.length} requests to the fake, ${failed.length} failed; ${automation} to the automation service (out of scope)`);
+    console.info(
+      `Agent Canvas, cloud backend: ${calls.length} requests to the fake, ${failed.length} failed; ${automation} to the automation service (out of scope)`,
+    );
     expect(calls.length).toBeGreaterThan(20);
     expect(failed).toEqual([]);
   });
@@ -304,7 +388,10 @@ async function localRoutesServed(): Promise<boolean> {
   if (!canvasDir) return false;
   const r = await startRig();
   const response = await fetch(`${r.cli.agentUrl}/api/settings`, { headers: { 'X-Session-API-Key': r.sessionKey } });
-  if (response.status === 404) console.warn('Agent Canvas local-backend flows skipped: the agent host answers GET /api/settings with 404 (the agent server routes of issue 31 are not there yet)');
+  if (response.status === 404)
+    console.warn(
+      'Agent Canvas local-backend flows skipped: the agent host answers GET /api/settings with 404 (the agent server routes of issue 31 are not there yet)',
+    );
   return response.status !== 404;
 }
 const localReady = await localRoutesServed();
@@ -330,14 +417,15 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
   it('connects: the home page shows no "Disconnected" and a model to pick (GET /api/settings, /api/profiles, /server_info)', async () => {
     await go('/');
     await page.getByTestId('chat-input').waitFor({ timeout: 90_000 });
+    // The input shows before the settings answer is read: wait for the call, not for a fixed time.
+    await expect.poll(() => calls.some((c) => c.startsWith('GET /api/settings 200')), { timeout: 60_000 }).toBe(true);
     expect(await page.getByText('Disconnected').count()).toBe(0);
-    expect(calls.some((c) => c.startsWith('GET /api/settings 200'))).toBe(true);
     await page.getByTestId('chat-input-llm-profile').first().waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('chat-input-llm-profile').first().innerText()).toBe('default');
     await shot(page, 'local-home');
   }, 180_000);
 
-  it('starts a conversation on the agent host (POST /api/conversations) and streams the agent\'s answer over /sockets/events/{id}', async () => {
+  it("starts a conversation on the agent host (POST /api/conversations) and streams the agent's answer over /sockets/events/{id}", async () => {
     await go('/');
     const box = page.getByTestId('chat-input');
     await box.click({ timeout: 90_000 });
@@ -349,20 +437,28 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
     await page.getByText('Say hello to the local backend').first().waitFor({ timeout: 60_000 });
     await expect.poll(() => sockets.includes(`/sockets/events/${started}`), { timeout: 60_000 }).toBe(true);
     const agentText = async () => {
-      const events = await local<{ items: { kind: string; source?: string; llm_message?: { content: { text?: string }[] } }[] }>(`/api/conversations/${started}/events/search?limit=100`);
+      const events = await local<{ items: { kind: string; source?: string; llm_message?: { content: { text?: string }[] } }[] }>(
+        `/api/conversations/${started}/events/search?limit=100`,
+      );
       return events.items.find((e) => e.kind === 'MessageEvent' && e.source === 'agent')?.llm_message?.content[0]?.text ?? null;
     };
     await expect.poll(agentText, { timeout: 90_000 }).not.toBeNull();
-    await page.getByText((await agentText())!.slice(0, 40)).first().waitFor({ timeout: 90_000 });
+    await page
+      .getByText((await agentText())!.slice(0, 40))
+      .first()
+      .waitFor({ timeout: 90_000 });
     await shot(page, 'local-conversation');
   }, 240_000);
 
   it('the file tree lists the workspace through the shell (POST /api/bash/execute_bash_command, /sockets/bash-events)', async () => {
     // The right panel (Files, Terminal, …) starts hidden on a narrow first visit: "Show panel" opens it.
     // The panel's width animation covers the tabs for a while (a div takes the pointer): the clicks are dispatched to the elements themselves.
-    if (!(await page.getByTestId('conversation-tab-files').isVisible())) await page.getByTestId('right-panel-toggle').dispatchEvent('click', undefined, { timeout: 60_000 });
+    if (!(await page.getByTestId('conversation-tab-files').isVisible()))
+      await page.getByTestId('right-panel-toggle').dispatchEvent('click', undefined, { timeout: 60_000 });
     await page.getByTestId('conversation-tab-files').dispatchEvent('click', undefined, { timeout: 60_000 });
-    await expect.poll(() => calls.filter((c) => c === 'POST /api/bash/execute_bash_command 200').length, { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => calls.filter((c) => c === 'POST /api/bash/execute_bash_command 200').length, { timeout: 60_000 })
+      .toBeGreaterThan(0);
     expect(sockets).toContain('/sockets/bash-events');
     await page.getByTestId('files-tab-refresh').waitFor({ timeout: 60_000 });
     await shot(page, 'local-files');
@@ -391,16 +487,21 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
     await page.locator('input[data-testid="conversation-card-title"]').fill('Local renamed');
     await page.keyboard.press('Enter');
     await page.getByText('Local renamed').first().waitFor({ timeout: 60_000 });
-    await expect.poll(async () => (await local<{ title: string | null }>(`/api/conversations/${started}`)).title, { timeout: 60_000 }).toBe('Local renamed');
+    await expect
+      .poll(async () => (await local<{ title: string | null }>(`/api/conversations/${started}`)).title, { timeout: 60_000 })
+      .toBe('Local renamed');
     await card.hover();
     await card.getByTestId('ellipsis-button').click();
     await page.getByTestId('delete-button').click();
-    await page.getByRole('button', { name: /^(Delete|Confirm|Yes)/i }).last().click();
+    await page
+      .getByRole('button', { name: /^(Delete|Confirm|Yes)/i })
+      .last()
+      .click();
     await expect.poll(() => calls.some((c) => c.startsWith(`DELETE /api/conversations/${started} 200`)), { timeout: 60_000 }).toBe(true);
     await expect.poll(async () => (await fetch(`${rig!.cli.agentUrl}/api/conversations/${started}`)).status, { timeout: 60_000 }).toBe(404);
   }, 180_000);
 
-  it('the workspace picker opens on the host\'s folders (Open Workspace: GET /api/workspaces, /api/file/home)', async () => {
+  it("the workspace picker opens on the host's folders (Open Workspace: GET /api/workspaces, /api/file/home)", async () => {
     await go('/');
     const before = calls.length;
     await page.getByText('Open Workspace').first().click({ timeout: 90_000 });
@@ -410,7 +511,13 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
     expect(calls.some((c) => c.startsWith('GET /api/file/home 200'))).toBe(true);
   }, 180_000);
 
-  for (const [path, name] of [['/settings/llm', 'llm'], ['/settings/agents', 'agents'], ['/settings/secrets', 'secrets'], ['/skills', 'skills'], ['/settings/app', 'app']] as const) {
+  for (const [path, name] of [
+    ['/settings/llm', 'llm'],
+    ['/settings/agents', 'agents'],
+    ['/settings/secrets', 'secrets'],
+    ['/skills', 'skills'],
+    ['/settings/app', 'app'],
+  ] as const) {
     it(`shows the ${name} screen (${path})`, async () => {
       await go(path);
       await page.waitForLoadState('networkidle', { timeout: 90_000 }).catch(() => undefined);
@@ -422,7 +529,9 @@ describe.skipIf(!localReady)('Agent Canvas on the agent host (local backend)', (
   it('no request to the fake failed (the automation service and the missing Canvas extensions API excluded)', () => {
     const automation = calls.filter((c) => c.includes(AUTOMATION_PREFIX)).length;
     const extensions = calls.filter((c) => c.includes('/api/canvas-extensions/')).length;
-    console.info(`Agent Canvas, local backend: ${calls.length} requests to the fake, ${failed.length} failed; ${automation} to the automation service (out of scope), ${extensions} to the Canvas extensions API (404, as the released agent server)`);
+    console.info(
+      `Agent Canvas, local backend: ${calls.length} requests to the fake, ${failed.length} failed; ${automation} to the automation service (out of scope), ${extensions} to the Canvas extensions API (404, as the released agent server)`,
+    );
     expect(calls.length).toBeGreaterThan(20);
     expect(failed).toEqual([]);
   });

@@ -13,7 +13,9 @@ import { startCli } from '../support/cli.js';
 function openHands(base: string) {
   const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${base}${path}`, {
-      method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
     return response.json() as Promise<T>;
@@ -27,20 +29,39 @@ function openHands(base: string) {
 }
 
 type Task = { id: string; status: string; app_conversation_id: string | null; sandbox_id: string | null };
-type Conversation = { id: string; sandbox_id: string; sandbox_status: string; conversation_url: string | null; session_api_key: string | null; title: string };
+type Conversation = {
+  id: string;
+  sandbox_id: string;
+  sandbox_status: string;
+  conversation_url: string | null;
+  session_api_key: string | null;
+  title: string;
+};
 type Sandbox = { id: string; status: string };
-type LegacyConversation = { conversation_id: string; title: string; status: string; selected_repository: string | null; trigger: string | null };
+type LegacyConversation = {
+  conversation_id: string;
+  title: string;
+  status: string;
+  selected_repository: string | null;
+  trigger: string | null;
+};
 
 /** The web client's services, as its API files call the app server. */
 function webClient(base: string, waitForTime: () => Promise<void>) {
   const api = openHands(base);
   return {
     // v1-conversation-service.api.ts, createConversation
-    createConversation: (selectedRepository: string, initialUserMsg: string) => api.post<Task>('/api/v1/app-conversations', {
-      selected_repository: selectedRepository, git_provider: 'github', selected_branch: 'main', title: undefined, trigger: undefined,
-      parent_conversation_id: null, agent_type: 'default',
-      initial_message: { role: 'user', content: [{ type: 'text', text: initialUserMsg }] },
-    }),
+    createConversation: (selectedRepository: string, initialUserMsg: string) =>
+      api.post<Task>('/api/v1/app-conversations', {
+        selected_repository: selectedRepository,
+        git_provider: 'github',
+        selected_branch: 'main',
+        title: undefined,
+        trigger: undefined,
+        parent_conversation_id: null,
+        agent_type: 'default',
+        initial_message: { role: 'user', content: [{ type: 'text', text: initialUserMsg }] },
+      }),
     // v1-conversation-service.api.ts, getStartTask: polled until READY or ERROR
     async pollStartTask(taskId: string): Promise<Task> {
       for (let i = 0; i < 100; i++) {
@@ -51,22 +72,30 @@ function webClient(base: string, waitForTime: () => Promise<void>) {
       throw new Error('the start task never finished');
     },
     // v1-conversation-service.api.ts, searchStartTasks: the last 20 minutes
-    searchStartTasks: () => api.get<{ items: Task[] }>(`/api/v1/app-conversations/start-tasks/search?limit=100&created_at__gte=${new Date(Date.now() - 20 * 60 * 1000).toISOString()}`),
+    searchStartTasks: () =>
+      api.get<{ items: Task[] }>(
+        `/api/v1/app-conversations/start-tasks/search?limit=100&created_at__gte=${new Date(Date.now() - 20 * 60 * 1000).toISOString()}`,
+      ),
     // v1-conversation-service.api.ts, batchGetAppConversations
-    batchGetAppConversations: (ids: string[]) => api.get<(Conversation | null)[]>(`/api/v1/app-conversations?${ids.map((id) => `ids=${id}`).join('&')}`),
+    batchGetAppConversations: (ids: string[]) =>
+      api.get<(Conversation | null)[]>(`/api/v1/app-conversations?${ids.map((id) => `ids=${id}`).join('&')}`),
     // sandbox-service.api.ts
     batchGetSandboxes: (ids: string[]) => api.get<(Sandbox | null)[]>(`/api/v1/sandboxes?${ids.map((id) => `id=${id}`).join('&')}`),
     pauseSandbox: (id: string) => api.post<{ success: boolean }>(`/api/v1/sandboxes/${id}/pause`, {}),
     resumeSandbox: (id: string) => api.post<{ success: boolean }>(`/api/v1/sandboxes/${id}/resume`, {}),
     // conversation-service.api.ts
-    getUserConversations: (limit = 20) => api.get<{ results: LegacyConversation[]; next_page_id: string | null }>(`/api/conversations?limit=${limit}`),
+    getUserConversations: (limit = 20) =>
+      api.get<{ results: LegacyConversation[]; next_page_id: string | null }>(`/api/conversations?limit=${limit}`),
     searchConversations: (selectedRepository: string, conversationTrigger?: string) =>
-      api.get<{ results: LegacyConversation[] }>(`/api/conversations?limit=100&selected_repository=${encodeURIComponent(selectedRepository)}${conversationTrigger ? `&conversation_trigger=${conversationTrigger}` : ''}`),
+      api.get<{ results: LegacyConversation[] }>(
+        `/api/conversations?limit=100&selected_repository=${encodeURIComponent(selectedRepository)}${conversationTrigger ? `&conversation_trigger=${conversationTrigger}` : ''}`,
+      ),
     getConversation: (id: string) => api.get<LegacyConversation | null>(`/api/conversations/${id}`),
     updateConversation: (id: string, title: string) => api.patch<boolean>(`/api/conversations/${id}`, { title }),
     deleteUserConversation: (id: string) => api.delete<boolean>(`/api/conversations/${id}`),
     // secrets-service.ts, addGitProvider
-    addGitProvider: (providers: Record<string, { token: string; host: string | null }>) => api.post<unknown>('/api/add-git-providers', { provider_tokens: providers }),
+    addGitProvider: (providers: Record<string, { token: string; host: string | null }>) =>
+      api.post<unknown>('/api/add-git-providers', { provider_tokens: providers }),
   };
 }
 
@@ -79,12 +108,20 @@ async function session(client: ReturnType<typeof webClient>): Promise<void> {
   expect(ready.status).toBe('READY');
 
   const [conversation] = await client.batchGetAppConversations([ready.app_conversation_id!]);
-  expect(conversation).toMatchObject({ id: ready.app_conversation_id, sandbox_status: 'RUNNING', conversation_url: expect.any(String), session_api_key: expect.any(String) });
+  expect(conversation).toMatchObject({
+    id: ready.app_conversation_id,
+    sandbox_status: 'RUNNING',
+    conversation_url: expect.any(String),
+    session_api_key: expect.any(String),
+  });
   const [sandbox] = await client.batchGetSandboxes([conversation!.sandbox_id]);
   expect(sandbox).toMatchObject({ id: conversation!.sandbox_id, status: 'RUNNING' });
 
   expect(await client.pauseSandbox(sandbox!.id)).toEqual({ success: true });
-  expect((await client.batchGetAppConversations([conversation!.id]))[0]).toMatchObject({ sandbox_status: 'PAUSED', conversation_url: null });
+  expect((await client.batchGetAppConversations([conversation!.id]))[0]).toMatchObject({
+    sandbox_status: 'PAUSED',
+    conversation_url: null,
+  });
   expect(await client.resumeSandbox(sandbox!.id)).toEqual({ success: true });
   expect((await client.batchGetSandboxes([sandbox!.id]))[0]!.status).toMatch(/^(STARTING|RUNNING)$/);
 
@@ -96,7 +133,9 @@ async function session(client: ReturnType<typeof webClient>): Promise<void> {
   expect(await client.updateConversation(conversation!.id, 'Checkout test fixed')).toBe(true);
   expect((await client.getConversation(conversation!.id))!.title).toBe('Checkout test fixed');
 
-  expect(await client.addGitProvider({ github: { token: 'ghp_webClientToken', host: 'github.com' } })).toEqual({ message: 'Git providers stored' });
+  expect(await client.addGitProvider({ github: { token: 'ghp_webClientToken', host: 'github.com' } })).toEqual({
+    message: 'Git providers stored',
+  });
 
   expect(await client.deleteUserConversation(conversation!.id)).toBe(true);
   expect(await client.getConversation(conversation!.id)).toBeNull();

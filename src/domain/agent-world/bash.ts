@@ -22,25 +22,47 @@ export const MAX_BASH_EVENTS = 10_000;
 type Output = Extract<BashEvent, { kind: 'BashOutput' }>;
 
 /** What a command prints and exits with, and how long it takes (ms beyond its lines). */
-function outcome(state: DomainState, command: string, cwd: string): { lines: string[]; stderr: string | null; exit: number; extraMs: number } {
+function outcome(
+  state: DomainState,
+  command: string,
+  cwd: string,
+): { lines: string[]; stderr: string | null; exit: number; extraMs: number } {
   const [name = '', ...args] = command.trim().split(/\s+/);
   const rest = command.trim().slice(name.length).trim();
   switch (name) {
-    case '': case 'true': case 'cd': return { lines: [], stderr: null, exit: 0, extraMs: 0 };
-    case 'false': return { lines: [], stderr: null, exit: 1, extraMs: 0 };
-    case 'exit': return { lines: [], stderr: null, exit: Number.parseInt(args[0] ?? '0', 10) & 255 || 0, extraMs: 0 };
-    case 'echo': return { lines: [rest.replace(/^(['"])(.*)\1$/, '$2')], stderr: null, exit: 0, extraMs: 0 };
-    case 'pwd': return { lines: [cwd], stderr: null, exit: 0, extraMs: 0 };
-    case 'whoami': return { lines: ['openhands'], stderr: null, exit: 0, extraMs: 0 };
-    case 'date': return { lines: [new Date(state.clock.now()).toUTCString()], stderr: null, exit: 0, extraMs: 0 };
-    case 'sleep': return { lines: [], stderr: null, exit: 0, extraMs: Math.min(3600, Math.max(0, Number(args[0]) || 0)) * 1000 };
+    case '':
+    case 'true':
+    case 'cd':
+      return { lines: [], stderr: null, exit: 0, extraMs: 0 };
+    case 'false':
+      return { lines: [], stderr: null, exit: 1, extraMs: 0 };
+    case 'exit':
+      return { lines: [], stderr: null, exit: Number.parseInt(args[0] ?? '0', 10) & 255 || 0, extraMs: 0 };
+    case 'echo':
+      return { lines: [rest.replace(/^(['"])(.*)\1$/, '$2')], stderr: null, exit: 0, extraMs: 0 };
+    case 'pwd':
+      return { lines: [cwd], stderr: null, exit: 0, extraMs: 0 };
+    case 'whoami':
+      return { lines: ['openhands'], stderr: null, exit: 0, extraMs: 0 };
+    case 'date':
+      return { lines: [new Date(state.clock.now()).toUTCString()], stderr: null, exit: 0, extraMs: 0 };
+    case 'sleep':
+      return { lines: [], stderr: null, exit: 0, extraMs: Math.min(3600, Math.max(0, Number(args[0]) || 0)) * 1000 };
     case 'ls': {
       const dir = args[0] ? (args[0].startsWith('/') ? args[0] : `${cwd}/${args[0]}`) : cwd;
-      if (!isDirectory(state, dir)) return { lines: [], stderr: `ls: cannot access '${args[0]}': No such file or directory`, exit: 2, extraMs: 0 };
-      const names = [...worldOf(state).directories].filter((d) => d !== dir && d.startsWith(dir === '/' ? '/' : `${dir}/`) && !d.slice(dir.length + 1).includes('/') && !d.slice(d.lastIndexOf('/') + 1).startsWith('.'));
+      if (!isDirectory(state, dir))
+        return { lines: [], stderr: `ls: cannot access '${args[0]}': No such file or directory`, exit: 2, extraMs: 0 };
+      const names = [...worldOf(state).directories].filter(
+        (d) =>
+          d !== dir &&
+          d.startsWith(dir === '/' ? '/' : `${dir}/`) &&
+          !d.slice(dir.length + 1).includes('/') &&
+          !d.slice(d.lastIndexOf('/') + 1).startsWith('.'),
+      );
       return { lines: names.map((d) => d.slice(d.lastIndexOf('/') + 1)).sort(), stderr: null, exit: 0, extraMs: 0 };
     }
-    default: return { lines: [], stderr: `bash: ${name}: command not found`, exit: 127, extraMs: 0 };
+    default:
+      return { lines: [], stderr: `bash: ${name}: command not found`, exit: 127, extraMs: 0 };
   }
 }
 
@@ -62,7 +84,11 @@ export function settleBash(state: DomainState): void {
 }
 
 /** `ExecuteBashRequest`, validated. */
-export interface ExecuteBashRequest { command: string; cwd?: string | null | undefined; timeout: number }
+export interface ExecuteBashRequest {
+  command: string;
+  cwd?: string | null | undefined;
+  timeout: number;
+}
 
 /**
  * Starts a command: its `BashCommand` is published now, each output line when the clock reaches it
@@ -70,11 +96,19 @@ export interface ExecuteBashRequest { command: string; cwd?: string | null | und
  */
 export function startBashCommand(state: DomainState, request: ExecuteBashRequest): { command: BashEvent; last: Output } | Refusal {
   settleBash(state);
-  if (worldOf(state).pendingBash.length >= MAX_BASH_EVENTS) return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
+  if (worldOf(state).pendingBash.length >= MAX_BASH_EVENTS)
+    return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
   const world = worldOf(state);
   const now = state.clock.now();
   const cwd = request.cwd ?? HOME;
-  const command: BashEvent = { kind: 'BashCommand', id: state.random.uuid(), timestamp: stamp(now), command: request.command, cwd: request.cwd ?? null, timeout: request.timeout };
+  const command: BashEvent = {
+    kind: 'BashCommand',
+    id: state.random.uuid(),
+    timestamp: stamp(now),
+    command: request.command,
+    cwd: request.cwd ?? null,
+    timeout: request.timeout,
+  };
   publish(state, command);
   const result = outcome(state, request.command, cwd);
   const lineMs = Math.round(state.options.timings.agentRunMs / LINE_SHARE);
@@ -87,7 +121,16 @@ export function startBashCommand(state: DomainState, request: ExecuteBashRequest
   chunks.forEach((chunk, order) => {
     due += lineMs + (order === chunks.length - 1 ? Math.min(result.extraMs, request.timeout * 1000) : 0);
     const final = order === chunks.length - 1;
-    last = { kind: 'BashOutput', id: state.random.uuid(), timestamp: stamp(due), command_id: command.id, order, exit_code: final ? (timedOut ? -1 : result.exit) : null, stdout: chunk.stdout, stderr: chunk.stderr };
+    last = {
+      kind: 'BashOutput',
+      id: state.random.uuid(),
+      timestamp: stamp(due),
+      command_id: command.id,
+      order,
+      exit_code: final ? (timedOut ? -1 : result.exit) : null,
+      stdout: chunk.stdout,
+      stderr: chunk.stderr,
+    };
     world.pendingBash.push({ due, event: last });
   });
   world.pendingBash.sort((a, b) => a.due - b.due);
@@ -122,12 +165,23 @@ export interface BashSearch {
 /** `GET /api/bash/bash_events/search`: a page; `page_id` is the id of the page's first event. */
 export function searchBashEvents(state: DomainState, search: BashSearch) {
   settleBash(state);
-  let events = worldOf(state).bash.filter((e) => (!search.kind__eq || e.kind === search.kind__eq)
-    && (!search.command_id__eq || (e.kind === 'BashOutput' && e.command_id === search.command_id__eq) || (e.kind === 'BashCommand' && e.id === search.command_id__eq && !search.kind__eq))
-    && (!search.timestamp__gte || e.timestamp >= search.timestamp__gte) && (!search.timestamp__lt || e.timestamp < search.timestamp__lt)
-    && (search.order__gt === undefined || (e.kind === 'BashOutput' && e.order > search.order__gt)));
+  let events = worldOf(state).bash.filter(
+    (e) =>
+      (!search.kind__eq || e.kind === search.kind__eq) &&
+      (!search.command_id__eq ||
+        (e.kind === 'BashOutput' && e.command_id === search.command_id__eq) ||
+        (e.kind === 'BashCommand' && e.id === search.command_id__eq && !search.kind__eq)) &&
+      (!search.timestamp__gte || e.timestamp >= search.timestamp__gte) &&
+      (!search.timestamp__lt || e.timestamp < search.timestamp__lt) &&
+      (search.order__gt === undefined || (e.kind === 'BashOutput' && e.order > search.order__gt)),
+  );
   if (search.sort_order === 'TIMESTAMP_DESC') events = [...events].reverse();
-  const start = search.page_id ? Math.max(0, events.findIndex((e) => e.id === search.page_id)) : 0;
+  const start = search.page_id
+    ? Math.max(
+        0,
+        events.findIndex((e) => e.id === search.page_id),
+      )
+    : 0;
   return { items: events.slice(start, start + search.limit), next_page_id: events[start + search.limit]?.id ?? null };
 }
 

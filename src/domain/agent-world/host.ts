@@ -27,8 +27,16 @@ const agentProfileGone = (name: string) => refuse('not_found', `Agent profile '$
 export function listAgentProfiles(state: DomainState) {
   const world = worldOf(state);
   return {
-    profiles: [...world.agentProfiles.values()].sort((a, b) => a.name.localeCompare(b.name))
-      .map((p) => ({ id: p.id, name: p.name, agent_kind: p.agent_kind, revision: p.revision, llm_profile_ref: p.llm_profile_ref, mcp_server_refs: p.mcp_server_refs })),
+    profiles: [...world.agentProfiles.values()]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        agent_kind: p.agent_kind,
+        revision: p.revision,
+        llm_profile_ref: p.llm_profile_ref,
+        mcp_server_refs: p.mcp_server_refs,
+      })),
     active_agent_profile_id: world.active_agent_profile_id,
   };
 }
@@ -36,7 +44,20 @@ export function listAgentProfiles(state: DomainState) {
 /** `GET /api/agent-profiles/{name}`. */
 export function getAgentProfile(state: DomainState, name: string) {
   const p = worldOf(state).agentProfiles.get(name);
-  return p ? { name, profile: { ...p.config, id: p.id, name: p.name, revision: p.revision, agent_kind: p.agent_kind, llm_profile_ref: p.llm_profile_ref, mcp_server_refs: p.mcp_server_refs } } : agentProfileGone(name);
+  return p
+    ? {
+        name,
+        profile: {
+          ...p.config,
+          id: p.id,
+          name: p.name,
+          revision: p.revision,
+          agent_kind: p.agent_kind,
+          llm_profile_ref: p.llm_profile_ref,
+          mcp_server_refs: p.mcp_server_refs,
+        },
+      }
+    : agentProfileGone(name);
 }
 
 /** `POST /api/agent-profiles/{name}` (201): saves (a new revision of) the profile; 409 past the cap. */
@@ -45,15 +66,25 @@ export function saveAgentProfile(state: DomainState, name: string, body: Record<
   const kind = body.agent_kind ?? 'openhands';
   const llmRef = body.llm_profile_ref ?? null;
   const mcpRefs = body.mcp_server_refs ?? null;
-  if ((kind !== 'openhands' && kind !== 'acp') || (llmRef !== null && typeof llmRef !== 'string') || (mcpRefs !== null && !(Array.isArray(mcpRefs) && mcpRefs.every((r) => typeof r === 'string')))) {
+  if (
+    (kind !== 'openhands' && kind !== 'acp') ||
+    (llmRef !== null && typeof llmRef !== 'string') ||
+    (mcpRefs !== null && !(Array.isArray(mcpRefs) && mcpRefs.every((r) => typeof r === 'string')))
+  ) {
     return new Refusal('invalid', 'Invalid agent profile', { body: { detail: 'Invalid agent profile' } });
   }
   const existing = world.agentProfiles.get(name);
-  if (!existing && world.agentProfiles.size >= MAX_AGENT_PROFILES) return refuse('conflict', `Agent profile limit reached (${MAX_AGENT_PROFILES}). Delete a profile before saving a new one.`);
+  if (!existing && world.agentProfiles.size >= MAX_AGENT_PROFILES)
+    return refuse('conflict', `Agent profile limit reached (${MAX_AGENT_PROFILES}). Delete a profile before saving a new one.`);
   const { id: _id, name: _name, revision: _revision, agent_kind: _kind, llm_profile_ref: _llm, mcp_server_refs: _mcp, ...config } = body;
   world.agentProfiles.set(name, {
-    id: existing?.id ?? state.random.uuid(), name, revision: (existing?.revision ?? 0) + 1, agent_kind: kind,
-    llm_profile_ref: llmRef as string | null, mcp_server_refs: mcpRefs as string[] | null, config,
+    id: existing?.id ?? state.random.uuid(),
+    name,
+    revision: (existing?.revision ?? 0) + 1,
+    agent_kind: kind,
+    llm_profile_ref: llmRef as string | null,
+    mcp_server_refs: mcpRefs as string[] | null,
+    config,
   });
   return { name, message: `Agent profile '${name}' saved` };
 }
@@ -137,17 +168,27 @@ const normal = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : p
 
 /** The immediate subdirectories of `dir`, by name without case. */
 function childrenOf(state: DomainState, dir: string, includeHidden: boolean): string[] {
-  return [...worldOf(state).directories].filter((d) => d !== '/' && parentOf(d) === dir && (includeHidden || !baseName(d).startsWith('.')))
+  return [...worldOf(state).directories]
+    .filter((d) => d !== '/' && parentOf(d) === dir && (includeHidden || !baseName(d).startsWith('.')))
     .sort((a, b) => baseName(a).toLowerCase().localeCompare(baseName(b).toLowerCase()));
 }
 
 /** `GET /api/file/home`: the home, its top-level directories, the root. */
 export function homeDirectory(state: DomainState, includeHidden: boolean) {
-  return { home: HOME, favorites: childrenOf(state, HOME, includeHidden).slice(0, 50).map((path) => ({ label: baseName(path), path })), locations: [{ label: '/', path: '/' }] };
+  return {
+    home: HOME,
+    favorites: childrenOf(state, HOME, includeHidden)
+      .slice(0, 50)
+      .map((path) => ({ label: baseName(path), path })),
+    locations: [{ label: '/', path: '/' }],
+  };
 }
 
 /** `GET /api/file/search_subdirs`: a page of subdirectories; `page_id` is the lowercase name of the first. */
-export function searchSubdirs(state: DomainState, query: { path: string; page_id?: string | undefined; limit: number; include_hidden: boolean }) {
+export function searchSubdirs(
+  state: DomainState,
+  query: { path: string; page_id?: string | undefined; limit: number; include_hidden: boolean },
+) {
   if (!query.path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
   const dir = normal(query.path);
   if (!worldOf(state).directories.has(dir)) return refuse('not_found', 'Directory not found');
@@ -187,10 +228,19 @@ function commitsAt(state: DomainState, path: string) {
   if (!isDirectory(state, path)) return [];
   const start = Date.parse('2025-10-01T09:00:00Z');
   const subjects = ['Initial commit', 'Add the README', 'Fix the flaky test'];
-  return subjects.map((subject, i) => {
-    const sha = shaOf(`${normal(path)}#${i}`);
-    return { sha, short_sha: sha.slice(0, 7), subject, author: 'openhands', timestamp: new Date(start + i * 86_400_000).toISOString().replace('.000Z', '+00:00'), files: i === 0 ? ['README.md', 'src/index.ts'] : i === 1 ? ['README.md'] : ['test/app.test.ts'] };
-  }).reverse();
+  return subjects
+    .map((subject, i) => {
+      const sha = shaOf(`${normal(path)}#${i}`);
+      return {
+        sha,
+        short_sha: sha.slice(0, 7),
+        subject,
+        author: 'openhands',
+        timestamp: new Date(start + i * 86_400_000).toISOString().replace('.000Z', '+00:00'),
+        files: i === 0 ? ['README.md', 'src/index.ts'] : i === 1 ? ['README.md'] : ['test/app.test.ts'],
+      };
+    })
+    .reverse();
 }
 
 /** `GET /api/git/commits?path=&limit=`: newest first; an empty page outside a repository. */
@@ -204,7 +254,10 @@ export function gitCommitChanges(state: DomainState, path: string, sha: string) 
   if (!isDirectory(state, path)) return [];
   const commit = commitsAt(state, path).find((c) => c.sha.startsWith(sha.toLowerCase()));
   if (!commit) return refuse('bad_request', `Unknown revision: ${sha}`);
-  return commit.files.map((file) => ({ status: (commit.subject === 'Initial commit' ? 'ADDED' : 'UPDATED') as 'ADDED' | 'UPDATED', path: file }));
+  return commit.files.map((file) => ({
+    status: (commit.subject === 'Initial commit' ? 'ADDED' : 'UPDATED') as 'ADDED' | 'UPDATED',
+    path: file,
+  }));
 }
 
 // ── Catalogues ───────────────────────────────────────────────────────────
@@ -213,18 +266,30 @@ export function gitCommitChanges(state: DomainState, path: string, sha: string) 
 export const llmProviders = () => ({ providers: [...new Set(LLM_MODELS.map((m) => m.split('/')[0]!))].sort() });
 
 /** `GET /api/llm/models?provider=`: every model, or the provider's. */
-export const llmModels = (provider: string | undefined) => ({ models: LLM_MODELS.filter((m) => provider === undefined || m.split('/')[0] === provider) });
+export const llmModels = (provider: string | undefined) => ({
+  models: LLM_MODELS.filter((m) => provider === undefined || m.split('/')[0] === provider),
+});
 
 /** `GET /api/llm/models/verified`: provider → the verified model names. */
 export const verifiedModels = () => ({
   models: {
-    anthropic: ['claude-opus-4-1-20250805', 'claude-sonnet-4-5-20250929'], openai: ['gpt-5-2025-08-07', 'gpt-5-mini-2025-08-07'],
-    openhands: ['claude-sonnet-4-5-20250929', 'gpt-5-2025-08-07', 'devstral-medium-2507'], mistral: ['devstral-medium-2507'],
+    anthropic: ['claude-opus-4-1-20250805', 'claude-sonnet-4-5-20250929'],
+    openai: ['gpt-5-2025-08-07', 'gpt-5-mini-2025-08-07'],
+    openhands: ['claude-sonnet-4-5-20250929', 'gpt-5-2025-08-07', 'devstral-medium-2507'],
+    mistral: ['devstral-medium-2507'],
   },
 });
 
 /** `GET /api/tools/`: the registered tools. */
-export const TOOLS: readonly string[] = Object.freeze(['browser_tool_set', 'file_editor', 'glob', 'grep', 'planning_file_editor', 'task_tracker', 'terminal']);
+export const TOOLS: readonly string[] = Object.freeze([
+  'browser_tool_set',
+  'file_editor',
+  'glob',
+  'grep',
+  'planning_file_editor',
+  'task_tracker',
+  'terminal',
+]);
 
 const SKILLS = [
   { name: 'github', description: 'Work with GitHub repositories, issues and pull requests.', triggers: ['github', 'git'] },
@@ -238,18 +303,39 @@ export function loadedSkills(state: DomainState, request: { load_public?: boolea
   const world = worldOf(state);
   const installed = SKILLS.filter((s) => world.skills.get(s.name) === true);
   const publicOnes = request.load_public === false ? [] : SKILLS.filter((s) => !world.skills.has(s.name));
-  const skills = [...installed.map((s) => ({ ...s, source: 'installed' })), ...publicOnes.map((s) => ({ ...s, source: 'public' }))]
-    .map((s) => ({ name: s.name, type: 'knowledge', content: `# ${s.name}\n\n${s.description}`, triggers: s.triggers, source: s.source, description: s.description, is_agentskills_format: true }));
+  const skills = [...installed.map((s) => ({ ...s, source: 'installed' })), ...publicOnes.map((s) => ({ ...s, source: 'public' }))].map(
+    (s) => ({
+      name: s.name,
+      type: 'knowledge',
+      content: `# ${s.name}\n\n${s.description}`,
+      triggers: s.triggers,
+      source: s.source,
+      description: s.description,
+      is_agentskills_format: true,
+    }),
+  );
   return { skills, sources: { installed: installed.length, public: publicOnes.length } };
 }
 
 const installedSkill = (name: string, enabled: boolean) => {
   const skill = SKILLS.find((s) => s.name === name)!;
-  return { name, version: '1.0.0', description: skill.description, enabled, source: `github:OpenHands/extensions`, resolved_ref: 'main', repo_path: `skills/${name}`, installed_at: '2025-10-01T09:00:00+00:00', install_path: `${HOME}/.openhands/skills/installed/${name}` };
+  return {
+    name,
+    version: '1.0.0',
+    description: skill.description,
+    enabled,
+    source: `github:OpenHands/extensions`,
+    resolved_ref: 'main',
+    repo_path: `skills/${name}`,
+    installed_at: '2025-10-01T09:00:00+00:00',
+    install_path: `${HOME}/.openhands/skills/installed/${name}`,
+  };
 };
 
 /** `GET /api/skills/installed`. */
-export const installedSkills = (state: DomainState) => ({ skills: [...worldOf(state).skills].map(([name, enabled]) => installedSkill(name, enabled)) });
+export const installedSkills = (state: DomainState) => ({
+  skills: [...worldOf(state).skills].map(([name, enabled]) => installedSkill(name, enabled)),
+});
 
 /** `GET /api/skills/installed/{name}`: 404 when it is not installed. */
 export function getInstalledSkill(state: DomainState, name: string) {
@@ -273,7 +359,10 @@ export function uninstallSkill(state: DomainState, name: string) {
 
 /** `POST /api/skills/install`: a skill of the marketplace by its source (`github:owner/repo` or its name). */
 export function installSkill(state: DomainState, source: string, force: boolean) {
-  const name = source.split('/').pop()!.replace(/^github:/, '');
+  const name = source
+    .split('/')
+    .pop()!
+    .replace(/^github:/, '');
   const skill = SKILLS.find((s) => s.name === name);
   if (!skill) return refuse('bad_request', `Could not install a skill from '${source}'`);
   const skills = worldOf(state).skills;
@@ -283,7 +372,14 @@ export function installSkill(state: DomainState, source: string, force: boolean)
 }
 
 /** `GET /api/skills/marketplace`. */
-export const skillsMarketplace = () => ({ skills: SKILLS.map((s) => ({ name: s.name, description: s.description, source: `github:OpenHands/extensions`, repo_path: `skills/${s.name}` })) });
+export const skillsMarketplace = () => ({
+  skills: SKILLS.map((s) => ({
+    name: s.name,
+    description: s.description,
+    source: `github:OpenHands/extensions`,
+    repo_path: `skills/${s.name}`,
+  })),
+});
 
 const PLUGINS = [
   { name: 'code-review', description: 'Review pull requests with a checklist.' },
@@ -291,29 +387,80 @@ const PLUGINS = [
 ];
 
 const installedPlugin = (name: string, enabled: boolean) => ({
-  name, version: '1.0.0', description: PLUGINS.find((p) => p.name === name)?.description ?? '', enabled, source: 'github:OpenHands/extensions',
-  resolved_ref: 'main', repo_path: `plugins/${name}`, installed_at: '2025-10-01T09:00:00+00:00', install_path: `${HOME}/.openhands/plugins/installed/${name}`, skills: [], files: ['plugin.json'],
+  name,
+  version: '1.0.0',
+  description: PLUGINS.find((p) => p.name === name)?.description ?? '',
+  enabled,
+  source: 'github:OpenHands/extensions',
+  resolved_ref: 'main',
+  repo_path: `plugins/${name}`,
+  installed_at: '2025-10-01T09:00:00+00:00',
+  install_path: `${HOME}/.openhands/plugins/installed/${name}`,
+  skills: [],
+  files: ['plugin.json'],
 });
 
 /** `POST /api/plugins`: the plugins the agent would load. */
 export const loadedPlugins = (state: DomainState) => ({
-  plugins: [...worldOf(state).plugins].filter(([, enabled]) => enabled).map(([name]) => ({ name, version: '1.0.0', description: PLUGINS.find((p) => p.name === name)?.description ?? '', path: `${HOME}/.openhands/plugins/installed/${name}`, skills: [], files: ['plugin.json'] })),
+  plugins: [...worldOf(state).plugins]
+    .filter(([, enabled]) => enabled)
+    .map(([name]) => ({
+      name,
+      version: '1.0.0',
+      description: PLUGINS.find((p) => p.name === name)?.description ?? '',
+      path: `${HOME}/.openhands/plugins/installed/${name}`,
+      skills: [],
+      files: ['plugin.json'],
+    })),
 });
 
 /** `GET /api/plugins/installed`. */
-export const installedPlugins = (state: DomainState) => ({ plugins: [...worldOf(state).plugins].map(([name, enabled]) => installedPlugin(name, enabled)) });
+export const installedPlugins = (state: DomainState) => ({
+  plugins: [...worldOf(state).plugins].map(([name, enabled]) => installedPlugin(name, enabled)),
+});
 
 /** `GET /api/plugins/marketplace`. */
-export const pluginsMarketplace = () => ({ plugins: PLUGINS.map((p) => ({ name: p.name, description: p.description, source: 'github:OpenHands/extensions', repo_path: `plugins/${p.name}` })) });
+export const pluginsMarketplace = () => ({
+  plugins: PLUGINS.map((p) => ({
+    name: p.name,
+    description: p.description,
+    source: 'github:OpenHands/extensions',
+    repo_path: `plugins/${p.name}`,
+  })),
+});
 
 /** `POST /api/hooks`: no hooks are configured on the fake's host. */
 export const loadedHooks = () => ({ hook_config: null });
 
 /** `POST /api/sub-agents`: the built-in sub-agents. */
 export const subAgents = (request: { load_builtin?: boolean | undefined }) => ({
-  agents: request.load_builtin === false ? [] : [
-    { name: 'explore', description: 'Read the code base and answer questions about it.', model: 'inherit', color: null, tools: ['terminal', 'glob', 'grep'], skills: [], system_prompt: '', when_to_use_examples: [], permission_mode: null, max_iteration_per_run: null, max_budget_per_run: null, mcp_config: null, mcp_servers: null, profile_store_dir: null, hooks: null, condenser: null, metadata: {}, level: null, source: null, is_builtin: true },
-  ],
+  agents:
+    request.load_builtin === false
+      ? []
+      : [
+          {
+            name: 'explore',
+            description: 'Read the code base and answer questions about it.',
+            model: 'inherit',
+            color: null,
+            tools: ['terminal', 'glob', 'grep'],
+            skills: [],
+            system_prompt: '',
+            when_to_use_examples: [],
+            permission_mode: null,
+            max_iteration_per_run: null,
+            max_budget_per_run: null,
+            mcp_config: null,
+            mcp_servers: null,
+            profile_store_dir: null,
+            hooks: null,
+            condenser: null,
+            metadata: {},
+            level: null,
+            source: null,
+            is_builtin: true,
+          },
+        ],
 });
 
 /** `GET /api/plugins/installed/{name}`: 404 when it is not installed. */
@@ -338,7 +485,10 @@ export function uninstallPlugin(state: DomainState, name: string) {
 
 /** `POST /api/plugins/install`: a plugin of the marketplace by its source or `repo_path`. */
 export function installPlugin(state: DomainState, source: string, force: boolean) {
-  const name = source.split('/').pop()!.replace(/^github:/, '');
+  const name = source
+    .split('/')
+    .pop()!
+    .replace(/^github:/, '');
   if (!PLUGINS.some((p) => p.name === name)) return refuse('bad_request', `Could not install a plugin from '${source}'`);
   const plugins = worldOf(state).plugins;
   if (plugins.has(name) && !force) return refuse('conflict', `Plugin '${name}' is already installed`);
@@ -355,14 +505,27 @@ export function materializeAgentProfile(state: DomainState, name: string) {
   if (!p) return agentProfileGone(name);
   const settings = state.store.settings;
   const llm = p.llm_profile_ref ? settings?.llm_profiles[p.llm_profile_ref] : undefined;
-  const mcp = ((settings?.agent_settings_extra as { mcp_config?: Record<string, unknown> } | undefined)?.mcp_config) ?? {};
+  const mcp = (settings?.agent_settings_extra as { mcp_config?: Record<string, unknown> } | undefined)?.mcp_config ?? {};
   const dangling = (p.mcp_server_refs ?? []).filter((ref) => !(ref in mcp));
-  const errors = [...(p.llm_profile_ref && !llm ? [`LLM profile '${p.llm_profile_ref}' not found`] : []), ...dangling.map((ref) => `MCP server '${ref}' not found`)];
+  const errors = [
+    ...(p.llm_profile_ref && !llm ? [`LLM profile '${p.llm_profile_ref}' not found`] : []),
+    ...dangling.map((ref) => `MCP server '${ref}' not found`),
+  ];
   return {
-    agent_kind: p.agent_kind, valid: errors.length === 0, errors, llm_profile_ref: p.llm_profile_ref, llm_profile_resolved: Boolean(llm),
-    llm_api_key_set: typeof llm?.api_key === 'string' && llm.api_key.trim() !== '', mcp_server_refs: p.mcp_server_refs,
-    resolved_mcp_config_keys: (p.mcp_server_refs ?? []).filter((ref) => ref in mcp), dangling_mcp_server_refs: dangling,
-    disabled_skills: [], resolved_skills: [...worldOf(state).skills].filter(([, on]) => on).map(([skill]) => skill),
-    acp_api_key_secret_name: null, acp_base_url_secret_name: null, acp_file_secret_names: [], resolved_settings: llm ? { llm: { model: llm.model, base_url: llm.base_url, api_key_set: Boolean(llm.api_key) } } : null,
+    agent_kind: p.agent_kind,
+    valid: errors.length === 0,
+    errors,
+    llm_profile_ref: p.llm_profile_ref,
+    llm_profile_resolved: Boolean(llm),
+    llm_api_key_set: typeof llm?.api_key === 'string' && llm.api_key.trim() !== '',
+    mcp_server_refs: p.mcp_server_refs,
+    resolved_mcp_config_keys: (p.mcp_server_refs ?? []).filter((ref) => ref in mcp),
+    dangling_mcp_server_refs: dangling,
+    disabled_skills: [],
+    resolved_skills: [...worldOf(state).skills].filter(([, on]) => on).map(([skill]) => skill),
+    acp_api_key_secret_name: null,
+    acp_base_url_secret_name: null,
+    acp_file_secret_names: [],
+    resolved_settings: llm ? { llm: { model: llm.model, base_url: llm.base_url, api_key_set: Boolean(llm.api_key) } } : null,
   };
 }

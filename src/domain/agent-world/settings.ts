@@ -76,7 +76,12 @@ function agentSettingsOf(s: UserSettingsRecord): Record<string, unknown> {
 }
 
 function conversationSettingsOf(s: UserSettingsRecord): Record<string, unknown> {
-  return { schema_version: 1, max_iterations: s.max_iterations ?? 500, confirmation_mode: s.confirmation_mode ?? false, security_analyzer: s.security_analyzer === 'none' ? 'none' : 'llm' };
+  return {
+    schema_version: 1,
+    max_iterations: s.max_iterations ?? 500,
+    confirmation_mode: s.confirmation_mode ?? false,
+    security_analyzer: s.security_analyzer === 'none' ? 'none' : 'llm',
+  };
 }
 
 /** `GET /api/settings`: every secret masked (`**********`), whatever `X-Expose-Secrets` asks. */
@@ -86,7 +91,10 @@ export function agentSettings(state: DomainState): AgentSettingsResponse {
   const agent = agentSettingsOf(s);
   const llm = agent.llm as Record<string, unknown>;
   return {
-    agent_settings: { ...(redactSecrets(agent) as Record<string, unknown>), llm: { ...llm, api_key: isSet(s.llm_api_key) ? REDACTED : null } },
+    agent_settings: {
+      ...(redactSecrets(agent) as Record<string, unknown>),
+      llm: { ...llm, api_key: isSet(s.llm_api_key) ? REDACTED : null },
+    },
     conversation_settings: conversationSettingsOf(s),
     llm_api_key_is_set: isSet(s.llm_api_key),
     active_profile: s.active_llm_profile,
@@ -110,10 +118,24 @@ const CONVERSATION_KEYS: Record<string, (value: unknown) => boolean> = {
  * diff names one (404 for an unknown profile); 400 with nothing to change; 422 "Settings validation
  * failed" for a value the settings cannot take (nothing changes).
  */
-export async function updateAgentSettings(state: DomainState, update: AgentSettingsUpdate, presentKeys: readonly string[]): Promise<AgentSettingsResponse | Refusal> {
-  const given = (key: keyof AgentSettingsUpdate) => (key === 'active_profile' || key === 'active_agent_profile_id' ? presentKeys.includes(key) : update[key] !== undefined && update[key] !== null);
-  if (!(['agent_settings_diff', 'conversation_settings_diff', 'misc_settings_diff', 'active_profile', 'active_agent_profile_id'] as const).some(given)) {
-    return refuse('bad_request', 'At least one of agent_settings_diff, conversation_settings_diff, misc_settings_diff, active_profile, or active_agent_profile_id must be provided');
+export async function updateAgentSettings(
+  state: DomainState,
+  update: AgentSettingsUpdate,
+  presentKeys: readonly string[],
+): Promise<AgentSettingsResponse | Refusal> {
+  const given = (key: keyof AgentSettingsUpdate) =>
+    key === 'active_profile' || key === 'active_agent_profile_id'
+      ? presentKeys.includes(key)
+      : update[key] !== undefined && update[key] !== null;
+  if (
+    !(
+      ['agent_settings_diff', 'conversation_settings_diff', 'misc_settings_diff', 'active_profile', 'active_agent_profile_id'] as const
+    ).some(given)
+  ) {
+    return refuse(
+      'bad_request',
+      'At least one of agent_settings_diff, conversation_settings_diff, misc_settings_diff, active_profile, or active_agent_profile_id must be provided',
+    );
   }
   const current = currentSettings(state);
   const world = worldOf(state);
@@ -121,17 +143,26 @@ export async function updateAgentSettings(state: DomainState, update: AgentSetti
   if (update.active_profile && !(agentDiff && 'llm' in agentDiff)) {
     const profile = current.llm_profiles[update.active_profile];
     if (!profile) return refuse('not_found', `Profile '${update.active_profile}' not found`);
-    agentDiff = { ...agentDiff, llm: { model: profile.model, base_url: profile.base_url, ...(isSet(profile.api_key) ? { api_key: profile.api_key } : {}) } };
+    agentDiff = {
+      ...agentDiff,
+      llm: { model: profile.model, base_url: profile.base_url, ...(isSet(profile.api_key) ? { api_key: profile.api_key } : {}) },
+    };
   }
   const next: UserSettingsRecord = { ...current };
   if (agentDiff) {
     const merged = deepMerge(agentSettingsOf(current), agentDiff);
     const { llm, agent, condenser, mcp_config: mcp, schema_version: _v, agent_kind: kind, ...extra } = merged;
-    if (!isObject(llm) || (llm.model !== null && typeof llm.model !== 'string') || (llm.base_url !== null && llm.base_url !== undefined && typeof llm.base_url !== 'string')) return invalid();
+    if (
+      !isObject(llm) ||
+      (llm.model !== null && typeof llm.model !== 'string') ||
+      (llm.base_url !== null && llm.base_url !== undefined && typeof llm.base_url !== 'string')
+    )
+      return invalid();
     if (llm.api_key !== null && llm.api_key !== undefined && typeof llm.api_key !== 'string') return invalid();
     if (kind !== 'openhands' && kind !== 'acp') return invalid();
     if (typeof agent !== 'string' || !isObject(mcp) || !isObject(condenser)) return invalid();
-    if (!Object.values(mcp).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string'))) return invalid();
+    if (!Object.values(mcp).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string')))
+      return invalid();
     next.llm_model = (llm.model as string | null) ?? null;
     next.llm_base_url = (llm.base_url as string | null | undefined) ?? null;
     // The masked key a client read back keeps the stored one.
@@ -157,7 +188,8 @@ export async function updateAgentSettings(state: DomainState, update: AgentSetti
   return agentSettings(state);
 }
 
-const mcpOf = (state: DomainState): Record<string, unknown> => (agentSettingsOf(currentSettings(state)).mcp_config as Record<string, unknown>);
+const mcpOf = (state: DomainState): Record<string, unknown> =>
+  agentSettingsOf(currentSettings(state)).mcp_config as Record<string, unknown>;
 
 /** `POST /api/settings/mcp/{key}` (201): 409 when the server exists. */
 export async function createMcpServer(state: DomainState, key: string, server: Record<string, unknown>) {
@@ -177,7 +209,10 @@ export async function deleteMcpServer(state: DomainState, key: string) {
   return updateAgentSettings(state, { agent_settings_diff: { mcp_config: { [key]: null } } }, []);
 }
 
-const badSecretName = () => unprocessable('Invalid secret name format. Must start with a letter, contain only letters, numbers, and underscores, and be 1-64 characters long.');
+const badSecretName = () =>
+  unprocessable(
+    'Invalid secret name format. Must start with a letter, contain only letters, numbers, and underscores, and be 1-64 characters long.',
+  );
 
 /** `GET /api/settings/secrets`: names and descriptions. */
 export function listAgentSecrets(state: DomainState) {
@@ -185,7 +220,10 @@ export function listAgentSecrets(state: DomainState) {
 }
 
 /** `PUT /api/settings/secrets`: creates or replaces a secret (its value is never answered). */
-export async function upsertAgentSecret(state: DomainState, secret: { name: string; value: string; description?: string | null | undefined }) {
+export async function upsertAgentSecret(
+  state: DomainState,
+  secret: { name: string; value: string; description?: string | null | undefined },
+) {
   if (!SECRET_NAME.test(secret.name)) return badSecretName();
   const description = secret.description ?? null;
   const others = state.store.customSecrets.filter((s) => s.name !== secret.name);
@@ -234,7 +272,14 @@ export async function seedDefaultProfile(state: DomainState): Promise<void> {
   }
   await state.store.setSettings({
     ...current,
-    llm_profiles: { ...current.llm_profiles, [SEED_PROFILE_NAME]: current.llm_profiles[SEED_PROFILE_NAME] ?? { model: current.llm_model, base_url: current.llm_base_url, api_key: current.llm_api_key } },
+    llm_profiles: {
+      ...current.llm_profiles,
+      [SEED_PROFILE_NAME]: current.llm_profiles[SEED_PROFILE_NAME] ?? {
+        model: current.llm_model,
+        base_url: current.llm_base_url,
+        api_key: current.llm_api_key,
+      },
+    },
     active_llm_profile: current.active_llm_profile ?? SEED_PROFILE_NAME,
   });
 }

@@ -9,15 +9,41 @@
 import type { DomainState } from '../store/state.js';
 
 /** A saved workspace (`WorkspaceItem`). */
-export interface WorkspaceItem { id: string; name: string; path: string; parentPath?: string | null | undefined }
+export interface WorkspaceItem {
+  id: string;
+  name: string;
+  path: string;
+  parentPath?: string | null | undefined;
+}
 /** A saved workspace parent (`WorkspaceParentItem`). */
-export interface WorkspaceParentItem { id: string; name: string; path: string }
+export interface WorkspaceParentItem {
+  id: string;
+  name: string;
+  path: string;
+}
 /** An agent profile (`AgentProfile`, stored as given; `id` and `revision` the server's). */
-export interface AgentProfileRecord { id: string; name: string; revision: number; agent_kind: string; llm_profile_ref: string | null; mcp_server_refs: string[] | null; config: Record<string, unknown> }
+export interface AgentProfileRecord {
+  id: string;
+  name: string;
+  revision: number;
+  agent_kind: string;
+  llm_profile_ref: string | null;
+  mcp_server_refs: string[] | null;
+  config: Record<string, unknown>;
+}
 /** A bash event: a command, its output, or an error (`BashEventBase`). */
 export type BashEvent =
   | { kind: 'BashCommand'; id: string; timestamp: string; command: string; cwd: string | null; timeout: number }
-  | { kind: 'BashOutput'; id: string; timestamp: string; command_id: string; order: number; exit_code: number | null; stdout: string | null; stderr: string | null }
+  | {
+      kind: 'BashOutput';
+      id: string;
+      timestamp: string;
+      command_id: string;
+      order: number;
+      exit_code: number | null;
+      stdout: string | null;
+      stderr: string | null;
+    }
   | { kind: 'BashError'; id: string; timestamp: string; code: string; detail: string };
 
 /** The world of one state. */
@@ -43,7 +69,18 @@ export interface AgentWorld {
 /** The home of the agent server's user. */
 export const HOME = '/home/openhands';
 /** The directories a fresh host has. */
-const HOST_DIRECTORIES = ['/', '/home', HOME, `${HOME}/workspace`, `${HOME}/projects`, `${HOME}/projects/todo-app`, `${HOME}/projects/api-server`, `${HOME}/.cache`, '/tmp', '/workspace'];
+const HOST_DIRECTORIES = [
+  '/',
+  '/home',
+  HOME,
+  `${HOME}/workspace`,
+  `${HOME}/projects`,
+  `${HOME}/projects/todo-app`,
+  `${HOME}/projects/api-server`,
+  `${HOME}/.cache`,
+  '/tmp',
+  '/workspace',
+];
 
 const worlds = new WeakMap<DomainState, AgentWorld>();
 
@@ -52,9 +89,20 @@ export function worldOf(state: DomainState): AgentWorld {
   let world = worlds.get(state);
   if (!world) {
     world = {
-      misc_settings: {}, active_agent_profile_id: null, agentProfiles: new Map(), workspaces: [], parents: [],
-      directories: new Set(HOST_DIRECTORIES), skills: new Map([['github', true], ['docker', true]]), plugins: new Map([['code-review', true]]),
-      bash: [], pendingBash: [], bashListeners: new Set(),
+      misc_settings: {},
+      active_agent_profile_id: null,
+      agentProfiles: new Map(),
+      workspaces: [],
+      parents: [],
+      directories: new Set(HOST_DIRECTORIES),
+      skills: new Map([
+        ['github', true],
+        ['docker', true],
+      ]),
+      plugins: new Map([['code-review', true]]),
+      bash: [],
+      pendingBash: [],
+      bashListeners: new Set(),
     };
     worlds.set(state, world);
   }

@@ -34,7 +34,8 @@ export function conversationFor(state: DomainState, id: string, key: string | nu
   const holder = keyHolder(state, key);
   const uuid = toHyphenatedUuid(id);
   const conversation = uuid ? state.store.conversations.get(uuid) : undefined;
-  if (holder.kind !== 'running' || !conversation || conversation.version !== 'V1' || conversation.sandbox_id !== holder.sandbox.id) return refuse('not_found', 'Not Found');
+  if (holder.kind !== 'running' || !conversation || conversation.version !== 'V1' || conversation.sandbox_id !== holder.sandbox.id)
+    return refuse('not_found', 'Not Found');
   return conversation;
 }
 
@@ -56,13 +57,18 @@ function matches(event: AgentEvent, filters: EventFilters): boolean {
 }
 
 /** Whether a search has filters besides paging (then each event is looked at). */
-const filtered = (filters: EventFilters) => Boolean(filters.kind || filters.source || filters.body || filters.timestamp__gte || filters.timestamp__lt);
+const filtered = (filters: EventFilters) =>
+  Boolean(filters.kind || filters.source || filters.body || filters.timestamp__gte || filters.timestamp__lt);
 
 /**
  * `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id
  * of the first event of the page. Without filters a page costs its own size, whatever the log holds.
  */
-export function searchEvents(state: DomainState, conversation: ConversationRecord, filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number }): { items: AgentEvent[]; next_page_id: string | null } {
+export function searchEvents(
+  state: DomainState,
+  conversation: ConversationRecord,
+  filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number },
+): { items: AgentEvent[]; next_page_id: string | null } {
   const ids = state.store.eventIdsOf(conversation.id);
   const event = (id: string) => state.store.events.get(id)!.event as AgentEvent;
   const descending = filters.sort_order === 'TIMESTAMP_DESC';
@@ -82,7 +88,12 @@ export function searchEvents(state: DomainState, conversation: ConversationRecor
   }
   let events = ids.map(event).filter((e) => matches(e, filters));
   if (descending) events = events.reverse();
-  const start = filters.page_id ? Math.max(0, events.findIndex((e) => e.id === filters.page_id)) : 0;
+  const start = filters.page_id
+    ? Math.max(
+        0,
+        events.findIndex((e) => e.id === filters.page_id),
+      )
+    : 0;
   const items = events.slice(start, start + filters.limit);
   return { items, next_page_id: events[start + filters.limit]?.id ?? null };
 }
@@ -112,8 +123,6 @@ export async function sendToAgent(state: DomainState, conversation: Conversation
   await deliverMessage(state, conversation, text, run);
 }
 
-
-
 /** The agent's execution status as the socket's `full_state` gives it. */
 export function executionStatusOf(conversation: ConversationRecord): string {
   return agentStatus(conversation) ?? (conversation.agent_turns > 0 ? 'finished' : 'idle');
@@ -126,7 +135,8 @@ export function executionStatusOf(conversation: ConversationRecord): string {
 export function workspaceFor(state: DomainState, key: string | null, path: string): ReadyContext | Refusal {
   const holder = keyHolder(state, key);
   if (holder.kind !== 'running') return refuse('not_found', 'Not Found');
-  const contexts = state.store.conversations.all()
+  const contexts = state.store.conversations
+    .all()
     .filter((c) => c.version === 'V1' && c.sandbox_id === holder.sandbox.id)
     .map((c) => agentServerContext(state, c.id))
     .filter((c): c is ReadyContext => c.kind === 'ready');
@@ -136,7 +146,6 @@ export function workspaceFor(state: DomainState, key: string | null, path: strin
 
 /** How the agent server orders a conversation search (`ConversationSortOrder`). */
 export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
-
 
 /**
  * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
@@ -151,7 +160,11 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
     agent: {
       kind: 'Agent',
       llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
-      tools: [{ name: 'terminal', params: {} }, { name: 'file_editor', params: {} }, { name: 'task_tracker', params: {} }],
+      tools: [
+        { name: 'terminal', params: {} },
+        { name: 'file_editor', params: {} },
+        { name: 'task_tracker', params: {} },
+      ],
       mcp_config: {},
       include_default_tools: ['FinishTool', 'ThinkTool'],
     },
@@ -174,6 +187,3 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
     updated_at: conversation.updated_at,
   };
 }
-
-
-

@@ -32,15 +32,31 @@ const RESUME_MESSAGE = 'Continue working towards the goal where you left off.';
 /** The agent host's part of a conversation, with its defaults. */
 export function hostState(conversation: ConversationRecord): AgentHostState {
   return {
-    created_here: false, agent_kind: 'Agent', max_iterations: 500, stuck_detection: true, security_analyzer: null, secret_names: [],
-    leaf_event_id: null, forked_from_conversation_id: null, forked_from_event_id: null, acp_model: null, goal: null,
+    created_here: false,
+    agent_kind: 'Agent',
+    max_iterations: 500,
+    stuck_detection: true,
+    security_analyzer: null,
+    secret_names: [],
+    leaf_event_id: null,
+    forked_from_conversation_id: null,
+    forked_from_event_id: null,
+    acp_model: null,
+    goal: null,
     ...conversation.agent_host,
   };
 }
 
 /** Changes the agent host's part of a conversation. */
-async function setHostState(state: DomainState, conversation: ConversationRecord, changes: Partial<AgentHostState>): Promise<ConversationRecord> {
-  return state.store.conversations.update(conversation.id, { agent_host: { ...hostState(conversation), ...changes }, updated_at: state.stamp() });
+async function setHostState(
+  state: DomainState,
+  conversation: ConversationRecord,
+  changes: Partial<AgentHostState>,
+): Promise<ConversationRecord> {
+  return state.store.conversations.update(conversation.id, {
+    agent_host: { ...hostState(conversation), ...changes },
+    updated_at: state.stamp(),
+  });
 }
 
 /** The conversation as its agent server describes it (`ConversationInfo`), with what the host keeps: workspace, analyzer, secret names (never values), tags, fork origin, HEAD. */
@@ -58,7 +74,9 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     max_iterations: host.max_iterations,
     stuck_detection: host.stuck_detection,
     security_analyzer: host.security_analyzer,
-    secret_registry: { secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])) },
+    secret_registry: {
+      secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
+    },
     last_user_message_id: userMessages.at(-1) ?? null,
     leaf_event_id: host.leaf_event_id,
     forked_from_conversation_id: host.forked_from_conversation_id,
@@ -71,7 +89,8 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
 }
 
 /** The secret names of a request's `secrets` (their values are never kept). */
-const secretNames = (secrets: Record<string, unknown>, known: readonly string[] = []) => [...new Set([...known, ...Object.keys(secrets)])].sort();
+const secretNames = (secrets: Record<string, unknown>, known: readonly string[] = []) =>
+  [...new Set([...known, ...Object.keys(secrets)])].sort();
 
 /**
  * `POST /api/conversations` (`start_conversation`): a new conversation on the host, its log
@@ -79,11 +98,16 @@ const secretNames = (secrets: Record<string, unknown>, known: readonly string[] 
  * the host already holds answers that conversation (200, not 201); an unknown parent is a 422;
  * an agent profile the host does not hold (by id) is a 404 (`ProfileNotFound`); one it holds is used.
  */
-export async function startHostConversation(state: DomainState, host: AgentHost, request: StartConversationRequest): Promise<{ info: AgentConversationInfo; created: boolean } | Refusal> {
+export async function startHostConversation(
+  state: DomainState,
+  host: AgentHost,
+  request: StartConversationRequest,
+): Promise<{ info: AgentConversationInfo; created: boolean } | Refusal> {
   const id = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.newConversationId();
   const existing = state.store.conversations.get(id);
   if (existing) {
-    if (existing.version === 'V1' && hostedConversations(state, host).some((c) => c.id === id)) return { info: hostConversationInfo(state, existing), created: false };
+    if (existing.version === 'V1' && hostedConversations(state, host).some((c) => c.id === id))
+      return { info: hostConversationInfo(state, existing), created: false };
     return refuse('conflict', `Conversation already exists: ${toHex(id)}`);
   }
   const parentId = request.parent_conversation_id ? toHyphenatedUuid(request.parent_conversation_id)! : null;
@@ -92,25 +116,42 @@ export async function startHostConversation(state: DomainState, host: AgentHost,
     return new Refusal('invalid', detail, { body: { detail } });
   }
   // An agent profile is found by its id among the host's saved ones (`agent_profiles_router.py`); its LLM, if it names one, is the conversation's.
-  const profile = request.agent_profile_id ? [...worldOf(state).agentProfiles.values()].find((p) => p.id === request.agent_profile_id) : undefined;
+  const profile = request.agent_profile_id
+    ? [...worldOf(state).agentProfiles.values()].find((p) => p.id === request.agent_profile_id)
+    : undefined;
   if (request.agent_profile_id && !profile) return refuse('not_found', `Agent profile '${request.agent_profile_id}' not found`);
   state.store.budget.assertRoom(2, 4096);
-  const sandbox = parentId ? state.store.sandboxes.get(state.store.conversations.get(parentId)!.sandbox_id)! : await sandboxForNewConversation(state, host);
+  const sandbox = parentId
+    ? state.store.sandboxes.get(state.store.conversations.get(parentId)!.sandbox_id)!
+    : await sandboxForNewConversation(state, host);
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
   const record = await state.store.conversations.insert({
-    id, version: 'V1', sandbox_id: sandbox.id, created_by_user_id: state.options.userId, title: null,
-    llm_model: agent.llm?.model ?? (profile?.config.llm as { model?: string } | undefined)?.model ?? null, parent_conversation_id: parentId, tags: request.tags,
-    has_initial_message: Boolean(request.initial_message?.content.length), agent_turns: 0, messages: [],
+    id,
+    version: 'V1',
+    sandbox_id: sandbox.id,
+    created_by_user_id: state.options.userId,
+    title: null,
+    llm_model: agent.llm?.model ?? (profile?.config.llm as { model?: string } | undefined)?.model ?? null,
+    parent_conversation_id: parentId,
+    tags: request.tags,
+    has_initial_message: Boolean(request.initial_message?.content.length),
+    agent_turns: 0,
+    messages: [],
     agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
     agent_stream: agent.llm?.stream === true ? true : undefined,
     agent_host: {
       ...hostState({ agent_host: undefined } as ConversationRecord),
-      created_here: true, agent_kind: agent.kind, working_dir: request.workspace.working_dir,
-      max_iterations: request.max_iterations, stuck_detection: request.stuck_detection,
-      security_analyzer: request.security_analyzer ?? null, secret_names: secretNames(request.secrets),
+      created_here: true,
+      agent_kind: agent.kind,
+      working_dir: request.workspace.working_dir,
+      max_iterations: request.max_iterations,
+      stuck_detection: request.stuck_detection,
+      security_analyzer: request.security_analyzer ?? null,
+      secret_names: secretNames(request.secrets),
     },
-    created_at: now, updated_at: now,
+    created_at: now,
+    updated_at: now,
   });
   if (parentId) state.store.linkChild(parentId, id);
   await publishEvent(state, id, SYSTEM_PROMPT);
@@ -125,7 +166,11 @@ export async function startHostConversation(state: DomainState, host: AgentHost,
 export type HostSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
 
 /** `GET /api/conversations/search`: the host's conversations by status, in order, a page from `page_id` (a conversation's hex id). */
-export function searchHostConversations(state: DomainState, host: AgentHost, query: { status?: string | undefined; sort_order: HostSortOrder; page_id?: string | undefined; limit: number }): { items: AgentConversationInfo[]; next_page_id: string | null } {
+export function searchHostConversations(
+  state: DomainState,
+  host: AgentHost,
+  query: { status?: string | undefined; sort_order: HostSortOrder; page_id?: string | undefined; limit: number },
+): { items: AgentConversationInfo[]; next_page_id: string | null } {
   const field = query.sort_order.startsWith('CREATED_AT') ? 'created_at' : 'updated_at';
   const descending = query.sort_order.endsWith('_DESC');
   const records = hostedConversations(state, host)
@@ -133,7 +178,10 @@ export function searchHostConversations(state: DomainState, host: AgentHost, que
     .sort((a, b) => (descending ? -1 : 1) * (a[field].localeCompare(b[field]) || a.id.localeCompare(b.id)));
   const start = Math.max(0, query.page_id ? records.findIndex((c) => toHex(c.id) === toHex(query.page_id!)) : 0);
   const next = records[start + query.limit];
-  return { items: records.slice(start, start + query.limit).map((c) => hostConversationInfo(state, c)), next_page_id: next ? toHex(next.id) : null };
+  return {
+    items: records.slice(start, start + query.limit).map((c) => hostConversationInfo(state, c)),
+    next_page_id: next ? toHex(next.id) : null,
+  };
 }
 
 /** `GET /api/conversations/count`. */
@@ -151,7 +199,11 @@ export function batchGetHostConversations(state: DomainState, host: AgentHost, i
 }
 
 /** `PATCH /api/conversations/{id}` (`update_conversation`): the title (trimmed) and tags given; `false` for one the host does not hold (answered `{"success": false}`). */
-export async function updateHostConversation(state: DomainState, conversation: ConversationRecord | null, patch: { title?: string | null | undefined; tags?: Record<string, string> | null | undefined }): Promise<boolean> {
+export async function updateHostConversation(
+  state: DomainState,
+  conversation: ConversationRecord | null,
+  patch: { title?: string | null | undefined; tags?: Record<string, string> | null | undefined },
+): Promise<boolean> {
   if (!conversation) return false;
   const changes: Partial<ConversationRecord> = { updated_at: state.stamp() };
   if (patch.title !== undefined && patch.title !== null) changes.title = patch.title.trim();
@@ -174,7 +226,11 @@ export function deleteHostConversation(state: DomainState, conversation: Convers
 async function pauseWith(state: DomainState, conversation: ConversationRecord, kind: 'PauseEvent' | 'InterruptEvent'): Promise<void> {
   await publishEvent(state, conversation.id, { kind, source: 'user' });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'paused'));
-  await state.store.conversations.update(conversation.id, { agent_status: 'paused', agent_paused_at: formatDateTime(state.clock.now()), updated_at: state.stamp() });
+  await state.store.conversations.update(conversation.id, {
+    agent_status: 'paused',
+    agent_paused_at: formatDateTime(state.clock.now()),
+    updated_at: state.stamp(),
+  });
   state.activeRuns.delete(conversation.id);
 }
 
@@ -202,24 +258,42 @@ export async function interruptHostConversation(state: DomainState, conversation
  * are worked on; a paused run goes on; a paused conversation with nothing to do is what it was.
  */
 export async function runHostConversation(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
-  if (executionStatusOf(conversation) === 'running') return refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
+  if (executionStatusOf(conversation) === 'running')
+    return refuse('conflict', 'Conversation already running. Wait for completion or pause first.');
   if (await runOnWaitingMessages(state, conversation)) return null;
   if (conversation.agent_status === 'paused') {
     if (conversation.agent_steps_done !== undefined && conversation.agent_steps_done < runStepsTotal(conversation)) {
       await runAgent(state, conversation);
       return null;
     }
-    const resumed = await state.store.conversations.update(conversation.id, { agent_status: undefined, agent_paused_at: undefined, updated_at: state.stamp() });
+    const resumed = await state.store.conversations.update(conversation.id, {
+      agent_status: undefined,
+      agent_paused_at: undefined,
+      updated_at: state.stamp(),
+    });
     await publishEvent(state, conversation.id, stateUpdate('execution_status', executionStatusOf(resumed)));
   }
   return null;
 }
 
 /** A goal's status as the loop publishes it (`ConversationStateUpdateEvent` key `goal`). */
-async function publishGoal(state: DomainState, conversation: ConversationRecord, goal: NonNullable<AgentHostState['goal']>): Promise<ConversationRecord> {
-  await publishEvent(state, conversation.id, stateUpdate('goal', {
-    active: goal.status === 'running', status: goal.status, iteration: goal.iteration, max_iterations: goal.max_iterations, objective: goal.objective, verdict: null,
-  }));
+async function publishGoal(
+  state: DomainState,
+  conversation: ConversationRecord,
+  goal: NonNullable<AgentHostState['goal']>,
+): Promise<ConversationRecord> {
+  await publishEvent(
+    state,
+    conversation.id,
+    stateUpdate('goal', {
+      active: goal.status === 'running',
+      status: goal.status,
+      iteration: goal.iteration,
+      max_iterations: goal.max_iterations,
+      objective: goal.objective,
+      verdict: null,
+    }),
+  );
   return setHostState(state, conversation, { goal });
 }
 
@@ -231,7 +305,12 @@ async function settleGoal(state: DomainState, conversation: ConversationRecord):
 }
 
 /** `POST .../goal` (`start_goal_loop`): the objective is sent and the agent runs on it; 409 while it runs, 400 for an empty objective. */
-export async function startGoal(state: DomainState, conversation: ConversationRecord, objective: string, maxIterations: number): Promise<Refusal | null> {
+export async function startGoal(
+  state: DomainState,
+  conversation: ConversationRecord,
+  objective: string,
+  maxIterations: number,
+): Promise<Refusal | null> {
   if (objective.trim() === '') return refuse('bad_request', 'objective must not be empty');
   const current = await settleGoal(state, conversation);
   if (executionStatusOf(current) === 'running' || hostState(current).goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
@@ -268,7 +347,8 @@ export function agentFinalResponse(state: DomainState, conversation: Conversatio
     const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
     const action = event.action as { kind?: string; message?: string } | undefined;
     if (event.kind === 'ActionEvent' && action?.kind === 'FinishAction') return action.message ?? '';
-    if (event.kind === 'MessageEvent' && event.source === 'agent') return contentText((event.llm_message as { content?: unknown } | undefined)?.content);
+    if (event.kind === 'MessageEvent' && event.source === 'agent')
+      return contentText((event.llm_message as { content?: unknown } | undefined)?.content);
   }
   return '';
 }
@@ -284,11 +364,17 @@ export async function condense(state: DomainState, conversation: ConversationRec
   const ids = state.store.eventIdsOf(conversation.id);
   const events = ids.map((id) => state.store.events.get(id)!.event as AgentEvent);
   const lastUser = events.map((e) => e.kind === 'MessageEvent' && e.source === 'user').lastIndexOf(true);
-  const forgotten = events.slice(1, Math.max(1, lastUser)).filter((e) => e.kind !== 'ConversationStateUpdateEvent').map((e) => e.id);
+  const forgotten = events
+    .slice(1, Math.max(1, lastUser))
+    .filter((e) => e.kind !== 'ConversationStateUpdateEvent')
+    .map((e) => e.id);
   await publishEvent(state, conversation.id, {
-    kind: 'Condensation', source: 'environment', forgotten_event_ids: forgotten,
+    kind: 'Condensation',
+    source: 'environment',
+    forgotten_event_ids: forgotten,
     summary: `The user asked for ${conversation.messages.length} thing(s); the agent worked on ${conversation.agent_turns} turn(s).`,
-    summary_offset: 1, llm_response_id: `condense_${toHex(state.random.uuid())}`,
+    summary_offset: 1,
+    llm_response_id: `condense_${toHex(state.random.uuid())}`,
   });
 }
 
@@ -297,7 +383,17 @@ export async function condense(state: DomainState, conversation: ConversationRec
  * history (up to `from_event_id`, its HEAD then), each copied event naming the one before it as its
  * `parent_id`; it starts `idle`. 409 for an id in use, 404 for an unknown `from_event_id`.
  */
-export async function forkConversation(state: DomainState, source: ConversationRecord, request: { id?: string | null | undefined; title?: string | null | undefined; tags?: Record<string, string> | null | undefined; reset_metrics: boolean; from_event_id?: string | null | undefined }): Promise<AgentConversationInfo | Refusal> {
+export async function forkConversation(
+  state: DomainState,
+  source: ConversationRecord,
+  request: {
+    id?: string | null | undefined;
+    title?: string | null | undefined;
+    tags?: Record<string, string> | null | undefined;
+    reset_metrics: boolean;
+    from_event_id?: string | null | undefined;
+  },
+): Promise<AgentConversationInfo | Refusal> {
   const id = request.id ? toHyphenatedUuid(request.id)! : state.newConversationId();
   if (state.store.conversations.get(id)) return refuse('conflict', `Conversation with id ${toHex(id)} already exists`);
   const ids = state.store.eventIdsOf(source.id);
@@ -311,10 +407,24 @@ export async function forkConversation(state: DomainState, source: ConversationR
   const now = state.stamp();
   const host = hostState(source);
   const fork = await state.store.conversations.insert({
-    ...source, id, title: request.title ?? null, tags: request.tags ?? source.tags, parent_conversation_id: null,
-    agent_steps_done: source.agent_steps_done === undefined ? undefined : runStepsTotal(source), agent_status: source.agent_turns > 0 ? 'idle' : undefined, agent_paused_at: undefined,
-    agent_host: { ...host, created_here: true, goal: null, forked_from_conversation_id: source.id, forked_from_event_id: request.from_event_id ?? null, leaf_event_id: null },
-    created_at: now, updated_at: now,
+    ...source,
+    id,
+    title: request.title ?? null,
+    tags: request.tags ?? source.tags,
+    parent_conversation_id: null,
+    agent_steps_done: source.agent_steps_done === undefined ? undefined : runStepsTotal(source),
+    agent_status: source.agent_turns > 0 ? 'idle' : undefined,
+    agent_paused_at: undefined,
+    agent_host: {
+      ...host,
+      created_here: true,
+      goal: null,
+      forked_from_conversation_id: source.id,
+      forked_from_event_id: request.from_event_id ?? null,
+      leaf_event_id: null,
+    },
+    created_at: now,
+    updated_at: now,
   });
   const renamed = new Map<string, string>();
   let previous: string | null = null;
@@ -332,8 +442,13 @@ export async function forkConversation(state: DomainState, source: ConversationR
 }
 
 /** `POST .../navigate` (`navigate_conversation`): HEAD moves to an event of the conversation (`null`: the empty tree); 404 for an unknown event. */
-export async function navigateConversation(state: DomainState, conversation: ConversationRecord, eventId: string | null): Promise<AgentConversationInfo | Refusal> {
-  if (eventId !== null && state.store.events.get(eventId)?.conversation_id !== conversation.id) return refuse('not_found', `Unknown event_id: ${eventId}`);
+export async function navigateConversation(
+  state: DomainState,
+  conversation: ConversationRecord,
+  eventId: string | null,
+): Promise<AgentConversationInfo | Refusal> {
+  if (eventId !== null && state.store.events.get(eventId)?.conversation_id !== conversation.id)
+    return refuse('not_found', `Unknown event_id: ${eventId}`);
   return hostConversationInfo(state, await setHostState(state, conversation, { leaf_event_id: eventId }));
 }
 
@@ -351,7 +466,11 @@ export async function updateSecrets(state: DomainState, conversation: Conversati
 }
 
 /** `POST .../security_analyzer` (`set_security_analyzer`): kept and published (`null` removes it). */
-export async function setSecurityAnalyzer(state: DomainState, conversation: ConversationRecord, analyzer: Record<string, unknown> | null): Promise<void> {
+export async function setSecurityAnalyzer(
+  state: DomainState,
+  conversation: ConversationRecord,
+  analyzer: Record<string, unknown> | null,
+): Promise<void> {
   const updated = await setHostState(state, conversation, { security_analyzer: analyzer });
   await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
 }
@@ -371,7 +490,8 @@ export async function switchProfile(state: DomainState, conversation: Conversati
 
 /** `POST .../switch_acp_model` (`switch_acp_model`): only an ACP agent switches models (400 otherwise). */
 export async function switchAcpModel(state: DomainState, conversation: ConversationRecord, model: string): Promise<Refusal | null> {
-  if (hostState(conversation).agent_kind !== 'ACPAgent') return refuse('bad_request', 'switch_acp_model is only supported for ACP conversations.');
+  if (hostState(conversation).agent_kind !== 'ACPAgent')
+    return refuse('bad_request', 'switch_acp_model is only supported for ACP conversations.');
   await setHostState(state, conversation, { acp_model: model });
   return null;
 }
@@ -388,5 +508,3 @@ export async function trajectoryZip(state: DomainState, conversation: Conversati
   });
   return zipArchive(files, state.clock.now());
 }
-
-

@@ -30,15 +30,25 @@ export function turnChange(context: RunContext): { path: string; before: string 
 }
 
 function listing(files: Record<string, string>): string {
-  return Object.keys(files).sort().map((path) => `${String(files[path]!.length).padStart(6)} ${path}`).join('\n');
+  return Object.keys(files)
+    .sort()
+    .map((path) => `${String(files[path]!.length).padStart(6)} ${path}`)
+    .join('\n');
 }
 
 /** The turn's file edit as a `FileEditorAction` (create or str_replace), called with `callId`. */
 export function editAction(c: RunContext, callId: string): EventFields {
   const change = turnChange(c);
-  const action = change.before === undefined
-    ? { kind: 'FileEditorAction', command: 'create', path: `${c.projectDir}/${change.path}`, file_text: change.after ?? '' }
-    : { kind: 'FileEditorAction', command: 'str_replace', path: `${c.projectDir}/${change.path}`, old_str: change.before, new_str: change.after ?? '' };
+  const action =
+    change.before === undefined
+      ? { kind: 'FileEditorAction', command: 'create', path: `${c.projectDir}/${change.path}`, file_text: change.after ?? '' }
+      : {
+          kind: 'FileEditorAction',
+          command: 'str_replace',
+          path: `${c.projectDir}/${change.path}`,
+          old_str: change.before,
+          new_str: change.after ?? '',
+        };
   return events.action('file_editor', callId, action, `I will update ${change.path}.`, action);
 }
 
@@ -47,9 +57,14 @@ export function editObservation(c: RunContext, callId: string, actionId: string 
   const change = turnChange(c);
   const path = `${c.projectDir}/${change.path}`;
   return events.observation('file_editor', callId, actionId, {
-    kind: 'FileEditorObservation', content: text(change.before === undefined ? `File created successfully at: ${path}` : `The file ${path} has been edited.`),
-    is_error: false, command: change.before === undefined ? 'create' : 'str_replace', path, prev_exist: change.before !== undefined,
-    ...(change.before !== undefined ? { old_content: change.before } : {}), new_content: change.after ?? '',
+    kind: 'FileEditorObservation',
+    content: text(change.before === undefined ? `File created successfully at: ${path}` : `The file ${path} has been edited.`),
+    is_error: false,
+    command: change.before === undefined ? 'create' : 'str_replace',
+    path,
+    prev_exist: change.before !== undefined,
+    ...(change.before !== undefined ? { old_content: change.before } : {}),
+    new_content: change.after ?? '',
   });
 }
 
@@ -58,15 +73,36 @@ export const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
   { at: 0, event: () => events.stateUpdate('execution_status', 'running') },
   {
     at: 0.2,
-    event: (c) => events.action('terminal', c.callId(1), { kind: 'TerminalAction', command: 'git ls-files | xargs wc -c', is_input: false, reset: false },
-      'Let me look at the files of the project first.', { command: 'git ls-files | xargs wc -c' }),
+    event: (c) =>
+      events.action(
+        'terminal',
+        c.callId(1),
+        { kind: 'TerminalAction', command: 'git ls-files | xargs wc -c', is_input: false, reset: false },
+        'Let me look at the files of the project first.',
+        { command: 'git ls-files | xargs wc -c' },
+      ),
   },
   {
     at: 0.4,
-    event: (c) => events.observation('terminal', c.callId(1), c.ids[1], {
-      kind: 'TerminalObservation', content: text(`${listing(c.before)}\n`), is_error: false, command: 'git ls-files | xargs wc -c', exit_code: 0, timeout: false,
-      metadata: { exit_code: 0, pid: -1, username: 'openhands', hostname: 'sandbox', working_dir: c.projectDir, py_interpreter_path: '/usr/bin/python3', prefix: '', suffix: '' },
-    }),
+    event: (c) =>
+      events.observation('terminal', c.callId(1), c.ids[1], {
+        kind: 'TerminalObservation',
+        content: text(`${listing(c.before)}\n`),
+        is_error: false,
+        command: 'git ls-files | xargs wc -c',
+        exit_code: 0,
+        timeout: false,
+        metadata: {
+          exit_code: 0,
+          pid: -1,
+          username: 'openhands',
+          hostname: 'sandbox',
+          working_dir: c.projectDir,
+          py_interpreter_path: '/usr/bin/python3',
+          prefix: '',
+          suffix: '',
+        },
+      }),
   },
   { at: 0.6, event: (c) => editAction(c, c.callId(3)) },
   { at: 0.8, event: (c) => editObservation(c, c.callId(3), c.ids[3]) },
@@ -75,10 +111,18 @@ export const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
 ]);
 
 /** A context to read what a step publishes without a conversation (its kind and inner kind). */
-export const PROBE_CONTEXT: RunContext = Object.freeze({ turn: 0, before: {}, after: { 'PLAN.md': '' }, projectDir: '', ids: [], callId: () => '' });
+export const PROBE_CONTEXT: RunContext = Object.freeze({
+  turn: 0,
+  before: {},
+  after: { 'PLAN.md': '' },
+  projectDir: '',
+  ids: [],
+  callId: () => '',
+});
 
 /** The step after which the built-in run's file edit is done: the one after its `FileEditorObservation`, read from the script. */
-export const DEFAULT_EDIT_AFTER = DEFAULT_SCRIPT.findIndex((step) => {
-  const event = step.event(PROBE_CONTEXT);
-  return event.kind === 'ObservationEvent' && event.observation.kind === 'FileEditorObservation';
-}) + 1;
+export const DEFAULT_EDIT_AFTER =
+  DEFAULT_SCRIPT.findIndex((step) => {
+    const event = step.event(PROBE_CONTEXT);
+    return event.kind === 'ObservationEvent' && event.observation.kind === 'FileEditorObservation';
+  }) + 1;

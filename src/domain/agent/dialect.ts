@@ -41,7 +41,11 @@ export function inDialect<T extends Record<string, unknown>>(fields: T, version:
     return typeof kind === 'string' && BEFORE_TERMINAL_RENAME[kind] ? { ...(inner as object), kind: BEFORE_TERMINAL_RENAME[kind] } : inner;
   };
   if (!('action' in fields) && !('observation' in fields)) return fields;
-  return { ...fields, ...('action' in fields ? { action: renamed(fields.action) } : {}), ...('observation' in fields ? { observation: renamed(fields.observation) } : {}) };
+  return {
+    ...fields,
+    ...('action' in fields ? { action: renamed(fields.action) } : {}),
+    ...('observation' in fields ? { observation: renamed(fields.observation) } : {}),
+  };
 }
 
 /**
@@ -50,5 +54,5 @@ export function inDialect<T extends Record<string, unknown>>(fields: T, version:
  * kindInDialect('TerminalAction', '1.1.0') // 'ExecuteBashAction'
  */
 export function kindInDialect(kind: string, version: string | undefined): string {
-  return speaksExecuteBash(version) ? BEFORE_TERMINAL_RENAME[kind] ?? kind : kind;
+  return speaksExecuteBash(version) ? (BEFORE_TERMINAL_RENAME[kind] ?? kind) : kind;
 }

@@ -42,16 +42,28 @@ function isDirectory(state: DomainState, sandbox: SandboxRecord, key: string, pa
   const context = workspaceFor(state, key, path);
   if (isRefusal(context)) return false;
   const project = context.workspace.projectDir;
-  return project === path || project.startsWith(prefix) || Object.keys(context.workspace.current).some((p) => `${project}/${p}`.startsWith(prefix));
+  return (
+    project === path ||
+    project.startsWith(prefix) ||
+    Object.keys(context.workspace.current).some((p) => `${project}/${p}`.startsWith(prefix))
+  );
 }
 
 /** `POST /api/file/upload`: the file is written at `path` (absolute), replacing what was there. */
-export async function uploadFile(state: DomainState, sandbox: SandboxRecord, key: string, path: string, bytes: Uint8Array): Promise<{ success: true } | Refusal> {
+export async function uploadFile(
+  state: DomainState,
+  sandbox: SandboxRecord,
+  key: string,
+  path: string,
+  bytes: Uint8Array,
+): Promise<{ success: true } | Refusal> {
   const target = absolute(path);
   if (target === null) return badRequest('Path must be absolute');
-  if (target === '/' || isDirectory(state, sandbox, key, target)) return refuse('internal', `Failed to upload file: [Errno 21] Is a directory: '${target}'`);
+  if (target === '/' || isDirectory(state, sandbox, key, target))
+    return refuse('internal', `Failed to upload file: [Errno 21] Is a directory: '${target}'`);
   const uploads = { ...(sandbox.uploaded_files ?? {}) };
-  if (!(target in uploads) && Object.keys(uploads).length >= MAX_UPLOADED_FILES) return refuse('storage_full', `A sandbox keeps at most ${MAX_UPLOADED_FILES} uploaded files`);
+  if (!(target in uploads) && Object.keys(uploads).length >= MAX_UPLOADED_FILES)
+    return refuse('storage_full', `A sandbox keeps at most ${MAX_UPLOADED_FILES} uploaded files`);
   uploads[target] = toBase64(bytes);
   await state.store.sandboxes.update(sandbox.id, { uploaded_files: uploads });
   return { success: true };

@@ -36,7 +36,8 @@ interface Recorded {
 }
 
 /** A recorded timestamp in epoch ms (naive ones are UTC, as the servers write them); `NaN` when there is none. */
-const recordedMs = (timestamp: string | undefined): number => (timestamp === undefined ? Number.NaN : Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(timestamp) ? timestamp : `${timestamp}Z`));
+const recordedMs = (timestamp: string | undefined): number =>
+  timestamp === undefined ? Number.NaN : Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(timestamp) ? timestamp : `${timestamp}Z`);
 
 const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
 
@@ -44,9 +45,23 @@ const str = (value: unknown, fallback = ''): string => (typeof value === 'string
 function v1Action(event: V0TrajectoryEvent): { tool: string; action: Record<string, unknown> } | null {
   const args = event.args ?? {};
   switch (event.action) {
-    case 'run': return { tool: 'terminal', action: { kind: 'TerminalAction', command: str(args.command), is_input: args.is_input === true || args.is_input === 'true', reset: false } };
-    case 'read': return { tool: 'file_editor', action: { kind: 'FileEditorAction', command: 'view', path: str(args.path) } };
-    case 'write': return { tool: 'file_editor', action: { kind: 'FileEditorAction', command: 'create', path: str(args.path), file_text: str(args.content) } };
+    case 'run':
+      return {
+        tool: 'terminal',
+        action: {
+          kind: 'TerminalAction',
+          command: str(args.command),
+          is_input: args.is_input === true || args.is_input === 'true',
+          reset: false,
+        },
+      };
+    case 'read':
+      return { tool: 'file_editor', action: { kind: 'FileEditorAction', command: 'view', path: str(args.path) } };
+    case 'write':
+      return {
+        tool: 'file_editor',
+        action: { kind: 'FileEditorAction', command: 'create', path: str(args.path), file_text: str(args.content) },
+      };
     case 'edit': {
       const command = str(args.command, 'create');
       const action: Record<string, unknown> = { kind: 'FileEditorAction', command, path: str(args.path) };
@@ -56,10 +71,14 @@ function v1Action(event: V0TrajectoryEvent): { tool: string; action: Record<stri
       if (typeof args.insert_line === 'number') action.insert_line = args.insert_line;
       return { tool: 'file_editor', action };
     }
-    case 'think': return { tool: 'think', action: { kind: 'ThinkAction', thought: str(args.thought) } };
-    case 'finish': return { tool: 'finish', action: { kind: 'FinishAction', message: str(args.final_thought) || str(event.message) } };
-    case 'browse': return { tool: 'browser_navigate', action: { kind: 'BrowserNavigateAction', url: str(args.url), new_tab: false } };
-    default: return null;
+    case 'think':
+      return { tool: 'think', action: { kind: 'ThinkAction', thought: str(args.thought) } };
+    case 'finish':
+      return { tool: 'finish', action: { kind: 'FinishAction', message: str(args.final_thought) || str(event.message) } };
+    case 'browse':
+      return { tool: 'browser_navigate', action: { kind: 'BrowserNavigateAction', url: str(args.url), new_tab: false } };
+    default:
+      return null;
   }
 }
 
@@ -70,18 +89,36 @@ function v1Observation(event: V0TrajectoryEvent, action: Record<string, unknown>
   switch (event.observation) {
     case 'run': {
       const metadata = (extras.metadata ?? {}) as { exit_code?: unknown };
-      const exitCode = typeof metadata.exit_code === 'number' ? metadata.exit_code : typeof extras.exit_code === 'number' ? extras.exit_code : 0;
-      return { kind: 'TerminalObservation', content, is_error: exitCode !== 0, command: str(extras.command, str(action.command)), exit_code: exitCode, timeout: false };
+      const exitCode =
+        typeof metadata.exit_code === 'number' ? metadata.exit_code : typeof extras.exit_code === 'number' ? extras.exit_code : 0;
+      return {
+        kind: 'TerminalObservation',
+        content,
+        is_error: exitCode !== 0,
+        command: str(extras.command, str(action.command)),
+        exit_code: exitCode,
+        timeout: false,
+      };
     }
-    case 'read': case 'write': case 'edit': return {
-      kind: 'FileEditorObservation', content, is_error: false, command: action.command, path: str(extras.path, str(action.path)),
-      prev_exist: extras.prev_exist === true,
-      ...(typeof extras.old_content === 'string' ? { old_content: extras.old_content } : {}),
-      ...(typeof extras.new_content === 'string' ? { new_content: extras.new_content } : {}),
-    };
-    case 'think': return { kind: 'ThinkObservation', content };
-    case 'browse': return { kind: 'BrowserObservation', content, is_error: false };
-    default: return null;
+    case 'read':
+    case 'write':
+    case 'edit':
+      return {
+        kind: 'FileEditorObservation',
+        content,
+        is_error: false,
+        command: action.command,
+        path: str(extras.path, str(action.path)),
+        prev_exist: extras.prev_exist === true,
+        ...(typeof extras.old_content === 'string' ? { old_content: extras.old_content } : {}),
+        ...(typeof extras.new_content === 'string' ? { new_content: extras.new_content } : {}),
+      };
+    case 'think':
+      return { kind: 'ThinkObservation', content };
+    case 'browse':
+      return { kind: 'BrowserObservation', content, is_error: false };
+    default:
+      return null;
   }
 }
 
@@ -93,7 +130,15 @@ export function fromTrajectory(trajectory: readonly V0TrajectoryEvent[], loc: re
   const kept = trajectory.filter((e) => e.source !== 'environment' && e.observation !== 'null');
   const first = kept[0];
   if (!first || first.action !== 'message' || first.source !== 'user') {
-    throw invalid([{ type: 'value_error', loc: [...loc], msg: 'Value error, the first event of a trajectory to replay must be the user\'s message (a `message` action from `user`)', input: first ?? null, ctx: { error: {} } }]);
+    throw invalid([
+      {
+        type: 'value_error',
+        loc: [...loc],
+        msg: "Value error, the first event of a trajectory to replay must be the user's message (a `message` action from `user`)",
+        input: first ?? null,
+        ctx: { error: {} },
+      },
+    ]);
   }
   const out: Recorded[] = [];
   const actions = new Map<number, { tool: string; action: Record<string, unknown>; key: string }>();
@@ -102,7 +147,16 @@ export function fromTrajectory(trajectory: readonly V0TrajectoryEvent[], loc: re
     if (event.action === 'message') {
       const role = event.source === 'user' ? 'user' : 'assistant';
       const body = str(event.args?.content, str(event.message));
-      out.push({ atMs, fields: () => ({ kind: 'MessageEvent', source: role === 'user' ? 'user' : 'agent', activated_skills: [], extended_content: [], llm_message: { role, content: text(body) } }) });
+      out.push({
+        atMs,
+        fields: () => ({
+          kind: 'MessageEvent',
+          source: role === 'user' ? 'user' : 'agent',
+          activated_skills: [],
+          extended_content: [],
+          llm_message: { role, content: text(body) },
+        }),
+      });
       // The agent server says it runs once the user's first message is in.
       if (index === 0) out.push({ atMs, fields: () => stateUpdate('execution_status', 'running') });
       return;
@@ -115,15 +169,32 @@ export function fromTrajectory(trajectory: readonly V0TrajectoryEvent[], loc: re
       if (event.id !== undefined) actions.set(event.id, { ...translated, key });
       const thought = str(event.args?.thought);
       out.push({
-        atMs, key,
+        atMs,
+        key,
         fields: () => ({
-          kind: 'ActionEvent', source: 'agent', thought: text(thought), action: translated.action, tool_name: translated.tool, tool_call_id: callId,
+          kind: 'ActionEvent',
+          source: 'agent',
+          thought: text(thought),
+          action: translated.action,
+          tool_name: translated.tool,
+          tool_call_id: callId,
           tool_call: { id: callId, name: translated.tool, arguments: JSON.stringify(translated.action), origin: 'completion' },
-          llm_response_id: `resp_${callId}`, security_risk: 'LOW',
+          llm_response_id: `resp_${callId}`,
+          security_risk: 'LOW',
         }),
       });
       if (event.action === 'finish') {
-        out.push({ atMs, fields: (idOf) => ({ kind: 'ObservationEvent', source: 'environment', tool_name: 'finish', tool_call_id: callId, action_id: idOf(key), observation: { kind: 'FinishObservation', content: text(str(translated.action.message)), is_error: false } }) });
+        out.push({
+          atMs,
+          fields: (idOf) => ({
+            kind: 'ObservationEvent',
+            source: 'environment',
+            tool_name: 'finish',
+            tool_call_id: callId,
+            action_id: idOf(key),
+            observation: { kind: 'FinishObservation', content: text(str(translated.action.message)), is_error: false },
+          }),
+        });
       }
       return;
     }
@@ -132,7 +203,17 @@ export function fromTrajectory(trajectory: readonly V0TrajectoryEvent[], loc: re
     const observation = v1Observation(event, answered.action);
     if (!observation) return;
     const callId = `call_replay_${kept.findIndex((e) => e.id === event.cause)}`;
-    out.push({ atMs, fields: (idOf) => ({ kind: 'ObservationEvent', source: 'environment', tool_name: answered.tool, tool_call_id: callId, action_id: idOf(answered.key), observation }) });
+    out.push({
+      atMs,
+      fields: (idOf) => ({
+        kind: 'ObservationEvent',
+        source: 'environment',
+        tool_name: answered.tool,
+        tool_call_id: callId,
+        action_id: idOf(answered.key),
+        observation,
+      }),
+    });
   });
   return out;
 }
@@ -145,7 +226,7 @@ export function fromEvents(events: readonly V1RecordedEvent[]): Recorded[] {
   const recordedIds = new Set(events.map((e) => e.id).filter((id): id is string => typeof id === 'string'));
   const remap = (value: unknown, idOf: (key: string) => string | undefined): unknown => {
     if (typeof value === 'string' && recordedIds.has(value)) return idOf(`v1:${value}`) ?? value;
-    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' && recordedIds.has(v) ? idOf(`v1:${v}`) ?? v : v));
+    if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' && recordedIds.has(v) ? (idOf(`v1:${v}`) ?? v) : v));
     return value;
   };
   return events
@@ -168,7 +249,12 @@ const FINAL_STATUSES = new Set(['finished', 'paused', 'error', 'stuck', 'idle', 
  * first divided by `speed`; at the end the agent's status is the last one recorded when final,
  * else `finished` (published when the log did not say so).
  */
-export async function replayOnConversation(state: DomainState, conversation: ConversationRecord, recorded: readonly Recorded[], speed: ReplaySpeed = 1): Promise<void> {
+export async function replayOnConversation(
+  state: DomainState,
+  conversation: ConversationRecord,
+  recorded: readonly Recorded[],
+  speed: ReplaySpeed = 1,
+): Promise<void> {
   const start = state.clock.now();
   const base = recorded.map((r) => r.atMs).find((ms) => Number.isFinite(ms)) ?? 0;
   const ids = new Map<string, string>();
@@ -180,16 +266,23 @@ export async function replayOnConversation(state: DomainState, conversation: Con
     const fields = r.fields(idOf);
     return { kind: 'event', dueMs: last, id: (r.key !== undefined ? ids.get(r.key) : undefined) ?? newEventId(state), fields };
   });
-  const statuses = items.flatMap((i) => (i.kind === 'event' && i.fields.kind === 'ConversationStateUpdateEvent' && i.fields.key === 'execution_status' ? [String(i.fields.value)] : []));
+  const statuses = items.flatMap((i) =>
+    i.kind === 'event' && i.fields.kind === 'ConversationStateUpdateEvent' && i.fields.key === 'execution_status'
+      ? [String(i.fields.value)]
+      : [],
+  );
   const final = statuses.at(-1);
   const ends = final !== undefined && FINAL_STATUSES.has(final) ? final : 'finished';
-  if (!statuses.includes('running')) items.unshift({ kind: 'event', dueMs: start, id: newEventId(state), fields: stateUpdate('execution_status', 'running') });
+  if (!statuses.includes('running'))
+    items.unshift({ kind: 'event', dueMs: start, id: newEventId(state), fields: stateUpdate('execution_status', 'running') });
   items.push({
-    kind: 'step', dueMs: last,
+    kind: 'step',
+    dueMs: last,
     run: async (now) => {
       if (ends !== final) await storeEvent(now, conversation.id, stateUpdate('execution_status', ends), last);
       const current = now.store.conversations.get(conversation.id);
-      if (current?.agent_status === 'running') await now.store.conversations.update(conversation.id, { agent_status: ends as ConversationRecord['agent_status'] });
+      if (current?.agent_status === 'running')
+        await now.store.conversations.update(conversation.id, { agent_status: ends as ConversationRecord['agent_status'] });
     },
   });
   await state.store.conversations.update(conversation.id, { agent_status: 'running', agent_turns: Math.max(conversation.agent_turns, 1) });
@@ -203,12 +296,28 @@ export function readReplayJson(replayJson: string): V0TrajectoryEvent[] {
   try {
     parsed = JSON.parse(replayJson);
   } catch (error) {
-    throw invalid([{ type: 'json_invalid', loc, msg: `JSON decode error: ${(error as Error).message}`, input: replayJson.slice(0, 200), ctx: { error: (error as Error).message } }]);
+    throw invalid([
+      {
+        type: 'json_invalid',
+        loc,
+        msg: `JSON decode error: ${(error as Error).message}`,
+        input: replayJson.slice(0, 200),
+        ctx: { error: (error as Error).message },
+      },
+    ]);
   }
   const result = V0Trajectory.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0]!;
-    throw invalid([{ type: 'value_error', loc: [...loc, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: `Value error, ${issue.message}`, input: null, ctx: { error: {} } }]);
+    throw invalid([
+      {
+        type: 'value_error',
+        loc: [...loc, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+        msg: `Value error, ${issue.message}`,
+        input: null,
+        ctx: { error: {} },
+      },
+    ]);
   }
   fromTrajectory(result.data, loc);
   return result.data;
@@ -219,7 +328,10 @@ export function readReplayJson(replayJson: string): V0TrajectoryEvent[] {
  * at once, its agent host publishing the recording. Throws a 422 `invalid` for a V0 trajectory
  * that does not start with the user's message.
  */
-export async function startReplay(state: DomainState, source: { trajectory?: readonly V0TrajectoryEvent[]; events?: readonly V1RecordedEvent[]; speed?: ReplaySpeed }): Promise<ReplayStarted> {
+export async function startReplay(
+  state: DomainState,
+  source: { trajectory?: readonly V0TrajectoryEvent[]; events?: readonly V1RecordedEvent[]; speed?: ReplaySpeed },
+): Promise<ReplayStarted> {
   const recorded = source.trajectory ? fromTrajectory(source.trajectory, ['body', 'trajectory']) : fromEvents(source.events ?? []);
   state.store.budget.assertRoom(2 + recorded.length, 4096);
   const created = await createSandbox(state, null);
@@ -227,10 +339,23 @@ export async function startReplay(state: DomainState, source: { trajectory?: rea
   const sandbox = await state.store.sandboxes.update(created.id, { status: 'RUNNING', status_changed_at: now });
   const id = state.newConversationId();
   const conversation = await state.store.conversations.insert({
-    id, version: 'V1', sandbox_id: sandbox.id, created_by_user_id: state.options.userId, title: null,
-    has_initial_message: true, agent_turns: 1, messages: [], created_at: now, updated_at: now,
+    id,
+    version: 'V1',
+    sandbox_id: sandbox.id,
+    created_by_user_id: state.options.userId,
+    title: null,
+    has_initial_message: true,
+    agent_turns: 1,
+    messages: [],
+    created_at: now,
+    updated_at: now,
   });
   await storeEvent(state, id, SYSTEM_PROMPT);
   await replayOnConversation(state, conversation, recorded, source.speed ?? 1);
-  return { app_conversation_id: toHex(id), conversation_id: toHex(id), conversation_url: conversationUrl(state, sandbox, id), session_api_key: sandbox.session_api_key };
+  return {
+    app_conversation_id: toHex(id),
+    conversation_id: toHex(id),
+    conversation_url: conversationUrl(state, sandbox, id),
+    session_api_key: sandbox.session_api_key,
+  };
 }

@@ -25,8 +25,12 @@ export { RUN_STEPS, SYSTEM_PROMPT, agentStatus, editedTurns, publishEvent, runSt
 
 /** The run steps of the script a conversation's current run follows. */
 function stepsOf(state: DomainState, conversation: ConversationRecord): readonly RunStep[] {
-  const script = conversation.agent_script === SHOWCASE_INDEX ? SHOWCASE_SCRIPT
-    : conversation.agent_script === undefined ? undefined : state.options.agentScripts?.[conversation.agent_script];
+  const script =
+    conversation.agent_script === SHOWCASE_INDEX
+      ? SHOWCASE_SCRIPT
+      : conversation.agent_script === undefined
+        ? undefined
+        : state.options.agentScripts?.[conversation.agent_script];
   return script ? compileScript(script).steps : DEFAULT_SCRIPT;
 }
 
@@ -51,10 +55,27 @@ const runStart = (conversation: ConversationRecord) => parseDateTime(conversatio
  * A user message to the agent: published as a user `MessageEvent`; with `run`, starts a run (a
  * run still going first publishes what is left of it, so one turn follows another).
  */
-export async function deliverMessage(state: DomainState, conversation: ConversationRecord, message: string, run: boolean, atMs = state.clock.now()): Promise<ConversationRecord> {
+export async function deliverMessage(
+  state: DomainState,
+  conversation: ConversationRecord,
+  message: string,
+  run: boolean,
+  atMs = state.clock.now(),
+): Promise<ConversationRecord> {
   let current = conversation;
   if (agentStatus(current) === 'running') current = await publishDueSteps(state, current, Number.POSITIVE_INFINITY);
-  await publishEvent(state, current.id, { kind: 'MessageEvent', source: 'user', activated_skills: [], extended_content: [], llm_message: { role: 'user', content: text(message) } }, atMs);
+  await publishEvent(
+    state,
+    current.id,
+    {
+      kind: 'MessageEvent',
+      source: 'user',
+      activated_skills: [],
+      extended_content: [],
+      llm_message: { role: 'user', content: text(message) },
+    },
+    atMs,
+  );
   const now = state.stamp(atMs);
   current = await state.store.conversations.update(current.id, {
     messages: [...current.messages, message],
@@ -72,8 +93,13 @@ export async function deliverMessage(state: DomainState, conversation: Conversat
 function runFields(state: DomainState, message: string, turns: number, now: string) {
   const script = scriptFor(state, message);
   return {
-    agent_turns: turns, agent_started_at: now, agent_steps_done: 0, agent_status: undefined,
-    agent_script: script?.index, agent_steps_total: script?.total, agent_edit_after: script?.editAfter,
+    agent_turns: turns,
+    agent_started_at: now,
+    agent_steps_done: 0,
+    agent_status: undefined,
+    agent_script: script?.index,
+    agent_steps_total: script?.total,
+    agent_edit_after: script?.editAfter,
   };
 }
 
@@ -83,12 +109,18 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
   const started = runStart(conversation);
   const runMs = state.options.timings.agentRunMs;
   const turn = conversation.agent_turns - 1;
-  const workingDir = state.store.sandboxSpecs.get(state.store.sandboxes.get(conversation.sandbox_id)?.sandbox_spec_id ?? '')?.working_dir ?? DEFAULT_WORKING_DIR;
+  const workingDir =
+    state.store.sandboxSpecs.get(state.store.sandboxes.get(conversation.sandbox_id)?.sandbox_spec_id ?? '')?.working_dir ??
+    DEFAULT_WORKING_DIR;
   const before = workspaceOf(conversation, turn, workingDir);
   const after = workspaceOf(conversation, turn + 1, workingDir);
   const ids = runEventIds(state, conversation);
   const context: RunContext = {
-    turn, before: before.current, after: after.current, projectDir: before.projectDir, ids,
+    turn,
+    before: before.current,
+    after: after.current,
+    projectDir: before.projectDir,
+    ids,
     callId: (step) => `call_${conversation.id.slice(0, 8)}_${turn}_${step}`,
   };
   const script = stepsOf(state, conversation);
@@ -103,9 +135,18 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
     done++;
     // Confirmation mode: an action is published, not run, until the client answers.
     if (conversation.agent_confirm && fields.kind === 'ActionEvent') {
-      await publishEvent(state, conversation.id, stateUpdate('execution_status', 'waiting_for_confirmation'), Math.min(nowMs, started + step.at * runMs));
+      await publishEvent(
+        state,
+        conversation.id,
+        stateUpdate('execution_status', 'waiting_for_confirmation'),
+        Math.min(nowMs, started + step.at * runMs),
+      );
       state.activeRuns.delete(conversation.id);
-      return state.store.conversations.update(conversation.id, { agent_steps_done: done, agent_status: 'waiting_for_confirmation', agent_paused_at: formatDateTime(Math.min(nowMs, started + step.at * runMs)) });
+      return state.store.conversations.update(conversation.id, {
+        agent_steps_done: done,
+        agent_status: 'waiting_for_confirmation',
+        agent_paused_at: formatDateTime(Math.min(nowMs, started + step.at * runMs)),
+      });
     }
   }
   if (done === conversation.agent_steps_done) return conversation;
@@ -152,7 +193,8 @@ export async function runAgent(state: DomainState, conversation: ConversationRec
   if (status !== 'paused' || conversation.agent_steps_done === undefined) return true;
   const pausedFor = state.clock.now() - parseDateTime(conversation.agent_paused_at ?? formatDateTime(state.clock.now()));
   const resumed = await state.store.conversations.update(conversation.id, {
-    agent_status: undefined, agent_paused_at: undefined,
+    agent_status: undefined,
+    agent_paused_at: undefined,
     agent_started_at: formatDateTime(runStart(conversation) + pausedFor),
   });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'running'));
@@ -169,7 +211,9 @@ export async function runOnWaitingMessages(state: DomainState, conversation: Con
   if (conversation.messages.length <= conversation.agent_turns) return false;
   const now = state.stamp();
   const current = await state.store.conversations.update(conversation.id, {
-    updated_at: now, agent_paused_at: undefined, ...runFields(state, conversation.messages.at(-1)!, conversation.messages.length, now),
+    updated_at: now,
+    agent_paused_at: undefined,
+    ...runFields(state, conversation.messages.at(-1)!, conversation.messages.length, now),
   });
   state.activeRuns.add(current.id);
   await publishDueSteps(state, current, state.clock.now());
@@ -187,12 +231,19 @@ export async function setConfirmationPolicy(state: DomainState, conversation: Co
  * runs the waiting action and the run goes on; reject publishes a `UserRejectObservation` for it
  * and the agent is `idle`, waiting for the next message. Nothing waiting: nothing happens.
  */
-export async function respondToConfirmation(state: DomainState, conversation: ConversationRecord, accept: boolean, reason: string): Promise<void> {
+export async function respondToConfirmation(
+  state: DomainState,
+  conversation: ConversationRecord,
+  accept: boolean,
+  reason: string,
+): Promise<void> {
   if (conversation.agent_status !== 'waiting_for_confirmation') return;
   if (accept) {
     const waited = state.clock.now() - parseDateTime(conversation.agent_paused_at ?? formatDateTime(state.clock.now()));
     const resumed = await state.store.conversations.update(conversation.id, {
-      agent_status: undefined, agent_paused_at: undefined, agent_started_at: formatDateTime(runStart(conversation) + waited),
+      agent_status: undefined,
+      agent_paused_at: undefined,
+      agent_started_at: formatDateTime(runStart(conversation) + waited),
     });
     await publishEvent(state, conversation.id, stateUpdate('execution_status', 'running'));
     state.activeRuns.add(resumed.id);
@@ -201,11 +252,20 @@ export async function respondToConfirmation(state: DomainState, conversation: Co
   }
   const action = state.store.events.get(state.store.eventIdsOf(conversation.id).at(-2) ?? '')?.event as AgentEvent | undefined;
   await publishEvent(state, conversation.id, {
-    kind: 'UserRejectObservation', source: 'user', tool_name: String(action?.tool_name ?? 'terminal'), tool_call_id: String(action?.tool_call_id ?? ''),
-    action_id: action?.id ?? '', rejection_reason: reason, rejection_source: 'user',
+    kind: 'UserRejectObservation',
+    source: 'user',
+    tool_name: String(action?.tool_name ?? 'terminal'),
+    tool_call_id: String(action?.tool_call_id ?? ''),
+    action_id: action?.id ?? '',
+    rejection_reason: reason,
+    rejection_source: 'user',
   });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'idle'));
-  await state.store.conversations.update(conversation.id, { agent_status: 'idle', agent_paused_at: undefined, agent_steps_done: runStepsTotal(conversation) });
+  await state.store.conversations.update(conversation.id, {
+    agent_status: 'idle',
+    agent_paused_at: undefined,
+    agent_steps_done: runStepsTotal(conversation),
+  });
 }
 
 /** The `full_state` a socket's first frame carries: the conversation's state as the agent server holds it. */

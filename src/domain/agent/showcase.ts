@@ -20,15 +20,27 @@ export const SHOWCASE_SCRIPT: AgentScript = Object.freeze({
   steps: [
     { hook: { event: 'UserPromptSubmit' as const, command: 'echo checked', blocked: false, stdout: 'checked' } },
     { think: 'The showcase: every card the agent can publish.' },
-    { task_tracker: { tasks: [
-      { title: 'Look around', notes: 'glob, grep, terminal', status: 'done' as const },
-      { title: 'Change the code', notes: '', status: 'in_progress' as const },
-      { title: 'Report', notes: '', status: 'todo' as const },
-    ] } },
+    {
+      task_tracker: {
+        tasks: [
+          { title: 'Look around', notes: 'glob, grep, terminal', status: 'done' as const },
+          { title: 'Change the code', notes: '', status: 'in_progress' as const },
+          { title: 'Report', notes: '', status: 'todo' as const },
+        ],
+      },
+    },
     { glob: { pattern: '**/*.md', files: ['README.md'] } },
     { grep: { pattern: 'TODO', include: '*.ts', matches: ['src/index.ts'] } },
     { terminal: { command: 'ls', output: 'README.md\nsrc\n', exit_code: 0 } },
-    { hook: { event: 'PreToolUse' as const, command: './check-command.sh', blocked: true, reason: 'rm -rf is not allowed here', stdout: '' } },
+    {
+      hook: {
+        event: 'PreToolUse' as const,
+        command: './check-command.sh',
+        blocked: true,
+        reason: 'rm -rf is not allowed here',
+        stdout: '',
+      },
+    },
     { error: 'The command was blocked by a hook.' },
     { edit: true as const },
     { str_replace: { path: 'README.md', old_str: 'TODO', new_str: 'DONE' } },
@@ -55,4 +67,6 @@ export const SHOWCASE_SCRIPT: AgentScript = Object.freeze({
 });
 
 /** The step kinds the showcase covers (a test holds this equal to every kind but the skipped ones). */
-export const SHOWCASE_KINDS: readonly StepKind[] = Object.freeze(STEP_KINDS.filter((kind) => SHOWCASE_SCRIPT.steps.some((step) => kind in step)));
+export const SHOWCASE_KINDS: readonly StepKind[] = Object.freeze(
+  STEP_KINDS.filter((kind) => SHOWCASE_SCRIPT.steps.some((step) => kind in step)),
+);

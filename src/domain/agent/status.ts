@@ -25,12 +25,41 @@ export const EDIT_DONE_AFTER = DEFAULT_EDIT_AFTER;
 
 /** The first event of every conversation's log. */
 export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze({
-  kind: 'SystemPromptEvent', source: 'agent',
-  system_prompt: { type: 'text', text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.' },
+  kind: 'SystemPromptEvent',
+  source: 'agent',
+  system_prompt: {
+    type: 'text',
+    text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.',
+  },
   tools: [
-    { type: 'function', function: { name: 'terminal', description: 'Execute a bash command in the terminal.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } } },
-    { type: 'function', function: { name: 'file_editor', description: 'View, create and edit files.', parameters: { type: 'object', properties: { command: { type: 'string' }, path: { type: 'string' } }, required: ['command', 'path'] } } },
-    { type: 'function', function: { name: 'finish', description: 'Finish the task.', parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } },
+    {
+      type: 'function',
+      function: {
+        name: 'terminal',
+        description: 'Execute a bash command in the terminal.',
+        parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+      },
+    },
+    {
+      type: 'function',
+      function: {
+        name: 'file_editor',
+        description: 'View, create and edit files.',
+        parameters: {
+          type: 'object',
+          properties: { command: { type: 'string' }, path: { type: 'string' } },
+          required: ['command', 'path'],
+        },
+      },
+    },
+    {
+      type: 'function',
+      function: {
+        name: 'finish',
+        description: 'Finish the task.',
+        parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+      },
+    },
   ],
 });
 
@@ -46,24 +75,41 @@ export function editedTurns(conversation: ConversationRecord): number | null {
 }
 
 /** The agent's status as its events say: `null` for a conversation whose history has no events. */
-export function agentStatus(conversation: ConversationRecord): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | 'idle' | null {
+export function agentStatus(
+  conversation: ConversationRecord,
+): 'running' | 'finished' | 'paused' | 'error' | 'stuck' | 'waiting_for_confirmation' | 'idle' | null {
   if (conversation.agent_status) return conversation.agent_status;
   if (conversation.agent_steps_done === undefined) return null;
   return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
 }
 
 /** Stores a new event of a conversation at `atMs` (default now); returns it. */
-export async function publishEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number): Promise<AgentEvent> {
+export async function publishEvent(
+  state: DomainState,
+  conversationId: string,
+  fields: Omit<AgentEvent, 'id' | 'timestamp'>,
+  atMs?: number,
+): Promise<AgentEvent> {
   // Held while a replay or a streamed message goes on, or streamed first (issue 32): `streaming.ts`.
-  if (state.timelines.has(conversationId) || isStreamed(state, conversationId, fields)) return holdEvent(state, conversationId, fields, atMs ?? state.clock.now());
+  if (state.timelines.has(conversationId) || isStreamed(state, conversationId, fields))
+    return holdEvent(state, conversationId, fields, atMs ?? state.clock.now());
   return storeEvent(state, conversationId, fields, atMs);
 }
 
 /** Stores a new event of a conversation at `atMs` (default now) at once, held back by nothing; returns it. */
-export async function storeEvent(state: DomainState, conversationId: string, fields: Omit<AgentEvent, 'id' | 'timestamp'>, atMs?: number, id?: string): Promise<AgentEvent> {
+export async function storeEvent(
+  state: DomainState,
+  conversationId: string,
+  fields: Omit<AgentEvent, 'id' | 'timestamp'>,
+  atMs?: number,
+  id?: string,
+): Promise<AgentEvent> {
   const stamp = state.stamp(atMs);
   // An id no stored event has: a state loaded again (a restart, a snapshot as fixture) replays the seeded ids (issue 29, finding 5).
-  id ??= state.unusedId(() => state.random.uuid(), (taken) => state.store.events.get(taken) !== undefined);
+  id ??= state.unusedId(
+    () => state.random.uuid(),
+    (taken) => state.store.events.get(taken) !== undefined,
+  );
   const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
   await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
   return event;

@@ -20,7 +20,13 @@ interface Slot {
 }
 
 /** A tool's round trip: the action at `index`, then its observation naming it. */
-function toolCall(index: number, tool: string, action: ToolPayload, thought: string, observation: (c: RunContext) => ToolPayload): Scripted[] {
+function toolCall(
+  index: number,
+  tool: string,
+  action: ToolPayload,
+  thought: string,
+  observation: (c: RunContext) => ToolPayload,
+): Scripted[] {
   return [
     { event: (c) => events.action(tool, c.callId(index), action, thought) },
     { event: (c) => events.observation(tool, c.callId(index), c.ids[index], observation(c)) },
@@ -44,7 +50,17 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
       const action = { kind: 'TerminalAction', command, is_input: false, reset: false };
       return [
         { event: (c) => events.action('terminal', c.callId(index), action, 'Let me look at the files of the project first.', { command }) },
-        { event: (c) => events.observation('terminal', c.callId(index), c.ids[index], { kind: 'TerminalObservation', content: text(output), is_error: exit_code !== 0, command, exit_code, timeout: false }) },
+        {
+          event: (c) =>
+            events.observation('terminal', c.callId(index), c.ids[index], {
+              kind: 'TerminalObservation',
+              content: text(output),
+              is_error: exit_code !== 0,
+              command,
+              exit_code,
+              timeout: false,
+            }),
+        },
       ];
     }
     case 'edit':
@@ -55,13 +71,19 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
       return [{ event: (c) => events.agentError('terminal', c.callId(index), body(step, kind)) }];
     case 'fail': {
       const { code, detail } = body(step, kind);
-      return [{ event: () => events.conversationError(code, detail) }, { event: () => events.stateUpdate('execution_status', 'error'), ends: 'error' }];
+      return [
+        { event: () => events.conversationError(code, detail) },
+        { event: () => events.stateUpdate('execution_status', 'error'), ends: 'error' },
+      ];
     }
     case 'stuck':
       return [{ event: () => events.stateUpdate('execution_status', 'stuck'), ends: 'stuck' }];
     case 'think': {
       const thought = body(step, kind);
-      return toolCall(index, 'think', { kind: 'ThinkAction', thought }, '', () => ({ kind: 'ThinkObservation', ...ok('Your thought has been logged.') }));
+      return toolCall(index, 'think', { kind: 'ThinkAction', thought }, '', () => ({
+        kind: 'ThinkObservation',
+        ...ok('Your thought has been logged.'),
+      }));
     }
     case 'finish': {
       const message = body(step, kind);
@@ -69,73 +91,170 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
     }
     case 'task_tracker': {
       const tasks = body(step, kind).tasks;
-      return toolCall(index, 'task_tracker', { kind: 'TaskTrackerAction', command: 'plan', task_list: tasks }, 'Let me plan the work.', () => (
-        { kind: 'TaskTrackerObservation', ...ok(`Task list has been updated with ${tasks.length} item(s).`), command: 'plan', task_list: tasks }
-      ));
+      return toolCall(
+        index,
+        'task_tracker',
+        { kind: 'TaskTrackerAction', command: 'plan', task_list: tasks },
+        'Let me plan the work.',
+        () => ({
+          kind: 'TaskTrackerObservation',
+          ...ok(`Task list has been updated with ${tasks.length} item(s).`),
+          command: 'plan',
+          task_list: tasks,
+        }),
+      );
     }
     case 'task': {
       const { prompt, subagent_type, description, result } = body(step, kind);
-      return toolCall(index, 'task', { kind: 'TaskAction', prompt, subagent_type, ...(description ? { description } : {}) }, 'A sub-agent can do this.', (c) => (
-        { kind: 'TaskObservation', ...ok(result), task_id: `task_${c.callId(index)}`, subagent: subagent_type, status: 'completed' }
-      ));
+      return toolCall(
+        index,
+        'task',
+        { kind: 'TaskAction', prompt, subagent_type, ...(description ? { description } : {}) },
+        'A sub-agent can do this.',
+        (c) => ({
+          kind: 'TaskObservation',
+          ...ok(result),
+          task_id: `task_${c.callId(index)}`,
+          subagent: subagent_type,
+          status: 'completed',
+        }),
+      );
     }
     case 'browser_navigate': {
       const { url, new_tab } = body(step, kind);
-      return toolCall(index, 'browser_navigate', { kind: 'BrowserNavigateAction', url, new_tab }, `Let me open ${url}.`, browserSaw(`Navigated to ${url}`));
+      return toolCall(
+        index,
+        'browser_navigate',
+        { kind: 'BrowserNavigateAction', url, new_tab },
+        `Let me open ${url}.`,
+        browserSaw(`Navigated to ${url}`),
+      );
     }
     case 'browser_click': {
       const { index: element, new_tab } = body(step, kind);
-      return toolCall(index, 'browser_click', { kind: 'BrowserClickAction', index: element, new_tab }, 'Let me click it.', browserSaw(`Clicked element ${element}`));
+      return toolCall(
+        index,
+        'browser_click',
+        { kind: 'BrowserClickAction', index: element, new_tab },
+        'Let me click it.',
+        browserSaw(`Clicked element ${element}`),
+      );
     }
     case 'browser_type': {
       const { index: element, text: typed } = body(step, kind);
-      return toolCall(index, 'browser_type', { kind: 'BrowserTypeAction', index: element, text: typed }, 'Let me fill it in.', browserSaw(`Typed into element ${element}`));
+      return toolCall(
+        index,
+        'browser_type',
+        { kind: 'BrowserTypeAction', index: element, text: typed },
+        'Let me fill it in.',
+        browserSaw(`Typed into element ${element}`),
+      );
     }
     case 'glob': {
       const { pattern, files } = body(step, kind);
-      return toolCall(index, 'glob', { kind: 'GlobAction', pattern }, 'Let me find the files.', (c) => (
-        { kind: 'GlobObservation', ...ok(files.join('\n')), files, pattern, search_path: c.projectDir, truncated: false }
-      ));
+      return toolCall(index, 'glob', { kind: 'GlobAction', pattern }, 'Let me find the files.', (c) => ({
+        kind: 'GlobObservation',
+        ...ok(files.join('\n')),
+        files,
+        pattern,
+        search_path: c.projectDir,
+        truncated: false,
+      }));
     }
     case 'grep': {
       const { pattern, include, matches } = body(step, kind);
-      return toolCall(index, 'grep', { kind: 'GrepAction', pattern, ...(include ? { include } : {}) }, 'Let me search the code.', (c) => (
-        { kind: 'GrepObservation', ...ok(matches.join('\n')), matches, pattern, search_path: c.projectDir, ...(include ? { include_pattern: include } : {}), truncated: false }
-      ));
+      return toolCall(index, 'grep', { kind: 'GrepAction', pattern, ...(include ? { include } : {}) }, 'Let me search the code.', (c) => ({
+        kind: 'GrepObservation',
+        ...ok(matches.join('\n')),
+        matches,
+        pattern,
+        search_path: c.projectDir,
+        ...(include ? { include_pattern: include } : {}),
+        truncated: false,
+      }));
     }
     case 'mcp': {
       const { tool, arguments: data, result } = body(step, kind);
-      return toolCall(index, tool, { kind: 'MCPToolAction', data }, `Let me ask the ${tool} tool.`, () => ({ kind: 'MCPToolObservation', ...ok(result), tool_name: tool }));
+      return toolCall(index, tool, { kind: 'MCPToolAction', data }, `Let me ask the ${tool} tool.`, () => ({
+        kind: 'MCPToolObservation',
+        ...ok(result),
+        tool_name: tool,
+      }));
     }
     case 'skill': {
       const name = body(step, kind);
-      return toolCall(index, 'invoke_skill', { kind: 'InvokeSkillAction', name }, `The ${name} skill fits.`, () => ({ kind: 'InvokeSkillObservation', ...ok(`Skill ${name} loaded.`), skill_name: name }));
+      return toolCall(index, 'invoke_skill', { kind: 'InvokeSkillAction', name }, `The ${name} skill fits.`, () => ({
+        kind: 'InvokeSkillObservation',
+        ...ok(`Skill ${name} loaded.`),
+        skill_name: name,
+      }));
     }
     case 'plan': {
       const plan = body(step, kind);
       const path = (c: RunContext) => `${c.projectDir}/.agents_tmp/PLAN.md`;
       return [
-        { event: (c) => events.action('planning_file_editor', c.callId(index), { kind: 'PlanningFileEditorAction', command: 'create', path: path(c), file_text: plan }, 'Let me write the plan down.') },
-        { event: (c) => events.observation('planning_file_editor', c.callId(index), c.ids[index], { kind: 'PlanningFileEditorObservation', ...ok(`File created successfully at: ${path(c)}`), command: 'create', path: path(c), prev_exist: false, new_content: plan }) },
+        {
+          event: (c) =>
+            events.action(
+              'planning_file_editor',
+              c.callId(index),
+              { kind: 'PlanningFileEditorAction', command: 'create', path: path(c), file_text: plan },
+              'Let me write the plan down.',
+            ),
+        },
+        {
+          event: (c) =>
+            events.observation('planning_file_editor', c.callId(index), c.ids[index], {
+              kind: 'PlanningFileEditorObservation',
+              ...ok(`File created successfully at: ${path(c)}`),
+              command: 'create',
+              path: path(c),
+              prev_exist: false,
+              new_content: plan,
+            }),
+        },
       ];
     }
     case 'str_replace': {
       const { path, old_str, new_str } = body(step, kind);
-      const full = (c: RunContext) => path.startsWith('/') ? path : `${c.projectDir}/${path}`;
+      const full = (c: RunContext) => (path.startsWith('/') ? path : `${c.projectDir}/${path}`);
       return [
-        { event: (c) => events.action('str_replace_editor', c.callId(index), { kind: 'StrReplaceEditorAction', command: 'str_replace', path: full(c), old_str, new_str }, `I will edit ${path}.`) },
-        { event: (c) => events.observation('str_replace_editor', c.callId(index), c.ids[index], { kind: 'StrReplaceEditorObservation', ...ok(`The file ${full(c)} has been edited.`), command: 'str_replace', path: full(c), prev_exist: true, old_content: old_str, new_content: new_str }) },
+        {
+          event: (c) =>
+            events.action(
+              'str_replace_editor',
+              c.callId(index),
+              { kind: 'StrReplaceEditorAction', command: 'str_replace', path: full(c), old_str, new_str },
+              `I will edit ${path}.`,
+            ),
+        },
+        {
+          event: (c) =>
+            events.observation('str_replace_editor', c.callId(index), c.ids[index], {
+              kind: 'StrReplaceEditorObservation',
+              ...ok(`The file ${full(c)} has been edited.`),
+              command: 'str_replace',
+              path: full(c),
+              prev_exist: true,
+              old_content: old_str,
+              new_content: new_str,
+            }),
+        },
       ];
     }
     case 'switch_llm': {
       const { profile, model, reason } = body(step, kind);
-      return toolCall(index, 'switch_llm', { kind: 'SwitchLLMAction', profile_name: profile, reason }, reason, () => (
-        { kind: 'SwitchLLMObservation', ...ok(`Switched to ${profile} (${model}).`), profile_name: profile, reason, active_model: model }
-      ));
+      return toolCall(index, 'switch_llm', { kind: 'SwitchLLMAction', profile_name: profile, reason }, reason, () => ({
+        kind: 'SwitchLLMObservation',
+        ...ok(`Switched to ${profile} (${model}).`),
+        profile_name: profile,
+        reason,
+        active_model: model,
+      }));
     }
     case 'hook': {
       const h = body(step, kind);
-      const toolName = h.event === 'PreToolUse' || h.event === 'PostToolUse' ? slot.lastAction?.tool ?? 'terminal' : undefined;
+      const toolName = h.event === 'PreToolUse' || h.event === 'PostToolUse' ? (slot.lastAction?.tool ?? 'terminal') : undefined;
       return [{ event: () => events.hook(h.event, h.command, h.blocked, h.stdout, toolName, h.reason) }];
     }
     case 'condense': {
@@ -152,7 +271,17 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
     }
     case 'llm_log': {
       const { model, usage_id } = body(step, kind);
-      return [{ event: (c) => events.llmCompletionLog(model, usage_id, `${model.replaceAll('/', '__')}-${c.callId(index)}.json`, JSON.stringify({ model, usage: { prompt_tokens: 1200, completion_tokens: 80 } })) }];
+      return [
+        {
+          event: (c) =>
+            events.llmCompletionLog(
+              model,
+              usage_id,
+              `${model.replaceAll('/', '__')}-${c.callId(index)}.json`,
+              JSON.stringify({ model, usage: { prompt_tokens: 1200, completion_tokens: 80 } }),
+            ),
+        },
+      ];
     }
     case 'tokens': {
       const { prompt, response } = body(step, kind);
@@ -165,7 +294,12 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
     case 'reject': {
       const reason = body(step, kind);
       const last = slot.lastAction;
-      return [{ event: (c) => events.reject(last?.tool ?? 'terminal', c.callId(last?.index ?? index), last ? c.ids[last.index] ?? '' : '', reason) }];
+      return [
+        {
+          event: (c) =>
+            events.reject(last?.tool ?? 'terminal', c.callId(last?.index ?? index), last ? (c.ids[last.index] ?? '') : '', reason),
+        },
+      ];
     }
     default:
       return unknownStep(kind);
@@ -206,6 +340,10 @@ export function compileScript(script: AgentScript): { steps: RunStep[]; editAfte
 export function stepEventKinds(step: AgentScriptStep): string[] {
   return stepEvents(step, { index: 1, lastAction: { index: 1, tool: 'terminal' } }).map((s) => {
     const e: EventFields = s.event({ turn: 0, before: {}, after: { 'a.txt': 'a' }, projectDir: '/w', ids: ['', 'x'], callId: () => 'c' });
-    return e.kind === 'ActionEvent' || e.kind === 'ObservationEvent' ? `${e.kind}:${(e.kind === 'ActionEvent' ? e.action : e.observation).kind}` : e.kind === 'ConversationStateUpdateEvent' ? `${e.key}=${String(e.value)}` : e.kind;
+    return e.kind === 'ActionEvent' || e.kind === 'ObservationEvent'
+      ? `${e.kind}:${(e.kind === 'ActionEvent' ? e.action : e.observation).kind}`
+      : e.kind === 'ConversationStateUpdateEvent'
+        ? `${e.key}=${String(e.value)}`
+        : e.kind;
   });
 }

@@ -44,7 +44,9 @@ export function onTransientEvent(clock: object, listener: TransientListener): ()
 /** The text of a message event's content. */
 const messageText = (fields: EventFields): string => {
   const content = (fields.llm_message as { content?: unknown } | undefined)?.content;
-  return Array.isArray(content) ? content.map((part) => (typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('') : '';
+  return Array.isArray(content)
+    ? content.map((part) => (typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('')
+    : '';
 };
 
 /** A message's tokens as a model streams them: each word with the blank before it (joined, the text again). */
@@ -74,7 +76,11 @@ export async function scheduleEvents(state: DomainState, conversationId: string,
 }
 
 /** A new event id no stored event has. */
-export const newEventId = (state: DomainState): string => state.unusedId(() => state.random.uuid(), (taken) => state.store.events.get(taken) !== undefined);
+export const newEventId = (state: DomainState): string =>
+  state.unusedId(
+    () => state.random.uuid(),
+    (taken) => state.store.events.get(taken) !== undefined,
+  );
 
 /**
  * `publishEvent` for an event that must wait (a timeline goes on) or stream: held on the timeline
@@ -110,7 +116,12 @@ async function settleTimeline(state: DomainState, conversationId: string): Promi
     timeline.shift();
     if (item.kind === 'event') await storeEvent(state, conversationId, item.fields, item.dueMs, item.id);
     else if (item.kind === 'step') await item.run(state);
-    else emitTransient(state, conversationId, { ...item.fields, id: globalThis.crypto.randomUUID(), timestamp: naiveTimestamp(formatDateTime(item.dueMs)) } as AgentEvent);
+    else
+      emitTransient(state, conversationId, {
+        ...item.fields,
+        id: globalThis.crypto.randomUUID(),
+        timestamp: naiveTimestamp(formatDateTime(item.dueMs)),
+      } as AgentEvent);
   }
   if (timeline.length === 0) state.timelines.delete(conversationId);
 }
@@ -120,7 +131,11 @@ function expandStream(state: DomainState, timeline: TimelineItem[], item: Extrac
   const tokens = tokensOf(messageText(item.fields));
   const step = tokenMs(state);
   const start = item.dueMs;
-  const deltas: TimelineItem[] = tokens.map((token, i) => ({ kind: 'transient', dueMs: start + i * step, fields: { kind: 'StreamingDeltaEvent', source: 'agent', content: token } }));
+  const deltas: TimelineItem[] = tokens.map((token, i) => ({
+    kind: 'transient',
+    dueMs: start + i * step,
+    fields: { kind: 'StreamingDeltaEvent', source: 'agent', content: token },
+  }));
   const shift = tokens.length * step;
   for (const later of timeline) later.dueMs += shift;
   item.streamed = true;

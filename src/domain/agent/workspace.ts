@@ -34,14 +34,21 @@ export function projectDirOf(workingDir: string, repository: string | null): str
   return repository ? `${workingDir.replace(/\/+$/, '')}/${repository.split('/').at(-1)}` : workingDir;
 }
 
-function checkout(repository: string | null, seed: number): { files: Record<string, string>; main: string; test: string; obsolete: string; python: boolean } {
+function checkout(
+  repository: string | null,
+  seed: number,
+): { files: Record<string, string>; main: string; test: string; obsolete: string; python: boolean } {
   const name = repository?.split('/').at(-1) ?? 'project';
   const word = WORDS[seed % WORDS.length]!;
   const python = PYTHON_HINTS.some((hint) => (repository ?? '').toLowerCase().includes(hint));
-  const hooks = JSON.stringify({
-    pre_tool_use: [{ matcher: 'terminal', hooks: [{ type: 'command', command: './scripts/check-command.sh', timeout: 10 }] }],
-    session_start: [{ matcher: '*', hooks: [{ type: 'command', command: 'make setup', timeout: 120, async: true }] }],
-  }, null, 2);
+  const hooks = JSON.stringify(
+    {
+      pre_tool_use: [{ matcher: 'terminal', hooks: [{ type: 'command', command: './scripts/check-command.sh', timeout: 10 }] }],
+      session_start: [{ matcher: '*', hooks: [{ type: 'command', command: 'make setup', timeout: 120, async: true }] }],
+    },
+    null,
+    2,
+  );
   const common = {
     'README.md': `# ${name}\n\n${repository ? `Checked out from ${repository}.` : 'A scratch workspace.'}\n\n## Development\n\nRun the tests before opening a pull request.\n`,
     '.openhands/microagents/repo.md': `# ${name}\n\nThis repository keeps its sources in src/ and its tests next to them. Always run the tests.\n`,
@@ -89,7 +96,12 @@ export const uploadText = (base64: string): string => new TextDecoder().decode(f
  * @example
  * const { changes, current } = workspaceOf(record, 2, '/home/openhands/workspace')
  */
-export function workspaceOf(conversation: ConversationRecord, finishedTurns: number, workingDir: string = DEFAULT_WORKING_DIR, uploads: Readonly<Record<string, string>> = {}): Workspace {
+export function workspaceOf(
+  conversation: ConversationRecord,
+  finishedTurns: number,
+  workingDir: string = DEFAULT_WORKING_DIR,
+  uploads: Readonly<Record<string, string>> = {},
+): Workspace {
   const seed = hashOf(conversation.id);
   const base = checkout(conversation.selected_repository, seed);
   const original = base.files;
@@ -97,7 +109,10 @@ export function workspaceOf(conversation: ConversationRecord, finishedTurns: num
   const task = conversation.messages[0] ?? 'Look around the repository.';
   const word = WORDS[seed % WORDS.length]!;
   const steps: ((turn: number) => void)[] = [
-    () => { current['PLAN.md'] = `# Plan\n\nTask: ${task}\n\n1. Read ${base.main}.\n2. Fix the behaviour and cover it with a test.\n3. Update the README.\n`; },
+    () => {
+      current['PLAN.md'] =
+        `# Plan\n\nTask: ${task}\n\n1. Read ${base.main}.\n2. Fix the behaviour and cover it with a test.\n3. Update the README.\n`;
+    },
     () => {
       current[base.main] = base.python
         ? `def ${word}(value):\n    """${word.charAt(0).toUpperCase()}${word.slice(1)} a value."""\n    if value is None:\n        raise ValueError("${word}: value is required")\n    return value\n`
@@ -108,8 +123,12 @@ export function workspaceOf(conversation: ConversationRecord, finishedTurns: num
         ? `import pytest\n\nfrom ${base.main.split('/')[1]}.${word} import ${word}\n\n\ndef test_${word}_rejects_none():\n    with pytest.raises(ValueError):\n        ${word}(None)\n`
         : `import { expect, it } from 'vitest';\nimport { ${word} } from '../${word}.js';\n\nit('rejects an empty value', () => {\n  expect(() => ${word}('')).toThrow('${word}: value is required');\n});\n`;
     },
-    () => { current['README.md'] = `${original['README.md']}\n## ${word}\n\n\`${word}\` now refuses an empty value.\n`; },
-    () => { delete current[base.obsolete]; },
+    () => {
+      current['README.md'] = `${original['README.md']}\n## ${word}\n\n\`${word}\` now refuses an empty value.\n`;
+    },
+    () => {
+      delete current[base.obsolete];
+    },
   ];
   for (let turn = 0; turn < Math.min(finishedTurns, steps.length); turn++) steps[turn]!(turn);
   for (let turn = steps.length; turn < finishedTurns; turn++) current['PLAN.md'] += `\nTurn ${turn + 1}: follow-up done.\n`;
@@ -134,13 +153,24 @@ export function workspaceOf(conversation: ConversationRecord, finishedTurns: num
 export function resolveInWorkspace(workspace: Workspace, filePath: string, workingDir: string, repository: string | null): string | null {
   const project = workspace.projectDir.replace(/\/+$/, '');
   const normalized = filePath.replace(/\/+$/, '');
-  const relative = (absolute: string) => (absolute === project ? '' : absolute.startsWith(`${project}/`) ? absolute.slice(project.length + 1) : null);
+  const relative = (absolute: string) =>
+    absolute === project ? '' : absolute.startsWith(`${project}/`) ? absolute.slice(project.length + 1) : null;
   if (!normalized.startsWith('/')) return normalized.split('/').includes('..') ? null : normalized;
   const inside = relative(normalized);
   if (inside !== null) return inside.split('/').includes('..') ? null : inside;
   const repo = repository?.split('/').at(-1);
-  const roots = [...new Set([repo ? `${workingDir}/project/${repo}` : '', `${workingDir}/project`, workingDir, repo ? `/workspace/project/${repo}` : '', '/workspace/project', '/workspace'].filter(Boolean))]
-    .sort((a, b) => b.length - a.length);
+  const roots = [
+    ...new Set(
+      [
+        repo ? `${workingDir}/project/${repo}` : '',
+        `${workingDir}/project`,
+        workingDir,
+        repo ? `/workspace/project/${repo}` : '',
+        '/workspace/project',
+        '/workspace',
+      ].filter(Boolean),
+    ),
+  ].sort((a, b) => b.length - a.length);
   for (const root of roots) {
     if (normalized === root || normalized.startsWith(`${root}/`)) {
       const remainder = normalized.slice(root.length).replace(/^\/+/, '');

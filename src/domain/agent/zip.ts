@@ -158,7 +158,11 @@ export const ZIP_SLICE_BYTES = 1024 * 1024;
  * @example
  * for await (const piece of zipPieces({ 'README.md': '# Hi\n' }, Date.now())) out.write(piece)
  */
-export async function* zipPieces(files: Record<string, string>, atMs: number, yieldTurn: () => Promise<void> = breathe): AsyncGenerator<Uint8Array> {
+export async function* zipPieces(
+  files: Record<string, string>,
+  atMs: number,
+  yieldTurn: () => Promise<void> = breathe,
+): AsyncGenerator<Uint8Array> {
   const encoder = new TextEncoder();
   const { date, time } = dosDateTime(atMs);
   const centrals: Uint8Array[] = [];

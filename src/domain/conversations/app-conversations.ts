@@ -22,7 +22,11 @@ export interface AppConversationFilters {
   include_sub_conversations?: boolean;
 }
 
-function appConversationQuery(state: DomainState, filters: AppConversationFilters, withSubConversations: boolean): IdQuery & { ordering: Ordering } {
+function appConversationQuery(
+  state: DomainState,
+  filters: AppConversationFilters,
+  withSubConversations: boolean,
+): IdQuery & { ordering: Ordering } {
   const table = state.store.conversations;
   const ordering = withSubConversations ? table.orderings.v1 : table.orderings.v1TopLevel;
   const lo = filters.created_at__gte ? ordering.positionOf(canonicalDateTime(filters.created_at__gte)) : 0;
@@ -44,10 +48,13 @@ function appConversationQuery(state: DomainState, filters: AppConversationFilter
     const lt = canonicalDateTime(filters.updated_at__lt);
     checks.push((c) => c.updated_at < lt);
   }
-  const predicate = checks.length === 0 ? null : (id: string) => {
-    const record = table.get(id)!;
-    return checks.every((check) => check(record));
-  };
+  const predicate =
+    checks.length === 0
+      ? null
+      : (id: string) => {
+          const record = table.get(id)!;
+          return checks.every((check) => check(record));
+        };
   return { ordering, range: [lo, Math.max(lo, hi)], predicate };
 }
 
@@ -60,7 +67,11 @@ export function searchAppConversations(state: DomainState, filters: AppConversat
   const table = state.store.conversations;
   const query = appConversationQuery(state, filters, filters.include_sub_conversations ?? false);
   const result = pageIds(query.ordering, page, query);
-  return toPage(result.ids.map((id) => appConversationView(state, table.get(id)!, { withChildren: false })), page, result.more);
+  return toPage(
+    result.ids.map((id) => appConversationView(state, table.get(id)!, { withChildren: false })),
+    page,
+    result.more,
+  );
 }
 
 /** `GET /api/v1/app-conversations/count`: how many V1 conversations match; it has no parent filter, so sub-conversations count too. */

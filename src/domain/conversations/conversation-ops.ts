@@ -9,7 +9,11 @@
 import type { AppConversation } from '../../schemas/app-conversation.js';
 import type { SandboxStatus } from '../../schemas/common.js';
 import type {
-  AppConversationUpdateRequest, AppSendMessageRequest, GitChange, GitChangeDiff, SecretNamesResponse,
+  AppConversationUpdateRequest,
+  AppSendMessageRequest,
+  GitChange,
+  GitChangeDiff,
+  SecretNamesResponse,
 } from '../../schemas/conversation-ops.js';
 import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
@@ -57,11 +61,21 @@ export function agentServerContext(state: DomainState, id: string): AgentServerC
   if (status === 'PAUSED') return { kind: 'paused' };
   if (status !== 'RUNNING') return { kind: 'unreachable', error: `Sandbox not ready for conversation ${hex}` };
   const workingDir = state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
-  return { kind: 'ready', conversation, sandbox, workingDir, workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox.uploaded_files) };
+  return {
+    kind: 'ready',
+    conversation,
+    sandbox,
+    workingDir,
+    workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox.uploaded_files),
+  };
 }
 
 /** `PATCH /api/v1/app-conversations/{id}`: the fields given change; `null` for an unknown conversation. */
-export async function updateAppConversation(state: DomainState, id: string, patch: AppConversationUpdateRequest): Promise<AppConversation | null> {
+export async function updateAppConversation(
+  state: DomainState,
+  id: string,
+  patch: AppConversationUpdateRequest,
+): Promise<AppConversation | null> {
   const record = findV1(state, id);
   if (!record) return null;
   const changes = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
@@ -79,14 +93,19 @@ export function deleteAppConversation(state: DomainState, id: string): boolean {
  * `POST .../send-message`: the agent gets the message (and runs on it unless `run` is false); only a
  * RUNNING sandbox takes it. Refused as the real route refuses (`send_message_to_conversation`).
  */
-export async function sendMessage(state: DomainState, id: string, request: AppSendMessageRequest): Promise<{ sandbox_status: SandboxStatus } | Refusal> {
+export async function sendMessage(
+  state: DomainState,
+  id: string,
+  request: AppSendMessageRequest,
+): Promise<{ sandbox_status: SandboxStatus } | Refusal> {
   const conversation = findV1(state, id);
   const hex = toHyphenatedUuid(id) ? toHex(id) : id;
   if (!conversation) return refuse('not_found', `Conversation ${hex} not found`);
   const { status, sandbox } = sandboxStatusOf(state, conversation);
   if (!sandbox) return refuse('gone', 'Conversation is archived. The sandbox no longer exists.');
   if (status === 'ERROR') return refuse('unavailable', 'Sandbox is in an error state and cannot accept messages.');
-  if (status !== 'RUNNING') return refuse('conflict', `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.`);
+  if (status !== 'RUNNING')
+    return refuse('conflict', `Sandbox is ${status}. Use POST /api/v1/sandboxes/${sandbox.id}/resume to resume it first.`);
   await deliverMessage(state, conversation, messageText(request.content), request.run);
   return { sandbox_status: status };
 }
@@ -101,7 +120,7 @@ export function readFile(state: DomainState, id: string, filePath: string): stri
   const context = agentServerContext(state, id);
   if (context.kind !== 'ready') return '';
   const relative = resolveInWorkspace(context.workspace, filePath, context.workingDir, context.conversation.selected_repository);
-  return relative === null ? '' : context.workspace.current[relative] ?? '';
+  return relative === null ? '' : (context.workspace.current[relative] ?? '');
 }
 
 /** The repository-relative path of `path` in a ready context's workspace, or `null` outside it. */
@@ -148,7 +167,8 @@ export async function exportConversationPieces(state: DomainState, id: string): 
   const workspace = workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox?.uploaded_files);
   const files: Record<string, string> = { 'meta.json': `${JSON.stringify(appConversationView(state, conversation), null, 2)}\n` };
   conversation.messages.forEach((text, i) => {
-    files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] = `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;
+    files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] =
+      `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;
   });
   for (const [path, text] of Object.entries(workspace.current)) files[`workspace/${path}`] = text;
   return { pieces: zipPieces(files, state.clock.now()) };
@@ -159,7 +179,9 @@ export async function exportConversationPieces(state: DomainState, id: string): 
  * as `session_auth.py` refuses: no or a wrong key (401), or another sandbox's key (403).
  */
 export function sandboxForKey(state: DomainState, sandboxId: string, key: string | null): SandboxRecord | Refusal {
-  const owner = key ? state.store.sandboxes.all().find((s) => s.session_api_key === key && state.settledNow(s).status === 'RUNNING') : undefined;
+  const owner = key
+    ? state.store.sandboxes.all().find((s) => s.session_api_key === key && state.settledNow(s).status === 'RUNNING')
+    : undefined;
   if (!owner) return refuse('unauthorized', 'Unauthorized');
   return owner.id === sandboxId ? owner : refuse('forbidden', 'Session API key does not match sandbox');
 }
@@ -173,7 +195,8 @@ export function sandboxSecretNames(state: DomainState, sandboxId: string, key: s
 /** The user's secrets a sandbox may look up: provider tokens, the user's custom secrets, and the secrets given to its conversations; names and descriptions only. */
 export function secretNames(state: DomainState, sandbox: SandboxRecord): SecretNamesResponse {
   const names = new Map<string, string | null>();
-  for (const [provider, token] of Object.entries(state.store.providerTokens)) if (token?.token) names.set(`${provider}_token`, `${provider} token`);
+  for (const [provider, token] of Object.entries(state.store.providerTokens))
+    if (token?.token) names.set(`${provider}_token`, `${provider} token`);
   for (const secret of state.store.customSecrets) if (!names.has(secret.name)) names.set(secret.name, secret.description);
   for (const task of state.store.startTasks.all()) {
     if (task.sandbox_id !== sandbox.id) continue;
@@ -183,7 +206,9 @@ export function secretNames(state: DomainState, sandbox: SandboxRecord): SecretN
 }
 
 /** `GET .../skills`: the repository skill, the workspace's skills, and the global ones, as the agent loads them. */
-export function skillsOf(context: ReadyContext): { name: string; type: 'repo' | 'knowledge' | 'agentskills'; content: string; triggers: string[] }[] {
+export function skillsOf(
+  context: ReadyContext,
+): { name: string; type: 'repo' | 'knowledge' | 'agentskills'; content: string; triggers: string[] }[] {
   const files = context.workspace.current;
   const skills: { name: string; type: 'repo' | 'knowledge' | 'agentskills'; content: string; triggers: string[] }[] = [];
   const repo = files['.openhands/microagents/repo.md'];
@@ -191,21 +216,42 @@ export function skillsOf(context: ReadyContext): { name: string; type: 'repo' | 
   for (const [path, text] of Object.entries(files)) {
     const match = /^\.agents\/skills\/([^/]+)\/SKILL\.md$/.exec(path);
     if (!match) continue;
-    const triggers = /triggers: \[([^\]]*)\]/.exec(text)?.[1]?.split(',').map((t) => t.trim()).filter(Boolean) ?? [];
+    const triggers =
+      /triggers: \[([^\]]*)\]/
+        .exec(text)?.[1]
+        ?.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean) ?? [];
     skills.push({ name: match[1]!, type: 'agentskills', content: text.replace(/^---[\s\S]*?---\n/, ''), triggers });
   }
-  skills.push({ name: 'github', type: 'knowledge', content: 'Use the GITHUB_TOKEN to talk to the GitHub API; never push to main.', triggers: ['github', 'git'] });
+  skills.push({
+    name: 'github',
+    type: 'knowledge',
+    content: 'Use the GITHUB_TOKEN to talk to the GitHub API; never push to main.',
+    triggers: ['github', 'git'],
+  });
   return skills;
 }
 
 /** `GET .../hooks`: the workspace's `.openhands/hooks.json`, by event type, as the real route lists them. */
-export function hooksOf(context: ReadyContext): { event_type: string; matchers: { matcher: string; hooks: { type: string; command: string; timeout: number | null; async: boolean }[] }[] }[] {
+export function hooksOf(context: ReadyContext): {
+  event_type: string;
+  matchers: { matcher: string; hooks: { type: string; command: string; timeout: number | null; async: boolean }[] }[];
+}[] {
   const text = context.workspace.current['.openhands/hooks.json'];
   if (!text) return [];
-  const config = JSON.parse(text) as Record<string, { matcher: string; hooks: { type: string; command: string; timeout?: number; async?: boolean }[] }[]>;
+  const config = JSON.parse(text) as Record<
+    string,
+    { matcher: string; hooks: { type: string; command: string; timeout?: number; async?: boolean }[] }[]
+  >;
   const events = ['pre_tool_use', 'post_tool_use', 'user_prompt_submit', 'session_start', 'session_end', 'stop'];
-  return events.filter((event) => config[event]?.length).map((event) => ({
-    event_type: event,
-    matchers: config[event]!.map((m) => ({ matcher: m.matcher, hooks: m.hooks.map((h) => ({ type: h.type, command: h.command, timeout: h.timeout ?? null, async: h.async ?? false })) })),
-  }));
+  return events
+    .filter((event) => config[event]?.length)
+    .map((event) => ({
+      event_type: event,
+      matchers: config[event]!.map((m) => ({
+        matcher: m.matcher,
+        hooks: m.hooks.map((h) => ({ type: h.type, command: h.command, timeout: h.timeout ?? null, async: h.async ?? false })),
+      })),
+    }));
 }

@@ -14,5 +14,8 @@ export function listConversationFiles(state: DomainState, id: string, path: stri
   const folder = resolveInWorkspace(context.workspace, path, context.workingDir, context.conversation.selected_repository);
   if (folder === null) return [];
   const prefix = folder === '' ? '' : `${folder.replace(/\/+$/, '')}/`;
-  return Object.keys(context.workspace.current).filter((file) => file.startsWith(prefix)).map((file) => file.slice(prefix.length)).sort();
+  return Object.keys(context.workspace.current)
+    .filter((file) => file.startsWith(prefix))
+    .map((file) => file.slice(prefix.length))
+    .sort();
 }

@@ -16,7 +16,11 @@ export const MAX_PENDING_MESSAGES = 10;
  * `POST /api/v1/conversations/{id}/pending-messages`: a message for a conversation still starting
  * (named by its id, or its start task's), delivered once it is ready; a ready one gets it at once.
  */
-export async function queuePendingMessage(state: DomainState, id: string, text: string): Promise<{ id: string; queued: boolean; position: number } | Refusal> {
+export async function queuePendingMessage(
+  state: DomainState,
+  id: string,
+  text: string,
+): Promise<{ id: string; queued: boolean; position: number } | Refusal> {
   const key = toHyphenatedUuid(id);
   if (!key) return refuse('not_found', 'Not Found');
   const messageId = toHex(state.random.uuid());
@@ -27,6 +31,7 @@ export async function queuePendingMessage(state: DomainState, id: string, text: 
   }
   const task = state.store.startTasks.get(key) ?? state.store.startTasks.all().find((t) => t.app_conversation_id === key);
   if (!task || FINAL_TASK_STATUSES.has(task.status) || !task.app_conversation_id) return refuse('not_found', 'Not Found');
-  if (state.store.queuedCount(task.app_conversation_id) >= MAX_PENDING_MESSAGES) return refuse('too_many', `Too many pending messages: at most ${MAX_PENDING_MESSAGES} wait for a conversation that is starting`);
+  if (state.store.queuedCount(task.app_conversation_id) >= MAX_PENDING_MESSAGES)
+    return refuse('too_many', `Too many pending messages: at most ${MAX_PENDING_MESSAGES} wait for a conversation that is starting`);
   return { id: messageId, queued: true, position: state.store.queueMessage(task.app_conversation_id, { id: messageId, text }) };
 }

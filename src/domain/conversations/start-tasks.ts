@@ -11,7 +11,17 @@ import { breathe } from '../store/mutex.js';
 import { RUN_STEPS, SYSTEM_PROMPT, publishEvent } from '../agent/status.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from '../time/lifecycle.js';
-import { countIds, matchingIds, pageIds, sortedPage, toPage, type IdPage, type IdQuery, type Page, type PageRequest } from '../store/paging.js';
+import {
+  countIds,
+  matchingIds,
+  pageIds,
+  sortedPage,
+  toPage,
+  type IdPage,
+  type IdQuery,
+  type Page,
+  type PageRequest,
+} from '../store/paging.js';
 import type { DomainState } from '../store/state.js';
 import { startTaskView, v1DefaultTitle } from './views.js';
 
@@ -60,14 +70,22 @@ async function settleTask(state: DomainState, initial: StartTaskRecord, now: num
   let next: ReturnType<typeof nextTaskStep> = null;
   for (;;) {
     const sandbox = task.sandbox_id ? state.store.sandboxes.get(task.sandbox_id) : undefined;
-    next = nextTaskStep(task.status, state.sinceMs(task), {
-      sandboxId: task.sandbox_id,
-      sandbox: sandbox ? state.sandboxState(sandbox) : null,
-    }, state.options.timings);
+    next = nextTaskStep(
+      task.status,
+      state.sinceMs(task),
+      {
+        sandboxId: task.sandbox_id,
+        sandbox: sandbox ? state.sandboxState(sandbox) : null,
+      },
+      state.options.timings,
+    );
     if (!next || next.atMs > now) break;
     const at = formatDateTime(next.atMs);
     task = await state.store.startTasks.update(task.id, {
-      status: next.status, status_changed_at: at, updated_at: at, detail: next.detail ?? null,
+      status: next.status,
+      status_changed_at: at,
+      updated_at: at,
+      detail: next.detail ?? null,
       steps: [...task.steps, { status: next.status, at, detail: next.detail ?? null }],
     });
     if (next.status === 'READY') await createAppConversation(state, task, next.atMs);
@@ -145,7 +163,9 @@ export function startTaskSteps(state: DomainState, id: string, from = 0): AppCon
   const record = key ? state.store.startTasks.get(key) : undefined;
   if (!record) return null;
   const steps = record.steps.length > 0 ? record.steps : [{ status: record.status, at: record.updated_at, detail: record.detail }];
-  return steps.slice(from).map((step) => startTaskView(state, { ...record, status: step.status, updated_at: step.at, detail: step.detail }));
+  return steps
+    .slice(from)
+    .map((step) => startTaskView(state, { ...record, status: step.status, updated_at: step.at, detail: step.detail }));
 }
 
 /** `GET /api/v1/app-conversations/start-tasks?ids=`: tasks aligned with `ids`, null for missing ones. */
@@ -161,15 +181,22 @@ function startTaskQuery(state: DomainState, filters: StartTaskFilters): IdQuery 
   const ordering = state.store.startTasks.orderings.all;
   const lo = filters.created_at__gte ? ordering.positionOf(canonicalDateTime(filters.created_at__gte)) : 0;
   const conversationId = filters.conversation_id__eq ? toHyphenatedUuid(filters.conversation_id__eq) : null;
-  const predicate = conversationId === null ? null : (id: string) => {
-    const task = state.store.startTasks.get(id)!;
-    return task.status === 'READY' && task.app_conversation_id === conversationId;
-  };
+  const predicate =
+    conversationId === null
+      ? null
+      : (id: string) => {
+          const task = state.store.startTasks.get(id)!;
+          return task.status === 'READY' && task.app_conversation_id === conversationId;
+        };
   return { range: [lo, ordering.size], predicate };
 }
 
 /** `GET /api/v1/app-conversations/start-tasks/search`. */
-export function searchStartTasks(state: DomainState, filters: StartTaskFilters & { sort_order?: StartTaskSortOrder }, page: PageRequest): Page<AppConversationStartTask> {
+export function searchStartTasks(
+  state: DomainState,
+  filters: StartTaskFilters & { sort_order?: StartTaskSortOrder },
+  page: PageRequest,
+): Page<AppConversationStartTask> {
   const table = state.store.startTasks;
   const query = startTaskQuery(state, filters);
   const sortOrder = filters.sort_order ?? 'CREATED_AT_DESC';
@@ -180,7 +207,11 @@ export function searchStartTasks(state: DomainState, filters: StartTaskFilters &
     const all = matchingIds(table.orderings.all, query).map((id) => table.get(id)!);
     result = sortedPage(all, (t) => t.updated_at, sortOrder === 'UPDATED_AT_DESC', page);
   }
-  return toPage(result.ids.map((id) => startTaskView(state, table.get(id)!)), page, result.more);
+  return toPage(
+    result.ids.map((id) => startTaskView(state, table.get(id)!)),
+    page,
+    result.more,
+  );
 }
 
 /** `GET /api/v1/app-conversations/start-tasks/count`. */

@@ -67,7 +67,10 @@ export function sandboxView(state: DomainState, stored: SandboxRecord, { settle 
 }
 
 /** A conversation's sandbox status now (`MISSING` when it is gone), with the sandbox. */
-export function sandboxStatusOf(state: DomainState, conversation: ConversationRecord): { status: SandboxStatus; sandbox: SandboxRecord | null } {
+export function sandboxStatusOf(
+  state: DomainState,
+  conversation: ConversationRecord,
+): { status: SandboxStatus; sandbox: SandboxRecord | null } {
   const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
   if (!sandbox) return { status: 'MISSING', sandbox: null };
   const settled = state.settledNow(sandbox);
@@ -111,9 +114,15 @@ export function metricsOf(state: DomainState, record: ConversationRecord): Metri
     accumulated_cost: Math.round(cost * 1e6) / 1e6,
     max_budget_per_task: null,
     accumulated_token_usage: {
-      model, prompt_tokens: prompt, completion_tokens: completion, cache_read_tokens: Math.round(prompt * 0.6),
-      cache_write_tokens: Math.round(prompt * 0.1), reasoning_tokens: 0, context_window: 200_000,
-      per_turn_token: turns > 0 ? Math.round((prompt + completion) / turns) : 0, response_id: '',
+      model,
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      cache_read_tokens: Math.round(prompt * 0.6),
+      cache_write_tokens: Math.round(prompt * 0.1),
+      reasoning_tokens: 0,
+      context_window: 200_000,
+      per_turn_token: turns > 0 ? Math.round((prompt + completion) / turns) : 0,
+      response_id: '',
     },
   };
 }

@@ -41,7 +41,11 @@ export function attach(state: DomainState, id: string): Attached | Refusal {
   const { status, sandbox } = sandboxStatusOf(state, conversation);
   if (status !== 'RUNNING' || !sandbox) return notAttached(id);
   const workingDir = state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
-  return { conversation, sandbox, workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox.uploaded_files) };
+  return {
+    conversation,
+    sandbox,
+    workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox.uploaded_files),
+  };
 }
 
 /** `GET .../config`: a V1 conversation's sandbox and id; a running V0 one's runtime and session. */
@@ -71,7 +75,12 @@ export async function stopConversation(state: DomainState, id: string): Promise<
     return { status: 'ok', conversation_id: id, message: 'Conversation was not running', conversation_status: current };
   }
   await transitionSandbox(state, sandbox.id, 'pause');
-  return { status: 'ok', conversation_id: id, message: 'Conversation stopped successfully', conversation_status: CONVERSATION_STATUS_OF_SANDBOX[sandboxStatusOf(state, conversation).status] };
+  return {
+    status: 'ok',
+    conversation_id: id,
+    message: 'Conversation stopped successfully',
+    conversation_status: CONVERSATION_STATUS_OF_SANDBOX[sandboxStatusOf(state, conversation).status],
+  };
 }
 
 /** `GET .../list-files?path=`: the entries under a directory of the workspace (directories end in `/`), sorted. */
@@ -89,9 +98,14 @@ export function listFiles(attached: Attached, path: string | undefined): string[
 
 /** `GET .../select-file?file=`: `{"code": ...}`, or 500 `{"error": "Error opening file: ..."}`. */
 export function selectFile(attached: Attached, file: string): { code: string } | Refusal {
-  const relative = file.replace(/^\/+/, '').replace(new RegExp(`^${attached.workspace.projectDir.replace(/^\/+/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`), '');
+  const relative = file
+    .replace(/^\/+/, '')
+    .replace(new RegExp(`^${attached.workspace.projectDir.replace(/^\/+/, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`), '');
   const code = attached.workspace.current[relative];
-  if (code === undefined) return new Refusal('internal', `Error opening file: File not found: ${file}`, { body: { error: `Error opening file: File not found: ${file}` } });
+  if (code === undefined)
+    return new Refusal('internal', `Error opening file: File not found: ${file}`, {
+      body: { error: `Error opening file: File not found: ${file}` },
+    });
   return { code };
 }
 
@@ -118,6 +132,13 @@ export async function uploadFiles(state: DomainState, attached: Attached, files:
 export function conversationMicroagents(attached: Attached) {
   const microagents = Object.entries(attached.workspace.current)
     .filter(([path]) => path.startsWith('.openhands/microagents/') && path.endsWith('.md'))
-    .map(([path, content]) => ({ name: path.split('/').at(-1)!.replace(/\.md$/, ''), type: 'repo', content, triggers: [] as string[], inputs: [] as unknown[], tools: [] as string[] }));
+    .map(([path, content]) => ({
+      name: path.split('/').at(-1)!.replace(/\.md$/, ''),
+      type: 'repo',
+      content,
+      triggers: [] as string[],
+      inputs: [] as unknown[],
+      tools: [] as string[],
+    }));
   return { microagents };
 }

@@ -27,7 +27,7 @@ function requireConversation(state: DomainState, id: string): ConversationRecord
 /** `POST /api/conversations`: creates a V0 conversation with its own sandbox, or joins an existing one. */
 export async function createConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationResponse> {
   const existing = request.conversation_id === undefined ? undefined : findConversation(state, request.conversation_id);
-  const record = existing ?? await createLegacyConversation(state, request);
+  const record = existing ?? (await createLegacyConversation(state, request));
   const status = CONVERSATION_STATUS_OF_SANDBOX[sandboxStatusOf(state, record).status];
   return { status: 'ok', conversation_id: legacyId(record.id), message: null, conversation_status: status };
 }
@@ -37,9 +37,10 @@ async function createLegacyConversation(state: DomainState, request: InitSession
   // `replay_json`: a V0 trajectory, checked before anything is made, replayed once the conversation is (issue 32, `replay.ts`).
   const replay = request.replay_json ? await import('../agent/replay.js') : null;
   const trajectory = replay?.readReplayJson(request.replay_json!);
-  const id = request.conversation_id === undefined
-    ? state.newConversationId()
-    : toHyphenatedUuid(request.conversation_id) ?? request.conversation_id;
+  const id =
+    request.conversation_id === undefined
+      ? state.newConversationId()
+      : (toHyphenatedUuid(request.conversation_id) ?? request.conversation_id);
   const sandbox = await createSandbox(state, null);
   const trigger = request.suggested_task ? 'suggested_task' : request.create_microagent ? 'microagent_management' : 'gui';
   const created = state.stamp();
@@ -91,7 +92,10 @@ function decodeCursor(pageId: string | undefined): { v0: number; v1: number } {
  * (top-level only unless `include_sub_conversations`), each filtered by repository and trigger,
  * merged newest first and cut to `limit`; `next_page_id` is base64 of both sources' cursors.
  */
-export function listConversations(state: DomainState, query: LegacyListQuery): { results: ConversationInfo[]; next_page_id: string | null } {
+export function listConversations(
+  state: DomainState,
+  query: LegacyListQuery,
+): { results: ConversationInfo[]; next_page_id: string | null } {
   const page = listedRecords(state, query);
   return { results: page.records.map((record) => conversationInfoView(state, record)), next_page_id: page.next_page_id };
 }
@@ -111,7 +115,10 @@ export function listConversationsText(state: DomainState, query: LegacyListQuery
     yield '{"results":[';
     for (let at = 0; at < page.records.length; at += LIST_SLICE) {
       if (at > 0) await breathe();
-      const slice = page.records.slice(at, at + LIST_SLICE).map((record) => JSON.stringify(conversationInfoView(state, record))).join(',');
+      const slice = page.records
+        .slice(at, at + LIST_SLICE)
+        .map((record) => JSON.stringify(conversationInfoView(state, record)))
+        .join(',');
       yield at > 0 ? `,${slice}` : slice;
     }
     yield `],"next_page_id":${JSON.stringify(page.next_page_id)}}`;
@@ -120,7 +127,8 @@ export function listConversationsText(state: DomainState, query: LegacyListQuery
 }
 
 /** Newer first (`created_at` descending), as the list merges its two sources. */
-const newerFirst = (a: ConversationRecord, b: ConversationRecord) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
+const newerFirst = (a: ConversationRecord, b: ConversationRecord) =>
+  a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0;
 
 /** The records of one legacy list page and its cursor: each source's page, already newest first, merged in one pass. */
 function listedRecords(state: DomainState, query: LegacyListQuery): { records: ConversationRecord[]; next_page_id: string | null } {
@@ -130,8 +138,9 @@ function listedRecords(state: DomainState, query: LegacyListQuery): { records: C
   const v1 = query.include_sub_conversations ? table.orderings.v1 : table.orderings.v1TopLevel;
   const v0Page = pageIds(v0, { offset: cursor.v0, limit: query.limit });
   const v1Page = pageIds(v1, { offset: cursor.v1, limit: query.limit });
-  const keep = (record: ConversationRecord) => (query.selected_repository === undefined || record.selected_repository === query.selected_repository)
-    && (query.conversation_trigger === undefined || record.trigger === query.conversation_trigger);
+  const keep = (record: ConversationRecord) =>
+    (query.selected_repository === undefined || record.selected_repository === query.selected_repository) &&
+    (query.conversation_trigger === undefined || record.trigger === query.conversation_trigger);
   const a = v0Page.ids.map((id) => table.get(id)!).filter(keep);
   const b = v1Page.ids.map((id) => table.get(id)!).filter(keep);
   // A merge of two sorted lists (a stable sort of their concatenation would give the same order, in n log n).
@@ -142,9 +151,15 @@ function listedRecords(state: DomainState, query: LegacyListQuery): { records: C
     if (j >= b.length || (i < a.length && newerFirst(a[i]!, b[j]!) <= 0)) records.push(a[i++]!);
     else records.push(b[j++]!);
   }
-  const next = v0Page.more || v1Page.more
-    ? btoa(JSON.stringify({ v0: v0Page.more ? String(cursor.v0 + query.limit) : null, v1: v1Page.more ? String(cursor.v1 + query.limit) : null }))
-    : null;
+  const next =
+    v0Page.more || v1Page.more
+      ? btoa(
+          JSON.stringify({
+            v0: v0Page.more ? String(cursor.v0 + query.limit) : null,
+            v1: v1Page.more ? String(cursor.v1 + query.limit) : null,
+          }),
+        )
+      : null;
   return { records, next_page_id: next };
 }
 

@@ -19,7 +19,11 @@ export const DEFAULT_FAILURE_DETAIL = 'Container exited unexpectedly (exit code 
 export function searchSandboxSpecs(state: DomainState, page: PageRequest): Page<SandboxSpecInfo> {
   const table = state.store.sandboxSpecs;
   const { ids, more } = pageIds(table.orderings.all, page);
-  return toPage(ids.map((id) => table.get(id)!), page, more);
+  return toPage(
+    ids.map((id) => table.get(id)!),
+    page,
+    more,
+  );
 }
 
 /** `GET /api/v1/sandbox-specs?id=`: specs aligned with `ids`, null for missing ones. */
@@ -31,7 +35,11 @@ export function getSandboxSpecs(state: DomainState, ids: string[]): (SandboxSpec
 export function searchSandboxes(state: DomainState, page: PageRequest): Page<SandboxInfo> {
   const table = state.store.sandboxes;
   const { ids, more } = pageIds(table.orderings.all, page);
-  return toPage(ids.map((id) => sandboxView(state, table.get(id)!)), page, more);
+  return toPage(
+    ids.map((id) => sandboxView(state, table.get(id)!)),
+    page,
+    more,
+  );
 }
 
 /** `GET /api/v1/sandboxes?id=`: sandboxes aligned with `ids`, null for missing ones. */
@@ -61,13 +69,22 @@ export async function createSandbox(state: DomainState, specId: string | null): 
 }
 
 /** Applies `action` to a sandbox by the transition table (total: no action is refused in any state). */
-export async function transitionSandbox(state: DomainState, id: string, action: SandboxAction, detail: string | null = null): Promise<SandboxRecord> {
+export async function transitionSandbox(
+  state: DomainState,
+  id: string,
+  action: SandboxAction,
+  detail: string | null = null,
+): Promise<SandboxRecord> {
   const stored = state.store.sandboxes.get(id);
   if (!stored) throw notFound(`Sandbox ${id}`);
   const record = state.settledNow(stored);
   const next = SANDBOX_TRANSITIONS[action][record.status];
   if (next === record.status) return record;
-  return state.store.sandboxes.update(id, { status: next, status_changed_at: state.stamp(), status_detail: next === 'ERROR' ? detail : null });
+  return state.store.sandboxes.update(id, {
+    status: next,
+    status_changed_at: state.stamp(),
+    status_detail: next === 'ERROR' ? detail : null,
+  });
 }
 
 const SUCCESS: Success = Object.freeze({ success: true });

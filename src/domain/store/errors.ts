@@ -61,8 +61,15 @@ export type FakehandsErrorCode =
 
 /** Codes that mean "the configuration is wrong": the CLI exits with 2 on these. */
 export const CONFIGURATION_ERROR_CODES: ReadonlySet<FakehandsErrorCode> = new Set([
-  'invalid_options', 'invalid_fixture', 'invalid_state_file', 'invalid_fault', 'invalid_time', 'usage', 'invalid_spec',
-  'unreachable', 'missing_dependency',
+  'invalid_options',
+  'invalid_fixture',
+  'invalid_state_file',
+  'invalid_fault',
+  'invalid_time',
+  'usage',
+  'invalid_spec',
+  'unreachable',
+  'missing_dependency',
 ]);
 
 /**
@@ -84,4 +91,7 @@ export class FakehandsError extends Error {
 
 /** The message of a fixture that cannot be loaded: names the source and the bad path. */
 export const fixtureError = (source: string, problem: string): FakehandsError =>
-  new FakehandsError('invalid_fixture', `Failed to load the fixture ${source}: ${problem}. Fix the fixture, or pass fixture: "default" or "empty".`);
+  new FakehandsError(
+    'invalid_fixture',
+    `Failed to load the fixture ${source}: ${problem}. Fix the fixture, or pass fixture: "default" or "empty".`,
+  );

@@ -8,7 +8,15 @@ import type { Fixture } from '../../schemas/fixture.js';
 
 /** What kind of thing changed. */
 export type ChangedEntity =
-  | 'sandbox_spec' | 'sandbox' | 'conversation' | 'start_task' | 'event' | 'provider_tokens' | 'mcp_config' | 'settings' | 'secrets'
+  | 'sandbox_spec'
+  | 'sandbox'
+  | 'conversation'
+  | 'start_task'
+  | 'event'
+  | 'provider_tokens'
+  | 'mcp_config'
+  | 'settings'
+  | 'secrets'
   /** The clock moved, so time-derived state (a sandbox's RUNNING) may read differently. */
   | 'clock'
   /** The whole state was replaced (a reset). */

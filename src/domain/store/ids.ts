@@ -1,4 +1,3 @@
-
 /** Letters of the base62 alphabet used for sandbox ids and keys. */
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Length of a sandbox's session API key (base62, like the real service's ~43 characters). */
@@ -75,7 +74,10 @@ export function toHex(uuid: string): string {
 
 /** Normalises a UUID given in any accepted form (hex, hyphenated, urn:) to hyphenated lowercase, or `null` when it is none. */
 export function toHyphenatedUuid(value: string): string | null {
-  const hex = value.replace(/^urn:uuid:/i, '').replaceAll('-', '').toLowerCase();
+  const hex = value
+    .replace(/^urn:uuid:/i, '')
+    .replaceAll('-', '')
+    .toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(hex)) return null;
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -40,7 +40,8 @@ function redactText(text: string): string {
   if (text.length > 65_536) return text;
   const header = SECRET_HEADER.exec(text);
   if (header) return `${text.slice(0, text.indexOf(':') + 1)} ${REDACTED}`;
-  return text.replace(CREDENTIAL, (_m, scheme: string) => `${scheme} ${REDACTED}`)
+  return text
+    .replace(CREDENTIAL, (_m, scheme: string) => `${scheme} ${REDACTED}`)
     .replace(URL_USERINFO, (_m, before: string) => `${before}${REDACTED}@`)
     .replace(URL_SECRET_PARAM, (_m, name: string) => `${name}${REDACTED}`);
 }
@@ -75,7 +76,9 @@ export function redactSecrets(value: unknown, secret = false): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (SECRET_MAPS.has(key) && item !== null && typeof item === 'object' && !Array.isArray(item)) {
-      out[key] = Object.fromEntries(Object.entries(item).map(([k, v]) => [k, redactSecrets(v, key !== 'provider_tokens' || typeof v !== 'object' || v === null)]));
+      out[key] = Object.fromEntries(
+        Object.entries(item).map(([k, v]) => [k, redactSecrets(v, key !== 'provider_tokens' || typeof v !== 'object' || v === null)]),
+      );
     } else if (key === 'args' && Array.isArray(item)) {
       out[key] = redactArgs(item);
     } else {

@@ -24,7 +24,11 @@ export class Refusal extends FakehandsError {
   readonly headers: Readonly<Record<string, string>>;
 
   /** A refusal for `reason`; `message` (default: `detail`) is what an in-process caller reads. */
-  constructor(reason: RefusalReason, detail: string, extra: { message?: string; errors?: readonly ValidationErrorItem[]; body?: unknown; headers?: Record<string, string> } = {}) {
+  constructor(
+    reason: RefusalReason,
+    detail: string,
+    extra: { message?: string; errors?: readonly ValidationErrorItem[]; body?: unknown; headers?: Record<string, string> } = {},
+  ) {
     super(reason, extra.message ?? detail);
     this.name = 'Refusal';
     this.reason = reason;
@@ -48,7 +52,10 @@ export const refuse = (reason: RefusalReason, detail: string): Refusal => new Re
  * return invalid([{ type: 'missing', loc: ['body', 'title'], msg: 'Field required', input: {} }])
  */
 export const invalid = (errors: readonly ValidationErrorItem[]): Refusal =>
-  new Refusal('invalid', 'Validation Error', { errors, message: `Validation failed: ${errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ')}` });
+  new Refusal('invalid', 'Validation Error', {
+    errors,
+    message: `Validation failed: ${errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ')}`,
+  });
 
 /** Whether a value is a refusal. */
 export const isRefusal = (value: unknown): value is Refusal => value instanceof Refusal;

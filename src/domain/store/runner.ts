@@ -142,7 +142,10 @@ export class OperationRunner {
     try {
       // What listeners read (`snapshot.ts`) is loaded with the first change published to one.
       const snapshots = (this.#snapshots ??= await import('./snapshot.js'));
-      const view = { snapshot: () => this.#snapshotNow(), record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id) };
+      const view = {
+        snapshot: () => this.#snapshotNow(),
+        record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id),
+      };
       for (const listener of [...this.#listeners]) await listener(changes, view);
     } catch (error) {
       // Not published: the changes noted before this step stay to be published by the next one.

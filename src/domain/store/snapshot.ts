@@ -14,7 +14,10 @@ import type { Store } from './store.js';
  */
 export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => SandboxRecord = (record) => record): Fixture {
   const tokens: Fixture['provider_tokens'] = {};
-  for (const [provider, token] of Object.entries(store.providerTokens) as [keyof Fixture['provider_tokens'], NonNullable<Fixture['provider_tokens'][keyof Fixture['provider_tokens']]>][]) {
+  for (const [provider, token] of Object.entries(store.providerTokens) as [
+    keyof Fixture['provider_tokens'],
+    NonNullable<Fixture['provider_tokens'][keyof Fixture['provider_tokens']]>,
+  ][]) {
     tokens[provider] = { ...token, token: token.token ? REDACTED : null };
   }
   return structuredClone({
@@ -26,7 +29,7 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     provider_tokens: tokens,
     mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
     // The one rule, over the whole record: its keys, profiles, MCP servers and agent settings (a condenser's LLM key, `mcpServers.*.env`) alike.
-    settings: store.settings && redactSecrets(store.settings) as NonNullable<Fixture['settings']>,
+    settings: store.settings && (redactSecrets(store.settings) as NonNullable<Fixture['settings']>),
     secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),
     ...(store.git ? { git: store.git } : {}),
   });
@@ -36,16 +39,21 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
 export function recordOf(state: { store: Store }, entity: ChangedEntity, id: string): { id: string } | undefined {
   const { store } = state;
   switch (entity) {
-    case 'sandbox_spec': return store.sandboxSpecs.get(id);
-    case 'sandbox': return store.sandboxes.get(id);
-    case 'conversation': return store.conversations.get(id);
-    case 'event': return store.events.get(id);
+    case 'sandbox_spec':
+      return store.sandboxSpecs.get(id);
+    case 'sandbox':
+      return store.sandboxes.get(id);
+    case 'conversation':
+      return store.conversations.get(id);
+    case 'event':
+      return store.events.get(id);
     case 'start_task': {
       const task = store.startTasks.get(id);
       if (!task) return undefined;
       const redacted: typeof task = { ...task, request: redactSecrets(task.request) as typeof task.request };
       return redacted;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }

@@ -93,7 +93,12 @@ export class DomainState {
   findActiveRuns(): void {
     this.activeRuns.clear();
     for (const conversation of this.store.conversations.all()) {
-      if (conversation.agent_steps_done !== undefined && conversation.agent_status === undefined && conversation.agent_steps_done < runStepsTotal(conversation)) this.activeRuns.add(conversation.id);
+      if (
+        conversation.agent_steps_done !== undefined &&
+        conversation.agent_status === undefined &&
+        conversation.agent_steps_done < runStepsTotal(conversation)
+      )
+        this.activeRuns.add(conversation.id);
     }
   }
 
@@ -125,17 +130,26 @@ export class DomainState {
 
   /** A new sandbox id, not in use. */
   newSandboxId(): string {
-    return this.unusedId(() => this.random.sandboxId(), (id) => this.store.sandboxes.get(id) !== undefined);
+    return this.unusedId(
+      () => this.random.sandboxId(),
+      (id) => this.store.sandboxes.get(id) !== undefined,
+    );
   }
 
   /** A new conversation id (hyphenated UUID), not in use. */
   newConversationId(): string {
-    return this.unusedId(() => this.random.uuid(), (id) => this.store.conversations.get(id) !== undefined);
+    return this.unusedId(
+      () => this.random.uuid(),
+      (id) => this.store.conversations.get(id) !== undefined,
+    );
   }
 
   /** A new start task id, not in use. */
   newStartTaskId(): string {
-    return this.unusedId(() => this.random.uuid(), (id) => this.store.startTasks.get(id) !== undefined);
+    return this.unusedId(
+      () => this.random.uuid(),
+      (id) => this.store.startTasks.get(id) !== undefined,
+    );
   }
 
   /**

@@ -6,7 +6,12 @@
 import type { Collection } from '@msw/data';
 import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
 import {
-  AgentEventRecord, ConversationRecord, MCPConfigRecord, ProviderTokenRecord, SandboxRecord, StartTaskRecord,
+  AgentEventRecord,
+  ConversationRecord,
+  MCPConfigRecord,
+  ProviderTokenRecord,
+  SandboxRecord,
+  StartTaskRecord,
 } from '../../schemas/records.js';
 import type { ProviderType } from '../../schemas/common.js';
 import type { ProviderToken } from '../../schemas/legacy.js';
@@ -52,12 +57,20 @@ export class Store {
     this.budget = budget;
     this.sandboxSpecs = new Table('sandbox_spec', SandboxSpecInfo, {}, this.#sink, budget, null, this.#record);
     this.sandboxes = new Table('sandbox', SandboxRecord, {}, () => this.#sandboxSink, budget, 'agent_port', this.#record);
-    this.conversations = new Table('conversation', ConversationRecord, {
-      v0: (c) => c.version === 'V0',
-      // The app server lists what it started: not what a client created on an agent host.
-      v1: (c) => c.version === 'V1' && c.agent_host?.created_here !== true,
-      v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null && c.agent_host?.created_here !== true,
-    }, this.#sink, budget, null, this.#record);
+    this.conversations = new Table(
+      'conversation',
+      ConversationRecord,
+      {
+        v0: (c) => c.version === 'V0',
+        // The app server lists what it started: not what a client created on an agent host.
+        v1: (c) => c.version === 'V1' && c.agent_host?.created_here !== true,
+        v1TopLevel: (c) => c.version === 'V1' && c.parent_conversation_id === null && c.agent_host?.created_here !== true,
+      },
+      this.#sink,
+      budget,
+      null,
+      this.#record,
+    );
     this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
     this.events = new Table('event', AgentEventRecord, {}, this.#sink, budget, null, this.#record);
   }
@@ -120,9 +133,10 @@ export class Store {
   takeQueued(conversationId: string): { id: string; text: string }[] {
     const queue = this.#pending.get(conversationId) ?? [];
     this.#pending.delete(conversationId);
-    if (queue.length > 0) this.#record(() => {
-      this.#pending.set(conversationId, queue);
-    });
+    if (queue.length > 0)
+      this.#record(() => {
+        this.#pending.set(conversationId, queue);
+      });
     return queue;
   }
 
@@ -290,7 +304,10 @@ export class Store {
   unlinkChild(parentId: string, childId: string): void {
     const siblings = this.childrenOf.get(parentId);
     if (!siblings) return;
-    this.childrenOf.set(parentId, siblings.filter((c) => c !== childId));
+    this.childrenOf.set(
+      parentId,
+      siblings.filter((c) => c !== childId),
+    );
     this.#record(() => {
       this.childrenOf.set(parentId, siblings);
     });

@@ -15,15 +15,24 @@ export class StoreBudget {
   bytes = 0;
 
   /** A budget of `maxRecords` records and `maxBytes` bytes. */
-  constructor(readonly maxRecords: number = DEFAULT_MAX_RECORDS, readonly maxBytes: number = DEFAULT_MAX_STORE_BYTES) {}
+  constructor(
+    readonly maxRecords: number = DEFAULT_MAX_RECORDS,
+    readonly maxBytes: number = DEFAULT_MAX_STORE_BYTES,
+  ) {}
 
   /** Takes `records` and `bytes` from the budget, or throws when it would go past a limit. */
   claim(records: number, bytes: number): void {
     if (this.records + records > this.maxRecords) {
-      throw new Refusal('storage_full', `Insufficient Storage: the fake holds ${this.records} records, its limit (--max-records ${this.maxRecords}); reset it, delete some, or raise the limit`);
+      throw new Refusal(
+        'storage_full',
+        `Insufficient Storage: the fake holds ${this.records} records, its limit (--max-records ${this.maxRecords}); reset it, delete some, or raise the limit`,
+      );
     }
     if (this.bytes + bytes > this.maxBytes) {
-      throw new Refusal('storage_full', `Insufficient Storage: the fake holds ${Math.round(this.bytes / 1024 / 1024)} MiB of records, near its limit (--max-store-mb ${Math.round(this.maxBytes / 1024 / 1024)}); reset it, delete some, or raise the limit`);
+      throw new Refusal(
+        'storage_full',
+        `Insufficient Storage: the fake holds ${Math.round(this.bytes / 1024 / 1024)} MiB of records, near its limit (--max-store-mb ${Math.round(this.maxBytes / 1024 / 1024)}); reset it, delete some, or raise the limit`,
+      );
     }
     this.records += records;
     this.bytes += bytes;
@@ -49,7 +58,8 @@ const CONTAINER_COST = 64;
 function containersIn(value: unknown): number {
   if (value === null || typeof value !== 'object') return 0;
   let count = 1;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (item !== null && typeof item === 'object') count += containersIn(item);
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    if (item !== null && typeof item === 'object') count += containersIn(item);
   return count;
 }
 
@@ -78,7 +88,8 @@ export function sizeOf(record: object): number {
 export type UndoSink = (undo: () => void | Promise<void>) => void;
 
 /** Whether two list items are the same value (a string by value, an object as JSON). */
-const sameItem = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
+const sameItem = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
 
 /** A plain object (a map such as a sandbox's `uploaded_files`), not an array or null. */
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -100,7 +111,11 @@ function changedKeys(before: Record<string, unknown>, after: Record<string, unkn
  * (a conversation's messages), how many items were appended; for a map of which only some keys
  * changed (a sandbox's uploads), those keys: the log grows with the change, not with the record.
  */
-function changeOf(current: object, next: object, patch: object): { fields: string[]; appended?: Record<string, number>; merged?: Record<string, string[]> } {
+function changeOf(
+  current: object,
+  next: object,
+  patch: object,
+): { fields: string[]; appended?: Record<string, number>; merged?: Record<string, string[]> } {
   const fields: string[] = [];
   let appended: Record<string, number> | undefined;
   let merged: Record<string, string[]> | undefined;
@@ -108,7 +123,12 @@ function changeOf(current: object, next: object, patch: object): { fields: strin
     const before = (current as Record<string, unknown>)[key];
     const after = (next as Record<string, unknown>)[key];
     const keys = isMap(before) && isMap(after) ? changedKeys(before, after) : null;
-    if (Array.isArray(before) && Array.isArray(after) && after.length > before.length && before.every((item, i) => sameItem(item, after[i]))) {
+    if (
+      Array.isArray(before) &&
+      Array.isArray(after) &&
+      after.length > before.length &&
+      before.every((item, i) => sameItem(item, after[i]))
+    ) {
       (appended ??= {})[key] = after.length - before.length;
     } else if (keys !== null) {
       (merged ??= {})[key] = keys;
@@ -226,7 +246,15 @@ export class Table<S extends z.ZodMiniObject, Name extends string = never> {
    * Creates a table of `entity` records of `schema`, with named orderings of the records passing
    * each filter; every insert, update and remove is announced to the sink `emit` returns.
    */
-  constructor(entity: ChangedEntity, schema: S, filters: Record<Name, (record: z.output<S>) => boolean>, emit: () => ChangeSink, budget: StoreBudget, countedBy: (keyof z.output<S> & string) | null = null, undo: UndoSink = () => undefined) {
+  constructor(
+    entity: ChangedEntity,
+    schema: S,
+    filters: Record<Name, (record: z.output<S>) => boolean>,
+    emit: () => ChangeSink,
+    budget: StoreBudget,
+    countedBy: (keyof z.output<S> & string) | null = null,
+    undo: UndoSink = () => undefined,
+  ) {
     this.#countedBy = countedBy;
     this.#undo = undo;
     this.#entity = entity;
@@ -338,7 +366,8 @@ export class Table<S extends z.ZodMiniObject, Name extends string = never> {
     const validated = this.#schemaOf(Object.keys(patch)).parse(patch) as Record<string, unknown>;
     const next = { ...(current as object), ...validated } as StoredRecord<S>;
     let delta = 0;
-    for (const key of Object.keys(validated)) delta += fieldWeight(key, validated[key]) - fieldWeight(key, (current as Record<string, unknown>)[key]);
+    for (const key of Object.keys(validated))
+      delta += fieldWeight(key, validated[key]) - fieldWeight(key, (current as Record<string, unknown>)[key]);
     this.#budget.claim(0, delta);
     this.#byId.set(id, next);
     this.#undo(() => {

@@ -19,19 +19,26 @@ export const MAX_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
 /** Refuses a time past `MAX_INSTANT_MS`. */
 function assertWithinRange(ms: number, what: string): void {
   if (ms > MAX_INSTANT_MS) {
-    throw new FakehandsError('invalid_time', `Failed to ${what}: it would pass the end of year 9999, the last instant a datetime can hold. Reset the fake, or move it less far.`);
+    throw new FakehandsError(
+      'invalid_time',
+      `Failed to ${what}: it would pass the end of year 9999, the last instant a datetime can hold. Reset the fake, or move it less far.`,
+    );
   }
 }
 
 function assertAdvance(ms: number): void {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new FakehandsError('invalid_time', `Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got ${ms}. Time never goes backwards; use clock.set() to jump.`);
+    throw new FakehandsError(
+      'invalid_time',
+      `Failed to advance the fake clock: expected a finite, non-negative number of milliseconds, got ${ms}. Time never goes backwards; use clock.set() to jump.`,
+    );
   }
 }
 
 function toEpoch(time: Date | string | number): number {
   const ms = time instanceof Date ? time.getTime() : typeof time === 'number' ? time : Date.parse(time);
-  if (!Number.isFinite(ms)) throw new FakehandsError('invalid_time', `Failed to set the fake clock: "${String(time)}" is not a valid date.`);
+  if (!Number.isFinite(ms))
+    throw new FakehandsError('invalid_time', `Failed to set the fake clock: "${String(time)}" is not a valid date.`);
   return ms;
 }
 
@@ -44,8 +51,16 @@ export function createManualClock(start: Date | string | number = DEFAULT_MANUAL
   let current = toEpoch(start);
   return {
     now: () => current,
-    advance(ms) { assertAdvance(ms); assertWithinRange(current + ms, 'advance the fake clock'); current += ms; },
-    set(time) { const at = toEpoch(time); assertWithinRange(at, 'set the fake clock'); current = at; },
+    advance(ms) {
+      assertAdvance(ms);
+      assertWithinRange(current + ms, 'advance the fake clock');
+      current += ms;
+    },
+    set(time) {
+      const at = toEpoch(time);
+      assertWithinRange(at, 'set the fake clock');
+      current = at;
+    },
   };
 }
 
@@ -58,8 +73,15 @@ export function createSystemClock(): Clock {
   let offset = 0;
   return {
     now: () => Date.now() + offset,
-    advance(ms) { assertAdvance(ms); assertWithinRange(Date.now() + offset + ms, 'advance the fake clock'); offset += ms; },
-    set(time) { const at = toEpoch(time); assertWithinRange(at, 'set the fake clock'); offset = at - Date.now(); },
+    advance(ms) {
+      assertAdvance(ms);
+      assertWithinRange(Date.now() + offset + ms, 'advance the fake clock');
+      offset += ms;
+    },
+    set(time) {
+      const at = toEpoch(time);
+      assertWithinRange(at, 'set the fake clock');
+      offset = at - Date.now();
+    },
   };
 }
-

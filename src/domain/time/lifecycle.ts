@@ -97,7 +97,12 @@ export interface TaskStepContext {
 
 /** The steps after the sandbox runs, in order: each takes `startTaskStepMs` (PREPARING_REPOSITORY runs with or without a repository). */
 export const START_TASK_STEPS: readonly AppConversationStartTaskStatus[] = [
-  'PREPARING_REPOSITORY', 'RUNNING_SETUP_SCRIPT', 'SETTING_UP_GIT_HOOKS', 'SETTING_UP_SKILLS', 'STARTING_CONVERSATION', 'READY',
+  'PREPARING_REPOSITORY',
+  'RUNNING_SETUP_SCRIPT',
+  'SETTING_UP_GIT_HOOKS',
+  'SETTING_UP_SKILLS',
+  'STARTING_CONVERSATION',
+  'READY',
 ];
 
 /** The next status of a start task, when it happens, and its detail; `null` while waiting or when final. */
@@ -113,7 +118,8 @@ export function nextTaskStep(
     const sandbox = ctx.sandbox;
     // The real service's messages (live_status_app_conversation_service.py, _wait_for_sandbox_start).
     if (sandbox === null) return { status: 'ERROR', atMs: sinceMs, detail: `Sandbox not found: ${ctx.sandboxId}` };
-    if (sandbox.status === 'ERROR') return { status: 'ERROR', atMs: Math.max(sinceMs, sandbox.sinceMs), detail: 'Sandbox status: SandboxStatus.ERROR' };
+    if (sandbox.status === 'ERROR')
+      return { status: 'ERROR', atMs: Math.max(sinceMs, sandbox.sinceMs), detail: 'Sandbox status: SandboxStatus.ERROR' };
     if (sandbox.status !== 'RUNNING') return null;
     return { status: START_TASK_STEPS[0]!, atMs: Math.max(afterStep, sandbox.sinceMs) };
   }

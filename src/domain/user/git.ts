@@ -26,7 +26,8 @@ const worldOf = (state: DomainState): GitWorld => state.store.git ?? sharedDefau
 /** Providers with a token (or a user id). */
 export function connectedProviders(state: DomainState): ProviderType[] {
   return (Object.entries(state.store.providerTokens) as [ProviderType, { token: string | null; user_id: string | null }][])
-    .filter(([, token]) => Boolean(token.token || token.user_id)).map(([provider]) => provider);
+    .filter(([, token]) => Boolean(token.token || token.user_id))
+    .map(([provider]) => provider);
 }
 
 /** Repositories of connected providers (of `provider` only, when given). */
@@ -50,7 +51,13 @@ export function gitUser(state: DomainState): GitUser | Refusal {
 export function installations(state: DomainState, provider: ProviderType): string[] | Refusal {
   if (connectedProviders(state).length === 0) return bare('unauthorized', TOKEN_REQUIRED);
   if (provider !== 'github' && provider !== 'bitbucket') return bare('bad_request', `Provider ${provider} doesn't support installations`);
-  return [...new Set(reachable(state, provider).map((r) => r.installation_id).filter((id): id is string => id !== null))];
+  return [
+    ...new Set(
+      reachable(state, provider)
+        .map((r) => r.installation_id)
+        .filter((id): id is string => id !== null),
+    ),
+  ];
 }
 
 /** Orders repositories as the `sort` parameter asks (`pushed` by default, newest first). */
@@ -71,9 +78,21 @@ function linkHeader(page: number, last: number, perPage: number): string | null 
 }
 
 /** `GET /api/user/repositories`: one page (with `page`), or every repository. */
-export function userRepositories(state: DomainState, query: { sort: string; selected_provider?: ProviderType | null | undefined; page?: number | null | undefined; per_page?: number | null | undefined; installation_id?: string | null | undefined }): Repository[] | Refusal {
+export function userRepositories(
+  state: DomainState,
+  query: {
+    sort: string;
+    selected_provider?: ProviderType | null | undefined;
+    page?: number | null | undefined;
+    per_page?: number | null | undefined;
+    installation_id?: string | null | undefined;
+  },
+): Repository[] | Refusal {
   if (connectedProviders(state).length === 0) return bare('unauthorized', TOKEN_REQUIRED);
-  const repos = sorted(reachable(state, query.selected_provider).filter((r) => !query.installation_id || r.installation_id === query.installation_id), query.sort);
+  const repos = sorted(
+    reachable(state, query.selected_provider).filter((r) => !query.installation_id || r.installation_id === query.installation_id),
+    query.sort,
+  );
   if (!query.page) return repos.map((r) => wire(r));
   const perPage = Math.max(1, query.per_page ?? 30);
   const last = Math.max(1, Math.ceil(repos.length / perPage));
@@ -82,10 +101,16 @@ export function userRepositories(state: DomainState, query: { sort: string; sele
 }
 
 /** `GET /api/user/search/repositories`: names containing the query, by stars. */
-export function searchRepositories(state: DomainState, query: { query: string; per_page: number; sort: string; order: string; selected_provider?: ProviderType | null | undefined }): Repository[] | Refusal {
+export function searchRepositories(
+  state: DomainState,
+  query: { query: string; per_page: number; sort: string; order: string; selected_provider?: ProviderType | null | undefined },
+): Repository[] | Refusal {
   if (connectedProviders(state).length === 0) return bare('unauthorized', 'Git provider token required.');
   const needle = query.query.toLowerCase().replace(/^https?:\/\/[^/]+\//, '');
-  let repos = sorted(reachable(state, query.selected_provider).filter((r) => r.full_name.toLowerCase().includes(needle)), query.sort === 'stars' ? 'stars' : query.sort);
+  let repos = sorted(
+    reachable(state, query.selected_provider).filter((r) => r.full_name.toLowerCase().includes(needle)),
+    query.sort === 'stars' ? 'stars' : query.sort,
+  );
   if (query.order === 'asc') repos = repos.reverse();
   return repos.slice(0, Math.max(0, query.per_page)).map((r) => wire(r));
 }
@@ -103,11 +128,20 @@ export function repositoryBranches(state: DomainState, query: { repository: stri
   const perPage = Math.max(1, query.per_page);
   const page = Math.max(1, query.page);
   const branches = repo.branches.slice((page - 1) * perPage, page * perPage);
-  return { branches, has_next_page: page * perPage < repo.branches.length, current_page: page, per_page: perPage, total_count: repo.branches.length };
+  return {
+    branches,
+    has_next_page: page * perPage < repo.branches.length,
+    current_page: page,
+    per_page: perPage,
+    total_count: repo.branches.length,
+  };
 }
 
 /** `GET /api/user/search/branches`: branches whose name contains the query. */
-export function searchBranches(state: DomainState, query: { repository: string; query: string; per_page: number; selected_provider?: ProviderType | null | undefined }): Branch[] | Refusal {
+export function searchBranches(
+  state: DomainState,
+  query: { repository: string; query: string; per_page: number; selected_provider?: ProviderType | null | undefined },
+): Branch[] | Refusal {
   if (connectedProviders(state).length === 0) return bare('unauthorized', 'Git provider token required.');
   const repo = findRepository(state, query.repository, query.selected_provider);
   if (!repo) return bare('internal', `Repository ${query.repository} not found`);
@@ -139,27 +173,54 @@ export function microagentContent(state: DomainState, name: string, filePath: st
   return { content: agent.content, path: agent.path, triggers, git_provider: repo.git_provider };
 }
 
-
 /** `GET /api/v1/git/repositories/search`. */
-export function searchRepositoriesPage(state: DomainState, query: { provider: ProviderType; query?: string | undefined; installation_id?: string | undefined; page_id?: string | undefined; limit: number; sort_order?: string | undefined }) {
+export function searchRepositoriesPage(
+  state: DomainState,
+  query: {
+    provider: ProviderType;
+    query?: string | undefined;
+    installation_id?: string | undefined;
+    page_id?: string | undefined;
+    limit: number;
+    sort_order?: string | undefined;
+  },
+) {
   const needle = (query.query ?? '').toLowerCase();
-  let repos = reachable(state, query.provider).filter((r) => r.full_name.toLowerCase().includes(needle) && (!query.installation_id || r.installation_id === query.installation_id));
+  let repos = reachable(state, query.provider).filter(
+    (r) => r.full_name.toLowerCase().includes(needle) && (!query.installation_id || r.installation_id === query.installation_id),
+  );
   const order = query.sort_order ?? 'updated-desc';
   repos = sorted(repos, order.startsWith('stars') ? 'stars' : 'pushed');
   if (order.endsWith('-asc')) repos.reverse();
-  return pageFrom(repos.map((r) => wire(r)), query.page_id, query.limit);
+  return pageFrom(
+    repos.map((r) => wire(r)),
+    query.page_id,
+    query.limit,
+  );
 }
 
 /** `GET /api/v1/git/branches/search`. */
-export function searchBranchesPage(state: DomainState, query: { provider: ProviderType; repository: string; query: string; page_id?: string | undefined; limit: number }) {
+export function searchBranchesPage(
+  state: DomainState,
+  query: { provider: ProviderType; repository: string; query: string; page_id?: string | undefined; limit: number },
+) {
   const repo = findRepository(state, query.repository, query.provider);
   const branches = (repo?.branches ?? []).filter((b) => b.name.toLowerCase().includes(query.query.toLowerCase()));
   return pageFrom(branches, query.page_id, query.limit);
 }
 
 /** `GET /api/v1/git/installations/search`. */
-export function searchInstallationsPage(state: DomainState, query: { provider: ProviderType; page_id?: string | undefined; limit: number }) {
-  const ids = [...new Set(reachable(state, query.provider).map((r) => r.installation_id).filter((id): id is string => id !== null))];
+export function searchInstallationsPage(
+  state: DomainState,
+  query: { provider: ProviderType; page_id?: string | undefined; limit: number },
+) {
+  const ids = [
+    ...new Set(
+      reachable(state, query.provider)
+        .map((r) => r.installation_id)
+        .filter((id): id is string => id !== null),
+    ),
+  ];
   return pageFrom(ids, query.page_id, query.limit);
 }
 
@@ -167,6 +228,9 @@ export function searchInstallationsPage(state: DomainState, query: { provider: P
 export function searchSuggestedTasksPage(state: DomainState, query: { page_id?: string | undefined; limit: number }) {
   const connected = new Set(connectedProviders(state));
   // The newest TaskType has no CREATE_MICROAGENT.
-  const tasks = worldOf(state).suggested_tasks.filter((t): t is SuggestedTask & { task_type: Exclude<SuggestedTask['task_type'], 'CREATE_MICROAGENT'> } => connected.has(t.git_provider) && t.task_type !== 'CREATE_MICROAGENT');
+  const tasks = worldOf(state).suggested_tasks.filter(
+    (t): t is SuggestedTask & { task_type: Exclude<SuggestedTask['task_type'], 'CREATE_MICROAGENT'> } =>
+      connected.has(t.git_provider) && t.task_type !== 'CREATE_MICROAGENT',
+  );
   return pageFrom(tasks, query.page_id, query.limit);
 }

@@ -11,14 +11,29 @@ import type { DomainState } from '../store/state.js';
 import { settingsView } from './settings.js';
 import { appConversationView } from '../conversations/views.js';
 import type * as z from 'zod/mini';
-import type { AgentProfileDetailResponse, AgentProfileListResponse, CurrentApiKeyResponse, MeResponse, OrgPage, OrgResponse, SharedConversation } from '../../schemas/saas.js';
+import type {
+  AgentProfileDetailResponse,
+  AgentProfileListResponse,
+  CurrentApiKeyResponse,
+  MeResponse,
+  OrgPage,
+  OrgResponse,
+  SharedConversation,
+} from '../../schemas/saas.js';
 
 /** The id of the user and of their personal organization when the fake has no user id (a SaaS personal org's id is its user's). */
 export const SINGLE_USER_ID = '6b6f5d1e-0000-4000-8000-000000000001';
 /** The name of the built-in agent profile. */
 export const DEFAULT_AGENT_PROFILE = 'default';
 /** What the owner of an organization may do (the permissions Canvas reads from `/me`). */
-const OWNER_PERMISSIONS = ['manage_secrets', 'manage_integrations', 'manage_application_settings', 'manage_llm_settings', 'view_billing', 'manage_members'];
+const OWNER_PERMISSIONS = [
+  'manage_secrets',
+  'manage_integrations',
+  'manage_application_settings',
+  'manage_llm_settings',
+  'view_billing',
+  'manage_members',
+];
 
 /** The user's id, which is also their personal organization's. */
 export function personalOrgId(state: DomainState): string {
@@ -28,10 +43,23 @@ export function personalOrgId(state: DomainState): string {
 /** `OrgResponse` of the personal organization. */
 function personalOrg(state: DomainState): z.output<typeof OrgResponse> {
   return {
-    id: personalOrgId(state), name: 'Personal', contact_name: 'fakehands user', contact_email: 'user@fakehands.invalid',
-    conversation_expiration: null, remote_runtime_resource_factor: null, billing_margin: null, enable_proactive_conversation_starters: false,
-    sandbox_base_container_image: null, sandbox_runtime_container_image: null, org_version: 1,
-    search_api_key: null, sandbox_api_key: null, max_budget_per_task: null, v1_enabled: true, credits: null, is_personal: true,
+    id: personalOrgId(state),
+    name: 'Personal',
+    contact_name: 'fakehands user',
+    contact_email: 'user@fakehands.invalid',
+    conversation_expiration: null,
+    remote_runtime_resource_factor: null,
+    billing_margin: null,
+    enable_proactive_conversation_starters: false,
+    sandbox_base_container_image: null,
+    sandbox_runtime_container_image: null,
+    org_version: 1,
+    search_api_key: null,
+    sandbox_api_key: null,
+    max_budget_per_task: null,
+    v1_enabled: true,
+    credits: null,
+    is_personal: true,
   };
 }
 
@@ -52,22 +80,47 @@ export function organization(state: DomainState, orgId: string): z.output<typeof
 
 /** `GET /api/organizations/{org_id}/me`: the user is the owner; the LLM key masked. */
 export function organizationMe(state: DomainState, orgId: string): z.output<typeof MeResponse> | Refusal {
-  return checkOrg(state, orgId) ?? {
-    org_id: orgId, user_id: personalOrgId(state), email: 'user@fakehands.invalid', role: 'owner', permissions: [...OWNER_PERMISSIONS],
-    llm_api_key: settingsView(state).llm_api_key_set ? '**********' : '', llm_api_key_for_byor: null,
-    agent_settings_diff: {}, conversation_settings_diff: {}, status: 'active',
-  };
+  return (
+    checkOrg(state, orgId) ?? {
+      org_id: orgId,
+      user_id: personalOrgId(state),
+      email: 'user@fakehands.invalid',
+      role: 'owner',
+      permissions: [...OWNER_PERMISSIONS],
+      llm_api_key: settingsView(state).llm_api_key_set ? '**********' : '',
+      llm_api_key_for_byor: null,
+      agent_settings_diff: {},
+      conversation_settings_diff: {},
+      status: 'active',
+    }
+  );
 }
 
 /** `GET /api/keys/current`: an unbound key whose effective organization is the personal one. */
 export function currentApiKey(state: DomainState): z.output<typeof CurrentApiKeyResponse> {
-  return { id: 1, name: 'fakehands', org_id: personalOrgId(state), bound_org_id: null, user_id: personalOrgId(state), auth_type: 'api_key' };
+  return {
+    id: 1,
+    name: 'fakehands',
+    org_id: personalOrgId(state),
+    bound_org_id: null,
+    user_id: personalOrgId(state),
+    auth_type: 'api_key',
+  };
 }
 
 /** `GET /api/agent-profiles`: the built-in default OpenHands profile (no LLM profile of its own: it runs on the settings' LLM). */
 export function agentProfiles(_state: DomainState): z.output<typeof AgentProfileListResponse> {
   return {
-    profiles: [{ id: DEFAULT_AGENT_PROFILE, name: DEFAULT_AGENT_PROFILE, agent_kind: 'openhands', revision: 1, llm_profile_ref: null, mcp_server_refs: null }],
+    profiles: [
+      {
+        id: DEFAULT_AGENT_PROFILE,
+        name: DEFAULT_AGENT_PROFILE,
+        agent_kind: 'openhands',
+        revision: 1,
+        llm_profile_ref: null,
+        mcp_server_refs: null,
+      },
+    ],
     active_agent_profile_id: null,
   };
 }
@@ -75,7 +128,10 @@ export function agentProfiles(_state: DomainState): z.output<typeof AgentProfile
 /** `GET /api/agent-profiles/{name}`: the built-in profile; 404 for any other name. */
 export function agentProfile(_state: DomainState, name: string): z.output<typeof AgentProfileDetailResponse> | Refusal {
   if (name !== DEFAULT_AGENT_PROFILE) return refuse('not_found', `Agent profile '${name}' not found`);
-  return { name, profile: { agent_kind: 'openhands', name, llm_profile_ref: null, mcp_server_refs: null, secret_refs: null, skills: null } };
+  return {
+    name,
+    profile: { agent_kind: 'openhands', name, llm_profile_ref: null, mcp_server_refs: null, secret_refs: null, skills: null },
+  };
 }
 
 /** The public V1 conversation of `id`, or `undefined`. */
@@ -92,10 +148,20 @@ export function sharedConversations(state: DomainState, ids: readonly string[]):
     if (!record) return null;
     const view = appConversationView(state, record);
     return {
-      id: view.id, created_by_user_id: view.created_by_user_id, sandbox_id: view.sandbox_id, selected_repository: view.selected_repository,
-      selected_branch: view.selected_branch, git_provider: view.git_provider, title: view.title, pr_number: view.pr_number, llm_model: view.llm_model,
-      metrics: view.metrics, parent_conversation_id: view.parent_conversation_id, sub_conversation_ids: view.sub_conversation_ids,
-      created_at: view.created_at, updated_at: view.updated_at,
+      id: view.id,
+      created_by_user_id: view.created_by_user_id,
+      sandbox_id: view.sandbox_id,
+      selected_repository: view.selected_repository,
+      selected_branch: view.selected_branch,
+      git_provider: view.git_provider,
+      title: view.title,
+      pr_number: view.pr_number,
+      llm_model: view.llm_model,
+      metrics: view.metrics,
+      parent_conversation_id: view.parent_conversation_id,
+      sub_conversation_ids: view.sub_conversation_ids,
+      created_at: view.created_at,
+      updated_at: view.updated_at,
     };
   });
 }

@@ -13,8 +13,10 @@ import type { DomainState } from '../store/state.js';
 export const MAX_CUSTOM_SECRETS = 500;
 
 const listed = (secret: CustomSecretRecord) => ({ name: secret.name, description: secret.description });
-const exists = (name: string) => new Refusal('bad_request', `Secret ${name} already exists`, { body: { message: `Secret ${name} already exists` } });
-const missing = (id: string) => new Refusal('not_found', `Secret with ID ${id} not found`, { body: { error: `Secret with ID ${id} not found` } });
+const exists = (name: string) =>
+  new Refusal('bad_request', `Secret ${name} already exists`, { body: { message: `Secret ${name} already exists` } });
+const missing = (id: string) =>
+  new Refusal('not_found', `Secret with ID ${id} not found`, { body: { error: `Secret with ID ${id} not found` } });
 
 /** `GET /api/secrets`: names and descriptions. */
 export function listCustomSecrets(state: DomainState) {
@@ -22,30 +24,48 @@ export function listCustomSecrets(state: DomainState) {
 }
 
 /** `GET /api/v1/secrets/search`: names containing `name__contains`, in name order, a page from `page_id` (a name). */
-export function searchCustomSecrets(state: DomainState, query: { name__contains?: string | undefined; page_id?: string | undefined; limit: number }) {
+export function searchCustomSecrets(
+  state: DomainState,
+  query: { name__contains?: string | undefined; page_id?: string | undefined; limit: number },
+) {
   const all = [...state.store.customSecrets]
     .filter((s) => !query.name__contains || s.name.toLowerCase().includes(query.name__contains.toLowerCase()))
     .sort((a, b) => a.name.localeCompare(b.name));
-  const start = query.page_id ? Math.max(0, all.findIndex((s) => s.name === query.page_id)) : 0;
+  const start = query.page_id
+    ? Math.max(
+        0,
+        all.findIndex((s) => s.name === query.page_id),
+      )
+    : 0;
   return { items: all.slice(start, start + query.limit).map(listed), next_page_id: all[start + query.limit]?.name ?? null };
 }
 
 /** `POST /api/secrets`, `POST /api/v1/secrets`: a new secret; 400 when the name is taken. */
-export async function createCustomSecret(state: DomainState, secret: { name: string; value: string; description: string | null }): Promise<{ message: string } | Refusal> {
+export async function createCustomSecret(
+  state: DomainState,
+  secret: { name: string; value: string; description: string | null },
+): Promise<{ message: string } | Refusal> {
   const secrets = state.store.customSecrets;
   if (secrets.some((s) => s.name === secret.name)) return exists(secret.name);
-  if (secrets.length >= MAX_CUSTOM_SECRETS) return new Refusal('storage_full', `Insufficient Storage: the fake keeps at most ${MAX_CUSTOM_SECRETS} custom secrets`);
+  if (secrets.length >= MAX_CUSTOM_SECRETS)
+    return new Refusal('storage_full', `Insufficient Storage: the fake keeps at most ${MAX_CUSTOM_SECRETS} custom secrets`);
   await state.store.setCustomSecrets([...secrets, { name: secret.name, description: secret.description, value: secret.value }]);
   return { message: 'Secret created successfully' };
 }
 
 /** `PUT /api/secrets/{id}`, `PUT /api/v1/secrets/{id}`: a new name and description; the value stays. */
-export async function updateCustomSecret(state: DomainState, id: string, change: { name: string; description: string | null }): Promise<{ message: string } | Refusal> {
+export async function updateCustomSecret(
+  state: DomainState,
+  id: string,
+  change: { name: string; description: string | null },
+): Promise<{ message: string } | Refusal> {
   const secrets = state.store.customSecrets;
   const current = secrets.find((s) => s.name === id);
   if (!current) return missing(id);
   if (change.name !== id && secrets.some((s) => s.name === change.name)) return exists(change.name);
-  await state.store.setCustomSecrets(secrets.map((s) => (s.name === id ? { name: change.name, description: change.description, value: s.value } : s)));
+  await state.store.setCustomSecrets(
+    secrets.map((s) => (s.name === id ? { name: change.name, description: change.description, value: s.value } : s)),
+  );
   return { message: 'Secret updated successfully' };
 }
 

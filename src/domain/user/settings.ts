@@ -10,7 +10,12 @@ import type { ProviderType } from '../../schemas/common.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
 import { REDACTED, redactSecrets, unmaskedSecrets } from '../store/redact.js';
 import {
-  UserSettingsRecord, type LegacySettingsInput, type LegacySettingsView, type LLMProfile, type SettingsUpdate, type SettingsView,
+  UserSettingsRecord,
+  type LegacySettingsInput,
+  type LegacySettingsView,
+  type LLMProfile,
+  type SettingsUpdate,
+  type SettingsView,
 } from '../../schemas/user-settings.js';
 import type { POSTProviderModel } from '../../schemas/legacy.js';
 import { storeGitProviders } from './git-providers.js';
@@ -20,16 +25,25 @@ import type { DomainState } from '../store/state.js';
 /** The settings a fixture starts with unless it says otherwise: saved once, an LLM key set, V1 on. */
 export function defaultUserSettings(): UserSettingsRecord {
   return UserSettingsRecord.parse({
-    language: 'en', agent: 'CodeActAgent', security_analyzer: 'llm', confirmation_mode: false,
-    llm_model: 'anthropic/claude-sonnet-4-5-20250929', llm_api_key: 'fake-llm-api-key', llm_base_url: null,
-    remote_runtime_resource_factor: 1, user_consents_to_analytics: false, condenser_max_size: 120,
-    git_user_name: 'openhands', git_user_email: 'openhands@all-hands.dev', v1_enabled: true,
+    language: 'en',
+    agent: 'CodeActAgent',
+    security_analyzer: 'llm',
+    confirmation_mode: false,
+    llm_model: 'anthropic/claude-sonnet-4-5-20250929',
+    llm_api_key: 'fake-llm-api-key',
+    llm_base_url: null,
+    remote_runtime_resource_factor: 1,
+    user_consents_to_analytics: false,
+    condenser_max_size: 120,
+    git_user_name: 'openhands',
+    git_user_email: 'openhands@all-hands.dev',
+    v1_enabled: true,
     mcp_config: { sse_servers: [], stdio_servers: [], shttp_servers: [] },
   });
 }
 
 /** An MCP configuration as answered: its servers' keys and environments masked (a secret never leaves the fake). */
-const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === null ? null : redactSecrets(config) as MCPConfig);
+const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === null ? null : (redactSecrets(config) as MCPConfig));
 
 /**
  * An MCP configuration saved back from what was answered: a key or environment value still masked
@@ -38,14 +52,21 @@ const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === nu
  */
 export function unmaskedMcp(given: MCPConfig | null | undefined, stored: MCPConfig | null | undefined): MCPConfig | null | undefined {
   if (!given || !stored) return given;
-  const keyOf = (list: { url: string; api_key: string | null }[], url: string) => list.find((server) => server.url === url)?.api_key ?? null;
+  const keyOf = (list: { url: string; api_key: string | null }[], url: string) =>
+    list.find((server) => server.url === url)?.api_key ?? null;
   return {
-    sse_servers: given.sse_servers.map((server) => (server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.sse_servers, server.url) } : server)),
-    shttp_servers: given.shttp_servers.map((server) => (server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.shttp_servers, server.url) } : server)),
+    sse_servers: given.sse_servers.map((server) =>
+      server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.sse_servers, server.url) } : server,
+    ),
+    shttp_servers: given.shttp_servers.map((server) =>
+      server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.shttp_servers, server.url) } : server,
+    ),
     stdio_servers: given.stdio_servers.map((server) => {
       const before = stored.stdio_servers.find((s) => s.name === server.name);
       if (!before) return server;
-      const env = Object.fromEntries(Object.entries(server.env).map(([name, value]) => [name, value === REDACTED ? (before.env[name] ?? value) : value]));
+      const env = Object.fromEntries(
+        Object.entries(server.env).map(([name, value]) => [name, value === REDACTED ? (before.env[name] ?? value) : value]),
+      );
       return { ...server, env };
     }),
   };
@@ -57,7 +78,10 @@ const isSet = (value: string | null | undefined): boolean => typeof value === 's
 /** Which providers have a token (or a user id): provider → host, as `provider_tokens_set` lists them. */
 export function providerTokensSet(state: DomainState): Partial<Record<ProviderType, string | null>> {
   const set: Partial<Record<ProviderType, string | null>> = {};
-  for (const [provider, token] of Object.entries(state.store.providerTokens) as [ProviderType, { token: string | null; host: string | null; user_id: string | null }][]) {
+  for (const [provider, token] of Object.entries(state.store.providerTokens) as [
+    ProviderType,
+    { token: string | null; host: string | null; user_id: string | null },
+  ][]) {
     if (token.token || token.user_id) set[provider] = token.host;
   }
   return set;
@@ -71,16 +95,35 @@ export function legacySettings(state: DomainState): LegacySettingsView | Refusal
   const s = state.store.settings;
   if (!s) return notFound();
   return {
-    language: s.language, agent: s.agent, max_iterations: s.max_iterations, security_analyzer: s.security_analyzer,
-    confirmation_mode: s.confirmation_mode, llm_model: s.llm_model, llm_api_key: null, llm_base_url: s.llm_base_url,
-    remote_runtime_resource_factor: s.remote_runtime_resource_factor, secrets_store: { provider_tokens: {} },
-    enable_default_condenser: s.enable_default_condenser, enable_sound_notifications: s.enable_sound_notifications,
-    enable_proactive_conversation_starters: s.enable_proactive_conversation_starters, enable_solvability_analysis: s.enable_solvability_analysis,
-    user_consents_to_analytics: s.user_consents_to_analytics, sandbox_base_container_image: s.sandbox_base_container_image,
-    sandbox_runtime_container_image: s.sandbox_runtime_container_image, mcp_config: maskedMcp(s.mcp_config), search_api_key: null, sandbox_api_key: null,
-    max_budget_per_task: s.max_budget_per_task, condenser_max_size: s.condenser_max_size, email: s.email, email_verified: s.email_verified,
-    git_user_name: s.git_user_name, git_user_email: s.git_user_email,
-    provider_tokens_set: providerTokensSet(state), llm_api_key_set: isSet(s.llm_api_key), search_api_key_set: isSet(s.search_api_key),
+    language: s.language,
+    agent: s.agent,
+    max_iterations: s.max_iterations,
+    security_analyzer: s.security_analyzer,
+    confirmation_mode: s.confirmation_mode,
+    llm_model: s.llm_model,
+    llm_api_key: null,
+    llm_base_url: s.llm_base_url,
+    remote_runtime_resource_factor: s.remote_runtime_resource_factor,
+    secrets_store: { provider_tokens: {} },
+    enable_default_condenser: s.enable_default_condenser,
+    enable_sound_notifications: s.enable_sound_notifications,
+    enable_proactive_conversation_starters: s.enable_proactive_conversation_starters,
+    enable_solvability_analysis: s.enable_solvability_analysis,
+    user_consents_to_analytics: s.user_consents_to_analytics,
+    sandbox_base_container_image: s.sandbox_base_container_image,
+    sandbox_runtime_container_image: s.sandbox_runtime_container_image,
+    mcp_config: maskedMcp(s.mcp_config),
+    search_api_key: null,
+    sandbox_api_key: null,
+    max_budget_per_task: s.max_budget_per_task,
+    condenser_max_size: s.condenser_max_size,
+    email: s.email,
+    email_verified: s.email_verified,
+    git_user_name: s.git_user_name,
+    git_user_email: s.git_user_email,
+    provider_tokens_set: providerTokensSet(state),
+    llm_api_key_set: isSet(s.llm_api_key),
+    search_api_key_set: isSet(s.search_api_key),
   };
 }
 
@@ -94,15 +137,24 @@ export async function storeLegacySettings(state: DomainState, input: LegacySetti
   const given = { ...rest, mcp_config: unmaskedMcp(rest.mcp_config, existing?.mcp_config) };
   // Tokens in the legacy secrets_store become provider tokens, as `invalidate_legacy_secrets_store` moves them.
   const tokens = legacyStore?.provider_tokens;
-  if (tokens && Object.keys(tokens).length > 0) await storeGitProviders(state, { provider_tokens: tokens as POSTProviderModel['provider_tokens'], mcp_config: null });
+  if (tokens && Object.keys(tokens).length > 0)
+    await storeGitProviders(state, { provider_tokens: tokens as POSTProviderModel['provider_tokens'], mcp_config: null });
   const next = UserSettingsRecord.parse({
     // Fields of the newest generation only are kept: a legacy save does not know them.
-    ...(existing ? {
-      user_version: existing.user_version, disabled_skills: existing.disabled_skills, title_llm_profile: existing.title_llm_profile,
-      git_full_clone: existing.git_full_clone, v1_enabled: existing.v1_enabled, sandbox_grouping_strategy: existing.sandbox_grouping_strategy,
-      default_sandbox_spec_id: existing.default_sandbox_spec_id, agent_settings_extra: existing.agent_settings_extra,
-      llm_profiles: existing.llm_profiles, active_llm_profile: existing.active_llm_profile,
-    } : {}),
+    ...(existing
+      ? {
+          user_version: existing.user_version,
+          disabled_skills: existing.disabled_skills,
+          title_llm_profile: existing.title_llm_profile,
+          git_full_clone: existing.git_full_clone,
+          v1_enabled: existing.v1_enabled,
+          sandbox_grouping_strategy: existing.sandbox_grouping_strategy,
+          default_sandbox_spec_id: existing.default_sandbox_spec_id,
+          agent_settings_extra: existing.agent_settings_extra,
+          llm_profiles: existing.llm_profiles,
+          active_llm_profile: existing.active_llm_profile,
+        }
+      : {}),
     ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
   });
   if (existing) {
@@ -110,14 +162,18 @@ export async function storeLegacySettings(state: DomainState, input: LegacySetti
     next.llm_model = given.llm_model ?? existing.llm_model;
     next.llm_base_url = given.llm_base_url ?? existing.llm_base_url;
     next.search_api_key = given.search_api_key ?? existing.search_api_key;
-    if (given.user_consents_to_analytics === undefined || given.user_consents_to_analytics === null) next.user_consents_to_analytics = existing.user_consents_to_analytics;
+    if (given.user_consents_to_analytics === undefined || given.user_consents_to_analytics === null)
+      next.user_consents_to_analytics = existing.user_consents_to_analytics;
   }
   await state.store.setSettings(next);
   return { message: 'Settings stored' };
 }
 
 /** `POST /api/reset-settings`: removed in the real server (410). */
-export const resetSettingsGone = (): Refusal => new Refusal('gone', 'Reset settings functionality has been removed.', { body: { error: 'Reset settings functionality has been removed.' } });
+export const resetSettingsGone = (): Refusal =>
+  new Refusal('gone', 'Reset settings functionality has been removed.', {
+    body: { error: 'Reset settings functionality has been removed.' },
+  });
 
 /** `GET /api/v1/settings`: the newest view; 404 before the first save, as the legacy route. */
 export function storedSettingsView(state: DomainState): SettingsView | Refusal {
@@ -129,28 +185,49 @@ export function settingsView(state: DomainState): SettingsView {
   const s = state.store.settings ?? UserSettingsRecord.parse({});
   const profiles = Object.fromEntries(Object.entries(s.llm_profiles).map(([name, profile]) => [name, { ...profile, api_key: null }]));
   return {
-    language: s.language, user_version: s.user_version, remote_runtime_resource_factor: s.remote_runtime_resource_factor,
-    secrets_store: { provider_tokens: {} }, enable_sound_notifications: s.enable_sound_notifications,
-    enable_proactive_conversation_starters: s.enable_proactive_conversation_starters, user_consents_to_analytics: s.user_consents_to_analytics,
-    sandbox_base_container_image: s.sandbox_base_container_image, sandbox_runtime_container_image: s.sandbox_runtime_container_image,
-    disabled_skills: s.disabled_skills, search_api_key: null, sandbox_api_key: null, max_budget_per_task: s.max_budget_per_task,
-    email: s.email, email_verified: s.email_verified, git_user_name: s.git_user_name, git_user_email: s.git_user_email,
-    title_llm_profile: s.title_llm_profile, git_full_clone: s.git_full_clone, v1_enabled: s.v1_enabled,
+    language: s.language,
+    user_version: s.user_version,
+    remote_runtime_resource_factor: s.remote_runtime_resource_factor,
+    secrets_store: { provider_tokens: {} },
+    enable_sound_notifications: s.enable_sound_notifications,
+    enable_proactive_conversation_starters: s.enable_proactive_conversation_starters,
+    user_consents_to_analytics: s.user_consents_to_analytics,
+    sandbox_base_container_image: s.sandbox_base_container_image,
+    sandbox_runtime_container_image: s.sandbox_runtime_container_image,
+    disabled_skills: s.disabled_skills,
+    search_api_key: null,
+    sandbox_api_key: null,
+    max_budget_per_task: s.max_budget_per_task,
+    email: s.email,
+    email_verified: s.email_verified,
+    git_user_name: s.git_user_name,
+    git_user_email: s.git_user_email,
+    title_llm_profile: s.title_llm_profile,
+    git_full_clone: s.git_full_clone,
+    v1_enabled: s.v1_enabled,
     agent_settings: {
-      ...redactSecrets(s.agent_settings_extra) as Record<string, unknown>,
+      ...(redactSecrets(s.agent_settings_extra) as Record<string, unknown>),
       agent: s.agent ?? 'CodeActAgent',
       llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: null },
       condenser: { enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
       mcp_config: maskedMcp(s.mcp_config) ?? { sse_servers: [], stdio_servers: [], shttp_servers: [] },
     },
     conversation_settings: {
-      schema_version: 1, max_iterations: s.max_iterations ?? 500, confirmation_mode: s.confirmation_mode ?? false,
+      schema_version: 1,
+      max_iterations: s.max_iterations ?? 500,
+      confirmation_mode: s.confirmation_mode ?? false,
       security_analyzer: s.security_analyzer === 'none' ? 'none' : s.security_analyzer === null ? 'llm' : 'llm',
     },
-    sandbox_grouping_strategy: s.sandbox_grouping_strategy, default_sandbox_spec_id: s.default_sandbox_spec_id,
-    llm_profiles: { profiles, active: s.active_llm_profile }, active_agent_profile_id: null, active_agent_profile_revision: null,
-    registered_marketplaces: [], inherited_marketplaces: [],
-    provider_tokens_set: providerTokensSet(state), llm_api_key_set: isSet(s.llm_api_key), search_api_key_set: isSet(s.search_api_key),
+    sandbox_grouping_strategy: s.sandbox_grouping_strategy,
+    default_sandbox_spec_id: s.default_sandbox_spec_id,
+    llm_profiles: { profiles, active: s.active_llm_profile },
+    active_agent_profile_id: null,
+    active_agent_profile_revision: null,
+    registered_marketplaces: [],
+    inherited_marketplaces: [],
+    provider_tokens_set: providerTokensSet(state),
+    llm_api_key_set: isSet(s.llm_api_key),
+    search_api_key_set: isSet(s.search_api_key),
   };
 }
 
@@ -165,7 +242,10 @@ export async function updateSettings(state: DomainState, update: SettingsUpdate)
     if (llm?.model !== undefined) next.llm_model = llm.model;
     if (llm?.base_url !== undefined) next.llm_base_url = llm.base_url;
     if (llm?.api_key !== undefined && llm.api_key !== null) next.llm_api_key = llm.api_key;
-    next.agent_settings_extra = { ...current.agent_settings_extra, ...unmaskedSecrets(extra, current.agent_settings_extra) as Record<string, unknown> };
+    next.agent_settings_extra = {
+      ...current.agent_settings_extra,
+      ...(unmaskedSecrets(extra, current.agent_settings_extra) as Record<string, unknown>),
+    };
   }
   if (conversation) {
     if (conversation.max_iterations !== undefined) next.max_iterations = conversation.max_iterations;
@@ -182,7 +262,9 @@ const profileGone = (name: string) => new Refusal('not_found', `Profile '${name}
 export function listProfiles(state: DomainState) {
   const s = state.store.settings ?? UserSettingsRecord.parse({});
   return {
-    profiles: Object.entries(s.llm_profiles).sort(([a], [b]) => a.localeCompare(b)).map(([name, p]) => ({ name, model: p.model, base_url: p.base_url, api_key_set: isSet(p.api_key) })),
+    profiles: Object.entries(s.llm_profiles)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, p]) => ({ name, model: p.model, base_url: p.base_url, api_key_set: isSet(p.api_key) })),
     active_profile: s.active_llm_profile,
   };
 }
@@ -195,7 +277,15 @@ export function getProfile(state: DomainState, name: string) {
 }
 
 /** `POST /api/v1/settings/profiles/{name}`: saves the given LLM, or the current one (201). */
-export async function saveProfile(state: DomainState, name: string, request: { include_secrets: boolean; llm: { model: string; base_url?: string | null | undefined; api_key?: string | null | undefined } | null; preserve_existing_api_key: boolean }) {
+export async function saveProfile(
+  state: DomainState,
+  name: string,
+  request: {
+    include_secrets: boolean;
+    llm: { model: string; base_url?: string | null | undefined; api_key?: string | null | undefined } | null;
+    preserve_existing_api_key: boolean;
+  },
+) {
   const current = state.store.settings ?? UserSettingsRecord.parse({});
   const existing = current.llm_profiles[name];
   const source: LLMProfile = request.llm
@@ -212,7 +302,11 @@ export async function deleteProfile(state: DomainState, name: string) {
   const current = state.store.settings;
   if (!current?.llm_profiles[name]) return profileGone(name);
   const { [name]: _gone, ...rest } = current.llm_profiles;
-  await state.store.setSettings({ ...current, llm_profiles: rest, active_llm_profile: current.active_llm_profile === name ? null : current.active_llm_profile });
+  await state.store.setSettings({
+    ...current,
+    llm_profiles: rest,
+    active_llm_profile: current.active_llm_profile === name ? null : current.active_llm_profile,
+  });
   return { name, message: `Profile '${name}' deleted` };
 }
 
@@ -221,7 +315,13 @@ export async function activateProfile(state: DomainState, name: string) {
   const current = state.store.settings;
   const profile = current?.llm_profiles[name];
   if (!current || !profile) return profileGone(name);
-  await state.store.setSettings({ ...current, llm_model: profile.model, llm_base_url: profile.base_url, llm_api_key: profile.api_key ?? current.llm_api_key, active_llm_profile: name });
+  await state.store.setSettings({
+    ...current,
+    llm_model: profile.model,
+    llm_base_url: profile.base_url,
+    llm_api_key: profile.api_key ?? current.llm_api_key,
+    active_llm_profile: name,
+  });
   return { name, message: `Profile '${name}' activated`, model: profile.model };
 }
 
@@ -232,7 +332,11 @@ export async function renameProfile(state: DomainState, name: string, newName: s
   if (!current || !profile) return profileGone(name);
   if (newName !== name && current.llm_profiles[newName]) return refuse('conflict', `Profile '${newName}' already exists`);
   const profiles = Object.fromEntries(Object.entries(current.llm_profiles).map(([key, value]) => [key === name ? newName : key, value]));
-  await state.store.setSettings({ ...current, llm_profiles: profiles, active_llm_profile: current.active_llm_profile === name ? newName : current.active_llm_profile });
+  await state.store.setSettings({
+    ...current,
+    llm_profiles: profiles,
+    active_llm_profile: current.active_llm_profile === name ? newName : current.active_llm_profile,
+  });
   return { name: newName, message: `Profile '${name}' renamed to '${newName}'` };
 }
 

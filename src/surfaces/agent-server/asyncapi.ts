@@ -11,7 +11,15 @@ import * as z from 'zod/mini';
 import { kindInDialect } from '../../domain/agent/dialect.js';
 import { defineRoute } from '../../http/route.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
-import { AgentActions, AgentObservations, BashEventSchemas, SocketAuthFrame, SocketMessageFrame, agentEventSchema, socketEventKinds } from '../../schemas/agent-events.js';
+import {
+  AgentActions,
+  AgentObservations,
+  BashEventSchemas,
+  SocketAuthFrame,
+  SocketMessageFrame,
+  agentEventSchema,
+  socketEventKinds,
+} from '../../schemas/agent-events.js';
 import { ExecuteBashRequest } from './bash-routes.js';
 import { BASH_SOCKET_PATH, MAX_BASH_SUBSCRIBERS } from './bash-socket.js';
 import { MAX_SOCKET_FRAME_BYTES } from './socket-frames.js';
@@ -44,7 +52,9 @@ const COMPONENT = '#/components/schemas/';
 function componentSchemas(entries: Record<string, z.ZodMiniType>, io: 'input' | 'output'): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(entries)) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-7', unrepresentable: 'any', io, uri: (id) => `${COMPONENT}${id}` }) as { schemas: Record<string, JsonSchema> };
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-7', unrepresentable: 'any', io, uri: (id) => `${COMPONENT}${id}` }) as {
+    schemas: Record<string, JsonSchema>;
+  };
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...rest }]) => [id, rest]));
 }
 
@@ -52,11 +62,14 @@ function componentSchemas(entries: Record<string, z.ZodMiniType>, io: 'input' | 
 function inDialect(value: unknown, version: string | undefined): unknown {
   if (Array.isArray(value)) return value.map((item) => inDialect(item, version));
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => {
-    if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT)) return [key, COMPONENT + kindInDialect(inner.slice(COMPONENT.length), version)];
-    if (key === 'const' && typeof inner === 'string') return [key, kindInDialect(inner, version)];
-    return [kindInDialect(key, version), inDialect(inner, version)];
-  }));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(COMPONENT))
+        return [key, COMPONENT + kindInDialect(inner.slice(COMPONENT.length), version)];
+      if (key === 'const' && typeof inner === 'string') return [key, kindInDialect(inner, version)];
+      return [kindInDialect(key, version), inDialect(inner, version)];
+    }),
+  );
 }
 
 /** Facts about the served sockets that the document states. */
@@ -73,7 +86,11 @@ const message = (name: string, summary: string) => ({ name, title: name, summary
 const refs = (channel: string, names: readonly string[]) => names.map((name) => ({ $ref: `#/channels/${channel}/messages/${name}` }));
 const HEADER = SESSION_API_KEY_HEADER.replace(/(^|-)\w/g, (c) => c.toUpperCase()).replace('Api', 'API');
 const KEY_QUERY = { type: 'string', description: 'The session key (one of the auth ways)' };
-const RESEND = { type: 'string', enum: ['all', 'since'], description: '`all`: every stored event first; `since`: those at or after `after_timestamp`' };
+const RESEND = {
+  type: 'string',
+  enum: ['all', 'since'],
+  description: '`all`: every stored event first; `since`: those at or after `after_timestamp`',
+};
 
 /**
  * Builds the AsyncAPI 3.1 document of the agent server's sockets.
@@ -83,11 +100,15 @@ const RESEND = { type: 'string', enum: ['all', 'since'], description: '`all`: ev
 export function asyncApiDocument(info: AsyncApiInfo): JsonSchema {
   const eventKinds = socketEventKinds();
   const bashKinds = Object.keys(BashEventSchemas);
-  const schemas = componentSchemas({
-    ...AgentActions, ...AgentObservations,
-    ...Object.fromEntries(eventKinds.map((kind) => [kind, agentEventSchema(kind)])),
-    ...BashEventSchemas,
-  }, 'output');
+  const schemas = componentSchemas(
+    {
+      ...AgentActions,
+      ...AgentObservations,
+      ...Object.fromEntries(eventKinds.map((kind) => [kind, agentEventSchema(kind)])),
+      ...BashEventSchemas,
+    },
+    'output',
+  );
   Object.assign(schemas, componentSchemas({ MessageFrame: SocketMessageFrame, AuthFrame: SocketAuthFrame, ExecuteBashRequest }, 'input'));
   const eventMessages = Object.fromEntries(eventKinds.map((kind) => [kind, message(kind, `The server sends a ${kind}`)]));
   const bashMessages = Object.fromEntries(bashKinds.map((kind) => [kind, message(kind, `The server sends a ${kind}`)]));
@@ -101,19 +122,39 @@ export function asyncApiDocument(info: AsyncApiInfo): JsonSchema {
     },
     defaultContentType: 'application/json',
     servers: {
-      agent: { host: info.host, protocol: 'ws', description: 'The agent host', security: [{ $ref: '#/components/securitySchemes/sessionApiKeyHeader' }, { $ref: '#/components/securitySchemes/sessionApiKeyQuery' }] },
+      agent: {
+        host: info.host,
+        protocol: 'ws',
+        description: 'The agent host',
+        security: [
+          { $ref: '#/components/securitySchemes/sessionApiKeyHeader' },
+          { $ref: '#/components/securitySchemes/sessionApiKeyQuery' },
+        ],
+      },
     },
     channels: {
       events: {
         address: '/sockets/events/{conversation_id}',
-        title: 'A conversation\'s events',
+        title: "A conversation's events",
         description: `A \`ConversationStateUpdateEvent\` (\`full_state\`) first, then every event as it is published; a client frame is a message that runs the agent (or the auth frame). ${auth}`,
-        parameters: { conversation_id: { description: 'The conversation\'s id' } },
-        messages: { ...eventMessages, MessageFrame: message('MessageFrame', 'A message to the agent (runs it unless `run` is false)'), AuthFrame: message('AuthFrame', 'The session key, when none came with the request') },
+        parameters: { conversation_id: { description: "The conversation's id" } },
+        messages: {
+          ...eventMessages,
+          MessageFrame: message('MessageFrame', 'A message to the agent (runs it unless `run` is false)'),
+          AuthFrame: message('AuthFrame', 'The session key, when none came with the request'),
+        },
         bindings: {
           ws: {
             method: 'GET',
-            query: { type: 'object', properties: { session_api_key: KEY_QUERY, resend_mode: RESEND, after_timestamp: { type: 'string', description: 'With `resend_mode=since`: an ISO datetime' }, resend_all: { type: 'boolean', description: 'Deprecated: `resend_mode=all`' } } },
+            query: {
+              type: 'object',
+              properties: {
+                session_api_key: KEY_QUERY,
+                resend_mode: RESEND,
+                after_timestamp: { type: 'string', description: 'With `resend_mode=since`: an ISO datetime' },
+                resend_all: { type: 'boolean', description: 'Deprecated: `resend_mode=all`' },
+              },
+            },
             headers: { type: 'object', properties: { [HEADER]: KEY_QUERY } },
           },
         },
@@ -121,13 +162,24 @@ export function asyncApiDocument(info: AsyncApiInfo): JsonSchema {
       },
       bashEvents: {
         address: BASH_SOCKET_PATH,
-        title: 'The host\'s bash events',
+        title: "The host's bash events",
         description: `Every bash command and output line as it is published; a client frame is an \`ExecuteBashRequest\` that starts a command (or the auth frame). ${auth}`,
-        messages: { ...bashMessages, ExecuteBashRequest: message('ExecuteBashRequest', 'A command to start'), AuthFrame: message('AuthFrame', 'The session key, when none came with the request') },
+        messages: {
+          ...bashMessages,
+          ExecuteBashRequest: message('ExecuteBashRequest', 'A command to start'),
+          AuthFrame: message('AuthFrame', 'The session key, when none came with the request'),
+        },
         bindings: {
           ws: {
             method: 'GET',
-            query: { type: 'object', properties: { session_api_key: KEY_QUERY, resend_mode: { type: 'string', enum: ['all'] }, resend_all: { type: 'boolean', description: 'Deprecated: `resend_mode=all`' } } },
+            query: {
+              type: 'object',
+              properties: {
+                session_api_key: KEY_QUERY,
+                resend_mode: { type: 'string', enum: ['all'] },
+                resend_all: { type: 'boolean', description: 'Deprecated: `resend_mode=all`' },
+              },
+            },
             headers: { type: 'object', properties: { [HEADER]: KEY_QUERY } },
           },
         },
@@ -135,16 +187,36 @@ export function asyncApiDocument(info: AsyncApiInfo): JsonSchema {
       },
     },
     operations: {
-      sendEvents: { action: 'send', channel: { $ref: '#/channels/events' }, summary: 'The server sends the conversation\'s events', messages: refs('events', eventKinds) },
-      receiveEventFrames: { action: 'receive', channel: { $ref: '#/channels/events' }, summary: 'The server receives a message or the auth frame', messages: refs('events', ['MessageFrame', 'AuthFrame']) },
-      sendBashEvents: { action: 'send', channel: { $ref: '#/channels/bashEvents' }, summary: 'The server sends bash events', messages: refs('bashEvents', bashKinds) },
-      receiveBashFrames: { action: 'receive', channel: { $ref: '#/channels/bashEvents' }, summary: 'The server receives a command or the auth frame', messages: refs('bashEvents', ['ExecuteBashRequest', 'AuthFrame']) },
+      sendEvents: {
+        action: 'send',
+        channel: { $ref: '#/channels/events' },
+        summary: "The server sends the conversation's events",
+        messages: refs('events', eventKinds),
+      },
+      receiveEventFrames: {
+        action: 'receive',
+        channel: { $ref: '#/channels/events' },
+        summary: 'The server receives a message or the auth frame',
+        messages: refs('events', ['MessageFrame', 'AuthFrame']),
+      },
+      sendBashEvents: {
+        action: 'send',
+        channel: { $ref: '#/channels/bashEvents' },
+        summary: 'The server sends bash events',
+        messages: refs('bashEvents', bashKinds),
+      },
+      receiveBashFrames: {
+        action: 'receive',
+        channel: { $ref: '#/channels/bashEvents' },
+        summary: 'The server receives a command or the auth frame',
+        messages: refs('bashEvents', ['ExecuteBashRequest', 'AuthFrame']),
+      },
     },
     components: {
       schemas,
       securitySchemes: {
-        sessionApiKeyHeader: { type: 'httpApiKey', in: 'header', name: HEADER, description: 'The sandbox\'s session key' },
-        sessionApiKeyQuery: { type: 'httpApiKey', in: 'query', name: 'session_api_key', description: 'The sandbox\'s session key' },
+        sessionApiKeyHeader: { type: 'httpApiKey', in: 'header', name: HEADER, description: "The sandbox's session key" },
+        sessionApiKeyQuery: { type: 'httpApiKey', in: 'query', name: 'session_api_key', description: "The sandbox's session key" },
       },
     },
   };
@@ -159,13 +231,20 @@ export const ASYNCAPI_PATH = '/asyncapi.json';
 
 /** `GET /asyncapi.json`: the AsyncAPI document of the sockets, in the instance's agent-server dialect. */
 export const asyncApiRoute = defineRoute({
-  method: 'GET', path: ASYNCAPI_PATH, summary: 'The AsyncAPI 3.1 document of the sockets', public: true, internal: true,
+  method: 'GET',
+  path: ASYNCAPI_PATH,
+  summary: 'The AsyncAPI 3.1 document of the sockets',
+  public: true,
+  internal: true,
   response: z.record(z.string(), z.unknown()),
   handle: async (_input, instance) => {
     let document = documents.get(instance);
     if (!document) {
       const host = new URL(instance.options.agentUrl ?? instance.options.baseUrl).host;
-      documents.set(instance, (document = asyncApiDocument({ version: instance.version, host, agentServerVersion: instance.options.agentServerVersion })));
+      documents.set(
+        instance,
+        (document = asyncApiDocument({ version: instance.version, host, agentServerVersion: instance.options.agentServerVersion })),
+      );
     }
     return document;
   },

@@ -29,7 +29,10 @@ const TICK_MS = 25;
 const tickers = new WeakMap<Instance, { count: number; timer: ReturnType<typeof setInterval> }>();
 
 function listen(instance: Instance): () => void {
-  const ticker = tickers.get(instance) ?? { count: 0, timer: setInterval(() => void instance.runner.run(settleBash).catch(() => undefined), TICK_MS) };
+  const ticker = tickers.get(instance) ?? {
+    count: 0,
+    timer: setInterval(() => void instance.runner.run(settleBash).catch(() => undefined), TICK_MS),
+  };
   ticker.count++;
   tickers.set(instance, ticker);
   return () => {
@@ -57,24 +60,35 @@ export function openBashSocket(instance: Instance, url: URL, headers: { get(name
     peer.close(code, reason);
   };
   // A reader that falls too far behind is let go of (as the event socket does); the others keep their pace.
-  const outbox: SocketOutbox = new SocketOutbox((text, written) => peer.send(text, written), () => {
-    if (subscribed) subscribed.state && worldOf(subscribed.state).bashListeners.delete(subscribed.listener);
-    end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
-  });
-  const bashError = (code: string, detail: string) => JSON.stringify({ kind: 'BashError', id: globalThis.crypto.randomUUID(), timestamp: new Date().toISOString().replace('Z', ''), code, detail });
+  const outbox: SocketOutbox = new SocketOutbox(
+    (text, written) => peer.send(text, written),
+    () => {
+      if (subscribed) subscribed.state && worldOf(subscribed.state).bashListeners.delete(subscribed.listener);
+      end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
+    },
+  );
+  const bashError = (code: string, detail: string) =>
+    JSON.stringify({
+      kind: 'BashError',
+      id: globalThis.crypto.randomUUID(),
+      timestamp: new Date().toISOString().replace('Z', ''),
+      code,
+      detail,
+    });
 
-  const start = (key: string | null) => instance.runner.run((state) => {
-    if (ended) return;
-    if (!open && keyHolder(state, key).kind !== 'running') return end(4001, 'Authentication failed');
-    const world = worldOf(state);
-    if (world.bashListeners.size >= MAX_BASH_SUBSCRIBERS) return end(1013, 'Too many bash event connections');
-    settleBash(state);
-    const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
-    if (mode === 'all') for (const event of world.bash) outbox.push(JSON.stringify(event), false);
-    const listener = (event: BashEvent) => outbox.push(JSON.stringify(event));
-    world.bashListeners.add(listener);
-    subscribed = { state, listener, stop: listen(instance) };
-  });
+  const start = (key: string | null) =>
+    instance.runner.run((state) => {
+      if (ended) return;
+      if (!open && keyHolder(state, key).kind !== 'running') return end(4001, 'Authentication failed');
+      const world = worldOf(state);
+      if (world.bashListeners.size >= MAX_BASH_SUBSCRIBERS) return end(1013, 'Too many bash event connections');
+      settleBash(state);
+      const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
+      if (mode === 'all') for (const event of world.bash) outbox.push(JSON.stringify(event), false);
+      const listener = (event: BashEvent) => outbox.push(JSON.stringify(event));
+      world.bashListeners.add(listener);
+      subscribed = { state, listener, stop: listen(instance) };
+    });
 
   if (given !== null || open) void start(given);
   else authTimer = setTimeout(() => end(4001, 'Authentication failed'), AUTH_FRAME_TIMEOUT_MS);
@@ -99,11 +113,24 @@ export function openBashSocket(instance: Instance, url: URL, headers: { get(name
       }
       if (auth) return;
       const request = ExecuteBashRequest.safeParse(data);
-      if (!request.success) return outbox.push(bashError('ValidationError', bounded(request.error.issues.slice(0, MAX_FRAME_ERRORS).map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; '))));
-      void instance.runner.run((state) => {
-        const started = startBashCommand(state, request.data);
-        if ('reason' in started) outbox.push(bashError('TooManyCommands', started.detail));
-      }).catch((error: unknown) => outbox.push(bashError((error as Error).name, bounded((error as Error).message))));
+      if (!request.success)
+        return outbox.push(
+          bashError(
+            'ValidationError',
+            bounded(
+              request.error.issues
+                .slice(0, MAX_FRAME_ERRORS)
+                .map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`)
+                .join('; '),
+            ),
+          ),
+        );
+      void instance.runner
+        .run((state) => {
+          const started = startBashCommand(state, request.data);
+          if ('reason' in started) outbox.push(bashError('TooManyCommands', started.detail));
+        })
+        .catch((error: unknown) => outbox.push(bashError((error as Error).name, bounded((error as Error).message))));
     },
     closed() {
       ended = true;

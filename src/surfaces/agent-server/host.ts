@@ -11,16 +11,27 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { RouteContext, RouteInput } from '../../http/route.js';
 
 /** Runs `body` on the conversation the request's key opens (404 when it does not), as one operation. */
-export function onConversation<T>(input: Pick<RouteInput<unknown, unknown, '/:conversation_id'>, 'params' | 'headers'>, context: RouteContext, body: (state: DomainState, conversation: ConversationRecord) => T | Promise<T>) {
+export function onConversation<T>(
+  input: Pick<RouteInput<unknown, unknown, '/:conversation_id'>, 'params' | 'headers'>,
+  context: RouteContext,
+  body: (state: DomainState, conversation: ConversationRecord) => T | Promise<T>,
+) {
   return context.runner.run(async (state) => {
     const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));
-    const conversation = host?.kind === 'local' ? heldConversation(state, host, input.params.conversation_id) : conversationFor(state, input.params.conversation_id, input.headers.get(SESSION_API_KEY_HEADER));
+    const conversation =
+      host?.kind === 'local'
+        ? heldConversation(state, host, input.params.conversation_id)
+        : conversationFor(state, input.params.conversation_id, input.headers.get(SESSION_API_KEY_HEADER));
     return isRefusal(conversation) ? conversation : body(state, conversation);
   });
 }
 
 /** Runs `body` on the RUNNING sandbox whose agent server the request's key opens (404 otherwise), as one operation. */
-export function onHostSandbox<T>(input: Pick<RouteInput<unknown, unknown>, 'headers'>, context: RouteContext, body: (state: DomainState, sandbox: SandboxRecord, key: string) => T | Promise<T>) {
+export function onHostSandbox<T>(
+  input: Pick<RouteInput<unknown, unknown>, 'headers'>,
+  context: RouteContext,
+  body: (state: DomainState, sandbox: SandboxRecord, key: string) => T | Promise<T>,
+) {
   return context.runner.run(async (state) => {
     const key = input.headers.get(SESSION_API_KEY_HEADER) ?? '';
     const holder = keyHolder(state, key);
@@ -28,12 +39,15 @@ export function onHostSandbox<T>(input: Pick<RouteInput<unknown, unknown>, 'head
   });
 }
 
-
 /** Whether the agent host takes any or no key (the fake runs with `--auth none`): then a request without a sandbox's key reaches the local agent server. */
 export const anyKey = (context: RouteContext) => context.options.auth === 'none';
 
 /** Runs `body` on the agent server the request reaches (`agent-host.ts`: a sandbox's, or the local one under `--auth none`); 404 when none. */
-export function onAgentHost<T>(input: Pick<RouteInput<unknown, unknown>, 'headers'>, context: RouteContext, body: (state: DomainState, host: AgentHost) => T | Promise<T>) {
+export function onAgentHost<T>(
+  input: Pick<RouteInput<unknown, unknown>, 'headers'>,
+  context: RouteContext,
+  body: (state: DomainState, host: AgentHost) => T | Promise<T>,
+) {
   return context.runner.run(async (state) => {
     const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));
     return host ? body(state, host) : refuse('not_found', 'Not Found');
@@ -41,7 +55,12 @@ export function onAgentHost<T>(input: Pick<RouteInput<unknown, unknown>, 'header
 }
 
 /** Runs `body` on the conversation the host the request reaches holds; `missing` answers one it does not hold (default: 404 `Not Found`). */
-export function onHeldConversation<T>(input: Pick<RouteInput<unknown, unknown, '/:conversation_id'>, 'params' | 'headers'>, context: RouteContext, body: (state: DomainState, conversation: ConversationRecord, host: AgentHost) => T | Promise<T>, missing: () => Refusal = () => refuse('not_found', 'Not Found')) {
+export function onHeldConversation<T>(
+  input: Pick<RouteInput<unknown, unknown, '/:conversation_id'>, 'params' | 'headers'>,
+  context: RouteContext,
+  body: (state: DomainState, conversation: ConversationRecord, host: AgentHost) => T | Promise<T>,
+  missing: () => Refusal = () => refuse('not_found', 'Not Found'),
+) {
   return onAgentHost(input, context, (state, host) => {
     const conversation = heldConversation(state, host, input.params.conversation_id);
     return isRefusal(conversation) ? missing() : body(state, conversation, host);

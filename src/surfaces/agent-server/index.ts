@@ -31,4 +31,3 @@ export const agentServerSurface = defineSurface({
   faultable: true,
   journaled: true,
 });
-

@@ -11,7 +11,13 @@ import { messageText } from '../../domain/conversations/start-tasks.js';
 import { Uuid } from '../../schemas/common.js';
 import { laxInt } from '../../schemas/helpers.js';
 import {
-  AgentEvent, AgentMessageRequest, AgentSuccess, EventPage, EventSortOrder, HealthStatus, ServerInfo,
+  AgentEvent,
+  AgentMessageRequest,
+  AgentSuccess,
+  EventPage,
+  EventSortOrder,
+  HealthStatus,
+  ServerInfo,
 } from '../../schemas/agent-server.js';
 import { onConversation } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
@@ -41,69 +47,156 @@ const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})
 
 /** The agent server's routes. */
 export const agentRoutes: readonly Route[] = Object.freeze([
-  defineRoute({ method: 'GET', path: '/alive', summary: 'Liveness (alive)', public: true, response: HealthStatus, handle: async () => ({ status: 'ok' }) }),
-  defineRoute({ method: 'GET', path: '/health', summary: 'Health (health)', public: true, response: HealthStatus, handle: async () => ({ status: 'ok' }) }),
-  defineRoute({ method: 'GET', path: '/ready', summary: 'Readiness (ready)', public: true, response: z.record(z.string(), z.string()), handle: async () => ({ status: 'ready' }) }),
   defineRoute({
-    method: 'GET', path: '/server_info', summary: 'Uptime and version (get_server_info)', public: true, response: ServerInfo,
+    method: 'GET',
+    path: '/alive',
+    summary: 'Liveness (alive)',
+    public: true,
+    response: HealthStatus,
+    handle: async () => ({ status: 'ok' }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/health',
+    summary: 'Health (health)',
+    public: true,
+    response: HealthStatus,
+    handle: async () => ({ status: 'ok' }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/ready',
+    summary: 'Readiness (ready)',
+    public: true,
+    response: z.record(z.string(), z.string()),
+    handle: async () => ({ status: 'ready' }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/server_info',
+    summary: 'Uptime and version (get_server_info)',
+    public: true,
+    response: ServerInfo,
     // The version `--agent-server-version` names (the newest by default), as the sandboxes' agent servers report it.
-    handle: async (_input, context) => ({ uptime: Math.floor((Date.now() - STARTED_AT) / 1000), idle_time: 0, title: 'OpenHands Agent Server', version: context.options.agentServerVersion ?? AGENT_SERVER_VERSION, docs: '/docs', redoc: '/redoc' }),
+    handle: async (_input, context) => ({
+      uptime: Math.floor((Date.now() - STARTED_AT) / 1000),
+      idle_time: 0,
+      title: 'OpenHands Agent Server',
+      version: context.options.agentServerVersion ?? AGENT_SERVER_VERSION,
+      docs: '/docs',
+      redoc: '/redoc',
+    }),
   }),
   defineRoute({
-    method: 'GET', path: `${BASE}/events/search`, summary: 'A page of the conversation\'s events (search_conversation_events)',
+    method: 'GET',
+    path: `${BASE}/events/search`,
+    summary: "A page of the conversation's events (search_conversation_events)",
     params: ConversationParam,
-    query: z.extend(EventFilterQuery, { page_id: z.optional(z.string()), limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100), sort_order: z._default(EventSortOrder, 'TIMESTAMP') }),
-    response: EventPage, errors: [404],
-    handle: (input, context) => onConversation(input, context, (state, conversation) => searchEvents(state, conversation, {
-      ...input.query, timestamp__gte: naive(input.query.timestamp__gte), timestamp__lt: naive(input.query.timestamp__lt),
-    })),
-  }),
-  defineRoute({
-    method: 'GET', path: `${BASE}/events/count`, summary: 'How many events match (count_conversation_events)',
-    params: ConversationParam, query: EventFilterQuery, response: z.int().check(z.gte(0)), errors: [404],
-    handle: (input, context) => onConversation(input, context, (state, conversation) => countEvents(state, conversation, {
-      ...input.query, timestamp__gte: naive(input.query.timestamp__gte), timestamp__lt: naive(input.query.timestamp__lt),
-    })),
-  }),
-  defineRoute({
-    method: 'GET', path: `${BASE}/events/:event_id`, summary: 'One event (get_conversation_event)',
-    params: z.extend(ConversationParam, { event_id: z.string() }), response: AgentEvent, errors: [404],
-    handle: (input, context) => onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id)),
-  }),
-  defineRoute({
-    method: 'GET', path: `${BASE}/events`, summary: 'Events by id, null for missing ones (batch_get_conversation_events)',
-    params: ConversationParam, query: z.object({ event_ids: z.array(z.string()).check(z.maxLength(100)) }), lists: ['event_ids'], response: z.array(z.nullable(AgentEvent)), errors: [404],
-    handle: (input, context) => onConversation(input, context, (state, conversation) => batchGetEvents(state, conversation, input.query.event_ids)),
-  }),
-  defineRoute({
-    method: 'POST', path: `${BASE}/events`, summary: 'Send a message to the agent; with run, it works on it (send_message)',
-    params: ConversationParam, body: AgentMessageRequest, response: AgentSuccess, errors: [404],
-    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
-      await sendToAgent(state, conversation, messageText(input.body.content), input.body.run);
-      return { success: true as const };
+    query: z.extend(EventFilterQuery, {
+      page_id: z.optional(z.string()),
+      limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
+      sort_order: z._default(EventSortOrder, 'TIMESTAMP'),
     }),
+    response: EventPage,
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, (state, conversation) =>
+        searchEvents(state, conversation, {
+          ...input.query,
+          timestamp__gte: naive(input.query.timestamp__gte),
+          timestamp__lt: naive(input.query.timestamp__lt),
+        }),
+      ),
   }),
   defineRoute({
-    method: 'POST', path: `${BASE}/events/respond_to_confirmation`, summary: 'Accept or reject the action waiting for confirmation (respond_to_confirmation)',
-    params: ConversationParam, body: z.object({ accept: z.boolean(), reason: z._default(z.string(), 'User rejected the action.') }), response: AgentSuccess, errors: [404],
-    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
-      await respondToConfirmation(state, conversation, input.body.accept, input.body.reason);
-      return { success: true as const };
-    }),
+    method: 'GET',
+    path: `${BASE}/events/count`,
+    summary: 'How many events match (count_conversation_events)',
+    params: ConversationParam,
+    query: EventFilterQuery,
+    response: z.int().check(z.gte(0)),
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, (state, conversation) =>
+        countEvents(state, conversation, {
+          ...input.query,
+          timestamp__gte: naive(input.query.timestamp__gte),
+          timestamp__lt: naive(input.query.timestamp__lt),
+        }),
+      ),
   }),
   defineRoute({
-    method: 'POST', path: `${BASE}/confirmation_policy`, summary: 'Set the confirmation policy (set_conversation_confirmation_policy)',
-    params: ConversationParam, body: z.object({ policy: z.looseObject({ kind: z.enum(['AlwaysConfirm', 'NeverConfirm', 'ConfirmRisky']) }) }), response: AgentSuccess, errors: [404],
-    handle: (input, context) => onConversation(input, context, async (state, conversation) => {
-      await setConfirmationPolicy(state, conversation, input.body.policy.kind);
-      return { success: true as const };
-    }),
+    method: 'GET',
+    path: `${BASE}/events/:event_id`,
+    summary: 'One event (get_conversation_event)',
+    params: z.extend(ConversationParam, { event_id: z.string() }),
+    response: AgentEvent,
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: `${BASE}/events`,
+    summary: 'Events by id, null for missing ones (batch_get_conversation_events)',
+    params: ConversationParam,
+    query: z.object({ event_ids: z.array(z.string()).check(z.maxLength(100)) }),
+    lists: ['event_ids'],
+    response: z.array(z.nullable(AgentEvent)),
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, (state, conversation) => batchGetEvents(state, conversation, input.query.event_ids)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${BASE}/events`,
+    summary: 'Send a message to the agent; with run, it works on it (send_message)',
+    params: ConversationParam,
+    body: AgentMessageRequest,
+    response: AgentSuccess,
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, async (state, conversation) => {
+        await sendToAgent(state, conversation, messageText(input.body.content), input.body.run);
+        return { success: true as const };
+      }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${BASE}/events/respond_to_confirmation`,
+    summary: 'Accept or reject the action waiting for confirmation (respond_to_confirmation)',
+    params: ConversationParam,
+    body: z.object({ accept: z.boolean(), reason: z._default(z.string(), 'User rejected the action.') }),
+    response: AgentSuccess,
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, async (state, conversation) => {
+        await respondToConfirmation(state, conversation, input.body.accept, input.body.reason);
+        return { success: true as const };
+      }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${BASE}/confirmation_policy`,
+    summary: 'Set the confirmation policy (set_conversation_confirmation_policy)',
+    params: ConversationParam,
+    body: z.object({ policy: z.looseObject({ kind: z.enum(['AlwaysConfirm', 'NeverConfirm', 'ConfirmRisky']) }) }),
+    response: AgentSuccess,
+    errors: [404],
+    handle: (input, context) =>
+      onConversation(input, context, async (state, conversation) => {
+        await setConfirmationPolicy(state, conversation, input.body.policy.kind);
+        return { success: true as const };
+      }),
   }),
   ...workspaceRoutes,
   // The conversation API (create, update, delete, run, pause, interrupt, goal, fork...): conversation-routes.ts.
   ...conversationRoutes,
   // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell): `host-wide.ts`.
-  ...settingsRoutes, ...worldRoutes, ...initRoutes, ...bashRoutes,
+  ...settingsRoutes,
+  ...worldRoutes,
+  ...initRoutes,
+  ...bashRoutes,
   // The AsyncAPI document of the sockets: asyncapi.ts.
   asyncApiRoute,
 ]);

@@ -38,7 +38,8 @@ function jsonDecodeDetail(text: string): string {
 }
 
 /** At most `MAX_ERROR_DETAIL_CHARS` characters, marked with `…` when cut. */
-export const bounded = (detail: string) => (detail.length > MAX_ERROR_DETAIL_CHARS ? `${detail.slice(0, MAX_ERROR_DETAIL_CHARS - 1)}…` : detail);
+export const bounded = (detail: string) =>
+  detail.length > MAX_ERROR_DETAIL_CHARS ? `${detail.slice(0, MAX_ERROR_DETAIL_CHARS - 1)}…` : detail;
 
 /**
  * pydantic's `str(ValidationError)` for a `Message`, without the input echoes: the first
@@ -46,7 +47,9 @@ export const bounded = (detail: string) => (detail.length > MAX_ERROR_DETAIL_CHA
  */
 function validationDetail(issues: readonly z.core.$ZodIssue[], data: unknown, stopped: boolean): string {
   const items = toValidationErrors(issues.slice(0, MAX_FRAME_ERRORS), data, 'body');
-  const lines = [`${stopped ? `More than ${MAX_FRAME_ERRORS}` : issues.length} validation error${issues.length === 1 ? '' : 's'} for Message`];
+  const lines = [
+    `${stopped ? `More than ${MAX_FRAME_ERRORS}` : issues.length} validation error${issues.length === 1 ? '' : 's'} for Message`,
+  ];
   for (const item of items) lines.push(item.loc.slice(1).join('.') || 'frame', `  ${item.msg} [type=${item.type}]`);
   if (stopped) lines.push(`(checking stopped after the first ${MAX_FRAME_ERRORS})`);
   else if (issues.length > MAX_FRAME_ERRORS) lines.push(`(${issues.length - MAX_FRAME_ERRORS} more not listed)`);
@@ -77,7 +80,9 @@ function validateMessage(data: unknown): { ok: true; message: z.output<typeof So
     }
   }
   const message = SocketMessage.safeParse(data, { reportInput: true });
-  return message.success ? { ok: true, message: message.data } : { ok: false, detail: bounded(validationDetail(message.error.issues, data, false)) };
+  return message.success
+    ? { ok: true, message: message.data }
+    : { ok: false, detail: bounded(validationDetail(message.error.issues, data, false)) };
 }
 
 /**
@@ -96,7 +101,11 @@ export function readJsonFrame(text: string): { kind: 'json'; data: unknown } | {
     return { kind: 'error', code: 'RecursionError', detail: `The frame nests deeper than ${MAX_JSON_DEPTH} levels (at char ${shape.at})` };
   }
   if (shape.kind === 'too_many_values') {
-    return { kind: 'error', code: 'ValidationError', detail: `The frame should have at most ${MAX_BODY_VALUES} values (lists, maps, their items and entries)` };
+    return {
+      kind: 'error',
+      code: 'ValidationError',
+      detail: `The frame should have at most ${MAX_BODY_VALUES} values (lists, maps, their items and entries)`,
+    };
   }
   try {
     return { kind: 'json', data: JSON.parse(text) as unknown };
@@ -114,7 +123,8 @@ export function readClientFrame(text: string): ClientFrame {
   const frame = readJsonFrame(text);
   if (frame.kind === 'error') return frame;
   const data = frame.data;
-  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'auth') return { kind: 'auth', key: (data as { session_api_key?: unknown }).session_api_key };
+  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'auth')
+    return { kind: 'auth', key: (data as { session_api_key?: unknown }).session_api_key };
   const message = validateMessage(data);
   return message.ok ? { kind: 'message', message: message.message } : { kind: 'error', code: 'ValidationError', detail: message.detail };
 }

@@ -33,7 +33,10 @@ export class SocketOutbox {
   #closed = false;
 
   /** Sends through `send`; calls `slow` once when the live backlog passes the bound. */
-  constructor(private readonly send: SendFrame, private readonly slow: () => void) {}
+  constructor(
+    private readonly send: SendFrame,
+    private readonly slow: () => void,
+  ) {}
 
   /** Queues a frame: `live` (the default) for an event published now or an answer to the client (counted against the backlog bound); not for the state and the history a client asked for on connect. */
   push(text: string, live = true): void {

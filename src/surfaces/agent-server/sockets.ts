@@ -65,7 +65,8 @@ const frameOf = (event: AgentEvent): string => {
   if (text === undefined) frames.set(event, (text = JSON.stringify(event)));
   return text;
 };
-const serverError = (code: string, detail: string) => JSON.stringify({ kind: 'ServerErrorEvent', id: globalThis.crypto.randomUUID(), timestamp: now(), source: 'environment', code, detail });
+const serverError = (code: string, detail: string) =>
+  JSON.stringify({ kind: 'ServerErrorEvent', id: globalThis.crypto.randomUUID(), timestamp: now(), source: 'environment', code, detail });
 
 /** The sockets of one instance: who listens to which conversation, fed by the instance's changes. */
 class SocketHub {
@@ -85,10 +86,16 @@ class SocketHub {
     const count = [...this.#subscribers].filter((s) => s.conversationId === subscriber.conversationId).length;
     if (count >= MAX_SUBSCRIBERS) return false;
     this.#subscribers.add(subscriber);
-    this.#unsubscribe ??= this.instance.onChange((changes, state) => this.#deliver(changes, state as unknown as { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined }));
+    this.#unsubscribe ??= this.instance.onChange((changes, state) =>
+      this.#deliver(
+        changes,
+        state as unknown as { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined },
+      ),
+    );
     // Transient frames (streamed tokens) go to the conversation's subscribers as they come, never stored (`streaming.ts`).
     // Each goes after the stored events that came before it: those are sent when their operation ends, so it may wait for them.
-    if (!this.#stored.has(subscriber.conversationId)) this.#stored.set(subscriber.conversationId, this.instance.runner.state.store.eventIdsOf(subscriber.conversationId).length);
+    if (!this.#stored.has(subscriber.conversationId))
+      this.#stored.set(subscriber.conversationId, this.instance.runner.state.store.eventIdsOf(subscriber.conversationId).length);
     this.#unhearTransient ??= onTransientEvent(this.instance.clock, (conversationId, event, storedBefore) => {
       if (!this.#stored.has(conversationId)) return;
       this.#waiting.push({ conversationId, text: JSON.stringify(event), storedBefore });
@@ -115,7 +122,10 @@ class SocketHub {
   }
 
   /** Sends each new event to its conversation's subscribers, in order; drops the sockets of sandboxes that stopped. */
-  #deliver(changes: readonly StateChange[], state: { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined }): void {
+  #deliver(
+    changes: readonly StateChange[],
+    state: { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined },
+  ): void {
     for (const change of changes) {
       if (change.entity === 'event' && change.action === 'created' && change.id) {
         const record = state.record('event', change.id);
@@ -178,7 +188,13 @@ export interface EventSocket {
  * @example
  * const socket = openEventSocket(instance, url, headers, peer); ws.on('message', (d) => socket.receive(String(d)))
  */
-export function openEventSocket(instance: Instance, path: string, url: URL, headers: { get(name: string): string | null }, peer: SocketPeer): EventSocket {
+export function openEventSocket(
+  instance: Instance,
+  path: string,
+  url: URL,
+  headers: { get(name: string): string | null },
+  peer: SocketPeer,
+): EventSocket {
   if (path === BASH_SOCKET_PATH) return openBashSocket(instance, url, headers, peer);
   const conversationId = decodeURIComponent(SOCKET_PATH.exec(path)?.[1] ?? '');
   const given = url.searchParams.get('session_api_key') ?? headers.get(SESSION_API_KEY_HEADER);
@@ -195,11 +211,14 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
     peer.close(code, reason);
   };
   // A reader that falls too far behind is let go of; the others keep their pace.
-  const outbox: SocketOutbox = new SocketOutbox((text, written) => peer.send(text, written), () => {
-    if (subscriber) hubOf(instance).remove(subscriber);
-    subscriber = null;
-    end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
-  });
+  const outbox: SocketOutbox = new SocketOutbox(
+    (text, written) => peer.send(text, written),
+    () => {
+      if (subscriber) hubOf(instance).remove(subscriber);
+      subscriber = null;
+      end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
+    },
+  );
 
   // Under `--auth none` the local agent server takes any or no key, as its REST routes do (`host.ts`).
   const open = instance.options.auth === 'none';
@@ -214,7 +233,14 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
       const candidate: Subscriber = { peer, outbox, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
       if (!hubOf(instance).add(candidate)) return end(1013, 'Too many connections for this conversation');
       subscriber = candidate;
-      outbox.push(JSON.stringify({ id: globalThis.crypto.randomUUID(), timestamp: now(), ...fullState(conversation, executionStatusOf(conversation)) }), false);
+      outbox.push(
+        JSON.stringify({
+          id: globalThis.crypto.randomUUID(),
+          timestamp: now(),
+          ...fullState(conversation, executionStatusOf(conversation)),
+        }),
+        false,
+      );
       const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
       if (mode === 'all') for (const event of eventsOf(state, conversation.id)) outbox.push(frameOf(event), false);
       if (mode === 'since') {
@@ -246,10 +272,14 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
     if (frame.kind === 'error') return outbox.push(serverError(frame.code, frame.detail));
     const { message } = frame;
     const current = subscriber;
-    void instance.runner.run(async (state) => {
-      const conversation = state.store.conversations.get(current.conversationId);
-      if (conversation) await sendToAgent(state, conversation, messageText(message.content), message.run);
-    }).catch((error: unknown) => outbox.push(serverError((error as Error).name, String((error as Error).message).slice(0, MAX_ERROR_DETAIL_CHARS))));
+    void instance.runner
+      .run(async (state) => {
+        const conversation = state.store.conversations.get(current.conversationId);
+        if (conversation) await sendToAgent(state, conversation, messageText(message.content), message.run);
+      })
+      .catch((error: unknown) =>
+        outbox.push(serverError((error as Error).name, String((error as Error).message).slice(0, MAX_ERROR_DETAIL_CHARS))),
+      );
   };
 
   return {
@@ -259,7 +289,9 @@ export function openEventSocket(instance: Instance, path: string, url: URL, head
         receive(text);
       } catch (error) {
         // Nothing a client sends may end the process: an unforeseen failure is the client's error frame.
-        outbox.push(serverError((error as Error).name ?? 'Error', String((error as Error).message ?? error).slice(0, MAX_ERROR_DETAIL_CHARS)));
+        outbox.push(
+          serverError((error as Error).name ?? 'Error', String((error as Error).message ?? error).slice(0, MAX_ERROR_DETAIL_CHARS)),
+        );
       }
     },
     closed() {

@@ -8,9 +8,37 @@
  */
 import * as z from 'zod/mini';
 import {
-  addWorkspaceParents, addWorkspaces, createDirectory, deleteWorkspace, deleteWorkspaceParent, getInstalledSkill, gitCommitChanges, gitCommits,
-  getInstalledPlugin, homeDirectory, installedPlugins, installPlugin, setPluginEnabled, uninstallPlugin, installedSkills, installSkill, isDirectory, llmModels, llmProviders, loadedHooks, loadedPlugins, loadedSkills,
-  listWorkspaces, pluginsMarketplace, searchSubdirs, setSkillEnabled, skillsMarketplace, subAgents, TOOLS, uninstallSkill, verifiedModels,
+  addWorkspaceParents,
+  addWorkspaces,
+  createDirectory,
+  deleteWorkspace,
+  deleteWorkspaceParent,
+  getInstalledSkill,
+  gitCommitChanges,
+  gitCommits,
+  getInstalledPlugin,
+  homeDirectory,
+  installedPlugins,
+  installPlugin,
+  setPluginEnabled,
+  uninstallPlugin,
+  installedSkills,
+  installSkill,
+  isDirectory,
+  llmModels,
+  llmProviders,
+  loadedHooks,
+  loadedPlugins,
+  loadedSkills,
+  listWorkspaces,
+  pluginsMarketplace,
+  searchSubdirs,
+  setSkillEnabled,
+  skillsMarketplace,
+  subAgents,
+  TOOLS,
+  uninstallSkill,
+  verifiedModels,
 } from '../../domain/agent-world/host.js';
 import { toHex } from '../../domain/store/ids.js';
 import { refuse } from '../../domain/store/refusal.js';
@@ -26,13 +54,24 @@ const Limit = z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100);
 const Bool = (fallback: boolean) => z._default(LaxBool, fallback);
 const Path4096 = z.string().check(z.minLength(1), z.maxLength(4096));
 /** `WorkspaceItem` (`parentPath` by its alias). */
-const WorkspaceItem = z.object({ id: Path4096, name: z.string().check(z.minLength(1), z.maxLength(256)), path: Path4096, parentPath: z.optional(z.nullable(z.string().check(z.maxLength(4096)))) });
+const WorkspaceItem = z.object({
+  id: Path4096,
+  name: z.string().check(z.minLength(1), z.maxLength(256)),
+  path: Path4096,
+  parentPath: z.optional(z.nullable(z.string().check(z.maxLength(4096)))),
+});
 /** `WorkspaceParentItem`. */
 const WorkspaceParentItem = z.object({ id: Path4096, name: z.string().check(z.minLength(1), z.maxLength(256)), path: Path4096 });
 const WorkspacesList = z.object({ workspaces: z.array(WorkspaceItem), workspaceParents: z.array(WorkspaceParentItem) });
 const Deleted = z.object({ deleted: z.literal(true) });
 const SkillParam = z.object({ name: z.string() });
-const InstalledSkill = z.looseObject({ name: z.string(), enabled: z.boolean(), source: z.string(), installed_at: z.string(), install_path: z.string() });
+const InstalledSkill = z.looseObject({
+  name: z.string(),
+  enabled: z.boolean(),
+  source: z.string(),
+  installed_at: z.string(),
+  install_path: z.string(),
+});
 /** The cookie a workspace session sets (`WORKSPACE_SESSION_COOKIE_NAME`). */
 export const WORKSPACE_SESSION_COOKIE = 'oh_workspace_session_key';
 /** A commit sha (`_SHA_PATTERN`). */
@@ -48,181 +87,396 @@ function noContent(headers: Record<string, string>) {
 /** The host-wide routes of the agent server. */
 export const worldRoutes: readonly Route[] = hostWide([
   // ── LLM lists ──
-  defineRoute({ method: 'GET', path: '/api/llm/providers', summary: 'The LLM providers (llm_router.py, list_providers)', response: z.object({ providers: z.array(z.string()) }), handle: async () => llmProviders() }),
   defineRoute({
-    method: 'GET', path: '/api/llm/models', summary: 'The LLM models, or one provider\'s (llm_router.py, list_models)',
-    query: z.object({ provider: z.optional(z.string()) }), response: z.object({ models: z.array(z.string()) }), handle: async ({ query }) => llmModels(query.provider),
+    method: 'GET',
+    path: '/api/llm/providers',
+    summary: 'The LLM providers (llm_router.py, list_providers)',
+    response: z.object({ providers: z.array(z.string()) }),
+    handle: async () => llmProviders(),
   }),
-  defineRoute({ method: 'GET', path: '/api/llm/models/verified', summary: 'The verified models by provider (llm_router.py, list_verified_models)', response: z.object({ models: z.record(z.string(), z.array(z.string())) }), handle: async () => verifiedModels() }),
   defineRoute({
-    method: 'GET', path: '/api/llm/provider-connections', summary: 'The saved provider connections: none in the fake (provider_connections_router.py, list_provider_connections)',
-    response: z.array(Json), handle: async () => [],
+    method: 'GET',
+    path: '/api/llm/models',
+    summary: "The LLM models, or one provider's (llm_router.py, list_models)",
+    query: z.object({ provider: z.optional(z.string()) }),
+    response: z.object({ models: z.array(z.string()) }),
+    handle: async ({ query }) => llmModels(query.provider),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/llm/models/verified',
+    summary: 'The verified models by provider (llm_router.py, list_verified_models)',
+    response: z.object({ models: z.record(z.string(), z.array(z.string())) }),
+    handle: async () => verifiedModels(),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/llm/provider-connections',
+    summary: 'The saved provider connections: none in the fake (provider_connections_router.py, list_provider_connections)',
+    response: z.array(Json),
+    handle: async () => [],
   }),
   // ── Tools, skills, plugins, hooks, sub-agents ──
-  defineRoute({ method: 'GET', path: '/api/tools/', summary: 'The registered tools (tool_router.py, list_available_tools)', response: z.array(z.string()), handle: async () => [...TOOLS] }),
   defineRoute({
-    method: 'POST', path: '/api/skills', summary: 'The skills the agent would load (skills_router.py, get_skills)',
-    body: z.looseObject({ load_public: z.optional(z.boolean()), load_user: z.optional(z.boolean()), load_project: z.optional(z.boolean()), load_org: z.optional(z.boolean()), project_dir: z.optional(z.nullable(z.string())) }), bodyOptional: true,
+    method: 'GET',
+    path: '/api/tools/',
+    summary: 'The registered tools (tool_router.py, list_available_tools)',
+    response: z.array(z.string()),
+    handle: async () => [...TOOLS],
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/skills',
+    summary: 'The skills the agent would load (skills_router.py, get_skills)',
+    body: z.looseObject({
+      load_public: z.optional(z.boolean()),
+      load_user: z.optional(z.boolean()),
+      load_project: z.optional(z.boolean()),
+      load_org: z.optional(z.boolean()),
+      project_dir: z.optional(z.nullable(z.string())),
+    }),
+    bodyOptional: true,
     response: z.object({ skills: z.array(z.looseObject({ name: z.string() })), sources: z.record(z.string(), z.int()) }),
     handle: ({ body }, context) => context.runner.run(loadedSkills, body ?? {}),
   }),
   defineRoute({
-    method: 'POST', path: '/api/skills/sync', summary: 'Refresh the public skills (skills_router.py, sync_skills)',
-    response: z.object({ status: z.enum(['success', 'error']), message: z.string() }), bodyOptional: true, body: z.optional(Json),
+    method: 'POST',
+    path: '/api/skills/sync',
+    summary: 'Refresh the public skills (skills_router.py, sync_skills)',
+    response: z.object({ status: z.enum(['success', 'error']), message: z.string() }),
+    bodyOptional: true,
+    body: z.optional(Json),
     handle: async () => ({ status: 'success' as const, message: 'Public skills are up to date' }),
   }),
   defineRoute({
-    method: 'POST', path: '/api/skills/install', summary: 'Install a skill of the marketplace (skills_router.py, install_skill)',
-    body: z.object({ source: z.string(), ref: z.optional(z.nullable(z.string())), repo_path: z.optional(z.nullable(z.string())), force: z._default(z.boolean(), false) }), response: InstalledSkill, errors: [400, 409],
+    method: 'POST',
+    path: '/api/skills/install',
+    summary: 'Install a skill of the marketplace (skills_router.py, install_skill)',
+    body: z.object({
+      source: z.string(),
+      ref: z.optional(z.nullable(z.string())),
+      repo_path: z.optional(z.nullable(z.string())),
+      force: z._default(z.boolean(), false),
+    }),
+    response: InstalledSkill,
+    errors: [400, 409],
     handle: ({ body }, context) => context.runner.run(installSkill, body.repo_path ?? body.source, body.force),
   }),
-  defineRoute({ method: 'GET', path: '/api/skills/installed', summary: 'The installed skills (skills_router.py, list_installed_skills)', response: z.object({ skills: z.array(InstalledSkill) }), handle: (_i, context) => context.runner.run(installedSkills) }),
   defineRoute({
-    method: 'GET', path: '/api/skills/installed/:name', summary: 'One installed skill (skills_router.py, get_installed_skill)',
-    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run(getInstalledSkill, params.name),
+    method: 'GET',
+    path: '/api/skills/installed',
+    summary: 'The installed skills (skills_router.py, list_installed_skills)',
+    response: z.object({ skills: z.array(InstalledSkill) }),
+    handle: (_i, context) => context.runner.run(installedSkills),
   }),
   defineRoute({
-    method: 'PATCH', path: '/api/skills/installed/:name', summary: 'Enable or disable an installed skill (skills_router.py, update_skill_state)',
-    params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
+    method: 'GET',
+    path: '/api/skills/installed/:name',
+    summary: 'One installed skill (skills_router.py, get_installed_skill)',
+    params: SkillParam,
+    response: InstalledSkill,
+    errors: [404],
+    handle: ({ params }, context) => context.runner.run(getInstalledSkill, params.name),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/skills/installed/:name',
+    summary: 'Enable or disable an installed skill (skills_router.py, update_skill_state)',
+    params: SkillParam,
+    body: z.object({ enabled: z.boolean() }),
+    response: z.object({ name: z.string(), enabled: z.boolean() }),
+    errors: [404],
     handle: ({ params, body }, context) => context.runner.run(setSkillEnabled, params.name, body.enabled),
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/skills/installed/:name', summary: 'Uninstall a skill (skills_router.py, uninstall_skill)',
-    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run(uninstallSkill, params.name),
+    method: 'DELETE',
+    path: '/api/skills/installed/:name',
+    summary: 'Uninstall a skill (skills_router.py, uninstall_skill)',
+    params: SkillParam,
+    response: z.object({ message: z.string() }),
+    errors: [404],
+    handle: ({ params }, context) => context.runner.run(uninstallSkill, params.name),
   }),
   defineRoute({
-    method: 'POST', path: '/api/skills/installed/:name/refresh', summary: 'Update an installed skill from its source (skills_router.py, refresh_skill)',
-    params: SkillParam, response: z.object({ message: z.string(), skill: InstalledSkill }), errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => {
-      const skill = getInstalledSkill(state, params.name);
-      return 'reason' in skill ? skill : { message: `Skill '${params.name}' is up to date`, skill };
-    }),
+    method: 'POST',
+    path: '/api/skills/installed/:name/refresh',
+    summary: 'Update an installed skill from its source (skills_router.py, refresh_skill)',
+    params: SkillParam,
+    response: z.object({ message: z.string(), skill: InstalledSkill }),
+    errors: [404],
+    handle: ({ params }, context) =>
+      context.runner.run((state) => {
+        const skill = getInstalledSkill(state, params.name);
+        return 'reason' in skill ? skill : { message: `Skill '${params.name}' is up to date`, skill };
+      }),
   }),
-  defineRoute({ method: 'GET', path: '/api/skills/marketplace', summary: 'The skills one can install (skills_router.py, get_marketplace)', response: z.object({ skills: z.array(Json) }), handle: async () => skillsMarketplace() }),
   defineRoute({
-    method: 'POST', path: '/api/plugins', summary: 'The plugins the agent would load (plugins_router.py, get_plugins)',
-    body: z.optional(Json), bodyOptional: true, response: z.object({ plugins: z.array(z.looseObject({ name: z.string() })) }),
+    method: 'GET',
+    path: '/api/skills/marketplace',
+    summary: 'The skills one can install (skills_router.py, get_marketplace)',
+    response: z.object({ skills: z.array(Json) }),
+    handle: async () => skillsMarketplace(),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/plugins',
+    summary: 'The plugins the agent would load (plugins_router.py, get_plugins)',
+    body: z.optional(Json),
+    bodyOptional: true,
+    response: z.object({ plugins: z.array(z.looseObject({ name: z.string() })) }),
     handle: (_i, context) => context.runner.run(loadedPlugins),
   }),
-  defineRoute({ method: 'GET', path: '/api/plugins/installed', summary: 'The installed plugins (plugins_router.py, list_installed_plugins)', response: z.object({ plugins: z.array(Json) }), handle: (_i, context) => context.runner.run(installedPlugins) }),
   defineRoute({
-    method: 'POST', path: '/api/plugins/install', summary: 'Install a plugin of the marketplace (plugins_router.py, install_plugin)',
-    body: z.object({ source: z.string(), ref: z.optional(z.nullable(z.string())), repo_path: z.optional(z.nullable(z.string())), force: z._default(z.boolean(), false) }), response: InstalledSkill, errors: [400, 409],
+    method: 'GET',
+    path: '/api/plugins/installed',
+    summary: 'The installed plugins (plugins_router.py, list_installed_plugins)',
+    response: z.object({ plugins: z.array(Json) }),
+    handle: (_i, context) => context.runner.run(installedPlugins),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/plugins/install',
+    summary: 'Install a plugin of the marketplace (plugins_router.py, install_plugin)',
+    body: z.object({
+      source: z.string(),
+      ref: z.optional(z.nullable(z.string())),
+      repo_path: z.optional(z.nullable(z.string())),
+      force: z._default(z.boolean(), false),
+    }),
+    response: InstalledSkill,
+    errors: [400, 409],
     handle: ({ body }, context) => context.runner.run(installPlugin, body.repo_path ?? body.source, body.force),
   }),
   defineRoute({
-    method: 'GET', path: '/api/plugins/installed/:name', summary: 'One installed plugin (plugins_router.py, get_installed_plugin)',
-    params: SkillParam, response: InstalledSkill, errors: [404], handle: ({ params }, context) => context.runner.run(getInstalledPlugin, params.name),
+    method: 'GET',
+    path: '/api/plugins/installed/:name',
+    summary: 'One installed plugin (plugins_router.py, get_installed_plugin)',
+    params: SkillParam,
+    response: InstalledSkill,
+    errors: [404],
+    handle: ({ params }, context) => context.runner.run(getInstalledPlugin, params.name),
   }),
   defineRoute({
-    method: 'PATCH', path: '/api/plugins/installed/:name', summary: 'Enable or disable an installed plugin (plugins_router.py, update_plugin_state)',
-    params: SkillParam, body: z.object({ enabled: z.boolean() }), response: z.object({ name: z.string(), enabled: z.boolean() }), errors: [404],
+    method: 'PATCH',
+    path: '/api/plugins/installed/:name',
+    summary: 'Enable or disable an installed plugin (plugins_router.py, update_plugin_state)',
+    params: SkillParam,
+    body: z.object({ enabled: z.boolean() }),
+    response: z.object({ name: z.string(), enabled: z.boolean() }),
+    errors: [404],
     handle: ({ params, body }, context) => context.runner.run(setPluginEnabled, params.name, body.enabled),
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/plugins/installed/:name', summary: 'Uninstall a plugin (plugins_router.py, uninstall_plugin)',
-    params: SkillParam, response: z.object({ message: z.string() }), errors: [404], handle: ({ params }, context) => context.runner.run(uninstallPlugin, params.name),
+    method: 'DELETE',
+    path: '/api/plugins/installed/:name',
+    summary: 'Uninstall a plugin (plugins_router.py, uninstall_plugin)',
+    params: SkillParam,
+    response: z.object({ message: z.string() }),
+    errors: [404],
+    handle: ({ params }, context) => context.runner.run(uninstallPlugin, params.name),
   }),
   defineRoute({
-    method: 'POST', path: '/api/plugins/installed/:name/refresh', summary: 'Update an installed plugin from its source (plugins_router.py, refresh_plugin)',
-    params: SkillParam, response: z.object({ message: z.string(), plugin: InstalledSkill }), errors: [404],
-    handle: ({ params }, context) => context.runner.run((state) => {
-      const plugin = getInstalledPlugin(state, params.name);
-      return 'reason' in plugin ? plugin : { message: `Plugin '${params.name}' is up to date`, plugin };
-    }),
+    method: 'POST',
+    path: '/api/plugins/installed/:name/refresh',
+    summary: 'Update an installed plugin from its source (plugins_router.py, refresh_plugin)',
+    params: SkillParam,
+    response: z.object({ message: z.string(), plugin: InstalledSkill }),
+    errors: [404],
+    handle: ({ params }, context) =>
+      context.runner.run((state) => {
+        const plugin = getInstalledPlugin(state, params.name);
+        return 'reason' in plugin ? plugin : { message: `Plugin '${params.name}' is up to date`, plugin };
+      }),
   }),
-  defineRoute({ method: 'GET', path: '/api/plugins/marketplace', summary: 'The plugins one can install (plugins_router.py, get_plugins_marketplace)', response: z.object({ plugins: z.array(Json) }), handle: async () => pluginsMarketplace() }),
   defineRoute({
-    method: 'POST', path: '/api/hooks', summary: 'The hooks of a project: none on the fake\'s host (hooks_router.py, get_hooks)',
-    body: z.optional(z.object({ project_dir: z.optional(z.nullable(z.string())) })), bodyOptional: true, response: z.object({ hook_config: z.nullable(Json) }), handle: async () => loadedHooks(),
+    method: 'GET',
+    path: '/api/plugins/marketplace',
+    summary: 'The plugins one can install (plugins_router.py, get_plugins_marketplace)',
+    response: z.object({ plugins: z.array(Json) }),
+    handle: async () => pluginsMarketplace(),
   }),
   defineRoute({
-    method: 'POST', path: '/api/sub-agents', summary: 'The sub-agents the agent may delegate to (sub_agents_router.py, get_sub_agents)',
-    body: z.optional(z.looseObject({ load_builtin: z.optional(z.boolean()) })), bodyOptional: true, response: z.object({ agents: z.array(z.looseObject({ name: z.string() })) }),
+    method: 'POST',
+    path: '/api/hooks',
+    summary: "The hooks of a project: none on the fake's host (hooks_router.py, get_hooks)",
+    body: z.optional(z.object({ project_dir: z.optional(z.nullable(z.string())) })),
+    bodyOptional: true,
+    response: z.object({ hook_config: z.nullable(Json) }),
+    handle: async () => loadedHooks(),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/sub-agents',
+    summary: 'The sub-agents the agent may delegate to (sub_agents_router.py, get_sub_agents)',
+    body: z.optional(z.looseObject({ load_builtin: z.optional(z.boolean()) })),
+    bodyOptional: true,
+    response: z.object({ agents: z.array(z.looseObject({ name: z.string() })) }),
     handle: async ({ body }) => subAgents(body ?? {}),
   }),
   // ── Workspaces ──
-  defineRoute({ method: 'GET', path: '/api/workspaces', summary: 'The saved workspaces and parents (workspaces_router.py, list_workspaces)', response: WorkspacesList, handle: (_i, context) => context.runner.run(listWorkspaces) }),
   defineRoute({
-    method: 'POST', path: '/api/workspaces', summary: 'Save workspaces, deduplicated by path (workspaces_router.py, add_workspaces)',
-    body: z.object({ workspaces: z.array(WorkspaceItem) }), response: WorkspacesList, handle: ({ body }, context) => context.runner.run(addWorkspaces, body.workspaces),
+    method: 'GET',
+    path: '/api/workspaces',
+    summary: 'The saved workspaces and parents (workspaces_router.py, list_workspaces)',
+    response: WorkspacesList,
+    handle: (_i, context) => context.runner.run(listWorkspaces),
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/workspaces', summary: 'Forget a workspace by path (workspaces_router.py, delete_workspace)',
-    query: z.object({ path: z.string() }), response: Deleted, errors: [404], handle: ({ query }, context) => context.runner.run(deleteWorkspace, query.path),
+    method: 'POST',
+    path: '/api/workspaces',
+    summary: 'Save workspaces, deduplicated by path (workspaces_router.py, add_workspaces)',
+    body: z.object({ workspaces: z.array(WorkspaceItem) }),
+    response: WorkspacesList,
+    handle: ({ body }, context) => context.runner.run(addWorkspaces, body.workspaces),
   }),
   defineRoute({
-    method: 'POST', path: '/api/workspaces/parents', summary: 'Save workspace parents, deduplicated by path (workspaces_router.py, add_workspace_parents)',
-    body: z.object({ parents: z.array(WorkspaceParentItem) }), response: WorkspacesList, handle: ({ body }, context) => context.runner.run(addWorkspaceParents, body.parents),
+    method: 'DELETE',
+    path: '/api/workspaces',
+    summary: 'Forget a workspace by path (workspaces_router.py, delete_workspace)',
+    query: z.object({ path: z.string() }),
+    response: Deleted,
+    errors: [404],
+    handle: ({ query }, context) => context.runner.run(deleteWorkspace, query.path),
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/workspaces/parents', summary: 'Forget a workspace parent by path (workspaces_router.py, delete_workspace_parent)',
-    query: z.object({ path: z.string() }), response: Deleted, errors: [404], handle: ({ query }, context) => context.runner.run(deleteWorkspaceParent, query.path),
+    method: 'POST',
+    path: '/api/workspaces/parents',
+    summary: 'Save workspace parents, deduplicated by path (workspaces_router.py, add_workspace_parents)',
+    body: z.object({ parents: z.array(WorkspaceParentItem) }),
+    response: WorkspacesList,
+    handle: ({ body }, context) => context.runner.run(addWorkspaceParents, body.parents),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/workspaces/parents',
+    summary: 'Forget a workspace parent by path (workspaces_router.py, delete_workspace_parent)',
+    query: z.object({ path: z.string() }),
+    response: Deleted,
+    errors: [404],
+    handle: ({ query }, context) => context.runner.run(deleteWorkspaceParent, query.path),
   }),
   // ── The host's files ──
   defineRoute({
-    method: 'GET', path: '/api/file/home', summary: 'The home, its top-level directories and the root (file_router.py, get_home_directory)',
-    query: z.object({ include_hidden: Bool(false) }), response: z.object({ home: z.string(), favorites: z.array(z.object({ label: z.string(), path: z.string() })), locations: z.array(z.object({ label: z.string(), path: z.string() })) }),
+    method: 'GET',
+    path: '/api/file/home',
+    summary: 'The home, its top-level directories and the root (file_router.py, get_home_directory)',
+    query: z.object({ include_hidden: Bool(false) }),
+    response: z.object({
+      home: z.string(),
+      favorites: z.array(z.object({ label: z.string(), path: z.string() })),
+      locations: z.array(z.object({ label: z.string(), path: z.string() })),
+    }),
     handle: ({ query }, context) => context.runner.run(homeDirectory, query.include_hidden),
   }),
   defineRoute({
-    method: 'GET', path: '/api/file/search_subdirs', summary: 'A page of a directory\'s subdirectories (file_router.py, search_subdirs)',
+    method: 'GET',
+    path: '/api/file/search_subdirs',
+    summary: "A page of a directory's subdirectories (file_router.py, search_subdirs)",
     query: z.object({ path: z.string(), page_id: z.optional(z.string()), limit: Limit, include_hidden: Bool(false) }),
-    response: z.object({ items: z.array(z.object({ name: z.string(), path: z.string() })), next_page_id: z.nullable(z.string()) }), errors: [400, 404],
+    response: z.object({ items: z.array(z.object({ name: z.string(), path: z.string() })), next_page_id: z.nullable(z.string()) }),
+    errors: [400, 404],
     handle: ({ query }, context) => context.runner.run(searchSubdirs, query),
   }),
   defineRoute({
-    method: 'POST', path: '/api/file/create_directory', summary: 'Make a directory and its parents (file_router.py, create_directory)',
-    query: z.object({ path: z.string() }), response: z.object({ success: z.literal(true) }), errors: [400],
+    method: 'POST',
+    path: '/api/file/create_directory',
+    summary: 'Make a directory and its parents (file_router.py, create_directory)',
+    query: z.object({ path: z.string() }),
+    response: z.object({ success: z.literal(true) }),
+    errors: [400],
     handle: ({ query }, context) => context.runner.run(createDirectory, query.path),
   }),
   defineRoute({
-    method: 'GET', path: '/api/file/archive', summary: 'A directory as a ZIP (file_router.py, archive_directory)',
-    query: z.object({ path: z.string(), archive_format: z._default(z.enum(['zip', 'tar.gz']), 'zip') }), response: z.unknown(), untypedInDocument: true, errors: [400, 404],
-    handle: ({ query }, context) => context.runner.run((state) => {
-      if (!query.path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
-      if (!isDirectory(state, query.path)) return refuse('not_found', 'Directory not found');
-      const name = query.path.replace(/\/+$/, '').split('/').pop() || 'root';
-      if (query.archive_format !== 'zip') return refuse('bad_request', 'The fake archives as zip only');
-      return raw(200, zipArchive({ [`${name}/.keep`]: '' }, state.clock.now()), 'application/zip', { 'content-disposition': `attachment; filename="${name}.zip"` });
-    }),
+    method: 'GET',
+    path: '/api/file/archive',
+    summary: 'A directory as a ZIP (file_router.py, archive_directory)',
+    query: z.object({ path: z.string(), archive_format: z._default(z.enum(['zip', 'tar.gz']), 'zip') }),
+    response: z.unknown(),
+    untypedInDocument: true,
+    errors: [400, 404],
+    handle: ({ query }, context) =>
+      context.runner.run((state) => {
+        if (!query.path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
+        if (!isDirectory(state, query.path)) return refuse('not_found', 'Directory not found');
+        const name = query.path.replace(/\/+$/, '').split('/').pop() || 'root';
+        if (query.archive_format !== 'zip') return refuse('bad_request', 'The fake archives as zip only');
+        return raw(200, zipArchive({ [`${name}/.keep`]: '' }, state.clock.now()), 'application/zip', {
+          'content-disposition': `attachment; filename="${name}.zip"`,
+        });
+      }),
   }),
   // GET /api/file/download-trajectory/{id} is a conversation's: conversation-routes.ts.
   // ── Commits ──
   defineRoute({
-    method: 'GET', path: '/api/git/commits', summary: 'The repository\'s latest commits, newest first (git_router.py, git_commits_query)',
+    method: 'GET',
+    path: '/api/git/commits',
+    summary: "The repository's latest commits, newest first (git_router.py, git_commits_query)",
     query: z.object({ path: z.string(), limit: z._default(laxInt(z.int().check(z.gte(1), z.lte(200))), 50) }),
-    response: z.object({ commits: z.array(z.object({ sha: z.string(), short_sha: z.string(), subject: z.string(), author: z.string(), timestamp: z.string() })), has_more: z.boolean() }),
+    response: z.object({
+      commits: z.array(
+        z.object({ sha: z.string(), short_sha: z.string(), subject: z.string(), author: z.string(), timestamp: z.string() }),
+      ),
+      has_more: z.boolean(),
+    }),
     handle: ({ query }, context) => context.runner.run(gitCommits, query.path, query.limit),
   }),
   defineRoute({
-    method: 'GET', path: '/api/git/commits/:sha/changes', summary: 'The files one commit changed (git_router.py, git_commit_changes_query)',
-    params: z.object({ sha: Sha }), query: z.object({ path: z.string() }), response: z.array(GitChange), errors: [400],
+    method: 'GET',
+    path: '/api/git/commits/:sha/changes',
+    summary: 'The files one commit changed (git_router.py, git_commit_changes_query)',
+    params: z.object({ sha: Sha }),
+    query: z.object({ path: z.string() }),
+    response: z.array(GitChange),
+    errors: [400],
     handle: ({ params, query }, context) => context.runner.run(gitCommitChanges, query.path, params.sha),
   }),
   // ── Workspace session, init ──
   defineRoute({
-    method: 'POST', path: '/api/auth/workspace-session', summary: 'Set the workspace session cookie (auth_router.py, create_workspace_session)',
-    response: z.unknown(), untypedInDocument: true, successStatus: 200, errors: [401],
+    method: 'POST',
+    path: '/api/auth/workspace-session',
+    summary: 'Set the workspace session cookie (auth_router.py, create_workspace_session)',
+    response: z.unknown(),
+    untypedInDocument: true,
+    successStatus: 200,
+    errors: [401],
     handle: async (_input, context) => {
       // The cookie carries an opaque token, never the session key itself (a difference the fake declares).
       const token = toHex(context.runner.state.random.uuid());
-      return noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=${token}; HttpOnly; Max-Age=315360000; Path=/api/conversations; SameSite=none; Secure; Partitioned` });
+      return noContent({
+        'set-cookie': `${WORKSPACE_SESSION_COOKIE}=${token}; HttpOnly; Max-Age=315360000; Path=/api/conversations; SameSite=none; Secure; Partitioned`,
+      });
     },
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/auth/workspace-session', summary: 'Clear the workspace session cookie (auth_router.py, delete_workspace_session)',
-    response: z.unknown(), untypedInDocument: true, errors: [401],
-    handle: async () => noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=""; Max-Age=0; Path=/api/conversations; SameSite=none; Secure` }),
+    method: 'DELETE',
+    path: '/api/auth/workspace-session',
+    summary: 'Clear the workspace session cookie (auth_router.py, delete_workspace_session)',
+    response: z.unknown(),
+    untypedInDocument: true,
+    errors: [401],
+    handle: async () =>
+      noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=""; Max-Age=0; Path=/api/conversations; SameSite=none; Secure` }),
   }),
 ]);
 
 /** `GET /api/init`: needs no key (init_router.py, get_init_status); the fake's server is always initialised. */
 export const initRoutes: readonly Route[] = Object.freeze([
-  defineRoute({ method: 'GET', path: '/api/init', summary: 'The init state: ready (init_router.py, get_init_status)', public: true, response: z.object({ state: z.enum(['dormant', 'initializing', 'ready']) }), handle: async () => ({ state: 'ready' as const }) }),
   defineRoute({
-    method: 'POST', path: '/api/init', summary: 'Initialise a dormant server: 400, it is initialised (init_router.py, initialize_server)',
-    body: z.optional(Json), bodyOptional: true, response: z.object({ state: z.string() }), errors: [400],
+    method: 'GET',
+    path: '/api/init',
+    summary: 'The init state: ready (init_router.py, get_init_status)',
+    public: true,
+    response: z.object({ state: z.enum(['dormant', 'initializing', 'ready']) }),
+    handle: async () => ({ state: 'ready' as const }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/init',
+    summary: 'Initialise a dormant server: 400, it is initialised (init_router.py, initialize_server)',
+    body: z.optional(Json),
+    bodyOptional: true,
+    response: z.object({ state: z.string() }),
+    errors: [400],
     handle: async () => refuse('bad_request', 'Server is already initialized (state=ready)'),
   }),
 ]);

@@ -14,7 +14,11 @@ const documents = new WeakMap<Instance, unknown>();
 
 /** The route of the OpenAPI document. */
 export const documentRoute = defineRoute({
-  method: 'GET', path: OPENAPI_PATH, summary: 'The OpenAPI 3.1 document of the API', public: true, internal: true,
+  method: 'GET',
+  path: OPENAPI_PATH,
+  summary: 'The OpenAPI 3.1 document of the API',
+  public: true,
+  internal: true,
   response: z.record(z.string(), z.unknown()),
   handle: async (_input, instance) => {
     if (!documents.has(instance)) {

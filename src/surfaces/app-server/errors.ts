@@ -14,8 +14,11 @@ import type { DetailError, HTTPValidationError } from '../../schemas/errors.js';
  * fastApiRefusal(refuse('conflict', 'Sandbox is paused')) // 409 {"detail": "Sandbox is paused"}
  */
 export function fastApiRefusal(refusal: Refusal): Answer {
-  const body: DetailError | HTTPValidationError | unknown = refusal.body !== undefined ? refusal.body
-    : refusal.reason === 'invalid' ? { detail: [...refusal.errors] } satisfies HTTPValidationError
-      : { detail: refusal.detail } satisfies DetailError;
+  const body: DetailError | HTTPValidationError | unknown =
+    refusal.body !== undefined
+      ? refusal.body
+      : refusal.reason === 'invalid'
+        ? ({ detail: [...refusal.errors] } satisfies HTTPValidationError)
+        : ({ detail: refusal.detail } satisfies DetailError);
   return json(REFUSAL_STATUS[refusal.reason], body, { ...refusal.headers });
 }

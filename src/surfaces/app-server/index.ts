@@ -37,10 +37,11 @@ export const appServerSurface = defineSurface({
   later: laterRoutes,
   // Everything the real app server answers lives under these (a test checks every route).
   paths: ['/api', '/alive', '/health', '/ready', '/server_info', OPENAPI_PATH],
-  authorize: (instance, route, path, request) => (needsKey(instance, route, path) && !keyMatches(instance.options.apiKey, request.headers.get(SESSION_API_KEY_HEADER))
-    ? refuse('unauthorized', 'Unauthorized') : null),
+  authorize: (instance, route, path, request) =>
+    needsKey(instance, route, path) && !keyMatches(instance.options.apiKey, request.headers.get(SESSION_API_KEY_HEADER))
+      ? refuse('unauthorized', 'Unauthorized')
+      : null,
   refusalAnswer: fastApiRefusal,
   faultable: true,
   journaled: true,
 });
-

@@ -18,8 +18,10 @@ export const controlSurface = defineSurface({
   // Loaded on the first control request (a page rarely makes one: tests and the inspector do).
   routes: [],
   later: () => import('./routes.js').then((m) => m.controlRoutes),
-  authorize: (instance, route, _path, request) => (!route.public && instance.options.auth !== 'none'
-    && !keyMatches(instance.options.apiKey, request.headers.get(SESSION_API_KEY_HEADER)) ? refuse('unauthorized', 'Unauthorized') : null),
+  authorize: (instance, route, _path, request) =>
+    !route.public && instance.options.auth !== 'none' && !keyMatches(instance.options.apiKey, request.headers.get(SESSION_API_KEY_HEADER))
+      ? refuse('unauthorized', 'Unauthorized')
+      : null,
   refusalAnswer: fastApiRefusal,
   faultable: false,
   journaled: false,

@@ -3,8 +3,18 @@
  * relative to where the control surface is mounted (`/_fakehands`). A new control route goes here.
  */
 import {
-  ClockAdvance, ClockTime, FaultList, FaultSpec, FaultsCleared, Fault, Health, JournalCleared, JournalPage, JournalQuery,
-  ResetDone, ResetRequest,
+  ClockAdvance,
+  ClockTime,
+  FaultList,
+  FaultSpec,
+  FaultsCleared,
+  Fault,
+  Health,
+  JournalCleared,
+  JournalPage,
+  JournalQuery,
+  ResetDone,
+  ResetRequest,
 } from '../../schemas/control.js';
 import { StateSnapshot } from '../../schemas/fixture.js';
 import { ReplayRequest, ReplayStarted } from '../../schemas/replay.js';
@@ -21,60 +31,100 @@ import { failSandbox } from '../../domain/sandboxes/sandboxes.js';
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
 /** The inspector page, as the dev server and a page using the browser entry serve it (its HTML a chunk of its own: only opening it loads it). */
-const inspector = async () => raw(200, (await import('./inspector-page.js')).INSPECTOR_HTML, 'text/html; charset=utf-8', {
-  'cache-control': 'no-store',
-  // Never inside another origin's frame (clickjacking of its pause, delete and reset buttons).
-  'x-frame-options': 'DENY',
-  'content-security-policy': "frame-ancestors 'none'",
-});
+const inspector = async () =>
+  raw(200, (await import('./inspector-page.js')).INSPECTOR_HTML, 'text/html; charset=utf-8', {
+    'cache-control': 'no-store',
+    // Never inside another origin's frame (clickjacking of its pause, delete and reset buttons).
+    'x-frame-options': 'DENY',
+    'content-security-policy': "frame-ancestors 'none'",
+  });
 
 /** The control routes. */
 export const controlRoutes: readonly Route[] = [
   defineRoute({
-    method: 'GET', path: '/', summary: 'The inspector: a page showing and driving the fake', public: true,
-    response: z.string(), handle: inspector,
+    method: 'GET',
+    path: '/',
+    summary: 'The inspector: a page showing and driving the fake',
+    public: true,
+    response: z.string(),
+    handle: inspector,
   }),
   defineRoute({
-    method: 'POST', path: '/sandboxes/:sandbox_id/fail', summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
-    body: z.strictObject({ detail: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) }), bodyOptional: true,
-    response: SandboxInfo, errors: [404],
+    method: 'POST',
+    path: '/sandboxes/:sandbox_id/fail',
+    summary: 'Put a sandbox in ERROR, as when its container dies, with an optional status_detail',
+    body: z.strictObject({ detail: z.optional(z.string().check(z.minLength(1), z.maxLength(500))) }),
+    bodyOptional: true,
+    response: SandboxInfo,
+    errors: [404],
     handle: ({ params, body }, { runner }) => runner.run(failSandbox, params.sandbox_id, body.detail),
   }),
   defineRoute({
-    method: 'GET', path: '/health', summary: 'Whether the fake is up (no key needed)', public: true,
+    method: 'GET',
+    path: '/health',
+    summary: 'Whether the fake is up (no key needed)',
+    public: true,
     response: Health,
     handle: async () => ({ status: 'ok' as const }),
   }),
   defineRoute({
-    method: 'POST', path: '/reset', summary: 'Replace the whole state with a fixture (by name: built-in, or a file of --fixtures-dir) and seed; clears the faults',
-    body: ResetRequest, bodyOptional: true, response: ResetDone,
+    method: 'POST',
+    path: '/reset',
+    summary: 'Replace the whole state with a fixture (by name: built-in, or a file of --fixtures-dir) and seed; clears the faults',
+    body: ResetRequest,
+    bodyOptional: true,
+    response: ResetDone,
     handle: async ({ body }, context) => {
       try {
         await context.resetByName(body);
       } catch (error) {
         if (!(error instanceof FakehandsError) || error.code !== 'invalid_fixture') throw error;
-        return invalid([{ type: 'value_error', loc: ['body', 'fixture'], msg: `Value error, ${error.message}`, input: body.fixture ?? null, ctx: { error: {} } }]);
+        return invalid([
+          {
+            type: 'value_error',
+            loc: ['body', 'fixture'],
+            msg: `Value error, ${error.message}`,
+            input: body.fixture ?? null,
+            ctx: { error: {} },
+          },
+        ]);
       }
       context.faults.clear();
       return { status: 'ok' as const };
     },
   }),
   defineRoute({
-    method: 'GET', path: '/state', summary: 'Everything the fake holds, as a fixture (tokens redacted)',
+    method: 'GET',
+    path: '/state',
+    summary: 'Everything the fake holds, as a fixture (tokens redacted)',
     response: StateSnapshot,
     handle: (_input, context) => context.snapshot(),
   }),
   defineRoute({
-    method: 'GET', path: '/clock', summary: "The fake's time", response: ClockTime,
+    method: 'GET',
+    path: '/clock',
+    summary: "The fake's time",
+    response: ClockTime,
     handle: async (_input, context) => clockTime(context),
   }),
   defineRoute({
-    method: 'POST', path: '/clock', summary: "Move the fake's time forward",
-    body: ClockAdvance, response: ClockTime,
+    method: 'POST',
+    path: '/clock',
+    summary: "Move the fake's time forward",
+    body: ClockAdvance,
+    response: ClockTime,
     handle: async ({ body }, context) => {
       const limit = MAX_INSTANT_MS - context.clock.now();
       if (body.advance_ms > limit) {
-        return invalid([{ type: 'less_than_equal', loc: ['body', 'advance_ms'], msg: `Input should be less than or equal to ${limit}`, input: body.advance_ms, ctx: { le: limit } }]);
+        return invalid([
+          {
+            type: 'less_than_equal',
+            loc: ['body', 'advance_ms'],
+            msg: `Input should be less than or equal to ${limit}`,
+            input: body.advance_ms,
+            ctx: { le: limit },
+          },
+        ]);
       }
       context.clock.advance(body.advance_ms);
       context.runner.noteChange({ entity: 'clock', action: 'updated' });
@@ -83,16 +133,25 @@ export const controlRoutes: readonly Route[] = [
     },
   }),
   defineRoute({
-    method: 'GET', path: '/faults', summary: 'The faults in force', response: FaultList,
+    method: 'GET',
+    path: '/faults',
+    summary: 'The faults in force',
+    response: FaultList,
     handle: async (_input, context) => ({ faults: context.faults.list() }),
   }),
   defineRoute({
-    method: 'POST', path: '/faults', summary: 'Add a fault',
-    body: FaultSpec, response: Fault,
+    method: 'POST',
+    path: '/faults',
+    summary: 'Add a fault',
+    body: FaultSpec,
+    response: Fault,
     handle: async ({ body }, context) => context.faults.add(body),
   }),
   defineRoute({
-    method: 'DELETE', path: '/faults', summary: 'Clear every fault', response: FaultsCleared,
+    method: 'DELETE',
+    path: '/faults',
+    summary: 'Clear every fault',
+    response: FaultsCleared,
     handle: async (_input, context) => {
       const cleared = context.faults.list().length;
       context.faults.clear();
@@ -100,47 +159,78 @@ export const controlRoutes: readonly Route[] = [
     },
   }),
   defineRoute({
-    method: 'GET', path: '/agent-scripts', summary: 'The agent\'s scripts in force',
+    method: 'GET',
+    path: '/agent-scripts',
+    summary: "The agent's scripts in force",
     response: z.object({ scripts: z.array(AgentScript) }),
     handle: async (_input, context) => ({ scripts: [...context.agentScripts()] }),
   }),
   defineRoute({
-    method: 'PUT', path: '/agent-scripts', summary: 'Replace the agent\'s scripts: {"scripts": [{"match"?, "steps": [...]}]}',
-    body: z.strictObject({ scripts: z.array(AgentScript).check(z.maxLength(1000)) }), response: z.object({ scripts: z.int() }),
+    method: 'PUT',
+    path: '/agent-scripts',
+    summary: 'Replace the agent\'s scripts: {"scripts": [{"match"?, "steps": [...]}]}',
+    body: z.strictObject({ scripts: z.array(AgentScript).check(z.maxLength(1000)) }),
+    response: z.object({ scripts: z.int() }),
     handle: async ({ body }, context) => {
       context.setAgentScripts(body.scripts);
       return { scripts: body.scripts.length };
     },
   }),
   defineRoute({
-    method: 'POST', path: '/replay', summary: 'Replay a recorded session on a new RUNNING V1 conversation: {"trajectory": [...]} (V0) or {"events": [...]} (V1), "speed"? (a factor, or "instant")',
-    body: ReplayRequest, response: ReplayStarted, successStatus: 201,
-    handle: async ({ body }, context) => context.runner.run(async (state) => (await import('../../domain/agent/replay.js')).startReplay(state, body)),
+    method: 'POST',
+    path: '/replay',
+    summary:
+      'Replay a recorded session on a new RUNNING V1 conversation: {"trajectory": [...]} (V0) or {"events": [...]} (V1), "speed"? (a factor, or "instant")',
+    body: ReplayRequest,
+    response: ReplayStarted,
+    successStatus: 201,
+    handle: async ({ body }, context) =>
+      context.runner.run(async (state) => (await import('../../domain/agent/replay.js')).startReplay(state, body)),
   }),
   defineRoute({
-    method: 'GET', path: '/requests', summary: 'The last requests answered',
-    query: JournalQuery, response: JournalPage,
+    method: 'GET',
+    path: '/requests',
+    summary: 'The last requests answered',
+    query: JournalQuery,
+    response: JournalPage,
     handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit) }),
   }),
   defineRoute({
-    method: 'DELETE', path: '/requests', summary: 'Forget the journal', response: JournalCleared,
+    method: 'DELETE',
+    path: '/requests',
+    summary: 'Forget the journal',
+    response: JournalCleared,
     handle: async (_input, context) => {
       context.journal.clear();
       return { cleared: true as const };
     },
   }),
   defineRoute({
-    method: 'GET', path: '/tenants', summary: 'The tenants this fake holds besides the default one (from the default tenant only)',
-    response: z.object({ tenants: z.array(z.object({ name: z.string(), created_at: z.string(), last_used_at: z.string() })), max_tenants: z.int() }), errors: [404],
-    handle: async (_input, context) => (context.tenants
-      ? { tenants: context.tenants.list(), max_tenants: context.tenants.maxTenants }
-      : refuse('not_found', 'Tenants are listed from the default tenant only')),
+    method: 'GET',
+    path: '/tenants',
+    summary: 'The tenants this fake holds besides the default one (from the default tenant only)',
+    response: z.object({
+      tenants: z.array(z.object({ name: z.string(), created_at: z.string(), last_used_at: z.string() })),
+      max_tenants: z.int(),
+    }),
+    errors: [404],
+    handle: async (_input, context) =>
+      context.tenants
+        ? { tenants: context.tenants.list(), max_tenants: context.tenants.maxTenants }
+        : refuse('not_found', 'Tenants are listed from the default tenant only'),
   }),
   defineRoute({
-    method: 'DELETE', path: '/tenants/:name', summary: 'Drop a tenant and everything it holds (from the default tenant only)',
-    response: z.object({ deleted: z.literal(true) }), errors: [404],
-    handle: async ({ params }, context) => (await context.tenants?.delete(params.name)
-      ? { deleted: true as const }
-      : refuse('not_found', context.tenants ? `No tenant is named ${JSON.stringify(params.name)}` : 'Tenants are deleted from the default tenant only')),
+    method: 'DELETE',
+    path: '/tenants/:name',
+    summary: 'Drop a tenant and everything it holds (from the default tenant only)',
+    response: z.object({ deleted: z.literal(true) }),
+    errors: [404],
+    handle: async ({ params }, context) =>
+      (await context.tenants?.delete(params.name))
+        ? { deleted: true as const }
+        : refuse(
+            'not_found',
+            context.tenants ? `No tenant is named ${JSON.stringify(params.name)}` : 'Tenants are deleted from the default tenant only',
+          ),
   }),
 ];

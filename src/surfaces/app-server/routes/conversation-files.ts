@@ -9,8 +9,12 @@ import { defineRoute, type Route } from '../../../http/route.js';
 /** The conversation files route. */
 export const conversationFileRoutes: readonly Route[] = Object.freeze([
   defineRoute({
-    method: 'GET', path: '/api/v1/app-conversations/:conversation_id/files', summary: 'The files under ?path= in the conversation\'s workspace, relative to it ([] when not running)',
-    params: z.object({ conversation_id: z.string() }), query: z.object({ path: z._default(z.string(), '/workspace/project') }), response: z.array(z.string()),
+    method: 'GET',
+    path: '/api/v1/app-conversations/:conversation_id/files',
+    summary: "The files under ?path= in the conversation's workspace, relative to it ([] when not running)",
+    params: z.object({ conversation_id: z.string() }),
+    query: z.object({ path: z._default(z.string(), '/workspace/project') }),
+    response: z.array(z.string()),
     handle: ({ params, query }, { runner }) => runner.run(listConversationFiles, params.conversation_id, query.path),
   }),
 ]);

@@ -10,6 +10,4 @@ import { appConversationRoutes } from './app-conversations.js';
 import { sandboxRoutes } from './sandboxes.js';
 
 /** The routes a page calls first: V1 app conversations and their start tasks, sandboxes and sandbox specs. */
-export const firstRoutes: readonly Route[] = Object.freeze([
-  ...appConversationRoutes, ...sandboxRoutes,
-]);
+export const firstRoutes: readonly Route[] = Object.freeze([...appConversationRoutes, ...sandboxRoutes]);

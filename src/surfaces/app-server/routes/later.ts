@@ -19,6 +19,15 @@ import { saasRoutes } from './saas.js';
 
 /** A V1 conversation's own operations (update, delete, download, stream-start...) and events, the sandbox-scoped secrets, the legacy routes and the web app's world. */
 export const laterRoutes: readonly Route[] = Object.freeze([
-  ...conversationOpRoutes, ...eventRoutes, ...sandboxSecretRoutes, ...legacyRoutes, ...legacyConversationRoutes, ...serverConfigRoutes, ...settingsRoutes, ...secretRoutes, ...userGitRoutes,
-  ...conversationFileRoutes, ...saasRoutes,
+  ...conversationOpRoutes,
+  ...eventRoutes,
+  ...sandboxSecretRoutes,
+  ...legacyRoutes,
+  ...legacyConversationRoutes,
+  ...serverConfigRoutes,
+  ...settingsRoutes,
+  ...secretRoutes,
+  ...userGitRoutes,
+  ...conversationFileRoutes,
+  ...saasRoutes,
 ]);
