@@ -101,8 +101,8 @@ describe("a tenant's agent socket", () => {
           socket.addEventListener('close', (event) => resolve({ closed: event.code }));
         });
       expect(await first('&fakehands_tenant=sockets')).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state' });
-      // The default tenant has no such conversation, and its sandboxes have other keys.
-      expect(await first('')).toEqual({ closed: 4001 });
+      // The default tenant has no such conversation: under --auth none its local agent server takes the key, and finds nothing (4004).
+      expect(await first('')).toEqual({ closed: 4004 });
     } finally {
       server.close();
       Object.assign(globalThis, { WebSocket: previous });
