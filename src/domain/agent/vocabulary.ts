@@ -8,6 +8,8 @@
  * those of openhands-tools and the SDK's built-in tools (`tool/builtins/*.py`, `mcp/definition.py`).
  * Fields are written without nulls, as the newest server writes them.
  */
+import type * as z from 'zod/mini';
+import { EventKind } from '../../schemas/agent-server.js';
 
 /** Who an event comes from (`event/types.py`, `SourceType`). */
 export type EventSource = 'user' | 'agent' | 'environment' | 'hook';
@@ -306,25 +308,7 @@ export const events = {
 /** A `ConversationStateUpdateEvent` of `key` (the builder, by its old name). */
 export const stateUpdate = events.stateUpdate;
 
-/** Every event kind a builder makes, in the SDK's list order. */
-export const EVENT_KINDS: readonly EventKindName[] = Object.freeze([
-  'ACPToolCallEvent',
-  'ActionEvent',
-  'AgentErrorEvent',
-  'Condensation',
-  'CondensationRequest',
-  'CondensationSummaryEvent',
-  'ConversationErrorEvent',
-  'ConversationStateUpdateEvent',
-  'HookExecutionEvent',
-  'InterruptEvent',
-  'LLMCompletionLogEvent',
-  'MessageEvent',
-  'ObservationEvent',
-  'PauseEvent',
-  'ServerErrorEvent',
-  'StreamingDeltaEvent',
-  'SystemPromptEvent',
-  'TokenEvent',
-  'UserRejectObservation',
-] satisfies EventKindName[]);
+/** Every event kind a builder makes, in the SDK's list order: the kinds of the `EventKind` schema (the compiler holds the builders and the schema to the same kinds, both ways). */
+export const EVENT_KINDS: readonly EventKindName[] = Object.freeze([...EventKind.options]);
+// Every builder's kind is a kind of the `EventKind` schema (the other way round is `EVENT_KINDS`'s type): fails to compile otherwise.
+void ([] as EventKindName[] satisfies z.infer<typeof EventKind>[]);
