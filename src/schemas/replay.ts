@@ -46,6 +46,22 @@ export type V1RecordedEvent = z.infer<typeof V1RecordedEvent>;
 export const ReplaySpeed = z.union([z.number().check(z.gt(0), z.lte(1_000_000)), z.literal('instant')]);
 export type ReplaySpeed = z.infer<typeof ReplaySpeed>;
 
+/** `POST /_fakehands/replay/zip`'s query: how fast the archive's events come (`speed=4`, `speed=instant`; default 1). */
+export const ReplayZipQuery = z.object({
+  speed: z.optional(
+    z.pipe(
+      z.string(),
+      z.transform((value, ctx): ReplaySpeed => {
+        if (value === 'instant') return 'instant';
+        const factor = Number(value);
+        if (value.trim() !== '' && Number.isFinite(factor) && factor > 0 && factor <= 1_000_000) return factor;
+        ctx.issues.push({ code: 'custom', message: 'speed is a factor above 0 (at most 1000000), or "instant"', input: value });
+        return 1;
+      }),
+    ),
+  ),
+});
+
 /** `POST /_fakehands/replay`: a V0 `trajectory` or V1 `events` (exactly one), and an optional `speed` (default 1: as recorded). */
 export const ReplayRequest = z
   .strictObject({

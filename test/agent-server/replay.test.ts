@@ -212,3 +212,82 @@ describe('fakehands serve --replay FILE', () => {
     expect(run.stderr).toMatch(/invalid --replay .*must be the user's message/);
   });
 });
+
+describe('POST /_fakehands/replay/zip', () => {
+  const replayZip = (zip: Uint8Array, query = '') => {
+    const form = new FormData();
+    form.append('file', new Blob([zip], { type: 'application/zip' }), 'conversation.zip');
+    return fetch(`${servers!.url}/_fakehands/replay/zip${query}`, { method: 'POST', body: form });
+  };
+  const download = async (started: Started) =>
+    new Uint8Array(
+      await (
+        await fetch(`${new URL(started.conversation_url).origin}/api/file/download-trajectory/${started.conversation_id}`, {
+          headers: { 'x-session-api-key': started.session_api_key },
+        })
+      ).arrayBuffer(),
+    );
+
+  it("replays a V1 conversation's downloaded ZIP (file_router.py, download_trajectory) as the log it holds, in order", async () => {
+    await start();
+    const recorded = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json()) as Started;
+    const zip = await download(recorded);
+    expect([...zip.subarray(0, 4)]).toEqual([0x50, 0x4b, 0x03, 0x04]);
+    const response = await replayZip(zip, '?speed=instant');
+    expect(response.status).toBe(201);
+    const replayed = (await response.json()) as Started;
+    expect(replayed.conversation_id).not.toBe(recorded.conversation_id);
+    const original = await events(recorded);
+    const again = await events(replayed);
+    expect(again.map(frameOf)).toEqual(original.map(frameOf));
+    expect(again.map(said)).toEqual(original.map(said));
+    expect(new Set(again.map((e) => e.id)).size).toBe(again.length);
+    expect(again.some((e) => original.some((o) => o.id === e.id))).toBe(false);
+  });
+
+  it('paces the events at their recorded gaps divided by ?speed=', async () => {
+    await start();
+    // Recorded at its own cadence, so that the downloaded events carry the gaps.
+    const recorded = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY })).json()) as Started;
+    await advance(300_000);
+    const zip = await download(recorded);
+    const replayed = (await (await replayZip(zip, '?speed=1000')).json()) as Started;
+    // The first answer came 1.9 s after the first message: 1.9 ms at a thousand times the speed.
+    expect((await events(replayed)).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 3));
+    await advance(2);
+    expect((await events(replayed)).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 4));
+    await advance(300);
+    expect((await events(replayed)).map(frameOf)).toEqual(BASIC_INTERACTIONS);
+  });
+
+  it('answers 422 at body.file for bytes that are no conversation ZIP, or a bad ?speed=, and makes nothing', async () => {
+    await start();
+    const before = await (await fetch(`${servers!.url}/api/v1/app-conversations/search`)).json();
+    const notZip = await replayZip(new TextEncoder().encode('not a zip at all'));
+    expect(notZip.status).toBe(422);
+    const notZipBody = (await notZip.json()) as { detail: { loc: string[]; msg: string }[] };
+    expect(notZipBody.detail[0]!.loc).toEqual(['body', 'file']);
+    expect(notZipBody.detail[0]!.msg).toMatch(/no events\/event-\*\.json file/);
+    const speed = await replayZip(new Uint8Array([0x50, 0x4b, 0x05, 0x06]), '?speed=fast');
+    expect(speed.status).toBe(422);
+    expect(((await speed.json()) as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(['query', 'speed']);
+    expect(await (await fetch(`${servers!.url}/api/v1/app-conversations/search`)).json()).toEqual(before);
+  });
+
+  it('stops an archive whose events inflate past the bound (a ZIP bomb) with a 422 at body.file, before inflating the rest', async () => {
+    const { zipSync, strToU8 } = await import('fflate');
+    const { eventsOfTrajectoryZip } = await import('../../src/domain/agent/replay-zip.js');
+    const huge = new Uint8Array(4 * 1024 * 1024).fill(0x20);
+    huge.set(strToU8('{"kind":"MessageEvent","source":"user"'), 0);
+    huge.set(strToU8('}'), huge.length - 1);
+    const bomb = zipSync({ 'events/event-00000-a.json': huge }, { level: 1 });
+    expect(bomb.length).toBeLessThan(16 * 1024);
+    // Under the bound, the same archive reads as its one event; past it, a refusal.
+    expect(await eventsOfTrajectoryZip(bomb, 8 * 1024 * 1024)).toEqual([{ kind: 'MessageEvent', source: 'user' }]);
+    const refused = await eventsOfTrajectoryZip(bomb, 1024 * 1024);
+    expect(refused).toMatchObject({
+      reason: 'invalid',
+      errors: [{ loc: ['body', 'file'], msg: "Value error, the archive's events inflate to more than 1048576 bytes" }],
+    });
+  });
+});

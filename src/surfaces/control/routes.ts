@@ -17,7 +17,7 @@ import {
   ResetRequest,
 } from '../../schemas/control.js';
 import { StateSnapshot } from '../../schemas/fixture.js';
-import { ReplayRequest, ReplayStarted } from '../../schemas/replay.js';
+import { ReplayRequest, ReplayStarted, ReplayZipQuery } from '../../schemas/replay.js';
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
@@ -25,7 +25,7 @@ import { MAX_INSTANT_MS } from '../../domain/time/clock.js';
 import { FakehandsError } from '../../domain/store/errors.js';
 import { invalid, refuse } from '../../domain/store/refusal.js';
 import { raw } from '../../http/responses.js';
-import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
+import { defineRoute, type Route, type RouteContext, type UploadedFile } from '../../http/route.js';
 import { failSandbox } from '../../domain/sandboxes/sandboxes.js';
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
@@ -186,6 +186,26 @@ export const controlRoutes: readonly Route[] = [
     successStatus: 201,
     handle: async ({ body }, context) =>
       context.runner.run(async (state) => (await import('../../domain/agent/replay.js')).startReplay(state, body)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/replay/zip',
+    summary:
+      "Replay a V1 conversation's downloaded ZIP (GET /api/file/download-trajectory/{id}) on a new RUNNING conversation: multipart field `file`, ?speed= (a factor, or instant)",
+    query: ReplayZipQuery,
+    form: { file: 'file' },
+    response: ReplayStarted,
+    successStatus: 201,
+    handle: async ({ body, query }, context) => {
+      const replay = await import('../../domain/agent/replay.js');
+      const events = await (await import('../../domain/agent/replay-zip.js')).eventsOfTrajectoryZip(
+        (body as unknown as { file: UploadedFile }).file.bytes,
+      );
+      if (!Array.isArray(events)) return events;
+      return context.runner.run((state) =>
+        replay.startReplay(state, { events, ...(query.speed === undefined ? {} : { speed: query.speed }) }),
+      );
+    },
   }),
   defineRoute({
     method: 'GET',
