@@ -216,7 +216,7 @@ describe('fakehands serve --replay FILE', () => {
 describe('POST /_fakehands/replay/zip', () => {
   const replayZip = (zip: Uint8Array, query = '') => {
     const form = new FormData();
-    form.append('file', new Blob([zip], { type: 'application/zip' }), 'conversation.zip');
+    form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'conversation.zip');
     return fetch(`${servers!.url}/_fakehands/replay/zip${query}`, { method: 'POST', body: form });
   };
   const download = async (started: Started) =>
