@@ -3,6 +3,12 @@
  * with the lowest supported msw (2.8.0) and without Pact, runs the README's in-test examples,
  * `require`s every entry from CommonJS, type-checks imports under each `moduleResolution`, runs
  * `npx fakehands serve`; then adds Pact and runs `npx fakehands verify` against it.
+ *
+ * What it costs (about a third of `npm test`'s time went here): the tarball is packed from the
+ * `dist/` the suite's global setup has just built (`--ignore-scripts`: `prepare` would rebuild it,
+ * deleting it under the other test files, for the same output), the installs take what the npm cache
+ * holds without asking the registry again (`--prefer-offline`), and the README's examples run one
+ * after another in one tsx process, as test/readme.test.ts runs them in one vitest worker.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -27,14 +33,37 @@ const sh = (command: string, args: string[], timeout = 240_000) =>
     env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
   });
 
-/** Runs a README example in the consumer project with tsx, `console.assert` made to throw. */
-async function runExample(code: string, name: string): Promise<void> {
-  const file = join(project, `${name}.ts`);
+/** The line that makes `console.assert` throw, so a README example's false claim fails its run. */
+const THROWING_ASSERT =
+  "console.assert = (condition?: boolean, ...data: unknown[]) => { if (!condition) throw new Error('README assertion failed ' + data.join(' ')); };";
+
+/**
+ * Runs README examples in the consumer project with tsx, each written as its own module
+ * (`NAME-N.ts`) and imported in turn by one process; the first that throws ends the run, named.
+ */
+async function runExamples(codes: string[], name: string): Promise<void> {
+  const files: string[] = [];
+  for (const [i, code] of codes.entries()) {
+    const file = `${name}-${i + 1}.ts`;
+    await writeFile(join(project, file), `${code}\nexport {};\n`);
+    files.push(file);
+  }
   await writeFile(
-    file,
-    `console.assert = (condition?: boolean, ...data: unknown[]) => { if (!condition) throw new Error('README assertion failed ' + data.join(' ')); };\n${code}\nexport {};\n`,
+    join(project, `${name}s.ts`),
+    [
+      THROWING_ASSERT,
+      `for (const file of ${JSON.stringify(files)}) {`,
+      '  try {',
+      "    await import('./' + file);",
+      '  } catch (error) {',
+      "    throw new Error(file + ': ' + ((error as Error).stack ?? String(error)));",
+      '  }',
+      '}',
+      'export {};',
+      '',
+    ].join('\n'),
   );
-  await sh(join(project, 'node_modules/.bin/tsx'), [file], 60_000);
+  await sh(join(project, 'node_modules/.bin/tsx'), [join(project, `${name}s.ts`)], 200_000);
 }
 
 /** Starts `npx fakehands serve --port 0` in the project; resolves with its URL and a stop function. */
@@ -57,11 +86,16 @@ function serve(args: string[] = []): Promise<{ url: string; stop: () => void }> 
 describe('the packed package in a fresh project', () => {
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'fakehands-consumer-'));
-    await run('npm', ['pack', '--pack-destination', project], { cwd: ROOT, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 });
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', project], {
+      cwd: ROOT,
+      timeout: 180_000,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'))!;
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     await sh('npm', [
       'install',
+      '--prefer-offline',
       '--no-audit',
       '--no-fund',
       `./${tarball}`,
@@ -123,7 +157,7 @@ describe('the packed package in a fresh project', () => {
   it("runs the README's in-test examples", async () => {
     const withoutPact = tsBlocks.filter((code) => !code.includes("'fakehands/pact'"));
     expect(withoutPact.length).toBeGreaterThan(8);
-    for (const [i, code] of withoutPact.entries()) await runExample(code, `example-${i + 1}`);
+    await runExamples(withoutPact, 'example');
   }, 240_000);
 
   it('is required from CommonJS, every entry', async () => {
@@ -199,7 +233,7 @@ describe('the packed package in a fresh project', () => {
   });
 
   it('with Pact added, `npx fakehands verify` passes against `npx fakehands serve`, and fails fast on a provider that is not there', async () => {
-    await sh('npm', ['install', '--no-audit', '--no-fund', '@pact-foundation/pact@^16']);
+    await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '@pact-foundation/pact@^16']);
     const server = await serve(['--timings', 'instant', '--fixture', 'empty']);
     try {
       const verify = await sh(join(project, 'node_modules/.bin/fakehands'), [
@@ -222,6 +256,9 @@ describe('the packed package in a fresh project', () => {
       /^fakehands: cannot reach the provider at http:\/\/127\.0\.0\.1:9: .+; start it first \(or check --base-url\)\n$/,
     );
     expect(Date.now() - started).toBeLessThan(10_000);
-    for (const code of tsBlocks.filter((c) => c.includes("'fakehands/pact'"))) await runExample(code, 'example-pact');
+    await runExamples(
+      tsBlocks.filter((c) => c.includes("'fakehands/pact'")),
+      'example-pact',
+    );
   }, 300_000);
 });
