@@ -45,13 +45,14 @@ export async function startConversation(
       ).json()) as LiveConversation[];
       return conversation!;
     }
-    if (advanceMs > 0)
-      await fetch(`${cli.url}/_fakehands/clock`, {
+    if (advanceMs > 0) {
+      const moved = await fetch(`${cli.url}/_fakehands/clock`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ advance_ms: advanceMs }),
       });
-    else await new Promise((r) => setTimeout(r, 25));
+      if (!moved.ok) throw new Error(`the fake's clock did not move: ${moved.status} ${await moved.text()}`);
+    } else await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('the start task never became READY');
 }
