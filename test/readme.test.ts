@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCli } from './support/cli.js';
+import { withPortLock } from './support/port-lock.js';
 import { README, nodeExamples, readmeBlocks as blocks, readmeFile } from './support/readme.js';
 const TMP = new URL('../.tmp/', import.meta.url);
 
@@ -59,20 +60,25 @@ describe('README', () => {
     };
     const [, ...args] = config.webServer.command.replace(/^npx fakehands /, 'fakehands ').split(' ');
     const { spawn } = await import('node:child_process');
-    const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, ...args], { stdio: 'ignore' });
-    try {
-      let status = 0;
-      for (let i = 0; i < 100 && status !== 200; i++) {
-        status = await fetch(config.webServer.url).then(
-          (r) => r.status,
-          () => 0,
-        );
-        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    // The recipe's fixed port, which test/recipes/playwright.test.ts serves on too: one file at a time.
+    await withPortLock(Number(new URL(config.webServer.url).port), async () => {
+      const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, ...args], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => proc.on('exit', resolve));
+      try {
+        let status = 0;
+        for (let i = 0; i < 100 && status !== 200; i++) {
+          status = await fetch(config.webServer.url).then(
+            (r) => r.status,
+            () => 0,
+          );
+          if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(status).toBe(200);
+      } finally {
+        proc.kill();
+        await exited;
       }
-      expect(status).toBe(200);
-    } finally {
-      proc.kill();
-    }
+    });
   });
 
   it('the Vite recipe proxies to where `npm start` serves', async () => {

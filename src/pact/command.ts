@@ -121,8 +121,9 @@ export async function runVerify(
   await assertReachable(config.baseUrl);
   if (config.messages) return (await import('./messages.js')).runMessageVerify(config, write);
   if (supervise && env[CHILD_ENV] !== '1') {
-    // What fails fast fails here, once, before a child starts: Pact missing is exit 2 and one line.
-    await (await import('./verify.js')).loadPact();
+    // What fails fast fails here, once, before a child starts: Pact missing is exit 2 and one line
+    // (found missing, not loaded: only the child runs it).
+    (await import('./verify.js')).assertPactInstalled();
     return superviseVerify(config, argv, env, write, supervise.writeError ?? write, supervise.script);
   }
   const { verifyProvider } = await import('./verify.js');

@@ -5,6 +5,7 @@
  * failing or missing state handler, or fewer interactions verified than the contracts hold.
  */
 import { readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { ApiError, createAgentClient, createClient, type Client } from '../client/index.js';
 import { FakehandsError } from '../domain/store/errors.js';
@@ -32,6 +33,13 @@ const STATE_SETUP_PATH = '/_pactSetup';
 /** How often a state handler polls while it waits. */
 const POLL_INTERVAL_MS = 100;
 
+/** Pact's absence: one clear line and the command that fixes it. */
+const missingPact = () =>
+  new FakehandsError(
+    'missing_dependency',
+    'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16',
+  );
+
 /** Loads Pact, an optional peer dependency; its absence is one clear line and the command that fixes it. */
 export async function loadPact(): Promise<typeof import('@pact-foundation/pact')> {
   try {
@@ -39,10 +47,20 @@ export async function loadPact(): Promise<typeof import('@pact-foundation/pact')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
-    throw new FakehandsError(
-      'missing_dependency',
-      'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16',
-    );
+    throw missingPact();
+  }
+}
+
+/**
+ * Fails as `loadPact` does when Pact is not installed, without loading it: the process that
+ * supervises `fakehands verify` never runs Pact itself, and loading it costs about half a second.
+ */
+export function assertPactInstalled(): void {
+  try {
+    createRequire(import.meta.url).resolve('@pact-foundation/pact');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+    throw missingPact();
   }
 }
 

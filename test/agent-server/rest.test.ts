@@ -106,9 +106,10 @@ describe('GET /api/conversations/{id}/events/count, /events/{event_id}, /events?
 
 describe('POST /api/conversations/{id}/events, /pause, /run', () => {
   it('a message with run: true runs the agent; pause stops it mid-run (PauseEvent, paused), run goes on, run while running is 409', async () => {
-    // Realistic timings: a run takes 10 s of the server's clock, so it can be caught running.
+    // Realistic timings: a run takes 10 s of the server's clock, so it can be caught running. The
+    // sandbox's start is walked through on the fake's clock, half a step at a time (no run yet).
     const cli = await serve(['--timings', 'realistic']);
-    const c = await startConversation(cli, null);
+    const c = await startConversation(cli, null, { advanceMs: 250 });
     const base = `${cli.agentUrl}/api/conversations/${c.id}`;
     expect(
       await call(`${base}/events`, c.session_api_key, 'POST', { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true }),

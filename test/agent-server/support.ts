@@ -16,8 +16,16 @@ export interface LiveConversation {
 /** Starts the fake (auth none, empty fixture) with `extra` flags. */
 export const serve = (extra: string[] = []): Promise<RunningCli> => startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', ...extra]);
 
-/** Starts a conversation with `message` and waits until it is READY; returns it. */
-export async function startConversation(cli: RunningCli, message: string | null = 'Fix the flaky test'): Promise<LiveConversation> {
+/**
+ * Starts a conversation with `message` and waits until it is READY; returns it. With `advanceMs`,
+ * each wait moves the fake's clock that far (`POST /_fakehands/clock`) instead of letting real
+ * time pass: realistic timings take seconds of the server's clock, none of the test's.
+ */
+export async function startConversation(
+  cli: RunningCli,
+  message: string | null = 'Fix the flaky test',
+  { advanceMs = 0 } = {},
+): Promise<LiveConversation> {
   const body = message === null ? {} : { initial_message: { role: 'user', content: [{ type: 'text', text: message }] } };
   const task = (await (
     await fetch(`${cli.url}/api/v1/app-conversations`, {
@@ -37,7 +45,14 @@ export async function startConversation(cli: RunningCli, message: string | null 
       ).json()) as LiveConversation[];
       return conversation!;
     }
-    await new Promise((r) => setTimeout(r, 25));
+    if (advanceMs > 0) {
+      const moved = await fetch(`${cli.url}/_fakehands/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance_ms: advanceMs }),
+      });
+      if (!moved.ok) throw new Error(`the fake's clock did not move: ${moved.status} ${await moved.text()}`);
+    } else await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('the start task never became READY');
 }

@@ -116,10 +116,24 @@ const summary = (stdout: string) =>
     .trimEnd()
     .split('\n');
 
-describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
-  it('passes the committed contracts against the standalone fake', async () => {
+/**
+ * One verification of the committed contracts against a fresh standalone fake, and what the fake
+ * holds right after: two tests read it, so the verifier runs once for both.
+ */
+let committedRun: Promise<{ code: number | null; stdout: string; sandboxes: unknown[] }> | undefined;
+const verifyCommitted = () =>
+  (committedRun ??= (async () => {
     const provider = await startProvider();
     const { code, stdout } = await verify(provider.url);
+    const state = (await (await fetch(`${provider.url}/_fakehands/state`, { headers: { 'x-session-api-key': KEY } })).json()) as {
+      sandboxes: unknown[];
+    };
+    return { code, stdout, sandboxes: state.sandboxes };
+  })());
+
+describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
+  it('passes the committed contracts against the standalone fake', async () => {
+    const { code, stdout } = await verifyCommitted();
     expect(failedInteractions(stdout)).toEqual([]);
     expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: ${EXPECTED_INTERACTIONS}`);
     expect(stdout).toContain('OK: every interaction passed');
@@ -127,12 +141,8 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
   });
 
   it('cleans up what the provider states created', async () => {
-    const provider = await startProvider();
-    await verify(provider.url);
-    const state = (await (await fetch(`${provider.url}/_fakehands/state`, { headers: { 'x-session-api-key': KEY } })).json()) as {
-      sandboxes: unknown[];
-    };
-    expect(state.sandboxes).toEqual([]);
+    const { sandboxes } = await verifyCommitted();
+    expect(sandboxes).toEqual([]);
   });
 
   it('fails against a provider that skips auth, naming the 401 interactions, with a hint that it does not ask for a key (#29 finding 15)', async () => {
@@ -336,11 +346,12 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
     );
     const { verifyProvider } = await import('../../src/pact/verify.js');
     const lines: string[] = [];
-    const result = await verifyProvider({ baseUrl: url, apiKey: KEY, stateTimeoutMs: 1500, report: (line) => lines.push(line) });
+    // A short deadline: the sandbox never runs, and each state that needs one waits it out.
+    const result = await verifyProvider({ baseUrl: url, apiKey: KEY, stateTimeoutMs: 500, report: (line) => lines.push(line) });
     expect(result.ok).toBe(false);
     expect(
       result.problems.some((p) =>
-        /^provider state "a RUNNING sandbox exists" failed: timed out after 1500 ms waiting for sandbox oh-agent-server-\w+ to be RUNNING \(last seen: "STARTING"\)$/.test(
+        /^provider state "a RUNNING sandbox exists" failed: timed out after 500 ms waiting for sandbox oh-agent-server-\w+ to be RUNNING \(last seen: "STARTING"\)$/.test(
           p,
         ),
       ),

@@ -9,6 +9,7 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { withPortLock } from '../support/port-lock.js';
 import { readmeFile } from '../support/readme.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -25,14 +26,17 @@ describe('the Playwright recipe', () => {
     // `npx fakehands` finds the package's binary where an installed package puts it.
     await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
     await symlink(join(ROOT, 'bin/fakehands.js'), join(dir, 'node_modules/.bin/fakehands'));
-    const run = await promisify(execFile)(
-      process.execPath,
-      [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--workers', '2', '--reporter', 'line'],
-      { cwd: dir, env: { ...process.env, CI: '1' } },
-    ).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({
-      stdout: error.stdout ?? '',
-      stderr: `${error.stderr ?? ''} (exit ${error.code})`,
-    }));
+    // The recipe's webServer takes port 3100, as test/readme.test.ts does: one file at a time.
+    const run = await withPortLock(3100, () =>
+      promisify(execFile)(
+        process.execPath,
+        [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '--workers', '2', '--reporter', 'line'],
+        { cwd: dir, env: { ...process.env, CI: '1' } },
+      ).catch((error: { stdout?: string; stderr?: string; code?: number }) => ({
+        stdout: error.stdout ?? '',
+        stderr: `${error.stderr ?? ''} (exit ${error.code})`,
+      })),
+    );
     expect(run.stdout, run.stderr).toMatch(/2 passed/);
   }, 120_000);
 });

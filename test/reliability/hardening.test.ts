@@ -220,9 +220,15 @@ describe('4. no 5xx from any input', () => {
       expect((await call(cli.url, 'POST', path, `{"x": ${deep}}`)).status).toBe(422);
     }
     expect((await call(cli.url, 'GET', '/_fakehands/faults')).status).toBe(200);
-    for (let i = 0; i < 8000; i++) {
-      const moved = await call(cli.url, 'POST', '/_fakehands/clock', { advance_ms: 365 * 24 * 3600 * 1000 });
-      if (moved.status === 422) break;
+    // A year at a time (the most one call moves) to the last instant a date can hold, about 8,000
+    // calls: sent 100 at once, each either moves the clock or is refused, so the clock ends where
+    // one call after another would leave it, in a fraction of the time.
+    for (let i = 0; i < 80; i++) {
+      const moves = await Promise.all(
+        Array.from({ length: 100 }, () => call(cli.url, 'POST', '/_fakehands/clock', { advance_ms: 365 * 24 * 3600 * 1000 })),
+      );
+      expect(moves.every((moved) => moved.status === 200 || moved.status === 422)).toBe(true);
+      if (moves.some((moved) => moved.status === 422)) break;
     }
     expect((await call(cli.url, 'POST', '/api/v1/sandboxes')).status).toBe(200);
     expect((await call(cli.url, 'POST', '/_fakehands/reset', {})).status).toBe(200);
