@@ -24,7 +24,9 @@ export const VERIFY_HELP = [
   '                   the key fakehands serve expects by default) [FAKEHANDS_API_KEY]',
   '  --pact FILE      a pact file to verify instead of the shipped ones (repeatable)',
   "  --messages       verify the events socket's message contracts (contracts/messages/): start a",
-  "                   conversation, read its socket with the sandbox's key, match each event kind",
+  "                   conversation, read its socket with the sandbox's key, set up each provider",
+  '                   state (bad frame, every tool, failing step, rejection, pause, interrupt) and',
+  '                   match each event kind; within 90 s, the counts last (no Pact needed)',
   '  Needs @pact-foundation/pact (an optional peer dependency). Exit 0: every interaction passed;',
   '  1: an interaction failed; 2: bad options, Pact missing, or a provider that does not answer.',
 ].join('\n');

@@ -20,9 +20,9 @@ import { packageFile } from '../package-root.js';
 /** Where the message contracts are shipped. */
 export const MESSAGE_CONTRACTS_DIR = fileURLToPath(packageFile('contracts/messages/'));
 /** How long verify takes, at most, from the first request to the summary. */
-export const MESSAGE_VERIFY_TIMEOUT_MS = 45_000;
+export const MESSAGE_VERIFY_TIMEOUT_MS = 90_000;
 /** How long one provider state waits for its frames, at most. */
-const STATE_TIMEOUT_MS = 15_000;
+const STATE_TIMEOUT_MS = 20_000;
 /** How long without a frame (and no run going) counts as a provider done with a state. */
 const QUIET_MS = 1500;
 /** How many times a pause or an interrupt is tried on a run that ended before it arrived. */
@@ -313,6 +313,7 @@ const onRun =
   (route: '/pause' | '/interrupt'): StateSetup =>
   async (session, satisfied, deadline) => {
     const ready = (status: string | undefined) => status === 'running' || (route === '/pause' && status === 'idle');
+    let caught = false;
     for (let attempt = 0; attempt < RUN_ATTEMPTS && !satisfied() && Date.now() < deadline; attempt++) {
       if (!ready(session.status())) {
         const from = session.frames.length;
@@ -323,9 +324,14 @@ const onRun =
       }
       await session.agent(route, {});
       await session.until(() => satisfied() || session.quiet(), deadline);
-      // The call caught the run: what came is the provider's answer, right or wrong.
-      if (session.status() === 'paused') break;
+      // The call caught the run (it is paused): what came is the provider's answer, right or wrong.
+      caught = session.status() === 'paused';
+      if (caught) break;
     }
+    if (!caught && !satisfied())
+      throw new Error(
+        `POST ${route} paused no run in ${RUN_ATTEMPTS} tries (the status stayed ${JSON.stringify(session.status())}): the provider's runs end too soon to be caught`,
+      );
   };
 
 /** How verify sets up each state (the first one, the conversation's start, is done before the socket opens). */
@@ -408,8 +414,12 @@ export async function verifyMessages(options: {
       const since = () => session.frames.slice(from);
       const satisfied = () => mine.every((i) => since().some((frame) => mismatch(i, frame) === null));
       const setup = STATE_SETUPS[state];
-      let why: string | null = setup ? null : `no state handler for the provider state "${state}"`;
-      if (setup && !session.closed) {
+      let why: string | null = !setup
+        ? `no state handler for the provider state "${state}"`
+        : session.closed
+          ? `the provider closed the socket before the state "${state}" was set up`
+          : null;
+      if (setup && why === null) {
         await setup(session, satisfied, stateDeadline).catch((error: unknown) => {
           why = `the provider state "${state}" could not be set up: ${(error as Error).message}`;
         });

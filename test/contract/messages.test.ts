@@ -17,7 +17,7 @@ import { MESSAGE_CONTRACTS_DIR } from '../../src/pact/messages.js';
 import { CONSUMER_NAME } from '../../src/pact/verify.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
 import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
-import { BIN } from '../support/cli.js';
+import { BIN, startCli } from '../support/cli.js';
 import { readmeBlocks } from '../support/readme.js';
 import { startSabotagedProvider, type SabotagedProvider } from './messages-sabotage.js';
 import { messageProvider, serverMessageCount, writeMessageContracts } from './messages.js';
@@ -222,6 +222,29 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     ]);
     expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 4));
     expect(code).toBe(1);
+  });
+
+  it('ends with the counts last, each interaction left failing, when the provider dies during the verification', async () => {
+    const cli = await startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY]);
+    const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', cli.url, '--api-key', KEY], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      // Once the first state is verified, the provider dies.
+      if (stdout.includes('  ok: ')) cli.proc.kill('SIGKILL');
+    });
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    expect(code).toBe(1);
+    const [, passed, failed] = /^ {2}interactions: (\d+); passed: (\d+); failed: (\d+); frames received: \d+$/
+      .exec(lastLine(stdout)!)!
+      .slice(1);
+    expect(Number(passed) + Number(failed)).toBe(NEWEST_EVENTS);
+    expect(Number(failed)).toBeGreaterThan(0);
+    expect(failures(stdout)).toContain(
+      '  FAILED: the interrupt of the run (InterruptEvent): field providerState: the provider closed the socket before the state "the client interrupted a running conversation" was set up',
+    );
   });
 
   describe("the README's CI example for the event stream", () => {
