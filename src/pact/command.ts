@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { FakehandsError } from '../domain/store/errors.js';
 import { DEFAULT_API_KEY } from '../options.js';
+import type { MessageVerifyProgress } from './messages.js';
 import type { VerifyProgress } from './verify.js';
 
 /** How long the provider has to answer the first request before verify gives up. */
@@ -23,7 +24,9 @@ export const VERIFY_HELP = [
   '                   the key fakehands serve expects by default) [FAKEHANDS_API_KEY]',
   '  --pact FILE      a pact file to verify instead of the shipped ones (repeatable)',
   "  --messages       verify the events socket's message contracts (contracts/messages/): start a",
-  "                   conversation, read its socket with the sandbox's key, match each event kind",
+  "                   conversation, read its socket with the sandbox's key, set up each provider",
+  '                   state (bad frame, every tool, failing step, rejection, pause, interrupt) and',
+  '                   match each event kind; within 90 s, the counts last (no Pact needed)',
   '  Needs @pact-foundation/pact (an optional peer dependency). Exit 0: every interaction passed;',
   '  1: an interaction failed; 2: bad options, Pact missing, or a provider that does not answer.',
 ].join('\n');
@@ -98,8 +101,11 @@ async function assertReachable(baseUrl: string): Promise<void> {
 const CHILD_ENV = 'FAKEHANDS_VERIFY_CHILD';
 /** The key of the progress messages the child sends its supervisor. */
 const PROGRESS_MESSAGE = 'fakehandsVerifyProgress';
-/** The last line of a summary (`verifyProvider`'s verdict). */
-const VERDICT = /^ {2}(OK: every interaction passed|verification FAILED)$/m;
+/** The last line of a summary (`verifyProvider`'s verdict, or the message verification's counts). */
+const VERDICT =
+  /^ {2}(OK: every interaction passed|verification FAILED|interactions: \d+; passed: \d+; failed: \d+; frames received: \d+)$/m;
+/** How long past its own bound a message verification may run before its supervisor ends it. */
+const MESSAGES_GRACE_MS = 15_000;
 
 /**
  * Runs `fakehands verify` with `argv` (after the command name); resolves with the exit code. With
@@ -119,15 +125,25 @@ export async function runVerify(
     return 0;
   }
   await assertReachable(config.baseUrl);
-  if (config.messages) return (await import('./messages.js')).runMessageVerify(config, write);
   if (supervise && env[CHILD_ENV] !== '1') {
     // What fails fast fails here, once, before a child starts: Pact missing is exit 2 and one line
-    // (found missing, not loaded: only the child runs it).
-    (await import('./verify.js')).assertPactInstalled();
+    // (found missing, not loaded: only the child runs it; the message contracts need no Pact).
+    if (!config.messages) (await import('./verify.js')).assertPactInstalled();
     return superviseVerify(config, argv, env, write, supervise.writeError ?? write, supervise.script);
   }
-  const { verifyProvider } = await import('./verify.js');
   const child = env[CHILD_ENV] === '1';
+  if (config.messages) {
+    const sendProgress =
+      child && process.send
+        ? (progress: MessageVerifyProgress) => {
+            process.send?.({
+              [PROGRESS_MESSAGE]: { expected: progress.expected, verified: progress.passed + progress.failed, passed: progress.passed },
+            });
+          }
+        : undefined;
+    return (await import('./messages.js')).runMessageVerify(config, write, sendProgress);
+  }
+  const { verifyProvider } = await import('./verify.js');
   // The supervising process keeps the count, to say how far the run got should this one end without its summary.
   const onProgress =
     child && process.send
@@ -175,23 +191,41 @@ async function superviseVerify(
   child.stderr!.on('data', (chunk: Buffer) => writeError(chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const watch = watchProvider(config.baseUrl);
-  const outcome = await Promise.race([exited.then((code) => ({ code })), watch.died.then((reason) => ({ reason }))]);
+  // The message verification is bounded in time: past its bound and a grace, its supervisor ends it.
+  const bound = config.messages ? (await import('./messages.js')).MESSAGE_VERIFY_TIMEOUT_MS + MESSAGES_GRACE_MS : null;
+  let boundTimer: NodeJS.Timeout | undefined;
+  const overdue = new Promise<{ overdue: number }>((resolve) => {
+    if (bound !== null) boundTimer = setTimeout(() => resolve({ overdue: bound }), bound);
+  });
+  const outcome = await Promise.race([exited.then((code) => ({ code })), watch.died.then((reason) => ({ reason })), overdue]);
+  clearTimeout(boundTimer);
   watch.stop();
   if ('code' in outcome && summarized) return outcome.code ?? 1;
   child.kill('SIGKILL');
   await exited;
   const gone =
-    'reason' in outcome
-      ? outcome.reason
-      : await assertReachable(config.baseUrl).then(
-          () => null,
-          (error: Error) => error.message.replace(/^.*?: /, '').replace(/; start it.*$/, ''),
-        );
+    'overdue' in outcome
+      ? null
+      : 'reason' in outcome
+        ? outcome.reason
+        : await assertReachable(config.baseUrl).then(
+            () => null,
+            (error: Error) => error.message.replace(/^.*?: /, '').replace(/; start it.*$/, ''),
+          );
   const why =
-    gone !== null
-      ? `the provider at ${config.baseUrl} stopped answering (${gone}): verification stopped`
-      : `the verifier ended without a summary (exit ${'code' in outcome ? outcome.code : 'killed'})`;
+    'overdue' in outcome
+      ? `the verification gave no summary within ${outcome.overdue / 1000} s: stopped`
+      : gone !== null
+        ? `the provider at ${config.baseUrl} stopped answering (${gone}): verification stopped`
+        : `the verifier ended without a summary (exit ${'code' in outcome ? outcome.code : 'killed'})`;
   const seen = progress as VerifyProgress | null;
+  if (config.messages) {
+    // The counts last, as the verification's own summary has them.
+    const passed = (seen as (VerifyProgress & { passed?: number }) | null)?.passed ?? 0;
+    write(`\nfakehands verify --messages: ${config.baseUrl}\n  FAILED: ${why}\n`);
+    write(`${(await import('./messages.js')).messageCounts(seen?.expected ?? 0, passed, (seen?.expected ?? 0) - passed, null)}\n`);
+    return 1;
+  }
   const counts = seen
     ? `interactions in the contracts: ${seen.expected}; verified: ${seen.verified}; failed: unknown (the run ended before its summary)`
     : 'interactions verified: none (the run ended before the first)';

@@ -2,11 +2,14 @@
  * `fakehands verify --messages`: checks the Pact V4 message contracts of the events socket
  * (contracts/messages/) against any agent server reached through an app server at `--base-url`.
  * It starts a conversation whose first message runs the agent, opens
- * `/sockets/events/{id}?resend_mode=all` with the sandbox's own session key, sends a frame that is
- * not JSON (the server answers a `ServerErrorEvent`), collects frames for a bounded time and
- * matches each interaction: a frame of its kind (and its tool's action or observation kind), every
- * field its matching rules name present and of the rule's type or pattern. Hand-written: Pact's
- * message verifier calls producer functions in-process, it cannot read a provider's socket.
+ * `/sockets/events/{id}?resend_mode=all` with the sandbox's own session key, then drives the
+ * provider through each provider state the contracts name (`MESSAGE_STATES`, in that order): a
+ * frame that is not JSON, a message that runs the agent, a failing step, a rejection in
+ * confirmation mode, a pause, an interrupt. Each interaction is matched against the frames that
+ * arrived since its state was set up: a frame of its kind (and its tool's action or observation
+ * kind, its state key and value), every field its matching rules name present and of the rule's
+ * type or pattern. Hand-written: Pact's message verifier calls producer functions in-process, it
+ * cannot read a provider's socket.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +19,40 @@ import { packageFile } from '../package-root.js';
 
 /** Where the message contracts are shipped. */
 export const MESSAGE_CONTRACTS_DIR = fileURLToPath(packageFile('contracts/messages/'));
-/** How long verify waits for the frames, at most. */
-export const MESSAGE_VERIFY_TIMEOUT_MS = 30_000;
+/** How long verify takes, at most, from the first request to the summary. */
+export const MESSAGE_VERIFY_TIMEOUT_MS = 90_000;
+/** How long one provider state waits for its frames, at most. */
+const STATE_TIMEOUT_MS = 20_000;
+/** How long without a frame (and no run going) counts as a provider done with a state. */
+const QUIET_MS = 1500;
+/** How many times a pause or an interrupt is tried on a run that ended before it arrived. */
+const RUN_ATTEMPTS = 3;
+
+/**
+ * The provider states of the message contracts, in the order verify sets them up on one
+ * conversation. The first is the conversation's start; the fake's own triggers are named as such.
+ */
+export const MESSAGE_STATES = Object.freeze({
+  /** A conversation started with a first message that runs the agent (the default run). */
+  firstRun: 'a conversation whose first message ran the agent',
+  /** The client sent a frame that is not JSON on the socket. */
+  badFrame: 'the client sent a frame that is not JSON',
+  /** A message that makes the agent use every tool the web apps render (the fake: its built-in `showcase` script). */
+  everyTool: 'the agent ran a turn with every tool the web apps render',
+  /** A step fails and the run ends in an error (the fake: a script with `error` and `fail` steps, through `PUT /_fakehands/agent-scripts`). */
+  failingStep: "the agent's step failed and the run ended in an error",
+  /** Confirmation mode on, a message, the pending action rejected (`POST .../events/respond_to_confirmation`). */
+  rejection: 'the client rejected an action waiting for confirmation',
+  /** `POST .../pause` on an idle or running conversation. */
+  pause: 'the client paused the conversation',
+  /** `POST .../interrupt` while a run is in flight. */
+  interrupt: 'the client interrupted a running conversation',
+});
+
+/** The text of the message that runs the showcase on the fake. */
+const EVERY_TOOL_TEXT = 'Run the showcase: use every tool the web apps render';
+/** The `match` of the failing script verify installs on the fake for the failing-step state. */
+const FAILING_MATCH = 'fakehands-verify-failing-step';
 
 type Json = Record<string, unknown>;
 interface MessageInteraction {
@@ -32,39 +67,204 @@ interface MessageInteraction {
 const at = (value: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Json)[key] : undefined), value);
 const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+/** The fields an interaction's example fixes (when they are strings), checked first, in this order. */
+const FIXED = ['kind', 'action.kind', 'observation.kind', 'llm_message.role', 'key', 'value'];
 
 /** Why `frame` does not satisfy `interaction`, as the first field that fails; null when it does. */
-export function mismatch(interaction: MessageInteraction, frame: unknown): { field: string; reason: string; rank: number } | null {
+export function mismatch(interaction: MessageInteraction, frame: unknown): { field: string; reason: string } | null {
   const example = interaction.contents.content;
-  const fixed = ['kind', 'action.kind', 'observation.kind', 'llm_message.role', 'key'];
-  for (const [rank, field] of fixed.entries()) {
+  for (const field of FIXED) {
     const wanted = at(example, field);
-    if (wanted !== undefined && at(frame, field) !== wanted)
-      return { field, reason: `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(at(frame, field))}`, rank };
+    if (typeof wanted === 'string' && at(frame, field) !== wanted)
+      return { field, reason: `expected ${JSON.stringify(wanted)}, got ${JSON.stringify(at(frame, field))}` };
   }
-  let rank = fixed.length;
   for (const [rulePath, { matchers }] of Object.entries(interaction.matchingRules?.body ?? {})) {
-    rank++;
     // `$.a.b[*].c`: the first item of each list stands for all (`a.b.0.c`).
     const field = rulePath.replace(/^\$\.?/, '').replace(/\[\*\]|\[\d+\]/g, '.0');
     if (!field || field.includes('*')) continue;
     const value = at(frame, field);
-    if (value === undefined) return { field, reason: 'missing', rank };
+    if (value === undefined) return { field, reason: 'missing' };
     for (const matcher of matchers) {
       if (matcher.match === 'type' && jsonType(value) !== jsonType(at(example, field)))
-        return { field, reason: `expected a ${jsonType(at(example, field))}, got ${jsonType(value)}`, rank };
+        return { field, reason: `expected a ${jsonType(at(example, field))}, got ${jsonType(value)}` };
       if (matcher.match === 'regex' && !new RegExp(matcher.regex ?? '').test(String(value)))
-        return { field, reason: `${JSON.stringify(value)} does not match /${matcher.regex}/`, rank };
+        return { field, reason: `${JSON.stringify(value)} does not match /${matcher.regex}/` };
     }
   }
   return null;
 }
 
+/** How many of the interaction's fields `frame` has right (its fixed fields and ruled fields, present with the example's type), the example's own values counting once more. */
+function likeness(interaction: MessageInteraction, frame: unknown): number {
+  const example = interaction.contents.content;
+  const ruled = Object.keys(interaction.matchingRules?.body ?? {}).map((path) =>
+    path.replace(/^\$\.?/, '').replace(/\[\*\]|\[\d+\]/g, '.0'),
+  );
+  let score = 0;
+  for (const field of [...FIXED, ...ruled]) {
+    const wanted = at(example, field);
+    const value = at(frame, field);
+    if (wanted === undefined || value === undefined) continue;
+    if (jsonType(value) === jsonType(wanted)) score++;
+    if (value === wanted) score++;
+  }
+  return score;
+}
+
+/** Why none of `frames` satisfies `interaction`: the first failing field of the frame most like it. */
+function nearestMismatch(interaction: MessageInteraction, frames: readonly unknown[]): { field: string; reason: string } {
+  const kind = interaction.contents.content.kind;
+  const sameKind = frames.filter((frame) => at(frame, 'kind') === kind);
+  if (sameKind.length === 0)
+    return {
+      field: 'kind',
+      reason: `no ${JSON.stringify(kind)} frame arrived (kinds: ${[...new Set(frames.map((frame) => String(at(frame, 'kind'))))].join(', ') || 'none'})`,
+    };
+  // The first of the likeliest (the earliest on a tie).
+  const nearest = sameKind.reduce((best, frame) => (likeness(interaction, frame) > likeness(interaction, best) ? frame : best));
+  return mismatch(interaction, nearest) ?? { field: 'kind', reason: 'no frame arrived' };
+}
+
 /** The outcome of one verification. */
 export interface MessageVerifyResult {
   ok: boolean;
+  /** Interactions verified (the provider's events; the client's frames are not). */
+  expected: number;
   passed: number;
   failed: { description: string; field: string; reason: string }[];
+}
+
+/** How far a verification got (sent to a supervising process). */
+export interface MessageVerifyProgress {
+  expected: number;
+  passed: number;
+  failed: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A conversation under verification: its socket's frames, and the calls that set up states. */
+class Session {
+  readonly frames: unknown[] = [];
+  #waiters = new Set<() => void>();
+  #ws: WebSocket | null = null;
+  closed = false;
+  lastFrameAt = Date.now();
+  lastSentAt = 0;
+
+  constructor(
+    readonly agentUrl: string,
+    readonly id: string,
+    readonly key: string,
+    readonly baseUrl: string,
+    readonly apiKey: string,
+  ) {}
+
+  /** Opens the socket and resolves once its first frame arrived (it is subscribed). */
+  async open(deadline: number): Promise<void> {
+    const ws = new WebSocket(
+      `${this.agentUrl.replace(/^http/, 'ws')}/sockets/events/${this.id}?resend_mode=all&session_api_key=${encodeURIComponent(this.key)}`,
+    );
+    this.#ws = ws;
+    ws.on('error', () => undefined);
+    ws.on('message', (data) => {
+      this.lastFrameAt = Date.now();
+      try {
+        this.frames.push(JSON.parse(String(data)));
+      } catch {
+        return;
+      }
+      for (const wake of this.#waiters) wake();
+    });
+    ws.on('close', () => {
+      this.closed = true;
+      for (const wake of this.#waiters) wake();
+    });
+    await this.until(() => this.frames.length > 0, deadline);
+  }
+
+  /** Resolves once `done` holds (checked on each frame) or at `deadline`; whether it holds. */
+  async until(done: () => boolean, deadline: number): Promise<boolean> {
+    if (done()) return true;
+    return new Promise<boolean>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.#waiters.delete(check);
+        resolve(done());
+      };
+      const check = () => {
+        if (done() || this.closed) finish();
+      };
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
+      // Conditions on time (`quiet`) are checked between frames too.
+      const poll = setInterval(check, 100);
+      this.#waiters.add(check);
+    });
+  }
+
+  /** Sends a raw text frame. */
+  sendRaw(text: string): void {
+    this.lastSentAt = Date.now();
+    this.#ws?.send(text);
+  }
+
+  /** Sends a message frame that runs the agent. */
+  sendMessage(text: string): void {
+    this.sendRaw(JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }));
+  }
+
+  /** Whether the provider has gone quiet: no run going, no frame for `QUIET_MS`. */
+  quiet(): boolean {
+    return this.status() !== 'running' && Date.now() - Math.max(this.lastFrameAt, this.lastSentAt) >= QUIET_MS;
+  }
+
+  /** The last `execution_status` the socket told. */
+  status(): string | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const frame = this.frames[i] as Json;
+      if (frame?.kind !== 'ConversationStateUpdateEvent') continue;
+      if (frame.key === 'execution_status') return String(frame.value);
+      if (frame.key === 'full_state') return String((frame.value as Json | undefined)?.execution_status);
+    }
+    return undefined;
+  }
+
+  /** Calls the agent server's conversation route `path` with the sandbox's key; throws naming the route on an error status. */
+  async agent(path: string, body: unknown): Promise<void> {
+    const url = `${this.agentUrl}/api/conversations/${this.id}${path}`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-api-key': this.key },
+      body: JSON.stringify(body),
+    });
+    await response.arrayBuffer();
+    this.lastSentAt = Date.now();
+    if (!response.ok) throw new Error(`POST /api/conversations/{id}${path} answered ${response.status}`);
+  }
+
+  /** Calls the fake's control API (`/_fakehands/...`) with the provider's key; null when the provider has none. */
+  async control(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<Json | null> {
+    const response = await fetch(`${this.baseUrl}/_fakehands${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-session-api-key': this.apiKey },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return response.ok ? (JSON.parse(text) as Json) : null;
+  }
+
+  /** Closes the socket and deletes the conversation; never throws. */
+  async close(): Promise<void> {
+    this.#ws?.close();
+    await fetch(`${this.baseUrl}/api/v1/app-conversations/${this.id}`, {
+      method: 'DELETE',
+      headers: { 'x-session-api-key': this.apiKey },
+    }).then(
+      (r) => r.arrayBuffer(),
+      () => undefined,
+    );
+  }
 }
 
 /** Starts a conversation with a first message on the app server at `baseUrl`; its agent host, id and session key. */
@@ -74,22 +274,21 @@ async function startConversation(
   deadline: number,
 ): Promise<{ agentUrl: string; id: string; key: string }> {
   const headers = { 'content-type': 'application/json', 'x-session-api-key': apiKey };
-  const base = baseUrl.replace(/\/+$/, '');
   const task = (await (
-    await fetch(`${base}/api/v1/app-conversations`, {
+    await fetch(`${baseUrl}/api/v1/app-conversations`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } }),
     })
   ).json()) as { id: string };
   while (Date.now() < deadline) {
-    const [current] = (await (await fetch(`${base}/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json()) as {
+    const [current] = (await (await fetch(`${baseUrl}/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json()) as {
       status: string;
       app_conversation_id: string;
     }[];
     if (current?.status === 'READY') {
       const [conversation] = (await (
-        await fetch(`${base}/api/v1/app-conversations?ids=${current.app_conversation_id}`, { headers })
+        await fetch(`${baseUrl}/api/v1/app-conversations?ids=${current.app_conversation_id}`, { headers })
       ).json()) as { id: string; session_api_key: string; conversation_url: string }[];
       return {
         agentUrl: conversation!.conversation_url.replace(/\/api\/conversations\/.*$/, ''),
@@ -98,10 +297,78 @@ async function startConversation(
       };
     }
     if (current?.status === 'ERROR') throw new FakehandsError('unreachable', 'the provider could not start a conversation');
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new FakehandsError('unreachable', 'the provider did not start a conversation in time');
 }
+
+/** Sets up one provider state on `session`; `satisfied` tells whether its interactions have all arrived. */
+type StateSetup = (session: Session, satisfied: () => boolean, deadline: number) => Promise<void>;
+
+/**
+ * Pauses or interrupts a run: on a conversation idle or running (pause) or running (interrupt) at
+ * once, else after a message has started a run; tried again when the run ended before the call.
+ */
+const onRun =
+  (route: '/pause' | '/interrupt'): StateSetup =>
+  async (session, satisfied, deadline) => {
+    const ready = (status: string | undefined) => status === 'running' || (route === '/pause' && status === 'idle');
+    let caught = false;
+    for (let attempt = 0; attempt < RUN_ATTEMPTS && !satisfied() && Date.now() < deadline; attempt++) {
+      if (!ready(session.status())) {
+        const from = session.frames.length;
+        session.sendMessage(`Verify the ${route.slice(1)}: run for a while`);
+        await session.until(() => session.frames.slice(from).some((f) => (f as Json).key === 'execution_status'), deadline);
+        // The run ended before the call could catch it: start another.
+        if (!ready(session.status())) continue;
+      }
+      await session.agent(route, {});
+      await session.until(() => satisfied() || session.quiet(), deadline);
+      // The call caught the run (it is paused): what came is the provider's answer, right or wrong.
+      caught = session.status() === 'paused';
+      if (caught) break;
+    }
+    if (!caught && !satisfied())
+      throw new Error(
+        `POST ${route} paused no run in ${RUN_ATTEMPTS} tries (the status stayed ${JSON.stringify(session.status())}): the provider's runs end too soon to be caught`,
+      );
+  };
+
+/** How verify sets up each state (the first one, the conversation's start, is done before the socket opens). */
+const STATE_SETUPS: Record<string, StateSetup> = {
+  [MESSAGE_STATES.firstRun]: async () => undefined,
+  [MESSAGE_STATES.badFrame]: async (session) => session.sendRaw('{not json'),
+  [MESSAGE_STATES.everyTool]: async (session) => session.sendMessage(EVERY_TOOL_TEXT),
+  [MESSAGE_STATES.failingStep]: async (session, satisfied, deadline) => {
+    const before = await session.control('GET', '/agent-scripts');
+    if (!before) throw new Error('the provider has no agent-script control route (PUT /_fakehands/agent-scripts) to make a step fail');
+    const failing = {
+      match: FAILING_MATCH,
+      steps: [{ error: 'The command failed: verify made it fail.' }, { fail: { code: 'AgentError', detail: 'verify made the run fail' } }],
+    };
+    await session.control('PUT', '/agent-scripts', { scripts: [failing, ...(before.scripts as unknown[])] });
+    try {
+      session.sendMessage(`${FAILING_MATCH}: make a step fail`);
+      await session.until(() => satisfied() || session.quiet(), deadline);
+    } finally {
+      await session.control('PUT', '/agent-scripts', { scripts: before.scripts });
+    }
+  },
+  [MESSAGE_STATES.rejection]: async (session, satisfied, deadline) => {
+    await session.agent('/confirmation_policy', { policy: { kind: 'AlwaysConfirm' } });
+    try {
+      const from = session.frames.length;
+      session.sendMessage('Verify the rejection: run a command that waits for confirmation');
+      await session.until(() => session.frames.slice(from).some((f) => (f as Json).value === 'waiting_for_confirmation'), deadline);
+      await session.agent('/events/respond_to_confirmation', { accept: false, reason: 'Not that command, please.' });
+      await session.until(() => satisfied() || session.quiet(), deadline);
+    } finally {
+      await session.agent('/confirmation_policy', { policy: { kind: 'NeverConfirm' } });
+    }
+  },
+  [MESSAGE_STATES.pause]: onRun('/pause'),
+  [MESSAGE_STATES.interrupt]: onRun('/interrupt'),
+};
 
 /** Verifies the message interactions of `files` against the provider; reports one line each and the counts last. */
 export async function verifyMessages(options: {
@@ -110,7 +377,9 @@ export async function verifyMessages(options: {
   files: string[];
   report: (line: string) => void;
   timeoutMs?: number;
+  onProgress?: (progress: MessageVerifyProgress) => void;
 }): Promise<MessageVerifyResult> {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const interactions: MessageInteraction[] = [];
   for (const file of options.files)
     interactions.push(
@@ -119,74 +388,89 @@ export async function verifyMessages(options: {
       ),
     );
   // Interactions without a provider state are the frames the client sends: the provider receives them, they are not verified here.
-  const deadline = Date.now() + (options.timeoutMs ?? MESSAGE_VERIFY_TIMEOUT_MS);
-  const { agentUrl, id, key } = await startConversation(options.baseUrl, options.apiKey, deadline);
-  const frames: unknown[] = [];
-  const pending = new Set(interactions);
-  const ws = new WebSocket(
-    `${agentUrl.replace(/^http/, 'ws')}/sockets/events/${id}?resend_mode=all&session_api_key=${encodeURIComponent(key)}`,
-  );
-  ws.on('error', () => undefined);
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-    ws.on('message', (data) => {
-      // Once subscribed (the state has come), a frame that is not JSON: the server answers a ServerErrorEvent.
-      if (frames.length === 0) ws.send('{not json');
-      try {
-        frames.push(JSON.parse(String(data)));
-      } catch {
-        return;
-      }
-      for (const interaction of pending) if (mismatch(interaction, frames.at(-1)) === null) pending.delete(interaction);
-      if (pending.size === 0) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    ws.on('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  ws.close();
+  const stateOf = (interaction: MessageInteraction) => interaction.providerStates![0]!.name;
+  const order = Object.values(MESSAGE_STATES) as string[];
+  const states = [...new Set(interactions.map(stateOf))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
   const failed: MessageVerifyResult['failed'] = [];
-  for (const interaction of interactions) {
-    if (!pending.has(interaction)) {
-      options.report(`  ok: ${interaction.description}`);
-      continue;
+  const passed = new Set<MessageInteraction>();
+  const progress = () => options.onProgress?.({ expected: interactions.length, passed: passed.size, failed: failed.length });
+  const fail = (interaction: MessageInteraction, field: string, reason: string) => {
+    failed.push({ description: interaction.description, field, reason });
+    options.report(`  FAILED: ${interaction.description}: field ${field}: ${reason}`);
+  };
+  progress();
+  const deadline = Date.now() + (options.timeoutMs ?? MESSAGE_VERIFY_TIMEOUT_MS);
+  const started = await startConversation(baseUrl, options.apiKey, deadline);
+  const session = new Session(started.agentUrl, started.id, started.key, baseUrl, options.apiKey);
+  try {
+    await session.open(deadline);
+    for (const state of states) {
+      const mine = interactions.filter((i) => stateOf(i) === state);
+      const stateDeadline = Math.min(deadline, Date.now() + STATE_TIMEOUT_MS);
+      // A state is set up once the run before it is over, so none of its frames count for this one.
+      await session.until(() => session.status() !== 'running', stateDeadline);
+      // The first state's frames are the whole history; every other state's, those since its setup.
+      const from = state === MESSAGE_STATES.firstRun ? 0 : session.frames.length;
+      const since = () => session.frames.slice(from);
+      const satisfied = () => mine.every((i) => since().some((frame) => mismatch(i, frame) === null));
+      const setup = STATE_SETUPS[state];
+      let why: string | null = !setup
+        ? `no state handler for the provider state "${state}"`
+        : session.closed
+          ? `the provider closed the socket before the state "${state}" was set up`
+          : null;
+      if (setup && why === null) {
+        await setup(session, satisfied, stateDeadline).catch((error: unknown) => {
+          why = `the provider state "${state}" could not be set up: ${(error as Error).message}`;
+        });
+        // Until every interaction of the state has its frame, or the provider has nothing more to send.
+        if (why === null) await session.until(() => satisfied() || session.quiet(), stateDeadline);
+      }
+      for (const interaction of mine) {
+        if (why !== null) fail(interaction, 'providerState', why);
+        else if (since().some((frame) => mismatch(interaction, frame) === null)) {
+          passed.add(interaction);
+          options.report(`  ok: ${interaction.description}`);
+        } else {
+          const nearest = nearestMismatch(interaction, since());
+          fail(interaction, nearest.field, nearest.reason);
+        }
+        progress();
+      }
     }
-    // The nearest frame: the one that fails latest in the check order (same kind before same tool).
-    const reasons = frames
-      .map((frame) => mismatch(interaction, frame)!)
-      .filter(Boolean)
-      .sort((a, b) => b.rank - a.rank);
-    const best = reasons[0] ?? { field: 'kind', reason: 'no frame arrived' };
-    failed.push({ description: interaction.description, field: best.field, reason: best.reason });
-    options.report(`  FAILED: ${interaction.description}: field ${best.field}: ${best.reason}`);
+  } finally {
+    await session.close();
   }
-  options.report(`fakehands verify --messages: ${options.baseUrl}`);
-  options.report(
-    `  interactions: ${interactions.length}; passed: ${interactions.length - failed.length}; failed: ${failed.length}; frames received: ${frames.length}`,
-  );
-  return { ok: failed.length === 0, passed: interactions.length - failed.length, failed };
+  options.report(`fakehands verify --messages: ${baseUrl}`);
+  options.report(messageCounts(interactions.length, passed.size, failed.length, session.frames.length));
+  return { ok: failed.length === 0 && passed.size === interactions.length, expected: interactions.length, passed: passed.size, failed };
+}
+
+/** The summary's last line: the counts. */
+export function messageCounts(expected: number, passed: number, failed: number, frames: number | null): string {
+  return `  interactions: ${expected}; passed: ${passed}; failed: ${failed}; frames received: ${frames ?? 'unknown'}`;
+}
+
+/** The default message contracts: the newest dialect's (the other dialects' are passed with `--pact`). */
+async function defaultMessageFiles(): Promise<string[]> {
+  return (await readdir(MESSAGE_CONTRACTS_DIR))
+    .filter((f) => f.endsWith('.json') && !/-\d+\.\d+\.\d+\.json$/.test(f))
+    .sort()
+    .map((f) => `${MESSAGE_CONTRACTS_DIR}${f}`);
 }
 
 /** Runs `fakehands verify --messages --base-url URL [--api-key KEY] [--pact FILE ...]`; resolves with the exit code. */
 export async function runMessageVerify(
   config: { baseUrl: string; apiKey?: string; pactFiles?: string[] },
   write: (text: string) => void,
+  onProgress?: (progress: MessageVerifyProgress) => void,
 ): Promise<number> {
-  const files =
-    config.pactFiles ??
-    (await readdir(MESSAGE_CONTRACTS_DIR))
-      .filter((f) => f.endsWith('.json') && !f.includes('-1.1.0'))
-      .sort()
-      .map((f) => `${MESSAGE_CONTRACTS_DIR}${f}`);
   const result = await verifyMessages({
     baseUrl: config.baseUrl,
     apiKey: config.apiKey ?? '',
-    files,
+    files: config.pactFiles ?? (await defaultMessageFiles()),
     report: (line) => write(`${line}\n`),
+    ...(onProgress ? { onProgress } : {}),
   });
   return result.ok ? 0 : 1;
 }
