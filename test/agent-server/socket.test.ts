@@ -60,13 +60,13 @@ group('the events socket: who may listen', () => {
     unknownKey.ws.close();
   });
 
-  it('closes with 4001 "Authentication failed" for the key of a sandbox that is not RUNNING', async () => {
+  it("closes with 1001 and the sandbox's status for the key of a sandbox that is not RUNNING (its agent server is down: web-app-findings.test.ts)", async () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
     expect((await fetch(`${cli.url}/api/v1/sandboxes/${conversation.sandbox_id}/pause`, { method: 'POST' })).status).toBe(200);
     expect(await openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`).closed).toEqual({
-      code: 4001,
-      reason: 'Authentication failed',
+      code: 1001,
+      reason: 'Sandbox PAUSED',
     });
   });
 

@@ -394,7 +394,7 @@ describe('the vocabulary', () => {
 
   it("derives the built-in run's length from its script", () => {
     expect(RUN_STEPS).toBe(DEFAULT_SCRIPT.length);
-    expect([RUN_STEPS, EDIT_DONE_AFTER]).toEqual([7, 5]);
+    expect([RUN_STEPS, EDIT_DONE_AFTER]).toEqual([7, 4]);
   });
 
   it('refuses an unknown step on PUT /_fakehands/agent-scripts with a 422, changing nothing', async () => {

@@ -233,7 +233,9 @@ describe('GET /api/vscode/url, /api/vscode/status on the agent host', () => {
     const vscode = sandbox!.exposed_urls.find((u) => u.name === 'VSCODE')!.url;
     const { status, body } = (await call(`${cli.agentUrl}/api/vscode/url`, c.session_api_key)) as { status: number; body: { url: string } };
     expect(status).toBe(200);
-    expect(body.url).toMatch(new RegExp(`^${vscode}/\\?tkn=vsc-[0-9a-f]{8}&folder=workspace$`));
+    // The exposed URL has its own folder (the working dir); the route's is `workspace_dir` (vscode_router.py's default).
+    expect(body.url).toMatch(/\?tkn=vsc-[0-9a-f]{8}&folder=workspace$/);
+    expect(body.url.split('&folder=')[0]).toBe(vscode.split('&folder=')[0]);
     expect(body.url).not.toContain(c.session_api_key);
     expect(
       await call(`${cli.agentUrl}/api/vscode/url?base_url=http://127.0.0.1:9999/&workspace_dir=/workspace/project`, c.session_api_key),

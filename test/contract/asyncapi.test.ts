@@ -99,7 +99,7 @@ describe('the document: generated from the schemas', () => {
       'header:X-Session-API-Key',
       'query:session_api_key',
     ]);
-    expect(Object.keys(events['x-close-codes']).sort()).toEqual(['1008', '1009', '1011', '1013', '4001', '4004']);
+    expect(Object.keys(events['x-close-codes']).sort()).toEqual(['1001', '1008', '1009', '1011', '1013', '4001', '4004']);
     expect(Object.keys(document.channels.bashEvents!['x-close-codes']).sort()).toEqual(['1008', '1009', '1013', '4001']);
     expect(Object.keys(document.channels.bashEvents!.messages)).toEqual([
       'BashCommand',

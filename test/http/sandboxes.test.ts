@@ -45,7 +45,12 @@ describe('POST /api/v1/sandboxes', () => {
     const port = Number(running.exposed_urls![0]!.url.split(':').at(-1));
     expect(running.exposed_urls).toEqual([
       { name: 'AGENT_SERVER', url: `http://localhost:${port}`, port },
-      { name: 'VSCODE', url: `http://localhost:${port + 1}`, port: port + 1 },
+      // Without an agent host, its own VS Code port, with the token and working dir the real URL has (docker_sandbox_service.py).
+      {
+        name: 'VSCODE',
+        url: expect.stringMatching(new RegExp(`^http://localhost:${port + 1}/\\?tkn=vsc-[0-9a-f]{8}&folder=/`)),
+        port: port + 1,
+      },
     ]);
   });
 

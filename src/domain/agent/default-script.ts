@@ -36,6 +36,23 @@ function listing(files: Record<string, string>): string {
     .join('\n');
 }
 
+/**
+ * What the terminal read from its prompt after a command (`CmdOutputMetadata`, openhands-tools
+ * `terminal/metadata.py`): every `TerminalObservation` carries it (a client reads its `exit_code`).
+ */
+export function terminalMetadata(c: RunContext, exitCode: number) {
+  return {
+    exit_code: exitCode,
+    pid: -1,
+    username: 'openhands',
+    hostname: 'sandbox',
+    working_dir: c.projectDir,
+    py_interpreter_path: '/usr/bin/python3',
+    prefix: '',
+    suffix: '',
+  };
+}
+
 /** The turn's file edit as a `FileEditorAction` (create or str_replace), called with `callId`. */
 export function editAction(c: RunContext, callId: string): EventFields {
   const change = turnChange(c);
@@ -92,16 +109,7 @@ export const DEFAULT_SCRIPT: readonly RunStep[] = Object.freeze<RunStep[]>([
         command: 'git ls-files | xargs wc -c',
         exit_code: 0,
         timeout: false,
-        metadata: {
-          exit_code: 0,
-          pid: -1,
-          username: 'openhands',
-          hostname: 'sandbox',
-          working_dir: c.projectDir,
-          py_interpreter_path: '/usr/bin/python3',
-          prefix: '',
-          suffix: '',
-        },
+        metadata: terminalMetadata(c, 0),
       }),
   },
   { at: 0.6, event: (c) => editAction(c, c.callId(3)) },
@@ -120,9 +128,15 @@ export const PROBE_CONTEXT: RunContext = Object.freeze({
   callId: () => '',
 });
 
-/** The step after which the built-in run's file edit is done: the one after its `FileEditorObservation`, read from the script. */
+/**
+ * The step after which the built-in run's file edit is done: the one after its `FileEditorAction`,
+ * read from the script. The edit shows from the moment its action is published, as a real tool's
+ * edit is done milliseconds after it (openhands-sdk `agent.py`: the `ActionEvent` goes out, then the
+ * tool runs at once), and a web client refetches git changes on the action (the Nov 2025 frontend's
+ * `utils/cache-utils.ts`, `handleActionEventCacheInvalidation`).
+ */
 export const DEFAULT_EDIT_AFTER =
   DEFAULT_SCRIPT.findIndex((step) => {
     const event = step.event(PROBE_CONTEXT);
-    return event.kind === 'ObservationEvent' && event.observation.kind === 'FileEditorObservation';
+    return event.kind === 'ActionEvent' && event.action.kind === 'FileEditorAction';
   }) + 1;

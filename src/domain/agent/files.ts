@@ -1,14 +1,12 @@
 /**
  * The files of a sandbox as its agent server serves them: uploads kept on the sandbox record (by
- * absolute path, base64), downloads from those or from a conversation's workspace, and the VS Code
- * URL. Copies `openhands-agent-server`'s `file_router.py` (`_upload_file`, `_download_file`: the
- * path must be absolute, 404 "File not found", 400 "Path is not a file") and `vscode_router.py`
- * (`get_vscode_url`: `{base}/?tkn={token}&folder={workspace_dir}`).
+ * absolute path, base64), downloads from those or from a conversation's workspace. Copies
+ * `openhands-agent-server`'s `file_router.py` (`_upload_file`, `_download_file`: the path must be
+ * absolute, 404 "File not found", 400 "Path is not a file"). The VS Code URL is `editor.ts`'s.
  */
 import type { SandboxRecord } from '../../schemas/records.js';
 import { workspaceFor } from './agent-server.js';
 import { fromBase64, toBase64 } from './base64.js';
-import { hashOf } from '../store/ids.js';
 import { badRequest, isRefusal, refuse, type Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 
@@ -83,15 +81,4 @@ export function downloadFile(state: DomainState, sandbox: SandboxRecord, key: st
   }
   if (isDirectory(state, sandbox, key, target)) return badRequest('Path is not a file');
   return refuse('not_found', 'File not found');
-}
-
-/** `GET /api/vscode/url`: where the sandbox's VS Code answers (its `VSCODE` exposed URL unless `baseUrl`), with its connection token and folder. */
-export function vscodeUrl(sandbox: SandboxRecord, baseUrl: string | undefined, workspaceDir: string): string {
-  const base = (baseUrl ?? `http://localhost:${sandbox.agent_port + 1}`).replace(/\/+$/, '');
-  return `${base}/?tkn=${vscodeToken(sandbox)}&folder=${workspaceDir}`;
-}
-
-/** The sandbox's VS Code connection token: derived from its id, never from its session key (a secret). */
-function vscodeToken(sandbox: SandboxRecord): string {
-  return `vsc-${hashOf(sandbox.id).toString(16).padStart(8, '0')}`;
 }

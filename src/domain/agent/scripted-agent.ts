@@ -14,7 +14,7 @@
 import { formatDateTime, parseDateTime } from '../../schemas/datetime.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
-import { agentStatus, publishEvent, runStepsTotal, stateUpdate, text, type AgentEvent } from './status.js';
+import { EDIT_DONE_AFTER, agentStatus, publishEvent, runStepsTotal, stateUpdate, text, type AgentEvent } from './status.js';
 import { DEFAULT_SCRIPT, type RunContext, type RunStep } from './default-script.js';
 import { SHOWCASE_INDEX, SHOWCASE_MATCH, SHOWCASE_SCRIPT } from './showcase.js';
 import { compileScript } from './steps.js';
@@ -261,10 +261,13 @@ export async function respondToConfirmation(
     rejection_source: 'user',
   });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'idle'));
+  // A run rejected before its edit ran never edits: the workspace shows the turn without it.
+  const editAfter = conversation.agent_edit_after ?? EDIT_DONE_AFTER;
   await state.store.conversations.update(conversation.id, {
     agent_status: 'idle',
     agent_paused_at: undefined,
     agent_steps_done: runStepsTotal(conversation),
+    ...(conversation.agent_steps_done! <= editAfter ? { agent_edit_after: runStepsTotal(conversation) + 1 } : {}),
   });
 }
 

@@ -68,10 +68,15 @@ export function runStepsTotal(conversation: ConversationRecord): number {
   return conversation.agent_steps_total ?? RUN_STEPS;
 }
 
-/** The turns of a conversation the workspace shows: every run whose edit is done. */
+/**
+ * The turns of a conversation the workspace shows: every run whose edit is done, that is whose
+ * edit action is published and not waiting for the client's confirmation (then it has not run yet).
+ */
 export function editedTurns(conversation: ConversationRecord): number | null {
   if (conversation.agent_steps_done === undefined) return null;
-  return conversation.agent_turns - (conversation.agent_steps_done >= (conversation.agent_edit_after ?? EDIT_DONE_AFTER) ? 0 : 1);
+  const after = conversation.agent_edit_after ?? EDIT_DONE_AFTER;
+  const waiting = conversation.agent_status === 'waiting_for_confirmation' && conversation.agent_steps_done === after;
+  return conversation.agent_turns - (conversation.agent_steps_done >= after && !waiting ? 0 : 1);
 }
 
 /** The agent's status as its events say: `null` for a conversation whose history has no events. */

@@ -4,7 +4,7 @@
  * `schemas/agent-script.ts` does not type-check until it has its case here.
  */
 import { stepKind, type AgentScript, type AgentScriptStep, type StepKind } from '../../schemas/agent-script.js';
-import { editAction, editObservation, PROBE_CONTEXT, type RunContext, type RunStep } from './default-script.js';
+import { editAction, editObservation, PROBE_CONTEXT, terminalMetadata, type RunContext, type RunStep } from './default-script.js';
 import { events, SCREENSHOT_PNG, text, type EventFields, type ToolPayload } from './vocabulary.js';
 
 /** One event a step publishes; `ends` when it ends the run with that status. */
@@ -59,6 +59,7 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
               command,
               exit_code,
               timeout: false,
+              metadata: terminalMetadata(c, exit_code),
             }),
         },
       ];
@@ -323,7 +324,8 @@ export function compileScript(script: AgentScript): { steps: RunStep[]; editAfte
     const index = scripted.length + 1;
     const produced = stepEvents(step, { index, lastAction });
     scripted.push(...produced);
-    if (stepKind(step) === 'edit') editAfter = scripted.length + 1;
+    // The edit shows once its action is published (`DEFAULT_EDIT_AFTER` says why): `index` is the action's step, counted after `running`.
+    if (stepKind(step) === 'edit') editAfter = index + 1;
     const probe = produced[0]!.event(PROBE_CONTEXT);
     if (probe.kind === 'ActionEvent') lastAction = { index, tool: probe.tool_name };
     if (scripted.at(-1)?.ends) break;

@@ -109,6 +109,8 @@ function sandboxRunsAt(state: DomainState, task: StartTaskRecord): number | null
  * Stores the conversation a READY task started, as the real SQL service stores it
  * (`live_status_app_conversation_service.py`, `_start_app_conversation`): titled
  * `Conversation <32-hex id>` whatever the request said, with the request's trigger (null by default).
+ * Its agent confirms each action when the saved settings say `confirmation_mode`, as the real
+ * `_build_start_conversation_request_for_user` starts it with `AlwaysConfirm` then (`NeverConfirm` otherwise).
  */
 async function createAppConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void> {
   const request = task.request;
@@ -137,6 +139,7 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
     agent_started_at: at,
     agent_steps_done: RUN_STEPS,
     agent_steps_total: RUN_STEPS,
+    ...(state.store.settings?.confirmation_mode ? { agent_confirm: true } : {}),
     created_at: at,
     updated_at: at,
   });

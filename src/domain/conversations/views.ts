@@ -11,6 +11,8 @@ import type { ExposedUrl, SandboxInfo } from '../../schemas/sandbox.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { agentStatus, editedTurns } from '../agent/status.js';
+import { vscodeUrl } from '../agent/editor.js';
+import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
 
 /** Title prefix of a conversation created without a title. */
 export const DEFAULT_TITLE_PREFIX = 'Conversation ';
@@ -36,7 +38,12 @@ function exposedUrls(state: DomainState, sandbox: SandboxRecord): ExposedUrl[] {
   const agent = agentServerUrl(state, sandbox);
   return [
     { name: 'AGENT_SERVER', url: agent, port: state.options.agentUrl ? Number(new URL(agent).port || 80) : sandbox.agent_port },
-    { name: 'VSCODE', url: `http://localhost:${sandbox.agent_port + 1}`, port: sandbox.agent_port + 1 },
+    // The real URL with its token and working dir (`docker_sandbox_service.py`); on the agent host, the fake's editor page (`editor.ts`).
+    {
+      name: 'VSCODE',
+      url: vscodeUrl(state, sandbox, state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR),
+      port: sandbox.agent_port + 1,
+    },
   ];
 }
 

@@ -10,9 +10,27 @@ import type { DomainState } from '../store/state.js';
 export function keyHolder(
   state: DomainState,
   key: string | null,
-): { kind: 'running'; sandbox: SandboxRecord } | { kind: 'stopped' } | { kind: 'none' } {
+): { kind: 'running'; sandbox: SandboxRecord } | { kind: 'stopped'; sandbox: SandboxRecord } | { kind: 'none' } {
   if (!key) return { kind: 'none' };
   const sandbox = state.store.sandboxes.all().find((s) => s.session_api_key === key);
   if (!sandbox) return { kind: 'none' };
-  return state.settledNow(sandbox).status === 'RUNNING' ? { kind: 'running', sandbox } : { kind: 'stopped' };
+  const settled = state.settledNow(sandbox);
+  return settled.status === 'RUNNING' ? { kind: 'running', sandbox } : { kind: 'stopped', sandbox: settled };
+}
+
+/** The longest close reason a WebSocket close frame carries, in bytes (RFC 6455: 125 bytes less the code's 2). */
+const MAX_CLOSE_REASON_BYTES = 123;
+
+/**
+ * Why a stopped sandbox's agent server does not answer, as a socket's close reason: its status and,
+ * for a failed one, the runtime's reason (`status_detail`), cut to fit a close frame.
+ * @example
+ * stoppedReason(sandbox) // 'Sandbox ERROR: Container exited with code 137 (out of memory)'
+ */
+export function stoppedReason(sandbox: SandboxRecord): string {
+  const full = `Sandbox ${sandbox.status}${sandbox.status === 'ERROR' && sandbox.status_detail ? `: ${sandbox.status_detail}` : ''}`;
+  const bytes = new TextEncoder().encode(full);
+  if (bytes.length <= MAX_CLOSE_REASON_BYTES) return full;
+  // A character cut in two decodes as U+FFFD: dropped.
+  return `${new TextDecoder().decode(bytes.slice(0, MAX_CLOSE_REASON_BYTES - 3)).replace(/\uFFFD$/, '')}...`;
 }

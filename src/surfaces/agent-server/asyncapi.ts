@@ -24,7 +24,7 @@ import { ExecuteBashRequest } from './bash-routes.js';
 import { BASH_SOCKET_PATH, MAX_BASH_SUBSCRIBERS } from './bash-socket.js';
 import { MAX_SOCKET_FRAME_BYTES } from './socket-frames.js';
 import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON } from './socket-outbox.js';
-import { AUTH_FRAME_TIMEOUT_MS, MAX_SUBSCRIBERS } from './sockets.js';
+import { AUTH_FRAME_TIMEOUT_MS, MAX_SUBSCRIBERS, SANDBOX_DOWN_CLOSE_CODE } from './sockets.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -36,6 +36,7 @@ export const EVENT_SOCKET_CLOSE_CODES: Readonly<Record<string, string>> = Object
   [SLOW_READER_CLOSE_CODE]: SLOW_READER_CLOSE_REASON,
   1009: `A frame larger than ${MAX_SOCKET_FRAME_BYTES} bytes`,
   1011: 'Internal error',
+  [SANDBOX_DOWN_CLOSE_CODE]: "The key's sandbox is not running: the reason is its status and, for a failed one, its status_detail",
 });
 
 /** The close codes of the bash socket. */

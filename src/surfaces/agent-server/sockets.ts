@@ -8,10 +8,12 @@
  * local agent server, as the REST routes: `host.ts`); 4004 for an unknown conversation; 1013
  * past the subscriber cap; a `full_state` first; `resend_mode=all|since` (and the deprecated
  * `resend_all`); a client frame is a message that runs the agent; a bad frame gets a
- * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them.
+ * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them, and
+ * its key then gets 1001 with the sandbox's status (and failure) as the reason.
  */
 import { eventsOf, executionStatusOf, sendToAgent } from '../../domain/agent/agent-server.js';
 import { agentHostFor, heldConversation } from '../../domain/agent/host.js';
+import { keyHolder, stoppedReason } from '../../domain/sandboxes/session-keys.js';
 import type { StateChange } from '../../domain/store/events.js';
 import { isRefusal } from '../../domain/store/refusal.js';
 import { fullState, type AgentEvent } from '../../domain/agent/scripted-agent.js';
@@ -36,6 +38,13 @@ export interface SocketPeer {
   drop(): void;
 }
 
+/**
+ * The close code of a socket opened with the key of a sandbox that is not running ("Going Away": its
+ * agent server is down), with the sandbox's status and failure as the reason. The real container
+ * refuses the connection, so a client learns nothing; the fake says why, where a client shows a
+ * close reason (the Nov 2025 web app: "Connection lost: {reason}").
+ */
+export const SANDBOX_DOWN_CLOSE_CODE = 1001;
 /** Most sockets on one conversation; the next is closed with 1013. */
 export const MAX_SUBSCRIBERS = 100;
 /** How long a socket without a key has to send its `auth` frame. */
@@ -227,7 +236,11 @@ export function openEventSocket(
     await instance.runner.run(async (state) => {
       if (ended) return; // the client went away while the socket was starting
       const host = agentHostFor(state, key, open);
-      if (!host) return end(4001, 'Authentication failed');
+      if (!host) {
+        // The key of a sandbox that is not running: its agent server is down, and the close says why (not a wrong key).
+        const holder = keyHolder(state, key);
+        return holder.kind === 'stopped' ? end(SANDBOX_DOWN_CLOSE_CODE, stoppedReason(holder.sandbox)) : end(4001, 'Authentication failed');
+      }
       const conversation = heldConversation(state, host, conversationId);
       if (isRefusal(conversation)) return end(4004, 'Conversation not found');
       const candidate: Subscriber = { peer, outbox, conversationId: conversation.id, sandboxId: conversation.sandbox_id };

@@ -6,7 +6,9 @@
  * them, so both are served (`KNOWN_AGENT_DIFFERENCES` says so).
  */
 import * as z from 'zod/mini';
-import { downloadFile, uploadFile, vscodeUrl } from '../../domain/agent/files.js';
+import { downloadFile, uploadFile } from '../../domain/agent/files.js';
+import { editorSandbox, EDITOR_PATH, vscodeUrl } from '../../domain/agent/editor.js';
+import { editorPage } from './editor-page.js';
 import { workspaceFor } from '../../domain/agent/agent-server.js';
 import { gitChanges, gitDiff } from '../../domain/conversations/conversation-ops.js';
 import { isRefusal } from '../../domain/store/refusal.js';
@@ -136,7 +138,9 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     response: VSCodeUrlResponse,
     errors: [404],
     handle: (input, context) =>
-      onHostSandbox(input, context, (_state, sandbox) => ({ url: vscodeUrl(sandbox, input.query.base_url, input.query.workspace_dir) })),
+      onHostSandbox(input, context, (state, sandbox) => ({
+        url: vscodeUrl(state, sandbox, input.query.workspace_dir, input.query.base_url),
+      })),
   }),
   defineRoute({
     method: 'GET',
@@ -145,5 +149,20 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     response: z.record(z.string(), z.union([z.boolean(), z.string()])),
     errors: [404],
     handle: (input, context) => onHostSandbox(input, context, () => ({ running: true, enabled: true })),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: EDITOR_PATH,
+    summary: "The fake's editor page, where a sandbox's VS Code URL leads (?tkn=&folder=): 403 for a token no sandbox has",
+    public: true,
+    internal: true,
+    query: z.object({ tkn: z.optional(z.string()), folder: z._default(z.string(), '') }),
+    response: z.string(),
+    errors: [403],
+    handle: (input, context) =>
+      context.runner.run((state) => {
+        const sandbox = editorSandbox(state, input.query.tkn);
+        return isRefusal(sandbox) ? sandbox : editorPage(sandbox.id, input.query.folder);
+      }),
   }),
 ]);
