@@ -4,8 +4,11 @@
  * host-wide read (`GET /api/settings`) and a shell command (`POST /api/bash/execute_bash_command`);
  * then the `/sockets/bash-events` fan-out (events delivered to 100 sockets per second) against a bare
  * `ws` broadcast of as many frames. Run: `npm run build && npx tsx bench/agent-world.ts`; writes
- * bench/results/agent-world.json.
+ * bench/results/agent-world.json. Each throughput row also gives requests per CPU-second of the server
+ * process (its user + system time from /proc, Linux only): on a shared machine that moves less than
+ * wall-clock requests per second, since time the server waits for a core is not counted.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,6 +29,25 @@ const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
+
+/** CPU seconds (user + system) a process has used so far, from /proc/PID/stat; null where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+/** Loads `url` and counts the CPU time the server `pid` spent meanwhile: answers per wall second and per CPU second. */
+async function measured(url: string, pid: number | undefined, t: Target) {
+  const before = cpuSeconds(pid);
+  const result = await load(url, t, SECONDS, CONNECTIONS);
+  const after = cpuSeconds(pid);
+  const cpu = before === null || after === null ? null : after - before;
+  return { ...result, perCpuSecond: cpu ? (result.rps * SECONDS) / cpu : null };
+}
 
 const agentPort = await freePort();
 const fake = await spawnServer([
@@ -99,18 +121,26 @@ try {
   const bare = await spawnServer([root('bench/servers/bare.mjs'), join(dir, 'bodies.json')]);
   try {
     for (const [name, t] of targets) {
-      const base = await load(bare.url, t, SECONDS, CONNECTIONS);
-      const ours = await load(agentUrl, t, SECONDS, CONNECTIONS);
+      const base = await measured(bare.url, bare.proc.pid, t);
+      const ours = await measured(agentUrl, fake.proc.pid, t);
+      const cpuShare = base.perCpuSecond && ours.perCpuSecond ? ours.perCpuSecond / base.perCpuSecond : null;
       rows.push({
         name,
         bareRps: round(base.rps, 0),
         fakeRps: round(ours.rps, 0),
         share: round(ours.rps / base.rps, 3),
+        barePerCpuSecond: base.perCpuSecond === null ? null : round(base.perCpuSecond, 0),
+        fakePerCpuSecond: ours.perCpuSecond === null ? null : round(ours.perCpuSecond, 0),
+        cpuShare: cpuShare === null ? null : round(cpuShare, 3),
         fakeP99Ms: ours.p99,
         non2xx: ours.non2xx,
       });
       console.log(
-        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}% (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`,
+        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}%` +
+          (cpuShare === null
+            ? ''
+            : `; per CPU-second ${round(base.perCpuSecond!, 0)} vs ${round(ours.perCpuSecond!, 0)} = ${round(100 * cpuShare, 1)}%`) +
+          ` (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`,
       );
       if (t.path === '/api/bash/execute_bash_command') await fetch(`${agentUrl}/api/bash/bash_events`, { method: 'DELETE', headers: key });
     }

@@ -148,7 +148,10 @@ describe('DELETE /api/llm/provider-connections/{connection_id} (provider_connect
       },
     });
     const listed = (await call('/api/profiles')).body as { profiles: { name: string; provider_connection_id: string | null }[] };
-    expect(listed.profiles.find((p) => p.name === 'team')).toMatchObject({ provider_connection_id: made.id, provider_connection_broken: false });
+    expect(listed.profiles.find((p) => p.name === 'team')).toMatchObject({
+      provider_connection_id: made.id,
+      provider_connection_broken: false,
+    });
     expect((await call('/api/profiles/team', { method: 'DELETE' })).status).toBe(200);
     expect((await call(`${CONNECTIONS}/${made.id}`, { method: 'DELETE' })).status).toBe(200);
   });
@@ -235,9 +238,9 @@ describe('in process (msw)', () => {
         device_code: string;
       };
       fake.clock.advance(5000);
-      expect(
-        (await call('/api/llm/subscription/openai/device/poll', { method: 'POST', body: { device_code }, base })).body,
-      ).toMatchObject({ connected: true });
+      expect((await call('/api/llm/subscription/openai/device/poll', { method: 'POST', body: { device_code }, base })).body).toMatchObject({
+        connected: true,
+      });
       expect((await call('/api/desktop/url', { base })).status).toBe(503);
     } finally {
       server.close();

@@ -268,9 +268,9 @@ export async function writeAgentContracts(dir: string): Promise<number> {
       },
     },
     async (_agent, url) =>
-      expect(await new RemoteWorkspace({ host: url, apiKey: CONSUMER_KEY, workingDir: PROJECT_DIR }).executeCommand('echo hello')).toMatchObject(
-        { exit_code: 0, stdout: 'hello\n' },
-      ),
+      expect(
+        await new RemoteWorkspace({ host: url, apiKey: CONSUMER_KEY, workingDir: PROJECT_DIR }).executeCommand('echo hello'),
+      ).toMatchObject({ exit_code: 0, stdout: 'hello\n' }),
   );
   await add(
     'a shell command has run on the agent server',

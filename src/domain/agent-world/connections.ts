@@ -141,10 +141,7 @@ export function listProviderConnections(state: DomainState): ProviderConnectionR
 export function createProviderConnection(state: DomainState, body: ProviderConnectionCreate): ProviderConnectionResponse | Refusal {
   const held = of(state);
   if (held.connections.length >= MAX_PROVIDER_CONNECTIONS)
-    return refuse(
-      'conflict',
-      `Provider connection limit reached (${MAX_PROVIDER_CONNECTIONS}). Delete one before adding another.`,
-    );
+    return refuse('conflict', `Provider connection limit reached (${MAX_PROVIDER_CONNECTIONS}). Delete one before adding another.`);
   const now = nowSeconds(state);
   const connection: StoredConnection = {
     id: state.random.uuid().replaceAll('-', ''),
