@@ -16,6 +16,7 @@
  *
  * Kept per state like the rest of the agent world (a WeakMap: a reset or a tenant starts afresh).
  */
+import { toBase64 } from '../agent/base64.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 
@@ -226,9 +227,10 @@ export function startSubscriptionLogin(state: DomainState): SubscriptionDeviceSt
   dropExpired(state);
   const now = state.clock.now();
   // An opaque token (`secrets.token_urlsafe(32)`: 43 URL-safe characters) and a code the user types.
-  const token = Buffer.from((state.random.uuid() + state.random.uuid()).replaceAll('-', ''), 'hex')
-    .toString('base64url')
-    .slice(0, 43);
+  const hex = (state.random.uuid() + state.random.uuid()).replaceAll('-', '');
+  const bytes = Uint8Array.from({ length: hex.length / 2 }, (_, i) => Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+  // base64url without padding, as in a browser worker too (no Buffer there).
+  const token = toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '').slice(0, 43);
   const letters = state.random
     .uuid()
     .replaceAll('-', '')
