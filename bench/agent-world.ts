@@ -4,17 +4,22 @@
  * host-wide read (`GET /api/settings`) and a shell command (`POST /api/bash/execute_bash_command`);
  * then the `/sockets/bash-events` fan-out (events delivered to 100 sockets per second) against a bare
  * `ws` broadcast of as many frames. Run: `npm run build && npx tsx bench/agent-world.ts`; writes
- * bench/results/agent-world.json.
+ * bench/results/agent-world.json. Each throughput row also gives requests per CPU-second of the server
+ * process (its user + system time from /proc, Linux only): on a shared machine that moves less than
+ * wall-clock requests per second, since time the server waits for a core is not counted.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { load, round, spawnServer, type Target } from './lib.js';
+import { load, median, round, spawnServer, type Target } from './lib.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+/** Rounds per target, bare and fake alternating (the order flips each round); the median share is reported, so one burst of another job's load moves one round, not the figure. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SOCKETS = 100;
 const COMMANDS = 50;
@@ -26,6 +31,25 @@ const freePort = () =>
       probe.close(() => resolve(port));
     });
   });
+
+/** CPU seconds (user + system) a process has used so far, from /proc/PID/stat; null where there is no /proc. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+/** Loads `url` and counts the CPU time the server `pid` spent meanwhile: answers per wall second and per CPU second. */
+async function measured(url: string, pid: number | undefined, t: Target) {
+  const before = cpuSeconds(pid);
+  const result = await load(url, t, SECONDS, CONNECTIONS);
+  const after = cpuSeconds(pid);
+  const cpu = before === null || after === null ? null : after - before;
+  return { ...result, perCpuSecond: cpu ? (result.rps * SECONDS) / cpu : null };
+}
 
 const agentPort = await freePort();
 const fake = await spawnServer([
@@ -99,18 +123,44 @@ try {
   const bare = await spawnServer([root('bench/servers/bare.mjs'), join(dir, 'bodies.json')]);
   try {
     for (const [name, t] of targets) {
-      const base = await load(bare.url, t, SECONDS, CONNECTIONS);
-      const ours = await load(agentUrl, t, SECONDS, CONNECTIONS);
+      const rounds: { base: Awaited<ReturnType<typeof measured>>; ours: Awaited<ReturnType<typeof measured>> }[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        if (i % 2 === 0) {
+          const base = await measured(bare.url, bare.proc.pid, t);
+          rounds.push({ base, ours: await measured(agentUrl, fake.proc.pid, t) });
+        } else {
+          const ours = await measured(agentUrl, fake.proc.pid, t);
+          rounds.push({ base: await measured(bare.url, bare.proc.pid, t), ours });
+        }
+      }
+      // The round whose share is the median stands for the target.
+      const byShare = [...rounds].sort((a, b) => a.ours.rps / a.base.rps - b.ours.rps / b.base.rps);
+      const { base, ours } = byShare[byShare.length >> 1]!;
+      const cpuShares = rounds
+        .map((r) => (r.base.perCpuSecond && r.ours.perCpuSecond ? r.ours.perCpuSecond / r.base.perCpuSecond : null))
+        .filter((x): x is number => x !== null);
+      const cpuShare = cpuShares.length > 0 ? median(cpuShares) : null;
       rows.push({
         name,
         bareRps: round(base.rps, 0),
         fakeRps: round(ours.rps, 0),
         share: round(ours.rps / base.rps, 3),
+        shares: rounds.map((r) => round(r.ours.rps / r.base.rps, 3)),
+        barePerCpuSecond: base.perCpuSecond === null ? null : round(base.perCpuSecond, 0),
+        fakePerCpuSecond: ours.perCpuSecond === null ? null : round(ours.perCpuSecond, 0),
+        cpuShare: cpuShare === null ? null : round(cpuShare, 3),
+        cpuShares: cpuShares.map((x) => round(x, 3)),
         fakeP99Ms: ours.p99,
         non2xx: ours.non2xx,
       });
       console.log(
-        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}% (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`,
+        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}% (median of ${rounds
+          .map((r) => `${round((100 * r.ours.rps) / r.base.rps, 1)}%`)
+          .join(', ')})` +
+          (cpuShare === null
+            ? ''
+            : `; per CPU-second: median ${round(100 * cpuShare, 1)}% (${cpuShares.map((x) => `${round(100 * x, 1)}%`).join(', ')})`) +
+          ` (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`,
       );
       if (t.path === '/api/bash/execute_bash_command') await fetch(`${agentUrl}/api/bash/bash_events`, { method: 'DELETE', headers: key });
     }
@@ -182,5 +232,5 @@ try {
 await mkdir(root('bench/results'), { recursive: true });
 await writeFile(
   root('bench/results/agent-world.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, connections: CONNECTIONS, throughput: rows, fanOut }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, throughput: rows, fanOut }, null, 2)}\n`,
 );

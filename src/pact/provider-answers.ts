@@ -151,3 +151,18 @@ export function checkedAgent(agent: AgentClient) {
     sendMessage: (text: string) => agent.sendMessage(text),
   };
 }
+
+const BashOutput = z.object({ kind: z.literal('BashOutput'), command_id: text });
+
+/** `POST /api/bash/execute_bash_command` on the agent host at `origin`: the command's last output, checked. */
+export async function executeBashCommand(origin: string, key: string | undefined, command: string) {
+  const route = 'POST /api/bash/execute_bash_command (agent server)';
+  const response = await fetch(`${origin}/api/bash/execute_bash_command`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-session-api-key': key }) },
+    body: JSON.stringify({ command, timeout: 30 }),
+  });
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) throw new WrongShapeError(`${route} answered ${response.status}: ${excerpt(body)}`);
+  return expectShape(route, 'a bash output', BashOutput, body);
+}

@@ -11,7 +11,7 @@ import { ApiError, createAgentClient, createClient, type Client } from '../clien
 import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
-import { checkedAgent, checkedClient, excerpt, WrongShapeError, type CheckedClient } from './provider-answers.js';
+import { checkedAgent, checkedClient, excerpt, executeBashCommand, WrongShapeError, type CheckedClient } from './provider-answers.js';
 
 /** The provider name the contracts are written for. */
 export const PROVIDER_NAME = 'conversation-sandbox-service';
@@ -393,6 +393,18 @@ function agentStateSetups(
     'the client sends no session API key': async () => {
       flags.sendKey = false;
       return undefined;
+    },
+    // The host-wide routes (settings, profiles, the shell) on the agent host of a conversation the app server started.
+    'an agent server is running': async () => {
+      await finishedRun();
+      return undefined;
+    },
+    'a shell command has run on the agent server': async () => {
+      await finishedRun();
+      const origin = target.forwarder.target;
+      if (origin === null) throw new Error('no agent host to run a shell command on');
+      const output = await executeBashCommand(origin, target.key, 'echo hello');
+      return { command_id: output.command_id };
     },
   };
 }

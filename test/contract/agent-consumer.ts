@@ -5,7 +5,9 @@
  * `event-service.api.ts`: respondToConfirmation; `v1-git-service.api.ts`: getGitChanges,
  * getGitChangeDiff), and what it reads back, exercised by `createAgentClient`. Workspace calls use
  * the newest server's `?path=` form. Ids and paths come from provider states, never fixed values.
- * Agent Canvas's calls through the official TypeScript client: start a conversation, interrupt (Stop).
+ * Agent Canvas's calls through the official TypeScript client: start a conversation, interrupt (Stop),
+ * its local health check and settings form (read, save; the LLM profiles its home page counts), and
+ * its terminal (run a command, read the shell's events).
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,11 +15,12 @@ import { join } from 'node:path';
 import { MatchersV3, PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { expect } from 'vitest';
 import { apiError } from './api-error.js';
-import { ConversationClient } from '@openhands/typescript-client/clients';
+import { RemoteWorkspace } from '@openhands/typescript-client';
+import { BashClient, ConversationClient, ProfilesClient, SettingsClient } from '@openhands/typescript-client/clients';
 import { createAgentClient } from '../../src/client/index.js';
 import { AGENT_PROVIDER_NAME, CONSUMER_NAME } from '../../src/pact/verify.js';
 
-const { regex, like, eachLike, string, boolean, fromProviderState } = MatchersV3;
+const { regex, like, eachLike, string, boolean, integer, fromProviderState } = MatchersV3;
 
 /** The key the consumer tests send; the verifier injects the sandbox's own. */
 const CONSUMER_KEY = 'consumer-test-key';
@@ -189,6 +192,120 @@ export async function writeAgentContracts(dir: string): Promise<number> {
       expect(await new ConversationClient({ host: url, apiKey: CONSUMER_KEY }).interruptConversation(CONVERSATION_ID)).toEqual({
         success: true,
       }),
+  );
+
+  // ------------------------------------------------ Agent Canvas's local backend: settings and the LLM it counts as configured (issue 31)
+  const agentServerUp = 'an agent server is running';
+  await add(
+    agentServerUp,
+    "a request for the user's settings (Agent Canvas's health check and settings form)",
+    { method: 'GET', path: '/api/settings' },
+    {
+      status: 200,
+      body: {
+        agent_settings: { llm: { model: string('anthropic/claude-sonnet-4-5-20250929') } },
+        conversation_settings: { max_iterations: integer(500) },
+        llm_api_key_is_set: boolean(true),
+        misc_settings: like({}),
+      },
+    },
+    async (_agent, url) => {
+      // What Canvas reads (settings-service.api.ts): the LLM's model and whether its key is set.
+      const settings = await new SettingsClient({ host: url, apiKey: CONSUMER_KEY }).getSettings();
+      expect(settings.agent_settings.llm).toMatchObject({ model: 'anthropic/claude-sonnet-4-5-20250929' });
+      expect(settings.llm_api_key_is_set).toBe(true);
+    },
+  );
+  await add(
+    agentServerUp,
+    'a change to the conversation settings (Agent Canvas saves its settings form)',
+    { method: 'PATCH', path: '/api/settings', body: { conversation_settings_diff: { max_iterations: 80 } } },
+    {
+      status: 200,
+      body: {
+        agent_settings: { llm: { model: string('anthropic/claude-sonnet-4-5-20250929') } },
+        conversation_settings: { max_iterations: 80 },
+        llm_api_key_is_set: boolean(true),
+      },
+    },
+    async (_agent, url) => {
+      const settings = await new SettingsClient({ host: url, apiKey: CONSUMER_KEY }).updateSettings({
+        conversation_settings_diff: { max_iterations: 80 },
+      });
+      expect(settings.conversation_settings).toMatchObject({ max_iterations: 80 });
+    },
+  );
+  await add(
+    agentServerUp,
+    "a request for the user's LLM profiles",
+    { method: 'GET', path: '/api/profiles' },
+    {
+      status: 200,
+      body: {
+        profiles: eachLike({ name: string('default'), model: string('anthropic/claude-sonnet-4-5-20250929'), api_key_set: boolean(true) }),
+        active_profile: string('default'),
+      },
+    },
+    async (_agent, url) => {
+      const list = await new ProfilesClient({ host: url, apiKey: CONSUMER_KEY }).listProfiles();
+      expect(list.profiles[0]).toMatchObject({ name: 'default', api_key_set: true });
+    },
+  );
+
+  // ------------------------------------------------ the shell (Agent Canvas's terminal; issue 31)
+  await add(
+    agentServerUp,
+    "a shell command run to its end (Agent Canvas's terminal)",
+    { method: 'POST', path: '/api/bash/execute_bash_command', body: { command: 'echo hello', timeout: 30 } },
+    {
+      status: 200,
+      body: {
+        kind: 'BashOutput',
+        id: regex(UUID, '5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d'),
+        command_id: regex(UUID, '6e2d3c4b-5f6a-4b7c-9d8e-0f1a2b3c4d5e'),
+        exit_code: 0,
+        stdout: 'hello\n',
+      },
+    },
+    async (_agent, url) =>
+      expect(
+        await new RemoteWorkspace({ host: url, apiKey: CONSUMER_KEY, workingDir: PROJECT_DIR }).executeCommand('echo hello'),
+      ).toMatchObject({ exit_code: 0, stdout: 'hello\n' }),
+  );
+  await add(
+    'a shell command has run on the agent server',
+    "a request for one command's shell events",
+    {
+      method: 'GET',
+      path: '/api/bash/bash_events/search',
+      query: {
+        kind__eq: 'BashOutput',
+        command_id__eq: fromProviderState('${command_id}', '6e2d3c4b-5f6a-4b7c-9d8e-0f1a2b3c4d5e'),
+        limit: '10',
+      },
+    },
+    {
+      status: 200,
+      body: {
+        items: eachLike({
+          kind: 'BashOutput',
+          id: regex(UUID, '5d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d'),
+          command_id: regex(UUID, '6e2d3c4b-5f6a-4b7c-9d8e-0f1a2b3c4d5e'),
+          order: integer(0),
+          exit_code: 0,
+          stdout: 'hello\n',
+        }),
+        next_page_id: null,
+      },
+    },
+    async (_agent, url) => {
+      const page = await new BashClient({ host: url, apiKey: CONSUMER_KEY }).searchEvents({
+        kind__eq: 'BashOutput',
+        command_id__eq: '6e2d3c4b-5f6a-4b7c-9d8e-0f1a2b3c4d5e',
+        limit: 10,
+      });
+      expect(page.items[0]).toMatchObject({ kind: 'BashOutput', stdout: 'hello\n' });
+    },
   );
 
   // ------------------------------------------------ the workspace

@@ -14,7 +14,7 @@ import { writeContracts } from './consumer.js';
 
 /** Interactions the contracts hold: one per behaviour a client relies on (the app server's, the agent server's). */
 const APP_INTERACTIONS = 23;
-const AGENT_INTERACTIONS = 13;
+const AGENT_INTERACTIONS = 18;
 const EXPECTED_INTERACTIONS = APP_INTERACTIONS + AGENT_INTERACTIONS;
 const CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${PROVIDER_NAME}.json`);
 const AGENT_CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${AGENT_PROVIDER_NAME}.json`);
@@ -83,11 +83,16 @@ describe('consumer contracts', () => {
       ].sort(),
     );
     // The agent REST calls of the Nov 2025 web client (v1-conversation-service.api.ts, event-service.api.ts, v1-git-service.api.ts),
-    // and Agent Canvas's through the TypeScript client: start a conversation, interrupt (issue 31).
+    // and Agent Canvas's through the TypeScript client: start a conversation, interrupt, settings, profiles, the shell (issue 31).
     expect(await endpoints(AGENT_CONTRACT_FILE)).toEqual(
       [
         'POST /api/conversations',
         'POST /api/conversations/{cid}/interrupt',
+        'GET /api/settings',
+        'PATCH /api/settings',
+        'GET /api/profiles',
+        'POST /api/bash/execute_bash_command',
+        'GET /api/bash/bash_events/search',
         'GET /api/conversations/{cid}',
         'GET /api/conversations/{cid}/events/search',
         'GET /api/git/changes',

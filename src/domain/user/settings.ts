@@ -282,14 +282,25 @@ export async function saveProfile(
   name: string,
   request: {
     include_secrets: boolean;
-    llm: { model: string; base_url?: string | null | undefined; api_key?: string | null | undefined } | null;
+    llm: {
+      model: string;
+      base_url?: string | null | undefined;
+      api_key?: string | null | undefined;
+      /** The agent server's provider connection the profile's key comes from. */
+      provider_connection_id?: string | undefined;
+    } | null;
     preserve_existing_api_key: boolean;
   },
 ) {
   const current = state.store.settings ?? UserSettingsRecord.parse({});
   const existing = current.llm_profiles[name];
   const source: LLMProfile = request.llm
-    ? { model: request.llm.model, base_url: request.llm.base_url ?? null, api_key: request.llm.api_key ?? null }
+    ? {
+        model: request.llm.model,
+        base_url: request.llm.base_url ?? null,
+        api_key: request.llm.api_key ?? null,
+        ...(request.llm.provider_connection_id === undefined ? {} : { provider_connection_id: request.llm.provider_connection_id }),
+      }
     : { model: current.llm_model, base_url: current.llm_base_url, api_key: current.llm_api_key };
   if (!request.include_secrets) source.api_key = null;
   if (request.preserve_existing_api_key && !isSet(source.api_key) && existing) source.api_key = existing.api_key;

@@ -26,8 +26,8 @@ export const agentServerSurface = defineSurface({
     if (holder.kind === 'none') return instance.options.auth === 'none' ? null : refuse('unauthorized', 'Unauthorized');
     return holder.kind === 'stopped' ? refuse('unavailable', 'The sandbox of this agent server is not running') : null;
   },
-  // A stopped sandbox's agent server is a container that is down: the connection drops.
-  refusalAnswer: (refusal) => (refusal.reason === 'unavailable' ? networkError() : fastApiRefusal(refusal)),
+  // A stopped sandbox's agent server is a container that is down: the connection drops (a 503 with a body of its own is the server's answer).
+  refusalAnswer: (refusal) => (refusal.reason === 'unavailable' && refusal.body === undefined ? networkError() : fastApiRefusal(refusal)),
   faultable: true,
   journaled: true,
 });

@@ -25,6 +25,8 @@ import { conversationRoutes } from './conversation-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { initRoutes, worldRoutes } from './world-routes.js';
 import { bashRoutes } from './bash-routes.js';
+import { connectionRoutes } from './connection-routes.js';
+import { mcpRoutes } from './mcp-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
@@ -197,6 +199,8 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   ...worldRoutes,
   ...initRoutes,
   ...bashRoutes,
+  ...connectionRoutes,
+  ...mcpRoutes,
   // The AsyncAPI document of the sockets: asyncapi.ts.
   asyncApiRoute,
 ]);

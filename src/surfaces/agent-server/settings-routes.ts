@@ -27,6 +27,7 @@ import {
   updateAgentSettings,
   upsertAgentSecret,
 } from '../../domain/agent-world/settings.js';
+import { providerConnectionExists } from '../../domain/agent-world/connections.js';
 import { isRefusal, refuse } from '../../domain/store/refusal.js';
 import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile, saveProfile } from '../../domain/user/settings.js';
 import { ProfileName, RenameProfileRequest } from '../../schemas/user-settings.js';
@@ -268,7 +269,20 @@ export const settingsRoutes: readonly Route[] = hostWide([
     handle: (_input, context) =>
       onSettings(context, (state) => {
         const list = listProfiles(state);
-        return { ...list, profiles: list.profiles.map((p) => ({ ...p, provider_connection_id: null, provider_connection_broken: false })) };
+        const stored = state.store.settings?.llm_profiles ?? {};
+        // A profile may name a provider connection (its `llm.provider_connection_id`); one that is gone is "broken".
+        return {
+          ...list,
+          profiles: list.profiles.map((p) => {
+            const id = (stored[p.name] as Record<string, unknown> | undefined)?.provider_connection_id;
+            const connection = typeof id === 'string' ? id : null;
+            return {
+              ...p,
+              provider_connection_id: connection,
+              provider_connection_broken: connection !== null && !providerConnectionExists(state, connection),
+            };
+          }),
+        };
       }),
   }),
   defineRoute({
@@ -300,7 +314,12 @@ export const settingsRoutes: readonly Route[] = hostWide([
         return saveProfile(state, params.name, {
           include_secrets: body.include_secrets,
           preserve_existing_api_key: false,
-          llm: { model: body.llm.model, base_url: body.llm.base_url ?? null, api_key: body.llm.api_key ?? null },
+          llm: {
+            model: body.llm.model,
+            base_url: body.llm.base_url ?? null,
+            api_key: body.llm.api_key ?? null,
+            ...(typeof body.llm.provider_connection_id === 'string' ? { provider_connection_id: body.llm.provider_connection_id } : {}),
+          },
         });
       }),
   }),

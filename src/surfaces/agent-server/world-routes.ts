@@ -109,13 +109,7 @@ export const worldRoutes: readonly Route[] = hostWide([
     response: z.object({ models: z.record(z.string(), z.array(z.string())) }),
     handle: async () => verifiedModels(),
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/llm/provider-connections',
-    summary: 'The saved provider connections: none in the fake (provider_connections_router.py, list_provider_connections)',
-    response: z.array(Json),
-    handle: async () => [],
-  }),
+  // The provider connections (`/api/llm/provider-connections`): connection-routes.ts.
   // ── Tools, skills, plugins, hooks, sub-agents ──
   defineRoute({
     method: 'GET',
