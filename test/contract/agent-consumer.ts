@@ -19,6 +19,7 @@ import { RemoteWorkspace } from '@openhands/typescript-client';
 import { BashClient, ConversationClient, ProfilesClient, SettingsClient } from '@openhands/typescript-client/clients';
 import { createAgentClient } from '../../src/client/index.js';
 import { AGENT_PROVIDER_NAME, CONSUMER_NAME } from '../../src/pact/verify.js';
+import { mockServerSettled } from './mock-server-settled.js';
 
 const { regex, like, eachLike, string, boolean, integer, fromProviderState } = MatchersV3;
 
@@ -82,7 +83,10 @@ export async function writeAgentContracts(dir: string): Promise<number> {
         if (request.multipart) builder.multipartBody('text/plain', request.multipart, 'file', 'fakehands-contract-boundary');
       })
       .willRespondWith(response.status, (builder) => builder.jsonBody(response.body))
-      .executeTest(async (server) => check(agentAt(server.url), server.url));
+      .executeTest(async (server) => {
+        await check(agentAt(server.url), server.url);
+        await mockServerSettled(pact, server.port);
+      });
     written++;
   };
   const finished = 'a conversation whose agent has finished a run';

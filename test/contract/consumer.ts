@@ -9,6 +9,7 @@ import { apiError } from './api-error.js';
 import { createClient } from '../../src/client/index.js';
 import { CONSUMER_NAME, PROVIDER_NAME } from '../../src/pact/verify.js';
 import { writeAgentContracts } from './agent-consumer.js';
+import { mockServerSettled } from './mock-server-settled.js';
 
 const { regex, like, eachLike, string, boolean, integer, number, nullValue, fromProviderState } = MatchersV3;
 
@@ -120,7 +121,10 @@ export async function writeContracts(dir: string): Promise<number> {
         if (request.body !== undefined) builder.jsonBody(request.body);
       })
       .willRespondWith(response.status, (builder) => builder.jsonBody(response.body))
-      .executeTest(async (server) => check(server.url));
+      .executeTest(async (server) => {
+        await check(server.url);
+        await mockServerSettled(pact, server.port);
+      });
     written++;
   };
 
