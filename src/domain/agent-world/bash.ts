@@ -5,12 +5,14 @@
  * `bash_router.py` (search_bash_events, get_bash_event, batch_get_bash_events, start_bash_command,
  * execute_bash_command, clear_all_bash_events) and `bash_service.py`. Nothing runs: the fake answers
  * a few commands (`echo`, `pwd`, `ls`, `cd`, `true`, `false`, `exit N`, `sleep N`, `whoami`,
- * `date`) from the host's directories, and "command not found" (127) for the others.
+ * `date`, and `find` in a conversation's workspace) from the host's directories, and "command not
+ * found" (127) for the others.
  */
 import { naiveTimestamp } from '../fixtures/fixtures.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
+import { agentServerContext } from '../conversations/conversation-ops.js';
 import { isDirectory } from './host.js';
 import { HOME, worldOf, type BashEvent } from './world.js';
 
@@ -61,9 +63,25 @@ function outcome(
       );
       return { lines: names.map((d) => d.slice(d.lastIndexOf('/') + 1)).sort(), stderr: null, exit: 0, extraMs: 0 };
     }
+    case 'find':
+      return { lines: workspaceFiles(state, cwd), stderr: null, exit: 0, extraMs: 0 };
     default:
       return { lines: [], stderr: `bash: ${name}: command not found`, exit: 127, extraMs: 0 };
   }
+}
+
+/**
+ * `find . … -type f -print` in a conversation's workspace (`…/{conversation id}`, the folder Agent
+ * Canvas's file tree lists through the shell): its files as `./path`, sorted; none elsewhere.
+ */
+function workspaceFiles(state: DomainState, cwd: string): string[] {
+  const id = /([0-9a-f]{32})\/?$/.exec(cwd)?.[1];
+  if (!id) return [];
+  const context = agentServerContext(state, id);
+  if (context.kind !== 'ready') return [];
+  return Object.keys(context.workspace.current)
+    .sort()
+    .map((file) => `./${file}`);
 }
 
 const stamp = (ms: number) => naiveTimestamp(formatDateTime(ms));

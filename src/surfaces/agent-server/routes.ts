@@ -25,6 +25,7 @@ import { conversationRoutes } from './conversation-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { initRoutes, worldRoutes } from './world-routes.js';
 import { bashRoutes } from './bash-routes.js';
+import { canvasExtensionRoutes } from './canvas-extension-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
@@ -197,6 +198,8 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   ...worldRoutes,
   ...initRoutes,
   ...bashRoutes,
+  // Agent Canvas's extensions API, as a host with none installed: canvas-extension-routes.ts.
+  ...canvasExtensionRoutes,
   // The AsyncAPI document of the sockets: asyncapi.ts.
   asyncApiRoute,
 ]);
