@@ -177,7 +177,11 @@ async function openPane(expect: ExpectStatic, page: Page, path: string, shows: s
       .poll(async () => ((await subtitle.isVisible()) ? await subtitle.innerText() : before), { timeout: 90_000 })
       .not.toBe(before);
 }
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+/** A screenshot, the pointer moved off the list first (a hovered card opens a popover). */
+const shot = async (page: Page, name: string) => {
+  await page.mouse.move(1000, 780);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+};
 /** The conversation id in the page's URL: hex on the cloud backend, a hyphenated UUID on the local one. */
 const idInUrl = (page: Page) => /\/conversations\/([0-9a-f]{32}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})/.exec(page.url())?.[1] ?? null;
 /** Opens the conversation's right panel on a tab (the panel's width animation covers the tabs a while: the click is dispatched to the tab itself). */
@@ -258,6 +262,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
         .toContain(newest[1]!.title);
       await answered(running.expect, calls, /^GET \/api\/organizations 200/);
       await answered(running.expect, calls, /^GET \/api\/keys\/current 200/);
+      await page.getByText(newest[1]!.title!, { exact: true }).first().waitFor({ timeout: 60_000 });
       await shot(page, 'cloud-home');
     },
     180_000,
@@ -320,7 +325,8 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
         .click({ timeout: 30_000 });
       await answered(running.expect, calls, new RegExp(`^POST /api/v1/sandboxes/${sandbox}/pause 200$`));
       await running.expect.poll(async () => (await conversation(started))?.sandbox_status, { timeout: 60_000 }).toBe('PAUSED');
-      // The list re-reads the conversations after the pause: nothing resumes it.
+      // The list re-reads the conversations (the window regains focus, as when the user comes back to the tab): nothing resumes it.
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
       await answered(running.expect, calls, /^GET \/api\/v1\/app-conversations\/search/, searches);
       running.expect(calls.filter((c) => c.startsWith(`POST /api/v1/sandboxes/${sandbox}/resume`))).toEqual([]);
       running.expect((await conversation(started))?.sandbox_status).toBe('PAUSED');
