@@ -432,6 +432,18 @@ const NEWEST_AGENT_ROUTES: readonly string[] = [
   'GET /api/init',
   'POST /api/init',
 ];
+/** Why the agent host serves the Canvas Extensions routes no release has yet. */
+export const CANVAS_EXTENSIONS_SOURCE =
+  "software-agent-sdk's canvas_extensions_router.py (pull request #4395, Aug 2026, not yet in a release) serves it and Agent Canvas 1.20.0 calls it; the fake answers as a host with no extension installed";
+/** The Canvas Extensions routes (`canvas_extensions_router.py`). */
+const CANVAS_EXTENSIONS_ROUTES: readonly string[] = [
+  'POST /api/canvas-extensions/install',
+  'GET /api/canvas-extensions/installed',
+  'GET /api/canvas-extensions/installed/{extension_name}',
+  'PATCH /api/canvas-extensions/installed/{extension_name}',
+  'DELETE /api/canvas-extensions/installed/{extension_name}',
+  'GET /api/canvas-extensions/installed/{extension_name}/bundle',
+];
 /** Why bash events differ: the fake declares its three kinds as a union, the real document merges them into BashEventBase. */
 const BASH_EVENTS_REASON =
   'the fake declares the bash events as a union of BashCommand, BashOutput and BashError (each with its own required fields); the real document declares the merged fields of BashEventBase';
@@ -511,6 +523,12 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
         location: 'operation',
         aspect: 'served' as const,
         reason: NEWEST_AGENT_SOURCE,
+      })),
+      ...CANVAS_EXTENSIONS_ROUTES.map((operation) => ({
+        operation,
+        location: 'operation',
+        aspect: 'served' as const,
+        reason: CANVAS_EXTENSIONS_SOURCE,
       })),
       ...[
         'GET /api/bash/bash_events/search',

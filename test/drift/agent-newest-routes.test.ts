@@ -38,6 +38,15 @@ const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
   'init_router.py': ['GET /api/init', 'POST /api/init'],
   'vscode_router.py': ['GET /api/vscode/url', 'GET /api/vscode/status'],
   'server_details_router.py': ['GET /alive', 'GET /health', 'GET /ready', 'GET /server_info'],
+  // Not yet in a release: pull request #4395 (commit 030b04c), the API Agent Canvas 1.20.0 calls.
+  'canvas_extensions_router.py': [
+    'POST /api/canvas-extensions/install',
+    'GET /api/canvas-extensions/installed',
+    'GET /api/canvas-extensions/installed/{extension_name}',
+    'PATCH /api/canvas-extensions/installed/{extension_name}',
+    'DELETE /api/canvas-extensions/installed/{extension_name}',
+    'GET /api/canvas-extensions/installed/{extension_name}/bundle',
+  ],
 };
 
 /** The operations of the fake's agent document, as `METHOD /path` with parameter names blanked. */

@@ -5,12 +5,14 @@
  * `bash_router.py` (search_bash_events, get_bash_event, batch_get_bash_events, start_bash_command,
  * execute_bash_command, clear_all_bash_events) and `bash_service.py`. Nothing runs: the fake answers
  * a few commands (`echo`, `pwd`, `ls`, `cd`, `true`, `false`, `exit N`, `sleep N`, `whoami`,
- * `date`) from the host's directories, and "command not found" (127) for the others.
+ * `date`, and `find` in a conversation's workspace) from the host's directories, and "command not
+ * found" (127) for the others.
  */
 import { naiveTimestamp } from '../fixtures/fixtures.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
+import { agentServerContext } from '../conversations/conversation-ops.js';
 import { isDirectory } from './host.js';
 import { HOME, worldOf, type BashEvent } from './world.js';
 
@@ -61,9 +63,25 @@ function outcome(
       );
       return { lines: names.map((d) => d.slice(d.lastIndexOf('/') + 1)).sort(), stderr: null, exit: 0, extraMs: 0 };
     }
+    case 'find':
+      return { lines: workspaceFiles(state, cwd), stderr: null, exit: 0, extraMs: 0 };
     default:
       return { lines: [], stderr: `bash: ${name}: command not found`, exit: 127, extraMs: 0 };
   }
+}
+
+/**
+ * `find . … -type f -print` in a conversation's workspace (`…/{conversation id}`, the folder Agent
+ * Canvas's file tree lists through the shell): its files as `./path`, sorted; none elsewhere.
+ */
+function workspaceFiles(state: DomainState, cwd: string): string[] {
+  const id = /([0-9a-f]{32})\/?$/.exec(cwd)?.[1];
+  if (!id) return [];
+  const context = agentServerContext(state, id);
+  if (context.kind !== 'ready') return [];
+  return Object.keys(context.workspace.current)
+    .sort()
+    .map((file) => `./${file}`);
 }
 
 const stamp = (ms: number) => naiveTimestamp(formatDateTime(ms));
@@ -94,7 +112,11 @@ export interface ExecuteBashRequest {
  * Starts a command: its `BashCommand` is published now, each output line when the clock reaches it
  * (a timed-out command ends with exit code -1). Returns the command and its final output.
  */
-export function startBashCommand(state: DomainState, request: ExecuteBashRequest): { command: BashEvent; last: Output } | Refusal {
+export function startBashCommand(
+  state: DomainState,
+  request: ExecuteBashRequest,
+  whole = false,
+): { command: BashEvent; last: Output } | Refusal {
   settleBash(state);
   if (worldOf(state).pendingBash.length >= MAX_BASH_EVENTS)
     return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
@@ -113,8 +135,15 @@ export function startBashCommand(state: DomainState, request: ExecuteBashRequest
   const result = outcome(state, request.command, cwd);
   const lineMs = Math.round(state.options.timings.agentRunMs / LINE_SHARE);
   const timedOut = result.extraMs > request.timeout * 1000;
-  const chunks: { stdout: string | null; stderr: string | null }[] = result.lines.map((line) => ({ stdout: `${line}\n`, stderr: null }));
-  if (result.stderr) chunks.push({ stdout: null, stderr: `${result.stderr}\n` });
+  const chunks: { stdout: string | null; stderr: string | null }[] = whole
+    ? [
+        {
+          stdout: result.lines.length ? result.lines.map((line) => `${line}\n`).join('') : null,
+          stderr: result.stderr ? `${result.stderr}\n` : null,
+        },
+      ]
+    : result.lines.map((line) => ({ stdout: `${line}\n`, stderr: null }));
+  if (result.stderr && !whole) chunks.push({ stdout: null, stderr: `${result.stderr}\n` });
   if (chunks.length === 0) chunks.push({ stdout: null, stderr: null });
   let due = now;
   let last: Output | null = null;
@@ -138,9 +167,14 @@ export function startBashCommand(state: DomainState, request: ExecuteBashRequest
   return { command, last: last! };
 }
 
-/** `POST /api/bash/execute_bash_command`: runs the command to its end (its outputs published at once) and answers its last output. */
+/**
+ * `POST /api/bash/execute_bash_command`: runs the command to its end (its output published at once)
+ * and answers its last output. The output is one `BashOutput` with all of it, as the real service's
+ * for an output under its chunk size (`bash_service.py` sends what its buffer holds at the end), so
+ * the answer holds the whole output (Agent Canvas's file tree reads `find`'s list from it).
+ */
 export function executeBashCommand(state: DomainState, request: ExecuteBashRequest): Output | Refusal {
-  const started = startBashCommand(state, request);
+  const started = startBashCommand(state, request, true);
   if (started instanceof Refusal) return started;
   const { command, last } = started;
   const world = worldOf(state);

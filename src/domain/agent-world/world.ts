@@ -80,6 +80,11 @@ const HOST_DIRECTORIES = [
   `${HOME}/.cache`,
   '/tmp',
   '/workspace',
+  // Agent Canvas's Docker image mounts the user's projects at /projects, where its folder browser
+  // opens on a host whose home is /home/openhands (folder-browser-modal.tsx).
+  '/projects',
+  '/projects/todo-app',
+  '/projects/api-server',
 ];
 
 const worlds = new WeakMap<DomainState, AgentWorld>();

@@ -27,6 +27,7 @@ import { initRoutes, worldRoutes } from './world-routes.js';
 import { bashRoutes } from './bash-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { mcpRoutes } from './mcp-routes.js';
+import { canvasExtensionRoutes } from './canvas-extension-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
@@ -201,6 +202,8 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   ...bashRoutes,
   ...connectionRoutes,
   ...mcpRoutes,
+  // Agent Canvas's extensions API, as a host with none installed: canvas-extension-routes.ts.
+  ...canvasExtensionRoutes,
   // The AsyncAPI document of the sockets: asyncapi.ts.
   asyncApiRoute,
 ]);

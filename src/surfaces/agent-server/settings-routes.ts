@@ -122,9 +122,11 @@ const AGENT_SCHEMA = {
       label: 'LLM',
       variant: 'openhands',
       fields: [
-        field('llm.model', 'Model', 'llm', 'LLM', 'string'),
-        field('llm.base_url', 'Base URL', 'llm', 'LLM', 'string', { prominence: 'minor' }),
-        field('llm.api_key', 'API key', 'llm', 'LLM', 'string', { secret: true }),
+        // The prominences of openhands-sdk `llm/llm.py` (model and key critical, base URL major): Agent
+        // Canvas's basic view (its onboarding) saves only the critical fields and resets the others.
+        field('llm.model', 'Model', 'llm', 'LLM', 'string', { prominence: 'critical' }),
+        field('llm.base_url', 'Base URL', 'llm', 'LLM', 'string'),
+        field('llm.api_key', 'API Key', 'llm', 'LLM', 'string', { secret: true, prominence: 'critical' }),
       ],
     },
     {
