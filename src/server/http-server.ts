@@ -216,7 +216,7 @@ class RequestGate {
 }
 
 /** Most connections accepted together that are handed to the server in one turn; the rest on later turns. */
-const ACCEPT_BATCH = 32;
+const ACCEPT_BATCH = 16;
 
 /**
  * Paces new connections: the kernel's accept queue is emptied in one turn by libuv, and each
