@@ -424,7 +424,12 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         Promise.all([inFlight.get(socket), done]).then(() => undefined),
       );
       if (isHealthProbe(request)) void handled(request, response);
-      else requests.admit(() => void handled(request, response));
+      else
+        requests.admit(() => {
+          // A client that went away while its request waited its turn: nothing to answer.
+          if (request.destroyed) response.destroy();
+          else void handled(request, response);
+        });
     },
   );
   const requests = new RequestGate();
