@@ -11,11 +11,14 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Spawns `node args…` and resolves once it prints `listening on URL`. */
-export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ChildServer> {
+/** Spawns `node args…` and resolves once it prints `listening on URL` (`ipc`: with a channel to it, `proc.send`). */
+export function spawnServer(args: string[], env: Record<string, string> = {}, ipc = false): Promise<ChildServer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const proc = spawn(process.execPath, args, {
+      stdio: ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${args.join(' ')}`)), 60_000);
     proc.stdout!.on('data', (chunk: Buffer) => {

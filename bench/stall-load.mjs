@@ -155,6 +155,52 @@ const loads = {
     go();
     await Promise.all([loads['bad-items'](), loads['huge-secrets'](), loads['stream-starts']()]);
   },
+  // Finding 11: 1,000 tenants made, 50 at a time, each by its first request (the server allows that many).
+  tenants: async () => {
+    go();
+    let next = 0;
+    const worker = async () => {
+      while (next < 1000) {
+        const name = `t${next++}`;
+        const r = await fetch(`${url}/api/v1/sandboxes/search`, { headers: { 'x-fakehands-tenant': name } });
+        await r.arrayBuffer();
+        if (r.status !== 200) throw new Error(`${name}: ${r.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, worker));
+  },
+  // Finding 12: 100 sockets that never read (paused under ws) while 30 events of 900 KB are posted, again and again.
+  'slow-readers': async () => {
+    const { WebSocket } = await import('ws');
+    const { connect } = await import('node:net');
+    const c = await conversation();
+    const agent = c.conversation_url.replace(/\/api\/conversations\/.*$/, '');
+    const socketUrl = `${agent.replace(/^http/, 'ws')}/sockets/events/${c.id}?session_api_key=${c.session_api_key}`;
+    const body = JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'x'.repeat(900 * 1024) }], run: false });
+    go();
+    const until = performance.now() + ms;
+    for (let round = 0; round < 6 && performance.now() < until; round++) {
+      const sockets = Array.from({ length: 100 }, () => {
+        let raw;
+        const ws = new WebSocket(socketUrl, { createConnection: (options) => (raw = connect(options)) });
+        ws.on('error', () => undefined);
+        return new Promise((resolve) =>
+          ws.once('open', () => {
+            raw.pause();
+            resolve(ws);
+          }),
+        );
+      });
+      const open = await Promise.all(sockets);
+      for (let i = 0; i < 30; i++)
+        await fetch(`${agent}/api/conversations/${c.id}/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-session-api-key': c.session_api_key },
+          body,
+        }).then((r) => r.arrayBuffer());
+      for (const ws of open) ws.terminate();
+    }
+  },
   // 2,000 start tasks on their way (realistic timings), settled while clients poll them.
   'stuck-tasks': async () => {
     go();
@@ -186,4 +232,6 @@ async function conversation() {
   }
 }
 
+// Loads with no preparation begin at once.
+if (!['handshakes', 'download', 'legacy-list', 'stall', 'stuck-tasks', 'tenants', 'slow-readers'].includes(name)) go();
 await loads[name]();

@@ -82,5 +82,7 @@ export function readBody(message: IncomingMessage, limits: BodyLimits): Promise<
     message.once('error', () => finish(new BodyReadError(0, 'client went away')));
     message.once('aborted', () => finish(new BodyReadError(0, 'client went away')));
     if (message.readableEnded) finish(null);
+    // A client that went away before its request was started (it waited its turn): no event will come.
+    else if (message.destroyed) finish(new BodyReadError(0, 'client went away'));
   });
 }

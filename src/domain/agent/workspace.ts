@@ -89,6 +89,22 @@ function checkout(
 /** The text of a base64 upload (bytes that are not UTF-8 read with replacement characters, as a diff shows them). */
 export const uploadText = (base64: string): string => new TextDecoder().decode(fromBase64(base64));
 
+/** Sets `files[path]` to the text `read` gives, read when it is first asked for (an ordinary property after that, or once set). */
+function lazyText(files: Record<string, string>, path: string, read: () => string): void {
+  const settle = (text: string) =>
+    Object.defineProperty(files, path, { value: text, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(files, path, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const text = read();
+      settle(text);
+      return text;
+    },
+    set: settle,
+  });
+}
+
 /**
  * The workspace of a conversation after `finishedTurns` agent turns, in a sandbox whose spec
  * has `workingDir`; files uploaded into the project (`uploads`, by absolute path) are untracked
@@ -133,8 +149,10 @@ export function workspaceOf(
   for (let turn = 0; turn < Math.min(finishedTurns, steps.length); turn++) steps[turn]!(turn);
   for (let turn = steps.length; turn < finishedTurns; turn++) current['PLAN.md'] += `\nTurn ${turn + 1}: follow-up done.\n`;
   const projectDir = projectDirOf(workingDir, conversation.selected_repository);
+  // An upload is decoded when its text is read, once: a request that reads one file (or none) does
+  // not decode every megabyte uploaded, and an archive decodes them one by one (#29 finding 11).
   for (const [path, content] of Object.entries(uploads)) {
-    if (path.startsWith(`${projectDir}/`)) current[path.slice(projectDir.length + 1)] = uploadText(content);
+    if (path.startsWith(`${projectDir}/`)) lazyText(current, path.slice(projectDir.length + 1), () => uploadText(content));
   }
   const changes: GitChange[] = [];
   for (const path of [...new Set([...Object.keys(original), ...Object.keys(current)])].sort()) {

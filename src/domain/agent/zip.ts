@@ -154,12 +154,13 @@ export const ZIP_SLICE_BYTES = 1024 * 1024;
  * The same archive as `zipArchive`, in pieces of at most `ZIP_SLICE_BYTES` of file data, the
  * event loop given a turn between them (`yieldTurn`): an 82 MB workspace archived in one call
  * held every other request for 25 s (#29 finding 11). Each entry's CRC is computed slice by slice
- * before its header is written, so the archive needs no data descriptors.
+ * before its header is written, so the archive needs no data descriptors. A file given as a function
+ * is read when the archive reaches it (an upload decoded then, not all of them before the first piece).
  * @example
  * for await (const piece of zipPieces({ 'README.md': '# Hi\n' }, Date.now())) out.write(piece)
  */
 export async function* zipPieces(
-  files: Record<string, string>,
+  files: Readonly<Record<string, string | (() => string)>>,
   atMs: number,
   yieldTurn: () => Promise<void> = breathe,
 ): AsyncGenerator<Uint8Array> {
@@ -167,9 +168,10 @@ export async function* zipPieces(
   const { date, time } = dosDateTime(atMs);
   const centrals: Uint8Array[] = [];
   let offset = 0;
-  for (const [path, text] of Object.entries(files)) {
+  for (const path of Object.keys(files)) {
     const name = encoder.encode(path);
-    const data = encoder.encode(text);
+    const file = files[path]!;
+    const data = encoder.encode(typeof file === 'function' ? file() : file);
     let crc = 0xffffffff;
     for (let at = 0; at < data.length; at += ZIP_SLICE_BYTES) {
       crc = crcUpdate(crc, data, at, Math.min(at + ZIP_SLICE_BYTES, data.length));

@@ -165,12 +165,15 @@ export async function exportConversationPieces(state: DomainState, id: string): 
   const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
   const workingDir = (sandbox && state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir) ?? DEFAULT_WORKING_DIR;
   const workspace = workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox?.uploaded_files);
-  const files: Record<string, string> = { 'meta.json': `${JSON.stringify(appConversationView(state, conversation), null, 2)}\n` };
+  const files: Record<string, string | (() => string)> = {
+    'meta.json': `${JSON.stringify(appConversationView(state, conversation), null, 2)}\n`,
+  };
   conversation.messages.forEach((text, i) => {
     files[`events/${String(i + 1).padStart(6, '0')}-MessageEvent.json`] =
       `${JSON.stringify({ kind: 'MessageEvent', source: 'user', llm_message: { role: 'user', content: [{ type: 'text', text }] } }, null, 2)}\n`;
   });
-  for (const [path, text] of Object.entries(workspace.current)) files[`workspace/${path}`] = text;
+  // Read as the archive reaches each file: an upload is decoded then, one a turn, not all before the first piece.
+  for (const path of Object.keys(workspace.current)) files[`workspace/${path}`] = () => workspace.current[path]!;
   return { pieces: zipPieces(files, state.clock.now()) };
 }
 
@@ -213,9 +216,10 @@ export function skillsOf(
   const skills: { name: string; type: 'repo' | 'knowledge' | 'agentskills'; content: string; triggers: string[] }[] = [];
   const repo = files['.openhands/microagents/repo.md'];
   if (repo) skills.push({ name: 'repo', type: 'repo', content: repo, triggers: [] });
-  for (const [path, text] of Object.entries(files)) {
+  for (const path of Object.keys(files)) {
     const match = /^\.agents\/skills\/([^/]+)\/SKILL\.md$/.exec(path);
     if (!match) continue;
+    const text = files[path]!;
     const triggers =
       /triggers: \[([^\]]*)\]/
         .exec(text)?.[1]

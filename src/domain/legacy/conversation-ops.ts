@@ -130,12 +130,13 @@ export async function uploadFiles(state: DomainState, attached: Attached, files:
 
 /** `GET .../microagents`: the repository's microagents found in the workspace (`.openhands/microagents/*.md`). */
 export function conversationMicroagents(attached: Attached) {
-  const microagents = Object.entries(attached.workspace.current)
-    .filter(([path]) => path.startsWith('.openhands/microagents/') && path.endsWith('.md'))
-    .map(([path, content]) => ({
+  const files = attached.workspace.current;
+  const microagents = Object.keys(files)
+    .filter((path) => path.startsWith('.openhands/microagents/') && path.endsWith('.md'))
+    .map((path) => ({
       name: path.split('/').at(-1)!.replace(/\.md$/, ''),
       type: 'repo',
-      content,
+      content: files[path]!,
       triggers: [] as string[],
       inputs: [] as unknown[],
       tools: [] as string[],

@@ -1,0 +1,66 @@
+// Preloaded into a server under benchmark (`node --import bench/servers/loop-delay.mjs …`): how long
+// the server's event loop was held, read by the benchmark over the IPC channel. Two figures:
+// - `maxMs`: the largest delay of a 1 ms timer (`monitorEventLoopDelay`), the longest turn in wall
+//   time; on a CPU shared with other processes it also counts the time the process was not scheduled.
+// - `maxCpuMs`: the most CPU time the main thread spent between two ticks of a 1 ms interval, the
+//   longest turn in work done (Linux: /proc/self/task/PID/schedstat, in ns); time spent descheduled
+//   and other threads' work (concurrent GC, the thread pool) do not count. Elsewhere, the process's
+//   CPU time (`process.cpuUsage`), which counts every thread.
+// Messages: 'reset' (answers {reset: true}), 'read' (answers the figures since the last reset).
+import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+/** CPU time of the main thread in ms (of the process, where /proc is not there). */
+const threadCpuMs = (() => {
+  try {
+    readFileSync(SCHEDSTAT, 'latin1');
+    return () => Number(readFileSync(SCHEDSTAT, 'latin1').split(' ')[0]) / 1e6;
+  } catch {
+    return () => {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1e3;
+    };
+  }
+})();
+
+if (process.send) {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  let cpu = process.cpuUsage();
+  let lastCpu = threadCpuMs();
+  let maxCpuMs = 0;
+  // LOOP_DELAY_TRACE=MS: every turn of more than MS of CPU is printed (monotonic µs, as in a --cpu-prof profile).
+  const trace = Number(process.env.LOOP_DELAY_TRACE ?? 0);
+  let lastTick = process.hrtime.bigint();
+  const tick = setInterval(() => {
+    const now = threadCpuMs();
+    maxCpuMs = Math.max(maxCpuMs, now - lastCpu);
+    if (trace) {
+      const at = process.hrtime.bigint();
+      if (now - lastCpu > trace) console.error(`long turn ${(now - lastCpu).toFixed(1)} ms cpu: ${lastTick / 1000n}..${at / 1000n}`);
+      lastTick = at;
+    }
+    lastCpu = now;
+  }, 1);
+  tick.unref();
+  process.on('message', (message) => {
+    if (message === 'reset') {
+      delay.reset();
+      cpu = process.cpuUsage();
+      lastCpu = threadCpuMs();
+      maxCpuMs = 0;
+      process.send({ reset: true });
+    } else if (message === 'read') {
+      const used = process.cpuUsage(cpu);
+      process.send({
+        maxMs: delay.max / 1e6,
+        p99Ms: delay.percentile(99) / 1e6,
+        maxCpuMs,
+        cpuMs: (used.user + used.system) / 1e3,
+      });
+    }
+  });
+  // The channel must not keep a server alive that would otherwise end.
+  process.channel?.unref();
+}
