@@ -9,6 +9,25 @@
 import type { ChangeListener } from './domain/store/events.js';
 import type { FakeService, OperationName } from './domain/service.js';
 import type { OperationRunner } from './domain/store/runner.js';
+import type { AgentRuntime } from './domain/store/state.js';
+import type * as Domain from './domain/service.js';
+
+let domain: Promise<typeof Domain> | null = null;
+
+/** `domain/service.ts` (every operation, the scripted agent), loaded once: the one split point outside the surfaces' later route tables. */
+function loadDomain(): Promise<typeof Domain> {
+  return (domain ??= import('./domain/service.js'));
+}
+
+/**
+ * The scripted agent, from the facade's module: what an `Environment` gives the runner for the first
+ * state that holds a start task or a run.
+ * @example
+ * const environment = { ...others, loadAgent: loadAgentRuntime }
+ */
+export function loadAgentRuntime(): Promise<AgentRuntime> {
+  return loadDomain().then((m) => m.agentRuntime);
+}
 
 /** Every operation's name; the two checks below fail to compile when this list and `OPERATIONS` differ. */
 const NAMES = [
@@ -54,7 +73,7 @@ void everyName;
  */
 export function lazyService(runner: OperationRunner): FakeService {
   let loaded: Promise<FakeService> | null = null;
-  const load = () => (loaded ??= import('./domain/service.js').then((m) => m.createService(runner)));
+  const load = () => (loaded ??= loadDomain().then((m) => m.createService(runner)));
   const service: Record<string, unknown> = {
     snapshot: () => runner.snapshot(),
     subscribe: (listener: ChangeListener) => runner.subscribe(listener),

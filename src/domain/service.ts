@@ -22,6 +22,7 @@ import * as sandboxes from './sandboxes/sandboxes.js';
 import * as startTasks from './conversations/start-tasks.js';
 import type { DomainState } from './store/state.js';
 
+export { agentRuntime } from './agent/runtime.js';
 export type { Page, PageRequest } from './store/paging.js';
 export type { AppConversationFilters } from './conversations/app-conversations.js';
 export type { StartTaskFilters } from './conversations/start-tasks.js';

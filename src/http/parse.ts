@@ -1,3 +1,5 @@
+import { findPythonJsonError } from './python-json.js';
+import { readForm } from './form.js';
 /**
  * The parse stage: reads a request's query and JSON body as FastAPI does and validates them
  * with the route's zod schemas; problems of both come back together as pydantic 422 items.
@@ -9,7 +11,7 @@ import type { ValidationErrorItem } from '../schemas/errors.js';
 import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
 import type { RequestLike } from './responses.js';
 import type { Route } from './route.js';
-import type * as Validation from './validation.js';
+import * as Validation from './validation.js';
 
 /** Most problems one 422 reports; the rest are left out (a 200 KB body cannot make a 10 MB answer). */
 export const MAX_VALIDATION_ERRORS = 100;
@@ -92,7 +94,7 @@ async function readBody(
     const value: unknown = JSON.parse(text);
     return value === null ? { ok: false, error: MISSING_BODY } : { ok: true, value };
   } catch {
-    const { findPythonJsonError } = await import('./python-json.js');
+    
     const problem = findPythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
     return {
       ok: false,
@@ -103,7 +105,7 @@ async function readBody(
 
 /** zod issues as pydantic 422 items (`validation.ts`, loaded with the first bad request). */
 async function toValidationErrors(...args: Parameters<typeof Validation.toValidationErrors>): Promise<ValidationErrorItem[]> {
-  return (await import('./validation.js')).toValidationErrors(...args);
+  return Validation.toValidationErrors(...args);
 }
 
 /** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
@@ -132,7 +134,7 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
     }
   }
   if (route.form) {
-    const { readForm } = await import('./form.js');
+    
     const read = await readForm(request, route.form);
     if (read.ok) body = read.value;
     else errors.push(...read.errors);

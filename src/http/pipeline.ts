@@ -1,3 +1,4 @@
+import { checkAnswer } from './check.js';
 /**
  * The request pipeline every transport shares, as named stages, each a small function:
  *
@@ -55,7 +56,7 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
 async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
   const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(route.successStatus ?? 200, result);
   if (instance.options.checkResponses)
-    (await import('./check.js')).checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
+    checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
   return answer;
 }
 

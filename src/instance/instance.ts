@@ -12,7 +12,7 @@ import { storeFromFixture } from '../domain/fixtures/fixtures.js';
 import { RandomSource } from '../domain/store/ids.js';
 import type { Timings } from '../domain/time/lifecycle.js';
 import { OperationRunner } from '../domain/store/runner.js';
-import { DomainState } from '../domain/store/state.js';
+import { type AgentRuntime, DomainState } from '../domain/store/state.js';
 import { StoreBudget } from '../domain/store/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
 import { BUILT_IN_FIXTURES } from '../schemas/faults.js';
@@ -32,6 +32,8 @@ export interface Environment {
   readNamedFixture(dir: string, name: string): Promise<FixtureInput>;
   /** The version of fakehands, for the OpenAPI document. */
   version: string;
+  /** Loads the scripted agent, the first time a state holds a start task or a run (`loadAgentRuntime` of `service-facade.ts`). */
+  loadAgent(): Promise<AgentRuntime>;
 }
 
 /** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
@@ -156,7 +158,7 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
   const agentScripts: AgentScript[] = [...options.agentScripts];
-  const runner = new OperationRunner(await load(current.fixture, current.seed));
+  const runner = new OperationRunner(await load(current.fixture, current.seed), () => environment.loadAgent());
   const latencyRandom = options.latency ? new RandomSource(options.seed) : null;
 
   const reset = async (resetOptions: ResetOptions = {}) => {

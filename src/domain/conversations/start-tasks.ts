@@ -143,10 +143,16 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
   // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
   await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
-  const { deliverMessage } = await import('../agent/scripted-agent.js');
+  // The runner gave the state its agent before settling a pending task (`runner.ts`).
+  const { deliverMessage } = state.agent ?? missingAgent();
   let current = hasMessage ? await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs) : record;
   // Messages queued while it started (POST /api/v1/conversations/{id}/pending-messages) reach it now, in order.
   for (const queued of state.store.takeQueued(record.id)) current = await deliverMessage(state, current, queued.text, true, atMs);
+}
+
+/** A start task settled without the scripted agent: the runner gives it to every state with a pending task. */
+function missingAgent(): never {
+  throw new Error('fakehands: a start task was settled before its state was given the scripted agent');
 }
 
 /** The text of a message's content (its images as their URLs). */

@@ -7,10 +7,11 @@
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { Fixture } from '../../schemas/fixture.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
-import type * as Snapshot from './snapshot.js';
+import * as Snapshot from './snapshot.js';
+import { settleTimelines } from '../agent/streaming.js';
 import { Mutex } from './mutex.js';
 import { settleStartTasks } from '../conversations/start-tasks.js';
-import type { DomainState } from './state.js';
+import type { AgentRuntime, DomainState } from './state.js';
 
 /** A domain operation: a function of the state and its own arguments. */
 export type Operation<A extends unknown[], R> = (state: DomainState, ...args: A) => R | Promise<R>;
@@ -24,9 +25,14 @@ export class OperationRunner {
   /** `snapshot.ts`, once a snapshot or a published change needed it. */
   #snapshots: typeof Snapshot | null = null;
 
-  /** A runner over the first loaded state. */
-  constructor(state: DomainState) {
+  /** Loads the scripted agent (`agent/runtime.ts`): in a page, a chunk loaded with the first state that holds work for it. */
+  readonly #loadAgent: () => Promise<AgentRuntime>;
+  #agent: Promise<AgentRuntime> | null = null;
+
+  /** A runner over the first loaded state; `loadAgent` gives the scripted agent when a state first needs it. */
+  constructor(state: DomainState, loadAgent: () => Promise<AgentRuntime>) {
     this.#state = state;
+    this.#loadAgent = loadAgent;
     this.#watch(state);
   }
 
@@ -62,11 +68,13 @@ export class OperationRunner {
       state.store.begin();
       try {
         if (settle) {
+          // The scripted agent (a chunk of its own in a page) once a start task or a run needs it.
+          if (state.agent === null && (state.pendingTasks.size > 0 || state.activeRuns.size > 0))
+            state.agent = await (this.#agent ??= this.#loadAgent());
           await settleStartTasks(state);
-          // The scripted agent's runs (and its module: a chunk of its own in a page) only once one started.
-          if (state.activeRuns.size > 0) await (await import('../agent/scripted-agent.js')).settleAgentRuns(state);
+          if (state.activeRuns.size > 0) await state.agent?.settleAgentRuns(state);
           // Replays and streamed messages: their held events that came due (issue 32).
-          if (state.timelines.size > 0) await (await import('../agent/streaming.js')).settleTimelines(state);
+          if (state.timelines.size > 0) await settleTimelines(state);
         }
         const result = await body(state);
         await this.#publish();
@@ -129,7 +137,7 @@ export class OperationRunner {
   /** Everything the state holds, as a fixture: time-driven steps settled, tokens redacted. */
   snapshot(): Promise<Fixture> {
     return this.#step(async () => {
-      this.#snapshots ??= await import('./snapshot.js');
+      this.#snapshots ??= Snapshot;
       return this.#snapshotNow();
     }, true);
   }
@@ -141,7 +149,7 @@ export class OperationRunner {
     this.#changes = [];
     try {
       // What listeners read (`snapshot.ts`) is loaded with the first change published to one.
-      const snapshots = (this.#snapshots ??= await import('./snapshot.js'));
+      const snapshots = (this.#snapshots ??= Snapshot);
       const view = {
         snapshot: () => this.#snapshotNow(),
         record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id),
