@@ -9,24 +9,19 @@
 import type { ChangeListener } from './domain/store/events.js';
 import type { FakeService, OperationName } from './domain/service.js';
 import type { OperationRunner } from './domain/store/runner.js';
-import type { AgentRuntime } from './domain/store/state.js';
 import type * as Domain from './domain/service.js';
 
 let domain: Promise<typeof Domain> | null = null;
 
-/** `domain/service.ts` (every operation, the scripted agent), loaded once: the one split point outside the surfaces' later route tables. */
-function loadDomain(): Promise<typeof Domain> {
-  return (domain ??= import('./domain/service.js'));
-}
-
 /**
- * The scripted agent, from the facade's module: what an `Environment` gives the runner for the first
- * state that holds a start task or a run.
+ * `domain/service.ts` (every operation, the scripted agent, the fixture's schemas), loaded once: the
+ * one split point outside the surfaces' later route tables. What an `Environment` gives an instance
+ * as `loadDomain`.
  * @example
- * const environment = { ...others, loadAgent: loadAgentRuntime }
+ * const environment = { ...others, loadDomain }
  */
-export function loadAgentRuntime(): Promise<AgentRuntime> {
-  return loadDomain().then((m) => m.agentRuntime);
+export function loadDomain(): Promise<typeof Domain> {
+  return (domain ??= import('./domain/service.js'));
 }
 
 /** Every operation's name; the two checks below fail to compile when this list and `OPERATIONS` differ. */

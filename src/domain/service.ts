@@ -23,6 +23,7 @@ import * as startTasks from './conversations/start-tasks.js';
 import type { DomainState } from './store/state.js';
 
 export { agentRuntime } from './agent/runtime.js';
+export { storeFromFixture } from './fixtures/fixtures.js';
 export type { Page, PageRequest } from './store/paging.js';
 export type { AppConversationFilters } from './conversations/app-conversations.js';
 export type { StartTaskFilters } from './conversations/start-tasks.js';

@@ -5,7 +5,7 @@
  * the first run (a dynamic import: a chunk of its own in a page, issue 23).
  */
 import type { AgentEventRecord, ConversationRecord } from '../../schemas/records.js';
-import { naiveTimestamp } from '../fixtures/fixtures.js';
+import { naiveTimestamp } from '../fixtures/load.js';
 import { inDialect } from './dialect.js';
 import type { DomainState } from '../store/state.js';
 import { holdEvent, isStreamed } from './streaming.js';
