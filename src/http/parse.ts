@@ -11,7 +11,7 @@ import type { ValidationErrorItem } from '../schemas/errors.js';
 import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
 import type { RequestLike } from './responses.js';
 import type { Route } from './route.js';
-import * as Validation from './validation.js';
+import type * as Validation from './validation.js';
 
 /** Most problems one 422 reports; the rest are left out (a 200 KB body cannot make a 10 MB answer). */
 export const MAX_VALIDATION_ERRORS = 100;
@@ -103,13 +103,22 @@ async function readBody(
   }
 }
 
-/** zod issues as pydantic 422 items (`validation.ts`, loaded with the first bad request). */
-async function toValidationErrors(...args: Parameters<typeof Validation.toValidationErrors>): Promise<ValidationErrorItem[]> {
-  return Validation.toValidationErrors(...args);
-}
+/**
+ * zod issues as pydantic 422 items: `validation.ts`'s `toValidationErrors`, as the surface gives it
+ * (`surfaces/surface.ts` loads it with the first bad request: a chunk of its own in a page).
+ */
+export type ValidationMapper = (
+  ...args: Parameters<typeof Validation.toValidationErrors>
+) => ValidationErrorItem[] | Promise<ValidationErrorItem[]>;
 
 /** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
-export async function parseRequest(route: Route, request: RequestLike, url: URL, params: Record<string, string>): Promise<Parsed> {
+export async function parseRequest(
+  route: Route,
+  request: RequestLike,
+  url: URL,
+  params: Record<string, string>,
+  toValidationErrors: ValidationMapper,
+): Promise<Parsed> {
   const errors: ValidationErrorItem[] = [];
   if (route.params) {
     const result = route.params.safeParse(params, { reportInput: true });

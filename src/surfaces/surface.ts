@@ -13,6 +13,8 @@ import type { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer, RequestLike } from '../http/responses.js';
 import type { Route } from '../http/route.js';
+import type { ValidationMapper } from '../http/parse.js';
+import type { checkAnswer } from '../http/check.js';
 import { Router, type Routing } from '../http/router.js';
 
 /** What a surface is made of. */
@@ -48,7 +50,17 @@ export interface Surface extends Readonly<Omit<SurfaceSpec, 'routes' | 'later'>>
   allRoutes(): Promise<readonly Route[]>;
   /** Whether `path` (relative to its mount) is one it answers (see `paths`). */
   owns(path: string): boolean;
+  /** Its requests' zod issues as pydantic 422 items (`http/validation.ts`, loaded with the first bad request). */
+  validationErrors: ValidationMapper;
+  /** The contract check of an answer (option `checkResponses`): `http/check.ts`, loaded the first time it is asked for. */
+  checkAnswer(...args: Parameters<typeof checkAnswer>): Promise<void>;
 }
+
+/** `http/validation.ts`, loaded with the first bad request: a page's bundler makes it a chunk of its own (issue 23). */
+const validationErrors: ValidationMapper = async (...args) => (await import('../http/validation.js')).toValidationErrors(...args);
+
+/** `http/check.ts` (with the schema of every error body), loaded with the first answer checked. */
+const checkAnswerLater = async (...args: Parameters<typeof checkAnswer>): Promise<void> => (await import('../http/check.js')).checkAnswer(...args);
 
 /**
  * Declares a surface.
@@ -77,6 +89,8 @@ export function defineSurface(spec: SurfaceSpec): Surface {
   };
   return Object.freeze({
     ...rest,
+    validationErrors,
+    checkAnswer: checkAnswerLater,
     get routes() {
       return routes;
     },
