@@ -1,10 +1,11 @@
 /**
- * The scripted agent as the runner hands it to a state (`AgentRuntime`): statically imported by
+ * Start tasks' and the scripted agent's time-driven steps as the runner hands them to a state (`AgentRuntime`): statically imported by
  * `service.ts`, so a page loads it with the service facade's chunk, the first time a state holds a
  * start task or a run (issue 30).
  */
 import type { AgentRuntime } from '../store/state.js';
-import { deliverMessage, settleAgentRuns } from './scripted-agent.js';
+import { settleStartTasks } from '../conversations/settle-start-tasks.js';
+import { settleAgentRuns } from './scripted-agent.js';
 
-/** The scripted agent's entry points the time-driven steps call. */
-export const agentRuntime: AgentRuntime = { deliverMessage, settleAgentRuns };
+/** The time-driven steps of start tasks and of the agent's runs. */
+export const agentRuntime: AgentRuntime = { settleStartTasks, settleAgentRuns };

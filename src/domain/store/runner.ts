@@ -10,7 +10,6 @@ import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
 import * as Snapshot from './snapshot.js';
 import { settleTimelines } from '../agent/streaming.js';
 import { Mutex } from './mutex.js';
-import { settleStartTasks } from '../conversations/start-tasks.js';
 import type { AgentRuntime, DomainState } from './state.js';
 
 /** A domain operation: a function of the state and its own arguments. */
@@ -68,10 +67,11 @@ export class OperationRunner {
       state.store.begin();
       try {
         if (settle) {
-          // The scripted agent (a chunk of its own in a page) once a start task or a run needs it.
+          // Start tasks and the scripted agent (in a page, the service facade's chunk) once a start task or a run needs them.
           if (state.agent === null && (state.pendingTasks.size > 0 || state.activeRuns.size > 0))
             state.agent = await (this.#agent ??= this.#loadAgent());
-          await settleStartTasks(state);
+          if (state.agent) await state.agent.settleStartTasks(state);
+          else state.store.changedSandboxes.clear(); // no pending task: no task waits for a sandbox that changed
           if (state.activeRuns.size > 0) await state.agent?.settleAgentRuns(state);
           // Replays and streamed messages: their held events that came due (issue 32).
           if (state.timelines.size > 0) await settleTimelines(state);

@@ -12,17 +12,18 @@ import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
 import { runStepsTotal } from '../agent/status.js';
 import type { TimelineItem } from '../agent/streaming.js';
-import type { deliverMessage, settleAgentRuns } from '../agent/scripted-agent.js';
+import type { settleAgentRuns } from '../agent/scripted-agent.js';
+import type { settleStartTasks } from '../conversations/settle-start-tasks.js';
 
 /**
- * The scripted agent's entry points that time-driven steps call (a finished start task's first
- * message, the runs in progress): `agent/runtime.ts`. The runner hands it to a state once the
- * state holds work for it, so a page's first chunks never carry the agent (issue 30).
+ * The time-driven steps of start tasks and of the scripted agent's runs (`agent/runtime.ts`). The
+ * runner hands it to a state once the state holds a pending task or a run, so a page's first
+ * chunks never carry the agent (issue 30).
  */
 export interface AgentRuntime {
-  /** `scripted-agent.ts`'s `deliverMessage`. */
-  deliverMessage: typeof deliverMessage;
-  /** `scripted-agent.ts`'s `settleAgentRuns`. */
+  /** `settle-start-tasks.ts`'s `settleStartTasks`: pending tasks stepped on to now (a READY one starts its conversation and its run). */
+  settleStartTasks: typeof settleStartTasks;
+  /** `scripted-agent.ts`'s `settleAgentRuns`: every run step due by now published. */
   settleAgentRuns: typeof settleAgentRuns;
 }
 
