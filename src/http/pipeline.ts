@@ -86,7 +86,7 @@ export async function answer(
       const faulted = await injectFault(instance, method, path, match);
       if (faulted) return faulted;
     }
-    const parsed = await parseRequest(match.route, request, url, match.params, surface.validationErrors);
+    const parsed = await parseRequest(match.route, request, url, match.params, surface.parseHelpers);
     const result = parsed.ok ? await handle(match, request, parsed.query, parsed.body, instance) : invalid(parsed.errors);
     if (isRawAnswer(result)) return result;
     return respond(instance, surface, match.route, result, url);

@@ -4,12 +4,7 @@
  * announced to `onChange` (see `events.ts`).
  */
 import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
-import {
-  AgentEventRecord,
-  ConversationRecord,
-  SandboxRecord,
-  StartTaskRecord,
-} from '../../schemas/records.js';
+import { AgentEventRecord, ConversationRecord, SandboxRecord, StartTaskRecord } from '../../schemas/records.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
 import type { GitWorld } from '../../schemas/user-git.js';
 import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
