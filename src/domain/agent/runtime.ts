@@ -1,11 +1,10 @@
 /**
- * Start tasks' and the scripted agent's time-driven steps as the runner hands them to a state (`AgentRuntime`): statically imported by
+ * The scripted agent as a state loads it (`AgentRuntime`): statically imported by
  * `service.ts`, so a page loads it with the service facade's chunk, the first time a state holds a
- * start task or a run (issue 30).
+ * start task delivers its first message or a run goes on (issue 30).
  */
 import type { AgentRuntime } from '../store/state.js';
-import { settleStartTasks } from '../conversations/settle-start-tasks.js';
-import { settleAgentRuns } from './scripted-agent.js';
+import { deliverMessage, settleAgentRuns } from './scripted-agent.js';
 
-/** The time-driven steps of start tasks and of the agent's runs. */
-export const agentRuntime: AgentRuntime = { settleStartTasks, settleAgentRuns };
+/** The scripted agent's entry points the time-driven steps call. */
+export const agentRuntime: AgentRuntime = { deliverMessage, settleAgentRuns };

@@ -1,13 +1,11 @@
 /**
- * Start tasks stepped on by time (`settleStartTasks`, run before every operation once a state holds
- * a pending task); a READY task creates its conversation and hands its first message to the
- * scripted agent. Part of the agent's runtime (`agent/runtime.ts`), so a page loads it with the
- * service facade's chunk, never with its first chunks (issue 30).
+ * Start tasks stepped on by time (`settleStartTasks`, run before every operation); a READY task
+ * creates its conversation and hands its first message to the scripted agent, which the state
+ * loads only then (`DomainState.loadAgent`: in a page, the service facade's chunk; issue 30).
  */
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { StartTaskRecord } from '../../schemas/records.js';
 import { breathe } from '../store/mutex.js';
-import { deliverMessage } from '../agent/scripted-agent.js';
 import { RUN_STEPS, SYSTEM_PROMPT, publishEvent } from '../agent/status.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from '../time/lifecycle.js';
@@ -127,6 +125,9 @@ async function createAppConversation(state: DomainState, task: StartTaskRecord, 
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
   // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
   await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
+  // The scripted agent loads only now, with the first message it is given (in a page, the service facade's chunk).
+  if (!hasMessage && state.store.queuedCount(record.id) === 0) return;
+  const { deliverMessage } = await state.loadAgent();
   let current = hasMessage ? await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs) : record;
   // Messages queued while it started (POST /api/v1/conversations/{id}/pending-messages) reach it now, in order.
   for (const queued of state.store.takeQueued(record.id)) current = await deliverMessage(state, current, queued.text, true, atMs);

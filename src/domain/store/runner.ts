@@ -9,6 +9,7 @@ import type { Fixture } from '../../schemas/fixture.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
 import * as Snapshot from './snapshot.js';
 import { settleTimelines } from '../agent/streaming.js';
+import { settleStartTasks } from '../conversations/settle-start-tasks.js';
 import { Mutex } from './mutex.js';
 import type { AgentRuntime, DomainState } from './state.js';
 
@@ -24,14 +25,14 @@ export class OperationRunner {
   /** `snapshot.ts`, once a snapshot or a published change needed it. */
   #snapshots: typeof Snapshot | null = null;
 
-  /** Loads the scripted agent (`agent/runtime.ts`): in a page, a chunk loaded with the first state that holds work for it. */
+  /** The scripted agent (`agent/runtime.ts`), loaded once, the first time a state needs it (in a page, the service facade's chunk). */
   readonly #loadAgent: () => Promise<AgentRuntime>;
-  #agent: Promise<AgentRuntime> | null = null;
 
-  /** A runner over the first loaded state; `loadAgent` gives the scripted agent when a state first needs it. */
+  /** A runner over the first loaded state; `loadAgent` gives the scripted agent the first time a state needs it. */
   constructor(state: DomainState, loadAgent: () => Promise<AgentRuntime>) {
+    let agent: Promise<AgentRuntime> | null = null;
+    this.#loadAgent = () => (agent ??= loadAgent());
     this.#state = state;
-    this.#loadAgent = loadAgent;
     this.#watch(state);
   }
 
@@ -41,6 +42,7 @@ export class OperationRunner {
   }
 
   #watch(state: DomainState): void {
+    state.loadAgent = this.#loadAgent;
     state.store.onChange = (change) => {
       if (this.#listeners.length > 0) this.#changes.push(change);
     };
@@ -67,12 +69,9 @@ export class OperationRunner {
       state.store.begin();
       try {
         if (settle) {
-          // Start tasks and the scripted agent (in a page, the service facade's chunk) once a start task or a run needs them.
-          if (state.agent === null && (state.pendingTasks.size > 0 || state.activeRuns.size > 0))
-            state.agent = await (this.#agent ??= this.#loadAgent());
-          if (state.agent) await state.agent.settleStartTasks(state);
-          else state.store.changedSandboxes.clear(); // no pending task: no task waits for a sandbox that changed
-          if (state.activeRuns.size > 0) await state.agent?.settleAgentRuns(state);
+          await settleStartTasks(state);
+          // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.
+          if (state.activeRuns.size > 0) await (await state.loadAgent()).settleAgentRuns(state);
           // Replays and streamed messages: their held events that came due (issue 32).
           if (state.timelines.size > 0) await settleTimelines(state);
         }
