@@ -16,7 +16,10 @@ import { firstRoutes } from './routes/index.js';
 export { OPENAPI_PATH } from './paths.js';
 
 /** The later routes and the OpenAPI document, a chunk of their own. */
-const laterRoutes = (): Promise<readonly Route[]> => import('./routes/later.js').then((m) => m.laterRoutes);
+async function laterRoutes(): Promise<readonly Route[]> {
+  const [later, document] = await Promise.all([import('./routes/later.js'), import('./document.js')]);
+  return [...later.laterRoutes, document.documentRoute];
+}
 
 /** Whether a request to `path` needs the key under the instance's policy: `legacy` checks only the non-`/api/v1` routes, as the real server does. */
 function needsKey(instance: Instance, route: Route, path: string): boolean {

@@ -16,7 +16,6 @@ import { settingsRoutes } from './settings.js';
 import { userGitRoutes } from './user-git.js';
 import { conversationFileRoutes } from './conversation-files.js';
 import { saasRoutes } from './saas.js';
-import { documentRoute } from '../document.js';
 
 /** A V1 conversation's own operations (update, delete, download, stream-start...) and events, the sandbox-scoped secrets, the legacy routes and the web app's world. */
 export const laterRoutes: readonly Route[] = Object.freeze([
@@ -31,5 +30,4 @@ export const laterRoutes: readonly Route[] = Object.freeze([
   ...userGitRoutes,
   ...conversationFileRoutes,
   ...saasRoutes,
-  documentRoute,
 ]);
