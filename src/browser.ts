@@ -15,6 +15,7 @@ import { FakehandsError, fixtureError } from './domain/store/errors.js';
 import type { ChangeListener } from './domain/store/events.js';
 import { Refusal } from './domain/store/refusal.js';
 import { createHandlers } from './mounts/msw-handlers.js';
+import { loadDomain } from './service-facade.js';
 import type { FakeOptionsInput } from './options.js';
 import type { FixtureInput } from './schemas/fixture.js';
 
@@ -37,6 +38,7 @@ const BROWSER_ENVIRONMENT: Environment = {
     throw fixtureError(`"${name}"`, 'no fixtures directory in the browser');
   },
   version: PACKAGE_VERSION,
+  loadDomain,
 };
 
 /** Options of `startFakeWorker`: the fake's options, and the worker's. */

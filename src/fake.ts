@@ -6,6 +6,7 @@
 import { fixtureError } from './domain/store/errors.js';
 import { createCore, type Environment, type FakeCore } from './core.js';
 import { packageFile, packageVersion } from './package-root.js';
+import { loadDomain } from './service-facade.js';
 import type { FakeOptionsInput } from './options.js';
 import { BUILT_IN_FIXTURES } from './schemas/faults.js';
 import type { FixtureInput } from './schemas/fixture.js';
@@ -68,6 +69,7 @@ async function readNamedFixture(dir: string, name: string): Promise<FixtureInput
 const NODE_ENVIRONMENT: Environment = {
   readFixture,
   readNamedFixture,
+  loadDomain,
   get version() {
     return packageVersion();
   },

@@ -9,6 +9,20 @@
 import type { ChangeListener } from './domain/store/events.js';
 import type { FakeService, OperationName } from './domain/service.js';
 import type { OperationRunner } from './domain/store/runner.js';
+import type * as Domain from './domain/service.js';
+
+let domain: Promise<typeof Domain> | null = null;
+
+/**
+ * `domain/service.ts` (every operation, the scripted agent, the fixture's schemas), loaded once: the
+ * one split point outside the surfaces' later route tables. What an `Environment` gives an instance
+ * as `loadDomain`.
+ * @example
+ * const environment = { ...others, loadDomain }
+ */
+export function loadDomain(): Promise<typeof Domain> {
+  return (domain ??= import('./domain/service.js'));
+}
 
 /** Every operation's name; the two checks below fail to compile when this list and `OPERATIONS` differ. */
 const NAMES = [
@@ -54,7 +68,7 @@ void everyName;
  */
 export function lazyService(runner: OperationRunner): FakeService {
   let loaded: Promise<FakeService> | null = null;
-  const load = () => (loaded ??= import('./domain/service.js').then((m) => m.createService(runner)));
+  const load = () => (loaded ??= loadDomain().then((m) => m.createService(runner)));
   const service: Record<string, unknown> = {
     snapshot: () => runner.snapshot(),
     subscribe: (listener: ChangeListener) => runner.subscribe(listener),

@@ -6,7 +6,9 @@
  * this table names the ones `fake.service` offers, and adding one to it is one line in `OPERATIONS`.
  *
  * The module imports every operation statically. A page does not download it with its first
- * chunk: `fake.service` is a facade that loads it with its first call (`../service-facade.ts`).
+ * chunk: `fake.service` is a facade that loads it with its first call (`../service-facade.ts`), and
+ * an instance loads it for what it needs only sometimes (`LaterDomain`: the scripted agent, the
+ * fixture's schemas).
  */
 import type { ProviderType } from '../schemas/common.js';
 import type { ProviderToken } from '../schemas/legacy.js';
@@ -22,6 +24,8 @@ import * as sandboxes from './sandboxes/sandboxes.js';
 import * as startTasks from './conversations/start-tasks.js';
 import type { DomainState } from './store/state.js';
 
+export { agentRuntime } from './agent/runtime.js';
+export { storeFromFixture } from './fixtures/fixtures.js';
 export type { Page, PageRequest } from './store/paging.js';
 export type { AppConversationFilters } from './conversations/app-conversations.js';
 export type { StartTaskFilters } from './conversations/start-tasks.js';

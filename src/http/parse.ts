@@ -10,6 +10,8 @@ import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
 import type { RequestLike } from './responses.js';
 import type { Route } from './route.js';
 import type * as Validation from './validation.js';
+import type { findPythonJsonError } from './python-json.js';
+import type { readForm } from './form.js';
 
 /** Most problems one 422 reports; the rest are left out (a 200 KB body cannot make a 10 MB answer). */
 export const MAX_VALIDATION_ERRORS = 100;
@@ -59,6 +61,7 @@ function isJsonContentType(value: string | null): boolean {
 async function readBody(
   request: RequestLike,
   optional: boolean,
+  helpers: ParseHelpers,
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (optional && text.trim() === '') return { ok: true, value: {} };
@@ -92,8 +95,7 @@ async function readBody(
     const value: unknown = JSON.parse(text);
     return value === null ? { ok: false, error: MISSING_BODY } : { ok: true, value };
   } catch {
-    const { findPythonJsonError } = await import('./python-json.js');
-    const problem = findPythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
+    const problem = (await helpers.findPythonJsonError(text)) ?? { msg: 'Expecting value', pos: 0 };
     return {
       ok: false,
       error: { type: 'json_invalid', loc: ['body', problem.pos], msg: 'JSON decode error', input: {}, ctx: { error: problem.msg } },
@@ -101,13 +103,33 @@ async function readBody(
   }
 }
 
-/** zod issues as pydantic 422 items (`validation.ts`, loaded with the first bad request). */
-async function toValidationErrors(...args: Parameters<typeof Validation.toValidationErrors>): Promise<ValidationErrorItem[]> {
-  return (await import('./validation.js')).toValidationErrors(...args);
+/** zod issues as pydantic 422 items: `validation.ts`'s `toValidationErrors`. */
+export type ValidationMapper = (
+  ...args: Parameters<typeof Validation.toValidationErrors>
+) => ValidationErrorItem[] | Promise<ValidationErrorItem[]>;
+
+/**
+ * What parsing a request needs only for some requests, as the surface gives it (`surfaces/surface.ts`
+ * loads each the first time it is needed: a chunk of its own in a page).
+ */
+export interface ParseHelpers {
+  /** The 422 items of zod issues (`validation.ts`), for a request that fails its schemas. */
+  toValidationErrors: ValidationMapper;
+  /** Python's `json` error for a body that is not JSON (`python-json.ts`). */
+  findPythonJsonError(...args: Parameters<typeof findPythonJsonError>): Promise<ReturnType<typeof findPythonJsonError>>;
+  /** A multipart form's fields (`form.ts`), for a route that reads one. */
+  readForm(...args: Parameters<typeof readForm>): ReturnType<typeof readForm>;
 }
 
 /** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
-export async function parseRequest(route: Route, request: RequestLike, url: URL, params: Record<string, string>): Promise<Parsed> {
+export async function parseRequest(
+  route: Route,
+  request: RequestLike,
+  url: URL,
+  params: Record<string, string>,
+  helpers: ParseHelpers,
+): Promise<Parsed> {
+  const { toValidationErrors } = helpers;
   const errors: ValidationErrorItem[] = [];
   if (route.params) {
     const result = route.params.safeParse(params, { reportInput: true });
@@ -122,7 +144,7 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
   }
   let body: unknown;
   if (route.body) {
-    const read = await readBody(request, route.bodyOptional ?? false);
+    const read = await readBody(request, route.bodyOptional ?? false, helpers);
     if (!read.ok) {
       errors.push(read.error);
     } else {
@@ -132,8 +154,7 @@ export async function parseRequest(route: Route, request: RequestLike, url: URL,
     }
   }
   if (route.form) {
-    const { readForm } = await import('./form.js');
-    const read = await readForm(request, route.form);
+    const read = await helpers.readForm(request, route.form);
     if (read.ok) body = read.value;
     else errors.push(...read.errors);
   }

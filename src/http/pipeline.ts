@@ -50,12 +50,11 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
 
 /**
  * Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as
- * JSON. The check (`check.ts`, with the schema of every error body) is loaded the first time it is asked for.
+ * JSON. The check (`check.ts`, with the schema of every error body) is the surface's, loaded the first time it is asked for.
  */
 async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
   const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(route.successStatus ?? 200, result);
-  if (instance.options.checkResponses)
-    (await import('./check.js')).checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
+  if (instance.options.checkResponses) await surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
   return answer;
 }
 
@@ -87,7 +86,7 @@ export async function answer(
       const faulted = await injectFault(instance, method, path, match);
       if (faulted) return faulted;
     }
-    const parsed = await parseRequest(match.route, request, url, match.params);
+    const parsed = await parseRequest(match.route, request, url, match.params, surface.parseHelpers);
     const result = parsed.ok ? await handle(match, request, parsed.query, parsed.body, instance) : invalid(parsed.errors);
     if (isRawAnswer(result)) return result;
     return respond(instance, surface, match.route, result, url);

@@ -8,11 +8,13 @@ import { tenantSeed, type Tenants } from './tenants.js';
 import { createManualClock, createSystemClock, type Clock } from '../domain/time/clock.js';
 import { fixtureError } from '../domain/store/errors.js';
 import type { ChangeListener } from '../domain/store/events.js';
-import { storeFromFixture } from '../domain/fixtures/fixtures.js';
+import type { storeFromFixture } from '../domain/fixtures/fixtures.js';
+import { storeFromParts, trustRecord } from '../domain/fixtures/load.js';
+import type { FixtureParts } from '../domain/fixtures/fixture-check.js';
 import { RandomSource } from '../domain/store/ids.js';
 import type { Timings } from '../domain/time/lifecycle.js';
 import { OperationRunner } from '../domain/store/runner.js';
-import { DomainState } from '../domain/store/state.js';
+import { type AgentRuntime, DomainState } from '../domain/store/state.js';
 import { StoreBudget } from '../domain/store/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
 import { BUILT_IN_FIXTURES } from '../schemas/faults.js';
@@ -32,6 +34,20 @@ export interface Environment {
   readNamedFixture(dir: string, name: string): Promise<FixtureInput>;
   /** The version of fakehands, for the OpenAPI document. */
   version: string;
+  /** Loads what a state needs only sometimes: `loadDomain` of `service-facade.ts` (in a page, the facade's chunk). */
+  loadDomain(): Promise<LaterDomain>;
+}
+
+/**
+ * What an instance loads only when it needs it, from the service facade's module
+ * (`domain/service.ts`): the scripted agent, for the first state that holds a start task or a run;
+ * the fixture's schemas, for a fixture that is not a trusted built-in one.
+ */
+export interface LaterDomain {
+  /** The scripted agent's entry points (`agent/runtime.ts`). */
+  agentRuntime: AgentRuntime;
+  /** Validates a fixture and stores it (`fixtures/fixtures.ts`). */
+  storeFromFixture: typeof storeFromFixture;
 }
 
 /** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
@@ -132,7 +148,10 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
       tenant !== undefined && fixture !== role.saved
         ? withSessionKeys(data, new RandomSource((tenantSeed(seed, tenant) ^ FIXTURE_KEY_SALT) >>> 0))
         : data;
-    const store = await storeFromFixture(keyed, source, clock.now(), new StoreBudget(options.maxRecords, options.maxStoreBytes), trusted);
+    const budget = new StoreBudget(options.maxRecords, options.maxStoreBytes);
+    const store = trusted
+      ? await storeFromParts(keyed as FixtureParts, source, clock.now(), budget, trustRecord)
+      : await (await environment.loadDomain()).storeFromFixture(keyed, source, clock.now(), budget);
     if (tenant === undefined)
       return new DomainState(store, clock, seed, {
         timings,
@@ -156,7 +175,7 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
   const agentScripts: AgentScript[] = [...options.agentScripts];
-  const runner = new OperationRunner(await load(current.fixture, current.seed));
+  const runner = new OperationRunner(await load(current.fixture, current.seed), async () => (await environment.loadDomain()).agentRuntime);
   const latencyRandom = options.latency ? new RandomSource(options.seed) : null;
 
   const reset = async (resetOptions: ResetOptions = {}) => {

@@ -4,6 +4,9 @@
  * only while running) are computed from them when read.
  */
 import * as z from 'zod/mini';
+// NEVER from zod/v4/core, not zod/mini's namespace: through the namespace, esbuild's code splitting puts
+// zod's JSON Schema writer (only later routes use it) in a page's first chunk (issue 30).
+import { NEVER } from 'zod/v4/core';
 import { ConversationTrigger, DateTime as WireDateTime, ProviderType } from './common.js';
 import { canonicalDateTime, parseDateTimeMicros } from './datetime.js';
 import { AgentType, AppConversationStartRequest, AppConversationStartTaskStatus, LaunchedAgentProfile } from './app-conversation.js';
@@ -19,7 +22,7 @@ const DateTime = z.pipe(
   z.transform((value: string, context) => {
     if (!Number.isFinite(parseDateTimeMicros(value))) {
       context.issues.push({ code: 'custom', message: 'expected an ISO 8601 datetime of a real instant', input: value });
-      return z.NEVER;
+      return NEVER;
     }
     return canonicalDateTime(value);
   }),

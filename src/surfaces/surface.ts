@@ -13,6 +13,8 @@ import type { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer, RequestLike } from '../http/responses.js';
 import type { Route } from '../http/route.js';
+import type { ParseHelpers } from '../http/parse.js';
+import type { checkAnswer } from '../http/check.js';
 import { Router, type Routing } from '../http/router.js';
 
 /** What a surface is made of. */
@@ -48,7 +50,26 @@ export interface Surface extends Readonly<Omit<SurfaceSpec, 'routes' | 'later'>>
   allRoutes(): Promise<readonly Route[]>;
   /** Whether `path` (relative to its mount) is one it answers (see `paths`). */
   owns(path: string): boolean;
+  /** What parsing its requests loads on first need: the 422 mapping, Python's JSON errors, forms. */
+  parseHelpers: ParseHelpers;
+  /** The contract check of an answer (option `checkResponses`): `http/check.ts`, loaded the first time it is asked for. */
+  checkAnswer(...args: Parameters<typeof checkAnswer>): Promise<void>;
 }
+
+/**
+ * What parsing a request loads on first need, each a module a page's bundler makes a chunk of its
+ * own (issue 23): the 422 mapping with the first bad request, Python's JSON errors with the first
+ * body that is not JSON, the form reader with the first form (only later routes read one).
+ */
+const parseHelpers: ParseHelpers = {
+  toValidationErrors: async (...args) => (await import('../http/validation.js')).toValidationErrors(...args),
+  findPythonJsonError: async (...args) => (await import('../http/python-json.js')).findPythonJsonError(...args),
+  readForm: async (...args) => (await import('../http/form.js')).readForm(...args),
+};
+
+/** `http/check.ts` (with the schema of every error body), loaded with the first answer checked. */
+const checkAnswerLater = async (...args: Parameters<typeof checkAnswer>): Promise<void> =>
+  (await import('../http/check.js')).checkAnswer(...args);
 
 /**
  * Declares a surface.
@@ -77,6 +98,8 @@ export function defineSurface(spec: SurfaceSpec): Surface {
   };
   return Object.freeze({
     ...rest,
+    parseHelpers,
+    checkAnswer: checkAnswerLater,
     get routes() {
       return routes;
     },

@@ -2,10 +2,10 @@
  * What every request needs of the scripted agent (`scripted-agent.ts`) without loading it: a
  * conversation's agent status and edited turns (views), the length of the built-in run, the system
  * prompt every log starts with, and publishing one event. The agent's script and runs load with
- * the first run (a dynamic import: a chunk of its own in a page, issue 23).
+ * the first run (`DomainState.loadAgent`: in a page, the service facade's chunk; issues 23, 30).
  */
 import type { AgentEventRecord, ConversationRecord } from '../../schemas/records.js';
-import { naiveTimestamp } from '../fixtures/fixtures.js';
+import { naiveTimestamp } from '../fixtures/load.js';
 import { inDialect } from './dialect.js';
 import type { DomainState } from '../store/state.js';
 import { holdEvent, isStreamed } from './streaming.js';

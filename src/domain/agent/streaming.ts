@@ -14,7 +14,7 @@
  * schedules on an injected clock inside the fake's operation runner.
  */
 import { formatDateTime } from '../../schemas/datetime.js';
-import { naiveTimestamp } from '../fixtures/fixtures.js';
+import { naiveTimestamp } from '../fixtures/load.js';
 import type { DomainState } from '../store/state.js';
 import { storeEvent, type AgentEvent } from './status.js';
 

@@ -1,3 +1,4 @@
+import * as Replay from '../agent/replay.js';
 /**
  * Legacy (V0) conversations under `/api/conversations`: create, list, get, rename, delete.
  * The list and reads show conversations of both versions, as the real server's legacy routes do.
@@ -35,7 +36,7 @@ export async function createConversation(state: DomainState, request: InitSessio
 async function createLegacyConversation(state: DomainState, request: InitSessionRequest): Promise<ConversationRecord> {
   state.store.budget.assertRoom(2, 2048);
   // `replay_json`: a V0 trajectory, checked before anything is made, replayed once the conversation is (issue 32, `replay.ts`).
-  const replay = request.replay_json ? await import('../agent/replay.js') : null;
+  const replay = request.replay_json ? Replay : null;
   const trajectory = replay?.readReplayJson(request.replay_json!);
   const id =
     request.conversation_id === undefined

@@ -7,10 +7,11 @@
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { Fixture } from '../../schemas/fixture.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
-import type * as Snapshot from './snapshot.js';
+import * as Snapshot from './snapshot.js';
+import { settleTimelines } from '../agent/streaming.js';
+import { settleStartTasks } from '../conversations/settle-start-tasks.js';
 import { Mutex } from './mutex.js';
-import { settleStartTasks } from '../conversations/start-tasks.js';
-import type { DomainState } from './state.js';
+import type { AgentRuntime, DomainState } from './state.js';
 
 /** A domain operation: a function of the state and its own arguments. */
 export type Operation<A extends unknown[], R> = (state: DomainState, ...args: A) => R | Promise<R>;
@@ -24,8 +25,13 @@ export class OperationRunner {
   /** `snapshot.ts`, once a snapshot or a published change needed it. */
   #snapshots: typeof Snapshot | null = null;
 
-  /** A runner over the first loaded state. */
-  constructor(state: DomainState) {
+  /** The scripted agent (`agent/runtime.ts`), loaded once, the first time a state needs it (in a page, the service facade's chunk). */
+  readonly #loadAgent: () => Promise<AgentRuntime>;
+
+  /** A runner over the first loaded state; `loadAgent` gives the scripted agent the first time a state needs it. */
+  constructor(state: DomainState, loadAgent: () => Promise<AgentRuntime>) {
+    let agent: Promise<AgentRuntime> | null = null;
+    this.#loadAgent = () => (agent ??= loadAgent());
     this.#state = state;
     this.#watch(state);
   }
@@ -36,6 +42,7 @@ export class OperationRunner {
   }
 
   #watch(state: DomainState): void {
+    state.loadAgent = this.#loadAgent;
     state.store.onChange = (change) => {
       if (this.#listeners.length > 0) this.#changes.push(change);
     };
@@ -63,10 +70,10 @@ export class OperationRunner {
       try {
         if (settle) {
           await settleStartTasks(state);
-          // The scripted agent's runs (and its module: a chunk of its own in a page) only once one started.
-          if (state.activeRuns.size > 0) await (await import('../agent/scripted-agent.js')).settleAgentRuns(state);
+          // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.
+          if (state.activeRuns.size > 0) await (await state.loadAgent()).settleAgentRuns(state);
           // Replays and streamed messages: their held events that came due (issue 32).
-          if (state.timelines.size > 0) await (await import('../agent/streaming.js')).settleTimelines(state);
+          if (state.timelines.size > 0) await settleTimelines(state);
         }
         const result = await body(state);
         await this.#publish();
@@ -129,7 +136,7 @@ export class OperationRunner {
   /** Everything the state holds, as a fixture: time-driven steps settled, tokens redacted. */
   snapshot(): Promise<Fixture> {
     return this.#step(async () => {
-      this.#snapshots ??= await import('./snapshot.js');
+      this.#snapshots ??= Snapshot;
       return this.#snapshotNow();
     }, true);
   }
@@ -141,7 +148,7 @@ export class OperationRunner {
     this.#changes = [];
     try {
       // What listeners read (`snapshot.ts`) is loaded with the first change published to one.
-      const snapshots = (this.#snapshots ??= await import('./snapshot.js'));
+      const snapshots = (this.#snapshots ??= Snapshot);
       const view = {
         snapshot: () => this.#snapshotNow(),
         record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id),

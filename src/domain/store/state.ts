@@ -12,6 +12,19 @@ import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
 import { runStepsTotal } from '../agent/status.js';
 import type { TimelineItem } from '../agent/streaming.js';
+import type { deliverMessage, settleAgentRuns } from '../agent/scripted-agent.js';
+
+/**
+ * The scripted agent's entry points that time-driven steps call (`agent/runtime.ts`): a start task
+ * that became READY hands it its first message; the runs in progress publish their steps. A state
+ * loads it through `loadAgent` only then, so a page's first chunks never carry the agent (issue 30).
+ */
+export interface AgentRuntime {
+  /** `scripted-agent.ts`'s `deliverMessage`. */
+  deliverMessage: typeof deliverMessage;
+  /** `scripted-agent.ts`'s `settleAgentRuns`: every run step due by now published. */
+  settleAgentRuns: typeof settleAgentRuns;
+}
 
 /** Options of the domain. */
 export interface ServiceOptions {
@@ -60,6 +73,8 @@ export class DomainState {
   readonly timelines = new Map<string, TimelineItem[]>();
   /** Conversations whose agent has run steps still to publish. */
   readonly activeRuns = new Set<string>();
+  /** Loads the scripted agent (`AgentRuntime`); the runner gives every state it runs its own loader. */
+  loadAgent: () => Promise<AgentRuntime> = () => Promise.reject(new Error('fakehands: this state has no runner to load the agent'));
   /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */
   #lastAgentPort: number | null = null;
   /** Whether the ports handed out have wrapped past the last one: from then on, each is checked against those in use. */

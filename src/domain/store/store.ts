@@ -1,30 +1,21 @@
 /**
- * Everything the fake holds: @msw/data collections (with an id index and orderings kept beside
- * them in `Table`), the links between conversations, and the caller's secrets. Every change is
+ * Everything the fake holds: its tables (`Table`: records with an id index and orderings), the
+ * user's provider tokens and MCP configuration (`user-records.ts`), the links between conversations, and the caller's secrets. Every change is
  * announced to `onChange` (see `events.ts`).
  */
-import type { Collection } from '@msw/data';
 import { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
-import {
-  AgentEventRecord,
-  ConversationRecord,
-  MCPConfigRecord,
-  ProviderTokenRecord,
-  SandboxRecord,
-  StartTaskRecord,
-} from '../../schemas/records.js';
-import type { ProviderType } from '../../schemas/common.js';
-import type { ProviderToken } from '../../schemas/legacy.js';
+import { AgentEventRecord, ConversationRecord, SandboxRecord, StartTaskRecord } from '../../schemas/records.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
 import type { GitWorld } from '../../schemas/user-git.js';
 import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
 import type { UserSettingsRecord } from '../../schemas/user-settings.js';
 import type { ChangeSink } from './events.js';
 import { StoreBudget, Table, type UndoSink } from './table.js';
+import type { ProviderTokens, UserRecords } from './user-records.js';
 
 const ignore: ChangeSink = () => undefined;
 
-/** Everything the fake holds: @msw/data collections with indexes, plus the caller's secrets. */
+/** Everything the fake holds: tables with indexes, plus the caller's secrets. */
 export class Store {
   /** Where changes are announced; the service subscribes once the store is loaded. */
   onChange: ChangeSink = ignore;
@@ -173,67 +164,36 @@ export class Store {
   /** Ids of the children of each conversation (`sub_conversation_ids`). */
   readonly childrenOf = new Map<string, string[]>();
   /**
-   * Stored git provider tokens, one record per provider (secrets, never returned by any endpoint),
-   * and the user-level MCP configuration (at most one record): @msw/data collections, made on the
-   * first write, so a page whose fake never stores either never downloads @msw/data (issue 23).
+   * Stored git provider tokens (secrets, never returned by any endpoint) and the user-level MCP
+   * configuration: as a fixture loaded them, until the first write moves them into @msw/data
+   * collections (`user-records.ts`, which only the operations that write them import).
    */
-  #providerTokenRecords: Collection<typeof ProviderTokenRecord> | null = null;
-  #mcpConfigRecords: Collection<typeof MCPConfigRecord> | null = null;
-
-  /** The two collections, made on first use. */
-  async #collections(): Promise<{ tokens: Collection<typeof ProviderTokenRecord>; mcp: Collection<typeof MCPConfigRecord> }> {
-    if (!this.#providerTokenRecords || !this.#mcpConfigRecords) {
-      const { Collection } = await import('@msw/data');
-      this.#providerTokenRecords ??= new Collection({ schema: ProviderTokenRecord });
-      this.#mcpConfigRecords ??= new Collection({ schema: MCPConfigRecord });
-    }
-    return { tokens: this.#providerTokenRecords, mcp: this.#mcpConfigRecords };
-  }
+  #loadedTokens: ProviderTokens = {};
+  #loadedMcpConfig: MCPConfig | null = null;
+  /** The collections, once written (`user-records.ts`). */
+  userRecords: UserRecords | null = null;
   /** Id of the default sandbox spec. */
   defaultSandboxSpecId: string | null = null;
 
   /** The stored provider tokens, keyed by provider. */
-  get providerTokens(): Partial<Record<ProviderType, ProviderToken>> {
-    const tokens: Partial<Record<ProviderType, ProviderToken>> = {};
-    for (const { provider, token, host, user_id } of this.#providerTokenRecords?.all() ?? []) tokens[provider] = { token, host, user_id };
-    return tokens;
-  }
-
-  /** Replaces the stored provider tokens (each record validated by its schema). */
-  async setProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
-    const previous = this.providerTokens;
-    this.#record(() => this.#restoreProviderTokens(previous));
-    await this.#restoreProviderTokens(tokens);
-    this.onChange({ entity: 'provider_tokens', action: 'replaced' });
-  }
-
-  async #restoreProviderTokens(tokens: Partial<Record<ProviderType, ProviderToken>>): Promise<void> {
-    if (!this.#providerTokenRecords && Object.keys(tokens).length === 0) return; // nothing stored, nothing to store
-    const records = (await this.#collections()).tokens;
-    records.clear();
-    for (const [provider, token] of Object.entries(tokens) as [ProviderType, ProviderToken][]) {
-      await records.create({ provider, token: token.token, host: token.host, user_id: token.user_id });
-    }
+  get providerTokens(): ProviderTokens {
+    return this.userRecords ? this.userRecords.providerTokens() : { ...this.#loadedTokens };
   }
 
   /** The stored MCP configuration, or `null`. */
   get mcpConfig(): MCPConfig | null {
-    return this.#mcpConfigRecords?.all()[0]?.config ?? null;
+    return this.userRecords ? this.userRecords.mcpConfig() : this.#loadedMcpConfig;
   }
 
-  /** Replaces the stored MCP configuration. */
-  async setMcpConfig(config: MCPConfig | null): Promise<void> {
-    const previous = this.mcpConfig;
-    this.#record(() => this.#restoreMcpConfig(previous));
-    await this.#restoreMcpConfig(config);
-    this.onChange({ entity: 'mcp_config', action: 'replaced' });
+  /** A fixture's provider tokens and MCP configuration, as loaded (before any operation: nothing to undo or announce). */
+  loadUserRecords(tokens: ProviderTokens, mcpConfig: MCPConfig | null): void {
+    this.#loadedTokens = { ...tokens };
+    this.#loadedMcpConfig = mcpConfig;
   }
 
-  async #restoreMcpConfig(config: MCPConfig | null): Promise<void> {
-    if (!this.#mcpConfigRecords && config === null) return;
-    const records = (await this.#collections()).mcp;
-    records.clear();
-    if (config) await records.create({ config });
+  /** Notes how to undo a change made outside the store's own methods (`user-records.ts`), with the open transaction. */
+  recordUndo(undo: () => void | Promise<void>): void {
+    this.#record(undo);
   }
 
   /** Counts a value replacing another against the store's byte budget (507 past it), undone with the transaction. */

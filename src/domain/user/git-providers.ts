@@ -5,6 +5,7 @@
 import type { ProviderType } from '../../schemas/common.js';
 import type { POSTProviderModel, ProviderToken } from '../../schemas/legacy.js';
 import type { DomainState } from '../store/state.js';
+import { setMcpConfig, setProviderTokens } from '../store/user-records.js';
 
 /** What `POST /api/add-git-providers` answers. */
 export type GitProvidersStored = { message: 'Git providers stored' };
@@ -19,8 +20,8 @@ export async function storeGitProviders(state: DomainState, request: POSTProvide
       const stored = store.providerTokens[provider];
       merged[provider] = !token.token && stored?.token ? { ...stored, host: token.host } : { ...token };
     }
-    await store.setProviderTokens(merged);
+    await setProviderTokens(store, merged);
   }
-  if (request.mcp_config) await store.setMcpConfig(request.mcp_config);
+  if (request.mcp_config) await setMcpConfig(store, request.mcp_config);
   return { message: 'Git providers stored' };
 }

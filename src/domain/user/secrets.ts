@@ -8,6 +8,7 @@
 import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
 import { Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
+import { setProviderTokens } from '../store/user-records.js';
 
 /** How many custom secrets the fake keeps; past it a create is refused (507). */
 export const MAX_CUSTOM_SECRETS = 500;
@@ -79,7 +80,7 @@ export async function deleteCustomSecret(state: DomainState, id: string): Promis
 
 /** `POST /api/unset-provider-tokens`, `DELETE /api/v1/secrets/git-providers`: every provider token is gone. */
 export async function unsetProviderTokens(state: DomainState): Promise<{ message: string }> {
-  await state.store.setProviderTokens({});
+  await setProviderTokens(state.store, {});
   return { message: 'Unset Git provider tokens' };
 }
 

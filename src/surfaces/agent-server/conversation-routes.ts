@@ -5,6 +5,7 @@
  * the real function it copies (openhands-agent-server `conversation_router.py`, `file_router.py`;
  * `generate_title` from the published v1.11.4 document). The operations: `domain/agent-conversations.ts`.
  */
+import { heldConversation } from '../../domain/agent/host.js';
 import * as z from 'zod/mini';
 import {
   agentFinalResponse,
@@ -134,7 +135,6 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
     response: AgentSuccess,
     handle: (input, context) =>
       onAgentHost(input, context, async (state, host) => {
-        const { heldConversation } = await import('../../domain/agent/host.js');
         const conversation = heldConversation(state, host, input.params.conversation_id);
         return { success: await updateHostConversation(state, isRefusal(conversation) ? null : conversation, input.body) };
       }),

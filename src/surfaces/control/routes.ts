@@ -2,6 +2,8 @@
  * The control API's routes (health, reset, state, clock, faults, request journal, the inspector),
  * relative to where the control surface is mounted (`/_fakehands`). A new control route goes here.
  */
+import { startReplay } from '../../domain/agent/replay.js';
+import { INSPECTOR_HTML } from './inspector-page.js';
 import {
   ClockAdvance,
   ClockTime,
@@ -30,9 +32,9 @@ import { failSandbox } from '../../domain/sandboxes/sandboxes.js';
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
-/** The inspector page, as the dev server and a page using the browser entry serve it (its HTML a chunk of its own: only opening it loads it). */
+/** The inspector page, as the dev server and a page using the browser entry serve it. */
 const inspector = async () =>
-  raw(200, (await import('./inspector-page.js')).INSPECTOR_HTML, 'text/html; charset=utf-8', {
+  raw(200, INSPECTOR_HTML, 'text/html; charset=utf-8', {
     'cache-control': 'no-store',
     // Never inside another origin's frame (clickjacking of its pause, delete and reset buttons).
     'x-frame-options': 'DENY',
@@ -184,8 +186,7 @@ export const controlRoutes: readonly Route[] = [
     body: ReplayRequest,
     response: ReplayStarted,
     successStatus: 201,
-    handle: async ({ body }, context) =>
-      context.runner.run(async (state) => (await import('../../domain/agent/replay.js')).startReplay(state, body)),
+    handle: async ({ body }, context) => context.runner.run(startReplay, body),
   }),
   defineRoute({
     method: 'POST',
