@@ -43,10 +43,10 @@ export class Mounts {
   /** The mounts, longest prefix first, so a nested mount (the control API) wins over its parent. */
   readonly list: readonly Mount[];
   /** The fake's tenants: a request that names one reaches its instance instead of the mount's (`null`: no tenants). */
-  readonly tenants: Tenants | null;
+  readonly tenants: Tenants<Instance> | null;
 
   /** Mounts `mounts` (their prefixes normalised: a leading slash, no trailing one), with `tenants` when the fake has them. */
-  constructor(mounts: readonly Mount[], tenants: Tenants | null = null) {
+  constructor(mounts: readonly Mount[], tenants: Tenants<Instance> | null = null) {
     this.tenants = tenants;
     this.list = Object.freeze(
       mounts
@@ -136,7 +136,7 @@ function normalisePrefix(prefix: string): string {
  * @example
  * const mounts = defaultMounts(instance, 'http://localhost:3000')
  */
-export function defaultMounts(instance: Instance, baseUrl: string, tenants: Tenants | null = null): Mounts {
+export function defaultMounts(instance: Instance, baseUrl: string, tenants: Tenants<Instance> | null = null): Mounts {
   const url = new URL(baseUrl);
   const prefix = normalisePrefix(url.pathname);
   const mounts: Mount[] = [

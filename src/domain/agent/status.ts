@@ -1,14 +1,10 @@
 /**
  * What every request needs of the scripted agent (`scripted-agent.ts`) without loading it: a
  * conversation's agent status and edited turns (views), the length of the built-in run, the system
- * prompt every log starts with, and publishing one event. The agent's script and runs load with
- * the first run (a dynamic import: a chunk of its own in a page, issue 23).
+ * prompt every log starts with. Publishing one event is `publish.ts`'s (and storing it
+ * `store-event.ts`'s): it needs the state, and the state needs this module (`runStepsTotal`).
  */
-import type { AgentEventRecord, ConversationRecord } from '../../schemas/records.js';
-import { naiveTimestamp } from '../fixtures/fixtures.js';
-import { inDialect } from './dialect.js';
-import type { DomainState } from '../store/state.js';
-import { holdEvent, isStreamed } from './streaming.js';
+import type { ConversationRecord } from '../../schemas/records.js';
 import { DEFAULT_EDIT_AFTER, DEFAULT_SCRIPT } from './default-script.js';
 import type { EventSource } from './vocabulary.js';
 
@@ -81,36 +77,4 @@ export function agentStatus(
   if (conversation.agent_status) return conversation.agent_status;
   if (conversation.agent_steps_done === undefined) return null;
   return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
-}
-
-/** Stores a new event of a conversation at `atMs` (default now); returns it. */
-export async function publishEvent(
-  state: DomainState,
-  conversationId: string,
-  fields: Omit<AgentEvent, 'id' | 'timestamp'>,
-  atMs?: number,
-): Promise<AgentEvent> {
-  // Held while a replay or a streamed message goes on, or streamed first (issue 32): `streaming.ts`.
-  if (state.timelines.has(conversationId) || isStreamed(state, conversationId, fields))
-    return holdEvent(state, conversationId, fields, atMs ?? state.clock.now());
-  return storeEvent(state, conversationId, fields, atMs);
-}
-
-/** Stores a new event of a conversation at `atMs` (default now) at once, held back by nothing; returns it. */
-export async function storeEvent(
-  state: DomainState,
-  conversationId: string,
-  fields: Omit<AgentEvent, 'id' | 'timestamp'>,
-  atMs?: number,
-  id?: string,
-): Promise<AgentEvent> {
-  const stamp = state.stamp(atMs);
-  // An id no stored event has: a state loaded again (a restart, a snapshot as fixture) replays the seeded ids (issue 29, finding 5).
-  id ??= state.unusedId(
-    () => state.random.uuid(),
-    (taken) => state.store.events.get(taken) !== undefined,
-  );
-  const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
-  await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
-  return event;
 }

@@ -8,7 +8,8 @@ import type { StartTaskSortOrder } from '../../schemas/common.js';
 import { canonicalDateTime, formatDateTime } from '../../schemas/datetime.js';
 import type { StartTaskRecord } from '../../schemas/records.js';
 import { breathe } from '../store/mutex.js';
-import { RUN_STEPS, SYSTEM_PROMPT, publishEvent } from '../agent/status.js';
+import { RUN_STEPS, SYSTEM_PROMPT } from '../agent/status.js';
+import { publishEvent } from '../agent/publish.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from '../time/lifecycle.js';
 import {

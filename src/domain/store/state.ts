@@ -11,7 +11,7 @@ import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/
 import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
 import { runStepsTotal } from '../agent/status.js';
-import type { TimelineItem } from '../agent/streaming.js';
+import type { TimelineEntry } from '../agent/timeline.js';
 
 /** Options of the domain. */
 export interface ServiceOptions {
@@ -57,7 +57,7 @@ export class DomainState {
   /** The earliest time a pending task needs a look. */
   nextTaskDueMs = Number.NEGATIVE_INFINITY;
   /** Conversations with events held for later (a replay, a message being streamed): `timeline.ts`. */
-  readonly timelines = new Map<string, TimelineItem[]>();
+  readonly timelines = new Map<string, TimelineEntry<DomainState>[]>();
   /** Conversations whose agent has run steps still to publish. */
   readonly activeRuns = new Set<string>();
   /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */
