@@ -12,7 +12,7 @@ import { hostAllowed } from './host-check.js';
 import { BodyReadError, Semaphore, readBody } from './request-body.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { isEventSocketPath, openEventSocket } from '../surfaces/agent-server/sockets.js';
+import { acceptSocket, placeSocket } from '../mounts/sockets.js';
 import { isRefusal } from '../domain/store/refusal.js';
 import { REFUSAL_STATUS } from '../http/refusal-status.js';
 import type { StateFileWriter } from './state-file.js';
@@ -327,7 +327,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     else refuse();
   });
 
-  // WebSockets (the agent host's /sockets/events/{id}) on `ws`: never a hand-written frame parser.
+  // WebSockets (each surface's socket routes, through the dispatcher in `mounts/sockets.ts`) on `ws`: never a hand-written frame parser.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SOCKET_FRAME_BYTES });
   // Handshakes are carried out one after another, the event loop served between slices of them: 2,000 at once held health 659 ms (#29 finding 11).
   const handshakes = new TurnTakingQueue();
@@ -335,8 +335,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
     if (socket.destroyed) return;
     const url = URL.canParse(request.url ?? '/', base.origin) ? new URL(request.url ?? '/', base.origin) : null;
-    const placed = url && hostAllowed(request.headers.host, allowedHosts) ? fake.mounts.find(url) : null;
-    if (!url || !placed || placed.mount.surface.name !== 'agent-server' || !isEventSocketPath(placed.path)) {
+    const placed = url && hostAllowed(request.headers.host, allowedHosts) ? placeSocket(fake.mounts, url) : null;
+    if (!url || !placed) {
       socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Not Found"}');
       return;
     }
@@ -355,16 +355,16 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       },
     };
     // The socket of a tenant's agent: the tenant the upgrade names (header or cookie).
-    await fake.mounts.instanceFor(placed, headers, url).then(
-      (instance) => {
-        if (isRefusal(instance)) {
+    await acceptSocket(fake.mounts, placed, url, headers).then(
+      (accepted) => {
+        if (isRefusal(accepted)) {
           socket.end(
-            `HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`,
+            `HTTP/1.1 ${REFUSAL_STATUS[accepted.reason]} ${accepted.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: accepted.detail })}`,
           );
           return;
         }
         sockets.handleUpgrade(request, socket, head, (ws) => {
-          const served = openEventSocket(instance, placed.path, url, headers, {
+          const served = accepted({
             // The callback says the frame was written out: the outbox paces a socket by it (a slow reader is closed, `socket-outbox.ts`).
             send: (text, written) => {
               if (ws.readyState === ws.OPEN) ws.send(text, () => written());
