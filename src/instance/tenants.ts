@@ -127,7 +127,12 @@ export class Tenants<Instance extends TenantInstance> {
     // A socket may name it in its URL (`?fakehands_tenant=`): an in-process WebSocket has no headers or cookies.
     const given =
       headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE) ?? url?.searchParams.get(TENANT_COOKIE) ?? null;
-    if (given === null || given === DEFAULT_TENANT) return null;
+    return given === null ? null : this.checkName(given);
+  }
+
+  /** A tenant name as given (by a request, or in process by `fake.tenant(name)`): `null` for the default tenant, or a 400 refusal for a name that is not one. */
+  checkName(given: string): string | null | Refusal {
+    if (given === DEFAULT_TENANT) return null;
     if (!TENANT_NAME.test(given)) {
       return new Refusal(
         'bad_request',
