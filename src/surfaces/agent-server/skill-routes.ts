@@ -23,7 +23,7 @@ import {
   subAgents,
   TOOLS,
   uninstallSkill,
-} from '../../domain/agent-world/host.js';
+} from '../../domain/agent-world/catalogues.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
 

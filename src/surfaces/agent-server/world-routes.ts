@@ -16,12 +16,10 @@ import {
   gitCommits,
   homeDirectory,
   isDirectory,
-  llmModels,
-  llmProviders,
   listWorkspaces,
   searchSubdirs,
-  verifiedModels,
 } from '../../domain/agent-world/host.js';
+import { llmModels, llmProviders, verifiedModels } from '../../domain/agent-world/catalogues.js';
 import { toHex } from '../../domain/store/ids.js';
 import { refuse } from '../../domain/store/refusal.js';
 import { zipArchive } from '../../domain/agent/zip.js';
