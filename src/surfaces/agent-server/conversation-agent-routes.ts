@@ -7,12 +7,7 @@
  */
 import * as z from 'zod/mini';
 import {
-  askAgent,
-  condense,
-  forkConversation,
-  generateTitle,
   interruptHostConversation,
-  navigateConversation,
   pauseHostConversation,
   resumeGoal,
   runHostConversation,
@@ -24,6 +19,7 @@ import {
   switchProfile,
   updateSecrets,
 } from '../../domain/agent/conversations.js';
+import { askAgent, condense, forkConversation, generateTitle, navigateConversation } from '../../domain/agent/history.js';
 import { refuse } from '../../domain/store/refusal.js';
 import {
   AgentTextResponse,

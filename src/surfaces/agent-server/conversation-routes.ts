@@ -7,7 +7,6 @@
  */
 import * as z from 'zod/mini';
 import {
-  agentFinalResponse,
   batchGetHostConversations,
   countHostConversations,
   deleteHostConversation,
@@ -17,6 +16,7 @@ import {
   trajectoryZip,
   updateHostConversation,
 } from '../../domain/agent/conversations.js';
+import { agentFinalResponse } from '../../domain/agent/history.js';
 import { isRefusal, refuse } from '../../domain/store/refusal.js';
 import { toHex } from '../../domain/store/ids.js';
 import { AgentTextResponse, StartConversationRequest, UpdateConversationRequest } from '../../schemas/agent-conversations.js';
