@@ -78,3 +78,15 @@ export function agentStatus(
   if (conversation.agent_steps_done === undefined) return null;
   return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
 }
+
+// What a conversation's timeline holds (`streaming.ts` fills and settles it; the state keeps one per conversation): generic over
+// the state a step runs on, so the state names it without importing the agent's streaming (no circle).
+
+/** An event's fields before it has an id and a timestamp. */
+export type EventFields = Omit<AgentEvent, 'id' | 'timestamp'>;
+
+/** One entry of a timeline: an event to store (its id drawn when it was held), a transient frame, or a step to run on `State`. */
+export type TimelineEntry<State> =
+  | { kind: 'event'; dueMs: number; id: string; fields: EventFields; streamed?: boolean }
+  | { kind: 'transient'; dueMs: number; fields: EventFields }
+  | { kind: 'step'; dueMs: number; run(state: State): Promise<void> };

@@ -16,11 +16,10 @@
 import { formatDateTime } from '../../schemas/datetime.js';
 import { naiveTimestamp } from '../fixtures/fixtures.js';
 import type { DomainState } from '../store/state.js';
-import type { AgentEvent } from './status.js';
+import type { AgentEvent, EventFields, TimelineEntry } from './status.js';
 import { storeEvent } from './store-event.js';
-import type { EventFields, TimelineEntry } from './timeline.js';
 
-/** One entry of a timeline on the domain's state (`timeline.ts`). */
+/** One entry of a timeline on the domain's state (`status.ts`'s `TimelineEntry`). */
 export type TimelineItem = TimelineEntry<DomainState>;
 
 /** Who hears a conversation's transient frames (the socket hub), with how many events the conversation had stored when it came (it goes after those). */

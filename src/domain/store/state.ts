@@ -10,8 +10,7 @@ import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/lifecycle.js';
 import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
-import { runStepsTotal } from '../agent/status.js';
-import type { TimelineEntry } from '../agent/timeline.js';
+import { runStepsTotal, type TimelineEntry } from '../agent/status.js';
 
 /** Options of the domain. */
 export interface ServiceOptions {
