@@ -10,7 +10,7 @@ import type { FakeService } from './domain/service.js';
 import { toResponse, type Answer, type RequestLike } from './http/responses.js';
 import type { Faults } from './instance/faults.js';
 import { createInstance, type Environment, type Instance, type ResetOptions } from './instance/instance.js';
-import { TENANT_HEADER, Tenants } from './instance/tenants.js';
+import { Tenants } from './instance/tenants.js';
 import { isRefusal } from './domain/store/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
@@ -52,7 +52,7 @@ export interface FakeCore {
   onChange(listener: ChangeListener): () => void;
   /**
    * The tenant `name` of this fake (created on first use from the fake's options): its own state,
-   * clock, faults and journal; its `fetch` sends `X-Fakehands-Tenant: name`. Throws a `Refusal` for a
+   * clock, faults and journal; its `fetch` reaches that tenant (its name handed to the mounts in process). Throws a `Refusal` for a
    * bad name or one tenant too many.
    */
   tenant(name: string): Promise<FakeCore>;
@@ -79,14 +79,9 @@ export async function createCore(input: FakeOptionsInput, environment: Environme
     if (!service) services.set(target, (service = lazyService(target.runner)));
     return service;
   };
-  /** The core over one instance; `tenant` names the tenant its requests carry. */
+  /** The core over one instance; `tenant` is the tenant its requests reach, handed to the mounts as a value (no header to parse back). */
   const coreOf = (target: Instance, tenant: string | null): FakeCore => {
-    const named = (request: Request) => {
-      if (tenant === null) return request;
-      const copy = new Request(request);
-      copy.headers.set(TENANT_HEADER, tenant);
-      return copy;
-    };
+    const reached = tenant ?? undefined;
     return {
       clock: target.clock,
       service: serviceOf(target),
@@ -98,21 +93,10 @@ export async function createCore(input: FakeOptionsInput, environment: Environme
       reset: target.reset,
       snapshot: target.snapshot,
       onChange: target.onChange,
-      fetch: async (request) => toResponse(await mounts.fetch(named(request))),
-      answer: (request) =>
-        mounts.answer(
-          tenant === null
-            ? request
-            : {
-                method: request.method,
-                url: request.url,
-                text: () => request.text(),
-                ...(request.arrayBuffer ? { arrayBuffer: () => request.arrayBuffer!() } : {}),
-                headers: { get: (name) => (name.toLowerCase() === TENANT_HEADER ? tenant : request.headers.get(name)) },
-              },
-        ),
+      fetch: async (request) => toResponse(await mounts.fetch(request, reached)),
+      answer: (request) => mounts.answer(request, reached),
       tenant: async (name) => {
-        const found = tenants.nameOf({ get: (header) => (header === TENANT_HEADER ? name : null) });
+        const found = tenants.checkName(name);
         if (isRefusal(found)) throw found;
         if (found === null) return root;
         const resolved = await tenants.get(found);

@@ -6,7 +6,8 @@
  * with the agent host as its local backend and the app server as a cloud backend, both registered.
  */
 import { fileURLToPath } from 'node:url';
-import { parseServeArgs, serve } from '../cli.js';
+import { parseServeArgs } from '../cli/options.js';
+import { serve } from '../cli/serve.js';
 import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
 import { startCanvasIngress } from './ingress.js';

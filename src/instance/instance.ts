@@ -92,7 +92,7 @@ export interface Instance {
   /** Replaces the agent's scripts (runs already going keep theirs until they end). */
   setAgentScripts(scripts: readonly AgentScript[]): void;
   /** The tenants of the fake, on its default instance only (set by the core that owns them); `null` on a tenant's own instance. */
-  tenants: Tenants | null;
+  tenants: Tenants<Instance> | null;
   /** Marks a connection (an event socket) open on the instance until the returned function is called: an instance with one open is in use, never idle. */
   hold(): () => void;
   /** How many connections are open on it, and when the last one closed (epoch ms; 0: never). */

@@ -7,7 +7,6 @@
  */
 import { hashOf } from '../domain/store/ids.js';
 import { Refusal } from '../domain/store/refusal.js';
-import type { Instance } from './instance.js';
 
 /** The header that names a request's tenant. */
 export const TENANT_HEADER = 'x-fakehands-tenant';
@@ -64,8 +63,14 @@ function percentDecoded(text: string): string {
   }
 }
 
+/** What a tenant holds: an instance (`instance.ts`), seen here only as far as expiry needs it. */
+export interface TenantInstance {
+  /** Its open sockets, and when the last one closed (epoch ms). */
+  connections(): { open: number; lastClosedAt: number };
+}
+
 /** Where tenants are kept between runs (the standalone server's `--state-file` keeps every tenant). */
-export interface TenantPersistence {
+export interface TenantPersistence<Instance extends TenantInstance = TenantInstance> {
   /** The saved state of a tenant, to start it from instead of the fixture; `null` when none is saved. */
   fixture(name: string): Promise<unknown | null>;
   /** A tenant was made: follow its changes. */
@@ -84,21 +89,21 @@ const aTurn = (): Promise<void> =>
   });
 
 /** A tenant held: its instance (being made, then made), when it was made and last used (epoch ms). */
-interface Held {
+interface Held<Instance> {
   instance: Promise<Instance>;
   made: Instance | null;
   created: number;
   used: number;
 }
 
-/** The tenants of one fake, besides its default instance. */
-export class Tenants {
-  readonly #instances = new Map<string, Held>();
+/** The tenants of one fake, besides its default instance (generic over what a tenant holds, so this module needs no instance). */
+export class Tenants<Instance extends TenantInstance> {
+  readonly #instances = new Map<string, Held<Instance>>();
   readonly #create: (name: string, saved: unknown | null) => Promise<Instance>;
   /** The last tenant being made: tenants are made one at a time, with a turn of the event loop between two. */
   #making: Promise<unknown> = Promise.resolve();
   /** Where tenants are kept between runs, when they are (set before the first request). */
-  persistence: TenantPersistence | null = null;
+  persistence: TenantPersistence<Instance> | null = null;
   /** Most tenants held at once (the default one not counted). */
   readonly maxTenants: number;
   /** A tenant not used for this long is dropped (`null`: never). */
@@ -122,7 +127,12 @@ export class Tenants {
     // A socket may name it in its URL (`?fakehands_tenant=`): an in-process WebSocket has no headers or cookies.
     const given =
       headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE) ?? url?.searchParams.get(TENANT_COOKIE) ?? null;
-    if (given === null || given === DEFAULT_TENANT) return null;
+    return given === null ? null : this.checkName(given);
+  }
+
+  /** A tenant name as given (by a request, or in process by `fake.tenant(name)`): `null` for the default tenant, or a 400 refusal for a name that is not one. */
+  checkName(given: string): string | null | Refusal {
+    if (given === DEFAULT_TENANT) return null;
     if (!TENANT_NAME.test(given)) {
       return new Refusal(
         'bad_request',
@@ -147,7 +157,7 @@ export class Tenants {
       );
     }
     const persistence = this.persistence;
-    const entry: Held = {
+    const entry: Held<Instance> = {
       // Made later (one at a time), so `entry` is there by then.
       instance: this.#oneAtATime(async () => {
         const made = await this.#create(name, persistence ? await persistence.fixture(name) : null);

@@ -43,10 +43,10 @@ export class Mounts {
   /** The mounts, longest prefix first, so a nested mount (the control API) wins over its parent. */
   readonly list: readonly Mount[];
   /** The fake's tenants: a request that names one reaches its instance instead of the mount's (`null`: no tenants). */
-  readonly tenants: Tenants | null;
+  readonly tenants: Tenants<Instance> | null;
 
   /** Mounts `mounts` (their prefixes normalised: a leading slash, no trailing one), with `tenants` when the fake has them. */
-  constructor(mounts: readonly Mount[], tenants: Tenants | null = null) {
+  constructor(mounts: readonly Mount[], tenants: Tenants<Instance> | null = null) {
     this.tenants = tenants;
     this.list = Object.freeze(
       mounts
@@ -81,21 +81,32 @@ export class Mounts {
 
   /**
    * Answers a request wherever it lands: the surface's answer, or a 404 outside every mount.
+   * `tenant` (a name checked by `Tenants.checkName`) is the tenant it reaches when the caller knows it
+   * in process (a tenant's own `fetch`); without it the request names its tenant itself.
    * Unexpected errors propagate (each transport answers them as a 500 its own way).
    */
-  async answer(request: RequestLike): Promise<Answer> {
+  async answer(request: RequestLike, tenant?: string): Promise<Answer> {
     const url = new URL(request.url);
     const placed = this.find(url);
     if (!placed) return OUTSIDE();
-    const instance = await this.instanceFor(placed, request.headers);
+    const instance = await this.instanceFor(placed, request.headers, url, tenant);
     if (isRefusal(instance)) return placed.mount.surface.refusalAnswer(instance);
     return answerOn(instance, placed.mount.surface, placed.path, request, url);
   }
 
-  /** The instance a request placed at `placed` reaches: its tenant's (created on first use), or the mount's; a refusal for a bad tenant name or one too many. */
-  async instanceFor(placed: Placement, headers: { get(name: string): string | null }, url?: URL): Promise<Instance | Refusal> {
+  /**
+   * The instance a request placed at `placed` reaches: the tenant `tenant` when given, else the one
+   * its headers (or a socket URL) name (created on first use), or the mount's; a refusal for a bad
+   * tenant name or one too many.
+   */
+  async instanceFor(
+    placed: Placement,
+    headers: { get(name: string): string | null },
+    url?: URL,
+    tenant?: string,
+  ): Promise<Instance | Refusal> {
     if (!this.tenants) return placed.mount.instance;
-    const name = this.tenants.nameOf(headers, url);
+    const name = tenant ?? this.tenants.nameOf(headers, url);
     if (name === null || isRefusal(name)) return name ?? placed.mount.instance;
     return this.tenants.get(name);
   }
@@ -103,15 +114,17 @@ export class Mounts {
   /**
    * Answers a Fetch request as in-process transports do: an unexpected error is a 500
    * `{"detail": "Internal Server Error"}` (journaled), as the real server answers it; the fake's
-   * own contract check stays loud and throws.
+   * own contract check stays loud and throws. `tenant` as in `answer`.
    */
-  async fetch(request: Request): Promise<Answer> {
+  async fetch(request: Request, tenant?: string): Promise<Answer> {
     try {
-      return await this.answer(request);
+      return await this.answer(request, tenant);
     } catch (error) {
       if (isContractViolation(error)) throw error;
       const placed = this.find(new URL(request.url));
-      const instance = placed ? await this.instanceFor(placed, request.headers).catch(() => placed.mount.instance) : null;
+      const instance = placed
+        ? await this.instanceFor(placed, request.headers, undefined, tenant).catch(() => placed.mount.instance)
+        : null;
       if (instance && !isRefusal(instance))
         instance.journal.record({
           method: request.method.toUpperCase(),
@@ -136,7 +149,7 @@ function normalisePrefix(prefix: string): string {
  * @example
  * const mounts = defaultMounts(instance, 'http://localhost:3000')
  */
-export function defaultMounts(instance: Instance, baseUrl: string, tenants: Tenants | null = null): Mounts {
+export function defaultMounts(instance: Instance, baseUrl: string, tenants: Tenants<Instance> | null = null): Mounts {
   const url = new URL(baseUrl);
   const prefix = normalisePrefix(url.pathname);
   const mounts: Mount[] = [

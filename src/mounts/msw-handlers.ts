@@ -7,66 +7,57 @@ import { http } from 'msw/core/http';
 import { ws } from 'msw/core/ws';
 import type { HttpHandler, WebSocketHandler } from 'msw';
 import { toResponse } from '../http/responses.js';
-import type { EventSocket } from '../surfaces/agent-server/sockets.js';
+import type { ServedSocket } from '../surfaces/surface.js';
 import type { Mounts } from './mounts.js';
 import { isRefusal } from '../domain/store/refusal.js';
+import { acceptSocket, socketRoutes } from './sockets.js';
 
-/** What the fake's handlers are: http ones, and the agent host's WebSocket links. */
+/** What the fake's handlers are: http ones, and the surfaces' WebSocket links. */
 export type FakeHandler = HttpHandler | WebSocketHandler;
 
 /**
- * One `ws.link` per mounted agent host, for `/sockets/events/{id}` (msw intercepts the global
- * `WebSocket`: in a browser, and in Node where one exists). Each connection is served by the same
- * socket logic as the standalone server's (`surfaces/agent-server/sockets.ts`), loaded with the first connection.
+ * One `ws.link` per socket route of every mount (`/sockets/events/{id}`, `/sockets/bash-events` on an
+ * agent host; msw intercepts the global `WebSocket`: in a browser, and in Node where one exists).
+ * Each connection goes through the socket dispatcher every transport uses (`sockets.ts`).
  */
 export function createSocketHandlers(mounts: Mounts): WebSocketHandler[] {
-  // The events socket of each conversation, and the host's bash-events socket.
-  return mounts.list
-    .filter((mount) => mount.surface.name === 'agent-server')
-    .flatMap((mount) => ['/sockets/events/*', '/sockets/bash-events'].map((socketPath) => ({ mount, socketPath })))
-    .map(({ mount, socketPath }) => {
-      const link = ws.link(`${mount.origin.replace(/^http/, 'ws')}${mount.prefix}${socketPath}`);
-      return link.addEventListener('connection', ({ client }) => {
-        const url = new URL(client.url.href.replace(/^ws/, 'http'));
-        const path = url.pathname.slice(mount.prefix.length);
-        // The tenant (named by `?fakehands_tenant=`) may have to be made first: frames wait for it.
-        let served: EventSocket | null = null;
-        const waiting: string[] = [];
-        client.addEventListener('message', (event) => {
-          const text = typeof event.data === 'string' ? event.data : '';
-          if (served) served.receive(text);
-          else waiting.push(text);
-        });
-        client.addEventListener('close', () => served?.closed());
-        // The socket logic is a chunk of its own in a page (loaded with the first socket).
-        void Promise.all([
-          mounts.instanceFor({ mount, path }, { get: () => null }, url),
-          import('../surfaces/agent-server/sockets.js'),
-        ]).then(([instance, { openEventSocket }]) => {
-          if (isRefusal(instance)) {
-            client.close(1008, instance.detail.slice(0, 120));
+  return socketRoutes(mounts).map(({ mount, route, pattern }) => {
+    const link = ws.link(pattern);
+    return link.addEventListener('connection', ({ client }) => {
+      const url = new URL(client.url.href.replace(/^ws/, 'http'));
+      const path = url.pathname.slice(mount.prefix.length);
+      // The tenant (named by `?fakehands_tenant=`) may have to be made first: frames wait for it.
+      let served: ServedSocket | null = null;
+      const waiting: string[] = [];
+      client.addEventListener('message', (event) => {
+        const text = typeof event.data === 'string' ? event.data : '';
+        if (served) served.receive(text);
+        else waiting.push(text);
+      });
+      client.addEventListener('close', () => served?.closed());
+      // An in-process WebSocket has no headers: the key and the tenant come in the URL or a frame.
+      void acceptSocket(mounts, { mount, path, route }, url, { get: () => null }).then(
+        (accepted) => {
+          if (isRefusal(accepted)) {
+            client.close(1008, accepted.detail.slice(0, 120));
             return;
           }
-          served = openEventSocket(
-            instance,
-            path,
-            url,
-            { get: () => null },
-            {
-              // In process, a frame is handed over at once: nothing waits to be written out.
-              send: (text, written) => {
-                client.send(text);
-                written();
-              },
-              close: (code, reason) => client.close(code, reason),
-              // A container that went down: the closest a mocked socket can come to a dropped connection.
-              drop: () => client.close(1006, ''),
+          served = accepted({
+            // In process, a frame is handed over at once: nothing waits to be written out.
+            send: (text, written) => {
+              client.send(text);
+              written();
             },
-          );
+            close: (code, reason) => client.close(code, reason),
+            // A container that went down: the closest a mocked socket can come to a dropped connection.
+            drop: () => client.close(1006, ''),
+          });
           for (const text of waiting.splice(0)) served.receive(text);
-        });
-      });
+        },
+        () => client.close(1011, 'Internal error'),
+      );
     });
+  });
 }
 
 /** Options of `createHandlers`. */

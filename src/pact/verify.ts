@@ -7,11 +7,14 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { ApiError, createAgentClient, createClient, type Client } from '../client/index.js';
+import { ApiError, createClient, type Client } from '../client/index.js';
 import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
-import { startForwarder, type Forwarder } from './forwarder.js';
-import { checkedAgent, checkedClient, excerpt, executeBashCommand, WrongShapeError, type CheckedClient } from './provider-answers.js';
+import { startForwarder } from './forwarder.js';
+import { watchProvider } from './provider-watch.js';
+import { excerpt, WrongShapeError } from './provider-answers.js';
+import { describeFailures, oneLine } from './failures.js';
+import { agentStateSetups, Cleanup, stateSetups, type AgentTarget, type StateParams, type StateSetup } from './provider-states.js';
 
 /** The provider name the contracts are written for. */
 export const PROVIDER_NAME = 'conversation-sandbox-service';
@@ -23,15 +26,10 @@ export const CONSUMER_NAME = 'fakehands-client';
 export const CONTRACTS_DIR = fileURLToPath(packageFile('contracts/'));
 /** How long a state handler waits for the service (a sandbox to run, a start task to be READY): less than Pact's own 30 s, so the reason is ours. */
 const DEFAULT_STATE_TIMEOUT_MS = 25_000;
-/** How often the provider is asked whether it is still there while the verifier runs, and how many misses in a row mean it died. */
-const WATCH_EVERY_MS = 1000;
-const WATCH_MISSES = 3;
-/** How long one liveness question may take. */
-const WATCH_TIMEOUT_MS = 2000;
 /** Where pact-js's proxy receives provider state calls (they pass the request filter too). */
 const STATE_SETUP_PATH = '/_pactSetup';
-/** How often a state handler polls while it waits. */
-const POLL_INTERVAL_MS = 100;
+
+export { watchProvider } from './provider-watch.js';
 
 /** Pact's absence: one clear line and the command that fixes it. */
 const missingPact = () =>
@@ -112,303 +110,6 @@ interface PactFile {
   interactions?: { description: string; providerStates?: { name: string }[] }[];
 }
 
-type StateParams = Record<string, unknown> | undefined;
-type StateSetup = (params: StateParams) => Promise<Record<string, unknown> | undefined>;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Polls `read` until `done` holds or the deadline passes; throws a message naming what it waited
- * for. `hopeless` names a value that can never become `done` (a missing record, an ERROR status):
- * the wait ends there, at once, rather than at the deadline.
- */
-async function waitFor<T>(
-  what: string,
-  timeoutMs: number,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  hopeless: (value: T) => string | null = () => null,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    const why = hopeless(value);
-    if (why !== null) throw new Error(`gave up waiting for ${what}: ${why}`);
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)})`);
-    await sleep(POLL_INTERVAL_MS);
-  }
-}
-
-/**
- * Watches the provider while the verifier runs: resolves with a reason once it stops answering
- * (`WATCH_MISSES` questions in a row fail), or once Pact's own proxy crashes on a refused
- * connection (an uncaught error in this process). Pact would otherwise retry every 30 s, forever.
- * Pact's native verifier cannot be stopped from JavaScript and keeps its process alive: the
- * `fakehands verify` command runs it in a child process that it kills (`pact/command.ts`).
- */
-export function watchProvider(baseUrl: string): { died: Promise<string>; stop(): void } {
-  let stop = () => undefined as void;
-  const died = new Promise<string>((resolve) => {
-    let misses = 0;
-    const timer = setInterval(() => {
-      fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(WATCH_TIMEOUT_MS) })
-        .then((response) => response.arrayBuffer())
-        .then(
-          () => {
-            misses = 0;
-          },
-          (error: unknown) => {
-            if (++misses >= WATCH_MISSES) resolve(describeReachError(error));
-          },
-        );
-    }, WATCH_EVERY_MS);
-    const crashed = (error: Error) => resolve(`the verifier's proxy failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
-    process.on('uncaughtException', crashed);
-    stop = () => {
-      clearInterval(timer);
-      process.off('uncaughtException', crashed);
-    };
-  });
-  return { died, stop: () => stop() };
-}
-
-/** Why a request to the provider failed, in a few words. */
-function describeReachError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
-  if ((error as Error).name === 'TimeoutError') return `no answer within ${WATCH_TIMEOUT_MS / 1000} s`;
-  return cause?.code ?? (error as Error).message;
-}
-
-/** Most recent records looked at to find what an interaction created. */
-const CLEANUP_WINDOW = 100;
-
-/**
- * Deletes what a verification run created: what the provider states made, and whatever the
- * interactions themselves created (new sandboxes and conversations, found by comparing the
- * newest records before and after each interaction).
- */
-class Cleanup {
-  readonly sandboxes = new Set<string>();
-  readonly conversations = new Set<string>();
-  #knownSandboxes = new Set<string>();
-  #knownConversations = new Set<string>();
-
-  /** Remembers the newest records, before an interaction; never throws (a provider that answers lists in another shape is left uncleaned). */
-  async remember(client: Client): Promise<void> {
-    const checked = checkedClient(client);
-    this.#knownSandboxes = new Set((await checked.searchSandboxes(CLEANUP_WINDOW).catch(() => ({ items: [] }))).items.map((s) => s.id));
-    this.#knownConversations = new Set(
-      (await checked.listConversations(CLEANUP_WINDOW).catch(() => ({ results: [] }))).results.map((c) => c.conversation_id),
-    );
-  }
-
-  /** Deletes what was created since `remember`; never throws. */
-  async run(client: Client): Promise<void> {
-    const checked = checkedClient(client);
-    const sandboxes = await checked.searchSandboxes(CLEANUP_WINDOW).catch(() => ({ items: [] }));
-    for (const sandbox of sandboxes.items) if (!this.#knownSandboxes.has(sandbox.id)) this.sandboxes.add(sandbox.id);
-    const conversations = await checked.listConversations(CLEANUP_WINDOW).catch(() => ({ results: [] }));
-    for (const c of conversations.results) if (!this.#knownConversations.has(c.conversation_id)) this.conversations.add(c.conversation_id);
-    for (const id of this.conversations) await client.deleteConversation(id.replaceAll('-', '')).catch(() => undefined);
-    for (const id of this.sandboxes) await client.deleteSandbox(id).catch(() => undefined);
-    this.sandboxes.clear();
-    this.conversations.clear();
-  }
-}
-
-/** Sandbox statuses a sandbox being started never leaves for RUNNING. */
-const DEAD_SANDBOX = new Set(['ERROR', 'MISSING']);
-
-/** Starts a sandbox and waits for it to run; a sandbox that is missing or in ERROR ends the wait at once. */
-async function runningSandbox(api: CheckedClient, timeoutMs: number, cleanup: Cleanup): Promise<string> {
-  const sandbox = await api.startSandbox();
-  cleanup.sandboxes.add(sandbox.id);
-  await waitFor(
-    `sandbox ${sandbox.id} to be RUNNING`,
-    timeoutMs,
-    async () => (await api.getSandboxes([sandbox.id]))[0]?.status,
-    (s) => s === 'RUNNING',
-    (s) =>
-      s === undefined
-        ? `GET /api/v1/sandboxes answered null for the sandbox POST /api/v1/sandboxes just started`
-        : DEAD_SANDBOX.has(s)
-          ? `it is ${s}`
-          : null,
-  );
-  return sandbox.id;
-}
-
-/** Starts an app conversation and waits for its start task to be READY; a missing task or one in ERROR ends the wait at once. */
-async function readyConversation(
-  api: CheckedClient,
-  timeoutMs: number,
-  cleanup: Cleanup,
-  body: Parameters<CheckedClient['startAppConversation']>[0],
-): Promise<{ app_conversation_id: string; sandbox_id: string }> {
-  const task = await api.startAppConversation(body);
-  const ready = await waitFor(
-    `start task ${task.id} to be READY`,
-    timeoutMs,
-    async () => (await api.getStartTasks([task.id]))[0] ?? null,
-    (t) => t?.status === 'READY',
-    (t) =>
-      t === null
-        ? 'GET /api/v1/app-conversations/start-tasks answered null for the task POST /api/v1/app-conversations just made'
-        : t.status === 'ERROR'
-          ? `it ended in ERROR: ${t.detail ?? 'no detail'}`
-          : null,
-  );
-  if (!ready?.app_conversation_id || !ready.sandbox_id) {
-    throw new WrongShapeError(
-      `GET /api/v1/app-conversations/start-tasks answered a READY start task without \`app_conversation_id\` or \`sandbox_id\` (got ${excerpt(ready)})`,
-    );
-  }
-  cleanup.conversations.add(ready.app_conversation_id);
-  cleanup.sandboxes.add(ready.sandbox_id);
-  return { app_conversation_id: ready.app_conversation_id, sandbox_id: ready.sandbox_id };
-}
-
-/** The provider states the contracts use, set up through the public API. */
-function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }): Record<string, StateSetup> {
-  const api = checkedClient(client);
-  const appConversation = () =>
-    readyConversation(api, timeoutMs, cleanup, {
-      selected_repository: 'OpenHands/OpenHands',
-      git_provider: 'github',
-      title: 'Contract check',
-    });
-  return {
-    'the service is up': async () => {
-      await api.searchSandboxSpecs(1);
-      return undefined;
-    },
-    'the client sends no session API key': async () => {
-      flags.sendKey = false;
-      return undefined;
-    },
-    'a sandbox spec exists': async () => {
-      const page = await api.searchSandboxSpecs(1);
-      if (!page.items[0]) throw new Error('the service has no sandbox spec (GET /api/v1/sandbox-specs/search answered no items)');
-      return { sandbox_spec_id: page.items[0].id };
-    },
-    'a RUNNING sandbox exists': async () => ({ sandbox_id: await runningSandbox(api, timeoutMs, cleanup) }),
-    'a PAUSED sandbox exists': async () => {
-      const id = await runningSandbox(api, timeoutMs, cleanup);
-      await api.pauseSandbox(id);
-      return { sandbox_id: id };
-    },
-    'at least two sandboxes exist': async () => {
-      for (let i = 0; i < 2; i++) cleanup.sandboxes.add((await api.startSandbox()).id);
-      return undefined;
-    },
-    'no sandbox has the given id': async (params) => {
-      const id = String(params?.sandbox_id ?? 'oh-agent-server-does-not-exist');
-      const [found] = await api.getSandboxes([id]);
-      if (found) throw new Error(`a sandbox with the id ${id} exists`);
-      return { sandbox_id: id };
-    },
-    'an app conversation exists': async () => appConversation(),
-    'an app conversation whose sandbox is paused exists': async () => {
-      const { app_conversation_id, sandbox_id } = await appConversation();
-      await api.pauseSandbox(sandbox_id);
-      return { app_conversation_id, sandbox_id };
-    },
-  };
-}
-
-/** What the agent server's states share with the verifier: the conversation's agent host (where the forwarder sends requests) and its sandbox's key. */
-interface AgentTarget {
-  forwarder: Forwarder;
-  key: string | undefined;
-}
-
-/** Agent statuses a finished run is waited for from; any other (idle, paused, …) is still on its way there. */
-const RUN_OVER = new Set(['finished', 'error']);
-
-/**
- * The agent server's provider states: a conversation started through the app server (as the web
- * client does), its agent in the state the interaction needs; the forwarder then points at the
- * conversation's agent host and the verifier sends the sandbox's own key.
- */
-function agentStateSetups(
-  client: Client,
-  timeoutMs: number,
-  cleanup: Cleanup,
-  flags: { sendKey: boolean },
-  target: AgentTarget,
-): Record<string, StateSetup> {
-  const api = checkedClient(client);
-  const finishedRun = async () => {
-    const { app_conversation_id: id } = await readyConversation(api, timeoutMs, cleanup, {
-      title: 'Contract check',
-      initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] },
-    });
-    const conversation = await waitFor(
-      `conversation ${id}'s agent to finish its run`,
-      timeoutMs,
-      async () => (await api.getAppConversations([id]))[0] ?? null,
-      (c) => RUN_OVER.has(c?.execution_status ?? ''),
-      (c) => (c === null ? `GET /api/v1/app-conversations answered null for the conversation its start task named` : null),
-    );
-    if (!conversation?.conversation_url || !conversation.session_api_key)
-      throw new WrongShapeError(
-        `GET /api/v1/app-conversations answered conversation ${id} without an agent server (\`conversation_url\` or \`session_api_key\` missing; got ${excerpt(conversation)})`,
-      );
-    if (!URL.canParse(conversation.conversation_url))
-      throw new WrongShapeError(
-        `GET /api/v1/app-conversations answered conversation ${id} with a \`conversation_url\` that is not a URL (got ${excerpt(conversation.conversation_url)})`,
-      );
-    target.forwarder.target = new URL(conversation.conversation_url).origin;
-    target.key = conversation.session_api_key;
-    const agent = checkedAgent(
-      createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: conversation.session_api_key }),
-    );
-    const projectDir = (await agent.getConversation()).workspace.working_dir;
-    const [change] = await agent.gitChanges(projectDir);
-    if (!change) throw new Error(`the agent's run changed no file under ${projectDir}`);
-    return { agent, params: { conversation_id: conversation.id, project_dir: projectDir, changed_file: `${projectDir}/${change.path}` } };
-  };
-  return {
-    'a conversation whose agent has finished a run': async () => (await finishedRun()).params,
-    'a conversation whose agent is paused': async () => {
-      const { agent, params } = await finishedRun();
-      await agent.pause();
-      return params;
-    },
-    'a conversation whose agent waits for confirmation': async () => {
-      const { agent, params } = await finishedRun();
-      await agent.setConfirmationPolicy('AlwaysConfirm');
-      await agent.sendMessage('Run the test suite');
-      await waitFor(
-        'the agent to wait for confirmation',
-        timeoutMs,
-        async () => (await agent.getConversation()).execution_status,
-        (s) => s === 'waiting_for_confirmation',
-        (s) => (s === 'error' ? 'the agent ended in error' : null),
-      );
-      return params;
-    },
-    'the client sends no session API key': async () => {
-      flags.sendKey = false;
-      return undefined;
-    },
-    // The host-wide routes (settings, profiles, the shell) on the agent host of a conversation the app server started.
-    'an agent server is running': async () => {
-      await finishedRun();
-      return undefined;
-    },
-    'a shell command has run on the agent server': async () => {
-      await finishedRun();
-      const origin = target.forwarder.target;
-      if (origin === null) throw new Error('no agent host to run a shell command on');
-      const output = await executeBashCommand(origin, target.key, 'echo hello');
-      return { command_id: output.command_id };
-    },
-  };
-}
-
 /** The interactions of one provider's pact files: the files, how many interactions, which states. */
 interface ProviderContracts {
   files: string[];
@@ -443,51 +144,6 @@ async function readContracts(files: string[], problems: string[]): Promise<Map<s
     }
   }
   return byProvider;
-}
-
-/** Longest difference shown for one failed interaction. */
-const DIFFERENCE_CHARS = 240;
-
-/** One line for a difference the verifier found (its text may span lines and carry colour codes). */
-const oneLine = (text: string) => {
-  const flat = text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the ANSI colours of the verifier's output
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return flat.length > DIFFERENCE_CHARS ? `${flat.slice(0, DIFFERENCE_CHARS)}…` : flat;
-};
-
-/** Readable lines from the verifier's error, which carries its JSON result as the message: each failed interaction with its first difference. */
-function describeFailures(message: string): { lines: string[]; failed: number } {
-  try {
-    const result = JSON.parse(message) as {
-      errors?: {
-        interaction?: string;
-        mismatch?: { message?: string; mismatches?: { mismatch?: string; path?: string; type?: string }[] };
-      }[];
-    };
-    const lines = (result.errors ?? []).map((e) => {
-      const name = (e.interaction ?? 'an interaction').replace(/^Verifying a pact between .+? and .+? /, '');
-      // A wrong status says most (a 200 where the contract wants a 401): it comes first.
-      const all = [...(e.mismatch?.mismatches ?? [])].sort(
-        (x, y) => Number(/status/i.test(y.type ?? '')) - Number(/status/i.test(x.type ?? '')),
-      );
-      const first = all[0];
-      const more = all.length > 1 ? `; and ${all.length - 1} more difference${all.length > 2 ? 's' : ''}` : '';
-      const where = first?.path ? `${first.path}: ` : /status/i.test(first?.type ?? '') ? 'status: ' : '';
-      const difference = first?.mismatch
-        ? `${where}${oneLine(first.mismatch)}${more}`
-        : e.mismatch?.message
-          ? oneLine(e.mismatch.message)
-          : '';
-      return `interaction failed: ${name}${difference ? ` (${difference})` : ''}`;
-    });
-    if (lines.length > 0) return { lines, failed: lines.length };
-  } catch {
-    // Not the JSON result: report the message as it is.
-  }
-  return { lines: [`the verifier failed: ${message.split('\n')[0]}`], failed: 0 };
 }
 
 /** What a provider state's set-up threw, in one line: a refused request with its body, a wrong answer, or the message. */

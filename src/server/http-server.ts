@@ -10,12 +10,9 @@ import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses
 import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
 import { BodyReadError, Semaphore, readBody } from './request-body.js';
-import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
-import { isEventSocketPath, openEventSocket } from '../surfaces/agent-server/sockets.js';
-import { isRefusal } from '../domain/store/refusal.js';
-import { REFUSAL_STATUS } from '../http/refusal-status.js';
 import type { StateFileWriter } from './state-file.js';
+import { serveSocketUpgrades } from './socket-upgrades.js';
+import { RequestGate, isHealthProbe, paceConnections } from './pacing.js';
 
 import { MAX_SOCKET_FRAME_BYTES } from '../surfaces/agent-server/socket-frames.js';
 
@@ -102,170 +99,6 @@ function toRequestLike(message: IncomingMessage, url: string, body: () => Promis
     },
   };
 }
-
-/** Longest a queue of handshakes runs before the event loop gets a turn, in ms. */
-const HANDSHAKE_SLICE_MS = 5;
-
-/**
- * Runs admitted tasks one after another, giving the event loop a turn (after pending I/O) each
- * time they have run for `HANDSHAKE_SLICE_MS`: a burst of work arriving in one turn is spread
- * over many, so a health probe between them waits one slice, not the whole burst.
- */
-class TurnTakingQueue {
-  readonly #tasks: (() => Promise<void>)[] = [];
-  #running = false;
-
-  /** Queues `task`; it runs after the tasks before it. */
-  admit(task: () => Promise<void>): void {
-    this.#tasks.push(task);
-    if (!this.#running) void this.#drain();
-  }
-
-  async #drain(): Promise<void> {
-    this.#running = true;
-    let sliceStarted = performance.now();
-    while (this.#tasks.length > 0) {
-      await this.#tasks.shift()!().catch(() => undefined);
-      if (performance.now() - sliceStarted > HANDSHAKE_SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStarted = performance.now();
-      }
-    }
-    this.#running = false;
-  }
-}
-
-/** Frames at least this long are encoded once for every socket they go to. */
-const SHARED_FRAME_CHARS = 64 * 1024;
-let lastFrame = { text: '', bytes: Buffer.alloc(0) };
-/**
- * The UTF-8 bytes of a frame for `ws.send`: a big event sent to a hundred sockets one after another
- * is encoded once, not a hundred times (#29 finding 12); a small one is left to `ws`.
- */
-function frameBytes(text: string): string | Buffer {
-  if (text.length < SHARED_FRAME_CHARS) return text;
-  if (text !== lastFrame.text) lastFrame = { text, bytes: Buffer.from(text, 'utf8') };
-  return lastFrame.bytes;
-}
-
-/** Longest the requests arriving in one turn of the event loop are started in it, and the waiting ones started in a later turn, in ms. */
-const REQUEST_SLICE_MS = 5;
-/** How many waiting requests a turn may start at most (each in a callback of its own, its promise jobs run before the next). */
-const REQUEST_BATCH = 64;
-
-/**
- * Starts requests at once while the turn they arrive in has run for less than `REQUEST_SLICE_MS`
- * (counted from the first request of the turn, so the work each started request did before its
- * first wait counts too); the rest wait, in order, and are started on later turns, as many a turn
- * as fit in the same slice, with the event loop (other sockets, health) served between turns. A
- * thousand requests arriving together (stream starts, new tenants) each did a fraction of a
- * millisecond of work before reaching the operation queue, all in the turn they arrived in:
- * 170 ms (#29 finding 11).
- */
-class RequestGate {
-  readonly #waiting: (() => void)[] = [];
-  #head = 0;
-  #sliceStarted = -1;
-  /** Callbacks of the current batch not run yet, and when the first of them ran (-1: none yet). */
-  #batchLeft = 0;
-  #batchStarted = -1;
-
-  /** Starts `start` now, or after the requests that wait before it. */
-  admit(start: () => void): void {
-    if (this.#head === this.#waiting.length && this.#inSlice()) {
-      start();
-      return;
-    }
-    this.#waiting.push(start);
-    if (this.#batchLeft === 0) this.#batch();
-  }
-
-  /** Whether this turn's slice has room; the first request of a turn opens it, the next turn closes it. */
-  #inSlice(): boolean {
-    const now = performance.now();
-    if (this.#sliceStarted < 0) {
-      this.#sliceStarted = now;
-      setImmediate(() => {
-        this.#sliceStarted = -1;
-      });
-    }
-    return now - this.#sliceStarted < REQUEST_SLICE_MS;
-  }
-
-  /** Queues callbacks that all run in the next turn's check phase, each starting one waiting request while the slice has room. */
-  #batch(): void {
-    this.#batchStarted = -1;
-    this.#batchLeft = Math.min(REQUEST_BATCH, this.#waiting.length - this.#head);
-    for (let i = 0; i < this.#batchLeft; i++) setImmediate(this.#one);
-  }
-
-  readonly #one = () => {
-    this.#batchLeft--;
-    const now = performance.now();
-    if (this.#batchStarted < 0) this.#batchStarted = now;
-    if (this.#head < this.#waiting.length && now - this.#batchStarted < REQUEST_SLICE_MS) {
-      const start = this.#waiting[this.#head++]!;
-      if (this.#head === this.#waiting.length) {
-        this.#waiting.length = 0;
-        this.#head = 0;
-      }
-      start();
-    }
-    if (this.#batchLeft === 0 && this.#head < this.#waiting.length) this.#batch();
-  };
-}
-
-/** Most connections accepted together that are handed to the server in one turn; the rest on later turns. */
-const ACCEPT_BATCH = 16;
-
-/**
- * Paces new connections: the kernel's accept queue is emptied in one turn by libuv, and each
- * connection costs the turn a socket, its first read and its request's parsing; 2,000 clients
- * connecting at once held the loop about 40 ms with nothing of fakehands' own in it (#29 finding
- * 11). Connections past `ACCEPT_BATCH` in a turn wait, in order, for the next turns (their bytes
- * wait in the kernel): counted, not timed, as their cost comes on the next turn, with their first read. Node has no public hook between accept and a connection's first
- * read: this wraps the listening handle's `onconnection` (node:net's own), and leaves a server
- * without one (another runtime) as it is.
- */
-function paceConnections(server: Server): void {
-  type Handle = { onconnection?: (error: number, client: { close?: () => void }) => void };
-  const handle = (server as unknown as { _handle?: Handle | null })._handle;
-  const accept = handle?.onconnection;
-  if (!handle || typeof accept !== 'function') return;
-  let waiting: [number, { close?: () => void }][] = [];
-  let head = 0;
-  let handed = -1;
-  const inSlice = () => {
-    if (handed < 0) {
-      handed = 0;
-      setImmediate(() => {
-        handed = -1;
-      });
-    }
-    return handed++ < ACCEPT_BATCH;
-  };
-  const drain = () => {
-    while (head < waiting.length && inSlice()) {
-      const [error, client] = waiting[head++]!;
-      if (server.listening) accept.call(handle, error, client);
-      else client.close?.();
-    }
-    if (head < waiting.length) setImmediate(drain);
-    else {
-      waiting = [];
-      head = 0;
-    }
-  };
-  handle.onconnection = (error, client) => {
-    if (head === waiting.length && inSlice()) return accept.call(handle, error, client);
-    waiting.push([error, client]);
-    if (waiting.length - head === 1) setImmediate(drain);
-  };
-}
-
-/** The liveness probe: it reads nothing from the domain, so it is answered in the turn it arrives in, never behind requests waiting to start. */
-const isHealthProbe = (request: IncomingMessage) =>
-  (request.method === 'GET' || request.method === 'HEAD') && request.url === '/_fakehands/health';
 
 /** A JSON error answer in the documented shape. */
 const detailBody = (detail: string) => JSON.stringify({ detail });
@@ -468,65 +301,8 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     else refuse();
   });
 
-  // WebSockets (the agent host's /sockets/events/{id}) on `ws`: never a hand-written frame parser.
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_SOCKET_FRAME_BYTES });
-  // Handshakes are carried out one after another, the event loop served between slices of them: 2,000 at once held health 659 ms (#29 finding 11).
-  const handshakes = new TurnTakingQueue();
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => handshakes.admit(() => upgrade(request, socket, head)));
-  const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> => {
-    if (socket.destroyed) return;
-    const url = URL.canParse(request.url ?? '/', base.origin) ? new URL(request.url ?? '/', base.origin) : null;
-    const placed = url && hostAllowed(request.headers.host, allowedHosts) ? fake.mounts.find(url) : null;
-    if (!url || !placed || placed.mount.surface.name !== 'agent-server' || !isEventSocketPath(placed.path)) {
-      socket.end('HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Not Found"}');
-      return;
-    }
-    // A page on an origin the CORS policy does not allow may not listen to, or talk to, an agent.
-    const origin = request.headers.origin;
-    if (typeof origin === 'string' && !originAllowed(cors, origin) && originRefused(cors, origin, request.headers.host, 'POST', false)) {
-      socket.end(
-        'HTTP/1.1 403 Forbidden\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Forbidden: this origin may not open the agent server\'s socket (allow the origin with --cors ORIGIN)"}',
-      );
-      return;
-    }
-    const headers = {
-      get: (name: string) => {
-        const v = request.headers[name.toLowerCase()];
-        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-      },
-    };
-    // The socket of a tenant's agent: the tenant the upgrade names (header or cookie).
-    await fake.mounts.instanceFor(placed, headers, url).then(
-      (instance) => {
-        if (isRefusal(instance)) {
-          socket.end(
-            `HTTP/1.1 ${REFUSAL_STATUS[instance.reason]} ${instance.reason}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ detail: instance.detail })}`,
-          );
-          return;
-        }
-        sockets.handleUpgrade(request, socket, head, (ws) => {
-          const served = openEventSocket(instance, placed.path, url, headers, {
-            // The callback says the frame was written out: the outbox paces a socket by it (a slow reader is closed, `socket-outbox.ts`).
-            send: (text, written) => {
-              if (ws.readyState === ws.OPEN) ws.send(frameBytes(text), { binary: false }, () => written());
-              else written();
-            },
-            close: (code, reason) => ws.close(code, reason),
-            drop: () => ws.terminate(),
-          });
-          ws.on('message', (data, isBinary) => served.receive(isBinary ? '' : String(data)));
-          ws.on('close', () => served.closed());
-          ws.on('error', () => served.closed());
-        });
-      },
-      () => {
-        // A tenant that could not be made: a clean 500 answer, never a hang-up.
-        socket.end(
-          'HTTP/1.1 500 Internal Server Error\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n{"detail":"Internal Server Error"}',
-        );
-      },
-    );
-  };
+  // WebSockets: each surface's socket routes, upgraded on `ws` (`socket-upgrades.ts`).
+  const upgrades = serveSocketUpgrades(server, fake, { base, cors, allowedHosts });
 
   return {
     server,
@@ -543,7 +319,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       });
     },
     close() {
-      for (const client of sockets.clients) client.terminate();
+      upgrades.terminateAll();
       return new Promise((resolve) => {
         server.close(() => {
           void (options.stateFile?.close() ?? Promise.resolve()).then(() => resolve());

@@ -8,6 +8,10 @@
  * later (`later`), with a dynamic `import()`, the first time a request finds no route among those
  * loaded. A page's bundler makes the later ones separate chunks, so a page that only calls the V1
  * API never downloads the settings, the git world, the control API or the agent host (issue 23).
+ *
+ * A surface's socket routes (`sockets`) are declared beside its HTTP routes, each loading what
+ * serves it with its first connection; every transport reaches them through one dispatcher
+ * (`mounts/sockets.ts`), handing each connection over as a `SocketPeer`.
  */
 import type { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
@@ -30,6 +34,8 @@ export interface SurfaceSpec {
    * A page's worker leaves any other path of the page's own origin to the page (its scripts, chunks, images).
    */
   paths?: readonly string[];
+  /** Its WebSocket routes, relative to its mount (served by every transport through `mounts/sockets.ts`); absent: none. */
+  sockets?: readonly SocketRoute[];
   /** Its auth rule: the refusal when a request to `route` at `path` lacks what the surface requires, or `null`. */
   authorize(instance: Instance, route: Route, path: string, request: RequestLike): Refusal | null;
   /** Its error body: how a refusal is answered on this kind of host. */
@@ -111,4 +117,43 @@ export function defineSurface(spec: SurfaceSpec): Surface {
     allRoutes,
     owns: (path: string) => !paths || paths.some((owned) => path === owned || path.startsWith(`${owned}/`)),
   });
+}
+
+/** One socket connection, as a transport gives it. */
+export interface SocketPeer {
+  /** Sends one text frame; calls `written` once it has left (written out, or dropped with a closed socket). */
+  send(text: string, written: () => void): void;
+  /** Closes with a code and reason. */
+  close(code: number, reason: string): void;
+  /** Drops the connection without a close frame (a container that went down). */
+  drop(): void;
+}
+
+/** A connection being served: what the transport calls with the client's frames and its close. */
+export interface ServedSocket {
+  /** A text frame from the client. */
+  receive(text: string): void;
+  /** The client went away. */
+  closed(): void;
+}
+
+/** What a socket route is opened with: the path relative to the mount, the whole URL (its query), the upgrade's headers. */
+export interface SocketConnection {
+  /** The path under the mount (`/sockets/events/abc`). */
+  path: string;
+  /** The URL the client opened. */
+  url: URL;
+  /** The upgrade request's headers (none in process: an in-process WebSocket has none). */
+  headers: { get(name: string): string | null };
+}
+
+/** Opens one connection of a socket route on `instance`, over `peer`. */
+export type OpenSocket = (instance: Instance, connection: SocketConnection, peer: SocketPeer) => ServedSocket;
+
+/** One socket route of a surface. */
+export interface SocketRoute {
+  /** Its path, relative to the mount, in the routers' pattern syntax (`/sockets/events/:conversation_id`). */
+  path: string;
+  /** Loads what serves it (a dynamic `import()`: a chunk of its own in a page, loaded with the first socket). */
+  load(): Promise<OpenSocket>;
 }

@@ -1,14 +1,10 @@
 /**
  * What every request needs of the scripted agent (`scripted-agent.ts`) without loading it: a
  * conversation's agent status and edited turns (views), the length of the built-in run, the system
- * prompt every log starts with, and publishing one event. The agent's script and runs load with
- * the first run (`DomainState.loadAgent`: in a page, the service facade's chunk; issues 23, 30).
+ * prompt every log starts with. Publishing one event is `publish.ts`'s (and storing it
+ * `store-event.ts`'s): it needs the state, and the state needs this module (`runStepsTotal`).
  */
-import type { AgentEventRecord, ConversationRecord } from '../../schemas/records.js';
-import { naiveTimestamp } from '../fixtures/load.js';
-import { inDialect } from './dialect.js';
-import type { DomainState } from '../store/state.js';
-import { holdEvent, isStreamed } from './streaming.js';
+import type { ConversationRecord } from '../../schemas/records.js';
 import { DEFAULT_EDIT_AFTER, DEFAULT_SCRIPT } from './default-script.js';
 import type { EventSource } from './vocabulary.js';
 
@@ -88,34 +84,14 @@ export function agentStatus(
   return conversation.agent_steps_done < runStepsTotal(conversation) ? 'running' : 'finished';
 }
 
-/** Stores a new event of a conversation at `atMs` (default now); returns it. */
-export async function publishEvent(
-  state: DomainState,
-  conversationId: string,
-  fields: Omit<AgentEvent, 'id' | 'timestamp'>,
-  atMs?: number,
-): Promise<AgentEvent> {
-  // Held while a replay or a streamed message goes on, or streamed first (issue 32): `streaming.ts`.
-  if (state.timelines.has(conversationId) || isStreamed(state, conversationId, fields))
-    return holdEvent(state, conversationId, fields, atMs ?? state.clock.now());
-  return storeEvent(state, conversationId, fields, atMs);
-}
+// What a conversation's timeline holds (`streaming.ts` fills and settles it; the state keeps one per conversation): generic over
+// the state a step runs on, so the state names it without importing the agent's streaming (no circle).
 
-/** Stores a new event of a conversation at `atMs` (default now) at once, held back by nothing; returns it. */
-export async function storeEvent(
-  state: DomainState,
-  conversationId: string,
-  fields: Omit<AgentEvent, 'id' | 'timestamp'>,
-  atMs?: number,
-  id?: string,
-): Promise<AgentEvent> {
-  const stamp = state.stamp(atMs);
-  // An id no stored event has: a state loaded again (a restart, a snapshot as fixture) replays the seeded ids (issue 29, finding 5).
-  id ??= state.unusedId(
-    () => state.random.uuid(),
-    (taken) => state.store.events.get(taken) !== undefined,
-  );
-  const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
-  await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
-  return event;
-}
+/** An event's fields before it has an id and a timestamp. */
+export type EventFields = Omit<AgentEvent, 'id' | 'timestamp'>;
+
+/** One entry of a timeline: an event to store (its id drawn when it was held), a transient frame, or a step to run on `State`. */
+export type TimelineEntry<State> =
+  | { kind: 'event'; dueMs: number; id: string; fields: EventFields; streamed?: boolean }
+  | { kind: 'transient'; dueMs: number; fields: EventFields }
+  | { kind: 'step'; dueMs: number; run(state: State): Promise<void> };

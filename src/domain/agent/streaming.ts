@@ -16,16 +16,11 @@
 import { formatDateTime } from '../../schemas/datetime.js';
 import { naiveTimestamp } from '../fixtures/load.js';
 import type { DomainState } from '../store/state.js';
-import { storeEvent, type AgentEvent } from './status.js';
+import type { AgentEvent, EventFields, TimelineEntry } from './status.js';
+import { storeEvent } from './store-event.js';
 
-/** An event's fields before it has an id and a timestamp. */
-type EventFields = Omit<AgentEvent, 'id' | 'timestamp'>;
-
-/** One entry of a timeline: an event to store (its id drawn when it was held), a transient frame, or a step to run. */
-export type TimelineItem =
-  | { kind: 'event'; dueMs: number; id: string; fields: EventFields; streamed?: boolean }
-  | { kind: 'transient'; dueMs: number; fields: EventFields }
-  | { kind: 'step'; dueMs: number; run(state: DomainState): Promise<void> };
+/** One entry of a timeline on the domain's state (`status.ts`'s `TimelineEntry`). */
+export type TimelineItem = TimelineEntry<DomainState>;
 
 /** Who hears a conversation's transient frames (the socket hub), with how many events the conversation had stored when it came (it goes after those). */
 export type TransientListener = (conversationId: string, event: AgentEvent, storedBefore: number) => void;

@@ -6,7 +6,8 @@
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { StartTaskRecord } from '../../schemas/records.js';
 import { breathe } from '../store/mutex.js';
-import { RUN_STEPS, SYSTEM_PROMPT, publishEvent } from '../agent/status.js';
+import { RUN_STEPS, SYSTEM_PROMPT } from '../agent/status.js';
+import { publishEvent } from '../agent/publish.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from '../time/lifecycle.js';
 import type { DomainState } from '../store/state.js';

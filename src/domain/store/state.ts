@@ -10,9 +10,8 @@ import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/lifecycle.js';
 import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
-import { runStepsTotal } from '../agent/status.js';
-import type { TimelineItem } from '../agent/streaming.js';
-import type { deliverMessage, settleAgentRuns } from '../agent/scripted-agent.js';
+import type { ConversationRecord } from '../../schemas/records.js';
+import { runStepsTotal, type TimelineEntry } from '../agent/status.js';
 
 /**
  * The scripted agent's entry points that time-driven steps call (`agent/runtime.ts`): a start task
@@ -20,10 +19,16 @@ import type { deliverMessage, settleAgentRuns } from '../agent/scripted-agent.js
  * loads it through `loadAgent` only then, so a page's first chunks never carry the agent (issue 30).
  */
 export interface AgentRuntime {
-  /** `scripted-agent.ts`'s `deliverMessage`. */
-  deliverMessage: typeof deliverMessage;
+  /** `scripted-agent.ts`'s `deliverMessage`: a message to the agent, run when `run` (signature spelled out: importing its type would close a circle). */
+  deliverMessage(
+    state: DomainState,
+    conversation: ConversationRecord,
+    message: string,
+    run: boolean,
+    atMs?: number,
+  ): Promise<ConversationRecord>;
   /** `scripted-agent.ts`'s `settleAgentRuns`: every run step due by now published. */
-  settleAgentRuns: typeof settleAgentRuns;
+  settleAgentRuns(state: DomainState): Promise<void>;
 }
 
 /** Options of the domain. */
@@ -70,7 +75,7 @@ export class DomainState {
   /** The earliest time a pending task needs a look. */
   nextTaskDueMs = Number.NEGATIVE_INFINITY;
   /** Conversations with events held for later (a replay, a message being streamed): `timeline.ts`. */
-  readonly timelines = new Map<string, TimelineItem[]>();
+  readonly timelines = new Map<string, TimelineEntry<DomainState>[]>();
   /** Conversations whose agent has run steps still to publish. */
   readonly activeRuns = new Set<string>();
   /** Loads the scripted agent (`AgentRuntime`); the runner gives every state it runs its own loader. */

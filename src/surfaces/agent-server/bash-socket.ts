@@ -16,7 +16,8 @@ import type { Instance } from '../../instance/instance.js';
 import { ExecuteBashRequest } from './bash-routes.js';
 import { MAX_FRAME_ERRORS, bounded, readJsonFrame } from './socket-frames.js';
 import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from './socket-outbox.js';
-import { AUTH_FRAME_TIMEOUT_MS, type EventSocket, type SocketPeer } from './sockets.js';
+import type { ServedSocket, SocketPeer } from '../surface.js';
+import { AUTH_FRAME_TIMEOUT_MS } from './sockets.js';
 
 /** The socket's path on the agent host. */
 export const BASH_SOCKET_PATH = '/sockets/bash-events';
@@ -47,7 +48,12 @@ function listen(instance: Instance): () => void {
  * @example
  * const socket = openBashSocket(instance, url, headers, peer); ws.on('message', (d) => socket.receive(String(d)))
  */
-export function openBashSocket(instance: Instance, url: URL, headers: { get(name: string): string | null }, peer: SocketPeer): EventSocket {
+export function openBashSocket(
+  instance: Instance,
+  url: URL,
+  headers: { get(name: string): string | null },
+  peer: SocketPeer,
+): ServedSocket {
   const given = url.searchParams.get('session_api_key') ?? headers.get(SESSION_API_KEY_HEADER);
   const open = instance.options.auth === 'none';
   let ended = false;

@@ -8,53 +8,26 @@
 import { heldConversation } from '../../domain/agent/host.js';
 import * as z from 'zod/mini';
 import {
-  agentFinalResponse,
-  askAgent,
   batchGetHostConversations,
-  condense,
   countHostConversations,
   deleteHostConversation,
-  forkConversation,
-  generateTitle,
   hostConversationInfo,
-  interruptHostConversation,
-  navigateConversation,
-  pauseHostConversation,
-  resumeGoal,
-  runHostConversation,
   searchHostConversations,
-  setSecurityAnalyzer,
-  startGoal,
   startHostConversation,
-  stopGoal,
-  switchAcpModel,
-  switchLlm,
-  switchProfile,
   trajectoryZip,
   updateHostConversation,
-  updateSecrets,
 } from '../../domain/agent/conversations.js';
+import { agentFinalResponse } from '../../domain/agent/history.js';
 import { isRefusal, refuse } from '../../domain/store/refusal.js';
 import { toHex } from '../../domain/store/ids.js';
-import {
-  AgentTextResponse,
-  AskAgentRequest,
-  ForkConversationRequest,
-  GenerateTitleRequest,
-  GenerateTitleResponse,
-  NavigateConversationRequest,
-  SetSecurityAnalyzerRequest,
-  StartConversationRequest,
-  StartGoalRequest,
-  UpdateConversationRequest,
-  UpdateSecretsRequest,
-} from '../../schemas/agent-conversations.js';
+import { AgentTextResponse, StartConversationRequest, UpdateConversationRequest } from '../../schemas/agent-conversations.js';
 import { AgentConversationInfo, AgentConversationPage, AgentConversationSortOrder, AgentSuccess } from '../../schemas/agent-server.js';
 import { ConversationExecutionStatus, Uuid } from '../../schemas/common.js';
 import { LaxBool, laxInt } from '../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { raw } from '../../http/responses.js';
 import { onAgentHost, onHeldConversation } from './host.js';
+import { conversationAgentRoutes } from './conversation-agent-routes.js';
 
 const BASE = '/api/conversations/:conversation_id';
 const ConversationParam = z.object({ conversation_id: Uuid });
@@ -167,247 +140,7 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
     handle: (input, context) =>
       onHeldConversation(input, context, (state, conversation) => ({ response: agentFinalResponse(state, conversation) })),
   }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/pause`,
-    summary: 'Pause an idle or running conversation (PauseEvent); 400 for one it does not hold (pause_conversation)',
-    params: ConversationParam,
-    response: AgentSuccess,
-    errors: [400],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => {
-          await pauseHostConversation(state, conversation);
-          return SUCCESS;
-        },
-        BAD_REQUEST,
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/interrupt`,
-    summary: 'Cancel the run at once (InterruptEvent), else pause; 400 for one it does not hold (interrupt_conversation)',
-    params: ConversationParam,
-    response: AgentSuccess,
-    errors: [400],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => {
-          await interruptHostConversation(state, conversation);
-          return SUCCESS;
-        },
-        BAD_REQUEST,
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/run`,
-    summary: 'Run the agent on what waits, or go on; 409 while it runs (run_conversation)',
-    params: ConversationParam,
-    response: AgentSuccess,
-    errors: [404, 409],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => (await runHostConversation(state, conversation)) ?? SUCCESS),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/goal`,
-    summary: 'Pursue an objective in this conversation; 409 while it runs (start_goal_in_conversation)',
-    params: ConversationParam,
-    body: StartGoalRequest,
-    response: AgentSuccess,
-    errors: [400, 404, 409],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => (await startGoal(state, conversation, input.body.objective, input.body.max_iterations)) ?? SUCCESS,
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/goal/stop`,
-    summary: 'Stop the goal loop (it is then interrupted); succeeds without one (stop_goal_in_conversation)',
-    params: ConversationParam,
-    response: AgentSuccess,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => {
-        await stopGoal(state, conversation);
-        return SUCCESS;
-      }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/goal/resume`,
-    summary: 'Resume the interrupted goal; 400 without one, 409 while it runs (resume_goal_in_conversation)',
-    params: ConversationParam,
-    response: AgentSuccess,
-    errors: [400, 404, 409],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => (await resumeGoal(state, conversation)) ?? SUCCESS),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/secrets`,
-    summary: 'Add secrets to the conversation (names kept, values never) (update_conversation_secrets)',
-    params: ConversationParam,
-    body: UpdateSecretsRequest,
-    response: AgentSuccess,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => {
-        await updateSecrets(state, conversation, input.body.secrets);
-        return SUCCESS;
-      }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/security_analyzer`,
-    summary: 'Set or remove the security analyzer (set_conversation_security_analyzer)',
-    params: ConversationParam,
-    body: SetSecurityAnalyzerRequest,
-    response: AgentSuccess,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => {
-        await setSecurityAnalyzer(state, conversation, input.body.security_analyzer);
-        return SUCCESS;
-      }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/switch_profile`,
-    summary: 'Use a named LLM profile; 404 for an unknown one (switch_conversation_profile)',
-    params: ConversationParam,
-    body: z.object({ profile_name: z.string() }),
-    response: AgentSuccess,
-    errors: [400, 404],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => (await switchProfile(state, conversation, input.body.profile_name)) ?? SUCCESS,
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/switch_llm`,
-    summary: 'Use the LLM given (switch_conversation_llm)',
-    params: ConversationParam,
-    body: z.object({ llm: z.looseObject({ model: z._default(z.string(), 'claude-sonnet-4-20250514') }) }),
-    response: AgentSuccess,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => {
-        await switchLlm(state, conversation, input.body.llm.model);
-        return SUCCESS;
-      }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/switch_acp_model`,
-    summary: "Switch an ACP conversation's model; 400 for another agent (switch_conversation_acp_model)",
-    params: ConversationParam,
-    body: z.object({ model: z.string() }),
-    response: AgentSuccess,
-    errors: [400, 404],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => (await switchAcpModel(state, conversation, input.body.model)) ?? SUCCESS,
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/ask_agent`,
-    summary: 'A question answered without changing the conversation; 500 for one it does not hold (ask_agent)',
-    params: ConversationParam,
-    body: AskAgentRequest,
-    response: AgentTextResponse,
-    errors: [500],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        (state, conversation) => ({ response: askAgent(state, conversation, input.body.question) }),
-        () => refuse('internal', 'Internal Server Error'),
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/condense`,
-    summary: 'Condense the history (a Condensation event) (condense_conversation)',
-    params: ConversationParam,
-    response: AgentSuccess,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => {
-          await condense(state, conversation);
-          return SUCCESS;
-        },
-        () => refuse('not_found', 'Conversation not found'),
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/fork`,
-    summary: 'Fork: a new idle conversation with a copy of the history (fork_conversation)',
-    params: ConversationParam,
-    query: IncludeSkills,
-    body: ForkConversationRequest,
-    bodyOptional: true,
-    response: AgentConversationInfo,
-    successStatus: 201,
-    errors: [404, 409],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        (state, conversation) => forkConversation(state, conversation, input.body ?? { reset_metrics: true }),
-        () => refuse('not_found', 'Source conversation not found'),
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/navigate`,
-    summary: 'Move HEAD to an event of the conversation (navigate_conversation)',
-    params: ConversationParam,
-    query: IncludeSkills,
-    body: NavigateConversationRequest,
-    bodyOptional: true,
-    response: AgentConversationInfo,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        (state, conversation) => navigateConversation(state, conversation, input.body?.event_id ?? null),
-        () => refuse('not_found', 'Conversation not found'),
-      ),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: `${BASE}/generate_title`,
-    summary: 'A title from the first message, kept (generate_conversation_title, v1.11.4)',
-    params: ConversationParam,
-    body: GenerateTitleRequest,
-    bodyOptional: true,
-    response: GenerateTitleResponse,
-    errors: [404],
-    handle: (input, context) =>
-      onHeldConversation(input, context, async (state, conversation) => ({
-        title: await generateTitle(state, conversation, input.body?.max_length ?? 50),
-      })),
-  }),
+  ...conversationAgentRoutes,
   defineRoute({
     method: 'GET',
     path: '/api/file/download-trajectory/:conversation_id',

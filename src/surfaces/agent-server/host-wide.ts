@@ -4,7 +4,9 @@
  * and under `--auth none` (a local agent server started without session keys, as Agent Canvas's
  * `--backend-only` one) no key is needed. The surface's auth rule asks `isHostWide`.
  */
-import type { Route } from '../../http/route.js';
+import { seedDefaultProfile } from '../../domain/agent-world/settings.js';
+import type { DomainState } from '../../domain/store/state.js';
+import type { Route, RouteContext } from '../../http/route.js';
 
 const marked = new WeakSet<Route>();
 
@@ -16,3 +18,14 @@ export function hostWide(routes: readonly Route[]): readonly Route[] {
 
 /** Whether `route` acts on the host as a whole. */
 export const isHostWide = (route: Route): boolean => marked.has(route);
+
+/**
+ * Runs `body` as one operation on settings that exist: the fixture's defaults are saved, with the
+ * live LLM mirrored into the `default` profile, before the first read or change.
+ */
+export function onSettings<T>(context: RouteContext, body: (state: DomainState) => T | Promise<T>) {
+  return context.runner.run(async (state) => {
+    await seedDefaultProfile(state);
+    return body(state);
+  });
+}

@@ -3,7 +3,9 @@
  * `conversation_url`). Its routes (`routes.ts`), its auth rule (the sandbox's own session key in
  * `X-Session-API-Key`: 401 without a key any sandbox holds; a key of a sandbox that is not running
  * opens a stopped container, whose connection is dropped), its error bodies (FastAPI's, like the app
- * server's). Its socket (`/sockets/events/{id}`) is served by the transports over `sockets.ts`.
+ * server's). Its sockets (`/sockets/events/{id}` in `sockets.ts`, `/sockets/bash-events` in
+ * `bash-socket.ts`) are declared here like its routes and served by every transport through
+ * `mounts/sockets.ts`.
  */
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import { refuse } from '../../domain/store/refusal.js';
@@ -19,6 +21,27 @@ export const agentServerSurface = defineSurface({
   // Every route is loaded on the first request to an agent host (a chunk of its own in a page).
   routes: [],
   later: () => import('./routes.js').then((m) => m.agentRoutes),
+  // Its sockets, each loaded with its first connection (a chunk of its own in a page).
+  sockets: [
+    {
+      path: '/sockets/events/:conversation_id',
+      load: () =>
+        import('./sockets.js').then(
+          (m) =>
+            (instance, { path, url, headers }, peer) =>
+              m.openEventSocket(instance, path, url, headers, peer),
+        ),
+    },
+    {
+      path: '/sockets/bash-events',
+      load: () =>
+        import('./bash-socket.js').then(
+          (m) =>
+            (instance, { url, headers }, peer) =>
+              m.openBashSocket(instance, url, headers, peer),
+        ),
+    },
+  ],
   authorize: (instance, route, _path, request) => {
     if (route.public || (instance.options.auth === 'none' && isHostWide(route))) return null;
     const holder = keyHolder(instance.runner.state, request.headers.get(SESSION_API_KEY_HEADER));

@@ -1,6 +1,6 @@
 /**
- * The agent server's socket `/sockets/events/{conversation_id}`, independent of any transport: a
- * transport (the node server over `ws`; msw's `ws.link` later) hands each connection here as a
+ * The agent server's socket `/sockets/events/{conversation_id}`, independent of any transport: the
+ * surface declares it (`index.ts`) and every transport reaches it through `mounts/sockets.ts`, as a
  * `SocketPeer`. Copies openhands-agent-server `sockets.py` (`events_socket`,
  * `_accept_authenticated_websocket`) and `event_service.py` (`subscribe_to_events`): the key from
  * the `session_api_key` query parameter, the `X-Session-API-Key` header or a first
@@ -25,18 +25,10 @@ import { MAX_ERROR_DETAIL_CHARS, readClientFrame } from './socket-frames.js';
 import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from './socket-outbox.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
-import { BASH_SOCKET_PATH, openBashSocket } from './bash-socket.js';
+import type { ServedSocket, SocketPeer } from '../surface.js';
 import { onTransientEvent } from '../../domain/agent/streaming.js';
 
-/** One socket connection, as a transport gives it. */
-export interface SocketPeer {
-  /** Sends one text frame; calls `written` once it has left (written out, or dropped with a closed socket). */
-  send(text: string, written: () => void): void;
-  /** Closes with a code and reason. */
-  close(code: number, reason: string): void;
-  /** Drops the connection without a close frame (a container that went down). */
-  drop(): void;
-}
+export type { SocketPeer } from '../surface.js';
 
 /**
  * The close code of a socket opened with the key of a sandbox that is not running ("Going Away": its
@@ -62,9 +54,6 @@ interface Subscriber {
   conversationId: string;
   sandboxId: string;
 }
-
-/** Whether a path is the events socket's. */
-export const isEventSocketPath = (path: string): boolean => SOCKET_PATH.test(path) || path === BASH_SOCKET_PATH;
 
 const now = () => naiveTimestamp(formatDateTime(Date.now()));
 /** Each stored event's frame text, made once and shared by every socket that sends it. */
@@ -184,12 +173,7 @@ const hubOf = (instance: Instance) => {
 };
 
 /** A connection being served: what the transport calls with the client's frames and its close. */
-export interface EventSocket {
-  /** A text frame from the client. */
-  receive(text: string): void;
-  /** The client went away. */
-  closed(): void;
-}
+export type EventSocket = ServedSocket;
 
 /**
  * Serves one connection to `url` (its path relative to the agent host, its query) with the
@@ -204,7 +188,6 @@ export function openEventSocket(
   headers: { get(name: string): string | null },
   peer: SocketPeer,
 ): EventSocket {
-  if (path === BASH_SOCKET_PATH) return openBashSocket(instance, url, headers, peer);
   const conversationId = decodeURIComponent(SOCKET_PATH.exec(path)?.[1] ?? '');
   const given = url.searchParams.get('session_api_key') ?? headers.get(SESSION_API_KEY_HEADER);
   let subscriber: Subscriber | null = null;

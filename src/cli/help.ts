@@ -1,0 +1,38 @@
+/** What `fakehands --help` and `fakehands serve --help` print. */
+import { CONFIG_FILE, SERVE_FLAGS, VERSION } from './options.js';
+
+/** The commands of `fakehands`, each with its one line (what `fakehands --help` lists first). */
+const COMMANDS = [
+  ['serve', 'Serve the fake API and the agent host on localhost (the default command)'],
+  ['verify', 'Verify the Pact contracts against a running implementation (the fake or a real server)'],
+  ['drift', "Compare the fake's OpenAPI document with a provider's, operation by operation"],
+  ['canvas', 'Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends'],
+] as const;
+
+/** `fakehands --help`: the commands first, each in one line, then where each command's options are. */
+export function helpText(): string {
+  return [
+    `fakehands ${VERSION}: a stateful fake of the OpenHands Conversation and Sandbox Service`,
+    '',
+    'Usage: fakehands [COMMAND] [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map(([name, line]) => `  ${name.padEnd(8)} ${line}`),
+    '',
+    'Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).',
+    `\`fakehands serve\` also reads ${CONFIG_FILE} in the working folder (flags and environment variables win).`,
+  ].join('\n');
+}
+
+/** `fakehands serve --help`: every option, its environment variable, and the config file. */
+export function serveHelpText(): string {
+  const rows = Object.entries(SERVE_FLAGS).map(([name, o]) => `  --${name.padEnd(12)} ${o.help}${o.env ? ` [${o.env}]` : ''}`);
+  return [
+    'Usage: fakehands serve [options]',
+    '',
+    ...rows,
+    '',
+    `Every option may also be set in ${CONFIG_FILE} in the working folder, keyed by the flag's name`,
+    '(`{"port": 3100, "auth": "none"}`); a flag wins over its environment variable, which wins over the file.',
+  ].join('\n');
+}

@@ -1,0 +1,139 @@
+/**
+ * What the agent server reads from, or makes of, a conversation's history: its final response
+ * (`agent_final_response`), an answer about it (`ask_agent`), a condensation (`condense`), a fork
+ * at an event (`fork`), a step back (`navigate`) and a title (`generate_title`). Copies
+ * openhands-agent-server `conversation_router.py` and `event_service.py`; the rest of a
+ * conversation's life on the agent host is `conversations.ts`'s.
+ */
+import type { AgentConversationInfo } from '../../schemas/agent-server.js';
+import type { ConversationRecord } from '../../schemas/records.js';
+import { runStepsTotal, type AgentEvent } from './status.js';
+import { publishEvent } from './publish.js';
+import { toHex, toHyphenatedUuid } from '../store/ids.js';
+import { type Refusal, refuse } from '../store/refusal.js';
+import type { DomainState } from '../store/state.js';
+
+import { hostState, hostConversationInfo, setHostState } from './conversations.js';
+
+/** The text of an event's message content. */
+const contentText = (content: unknown) => (Array.isArray(content) ? content.map((c) => (c as { text?: string }).text ?? '').join('') : '');
+
+/** `GET .../agent_final_response` (`get_agent_final_response`): the last finish message or agent message, `""` before any. */
+export function agentFinalResponse(state: DomainState, conversation: ConversationRecord): string {
+  const ids = state.store.eventIdsOf(conversation.id);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
+    const action = event.action as { kind?: string; message?: string } | undefined;
+    if (event.kind === 'ActionEvent' && action?.kind === 'FinishAction') return action.message ?? '';
+    if (event.kind === 'MessageEvent' && event.source === 'agent')
+      return contentText((event.llm_message as { content?: unknown } | undefined)?.content);
+  }
+  return '';
+}
+
+/** `POST .../ask_agent` (`ask_agent`): an answer from what the conversation holds, changing nothing (no event). */
+export function askAgent(state: DomainState, conversation: ConversationRecord, question: string): string {
+  const last = agentFinalResponse(state, conversation);
+  return `You asked: "${question}". ${conversation.agent_turns === 0 ? 'I have not worked on this conversation yet.' : `So far, after ${conversation.agent_turns} turn(s): ${last || 'no answer yet.'}`}`;
+}
+
+/** `POST .../condense` (`condense`): the history before the last user message is forgotten behind a summary (a `Condensation` event). */
+export async function condense(state: DomainState, conversation: ConversationRecord): Promise<void> {
+  const ids = state.store.eventIdsOf(conversation.id);
+  const events = ids.map((id) => state.store.events.get(id)!.event as AgentEvent);
+  const lastUser = events.map((e) => e.kind === 'MessageEvent' && e.source === 'user').lastIndexOf(true);
+  const forgotten = events
+    .slice(1, Math.max(1, lastUser))
+    .filter((e) => e.kind !== 'ConversationStateUpdateEvent')
+    .map((e) => e.id);
+  await publishEvent(state, conversation.id, {
+    kind: 'Condensation',
+    source: 'environment',
+    forgotten_event_ids: forgotten,
+    summary: `The user asked for ${conversation.messages.length} thing(s); the agent worked on ${conversation.agent_turns} turn(s).`,
+    summary_offset: 1,
+    llm_response_id: `condense_${toHex(state.random.uuid())}`,
+  });
+}
+
+/**
+ * `POST .../fork` (`fork_conversation`): a new conversation in the same sandbox with a copy of the
+ * history (up to `from_event_id`, its HEAD then), each copied event naming the one before it as its
+ * `parent_id`; it starts `idle`. 409 for an id in use, 404 for an unknown `from_event_id`.
+ */
+export async function forkConversation(
+  state: DomainState,
+  source: ConversationRecord,
+  request: {
+    id?: string | null | undefined;
+    title?: string | null | undefined;
+    tags?: Record<string, string> | null | undefined;
+    reset_metrics: boolean;
+    from_event_id?: string | null | undefined;
+  },
+): Promise<AgentConversationInfo | Refusal> {
+  const id = request.id ? toHyphenatedUuid(request.id)! : state.newConversationId();
+  if (state.store.conversations.get(id)) return refuse('conflict', `Conversation with id ${toHex(id)} already exists`);
+  const ids = state.store.eventIdsOf(source.id);
+  let upTo = ids.length;
+  if (request.from_event_id) {
+    const at = ids.indexOf(request.from_event_id);
+    if (at < 0) return refuse('not_found', `Unknown from_event_id: ${request.from_event_id}`);
+    upTo = at + 1;
+  }
+  state.store.budget.assertRoom(1 + upTo, 4096);
+  const now = state.stamp();
+  const host = hostState(source);
+  const fork = await state.store.conversations.insert({
+    ...source,
+    id,
+    title: request.title ?? null,
+    tags: request.tags ?? source.tags,
+    parent_conversation_id: null,
+    agent_steps_done: source.agent_steps_done === undefined ? undefined : runStepsTotal(source),
+    agent_status: source.agent_turns > 0 ? 'idle' : undefined,
+    agent_paused_at: undefined,
+    agent_host: {
+      ...host,
+      created_here: true,
+      goal: null,
+      forked_from_conversation_id: source.id,
+      forked_from_event_id: request.from_event_id ?? null,
+      leaf_event_id: null,
+    },
+    created_at: now,
+    updated_at: now,
+  });
+  const renamed = new Map<string, string>();
+  let previous: string | null = null;
+  for (const oldId of ids.slice(0, upTo)) {
+    const record = state.store.events.get(oldId)!;
+    const newId = state.random.uuid();
+    renamed.set(oldId, newId);
+    const event = { ...(record.event as AgentEvent), id: newId, parent_id: previous } as AgentEvent;
+    if (typeof event.action_id === 'string' && renamed.has(event.action_id)) event.action_id = renamed.get(event.action_id)!;
+    await state.store.appendEvent({ id: newId, conversation_id: id, created_at: record.created_at, event });
+    previous = newId;
+  }
+  const headed = await setHostState(state, fork, { leaf_event_id: request.from_event_id ? previous : null });
+  return hostConversationInfo(state, headed);
+}
+
+/** `POST .../navigate` (`navigate_conversation`): HEAD moves to an event of the conversation (`null`: the empty tree); 404 for an unknown event. */
+export async function navigateConversation(
+  state: DomainState,
+  conversation: ConversationRecord,
+  eventId: string | null,
+): Promise<AgentConversationInfo | Refusal> {
+  if (eventId !== null && state.store.events.get(eventId)?.conversation_id !== conversation.id)
+    return refuse('not_found', `Unknown event_id: ${eventId}`);
+  return hostConversationInfo(state, await setHostState(state, conversation, { leaf_event_id: eventId }));
+}
+
+/** `POST .../generate_title` (v1.11.4 `generate_conversation_title`): the first user message, cut to `max_length` (with "..."), kept as the title. */
+export async function generateTitle(state: DomainState, conversation: ConversationRecord, maxLength: number): Promise<string> {
+  const first = (conversation.messages[0] ?? 'New conversation').replace(/\s+/g, ' ').trim();
+  const title = first.length <= maxLength ? first : `${first.slice(0, Math.max(0, maxLength - 3))}...`;
+  await state.store.conversations.update(conversation.id, { title, updated_at: state.stamp() });
+  return title;
+}

@@ -1,0 +1,257 @@
+/**
+ * The deliberate differences between the fake's agent host and the agent server's published
+ * OpenAPI document (`fakehands drift --agent`), each with its reason; the app server's are in
+ * `known-differences.ts`, which re-exports these.
+ */
+import { markBuiltIn, type KnownDifference } from './compare.js';
+import { CONVERSATION_INFO_REASON, EVENTS_REASON, PATH_QUERY_REASON } from './reasons.js';
+
+/** Why the agent host serves conversation routes the compared document lacks (issue 31). */
+const NEWER_AGENT_ROUTE =
+  'the newest source (Aug 2026: conversation_router.py, file_router.py) serves it; the agent-server document the drift test compares lacks it';
+/** Why the create request differs: the fake types what it acts on. */
+const START_REQUEST_REASON =
+  "the fake types the fields of StartConversationRequest it acts on (the agent's kind and model, workspace, ids, policy, analyzer, initial message, limits, secrets, tags) and lets the agent's other options pass; the real document spells out every agent, tool and LLM option";
+/** Why `include_skills` is taken. */
+const INCLUDE_SKILLS_REASON =
+  "the newest source takes include_skills (conversation_router.py, trim_conversation_response_skills); the fake's conversations have no skills to trim";
+/** Why delete and pause answer 400, not 404. */
+const NOT_HELD_400_REASON =
+  'the real route answers 400 for a conversation it does not hold (conversation_service.py returns False); its document declares 404';
+/** Why PATCH differs. */
+const UPDATE_REASON =
+  'the newest UpdateConversationRequest (models.py) makes title optional and adds tags, and update_conversation answers {"success": false}, not 404, for a conversation it does not hold';
+/** Why the agent host serves routes its published document lacks: the document is older than the source the fake copies. */
+export const NEWEST_AGENT_SOURCE =
+  'the published agent-server document is from Feb 2026; the newest source the fake copies (software-agent-sdk, Aug 2026, *_router.py) has this route';
+/** Routes of the newest agent server (Aug 2026) that the Feb 2026 document lacks and the fake's host-wide routes serve. */
+const NEWEST_AGENT_ROUTES: readonly string[] = [
+  'GET /api/settings/agent-schema',
+  'GET /api/settings/conversation-schema',
+  'GET /api/settings',
+  'PATCH /api/settings',
+  'POST /api/settings/mcp/{settings_key}',
+  'PATCH /api/settings/mcp/{settings_key}',
+  'DELETE /api/settings/mcp/{settings_key}',
+  'GET /api/settings/secrets',
+  'PUT /api/settings/secrets',
+  'GET /api/settings/secrets/{name}',
+  'DELETE /api/settings/secrets/{name}',
+  'GET /api/profiles',
+  'GET /api/profiles/{name}',
+  'POST /api/profiles/{name}',
+  'DELETE /api/profiles/{name}',
+  'POST /api/profiles/{name}/validate',
+  'POST /api/profiles/{name}/rename',
+  'POST /api/profiles/{name}/activate',
+  'GET /api/agent-profiles',
+  'GET /api/agent-profiles/{name}',
+  'POST /api/agent-profiles/{name}',
+  'DELETE /api/agent-profiles/{name}',
+  'POST /api/agent-profiles/{name}/rename',
+  'POST /api/agent-profiles/{profile_id}/activate',
+  'POST /api/agent-profiles/{name}/materialize',
+  'GET /api/llm/providers',
+  'GET /api/llm/models',
+  'GET /api/llm/models/verified',
+  'GET /api/llm/provider-connections',
+  'POST /api/llm/provider-connections',
+  'PATCH /api/llm/provider-connections/{connection_id}',
+  'DELETE /api/llm/provider-connections/{connection_id}',
+  'GET /api/llm/subscription/openai/models',
+  'GET /api/llm/subscription/openai/status',
+  'POST /api/llm/subscription/openai/device/start',
+  'POST /api/llm/subscription/openai/device/poll',
+  'POST /api/llm/subscription/openai/logout',
+  'POST /api/mcp/test',
+  'POST /api/mcp/oauth/start',
+  'GET /api/mcp/oauth/status/{job_id}',
+  'POST /api/mcp/oauth/callback/{job_id}',
+  'GET /api/desktop/url',
+  'POST /api/skills/install',
+  'GET /api/skills/installed',
+  'GET /api/skills/installed/{name}',
+  'PATCH /api/skills/installed/{name}',
+  'DELETE /api/skills/installed/{name}',
+  'POST /api/skills/installed/{name}/refresh',
+  'GET /api/skills/marketplace',
+  'POST /api/plugins',
+  'POST /api/plugins/install',
+  'GET /api/plugins/installed',
+  'GET /api/plugins/installed/{name}',
+  'PATCH /api/plugins/installed/{name}',
+  'DELETE /api/plugins/installed/{name}',
+  'POST /api/plugins/installed/{name}/refresh',
+  'GET /api/plugins/marketplace',
+  'POST /api/sub-agents',
+  'GET /api/workspaces',
+  'POST /api/workspaces',
+  'DELETE /api/workspaces',
+  'POST /api/workspaces/parents',
+  'DELETE /api/workspaces/parents',
+  'GET /api/file/home',
+  'GET /api/file/search_subdirs',
+  'POST /api/file/create_directory',
+  'GET /api/file/archive',
+  'GET /api/git/commits',
+  'GET /api/git/commits/{sha}/changes',
+  'POST /api/auth/workspace-session',
+  'DELETE /api/auth/workspace-session',
+  'GET /api/init',
+  'POST /api/init',
+];
+/** Why the agent host serves the Canvas Extensions routes no release has yet. */
+export const CANVAS_EXTENSIONS_SOURCE =
+  "software-agent-sdk's canvas_extensions_router.py (pull request #4395, Aug 2026, not yet in a release) serves it and Agent Canvas 1.20.0 calls it; the fake answers as a host with no extension installed";
+/** The Canvas Extensions routes (`canvas_extensions_router.py`). */
+const CANVAS_EXTENSIONS_ROUTES: readonly string[] = [
+  'POST /api/canvas-extensions/install',
+  'GET /api/canvas-extensions/installed',
+  'GET /api/canvas-extensions/installed/{extension_name}',
+  'PATCH /api/canvas-extensions/installed/{extension_name}',
+  'DELETE /api/canvas-extensions/installed/{extension_name}',
+  'GET /api/canvas-extensions/installed/{extension_name}/bundle',
+];
+/** Why bash events differ: the fake declares its three kinds as a union, the real document merges them into BashEventBase. */
+const BASH_EVENTS_REASON =
+  'the fake declares the bash events as a union of BashCommand, BashOutput and BashError (each with its own required fields); the real document declares the merged fields of BashEventBase';
+/** Why the bash batch get differs: FastAPI reads a bare list[str] from a GET body. */
+const BASH_BATCH_REASON =
+  'the real batch get reads the ids from a JSON body of a GET (the official client sends one); the fake reads that body, or ?event_ids= (repeated) when there is none';
+/** Why skills and hooks differ: the fake answers the fields a client reads. */
+const CATALOGUE_REASON =
+  'the fake answers the skills, hooks and requests of its host as it writes them (loose objects); the real document spells out every field of SkillInfo, HookConfig and the org and sandbox configs';
+
+/** The declared differences of the agent server behind `conversation_url` (`fakehands drift --agent`). */
+export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(
+  (
+    [
+      { operation: 'GET /api/conversations/{conversation_id}/events/{event_id}', location: 'response', reason: EVENTS_REASON },
+      { operation: 'GET /api/conversations/{conversation_id}/events/search', location: 'response items', reason: EVENTS_REASON },
+      { operation: 'GET /api/conversations/{conversation_id}/events', location: 'response', reason: EVENTS_REASON },
+      {
+        operation: 'GET /api/conversations/{conversation_id}/events',
+        location: 'request',
+        reason:
+          'the real batch get reads the ids from a JSON body of a GET, which fetch cannot send; the fake reads them from ?event_ids= (repeated)',
+      },
+      {
+        operation: 'GET /api/conversations/{conversation_id}/events',
+        location: 'query event_ids',
+        reason:
+          'the real batch get reads the ids from a JSON body of a GET, which fetch cannot send; the fake reads them from ?event_ids= (repeated)',
+      },
+      {
+        operation: 'GET /api/conversations/{conversation_id}/events/search',
+        location: 'query limit',
+        aspect: 'bounds',
+        reason:
+          'the real route asserts limit <= 100 in its body (a 500 past it) and its document says lte in a keyword JSON Schema does not know; the fake declares the bound and answers 422',
+      },
+      {
+        operation: 'GET /alive',
+        location: 'response',
+        reason:
+          'the newest source (Aug 2026, server_details_router.py) answers HealthStatus {"status": "ok"}; the Feb 2026 document declares an untyped or string answer',
+      },
+      {
+        operation: 'GET /health',
+        location: 'response',
+        reason:
+          'the newest source (Aug 2026, server_details_router.py) answers HealthStatus {"status": "ok"}; the Feb 2026 document declares an untyped or string answer',
+      },
+      {
+        operation: 'GET /api/git/diff/{path}',
+        location: 'response',
+        reason: 'the fake answers "" for a side of the diff that does not exist, as its app server route does; the real one answers null',
+      },
+      { operation: 'GET /api/conversations/{conversation_id}', location: 'response', reason: CONVERSATION_INFO_REASON },
+      { operation: 'GET /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
+      { operation: 'GET /api/conversations/search', location: 'response items', reason: CONVERSATION_INFO_REASON },
+      {
+        operation: 'GET /api/conversations/search',
+        location: 'query limit',
+        aspect: 'bounds',
+        reason:
+          'the real route asserts limit <= 100 in its body (a 500 past it) and its document says lte in a keyword JSON Schema does not know; the fake declares the bound and answers 422',
+      },
+      { operation: 'POST /api/file/upload', location: 'operation', reason: PATH_QUERY_REASON },
+      { operation: 'GET /api/file/download', location: 'operation', reason: PATH_QUERY_REASON },
+      { operation: 'GET /api/git/changes', location: 'operation', reason: PATH_QUERY_REASON },
+      { operation: 'GET /api/git/diff', location: 'operation', reason: PATH_QUERY_REASON },
+      {
+        operation: 'POST /api/conversations/{conversation_id}/confirmation_policy',
+        location: 'request policy',
+        reason:
+          'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold',
+      },
+      // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell).
+      ...NEWEST_AGENT_ROUTES.map((operation) => ({
+        operation,
+        location: 'operation',
+        aspect: 'served' as const,
+        reason: NEWEST_AGENT_SOURCE,
+      })),
+      ...CANVAS_EXTENSIONS_ROUTES.map((operation) => ({
+        operation,
+        location: 'operation',
+        aspect: 'served' as const,
+        reason: CANVAS_EXTENSIONS_SOURCE,
+      })),
+      ...[
+        'GET /api/bash/bash_events/search',
+        'GET /api/bash/bash_events/{event_id}',
+        'GET /api/bash/bash_events/',
+        'POST /api/bash/start_bash_command',
+        'POST /api/bash/execute_bash_command',
+      ].map((operation) => ({ operation, location: 'response', reason: BASH_EVENTS_REASON })),
+      {
+        operation: 'GET /api/bash/bash_events/search',
+        location: 'query limit',
+        aspect: 'bounds',
+        reason:
+          'the real route asserts limit <= 100 in its body (a 500 past it) and its document says lte in a keyword JSON Schema does not know; the fake declares the bound and answers 422',
+      },
+      { operation: 'GET /api/bash/bash_events/', location: 'request', reason: BASH_BATCH_REASON },
+      { operation: 'GET /api/bash/bash_events/', location: 'query event_ids', reason: BASH_BATCH_REASON },
+      { operation: 'POST /api/skills', location: 'request', reason: CATALOGUE_REASON },
+      { operation: 'POST /api/skills', location: 'response skills[]', reason: CATALOGUE_REASON },
+      { operation: 'POST /api/skills/sync', location: 'request', reason: CATALOGUE_REASON },
+      { operation: 'POST /api/hooks', location: 'response hook_config', reason: CATALOGUE_REASON },
+
+      { operation: 'GET /api/conversations/{conversation_id}/agent_final_response', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/ask_agent', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/condense', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/fork', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/generate_title', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/goal', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/goal/resume', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/goal/stop', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/interrupt', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/navigate', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/secrets', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/security_analyzer', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/switch_acp_model', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/switch_llm', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations/{conversation_id}/switch_profile', location: 'operation', reason: NEWER_AGENT_ROUTE },
+      { operation: 'POST /api/conversations', location: 'request', reason: START_REQUEST_REASON },
+      { operation: 'POST /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
+      {
+        operation: 'POST /api/conversations',
+        location: 'status 200',
+        reason:
+          'start_conversation (conversation_router.py) answers 201 for a new conversation and 200 for one it already holds; the fake declares the 201 and answers the 200 as it is',
+      },
+      { operation: 'GET /api/conversations', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+      { operation: 'GET /api/conversations/{conversation_id}', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+      { operation: 'GET /api/conversations/search', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+      { operation: 'POST /api/conversations', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
+      { operation: 'DELETE /api/conversations/{conversation_id}', location: 'status 404', reason: NOT_HELD_400_REASON },
+      { operation: 'POST /api/conversations/{conversation_id}/pause', location: 'status 404', reason: NOT_HELD_400_REASON },
+      { operation: 'PATCH /api/conversations/{conversation_id}', location: 'request', reason: UPDATE_REASON },
+      { operation: 'PATCH /api/conversations/{conversation_id}', location: 'status 404', reason: UPDATE_REASON },
+    ] satisfies KnownDifference[]
+  ).map((difference): Readonly<KnownDifference> => Object.freeze(difference)),
+);
+
+markBuiltIn(KNOWN_AGENT_DIFFERENCES);

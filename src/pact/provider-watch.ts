@@ -1,0 +1,50 @@
+/**
+ * Whether the provider is still there while Pact's verifier runs (`verify.ts`): a liveness question
+ * every second, and Pact's own proxy crashing on a refused connection.
+ */
+
+/** How often the provider is asked whether it is still there while the verifier runs, and how many misses in a row mean it died. */
+const WATCH_EVERY_MS = 1000;
+const WATCH_MISSES = 3;
+/** How long one liveness question may take. */
+const WATCH_TIMEOUT_MS = 2000;
+/**
+ * Watches the provider while the verifier runs: resolves with a reason once it stops answering
+ * (`WATCH_MISSES` questions in a row fail), or once Pact's own proxy crashes on a refused
+ * connection (an uncaught error in this process). Pact would otherwise retry every 30 s, forever.
+ * Pact's native verifier cannot be stopped from JavaScript and keeps its process alive: the
+ * `fakehands verify` command runs it in a child process that it kills (`pact/command.ts`).
+ */
+export function watchProvider(baseUrl: string): { died: Promise<string>; stop(): void } {
+  let stop = () => undefined as void;
+  const died = new Promise<string>((resolve) => {
+    let misses = 0;
+    const timer = setInterval(() => {
+      fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(WATCH_TIMEOUT_MS) })
+        .then((response) => response.arrayBuffer())
+        .then(
+          () => {
+            misses = 0;
+          },
+          (error: unknown) => {
+            if (++misses >= WATCH_MISSES) resolve(describeReachError(error));
+          },
+        );
+    }, WATCH_EVERY_MS);
+    const crashed = (error: Error) => resolve(`the verifier's proxy failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
+    process.on('uncaughtException', crashed);
+    stop = () => {
+      clearInterval(timer);
+      process.off('uncaughtException', crashed);
+    };
+  });
+  return { died, stop: () => stop() };
+}
+
+/** Why a request to the provider failed, in a few words. */
+function describeReachError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${WATCH_TIMEOUT_MS / 1000} s`;
+  return cause?.code ?? (error as Error).message;
+}
