@@ -13,9 +13,8 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
-import { FakehandsError } from '../domain/store/errors.js';
 import { packageFile } from '../package-root.js';
+import { Session, startConversation } from './message-session.js';
 
 /** Where the message contracts are shipped. */
 export const MESSAGE_CONTRACTS_DIR = fileURLToPath(packageFile('contracts/messages/'));
@@ -23,8 +22,6 @@ export const MESSAGE_CONTRACTS_DIR = fileURLToPath(packageFile('contracts/messag
 export const MESSAGE_VERIFY_TIMEOUT_MS = 90_000;
 /** How long one provider state waits for its frames, at most. */
 const STATE_TIMEOUT_MS = 20_000;
-/** How long without a frame (and no run going) counts as a provider done with a state. */
-const QUIET_MS = 1500;
 /** How many times a pause or an interrupt is tried on a run that ended before it arrived. */
 const RUN_ATTEMPTS = 3;
 
@@ -139,167 +136,6 @@ export interface MessageVerifyProgress {
   expected: number;
   passed: number;
   failed: number;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A conversation under verification: its socket's frames, and the calls that set up states. */
-class Session {
-  readonly frames: unknown[] = [];
-  #waiters = new Set<() => void>();
-  #ws: WebSocket | null = null;
-  closed = false;
-  lastFrameAt = Date.now();
-  lastSentAt = 0;
-
-  constructor(
-    readonly agentUrl: string,
-    readonly id: string,
-    readonly key: string,
-    readonly baseUrl: string,
-    readonly apiKey: string,
-  ) {}
-
-  /** Opens the socket and resolves once its first frame arrived (it is subscribed). */
-  async open(deadline: number): Promise<void> {
-    const ws = new WebSocket(
-      `${this.agentUrl.replace(/^http/, 'ws')}/sockets/events/${this.id}?resend_mode=all&session_api_key=${encodeURIComponent(this.key)}`,
-    );
-    this.#ws = ws;
-    ws.on('error', () => undefined);
-    ws.on('message', (data) => {
-      this.lastFrameAt = Date.now();
-      try {
-        this.frames.push(JSON.parse(String(data)));
-      } catch {
-        return;
-      }
-      for (const wake of this.#waiters) wake();
-    });
-    ws.on('close', () => {
-      this.closed = true;
-      for (const wake of this.#waiters) wake();
-    });
-    await this.until(() => this.frames.length > 0, deadline);
-  }
-
-  /** Resolves once `done` holds (checked on each frame) or at `deadline`; whether it holds. */
-  async until(done: () => boolean, deadline: number): Promise<boolean> {
-    if (done()) return true;
-    return new Promise<boolean>((resolve) => {
-      const finish = () => {
-        clearTimeout(timer);
-        clearInterval(poll);
-        this.#waiters.delete(check);
-        resolve(done());
-      };
-      const check = () => {
-        if (done() || this.closed) finish();
-      };
-      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
-      // Conditions on time (`quiet`) are checked between frames too.
-      const poll = setInterval(check, 100);
-      this.#waiters.add(check);
-    });
-  }
-
-  /** Sends a raw text frame. */
-  sendRaw(text: string): void {
-    this.lastSentAt = Date.now();
-    this.#ws?.send(text);
-  }
-
-  /** Sends a message frame that runs the agent. */
-  sendMessage(text: string): void {
-    this.sendRaw(JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }));
-  }
-
-  /** Whether the provider has gone quiet: no run going, no frame for `QUIET_MS`. */
-  quiet(): boolean {
-    return this.status() !== 'running' && Date.now() - Math.max(this.lastFrameAt, this.lastSentAt) >= QUIET_MS;
-  }
-
-  /** The last `execution_status` the socket told. */
-  status(): string | undefined {
-    for (let i = this.frames.length - 1; i >= 0; i--) {
-      const frame = this.frames[i] as Json;
-      if (frame?.kind !== 'ConversationStateUpdateEvent') continue;
-      if (frame.key === 'execution_status') return String(frame.value);
-      if (frame.key === 'full_state') return String((frame.value as Json | undefined)?.execution_status);
-    }
-    return undefined;
-  }
-
-  /** Calls the agent server's conversation route `path` with the sandbox's key; throws naming the route on an error status. */
-  async agent(path: string, body: unknown): Promise<void> {
-    const url = `${this.agentUrl}/api/conversations/${this.id}${path}`;
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-session-api-key': this.key },
-      body: JSON.stringify(body),
-    });
-    await response.arrayBuffer();
-    this.lastSentAt = Date.now();
-    if (!response.ok) throw new Error(`POST /api/conversations/{id}${path} answered ${response.status}`);
-  }
-
-  /** Calls the fake's control API (`/_fakehands/...`) with the provider's key; null when the provider has none. */
-  async control(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<Json | null> {
-    const response = await fetch(`${this.baseUrl}/_fakehands${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-session-api-key': this.apiKey },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return response.ok ? (JSON.parse(text) as Json) : null;
-  }
-
-  /** Closes the socket and deletes the conversation; never throws. */
-  async close(): Promise<void> {
-    this.#ws?.close();
-    await fetch(`${this.baseUrl}/api/v1/app-conversations/${this.id}`, {
-      method: 'DELETE',
-      headers: { 'x-session-api-key': this.apiKey },
-    }).then(
-      (r) => r.arrayBuffer(),
-      () => undefined,
-    );
-  }
-}
-
-/** Starts a conversation with a first message on the app server at `baseUrl`; its agent host, id and session key. */
-async function startConversation(
-  baseUrl: string,
-  apiKey: string,
-  deadline: number,
-): Promise<{ agentUrl: string; id: string; key: string }> {
-  const headers = { 'content-type': 'application/json', 'x-session-api-key': apiKey };
-  const task = (await (
-    await fetch(`${baseUrl}/api/v1/app-conversations`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } }),
-    })
-  ).json()) as { id: string };
-  while (Date.now() < deadline) {
-    const [current] = (await (await fetch(`${baseUrl}/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json()) as {
-      status: string;
-      app_conversation_id: string;
-    }[];
-    if (current?.status === 'READY') {
-      const [conversation] = (await (
-        await fetch(`${baseUrl}/api/v1/app-conversations?ids=${current.app_conversation_id}`, { headers })
-      ).json()) as { id: string; session_api_key: string; conversation_url: string }[];
-      return {
-        agentUrl: conversation!.conversation_url.replace(/\/api\/conversations\/.*$/, ''),
-        id: conversation!.id,
-        key: conversation!.session_api_key,
-      };
-    }
-    if (current?.status === 'ERROR') throw new FakehandsError('unreachable', 'the provider could not start a conversation');
-    await sleep(100);
-  }
-  throw new FakehandsError('unreachable', 'the provider did not start a conversation in time');
 }
 
 /** Sets up one provider state on `session`; `satisfied` tells whether its interactions have all arrived. */

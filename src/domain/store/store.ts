@@ -11,9 +11,21 @@ import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
 import type { UserSettingsRecord } from '../../schemas/user-settings.js';
 import type { ChangeSink } from './events.js';
 import { StoreBudget, Table, type UndoSink } from './table.js';
-import type { ProviderTokens, UserRecords } from './user-records.js';
+import type { ProviderType } from '../../schemas/common.js';
+import type { ProviderToken } from '../../schemas/legacy.js';
 
 const ignore: ChangeSink = () => undefined;
+
+/** Provider tokens, keyed by provider. */
+export type ProviderTokens = Partial<Record<ProviderType, ProviderToken>>;
+
+/** What the store reads of its @msw/data collections (`user-records.ts`, made on the first write). */
+export interface UserRecordsView {
+  /** The stored tokens, keyed by provider. */
+  providerTokens(): ProviderTokens;
+  /** The stored MCP configuration, or `null`. */
+  mcpConfig(): MCPConfig | null;
+}
 
 /** Everything the fake holds: tables with indexes, plus the caller's secrets. */
 export class Store {
@@ -171,7 +183,7 @@ export class Store {
   #loadedTokens: ProviderTokens = {};
   #loadedMcpConfig: MCPConfig | null = null;
   /** The collections, once written (`user-records.ts`). */
-  userRecords: UserRecords | null = null;
+  userRecords: UserRecordsView | null = null;
   /** Id of the default sandbox spec. */
   defaultSandboxSpecId: string | null = null;
 

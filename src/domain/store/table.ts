@@ -1,90 +1,8 @@
 import * as z from 'zod/mini';
 import type { ChangedEntity, ChangeSink } from './events.js';
-import { Refusal } from './refusal.js';
+import { entryWeight, fieldWeight, itemWeight, sizeOf, type StoreBudget, weightOf, writtenEntries } from './budget.js';
 
-/** Default limits of a store: enough for the 100,000-conversation scale test, small enough to keep the process alive. */
-export const DEFAULT_MAX_RECORDS = 1_000_000;
-export const DEFAULT_MAX_STORE_BYTES = 512 * 1024 * 1024;
-
-/**
- * How much a store may hold, in records and in (approximate, JSON) bytes. A change that would go
- * past either is refused with a `storage_full` error (HTTP 507) and changes nothing.
- */
-export class StoreBudget {
-  records = 0;
-  bytes = 0;
-
-  /** A budget of `maxRecords` records and `maxBytes` bytes. */
-  constructor(
-    readonly maxRecords: number = DEFAULT_MAX_RECORDS,
-    readonly maxBytes: number = DEFAULT_MAX_STORE_BYTES,
-  ) {}
-
-  /** Takes `records` and `bytes` from the budget, or throws when it would go past a limit. */
-  claim(records: number, bytes: number): void {
-    if (this.records + records > this.maxRecords) {
-      throw new Refusal(
-        'storage_full',
-        `Insufficient Storage: the fake holds ${this.records} records, its limit (--max-records ${this.maxRecords}); reset it, delete some, or raise the limit`,
-      );
-    }
-    if (this.bytes + bytes > this.maxBytes) {
-      throw new Refusal(
-        'storage_full',
-        `Insufficient Storage: the fake holds ${Math.round(this.bytes / 1024 / 1024)} MiB of records, near its limit (--max-store-mb ${Math.round(this.maxBytes / 1024 / 1024)}); reset it, delete some, or raise the limit`,
-      );
-    }
-    this.records += records;
-    this.bytes += bytes;
-  }
-
-  /** Throws as `claim` would, without taking anything: for an operation that stores several records, before the first. */
-  assertRoom(records: number, bytes: number): void {
-    this.claim(records, bytes);
-    this.release(records, bytes);
-  }
-
-  /** Gives `records` and `bytes` back. */
-  release(records: number, bytes: number): void {
-    this.records -= records;
-    this.bytes -= bytes;
-  }
-}
-
-/** What each object or array costs in the heap beyond its JSON text (its header, hidden class and slots), in bytes. */
-const CONTAINER_COST = 64;
-
-/** How many objects and arrays a value holds, itself included. */
-function containersIn(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let count = 1;
-  for (const item of Array.isArray(value) ? value : Object.values(value))
-    if (item !== null && typeof item === 'object') count += containersIn(item);
-  return count;
-}
-
-/** What one value costs: its JSON text and what each object and array in it costs in memory. */
-function weightOf(value: unknown): number {
-  if (value === undefined) return 0;
-  return (JSON.stringify(value)?.length ?? 0) + CONTAINER_COST * containersIn(value);
-}
-
-/** What one field of a record costs (`"key":value,`); nothing when it is absent. */
-const fieldWeight = (key: string, value: unknown) => (value === undefined ? 0 : key.length + 4 + weightOf(value));
-
-/** What one item of a list adds to the list's JSON text and containers (JSON writes `null` for what it cannot write). */
-const itemWeight = (item: unknown) => (JSON.stringify(item)?.length ?? 4) + CONTAINER_COST * containersIn(item);
-
-/** What one entry of a map adds (`"key":value`); nothing for an absent value, which JSON leaves out. */
-const entryWeight = (key: string, value: unknown) =>
-  value === undefined ? 0 : JSON.stringify(key).length + 1 + (JSON.stringify(value)?.length ?? 0) + CONTAINER_COST * containersIn(value);
-
-/** How many of a map's values JSON writes. */
-const writtenEntries = (map: Record<string, unknown>) => {
-  let count = 0;
-  for (const key in map) if (map[key] !== undefined) count++;
-  return count;
-};
+export { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES, StoreBudget, sizeOf } from './budget.js';
 
 /**
  * `weightOf(after) - weightOf(before)`, counted by what changed where it can be: a list that only
@@ -112,18 +30,6 @@ function weightChange(before: unknown, after: unknown): number {
     }
   }
   return weightOf(after) - weightOf(before);
-}
-
-/**
- * The bytes a record counts for in a store budget: its JSON text, plus what each object and array
- * in it costs in memory (1 MiB of `{}` is 350,000 objects: about 23 MB of heap, and counted so),
- * so that the memory a record takes is bounded by what the cap counts. A sum over its fields, so
- * an update is counted by the fields it changes.
- */
-export function sizeOf(record: object): number {
-  let size = 2;
-  for (const [key, value] of Object.entries(record)) size += fieldWeight(key, value);
-  return size;
 }
 
 /** Where a table records how to undo each change it makes (the store's open transaction, if any). */

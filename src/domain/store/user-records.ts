@@ -10,10 +10,9 @@ import type { ProviderType } from '../../schemas/common.js';
 import type { ProviderToken } from '../../schemas/legacy.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
 import { MCPConfigRecord, ProviderTokenRecord } from '../../schemas/records.js';
-import type { Store } from './store.js';
+import type { ProviderTokens, Store } from './store.js';
 
-/** Provider tokens, keyed by provider. */
-export type ProviderTokens = Partial<Record<ProviderType, ProviderToken>>;
+export type { ProviderTokens } from './store.js';
 
 /** The two collections of one store. */
 export class UserRecords {
@@ -50,7 +49,7 @@ export class UserRecords {
 /** The store's collections, made (with what it holds so far) on the first write. */
 async function recordsOf(store: Store): Promise<UserRecords> {
   const existing = store.userRecords;
-  if (existing) return existing;
+  if (existing instanceof UserRecords) return existing;
   const records = new UserRecords();
   await records.replaceProviderTokens(store.providerTokens);
   await records.replaceMcpConfig(store.mcpConfig);
