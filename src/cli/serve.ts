@@ -190,8 +190,15 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       throw usage(`cannot listen on ${config.host}:${port} (${code ?? (error as Error).message})`);
     }
   };
-  const url = await listen(server, config.port, '--port');
+  // The agent host first: its port was found free just now, and the app server's port 0 could otherwise be handed that very port.
   await listen(agentServer, agentPort, '--agent-port');
+  let url: string;
+  try {
+    url = await listen(server, config.port, '--port');
+  } catch (error) {
+    await agentServer.close();
+    throw error;
+  }
   // Every tenant is kept beside the state file (FILE.tenants/NAME.json), and starts from it again.
   const tenantWriters = new Map<string, StateFileWriter>();
   if (config.stateFile && fake.mounts.tenants) {

@@ -64,11 +64,13 @@ export async function startFakeServers(options: FakeServersOptions = {}): Promis
   const fake = await createFakeCore({ clock: 'system', ...options.fake, agentUrl });
   const app = createFakeServer(fake, options.server);
   const agent = createFakeServer(fake, { ...options.server, origin: agentUrl });
-  const url = await app.listen(options.port ?? 0, host);
+  // The agent host first: its port was found free just now, and the app server's port 0 could otherwise be handed that very port.
+  await agent.listen(agentPort, host);
+  let url: string;
   try {
-    await agent.listen(agentPort, host);
+    url = await app.listen(options.port ?? 0, host);
   } catch (error) {
-    await app.close();
+    await agent.close();
     throw error;
   }
   return {

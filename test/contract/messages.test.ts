@@ -59,7 +59,7 @@ function verify(url: string, extra: string[] = []): Promise<{ code: number | nul
   proc.stderr.on('data', (d: Buffer) => {
     stderr += d;
   });
-  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 const counts = (events: number, failed: number) =>
   new RegExp(`^  interactions: ${events}; passed: ${events - failed}; failed: ${failed}; frames received: \\d+$`);
@@ -235,7 +235,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
       // Once the first state is verified, the provider dies.
       if (stdout.includes('  ok: ')) cli.proc.kill('SIGKILL');
     });
-    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
     expect(code).toBe(1);
     const [, passed, failed] = /^ {2}interactions: (\d+); passed: (\d+); failed: (\d+); frames received: \d+$/
       .exec(lastLine(stdout)!)!

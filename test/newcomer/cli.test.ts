@@ -23,7 +23,7 @@ const runIn = (cwd: string, args: string[]) =>
     proc.stderr.on('data', (d: Buffer) => {
       stderr += d;
     });
-    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+    proc.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 
 /** Starts `fakehands serve` in `cwd` and resolves with its stdout once it listens (then stops it). */

@@ -43,7 +43,8 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
     proc.stderr.on('data', (d: Buffer) => {
       stderr += d;
     });
-    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': the process may end before its last output has been read from the pipes.
+    proc.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -60,7 +61,7 @@ export function startCli(args: string[] = [], env: Record<string, string> = {}, 
     if (!forSuite) running.add(proc);
     let stdout = '';
     let stderr = '';
-    const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
+    const exited = new Promise<number | null>((done) => proc.on('close', (code) => done(code)));
     const timer = setTimeout(() => reject(new Error(`fakehands did not start: ${stderr}`)), 15_000);
     proc.stderr.on('data', (d: Buffer) => {
       stderr += d;
