@@ -245,6 +245,10 @@ export const SettingsUpdate = z.strictObject({
   ),
   sandbox_grouping_strategy: z.optional(UserSettingsRecord.shape.sandbox_grouping_strategy),
   default_sandbox_spec_id: z.optional(nullableString),
+  /** Deep-merged into the agent settings (settings_models.py, Settings.update): what Agent Canvas sends. */
+  agent_settings_diff: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** Deep-merged into the conversation settings. */
+  conversation_settings_diff: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
 });
 export type SettingsUpdate = z.output<typeof SettingsUpdate>;
 

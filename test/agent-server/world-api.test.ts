@@ -179,7 +179,7 @@ describe('GET /api/settings/agent-schema and /conversation-schema (settings_rout
     expect(agent.body.sections[0]!.fields.find((f) => f.key === 'llm.api_key')?.secret).toBe(true);
     expect(await call('/api/settings/conversation-schema')).toMatchObject({
       status: 200,
-      body: { model_name: 'ConversationSettings', sections: [{ key: 'general' }] },
+      body: { model_name: 'ConversationSettings', sections: [{ key: 'general' }, { key: 'verification' }] },
     });
   });
 });

@@ -92,8 +92,8 @@ async function stopRig() {
 
 /**
  * A browser context on one backend; it records every request to the fake and every failed one
- * (automation excluded). The cloud context starts with its backend registered, onboarding done and
- * its tenant's cookie; the local one starts as a fresh browser on `npm run canvas` (the ingress
+ * (automation excluded). The cloud context starts with its backend registered and its tenant's
+ * cookie (onboarding shows); the local one starts as a fresh browser on `npm run canvas` (the ingress
  * registers both backends, onboarding shows).
  */
 async function openContext(r: Rig, backend: 'cloud' | 'local') {
@@ -111,7 +111,6 @@ async function openContext(r: Rig, backend: 'cloud' | 'local') {
       ({ list, active }) => {
         if (sessionStorage.getItem('fakehands-init')) return;
         sessionStorage.setItem('fakehands-init', '1');
-        localStorage.setItem('openhands-onboarded', '1');
         localStorage.setItem('openhands-backends', JSON.stringify(list));
         localStorage.setItem('openhands-active-backend', JSON.stringify({ backendId: active, orgId: null }));
       },
@@ -171,7 +170,8 @@ async function openPane(expect: ExpectStatic, page: Page, path: string, shows: s
   const before = (await subtitle.isVisible()) ? await subtitle.innerText() : null;
   await nav(page, path);
   if (typeof shows === 'string') await page.getByText(shows, { exact: true }).first().waitFor({ timeout: 90_000 });
-  else if (shows) await page.getByTestId(shows.testId).first().waitFor({ timeout: 90_000 });
+  // A schema field's test id is on its input, hidden behind the styled switch: attached is enough.
+  else if (shows) await page.getByTestId(shows.testId).first().waitFor({ state: 'attached', timeout: 90_000 });
   else
     await expect
       .poll(async () => ((await subtitle.isVisible()) ? await subtitle.innerText() : before), { timeout: 90_000 })
@@ -227,6 +227,8 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
     const response = await fetch(`${rig!.cli.url}${path}`, { ...init, headers });
     return response.json() as Promise<T>;
   };
+  /** The model the cloud onboarding picks. */
+  const CLOUD_PICKED_MODEL = 'claude-sonnet-4-5-20250929';
   const conversation = async (id: string) => (await api<(AppConversation | null)[]>(`/api/v1/app-conversations?ids=${id}`))[0] ?? null;
   /** The scripted agent's messages in a conversation, after moving the tenant's clock 2 s on. */
   const agentAnswers = async (id: string) => {
@@ -252,6 +254,28 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
   afterAll(async () => {
     await context?.close();
   });
+
+  step(
+    "onboarding passes: a provider from the fake's providers search and a model from its models search, saved as agent_settings_diff (POST /api/v1/settings)",
+    async () => {
+      await page.getByTestId('onboarding-agent-next').click({ timeout: 120_000 });
+      await page.getByTestId('sdk-section-basic-toggle').click({ timeout: 60_000 });
+      await page.getByTestId('llm-provider-input').click({ timeout: 60_000 });
+      await answered(running.expect, calls, /^GET \/api\/v1\/config\/providers\/search 200/);
+      await page.getByTestId('provider-item-anthropic').click({ timeout: 30_000 });
+      await page.getByTestId('llm-model-input').click({ timeout: 30_000 });
+      await page.getByRole('option', { name: CLOUD_PICKED_MODEL }).click({ timeout: 30_000 });
+      await shot(page, 'cloud-onboarding');
+      const saves = calls.filter((c) => c.startsWith('POST /api/v1/settings 200')).length;
+      await page.getByTestId('onboarding-llm-next').click();
+      await page.getByTestId('onboarding-step-say-hello').waitFor({ timeout: 60_000 });
+      await answered(running.expect, calls, /^POST \/api\/v1\/settings 200$/, saves);
+      const settings = await api<{ agent_settings: { llm: { model: string } } }>('/api/v1/settings');
+      running.expect(settings.agent_settings.llm.model).toBe(`anthropic/${CLOUD_PICKED_MODEL}`);
+      await page.getByTestId('onboarding-hello-close').click({ timeout: 30_000 });
+    },
+    240_000,
+  );
 
   step(
     "lists the fixture's conversations with the backend connected (organizations, current key)",
@@ -466,9 +490,10 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
   for (const [path, name, shows] of [
     ['/settings/agents', 'agents', 'default'],
     ['/settings/llm', 'llm', 'harness-profile'],
-    ['/settings/condenser', 'condenser', null],
-    ['/settings/agent-context', 'agent-context', null],
-    ['/settings/verification', 'verification', null],
+    // The sectioned schema of GET /api/v1/settings/agent-schema and conversation-schema: each pane renders its fields.
+    ['/settings/condenser', 'condenser', { testId: 'sdk-settings-condenser.enabled' }],
+    ['/settings/agent-context', 'agent-context', { testId: 'sdk-settings-agent_context.load_memory' }],
+    ['/settings/verification', 'verification', { testId: 'sdk-settings-verification.critic_enabled' }],
     ['/settings/app', 'app', 'Git Settings'],
     ['/settings/secrets', 'secrets', 'CANVAS_HARNESS_SECRET'],
     ['/mcp', 'mcp', { testId: 'mcp-page' }],
@@ -478,6 +503,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
       `shows the ${name} pane (${path})${typeof shows === 'string' ? ` with the fake's ${shows}` : ''}`,
       async () => {
         await openPane(running.expect, page, path, shows);
+        running.expect(await page.getByText('SDK settings schema unavailable').count()).toBe(0);
         await shot(page, `cloud-${name}`);
       },
       180_000,

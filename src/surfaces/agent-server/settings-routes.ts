@@ -20,6 +20,7 @@ import {
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide, onSettings } from './host-wide.js';
 import { profileRoutes } from './profile-routes.js';
+import { AGENT_SETTINGS_SCHEMA, CONVERSATION_SETTINGS_SCHEMA } from '../../domain/agent-world/settings-schema.js';
 
 const Json = z.record(z.string(), z.unknown());
 const nullableString = z.nullable(z.string());
@@ -56,79 +57,6 @@ const MCPServer = z
 const McpParam = z.object({ settings_key: z.string() });
 const SecretParam = z.object({ name: z.string() });
 
-/** One field of a settings form. */
-const field = (
-  key: string,
-  label: string,
-  section: string,
-  sectionLabel: string,
-  valueType: string,
-  extra: Record<string, unknown> = {},
-) => ({
-  key,
-  label,
-  description: null,
-  section,
-  section_label: sectionLabel,
-  value_type: valueType,
-  default: null,
-  prominence: 'major',
-  depends_on: [],
-  secret: false,
-  choices: [],
-  variant: null,
-  ...extra,
-});
-/** `export_agent_settings_schema()`, in short: the LLM, the condenser, MCP. */
-const AGENT_SCHEMA = {
-  model_name: 'AgentSettings',
-  sections: [
-    {
-      key: 'llm',
-      label: 'LLM',
-      variant: 'openhands',
-      fields: [
-        // The prominences of openhands-sdk `llm/llm.py` (model and key critical, base URL major): Agent
-        // Canvas's basic view (its onboarding) saves only the critical fields and resets the others.
-        field('llm.model', 'Model', 'llm', 'LLM', 'string', { prominence: 'critical' }),
-        field('llm.base_url', 'Base URL', 'llm', 'LLM', 'string'),
-        field('llm.api_key', 'API Key', 'llm', 'LLM', 'string', { secret: true, prominence: 'critical' }),
-      ],
-    },
-    {
-      key: 'condenser',
-      label: 'Condenser',
-      variant: null,
-      fields: [
-        field('condenser.enabled', 'Enable memory condensation', 'condenser', 'Condenser', 'boolean', { default: true }),
-        field('condenser.max_size', 'Max size', 'condenser', 'Condenser', 'integer', { default: 120, prominence: 'minor' }),
-      ],
-    },
-  ],
-};
-/** `ConversationSettings.export_schema()`, in short. */
-const CONVERSATION_SCHEMA = {
-  model_name: 'ConversationSettings',
-  sections: [
-    {
-      key: 'general',
-      label: 'General',
-      variant: null,
-      fields: [
-        field('max_iterations', 'Max iterations', 'general', 'General', 'integer', { default: 500 }),
-        field('confirmation_mode', 'Confirmation mode', 'general', 'General', 'boolean', { default: false }),
-        field('security_analyzer', 'Security analyzer', 'general', 'General', 'string', {
-          default: 'llm',
-          choices: [
-            { value: 'llm', label: 'LLM' },
-            { value: 'none', label: 'None' },
-          ],
-        }),
-      ],
-    },
-  ],
-};
-
 /** The settings and profile routes of the agent server. */
 export const settingsRoutes: readonly Route[] = hostWide([
   defineRoute({
@@ -136,14 +64,14 @@ export const settingsRoutes: readonly Route[] = hostWide([
     path: '/api/settings/agent-schema',
     summary: 'The form schema of the agent settings (settings_router.py, get_agent_settings_schema)',
     response: SettingsSchema,
-    handle: async () => AGENT_SCHEMA,
+    handle: async () => AGENT_SETTINGS_SCHEMA,
   }),
   defineRoute({
     method: 'GET',
     path: '/api/settings/conversation-schema',
     summary: 'The form schema of the conversation settings (settings_router.py, get_conversation_settings_schema)',
     response: SettingsSchema,
-    handle: async () => CONVERSATION_SCHEMA,
+    handle: async () => CONVERSATION_SETTINGS_SCHEMA,
   }),
   defineRoute({
     method: 'GET',

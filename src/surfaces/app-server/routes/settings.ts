@@ -15,11 +15,11 @@ import {
   saveProfile,
   storedSettingsView,
   storeLegacySettings,
-  updateSettings,
 } from '../../../domain/user/settings.js';
+import { storeSettings } from '../../../domain/user/settings-diffs.js';
+import { AGENT_SETTINGS_SCHEMA, CONVERSATION_SETTINGS_SCHEMA } from '../../../domain/agent-world/settings-schema.js';
 import {
   ActivateProfileResponse,
-  ConversationSettings,
   LegacySettingsInput,
   LegacySettingsView,
   ProfileDetailResponse,
@@ -35,26 +35,6 @@ import { EditResponse } from '../../../schemas/user-secrets.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 
 const ProfileParam = z.object({ name: ProfileName });
-
-/** The JSON Schema of the agent settings a client may edit (what `agent-schema` describes). */
-const AGENT_SCHEMA = {
-  type: 'object',
-  properties: {
-    agent: { type: 'string', default: 'CodeActAgent', title: 'Agent' },
-    llm: {
-      type: 'object',
-      properties: {
-        model: { type: 'string', title: 'Model' },
-        base_url: { type: ['string', 'null'], title: 'Base URL' },
-        api_key: { type: ['string', 'null'], format: 'password', writeOnly: true, title: 'API key' },
-      },
-    },
-    condenser: {
-      type: 'object',
-      properties: { enabled: { type: 'boolean', default: true }, max_size: { type: 'integer', minimum: 20, default: 120 } },
-    },
-  },
-};
 
 /** The settings routes. */
 export const settingsRoutes: readonly Route[] = Object.freeze([
@@ -94,24 +74,25 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'POST',
     path: '/api/v1/settings',
-    summary: "Change some of the user's settings (the LLM in agent_settings.llm)",
+    summary:
+      "Change some of the user's settings: agent_settings_diff and conversation_settings_diff deep-merged (settings_router.py, store_settings)",
     body: SettingsUpdate,
     response: z.record(z.string(), z.unknown()),
-    handle: ({ body }, context) => context.runner.run(updateSettings, body),
+    handle: ({ body }, context) => context.runner.run(storeSettings, body),
   }),
   defineRoute({
     method: 'GET',
     path: '/api/v1/settings/agent-schema',
-    summary: 'The JSON Schema of the agent settings',
+    summary: 'The form schema of the agent settings, in sections (settings_router.py, load_settings_schema)',
     response: z.record(z.string(), z.unknown()),
-    handle: async () => AGENT_SCHEMA,
+    handle: async () => AGENT_SETTINGS_SCHEMA,
   }),
   defineRoute({
     method: 'GET',
     path: '/api/v1/settings/conversation-schema',
-    summary: 'The JSON Schema of the conversation settings',
+    summary: 'The form schema of the conversation settings, in sections (settings_router.py, load_conversation_settings_schema)',
     response: z.record(z.string(), z.unknown()),
-    handle: async () => z.toJSONSchema(ConversationSettings, { io: 'input' }) as Record<string, unknown>,
+    handle: async () => CONVERSATION_SETTINGS_SCHEMA,
   }),
   defineRoute({
     method: 'GET',
