@@ -17,12 +17,21 @@ const maxWorkers = Math.min(cores, Math.max(2, Math.floor(cores / 2)));
 /**
  * Files whose tests only use in-process fakes (no child process, no port held between files): they
  * share their worker's module cache (`isolate: false`) instead of importing the fake afresh per file,
- * which was most of their time (27 files: 60 s of CPU isolated, 19 s shared). Each closes what it
- * opens (msw servers, fake timers); running them together in one worker, in any order, is their
- * check. A file that needs a fresh module state stays isolated: `later-routes` asserts what the
- * first import loads.
+ * which was most of their time (measured on the 27 files of test/http and test/domain: 60 s of
+ * CPU isolated, 21 s shared). Each closes what it opens (msw servers, fake timers); running them together in one worker, in any order, is their
+ * check (run shuffled: `--sequence.shuffle.files`). Files that need a fresh module state stay
+ * isolated: `later-routes` asserts what the first import loads, `round-four-sockets` installs a global
+ * WebSocket that msw patches. So do files that start the CLI, directly or through
+ * test/agent-server/support.ts: test/support/cli.ts kills what they started in an `afterEach` that a
+ * shared module would register for the first such file only.
  */
-const inProcess = ['test/http/!(later-routes).test.ts', 'test/domain/*.test.ts'];
+const inProcess = [
+  'test/http/!(later-routes|stream-start).test.ts',
+  'test/domain/*.test.ts',
+  'test/agent-server/{connections-api,mcp-api,typescript-client-world}.test.ts',
+  'test/reliability/{hostile-input,round-four-tenants,round-four-turns}.test.ts',
+  'test/{mounts/mounts,server/differential}.test.ts',
+];
 
 /** Where CI wants vitest's JSON report (see .ci/run); unset locally. */
 const jsonReport = process.env.FAKEHANDS_VITEST_JSON;

@@ -6,7 +6,8 @@
  * vitest's output streams as usual; the checker's and the linter's are held and printed after it,
  * each under its own heading, so nothing interleaves. The exit code is non-zero when any of the
  * three fails. Arguments go to vitest (`npm test -- test/http`). Hand-written because the job is
- * three `spawn`s and a summary: a runner package (npm-run-all, concurrently) would interleave or
+ * three `spawn`s and a summary (after the build of `dist/` when it is stale, which the type check
+ * also reads): a runner package (npm-run-all, concurrently) would interleave or
  * prefix every line of vitest's report, which `.ci/run` and people read.
  */
 import { spawn } from 'node:child_process';
@@ -33,6 +34,19 @@ function run(name, command, args, held) {
     child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() }));
   });
   return { child, done };
+}
+
+// First, as vitest's global setup would, rebuild `dist/` when a source is newer than it: the type
+// check reads `dist/` too (bench/ imports it), so it must not run while the build replaces it.
+const built = await run(
+  'build (dist/ older than src/)',
+  'tsx',
+  ['-e', "import('./test/support/build-dist.ts').then((m) => m.default())"],
+  false,
+).done;
+if (built.code !== 0) {
+  process.stdout.write(`FAIL ${built.name}\n`);
+  process.exit(1);
 }
 
 const jobs = [
