@@ -15,20 +15,23 @@ const cores = availableParallelism();
 const maxWorkers = Math.min(cores, Math.max(2, Math.floor(cores / 2)));
 
 /**
- * Files whose tests only use in-process fakes (no child process, no port held between files): they
- * share their worker's module cache (`isolate: false`) instead of importing the fake afresh per file,
- * which was most of their time (measured on the 27 files of test/http and test/domain: 60 s of
- * CPU isolated, 21 s shared). Each closes what it opens (msw servers, fake timers); running them together in one worker, in any order, is their
- * check (run shuffled: `--sequence.shuffle.files`). Files that need a fresh module state stay
- * isolated: `later-routes` asserts what the first import loads, `round-four-sockets` installs a global
- * WebSocket that msw patches. So do files that start the CLI, directly or through
- * test/agent-server/support.ts: test/support/cli.ts kills what they started in an `afterEach` that a
- * shared module would register for the first such file only.
+ * Files that share their worker's module cache (`isolate: false`) instead of importing the fake
+ * afresh per file, which was most of their time: these 44 files take about 44 s of CPU shared,
+ * about 110 s isolated (measured in groups: test/http and test/domain 60 s → 21 s; the 11 whose
+ * tests start the CLI 33 s → 25 s; the 8 others 20 s).
+ * Each closes what it opens (msw servers, fake timers, servers on port 0); the CLI processes their
+ * tests start are killed after each test by test/support/stop-started.ts, which a setup file runs
+ * for every file (test/support/cli.ts's own `afterEach` is registered once per module load).
+ * Running them together in one worker, in any order (`--sequence.shuffle.files`), is their check.
+ * Files that need a fresh module state stay isolated: `later-routes` asserts what the first import
+ * loads, `round-four-sockets` installs a global WebSocket that msw patches.
  */
-const inProcess = [
-  'test/http/!(later-routes|stream-start).test.ts',
+const sharedModules = [
+  'test/http/!(later-routes).test.ts',
   'test/domain/*.test.ts',
-  'test/agent-server/{connections-api,mcp-api,typescript-client-world}.test.ts',
+  'test/agent-server/{client,connections-api,mcp-api,scripts,socket,streaming,vocabulary,web-app-findings,workspace,world-api}.test.ts',
+  'test/agent-server/typescript-client-*.test.ts',
+  'test/contract/asyncapi.test.ts',
   'test/reliability/{hostile-input,round-four-tenants,round-four-turns}.test.ts',
   'test/{mounts/mounts,server/differential}.test.ts',
 ];
@@ -46,8 +49,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     env: { PACT_DO_NOT_TRACK: 'true' },
     projects: [
-      { extends: true, test: { name: 'in-process', include: inProcess, isolate: false } },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...inProcess] } },
+      {
+        extends: true,
+        test: { name: 'shared-modules', include: sharedModules, isolate: false, setupFiles: ['test/support/stop-started.ts'] },
+      },
+      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...sharedModules] } },
     ],
     reporters: jsonReport ? ['default', 'json'] : ['default'],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
