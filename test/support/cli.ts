@@ -25,10 +25,17 @@ export interface RunningCli {
 }
 
 const running = new Set<ChildProcess>();
-afterEach(() => {
+
+/**
+ * Kills every process started for a test (not those started `forSuite`). Registered here after each
+ * test; files that share modules (`isolate: false`, vitest.config.ts) load this module once per
+ * worker, so the 'shared-modules' project registers it again per file (test/support/stop-started.ts).
+ */
+export function stopStarted(): void {
   for (const proc of running) proc.kill('SIGKILL');
   running.clear();
-});
+}
+afterEach(stopStarted);
 
 /** Runs the binary to completion (for options that make it exit). */
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {

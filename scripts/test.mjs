@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: the type check (`tsc --noEmit`), the linter (`biome check .`) and the tests
+ * (`vitest run`) side by side, so the ~20 s of single-threaded type checking runs while vitest's
+ * workers wait on the processes their tests start, instead of before them with a core idle.
+ * vitest's output streams as usual; the checker's and the linter's are held and printed after it,
+ * each under its own heading, so nothing interleaves. The exit code is non-zero when any of the
+ * three fails. Arguments go to vitest (`npm test -- test/http`). Hand-written because the job is
+ * three `spawn`s and a summary (after the build of `dist/` when it is stale, which the type check
+ * also reads): a runner package (npm-run-all, concurrently) would interleave or
+ * prefix every line of vitest's report, which `.ci/run` and people read.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'node_modules', '.bin');
+
+/** Runs a command; `held` keeps its output to print later, otherwise it goes straight through. */
+function run(name, command, args, held) {
+  const child = spawn(join(BIN, command), args, {
+    cwd: ROOT,
+    stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: held ? { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } : process.env,
+  });
+  const chunks = [];
+  if (held) {
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+  }
+  const done = new Promise((resolve) => {
+    child.on('error', (error) => resolve({ name, code: 127, output: `${name}: could not start ${command}: ${error.message}\n` }));
+    child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() }));
+  });
+  return { child, done };
+}
+
+// First, as vitest's global setup would, rebuild `dist/` when a source is newer than it: the type
+// check reads `dist/` too (bench/ imports it), so it must not run while the build replaces it.
+const built = await run(
+  'build (dist/ older than src/)',
+  'tsx',
+  ['-e', "import('./test/support/build-dist.ts').then((m) => m.default())"],
+  false,
+).done;
+if (built.code !== 0) {
+  process.stdout.write(`FAIL ${built.name}\n`);
+  process.exit(1);
+}
+
+const jobs = [
+  run('type check (tsc --noEmit)', 'tsc', ['--noEmit'], true),
+  run('lint (biome check .)', 'biome', ['check', '.'], true),
+  run('tests (vitest run)', 'vitest', ['run', ...process.argv.slice(2)], false),
+];
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const { child } of jobs) child.kill(signal);
+  });
+}
+
+const results = await Promise.all(jobs.map((j) => j.done));
+for (const { name, code, output } of results.slice(0, 2)) {
+  if (code !== 0) process.stdout.write(`\n── ${name}: failed (exit ${code}) ──\n${output}`);
+}
+process.stdout.write(`\n${results.map(({ name, code }) => `${code === 0 ? 'ok  ' : 'FAIL'} ${name}`).join('\n')}\n`);
+process.exitCode = results.some((r) => r.code !== 0) ? 1 : 0;
