@@ -9,9 +9,9 @@ import { markBuiltIn, type KnownDifference } from './compare.js';
 /** Why the legacy routes differ from the legacy document: it is older than the server the fake copies. */
 const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
 
-/** Why events differ in the documents: the fake declares what every event has. */
+/** Why the agent document's events differ: the fake declares the newer union of every kind. */
 const EVENTS_REASON =
-  "events are served as the agent server writes them (each kind with its own fields, none null); the fake's document declares the fields every event has (kind, id, timestamp, source), where the real one lists the union of every kind's";
+  "the fake's document declares every event kind with every field, action, observation and tool (the union Event of the Feb 2026 app-server document, the newest the fake copies); the committed agent-server snapshot is older and lists fewer kinds, tools and fields";
 const CONVERSATION_INFO_REASON =
   "the fake's document types the fields of ConversationInfo a client reads (id, the agent's kind and model, workspace, status, policy, title, dates) and serves the others as the agent server writes them; the real document spells out every agent and LLM option";
 const PATH_QUERY_REASON =
@@ -159,8 +159,6 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
           'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it',
       },
 
-      { operation: 'GET /api/v1/conversation/{conversation_id}/events/search', location: 'response', reason: EVENTS_REASON },
-      { operation: 'GET /api/v1/conversation/{conversation_id}/events', location: 'response', reason: EVENTS_REASON },
       {
         operation: 'POST /api/v1/conversations/{conversation_id}/pending-messages',
         location: 'request',

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { SendMessageRequest } from './app-conversation.js';
 import { ConversationExecutionStatus } from './common.js';
+import { Event } from './sdk-events.js';
 
 /** An event of a conversation's log: its kind's fields besides these four. */
 export const AgentEvent = z.looseObject({
@@ -37,8 +38,16 @@ export const EventKind = z.enum([
   'UserRejectObservation',
 ]);
 
-/** A page of events (`EventPage`). */
-export const EventPage = z.object({ items: z.array(AgentEvent), next_page_id: z.nullable(z.string()) });
+/**
+ * An event of any kind, with its kind's fields (`Event`: the union of every kind, told apart by
+ * `kind`). The documents and the contract check (`checkResponses`) read the union; to TypeScript
+ * it is the domain's event (`AgentEvent`: its kind's fields besides the common four), which the
+ * builders of `domain/agent/` fill and a test checks against the union (test/agent-server/showcase-schemas.test.ts).
+ */
+export const AnyEvent = Event as unknown as z.ZodMiniType<z.output<typeof AgentEvent>>;
+
+/** A page of events (`EventPage`): each item under its kind's schema. */
+export const EventPage = z.object({ items: z.array(AnyEvent), next_page_id: z.nullable(z.string()) });
 
 /** The order of an event search (`EventSortOrder`). */
 export const EventSortOrder = z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']);
