@@ -30,6 +30,22 @@ const SETTINGS_PAYLOAD =
 const PROFILE_REQUEST =
   "the fake reads the LLM's model, base URL and key (and an empty body saves the current LLM); the real StrictLLM lists every LLM option and the body may be null";
 
+/** Why a ConversationErrorEvent has a classification: the newest SDK has it. */
+const ERROR_CLASSIFICATION_NEWER =
+  'the newest SDK (Aug 2026, event/error_classification.py) classifies a ConversationErrorEvent (kind, retryable, user_action, error_id); the Feb 2026 document predates it';
+/** Why the file editor's action and observation have a second name. */
+const STR_REPLACE_EDITOR =
+  "Agent Canvas's type guards render StrReplaceEditorAction/StrReplaceEditorObservation (the file editor's fields under another name), which no SDK event has; the str_replace step publishes them so that card can be built";
+/** The event routes of the app server (those of the compared snapshot; the SaaS shared-events search differs the same way): each kind as the published document, with the newest SDK's additions. */
+const EVENT_ROUTE_DIFFERENCES: KnownDifference[] = [
+  ['GET /api/v1/conversation/{conversation_id}/events/search', 'response items[]'],
+  ['GET /api/v1/conversation/{conversation_id}/events', 'response []'],
+].flatMap(([operation, at]) => [
+  { operation: operation!, location: `${at}.classification`, reason: ERROR_CLASSIFICATION_NEWER },
+  { operation: operation!, location: `${at}.action.kind`, aspect: 'enum' as const, reason: STR_REPLACE_EDITOR },
+  { operation: operation!, location: `${at}.observation.kind`, aspect: 'enum' as const, reason: STR_REPLACE_EDITOR },
+]);
+
 /** The declared differences of the whole web app's routes. */
 const WEB_APP_DIFFERENCES: KnownDifference[] = [
   { operation: 'GET /api/settings', location: 'response condenser_max_size', reason: `${NEWER_SOURCE} condenser_max_size (at least 20)` },
@@ -332,7 +348,7 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
       },
     ] satisfies KnownDifference[] as KnownDifference[]
   )
-    .concat(WEB_APP_DIFFERENCES)
+    .concat(WEB_APP_DIFFERENCES, EVENT_ROUTE_DIFFERENCES)
     .map((difference): Readonly<KnownDifference> => Object.freeze(difference)),
 );
 

@@ -70,6 +70,14 @@ export const CondensationSummaryEvent = z.object({
   kind: z.literal('CondensationSummaryEvent'),
 });
 
+/** `ErrorClassification`: a failure's kind, whether a retry may help, and what the user can do (openhands-sdk `event/error_classification.py`, Aug 2026). */
+export const ErrorClassification = z.object({
+  kind: z.enum(['auth', 'quota', 'rate_limit', 'config', 'transient', 'agent_action', 'internal', 'unknown']),
+  retryable: z.boolean(),
+  user_action: z.optional(z.enum(['none', 'retry', 'settings'])),
+  error_id: z.optional(z.nullable(z.string())),
+});
+
 /** `ConversationErrorEvent`. */
 export const ConversationErrorEvent = z.object({
   id: z.string(),
@@ -78,6 +86,8 @@ export const ConversationErrorEvent = z.object({
   parent_id: z.optional(z.nullable(z.string())),
   code: z.string(),
   detail: z.string(),
+  // Newest source (Aug 2026, error_classification.py); not in the Feb 2026 document (a declared difference).
+  classification: z.optional(z.nullable(ErrorClassification)),
   kind: z.literal('ConversationErrorEvent'),
 });
 
@@ -358,8 +368,16 @@ export const WorkflowAction = z.object({
   kind: z.literal('WorkflowAction'),
 });
 
+/**
+ * `StrReplaceEditorAction`: the file editor's action under the name Agent Canvas's type guards also
+ * render (not an SDK kind: the `str_replace` step publishes it so that card can be built; see
+ * `drift/known-differences.ts`).
+ */
+export const StrReplaceEditorAction = z.object({ ...FileEditorAction.shape, kind: z.literal('StrReplaceEditorAction') });
+
 /** Every tool action, by kind. */
 export const ACTION_SCHEMAS = {
+  StrReplaceEditorAction,
   MCPToolAction,
   FinishAction,
   InvokeSkillAction,
@@ -401,6 +419,7 @@ export const ACTION_SCHEMAS = {
 
 /** `Action`: every tool action, told apart by `kind`. */
 export const Action = z.discriminatedUnion('kind', [
+  StrReplaceEditorAction,
   MCPToolAction,
   FinishAction,
   InvokeSkillAction,
@@ -800,8 +819,12 @@ export const WorkflowObservation = z.object({
   kind: z.literal('WorkflowObservation'),
 });
 
+/** `StrReplaceEditorObservation`: the file editor's observation under the name Agent Canvas also renders (see `StrReplaceEditorAction`). */
+export const StrReplaceEditorObservation = z.object({ ...FileEditorObservation.shape, kind: z.literal('StrReplaceEditorObservation') });
+
 /** Every tool observation, by kind. */
 export const OBSERVATION_SCHEMAS = {
+  StrReplaceEditorObservation,
   MCPToolObservation,
   FinishObservation,
   InvokeSkillObservation,
@@ -830,6 +853,7 @@ export const OBSERVATION_SCHEMAS = {
 
 /** `Observation`: every tool observation, told apart by `kind`. */
 export const Observation = z.discriminatedUnion('kind', [
+  StrReplaceEditorObservation,
   MCPToolObservation,
   FinishObservation,
   InvokeSkillObservation,
