@@ -5,7 +5,6 @@
  * differences lists each of them (a test checks it).
  */
 import { markBuiltIn, type KnownDifference } from './compare.js';
-import { EVENTS_REASON } from './reasons.js';
 
 /** Why the legacy routes differ from the legacy document: it is older than the server the fake copies. */
 const NEWER_SOURCE = 'the legacy document is from server 0.53; the Nov 2025 source the fake copies has';
@@ -23,6 +22,22 @@ const SETTINGS_PAYLOAD =
   'the real payload is a free-form object checked in code; the fake declares the keys it reads and refuses others with a 422';
 const PROFILE_REQUEST =
   "the fake reads the LLM's model, base URL and key (and an empty body saves the current LLM); the real StrictLLM lists every LLM option and the body may be null";
+
+/** Why a ConversationErrorEvent has a classification: the newest SDK has it. */
+const ERROR_CLASSIFICATION_NEWER =
+  'the newest SDK (Aug 2026, event/error_classification.py) classifies a ConversationErrorEvent (kind, retryable, user_action, error_id); the Feb 2026 document predates it';
+/** Why the file editor's action and observation have a second name. */
+const STR_REPLACE_EDITOR =
+  "Agent Canvas's type guards render StrReplaceEditorAction/StrReplaceEditorObservation (the file editor's fields under another name), which no SDK event has; the str_replace step publishes them so that card can be built";
+/** The event routes of the app server (those of the compared snapshot; the SaaS shared-events search differs the same way): each kind as the published document, with the newest SDK's additions. */
+const EVENT_ROUTE_DIFFERENCES: KnownDifference[] = [
+  ['GET /api/v1/conversation/{conversation_id}/events/search', 'response items[]'],
+  ['GET /api/v1/conversation/{conversation_id}/events', 'response []'],
+].flatMap(([operation, at]) => [
+  { operation: operation!, location: `${at}.classification`, reason: ERROR_CLASSIFICATION_NEWER },
+  { operation: operation!, location: `${at}.action.kind`, aspect: 'enum' as const, reason: STR_REPLACE_EDITOR },
+  { operation: operation!, location: `${at}.observation.kind`, aspect: 'enum' as const, reason: STR_REPLACE_EDITOR },
+]);
 
 /** The declared differences of the whole web app's routes. */
 const WEB_APP_DIFFERENCES: KnownDifference[] = [
@@ -153,8 +168,6 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
           'the real input schema gives each processor kind a default, but its discriminated union needs kind to pick one; the fake asks for it',
       },
 
-      { operation: 'GET /api/v1/conversation/{conversation_id}/events/search', location: 'response', reason: EVENTS_REASON },
-      { operation: 'GET /api/v1/conversation/{conversation_id}/events', location: 'response', reason: EVENTS_REASON },
       {
         operation: 'POST /api/v1/conversations/{conversation_id}/pending-messages',
         location: 'request',
@@ -328,7 +341,7 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
       },
     ] satisfies KnownDifference[] as KnownDifference[]
   )
-    .concat(WEB_APP_DIFFERENCES)
+    .concat(WEB_APP_DIFFERENCES, EVENT_ROUTE_DIFFERENCES)
     .map((difference): Readonly<KnownDifference> => Object.freeze(difference)),
 );
 

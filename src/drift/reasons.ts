@@ -2,7 +2,7 @@
 
 /** Why events differ in the documents: the fake declares what every event has. */
 export const EVENTS_REASON =
-  "events are served as the agent server writes them (each kind with its own fields, none null); the fake's document declares the fields every event has (kind, id, timestamp, source), where the real one lists the union of every kind's";
+  "the fake's document declares every event kind with every field, action, observation and tool (the union Event of the Feb 2026 app-server document, the newest the fake copies); the committed agent-server snapshot is older and lists fewer kinds, tools and fields";
 /** Why ConversationInfo differs: the fake types the fields a client reads. */
 export const CONVERSATION_INFO_REASON =
   "the fake's document types the fields of ConversationInfo a client reads (id, the agent's kind and model, workspace, status, policy, title, dates) and serves the others as the agent server writes them; the real document spells out every agent and LLM option";

@@ -177,7 +177,8 @@ export function describeSchema(input: unknown, resolver: RefResolver, where: str
     if (facts.types.length === 0) facts.types = ['object'];
     facts.values = describeSchema(additional, resolver, `${where}{}`, depth + 1);
   }
-  if (schema.items !== undefined) {
+  // `items: false` (a tuple's: nothing after its `prefixItems`) says nothing about an item.
+  if (schema.items !== undefined && schema.items !== false) {
     if (facts.types.length === 0) facts.types = ['array'];
     facts.items = describeSchema(schema.items, resolver, `${where}[]`, depth + 1);
   }

@@ -124,6 +124,8 @@ describe('the document: generated from the schemas', () => {
       tool_name: 'x',
       tool_call_id: 'c',
       llm_response_id: 'r',
+      // tool_call is required (openhands-sdk event/llm_convertible/action.py, ActionEvent.tool_call).
+      tool_call: { id: 'c', name: 'terminal', arguments: '{"command": "ls"}', origin: 'completion' },
       action: { kind: 'ExecuteBashAction', command: 'ls', is_input: false, reset: false },
     };
     expect(validate('ActionEvent', action).length).toBeGreaterThan(0);
@@ -188,6 +190,12 @@ describe('fakehands drift --asyncapi A B', () => {
         { kind: 'MessageEvent', field: 'llm_message', change: 'removed' },
         { kind: 'MessageEvent', field: 'llm_message.role', change: 'removed' },
         { kind: 'MessageEvent', field: 'llm_message.content', change: 'removed' },
+        // Every field of the SDK's Message (openhands-sdk llm/message.py) goes with it.
+        ...['tool_calls', 'tool_call_id', 'name', 'reasoning_content', 'thinking_blocks', 'responses_reasoning_item'].map((field) => ({
+          kind: 'MessageEvent',
+          field: `llm_message.${field}`,
+          change: 'removed',
+        })),
       ],
     });
   });

@@ -244,3 +244,27 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     }
   });
 });
+
+describe("the app server's event routes against the published document (issue 32)", () => {
+  it('agree on at least 95% of the facts of the events routes: every kind, action, observation and tool with its fields', async () => {
+    const { readFile, writeFile, mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const published = JSON.parse(await readFile(REAL_V1, 'utf8')) as { paths: Record<string, unknown> };
+    const events = { ...published, paths: Object.fromEntries(Object.entries(published.paths).filter(([path]) => path.includes('/events'))) };
+    expect(Object.keys(events.paths).sort()).toEqual([
+      '/api/v1/conversation/{conversation_id}/events',
+      '/api/v1/conversation/{conversation_id}/events/count',
+      '/api/v1/conversation/{conversation_id}/events/search',
+    ]);
+    const file = join(await mkdtemp(join(tmpdir(), 'fakehands-events-')), 'events.json');
+    await writeFile(file, JSON.stringify(events));
+    const { stdout } = await runCli(['drift', '--spec', file]);
+    const facts = /facts of the compared operations: (\d+) of (\d+) agree/.exec(stdout);
+    expect(facts, stdout).not.toBeNull();
+    const [agree, total] = [Number(facts![1]), Number(facts![2])];
+    expect(total).toBeGreaterThan(700);
+    expect(agree / total).toBeGreaterThanOrEqual(0.95);
+    expect(stdout.split('\n').filter((line) => line.includes('/events') && line.includes(' → ') && !line.includes('[known: '))).toEqual([]);
+  });
+});

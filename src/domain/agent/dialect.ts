@@ -15,6 +15,29 @@ const BEFORE_TERMINAL_RENAME: Readonly<Record<string, string>> = Object.freeze({
   TerminalObservation: 'ExecuteBashObservation',
 });
 
+/**
+ * The first version whose `SystemPromptEvent.tools` are ToolDefinitions (software-agent-sdk commit
+ * 7b782a0, "Public APIs return OpenHands types not LiteLLM types - Part 2: SystemPromptEvent", in
+ * v1.7.0); before, they were OpenAI function definitions (`ChatCompletionToolParam`).
+ */
+export const TOOL_DEFINITIONS_VERSION = '1.7.0';
+
+/** The parameters of the fake's tools as the older servers' function definitions wrote them, by tool kind. */
+const FUNCTION_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({
+  TerminalTool: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+  FileEditorTool: { type: 'object', properties: { command: { type: 'string' }, path: { type: 'string' } }, required: ['command', 'path'] },
+  FinishTool: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+});
+
+/** A ToolDefinition as a server before 1.7.0 wrote it: an OpenAI function definition. */
+function asFunction(tool: unknown): unknown {
+  const { title, description, kind } = tool as { title?: string; description?: string; kind?: string };
+  return {
+    type: 'function',
+    function: { name: title, description, parameters: FUNCTION_PARAMETERS[kind ?? ''] ?? { type: 'object', properties: {} } },
+  };
+}
+
 /** Compares two `MAJOR.MINOR.PATCH` versions: negative when `a` is older. */
 export function compareVersions(a: string, b: string): number {
   const left = a.split('.').map(Number);
@@ -35,6 +58,8 @@ export function speaksExecuteBash(version: string | undefined): boolean {
  * inDialect({ kind: 'ActionEvent', action: { kind: 'TerminalAction' } }, '1.1.0') // action.kind: 'ExecuteBashAction'
  */
 export function inDialect<T extends Record<string, unknown>>(fields: T, version: string | undefined): T {
+  if (version !== undefined && compareVersions(version, TOOL_DEFINITIONS_VERSION) < 0 && Array.isArray(fields.tools))
+    return { ...fields, tools: fields.tools.map(asFunction) };
   if (!speaksExecuteBash(version)) return fields;
   const renamed = (inner: unknown) => {
     const kind = (inner as { kind?: unknown } | null)?.kind;

@@ -27,34 +27,36 @@ export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze
     type: 'text',
     text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.',
   },
+  // The tools as ToolDefinitions (openhands-sdk `tool/tool.py` `ToolDefinition`, serialized with
+  // its kind, action and observation kinds and its `title`); `dialect.ts` writes them as the
+  // OpenAI function list servers before 1.7.0 sent.
   tools: [
     {
-      type: 'function',
-      function: {
-        name: 'terminal',
-        description: 'Execute a bash command in the terminal.',
-        parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
-      },
+      description: 'Execute a bash command in the terminal.',
+      action_type: 'TerminalAction',
+      observation_type: 'TerminalObservation',
+      annotations: { title: 'terminal', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      meta: null,
+      kind: 'TerminalTool',
+      title: 'terminal',
     },
     {
-      type: 'function',
-      function: {
-        name: 'file_editor',
-        description: 'View, create and edit files.',
-        parameters: {
-          type: 'object',
-          properties: { command: { type: 'string' }, path: { type: 'string' } },
-          required: ['command', 'path'],
-        },
-      },
+      description: 'View, create and edit files.',
+      action_type: 'FileEditorAction',
+      observation_type: 'FileEditorObservation',
+      annotations: { title: 'file_editor', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      meta: null,
+      kind: 'FileEditorTool',
+      title: 'file_editor',
     },
     {
-      type: 'function',
-      function: {
-        name: 'finish',
-        description: 'Finish the task.',
-        parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
-      },
+      description: 'Finish the task.',
+      action_type: 'FinishAction',
+      observation_type: 'FinishObservation',
+      annotations: { title: 'finish', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      meta: null,
+      kind: 'FinishTool',
+      title: 'finish',
     },
   ],
 });

@@ -11,7 +11,7 @@ import { messageText } from '../../domain/conversations/start-tasks.js';
 import { Uuid } from '../../schemas/common.js';
 import { laxInt } from '../../schemas/helpers.js';
 import {
-  AgentEvent,
+  AnyEvent,
   AgentMessageRequest,
   AgentSuccess,
   EventPage,
@@ -133,7 +133,7 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     path: `${BASE}/events/:event_id`,
     summary: 'One event (get_conversation_event)',
     params: z.extend(ConversationParam, { event_id: z.string() }),
-    response: AgentEvent,
+    response: AnyEvent,
     errors: [404],
     handle: (input, context) =>
       onConversation(input, context, (state, conversation) => getEvent(state, conversation, input.params.event_id)),
@@ -145,7 +145,7 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     params: ConversationParam,
     query: z.object({ event_ids: z.array(z.string()).check(z.maxLength(100)) }),
     lists: ['event_ids'],
-    response: z.array(z.nullable(AgentEvent)),
+    response: z.array(z.nullable(AnyEvent)),
     errors: [404],
     handle: (input, context) =>
       onConversation(input, context, (state, conversation) => batchGetEvents(state, conversation, input.query.event_ids)),

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { batchGetEvents, countEvents, searchEvents } from '../../../domain/agent/agent-server.js';
 import { toHyphenatedUuid } from '../../../domain/store/ids.js';
 import type { DomainState } from '../../../domain/store/state.js';
-import { AgentEvent, EventKind, EventPage, EventSortOrder, PendingMessageResponse } from '../../../schemas/agent-server.js';
+import { AnyEvent, EventKind, EventPage, EventSortOrder, PendingMessageResponse } from '../../../schemas/agent-server.js';
 import { Uuid } from '../../../schemas/common.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../../http/route.js';
@@ -94,7 +94,7 @@ export const eventRoutes: readonly Route[] = [
     params: z.object({ conversation_id: Uuid }),
     query: z.object({ id: z.array(z.string()).check(z.maxLength(100)) }),
     lists: ['id'],
-    response: z.array(z.nullable(AgentEvent)),
+    response: z.array(z.nullable(AnyEvent)),
     handle: ({ params, query }, { runner }) =>
       runner.run((state) => {
         const conversation = conversationOf(state, params.conversation_id);

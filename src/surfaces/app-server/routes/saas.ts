@@ -20,6 +20,7 @@ import {
 import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile, saveProfile } from '../../../domain/user/settings.js';
 import { EventKind, EventPage, EventSortOrder } from '../../../schemas/agent-server.js';
 import { laxInt } from '../../../schemas/helpers.js';
+import { QueryDateTime } from './query.js';
 import {
   AgentProfileDetailResponse,
   AgentProfileListResponse,
@@ -182,6 +183,8 @@ export const saasRoutes: readonly Route[] = Object.freeze([
     query: z.object({
       conversation_id: z.string(),
       kind__eq: z.optional(EventKind),
+      timestamp__gte: z.optional(QueryDateTime),
+      timestamp__lt: z.optional(QueryDateTime),
       sort_order: z._default(EventSortOrder, 'TIMESTAMP'),
       page_id: z.optional(z.string()),
       limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
@@ -190,6 +193,9 @@ export const saasRoutes: readonly Route[] = Object.freeze([
     handle: ({ query }, { runner }) =>
       runner.run(sharedEvents, query.conversation_id, {
         kind: query.kind__eq,
+        // The store's timestamps are naive (no zone): a filter's zone is dropped, as the events routes do.
+        timestamp__gte: query.timestamp__gte?.replace(/(Z|[+-]\d{2}:\d{2})$/, ''),
+        timestamp__lt: query.timestamp__lt?.replace(/(Z|[+-]\d{2}:\d{2})$/, ''),
         sort_order: query.sort_order,
         page_id: query.page_id,
         limit: query.limit,
