@@ -25,12 +25,22 @@ export {
 } from './cli/options.js';
 export { isLoopback, serve } from './cli/serve.js';
 
+/**
+ * Exits with `code` once everything written to stdout and stderr has gone out: on a pipe, Node
+ * writes asynchronously, and `process.exit` at once cut a long drift report short (its summary,
+ * written last, was lost).
+ */
+async function exitAfterOutput(code: number): Promise<never> {
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((done) => stream.write('', () => done()))));
+  return process.exit(code);
+}
+
 /** Entry point of the `fakehands` binary. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     if (argv[0] === 'verify') {
       const { runVerify } = await import('./pact/command.js');
-      return process.exit(
+      return await exitAfterOutput(
         await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), {
           script: process.argv[1]!,
           writeError: (text) => process.stderr.write(text),
@@ -43,7 +53,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     if (argv[0] === 'drift') {
       const { runDrift } = await import('./drift/command.js');
-      return process.exit(await runDrift(argv.slice(1), (text) => process.stdout.write(text)));
+      return await exitAfterOutput(await runDrift(argv.slice(1), (text) => process.stdout.write(text)));
     }
     const wantsHelp = argv.includes('--help') || argv.includes('--version');
     const file = wantsHelp ? null : readConfigFile(process.cwd());
