@@ -164,7 +164,7 @@ export const SERVE_FLAGS = {
     key: 'replay',
     type: 'string',
     env: 'FAKEHANDS_REPLAY',
-    help: 'A JSON file to replay at start-up on a new RUNNING conversation: a V0 trajectory [...] or {"trajectory"|"events": [...], "speed"?} (see the README)',
+    help: 'A file to replay at start-up on a new RUNNING conversation: a V0 trajectory [...], {"trajectory"|"events": [...], "speed"?}, or a V1 conversation\'s downloaded ZIP (see the README)',
   },
   streaming: {
     key: 'streaming',

@@ -71,22 +71,36 @@ async function replayAtStart(
   apiKey: string | undefined,
 ): Promise<{ conversation_id: string; conversation_url: string }> {
   const { readFile } = await import('node:fs/promises');
-  let data: unknown;
+  let bytes: Buffer;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    bytes = await readFile(path);
   } catch (error) {
     throw usage(
-      `invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`,
+      `invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable'} (see fakehands --help)`,
     );
   }
-  const body = Array.isArray(data) ? { trajectory: data } : data;
-  const response = await fake.fetch(
-    new Request('http://localhost/_fakehands/replay', {
+  const key: Record<string, string> = apiKey ? { 'x-session-api-key': apiKey } : {};
+  let request: Request;
+  if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+    // A V1 conversation's downloaded ZIP (download-trajectory): the control API's ZIP replay.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/zip' }), 'conversation.zip');
+    request = new Request('http://localhost/_fakehands/replay/zip', { method: 'POST', headers: key, body: form });
+  } else {
+    let data: unknown;
+    try {
+      data = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw usage(`invalid --replay ${JSON.stringify(path)}: not valid JSON, nor a ZIP (see fakehands --help)`);
+    }
+    const body = Array.isArray(data) ? { trajectory: data } : data;
+    request = new Request('http://localhost/_fakehands/replay', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(apiKey ? { 'x-session-api-key': apiKey } : {}) },
+      headers: { 'content-type': 'application/json', ...key },
       body: JSON.stringify(body),
-    }),
-  );
+    });
+  }
+  const response = await fake.fetch(request);
   const answer = (await response.json()) as { conversation_id: string; conversation_url: string; detail?: unknown };
   if (response.status !== 201)
     throw usage(`invalid --replay ${JSON.stringify(path)}: ${JSON.stringify(answer.detail ?? answer).slice(0, 500)}`);

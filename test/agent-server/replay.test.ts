@@ -211,6 +211,31 @@ describe('fakehands serve --replay FILE', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/invalid --replay .*must be the user's message/);
   });
+
+  it("replays a V1 conversation's downloaded ZIP given as the file", async () => {
+    await start();
+    const recorded = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json()) as Started;
+    const zip = new Uint8Array(
+      await (
+        await fetch(`${new URL(recorded.conversation_url).origin}/api/file/download-trajectory/${recorded.conversation_id}`, {
+          headers: { 'x-session-api-key': recorded.session_api_key },
+        })
+      ).arrayBuffer(),
+    );
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const dir = await mkdtemp('/tmp/fakehands-replay-');
+    await writeFile(`${dir}/conversation.zip`, zip);
+    const { serve } = await import('./support.js');
+    const cli = await serve(['--replay', `${dir}/conversation.zip`]);
+    let line: RegExpExecArray | null = null;
+    for (let i = 0; i < 200 && !line; i++) {
+      line = /replaying \S+ on conversation ([0-9a-f]{32}) \((\S+)\)/.exec(cli.stdout());
+      if (!line) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(line).not.toBeNull();
+    const page = (await (await fetch(`${line![2]}/events/search`)).json()) as { items: Record<string, unknown>[] };
+    expect(page.items.slice(0, 3).map(frameOf)).toEqual(BASIC_INTERACTIONS.slice(0, 3));
+  });
 });
 
 describe('POST /_fakehands/replay/zip', () => {
