@@ -382,8 +382,9 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
         .last()
         .click({ timeout: 30_000 });
       await running.expect.poll(() => conversation(started), { timeout: 60_000 }).toBeNull();
-      running
-        .expect(calls.filter((c) => c.startsWith(`DELETE /api/v1/app-conversations/${started} `)))
+      // The page hears its answer a moment after the fake has made the change: wait for it.
+      await running.expect
+        .poll(() => calls.filter((c) => c.startsWith(`DELETE /api/v1/app-conversations/${started} `)), { timeout: 30_000 })
         .toEqual([`DELETE /api/v1/app-conversations/${started} 200`]);
       await running.expect.poll(() => page.locator(`a[href*="/conversations/${started}"]`).count(), { timeout: 60_000 }).toBe(0);
     },
