@@ -115,7 +115,7 @@ function nearestMismatch(interaction: MessageInteraction, frames: readonly unkno
   if (sameKind.length === 0)
     return {
       field: 'kind',
-      reason: `no ${JSON.stringify(kind)} frame arrived (kinds: ${[...new Set(frames.map((frame) => String(at(frame, 'kind'))))].join(', ') || 'none'})`,
+      reason: `no ${JSON.stringify(kind)} frame arrived (kinds: ${[...new Set(frames.map((frame) => String(at(frame, 'kind'))))].sort().join(', ') || 'none'})`,
     };
   // The first of the likeliest (the earliest on a tie).
   const nearest = sameKind.reduce((best, frame) => (likeness(interaction, frame) > likeness(interaction, best) ? frame : best));

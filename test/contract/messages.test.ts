@@ -216,9 +216,9 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     const { code, stdout } = await runs.sabotaged;
     expect(failures(stdout)).toEqual([
       '  FAILED: a glob call (GlobAction: isActionEvent): field action.kind: expected "GlobAction", got "FindFilesAction"',
-      '  FAILED: a hook run (HookExecutionEvent: isHookExecutionEvent): field kind: no "HookExecutionEvent" frame arrived (kinds: MessageEvent, ConversationStateUpdateEvent, ActionEvent, ObservationEvent, AgentErrorEvent, ACPToolCallEvent, LLMCompletionLogEvent, TokenEvent, CondensationRequest, Condensation, CondensationSummaryEvent, UserRejectObservation, PausedEvent, InterruptEvent, ConversationErrorEvent)',
+      '  FAILED: a hook run (HookExecutionEvent: isHookExecutionEvent): field kind: no "HookExecutionEvent" frame arrived (kinds: ACPToolCallEvent, ActionEvent, AgentErrorEvent, Condensation, CondensationRequest, CondensationSummaryEvent, ConversationErrorEvent, ConversationStateUpdateEvent, InterruptEvent, LLMCompletionLogEvent, MessageEvent, ObservationEvent, PausedEvent, TokenEvent, UserRejectObservation)',
       "  FAILED: a tool's error (AgentErrorEvent: isAgentErrorEvent): field tool_call_id: missing",
-      '  FAILED: the pause (PauseEvent): field kind: no "PauseEvent" frame arrived (kinds: PausedEvent, ConversationStateUpdateEvent)',
+      '  FAILED: the pause (PauseEvent): field kind: no "PauseEvent" frame arrived (kinds: ConversationStateUpdateEvent, PausedEvent)',
     ]);
     expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 4));
     expect(code).toBe(1);
