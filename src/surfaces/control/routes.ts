@@ -198,14 +198,11 @@ export const controlRoutes: readonly Route[] = [
     response: ReplayStarted,
     successStatus: 201,
     handle: async ({ body, query }, context) => {
-      const replay = await import('../../domain/agent/replay.js');
       const events = await (await import('../../domain/agent/replay-zip.js')).eventsOfTrajectoryZip(
         (body as unknown as { file: UploadedFile }).file.bytes,
       );
       if (!Array.isArray(events)) return events;
-      return context.runner.run((state) =>
-        replay.startReplay(state, { events, ...(query.speed === undefined ? {} : { speed: query.speed }) }),
-      );
+      return context.runner.run((state) => startReplay(state, { events, ...(query.speed === undefined ? {} : { speed: query.speed }) }));
     },
   }),
   defineRoute({
