@@ -36,6 +36,21 @@ const ENTRIES = {
   server: 'server.ts',
   drift: 'drift/index.ts',
 };
+// - dist/domain/store/msw-data.js: @msw/data in one file, over tsc's re-export of it (its ESM build
+//   imports es-toolkit's `compat` index, ~550 modules Node would load one by one at import).
+await build({
+  stdin: { contents: "export { Collection } from '@msw/data';", resolveDir: src(''), sourcefile: 'msw-data.ts', loader: 'ts' },
+  outfile: dist('domain/store/msw-data.js'),
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  format: 'esm',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 const shared = Object.entries(ENTRIES)
   .map(([name, path]) => `export * as ${name} from ${JSON.stringify(src(path))};`)
   .join('\n');
@@ -46,8 +61,9 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // Every dependency stays external (Node 20.19+ requires an ES module, @msw/data's among them): one copy of each in the consumer's node_modules.
-  external: ['msw', 'msw/*', '@pact-foundation/pact', 'zod', 'zod/*', '@faker-js/faker', '@faker-js/faker/*', '@msw/data', 'ws'],
+  // Every dependency stays external (one copy of each in the consumer's node_modules) but @msw/data,
+  // bundled as in the ESM build (dist/domain/store/msw-data.js: its es-toolkit index is ~550 modules).
+  external: ['msw', 'msw/*', '@pact-foundation/pact', 'zod', 'zod/*', '@faker-js/faker', '@faker-js/faker/*', 'ws'],
   // import.meta.url (used to find the package's files) becomes the CommonJS file's own URL.
   define: { 'import.meta.url': '__fakehandsFileUrl' },
   banner: { js: "const __fakehandsFileUrl = require('node:url').pathToFileURL(__filename).href;" },

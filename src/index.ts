@@ -33,8 +33,8 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
 export { createFakeCore, BUILT_IN_FIXTURES, type FakeCore, type FixtureOption, type ResetOptions } from './fake.js';
 export { generateFixture, type GenerateOptions } from './domain/fixtures/generate.js';
 export { defaultGitWorld, gitWorld, repository } from './domain/user/git-world.js';
-export { userSettings } from './domain/user/settings.js';
-export { customSecret } from './domain/user/secrets.js';
+export { userSettings } from './domain/user/default-settings.js';
+export { customSecret } from './domain/user/custom-secret.js';
 export { createManualClock, createSystemClock, type Clock } from './domain/time/clock.js';
 export { FakehandsError, type FakehandsErrorCode } from './domain/store/errors.js';
 export type { ChangeListener, ChangedEntity, ChangedState, StateChange } from './domain/store/events.js';

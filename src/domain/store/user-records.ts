@@ -5,7 +5,7 @@
  * that write them import this module (`POST /api/add-git-providers`, unsetting the tokens), so a
  * page whose fake never stores either never downloads @msw/data (issue 23, issue 30).
  */
-import { Collection } from '@msw/data';
+import { Collection } from './msw-data.js';
 import type { ProviderType } from '../../schemas/common.js';
 import type { ProviderToken } from '../../schemas/legacy.js';
 import type { MCPConfig } from '../../schemas/mcp.js';

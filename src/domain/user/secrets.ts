@@ -84,11 +84,4 @@ export async function unsetProviderTokens(state: DomainState): Promise<{ message
   return { message: 'Unset Git provider tokens' };
 }
 
-/**
- * A custom secret for a fixture.
- * @example
- * customSecret('NPM_TOKEN', 'npm_xxx', 'Publishes the packages')
- */
-export function customSecret(name: string, value: string, description: string | null = null): CustomSecretRecord {
-  return { name, value, description };
-}
+export { customSecret } from './custom-secret.js';

@@ -22,25 +22,7 @@ import { storeGitProviders } from './git-providers.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 
-/** The settings a fixture starts with unless it says otherwise: saved once, an LLM key set, V1 on. */
-export function defaultUserSettings(): UserSettingsRecord {
-  return UserSettingsRecord.parse({
-    language: 'en',
-    agent: 'CodeActAgent',
-    security_analyzer: 'llm',
-    confirmation_mode: false,
-    llm_model: 'anthropic/claude-sonnet-4-5-20250929',
-    llm_api_key: 'fake-llm-api-key',
-    llm_base_url: null,
-    remote_runtime_resource_factor: 1,
-    user_consents_to_analytics: false,
-    condenser_max_size: 120,
-    git_user_name: 'openhands',
-    git_user_email: 'openhands@all-hands.dev',
-    v1_enabled: true,
-    mcp_config: { sse_servers: [], stdio_servers: [], shttp_servers: [] },
-  });
-}
+export { defaultUserSettings, userSettings } from './default-settings.js';
 
 /** An MCP configuration as answered: its servers' keys and environments masked (a secret never leaves the fake). */
 const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === null ? null : (redactSecrets(config) as MCPConfig));
@@ -349,13 +331,4 @@ export async function renameProfile(state: DomainState, name: string, newName: s
     active_llm_profile: current.active_llm_profile === name ? newName : current.active_llm_profile,
   });
   return { name: newName, message: `Profile '${name}' renamed to '${newName}'` };
-}
-
-/**
- * Settings for a fixture: the defaults of a first save, with `overrides`.
- * @example
- * userSettings({ llm_model: 'openai/gpt-5-2025-08-07', confirmation_mode: true })
- */
-export function userSettings(overrides: Partial<UserSettingsRecord> = {}): UserSettingsRecord {
-  return UserSettingsRecord.parse({ ...defaultUserSettings(), ...overrides });
 }

@@ -10,15 +10,8 @@ import { respondToConfirmation, setConfirmationPolicy } from '../../domain/agent
 import { messageText } from '../../domain/conversations/start-tasks.js';
 import { Uuid } from '../../schemas/common.js';
 import { laxInt } from '../../schemas/helpers.js';
-import {
-  AnyEvent,
-  AgentMessageRequest,
-  AgentSuccess,
-  EventPage,
-  EventSortOrder,
-  HealthStatus,
-  ServerInfo,
-} from '../../schemas/agent-server.js';
+import { AgentMessageRequest, AgentSuccess, EventSortOrder, HealthStatus, ServerInfo } from '../../schemas/agent-server.js';
+import { AnyEvent, EventPage } from '../../schemas/event-page.js';
 import { onConversation } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
 import { conversationRoutes } from './conversation-routes.js';

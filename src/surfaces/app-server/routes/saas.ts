@@ -18,7 +18,8 @@ import {
   sharedEvents,
 } from '../../../domain/user/saas.js';
 import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile, saveProfile } from '../../../domain/user/settings.js';
-import { EventKind, EventPage, EventSortOrder } from '../../../schemas/agent-server.js';
+import { EventKind, EventSortOrder } from '../../../schemas/agent-server.js';
+import { EventPage } from '../../../schemas/event-page.js';
 import { laxInt } from '../../../schemas/helpers.js';
 import { QueryDateTime } from './query.js';
 import {
