@@ -10,8 +10,10 @@
  * Speed: one fake, one ingress, one browser; a context per backend, and both backends' flows run at
  * once (`concurrent` suites, each backend's steps in order), the cloud's on a tenant of its own
  * (the `fakehands_tenant` cookie) so neither sees the other's changes. Each page is loaded once;
- * later screens are reached by the page's own routing (`nav`), and the fake's clock is moved
- * forward (`/_fakehands/clock`) instead of waiting for the scripted agent's realistic run.
+ * later screens are reached by the page's own routing (`nav`), the fake's clock is moved forward
+ * (`/_fakehands/clock`) instead of waiting for the scripted agent's realistic run, and a list the
+ * page must read again is read when the page hears the user come back (`comeBack`), not at its
+ * 30-second poll (two steps waited 22 and 32 s for it).
  *
  * Real sources the flows follow: Canvas's `src/api/cloud/*.ts` (its cloud client), its
  * `hooks/mutation/use-create-conversation.ts` (agent profiles are read before every create),
