@@ -19,7 +19,8 @@ const maxWorkers = Math.min(cores, Math.max(2, Math.floor(cores / 2)));
  * Files that share their worker's module cache (`isolate: false`) instead of importing the fake
  * afresh per file, which was most of their time: these 44 files take about 44 s of CPU shared,
  * about 110 s isolated (measured in groups: test/http and test/domain 60 s → 21 s; the 11 whose
- * tests start the CLI 33 s → 25 s; the 8 others 20 s).
+ * tests start the CLI 33 s → 25 s; the 8 others 20 s). The 11 of the last three lines joined later:
+ * 45 s of CPU isolated, 31 s shared, measured as a group in the same minutes on a busy machine.
  * Each closes what it opens (msw servers, fake timers, servers on port 0); the CLI processes their
  * tests start are killed after each test by test/support/stop-started.ts, which a setup file runs
  * for every file (test/support/cli.ts's own `afterEach` is registered once per module load).
@@ -35,16 +36,20 @@ const sharedModules = [
   'test/contract/asyncapi.test.ts',
   'test/reliability/{hostile-input,round-four-tenants,round-four-turns}.test.ts',
   'test/{mounts/mounts,server/differential}.test.ts',
+  'test/agent-server/{conversations-api,differential,replay,rest,showcase-schemas}.test.ts',
+  'test/reliability/{round-four-data,round-four-loop}.test.ts',
+  'test/{tenants/tenants,drift/agent-newest-routes,web-canvas/canvas-extensions-api,server/state-file}.test.ts',
 ];
 
 /**
- * The longest files, longest first (seconds in a CI run on 2 cores: Canvas 114, Pact 58, Chromium
- * 40, the package 28 after its pack and install, …): started first, they no longer end the run
+ * The longest files, longest first (seconds in a CI run on 2 cores: Pact 58 to 82; Canvas 92 to 114,
+ * 54 of them spent waiting out the page's 30-second list poll, which its steps no longer do; Chromium
+ * 34 to 40; the package 28 after its pack and install; …): started first, they no longer end the run
  * alone on one worker while the other idles. The rest follow in vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/web-canvas/canvas.test.ts',
   'test/contract/pact.test.ts',
+  'test/web-canvas/canvas.test.ts',
   'test/browser/chromium.test.ts',
   'test/package/consumer.test.ts',
   'test/server/cli.test.ts',

@@ -11,19 +11,32 @@
  * prefix every line of vitest's report, which `.ci/run` and people read.
  */
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'node_modules', '.bin');
 
-/** Runs a command; `held` keeps its output to print later, otherwise it goes straight through. */
+/**
+ * Runs a command; `held` keeps its output to print later, otherwise it goes straight through. A
+ * held command also runs at a lower priority (nice 5): it takes the cores when vitest's files wait
+ * on their processes rather than slowing the heaviest files down, and still gets about a quarter of
+ * a busy core, enough to end well before vitest (its output is printed after vitest's anyway).
+ */
 function run(name, command, args, held) {
   const child = spawn(join(BIN, command), args, {
     cwd: ROOT,
     stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: held ? { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' } : process.env,
   });
+  if (held && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, 5);
+    } catch {
+      // Not allowed here (some containers): it runs at the usual priority.
+    }
+  }
   const chunks = [];
   if (held) {
     child.stdout.on('data', (c) => chunks.push(c));
@@ -50,7 +63,9 @@ if (built.code !== 0) {
 }
 
 const jobs = [
-  run('type check (tsc --noEmit)', 'tsc', ['--noEmit'], true),
+  // Incremental: the type information of the last check is kept in .cache/ (git-ignored), so a second
+  // run re-checks only what changed (about 3 s of CPU instead of 20).
+  run('type check (tsc --noEmit)', 'tsc', ['--noEmit', '--incremental', '--tsBuildInfoFile', '.cache/tsc-noemit.tsbuildinfo'], true),
   run('lint (biome check .)', 'biome', ['check', '.'], true),
   run('tests (vitest run)', 'vitest', ['run', ...process.argv.slice(2)], false),
 ];

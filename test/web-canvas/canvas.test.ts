@@ -10,8 +10,10 @@
  * Speed: one fake, one ingress, one browser; a context per backend, and both backends' flows run at
  * once (`concurrent` suites, each backend's steps in order), the cloud's on a tenant of its own
  * (the `fakehands_tenant` cookie) so neither sees the other's changes. Each page is loaded once;
- * later screens are reached by the page's own routing (`nav`), and the fake's clock is moved
- * forward (`/_fakehands/clock`) instead of waiting for the scripted agent's realistic run.
+ * later screens are reached by the page's own routing (`nav`), the fake's clock is moved forward
+ * (`/_fakehands/clock`) instead of waiting for the scripted agent's realistic run, and a list the
+ * page must read again is read when the page hears the user come back (`comeBack`), not at its
+ * 30-second poll (two steps waited 22 and 32 s for it).
  *
  * Real sources the flows follow: Canvas's `src/api/cloud/*.ts` (its cloud client), its
  * `hooks/mutation/use-create-conversation.ts` (agent profiles are read before every create),
@@ -100,6 +102,8 @@ async function openContext(r: Rig, backend: 'cloud' | 'local') {
   // The cloud's requests name its tenant: the header (cross-origin fetches carry no cookie), the cookie (sockets).
   const context = await r.browser.newContext({
     viewport: { width: 1280, height: 800 },
+    // As a user who asks for less motion: the page's transitions end at once and its spinners stand still (less to wait for and to draw).
+    reducedMotion: 'reduce',
     ...(backend === 'cloud' ? { extraHTTPHeaders: { 'X-Fakehands-Tenant': CLOUD_TENANT } } : {}),
   });
   // The page also asks public hosts (fonts, icons, the registry's version check): none is reached.
@@ -177,6 +181,13 @@ async function openPane(expect: ExpectStatic, page: Page, path: string, shows: s
       .poll(async () => ((await subtitle.isVisible()) ? await subtitle.innerText() : before), { timeout: 90_000 })
       .not.toBe(before);
 }
+/**
+ * What the page hears when the user comes back to its tab: Canvas's data layer (react-query's focus
+ * manager) re-reads its stale queries on the window's `visibilitychange`, instead of at its next
+ * 30-second poll. The event goes to `window`, where react-query listens (on `document` it does not
+ * bubble there, and nothing re-reads).
+ */
+const comeBack = (page: Page) => page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
 /** A screenshot, the pointer moved off the list first (a hovered card opens a popover). */
 const shot = async (page: Page, name: string) => {
   await page.mouse.move(1000, 780);
@@ -234,6 +245,23 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
   const agentAnswers = async (id: string) => {
     await api('/_fakehands/clock', { method: 'POST', body: JSON.stringify({ advance_ms: 2000 }) });
     return agentMessages(await api<AgentEvents>(`/api/v1/conversation/${id}/events/search?limit=100`));
+  };
+  /**
+   * The new conversation's id, once the page has moved from its start task's page to the
+   * conversation's: the tenant's clock moves on meanwhile, so the start task (its sandbox's start,
+   * its steps) is READY at the page's next read of it (every 3 s) rather than some reads later.
+   */
+  const startedId = async () => {
+    await running.expect
+      .poll(
+        async () => {
+          if (!idInUrl(page)) await api('/_fakehands/clock', { method: 'POST', body: JSON.stringify({ advance_ms: 1000 }) });
+          return idInUrl(page);
+        },
+        { timeout: 90_000, interval: 250 },
+      )
+      .not.toBeNull();
+    return idInUrl(page)!;
   };
 
   beforeAll(async () => {
@@ -299,8 +327,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
       await box.click({ timeout: 90_000 });
       await box.fill('Say hello from the fakehands harness');
       await page.keyboard.press('Enter');
-      await running.expect.poll(() => idInUrl(page), { timeout: 90_000 }).not.toBeNull();
-      started = idInUrl(page)!;
+      started = await startedId();
       await answered(running.expect, calls, /^POST \/api\/v1\/app-conversations 200$/);
       await page.getByText('Say hello from the fakehands harness').first().waitFor({ timeout: 60_000 });
       // The scripted agent's message, read from the API, shows up on the page (over the event socket).
@@ -325,6 +352,8 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
   step(
     'renames a conversation from its menu (PATCH title)',
     async () => {
+      // The side list read the conversations before this one had its id: it shows it once it reads them again.
+      await comeBack(page);
       await cardMenu(page, started);
       await page.getByTestId('edit-button').click({ timeout: 30_000 });
       await page.locator('input[data-testid="conversation-card-title"]').fill('Renamed by the harness');
@@ -350,7 +379,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
       await answered(running.expect, calls, new RegExp(`^POST /api/v1/sandboxes/${sandbox}/pause 200$`));
       await running.expect.poll(async () => (await conversation(started))?.sandbox_status, { timeout: 60_000 }).toBe('PAUSED');
       // The list re-reads the conversations (the window regains focus, as when the user comes back to the tab): nothing resumes it.
-      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+      await comeBack(page);
       await answered(running.expect, calls, /^GET \/api\/v1\/app-conversations\/search/, searches);
       running.expect(calls.filter((c) => c.startsWith(`POST /api/v1/sandboxes/${sandbox}/resume`))).toEqual([]);
       running.expect((await conversation(started))?.sandbox_status).toBe('PAUSED');
@@ -414,8 +443,7 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
         await box.fill('Look at this repository');
         await page.keyboard.press('Enter');
       }
-      await running.expect.poll(() => idInUrl(page), { timeout: 90_000 }).not.toBeNull();
-      const id = idInUrl(page)!;
+      const id = await startedId();
       running.expect(id).not.toBe(started);
       await running.expect
         .poll(
@@ -435,6 +463,8 @@ describe.skipIf(!canvasDir)('Agent Canvas on the app server (cloud backend)', { 
     'filters the list: by repository, by a tag ("Filter by tags"), the running ones ("Active")',
     async () => {
       await nav(page, '/');
+      // The list read the conversations before the last one had its id (the repository's, which the grouping shows): read them again.
+      await comeBack(page);
       const items = (await api<{ items: AppConversation[] }>('/api/v1/app-conversations/search?limit=100&sort_order=UPDATED_AT_DESC'))
         .items;
       const titles = () => page.getByTestId('conversation-card-title').allInnerTexts();
