@@ -21,6 +21,8 @@ import {
 } from '../../schemas/agent-server.js';
 import { onConversation } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
+import { conversationWorkspaceRoutes } from './conversation-workspace-routes.js';
+import { openAiRoutes } from './openai-routes.js';
 import { conversationRoutes } from './conversation-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { initRoutes, worldRoutes } from './world-routes.js';
@@ -193,6 +195,10 @@ export const agentRoutes: readonly Route[] = Object.freeze([
       }),
   }),
   ...workspaceRoutes,
+  // A conversation's workspace as a static web server (workspace_router.py): conversation-workspace-routes.ts.
+  ...conversationWorkspaceRoutes,
+  // The OpenAI-compatible gateway (openai/router.py): openai-routes.ts.
+  ...openAiRoutes,
   // The conversation API (create, update, delete, run, pause, interrupt, goal, fork...): conversation-routes.ts.
   ...conversationRoutes,
   // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell): `host-wide.ts`.
