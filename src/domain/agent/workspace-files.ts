@@ -3,7 +3,8 @@
  * a file with a type inferred from its name, a directory's `index.html`, and nothing outside the
  * workspace. Copies `openhands-agent-server`'s `workspace_router.py` (`_resolve_workspace_dir`,
  * `_resolve_target`, `_serve_path`). The workspace's files are the conversation's derived files
- * (`workspace.ts`) and the files uploaded to its sandbox under its directory (`files.ts`).
+ * (`workspace.ts`: what the agent wrote, under the conversation's working directory) and the files
+ * uploaded to its sandbox under that directory (`files.ts`).
  */
 import type { ConversationRecord } from '../../schemas/records.js';
 import { agentServerContext } from '../conversations/conversation-ops.js';
@@ -72,13 +73,13 @@ function workspaceFiles(
 ): { dir: string; files: Map<string, () => Uint8Array> } | Refusal {
   const context = agentServerContext(state, conversation.id);
   if (context.kind !== 'ready') return refuse('not_found', 'Workspace directory does not exist');
-  const project = context.workspace.projectDir;
-  // A working directory given relative to the server (`workspace/project`) is the sandbox's project directory.
+  // The working directory the conversation was created with (one relative to the server, `workspace/project`, is the
+  // sandbox's project directory): the agent's files are there, by their path in the project.
   const named = hostState(conversation).working_dir;
-  const dir = named?.startsWith('/') ? normalize(named) : project;
+  const dir = named?.startsWith('/') ? normalize(named) : context.workspace.projectDir;
   const files = new Map<string, () => Uint8Array>();
   for (const [relative, text] of Object.entries(context.workspace.current))
-    files.set(`${project}/${relative}`, () => new TextEncoder().encode(text));
+    files.set(`${dir === '/' ? '' : dir}/${relative}`, () => new TextEncoder().encode(text));
   for (const [path, base64] of Object.entries(context.sandbox.uploaded_files ?? {})) files.set(path, () => fromBase64(base64));
   return { dir, files };
 }
