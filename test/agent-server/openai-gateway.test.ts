@@ -2,10 +2,12 @@
  * The agent host's OpenAI-compatible routes: copies `openhands-agent-server`'s `openai/router.py`
  * (`get_openai_models`, `create_chat_completion`, `check_openai_api_key`) and `openai/service.py`
  * (`list_openai_models`, `run_chat_completion`, `_content_to_sdk_parts`, `_latest_user_message`,
- * `_wait_for_completion`, `iter_openai_chat_completion_sse`). In process (`fake.fetch`) and, for the
- * streamed answer, standalone (node:http).
+ * `_wait_for_completion`, `iter_openai_chat_completion_sse`). In process (`fake.fetch`), and the
+ * streamed answer standalone (node:http) and through msw (`createFake`'s handlers).
  */
+import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createFake } from '../../src/index.js';
 import { createFakeCore, type FakeCore } from '../../src/fake.js';
 import { startFakeServers } from '../../src/server/start.js';
 import { OpenAIChatCompletion, OpenAIChatCompletionChunk } from '../../src/schemas/openai-gateway.js';
@@ -185,6 +187,31 @@ describe('POST /v1/chat/completions (openai/router.py, create_chat_completion)',
         expect(event.slice('data: '.length)).toBe(JSON.stringify(JSON.parse(event.slice('data: '.length))));
     } finally {
       await servers.close();
+    }
+  });
+
+  it("streams alike through msw in process (createFake's handlers), and the workspace route serves the agent's file there", async () => {
+    const inProcess = await createFake({ fixture: 'empty', auth: 'none', timings: 'instant', agentUrl: 'http://agent.test' });
+    const server = setupServer(...inProcess.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const response = await fetch('http://agent.test/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer anything' },
+        body: JSON.stringify({ model: 'openhands_default', stream: true, messages: [user('Write a plan')] }),
+      });
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+      const events = (await response.text()).split('\n\n').filter(Boolean);
+      expect(events.map((e) => (e === 'data: [DONE]' ? e : Object.keys(JSON.parse(e.slice(6)).choices[0].delta).join()))).toEqual([
+        'role',
+        'content',
+        '',
+        'data: [DONE]',
+      ]);
+      const plan = await fetch(`http://agent.test/api/conversations/${response.headers.get(CONVERSATION_HEADER)}/workspace/PLAN.md`);
+      expect([plan.status, (await plan.text()).split('\n')[0]]).toEqual([200, '# Plan']);
+    } finally {
+      server.close();
     }
   });
 
