@@ -165,6 +165,28 @@ describe('GET /api/conversations/{id}/workspace/{file_path} (workspace_router.py
     expect(await call(`${AGENT}/api/conversations/${id}`, { headers: { cookie } })).toMatchObject({ status: 401 });
   });
 
+  it('remembers the newest 1,000 workspace sessions: the oldest cookie stops opening the files', async () => {
+    await start('legacy');
+    const { id: sandbox } = (await call(`${BASE}/api/v1/sandboxes`, { method: 'POST', body: {} })).body as { id: string };
+    let k = '';
+    for (let i = 0; i < 200 && !k; i++) {
+      const [s] = (await call(`${BASE}/api/v1/sandboxes?id=${sandbox}`)).body as { status: string; session_api_key: string }[];
+      if (s!.status === 'RUNNING') k = s!.session_api_key;
+      else await new Promise((r) => setTimeout(r, 10));
+    }
+    const id = await create({}, key(k));
+    await upload(k, '/workspace/project/index.html', 'hi');
+    const mint = async () =>
+      ((await call(`${AGENT}/api/auth/workspace-session`, { method: 'POST', headers: key(k) })).headers.get('set-cookie') ?? '').split(
+        ';',
+      )[0]!;
+    const first = await mint();
+    const second = await mint();
+    for (let i = 0; i < 999; i++) await mint();
+    expect((await call(`${AGENT}/api/conversations/${id}/workspace`, { headers: { cookie: first } })).status).toBe(401);
+    expect((await call(`${AGENT}/api/conversations/${id}/workspace`, { headers: { cookie: second } })).status).toBe(200);
+  });
+
   it("serves only the conversations of the request's tenant (X-Fakehands-Tenant)", async () => {
     await start();
     const tenant = { 'x-fakehands-tenant': 'acme' };

@@ -244,6 +244,19 @@ describe('POST /v1/chat/completions (openai/router.py, create_chat_completion)',
     expect((answer.body as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe(FINAL);
   });
 
+  it('answers 409 when the run stops to wait for a confirmation (_raise_for_terminal_error)', async () => {
+    await start();
+    const created = await call('/api/conversations', {
+      method: 'POST',
+      body: { agent: { kind: 'Agent' }, workspace: { working_dir: '/workspace/project' }, confirmation_policy: { kind: 'AlwaysConfirm' } },
+    });
+    const id = (created.body as { id: string }).id;
+    expect(await complete({ model: 'openhands_default', messages: [user('Write a plan')] }, { [CONVERSATION_HEADER]: id })).toMatchObject({
+      status: 409,
+      body: { detail: 'Agent run ended with status: waiting_for_confirmation' },
+    });
+  });
+
   it('answers 404 for a model that is not openhands_<profile> or a profile that is not saved (_profile_name_from_model, _load_profile_llm)', async () => {
     await start();
     expect(await complete({ model: 'gpt-4o', messages: [user('Hi')] })).toMatchObject({

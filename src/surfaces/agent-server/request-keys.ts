@@ -7,7 +7,8 @@
  *   (`dependencies.py`, `check_workspace_session`), which `POST /api/auth/workspace-session` sets.
  * The fake's cookie carries an opaque token, never the key: the token is remembered here, per
  * instance (a tenant has its own), mapped to the key that minted it; the newest
- * `MAX_WORKSPACE_SESSIONS` are kept, so a client cannot grow the map without limit.
+ * `MAX_WORKSPACE_SESSIONS` are kept, so a client cannot grow the map without limit. The `Cookie`
+ * header is read by hand: one cookie by its name, less than a cookie library's parser would bring.
  */
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
