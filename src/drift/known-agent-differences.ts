@@ -24,7 +24,7 @@ const UPDATE_REASON =
 /** Why the agent host serves routes its published document lacks: the document is older than the source the fake copies. */
 export const NEWEST_AGENT_SOURCE =
   'the published agent-server document is from Feb 2026; the newest source the fake copies (software-agent-sdk, Aug 2026, *_router.py) has this route';
-/** Routes of the newest agent server (Aug 2026) that the Feb 2026 document lacks and the fake's host-wide routes serve. */
+/** Routes of the newest agent server (Aug 2026) that the Feb 2026 document lacks and the fake serves. */
 const NEWEST_AGENT_ROUTES: readonly string[] = [
   'GET /api/settings/agent-schema',
   'GET /api/settings/conversation-schema',
@@ -111,6 +111,12 @@ const CANVAS_EXTENSIONS_ROUTES: readonly string[] = [
   'PATCH /api/canvas-extensions/installed/{extension_name}',
   'DELETE /api/canvas-extensions/installed/{extension_name}',
   'GET /api/canvas-extensions/installed/{extension_name}/bundle',
+  // A conversation's workspace files (workspace_router.py), the OpenAI-compatible gateway (openai/router.py), load_plugin (conversation_router.py).
+  'GET /api/conversations/{conversation_id}/workspace',
+  'GET /api/conversations/{conversation_id}/workspace/{file_path}',
+  'GET /v1/models',
+  'POST /v1/chat/completions',
+  'POST /api/conversations/{conversation_id}/load_plugin',
 ];
 /** Why bash events differ: the fake declares its three kinds as a union, the real document merges them into BashEventBase. */
 const BASH_EVENTS_REASON =

@@ -63,6 +63,8 @@ export const AgentHostState = z.strictObject({
   forked_from_conversation_id: z._default(z.nullable(z.string()), null),
   forked_from_event_id: z._default(z.nullable(z.string()), null),
   acp_model: z._default(z.nullable(z.string()), null),
+  /** The plugin marketplaces its agent context registers, by name (`registered_marketplaces`); `null` without an agent context. */
+  marketplaces: z._default(z.nullable(z.array(z.string())), []),
   goal: z._default(
     z.nullable(
       z.object({

@@ -1,14 +1,19 @@
 /**
- * The newest agent server's host-wide routes that no published document covers (the published one
- * is Feb 2026): a reference list read from software-agent-sdk (Aug 2026,
- * `openhands-agent-server/openhands/agent_server/*_router.py`, mounted under `/api` by `api.py`).
- * Each must be in the fake's agent document, and each the fake serves beyond a published document
- * must be in this list: a new real route, added here, fails until the fake serves it.
+ * The newest agent server's routes: a reference list read from software-agent-sdk (Aug 2026,
+ * commit 611629e, every `@*_router.get|post|put|patch|delete` and `@router.*` of
+ * `openhands-agent-server/openhands/agent_server/`, with the prefixes `api.py` mounts them under:
+ * `/api` for the API routers, the root for `server_details_router`, `openai_router` and
+ * `sockets_router`). Each must be served by the fake (in its agent document; the routes the real
+ * document leaves out, `include_in_schema=False`, in its route table; the sockets among its socket
+ * routes), and each operation of the fake's agent document must be in this list or in the short list
+ * of older routes it keeps for older clients: a new real route, added here, fails until the fake serves it.
  */
 import { describe, expect, it } from 'vitest';
 import { fakeDocument } from '../../src/drift/index.js';
+import { agentServerSurface } from '../../src/surfaces/agent-server/index.js';
+import { agentRoutes } from '../../src/surfaces/agent-server/routes.js';
 
-/** The newest source's routes, by router file (conversation and event routes are listed with the conversation routes). */
+/** The newest source's routes in its document, by router file. */
 const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
   'settings_router.py': [
     'GET /api/settings/agent-schema', 'GET /api/settings/conversation-schema', 'GET /api/settings', 'PATCH /api/settings',
@@ -38,6 +43,27 @@ const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
   'init_router.py': ['GET /api/init', 'POST /api/init'],
   'vscode_router.py': ['GET /api/vscode/url', 'GET /api/vscode/status'],
   'server_details_router.py': ['GET /alive', 'GET /health', 'GET /ready', 'GET /server_info'],
+  'conversation_router.py': [
+    'GET /api/conversations/search', 'GET /api/conversations/count', 'GET /api/conversations/{conversation_id}',
+    'GET /api/conversations/{conversation_id}/agent_final_response', 'GET /api/conversations', 'POST /api/conversations',
+    'POST /api/conversations/{conversation_id}/pause', 'POST /api/conversations/{conversation_id}/interrupt',
+    'DELETE /api/conversations/{conversation_id}', 'POST /api/conversations/{conversation_id}/run',
+    'POST /api/conversations/{conversation_id}/goal', 'POST /api/conversations/{conversation_id}/goal/stop',
+    'POST /api/conversations/{conversation_id}/goal/resume', 'POST /api/conversations/{conversation_id}/secrets',
+    'POST /api/conversations/{conversation_id}/confirmation_policy', 'POST /api/conversations/{conversation_id}/security_analyzer',
+    'POST /api/conversations/{conversation_id}/switch_profile', 'POST /api/conversations/{conversation_id}/switch_llm',
+    'POST /api/conversations/{conversation_id}/load_plugin', 'POST /api/conversations/{conversation_id}/switch_acp_model',
+    'PATCH /api/conversations/{conversation_id}', 'POST /api/conversations/{conversation_id}/ask_agent',
+    'POST /api/conversations/{conversation_id}/condense', 'POST /api/conversations/{conversation_id}/fork',
+    'POST /api/conversations/{conversation_id}/navigate',
+  ],
+  'event_router.py': [
+    'GET /api/conversations/{conversation_id}/events/search', 'GET /api/conversations/{conversation_id}/events/count',
+    'GET /api/conversations/{conversation_id}/events/{event_id}', 'GET /api/conversations/{conversation_id}/events',
+    'POST /api/conversations/{conversation_id}/events', 'POST /api/conversations/{conversation_id}/events/respond_to_confirmation',
+  ],
+  'workspace_router.py': ['GET /api/conversations/{conversation_id}/workspace', 'GET /api/conversations/{conversation_id}/workspace/{file_path}'],
+  'openai/router.py': ['GET /v1/models', 'POST /v1/chat/completions'],
   // Not yet in a release: pull request #4395 (commit 030b04c), the API Agent Canvas 1.20.0 calls.
   'canvas_extensions_router.py': [
     'POST /api/canvas-extensions/install',
@@ -49,6 +75,21 @@ const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
+/** The newest source's routes its document leaves out (`include_in_schema=False`), by file. */
+const NOT_IN_DOCUMENT: Readonly<Record<string, readonly string[]>> = {
+  'credential_binding.py': ['POST /api/conversations/prepare-for-sandbox-pause', 'PUT /api/conversations/{conversation_id}/credential-bindings/{secret_name}'],
+};
+/** The newest source's sockets (`sockets.py`). */
+const NEWEST_SOCKETS: readonly string[] = ['/sockets/events/{conversation_id}', '/sockets/bash-events'];
+/** Routes the fake serves that the newest source no longer has, kept for the clients that call them (`KNOWN_AGENT_DIFFERENCES` says why). */
+const OLDER_ROUTES: readonly string[] = [
+  'POST /api/conversations/{conversation_id}/generate_title',
+  'GET /api/git/changes/{path}',
+  'GET /api/git/diff/{path}',
+  'POST /api/file/upload/{path}',
+  'GET /api/file/download/{path}',
+];
+
 /** The operations of the fake's agent document, as `METHOD /path` with parameter names blanked. */
 function servedOperations(): Set<string> {
   const document = fakeDocument({ agent: true }) as { paths: Record<string, Record<string, unknown>> };
@@ -57,8 +98,10 @@ function servedOperations(): Set<string> {
   return served;
 }
 const blank = (operation: string) => operation.replace(/\{[^}]+\}/g, '{}');
+/** A route of the fake's table as `METHOD /path`, its `:name` parameters blanked. */
+const tableOperation = (route: { method: string; path: string }) => `${route.method} ${route.path.replace(/:\w+\*?/g, '{}')}`;
 
-describe('the newest agent server\'s host-wide routes (software-agent-sdk, Aug 2026)', () => {
+describe("the newest agent server's routes (software-agent-sdk, Aug 2026)", () => {
   for (const [file, routes] of Object.entries(NEWEST_SOURCE_ROUTES)) {
     it(`the fake serves every route of ${file}`, () => {
       const served = servedOperations();
@@ -66,9 +109,21 @@ describe('the newest agent server\'s host-wide routes (software-agent-sdk, Aug 2
     });
   }
 
-  it('every host-wide route the fake serves is in the reference list (none invented)', () => {
-    const listed = new Set(Object.values(NEWEST_SOURCE_ROUTES).flat().map(blank));
-    const hostWide = [...servedOperations()].filter((op) => !op.includes('/api/conversations') && !op.includes('/sockets/') && !/\/api\/(git\/(changes|diff)|file\/(upload|download))\/\{\}/.test(op));
-    expect(hostWide.filter((op) => !listed.has(op))).toEqual([]);
+  for (const [file, routes] of Object.entries(NOT_IN_DOCUMENT)) {
+    it(`the fake serves every route of ${file}, left out of its document as the real one leaves them out`, () => {
+      const table = new Set(agentRoutes.filter((route) => route.internal).map(tableOperation));
+      expect(routes.filter((route) => !table.has(blank(route)))).toEqual([]);
+      expect(routes.filter((route) => servedOperations().has(blank(route)))).toEqual([]);
+    });
+  }
+
+  it('the fake serves every socket of sockets.py', () => {
+    const sockets = new Set((agentServerSurface.sockets ?? []).map((socket) => socket.path.replace(/:\w+/g, '{}')));
+    expect(NEWEST_SOCKETS.filter((path) => !sockets.has(blank(path)))).toEqual([]);
+  });
+
+  it('every operation of the fake\'s agent document is in the reference list or a declared older route (none invented)', () => {
+    const listed = new Set([...Object.values(NEWEST_SOURCE_ROUTES).flat(), ...OLDER_ROUTES].map(blank));
+    expect([...servedOperations()].filter((op) => !listed.has(op))).toEqual([]);
   });
 });

@@ -130,7 +130,8 @@ export const skillsMarketplace = () => ({
   })),
 });
 
-const PLUGINS = [
+/** The plugins of the fake's marketplace (`github:OpenHands/extensions`). */
+export const PLUGINS = [
   { name: 'code-review', description: 'Review pull requests with a checklist.' },
   { name: 'release-notes', description: 'Write release notes from merged pull requests.' },
 ];

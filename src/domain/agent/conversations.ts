@@ -14,6 +14,7 @@ import { formatDateTime } from '../../schemas/datetime.js';
 import { conversationInfo, executionStatusOf } from './agent-server.js';
 import { agentStatus, runStepsTotal, stateUpdate, SYSTEM_PROMPT, type AgentEvent } from './status.js';
 import { publishEvent } from './publish.js';
+import { registeredMarketplaces } from './plugins.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
 import { LLM_PROFILES } from '../conversations/conversation-ops.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
@@ -43,6 +44,7 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     forked_from_conversation_id: null,
     forked_from_event_id: null,
     acp_model: null,
+    marketplaces: [],
     goal: null,
     ...conversation.agent_host,
   };
@@ -150,6 +152,7 @@ export async function startHostConversation(
       stuck_detection: request.stuck_detection,
       security_analyzer: request.security_analyzer ?? null,
       secret_names: secretNames(request.secrets),
+      marketplaces: registeredMarketplaces(request),
     },
     created_at: now,
     updated_at: now,

@@ -21,6 +21,7 @@ import {
 } from '../../domain/agent/conversations.js';
 import { askAgent, condense, forkConversation, generateTitle, navigateConversation } from '../../domain/agent/history.js';
 import { refuse } from '../../domain/store/refusal.js';
+import { loadPlugin } from '../../domain/agent/plugins.js';
 import {
   AgentTextResponse,
   AskAgentRequest,
@@ -274,6 +275,17 @@ export const conversationAgentRoutes: readonly Route[] = Object.freeze([
         (state, conversation) => navigateConversation(state, conversation, input.body?.event_id ?? null),
         () => refuse('not_found', 'Conversation not found'),
       ),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${BASE}/load_plugin`,
+    summary: "Load a plugin from the conversation's registered marketplaces (load_conversation_plugin)",
+    params: ConversationParam,
+    body: z.object({ plugin_ref: z.string() }),
+    response: AgentSuccess,
+    errors: [400, 404],
+    handle: (input, context) =>
+      onHeldConversation(input, context, (_state, conversation) => loadPlugin(conversation, input.body.plugin_ref) ?? SUCCESS),
   }),
   defineRoute({
     method: 'POST',

@@ -9,11 +9,11 @@
  */
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import { refuse } from '../../domain/store/refusal.js';
-import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import { networkError } from '../../http/responses.js';
 import { fastApiRefusal } from '../app-server/errors.js';
 import { defineSurface } from '../surface.js';
 import { isHostWide } from './host-wide.js';
+import { keyShapeOf, requestKey } from './request-keys.js';
 
 /** The agent server. */
 export const agentServerSurface = defineSurface({
@@ -44,7 +44,8 @@ export const agentServerSurface = defineSurface({
   ],
   authorize: (instance, route, _path, request) => {
     if (route.public || (instance.options.auth === 'none' && isHostWide(route))) return null;
-    const holder = keyHolder(instance.runner.state, request.headers.get(SESSION_API_KEY_HEADER));
+    // The OpenAI-compatible routes also take a bearer key, a conversation's workspace files the workspace cookie (`request-keys.ts`).
+    const holder = keyHolder(instance.runner.state, requestKey(instance, request.headers, keyShapeOf(route)));
     // Under `--auth none` the agent host takes any or no key (the local agent server answers: `agent-host.ts`).
     if (holder.kind === 'none') return instance.options.auth === 'none' ? null : refuse('unauthorized', 'Unauthorized');
     return holder.kind === 'stopped' ? refuse('unavailable', 'The sandbox of this agent server is not running') : null;

@@ -14,6 +14,9 @@ import { AgentMessageRequest, AgentSuccess, EventSortOrder, HealthStatus, Server
 import { AnyEvent, EventPage } from '../../schemas/event-page.js';
 import { onConversation } from './host.js';
 import { workspaceRoutes } from './workspace-routes.js';
+import { conversationWorkspaceRoutes } from './conversation-workspace-routes.js';
+import { openAiRoutes } from './openai-routes.js';
+import { credentialBindingRoutes } from './credential-binding-routes.js';
 import { conversationRoutes } from './conversation-routes.js';
 import { settingsRoutes } from './settings-routes.js';
 import { initRoutes, worldRoutes } from './world-routes.js';
@@ -186,6 +189,12 @@ export const agentRoutes: readonly Route[] = Object.freeze([
       }),
   }),
   ...workspaceRoutes,
+  // A conversation's workspace as a static web server (workspace_router.py): conversation-workspace-routes.ts.
+  ...conversationWorkspaceRoutes,
+  // The OpenAI-compatible gateway (openai/router.py): openai-routes.ts.
+  ...openAiRoutes,
+  // The credential bindings, left out of the document (credential_binding.py): credential-binding-routes.ts.
+  ...credentialBindingRoutes,
   // The conversation API (create, update, delete, run, pause, interrupt, goal, fork...): conversation-routes.ts.
   ...conversationRoutes,
   // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell): `host-wide.ts`.

@@ -29,6 +29,8 @@ import { raw } from '../../http/responses.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
 import { skillRoutes } from './skill-routes.js';
+import { rememberWorkspaceSession, WORKSPACE_SESSION_COOKIE } from './request-keys.js';
+import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 
 const Json = z.record(z.string(), z.unknown());
 const Limit = z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100);
@@ -45,8 +47,6 @@ const WorkspaceItem = z.object({
 const WorkspaceParentItem = z.object({ id: Path4096, name: z.string().check(z.minLength(1), z.maxLength(256)), path: Path4096 });
 const WorkspacesList = z.object({ workspaces: z.array(WorkspaceItem), workspaceParents: z.array(WorkspaceParentItem) });
 const Deleted = z.object({ deleted: z.literal(true) });
-/** The cookie a workspace session sets (`WORKSPACE_SESSION_COOKIE_NAME`). */
-export const WORKSPACE_SESSION_COOKIE = 'oh_workspace_session_key';
 /** A commit sha (`_SHA_PATTERN`). */
 const Sha = z.string().check(z.regex(/^[0-9a-fA-F]{4,40}$/));
 
@@ -210,9 +210,11 @@ export const worldRoutes: readonly Route[] = hostWide([
     untypedInDocument: true,
     successStatus: 200,
     errors: [401],
-    handle: async (_input, context) => {
-      // The cookie carries an opaque token, never the session key itself (a difference the fake declares).
+    handle: async (input, context) => {
+      // The cookie carries an opaque token, never the session key itself (a difference the fake declares); the
+      // workspace file routes take it as the key that minted it (`request-keys.ts`).
       const token = toHex(context.runner.state.random.uuid());
+      rememberWorkspaceSession(context, token, input.headers.get(SESSION_API_KEY_HEADER));
       return noContent({
         'set-cookie': `${WORKSPACE_SESSION_COOKIE}=${token}; HttpOnly; Max-Age=315360000; Path=/api/conversations; SameSite=none; Secure; Partitioned`,
       });
