@@ -14,6 +14,7 @@ import type { FixtureParts } from '../domain/fixtures/fixture-check.js';
 import { RandomSource } from '../domain/store/ids.js';
 import type { Timings } from '../domain/time/lifecycle.js';
 import { OperationRunner } from '../domain/store/runner.js';
+import type * as Snapshots from '../domain/store/snapshot.js';
 import { type AgentRuntime, DomainState } from '../domain/store/state.js';
 import { StoreBudget } from '../domain/store/table.js';
 import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
@@ -41,13 +42,16 @@ export interface Environment {
 /**
  * What an instance loads only when it needs it, from the service facade's module
  * (`domain/service.ts`): the scripted agent, for the first state that holds a start task or a run;
- * the fixture's schemas, for a fixture that is not a trusted built-in one.
+ * the fixture's schemas, for a fixture that is not a trusted built-in one; the snapshot module, for
+ * the first snapshot or change listener.
  */
 export interface LaterDomain {
   /** The scripted agent's entry points (`agent/runtime.ts`). */
   agentRuntime: AgentRuntime;
   /** Validates a fixture and stores it (`fixtures/fixtures.ts`). */
   storeFromFixture: typeof storeFromFixture;
+  /** A state as a fixture, and one record as a fixture holds it (`store/snapshot.ts`), for the first snapshot or listener. */
+  snapshots: typeof Snapshots;
 }
 
 /** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
@@ -175,7 +179,11 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
   const agentScripts: AgentScript[] = [...options.agentScripts];
-  const runner = new OperationRunner(await load(current.fixture, current.seed), async () => (await environment.loadDomain()).agentRuntime);
+  const runner = new OperationRunner(
+    await load(current.fixture, current.seed),
+    async () => (await environment.loadDomain()).agentRuntime,
+    async () => (await environment.loadDomain()).snapshots,
+  );
   const latencyRandom = options.latency ? new RandomSource(options.seed) : null;
 
   const reset = async (resetOptions: ResetOptions = {}) => {

@@ -14,28 +14,7 @@ export const AgentEvent = z.looseObject({
   source: z.enum(['user', 'agent', 'environment', 'hook']),
 });
 
-/** The kinds of events (the discriminator of `Event`, as the app server's `kind__eq` filter lists them). */
-export const EventKind = z.enum([
-  'ACPToolCallEvent',
-  'ActionEvent',
-  'AgentErrorEvent',
-  'Condensation',
-  'CondensationRequest',
-  'CondensationSummaryEvent',
-  'ConversationErrorEvent',
-  'ConversationStateUpdateEvent',
-  'HookExecutionEvent',
-  'InterruptEvent',
-  'LLMCompletionLogEvent',
-  'MessageEvent',
-  'ObservationEvent',
-  'PauseEvent',
-  'ServerErrorEvent',
-  'StreamingDeltaEvent',
-  'SystemPromptEvent',
-  'TokenEvent',
-  'UserRejectObservation',
-]);
+export { EventKind } from './event-kind.js';
 
 /** The order of an event search (`EventSortOrder`). */
 export const EventSortOrder = z.enum(['TIMESTAMP', 'TIMESTAMP_DESC']);

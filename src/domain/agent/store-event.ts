@@ -4,7 +4,7 @@
  * `streaming.ts` end with (its own module, so neither needs the other).
  */
 import type { AgentEventRecord } from '../../schemas/records.js';
-import { naiveTimestamp } from '../fixtures/fixtures.js';
+import { naiveTimestamp } from '../fixtures/load.js';
 import type { DomainState } from '../store/state.js';
 import { inDialect } from './dialect.js';
 import type { AgentEvent } from './status.js';

@@ -9,7 +9,7 @@
  * Fields are written without nulls, as the newest server writes them.
  */
 import type * as z from 'zod/mini';
-import { EventKind } from '../../schemas/agent-server.js';
+import { EventKind } from '../../schemas/event-kind.js';
 
 /** Who an event comes from (`event/types.py`, `SourceType`). */
 export type EventSource = 'user' | 'agent' | 'environment' | 'hook';

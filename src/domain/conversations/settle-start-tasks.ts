@@ -1,18 +1,13 @@
 /**
- * Start tasks stepped on by time (`settleStartTasks`, run before every operation); a READY task
- * creates its conversation and hands its first message to the scripted agent, which the state
- * loads only then (`DomainState.loadAgent`: in a page, the service facade's chunk; issue 30).
+ * Start tasks stepped on by time (`settleStartTasks`, run before every operation); a READY task's
+ * conversation is made by `ready-conversation.ts`, which the state loads with the scripted agent
+ * only then (`DomainState.loadAgent`: in a page, the service facade's chunk; issue 30).
  */
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { StartTaskRecord } from '../../schemas/records.js';
 import { breathe } from '../store/mutex.js';
-import { RUN_STEPS, SYSTEM_PROMPT } from '../agent/status.js';
-import { publishEvent } from '../agent/publish.js';
-import { toHyphenatedUuid } from '../store/ids.js';
 import { FINAL_TASK_STATUSES, nextTaskStep } from '../time/lifecycle.js';
 import type { DomainState } from '../store/state.js';
-import { messageText } from './start-tasks.js';
-import { v1DefaultTitle } from './views.js';
 
 /**
  * Materialises the start tasks' steps up to now, oldest task first. Looks only at the tasks that
@@ -71,7 +66,7 @@ async function settleTask(state: DomainState, initial: StartTaskRecord, now: num
       detail: next.detail ?? null,
       steps: [...task.steps, { status: next.status, at, detail: next.detail ?? null }],
     });
-    if (next.status === 'READY') await createAppConversation(state, task, next.atMs);
+    if (next.status === 'READY') await (await state.loadAgent()).startConversation(state, task, next.atMs);
   }
   if (FINAL_TASK_STATUSES.has(task.status)) {
     state.untrackTask(task.id, task.sandbox_id);
@@ -86,53 +81,4 @@ function sandboxRunsAt(state: DomainState, task: StartTaskRecord): number | null
   if (!sandbox) return null;
   const settled = state.sandboxState(sandbox);
   return settled.status === 'STARTING' ? settled.sinceMs + state.options.timings.sandboxStartMs : null;
-}
-
-/**
- * Stores the conversation a READY task started, as the real SQL service stores it
- * (`live_status_app_conversation_service.py`, `_start_app_conversation`): titled
- * `Conversation <32-hex id>` whatever the request said, with the request's trigger (null by default).
- * Its agent confirms each action when the saved settings say `confirmation_mode`, as the real
- * `_build_start_conversation_request_for_user` starts it with `AlwaysConfirm` then (`NeverConfirm` otherwise).
- */
-async function createAppConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void> {
-  const request = task.request;
-  const at = state.stamp(atMs);
-  const parent = request.parent_conversation_id ? toHyphenatedUuid(request.parent_conversation_id) : null;
-  const hasMessage = Boolean(request.initial_message?.content.length);
-  const record = await state.store.conversations.insert({
-    id: task.app_conversation_id,
-    version: 'V1',
-    sandbox_id: task.sandbox_id!,
-    created_by_user_id: task.created_by_user_id,
-    title: v1DefaultTitle(task.app_conversation_id),
-    selected_repository: request.selected_repository,
-    selected_branch: request.selected_branch,
-    git_provider: request.git_provider,
-    trigger: request.trigger,
-    pr_number: request.pr_number,
-    llm_model: request.llm_model,
-    parent_conversation_id: parent,
-    agent_type: request.agent_type,
-    public: request.public,
-    launched_agent_profile: request.agent_profile_id ? { agent_profile_id: request.agent_profile_id, revision: 1 } : null,
-    has_initial_message: hasMessage,
-    agent_turns: 0,
-    messages: [],
-    agent_started_at: at,
-    agent_steps_done: RUN_STEPS,
-    agent_steps_total: RUN_STEPS,
-    ...(state.store.settings?.confirmation_mode ? { agent_confirm: true } : {}),
-    created_at: at,
-    updated_at: at,
-  });
-  if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
-  // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
-  await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
-  // The scripted agent loads only now, with the first message it is given (in a page, the service facade's chunk).
-  if (!hasMessage && state.store.queuedCount(record.id) === 0) return;
-  const { deliverMessage } = await state.loadAgent();
-  let current = hasMessage ? await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs) : record;
-  // Messages queued while it started (POST /api/v1/conversations/{id}/pending-messages) reach it now, in order.
-  for (const queued of state.store.takeQueued(record.id)) current = await deliverMessage(state, current, queued.text, true, atMs);
 }

@@ -7,8 +7,7 @@
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { Fixture } from '../../schemas/fixture.js';
 import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
-import * as Snapshot from './snapshot.js';
-import { settleTimelines } from '../agent/streaming.js';
+import type * as Snapshot from './snapshot.js';
 import { settleStartTasks } from '../conversations/settle-start-tasks.js';
 import { Mutex } from './mutex.js';
 import type { AgentRuntime, DomainState } from './state.js';
@@ -24,12 +23,18 @@ export class OperationRunner {
   #changes: StateChange[] = [];
   /** `snapshot.ts`, once a snapshot or a published change needed it. */
   #snapshots: typeof Snapshot | null = null;
+  /** Loads `snapshot.ts` (in a page, the service facade's chunk: a page without listeners never needs it). */
+  readonly #loadSnapshots: () => Promise<typeof Snapshot>;
 
   /** The scripted agent (`agent/runtime.ts`), loaded once, the first time a state needs it (in a page, the service facade's chunk). */
   readonly #loadAgent: () => Promise<AgentRuntime>;
 
-  /** A runner over the first loaded state; `loadAgent` gives the scripted agent the first time a state needs it. */
-  constructor(state: DomainState, loadAgent: () => Promise<AgentRuntime>) {
+  /**
+   * A runner over the first loaded state; `loadAgent` gives the scripted agent the first time a state
+   * needs it, `loadSnapshots` the snapshot module the first time a snapshot or a listener needs it.
+   */
+  constructor(state: DomainState, loadAgent: () => Promise<AgentRuntime>, loadSnapshots: () => Promise<typeof Snapshot>) {
+    this.#loadSnapshots = loadSnapshots;
     let agent: Promise<AgentRuntime> | null = null;
     this.#loadAgent = () => (agent ??= loadAgent());
     this.#state = state;
@@ -72,8 +77,8 @@ export class OperationRunner {
           await settleStartTasks(state);
           // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.
           if (state.activeRuns.size > 0) await (await state.loadAgent()).settleAgentRuns(state);
-          // Replays and streamed messages: their held events that came due (issue 32).
-          if (state.timelines.size > 0) await settleTimelines(state);
+          // Replays and streamed messages: their held events that came due (issue 32); `streaming.ts` comes with the agent.
+          if (state.timelines.size > 0) await (await state.loadAgent()).settleTimelines(state);
         }
         const result = await body(state);
         await this.#publish();
@@ -136,7 +141,7 @@ export class OperationRunner {
   /** Everything the state holds, as a fixture: time-driven steps settled, tokens redacted. */
   snapshot(): Promise<Fixture> {
     return this.#step(async () => {
-      this.#snapshots ??= Snapshot;
+      this.#snapshots ??= await this.#loadSnapshots();
       return this.#snapshotNow();
     }, true);
   }
@@ -148,7 +153,7 @@ export class OperationRunner {
     this.#changes = [];
     try {
       // What listeners read (`snapshot.ts`) is loaded with the first change published to one.
-      const snapshots = (this.#snapshots ??= Snapshot);
+      const snapshots = (this.#snapshots ??= await this.#loadSnapshots());
       const view = {
         snapshot: () => this.#snapshotNow(),
         record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id),

@@ -4,7 +4,7 @@
  * A reset builds a new `DomainState`; the `FakeService` front keeps the same identity.
  */
 import { formatDateTime, parseDateTime } from '../../schemas/datetime.js';
-import type { SandboxRecord, StoredSandboxStatus } from '../../schemas/records.js';
+import type { SandboxRecord, StartTaskRecord, StoredSandboxStatus } from '../../schemas/records.js';
 import type { Clock } from '../time/clock.js';
 import { AGENT_PORT_COUNT, RandomSource, agentPortAfter } from './ids.js';
 import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/lifecycle.js';
@@ -29,6 +29,10 @@ export interface AgentRuntime {
   ): Promise<ConversationRecord>;
   /** `scripted-agent.ts`'s `settleAgentRuns`: every run step due by now published. */
   settleAgentRuns(state: DomainState): Promise<void>;
+  /** `streaming.ts`'s `settleTimelines`: the held events of replays and streamed messages that came due. */
+  settleTimelines(state: DomainState): Promise<void>;
+  /** `ready-conversation.ts`'s `startReadyConversation`: the conversation of a task that turned READY at `atMs`, its log started, its first message delivered. */
+  startConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void>;
 }
 
 /** Options of the domain. */

@@ -18,7 +18,8 @@ import { isRefusal, refuse } from '../../domain/store/refusal.js';
 import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile, saveProfile } from '../../domain/user/settings.js';
 import { ProfileName, RenameProfileRequest } from '../../schemas/user-settings.js';
 import { defineRoute, type Route } from '../../http/route.js';
-import { hostWide, onSettings } from './host-wide.js';
+import { hostWide } from './host-wide.js';
+import { onSettings } from './on-settings.js';
 
 const Json = z.record(z.string(), z.unknown());
 const nullableString = z.nullable(z.string());

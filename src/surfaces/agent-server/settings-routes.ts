@@ -18,7 +18,8 @@ import {
   upsertAgentSecret,
 } from '../../domain/agent-world/settings.js';
 import { defineRoute, type Route } from '../../http/route.js';
-import { hostWide, onSettings } from './host-wide.js';
+import { hostWide } from './host-wide.js';
+import { onSettings } from './on-settings.js';
 import { profileRoutes } from './profile-routes.js';
 import { AGENT_SETTINGS_SCHEMA, CONVERSATION_SETTINGS_SCHEMA } from '../../domain/agent-world/settings-schema.js';
 

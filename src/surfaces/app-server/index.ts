@@ -15,10 +15,9 @@ import { firstRoutes } from './routes/index.js';
 
 export { OPENAPI_PATH } from './paths.js';
 
-/** The later routes and the OpenAPI document, a chunk of their own. */
+/** The later routes and the OpenAPI document, a chunk of their own (`later.ts`). */
 async function laterRoutes(): Promise<readonly Route[]> {
-  const [later, document] = await Promise.all([import('./routes/later.js'), import('./document.js')]);
-  return [...later.laterRoutes, document.documentRoute];
+  return (await import('./later.js')).laterAndDocument;
 }
 
 /** Whether a request to `path` needs the key under the instance's policy: `legacy` checks only the non-`/api/v1` routes, as the real server does. */
