@@ -10,7 +10,7 @@
  * configured (a deliberate difference: the real one starts without a key).
  */
 import { UserSettingsRecord } from '../../schemas/user-settings.js';
-import { redactSecrets, REDACTED } from '../store/redact.js';
+import { redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { defaultUserSettings } from '../user/settings.js';
@@ -116,12 +116,14 @@ const CONVERSATION_KEYS: Record<string, (value: unknown) => boolean> = {
 /**
  * `PATCH /api/settings`: the diffs deep-merged; `active_profile` loads that profile's LLM unless the
  * diff names one (404 for an unknown profile); 400 with nothing to change; 422 "Settings validation
- * failed" for a value the settings cannot take (nothing changes).
+ * failed" for a value the settings cannot take (nothing changes). With `replaceMcpConfig` (the app
+ * server's `POST /api/v1/settings`), an `mcp_config` in the agent diff replaces the stored one whole.
  */
 export async function updateAgentSettings(
   state: DomainState,
   update: AgentSettingsUpdate,
   presentKeys: readonly string[],
+  { replaceMcpConfig = false }: { replaceMcpConfig?: boolean } = {},
 ): Promise<AgentSettingsResponse | Refusal> {
   const given = (key: keyof AgentSettingsUpdate) =>
     key === 'active_profile' || key === 'active_agent_profile_id'
@@ -150,7 +152,10 @@ export async function updateAgentSettings(
   }
   const next: UserSettingsRecord = { ...current };
   if (agentDiff) {
-    const merged = deepMerge(agentSettingsOf(current), agentDiff);
+    const stored = agentSettingsOf(current);
+    const merged = deepMerge(stored, agentDiff);
+    // The app server's Settings.update replaces the MCP configuration whole (a masked secret sent back keeps the stored one).
+    if (replaceMcpConfig && 'mcp_config' in agentDiff) merged.mcp_config = unmaskedSecrets(agentDiff.mcp_config ?? {}, stored.mcp_config);
     const { llm, agent, condenser, mcp_config: mcp, schema_version: _v, agent_kind: kind, ...extra } = merged;
     if (
       !isObject(llm) ||
