@@ -211,7 +211,11 @@ export function settingsView(state: DomainState): SettingsView {
       ...(redactSecrets(s.agent_settings_extra) as Record<string, unknown>),
       agent: s.agent ?? 'CodeActAgent',
       llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: null },
-      condenser: { enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
+      condenser: {
+        ...(redactSecrets(s.agent_settings_extra.condenser ?? {}) as Record<string, unknown>),
+        enabled: s.enable_default_condenser,
+        max_size: s.condenser_max_size ?? 120,
+      },
       mcp_config: maskedMcp(s.mcp_config) ?? { sse_servers: [], stdio_servers: [], shttp_servers: [] },
     },
     conversation_settings: {
