@@ -396,7 +396,7 @@ describe('POST /api/v1/settings/profiles/{name}', () => {
     expect((await call('GET', '/api/v1/settings/profiles')).body).toEqual({ profiles: [], active_profile: null });
   });
 
-  it('without a model saves StrictLLM\'s default; a null or absent body saves the current LLM', async () => {
+  it("without a model saves StrictLLM's default; a null or absent body saves the current LLM", async () => {
     await call('POST', '/api/settings', { body: { llm_model: 'openai/gpt-5-2025-08-07', llm_api_key: LLM_KEY } });
     await call('POST', '/api/v1/settings/profiles/plain', { body: { llm: { temperature: 0 } } });
     await call('POST', '/api/v1/settings/profiles/current', { body: 'null' });

@@ -169,7 +169,9 @@ export async function updateAgentSettings(
     if (typeof agent !== 'string' || !isObject(mcp) || !isObject(condenser)) return invalid();
     // The servers by name, or under `mcpServers` (fastmcp's MCPConfig, as Agent Canvas reads both).
     const servers = isObject(mcp.mcpServers) && !('url' in mcp.mcpServers) && !('command' in mcp.mcpServers) ? mcp.mcpServers : mcp;
-    if (!Object.values(servers).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string')))
+    if (
+      !Object.values(servers).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string'))
+    )
       return invalid();
     next.llm_model = (llm.model as string | null) ?? null;
     next.llm_base_url = (llm.base_url as string | null | undefined) ?? null;

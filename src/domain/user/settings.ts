@@ -289,10 +289,12 @@ export async function saveProfile(
   state: DomainState,
   name: string,
   request: Omit<SaveProfileRequest, 'llm'> & {
-    llm: (SaveProfileRequest['llm'] & {
-      /** The agent server's provider connection the profile's key comes from. */
-      provider_connection_id?: string | undefined;
-    }) | null;
+    llm:
+      | (SaveProfileRequest['llm'] & {
+          /** The agent server's provider connection the profile's key comes from. */
+          provider_connection_id?: string | undefined;
+        })
+      | null;
   },
   { keepStoredKey = false }: { keepStoredKey?: boolean } = {},
 ) {
