@@ -18,10 +18,6 @@ const CANNOT_FAIL =
   "the real route answers 500 when its runtime or store fails (415 for a binary file); the fake's workspace and store do not fail";
 const MCP_NEWEST =
   'the newest MCP configuration is a map of mcpServers; the fake reads the Nov 2025 lists (sse_servers, stdio_servers, shttp_servers) the web client sends';
-const SETTINGS_PAYLOAD =
-  'the real payload is a free-form object checked in code; the fake declares the keys it reads and refuses others with a 422';
-const PROFILE_REQUEST =
-  "the fake reads the LLM's model, base URL and key (and an empty body saves the current LLM); the real StrictLLM lists every LLM option and the body may be null";
 
 /** Why a ConversationErrorEvent has a classification: the newest SDK has it. */
 const ERROR_CLASSIFICATION_NEWER =
@@ -133,9 +129,7 @@ const WEB_APP_DIFFERENCES: KnownDifference[] = [
   { operation: 'GET /api/conversations/{conversation_id}/zip-directory', location: 'status 500', reason: CANNOT_FAIL },
   { operation: 'GET /api/conversations/{conversation_id}/select-file', location: 'status 415', reason: CANNOT_FAIL },
   { operation: 'POST /api/v1/settings', location: 'status 500', reason: CANNOT_FAIL },
-  { operation: 'POST /api/v1/settings', location: 'request', reason: SETTINGS_PAYLOAD },
   { operation: 'POST /api/v1/secrets/git-providers', location: 'request mcp_config', reason: MCP_NEWEST },
-  { operation: 'POST /api/v1/settings/profiles/{name}', location: 'request', reason: PROFILE_REQUEST },
 ];
 
 /** Why the fake serves the SaaS routes Agent Canvas's cloud client calls (issue 33). */

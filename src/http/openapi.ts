@@ -60,6 +60,13 @@ function formSchema(fields: FormFields): JsonSchema {
   return { type: 'object', properties, required: Object.keys(fields) };
 }
 
+/** A route's JSON body as the document declares it: `documentedBody` when given; optional and nullable with `bodyNullable`. */
+function requestBody(route: Route, body: z.ZodMiniType): JsonSchema {
+  const declared = route.documentedBody ?? body;
+  const schema = route.bodyNullable ? jsonSchema(z.nullable(declared), 'input') : jsonSchema(declared, 'input');
+  return { required: !route.bodyNullable, content: jsonContent(schema) };
+}
+
 /**
  * Builds the OpenAPI 3.1 document of every route that is not `internal`.
  * @example
@@ -86,7 +93,7 @@ export function openApiDocument(routes: readonly Route[], info: OpenApiInfo): Js
       operationId: `${route.method.toLowerCase()}_${route.path.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
       tags: [route.path.startsWith('/api/v1/') ? route.path.split('/')[3]! : 'legacy'],
       parameters: parameters(route),
-      ...(route.body ? { requestBody: { required: true, content: jsonContent(jsonSchema(route.body, 'input')) } } : {}),
+      ...(route.body ? { requestBody: requestBody(route, route.body) } : {}),
       ...(route.form ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: formSchema(route.form) } } } } : {}),
       responses,
       security: [{ SessionApiKey: [] }],

@@ -57,11 +57,12 @@ function isJsonContentType(value: string | null): boolean {
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
 
-/** Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body, bad JSON a `json_invalid` error. */
+/** Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body (`{}` when `optional`; JSON null too when `nullable`), bad JSON a `json_invalid` error. */
 async function readBody(
   request: RequestLike,
   optional: boolean,
   helpers: ParseHelpers,
+  nullable = false,
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (optional && text.trim() === '') return { ok: true, value: {} };
@@ -93,7 +94,8 @@ async function readBody(
   }
   try {
     const value: unknown = JSON.parse(text);
-    return value === null ? { ok: false, error: MISSING_BODY } : { ok: true, value };
+    if (value === null) return nullable ? { ok: true, value: {} } : { ok: false, error: MISSING_BODY };
+    return { ok: true, value };
   } catch {
     const problem = (await helpers.findPythonJsonError(text)) ?? { msg: 'Expecting value', pos: 0 };
     return {
@@ -144,7 +146,8 @@ export async function parseRequest(
   }
   let body: unknown;
   if (route.body) {
-    const read = await readBody(request, route.bodyOptional ?? false, helpers);
+    const nullable = route.bodyNullable ?? false;
+    const read = await readBody(request, (route.bodyOptional ?? false) || nullable, helpers, nullable);
     if (!read.ok) {
       errors.push(read.error);
     } else {

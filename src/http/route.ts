@@ -73,8 +73,15 @@ export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R e
   lists?: readonly string[];
   /** Schema of the JSON body; the body is required when given, unless `bodyOptional`. */
   body?: B;
-  /** An empty body reads as `{}` (control API). */
+  /** An empty body reads as `{}` (control API); the document declares the body optional. */
   bodyOptional?: boolean;
+  /**
+   * The body as the document declares it, when the real route declares a free-form object and checks
+   * its keys in code (`payload: dict[str, Any]`): the fake still validates with `body`.
+   */
+  documentedBody?: z.ZodMiniType;
+  /** The body may be absent or JSON `null` (FastAPI's `Body() = None`): both read as `{}`; the document declares it optional and nullable. */
+  bodyNullable?: boolean;
   /** The body is a multipart form with these fields (the handler's `body` maps each to an `UploadedFile`, a list of them, or a string). */
   form?: FormFields;
   /** Schema of the success answer. */

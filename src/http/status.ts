@@ -9,6 +9,9 @@ import { DetailError, HTTPValidationError, LegacyError } from '../schemas/errors
 /** The legacy secrets routes' 400 (`{"message": ...}`). */
 const MessageError = z.object({ message: z.string() });
 
+/** `POST /api/v1/settings`'s 422 for the older nested keys (settings_router.py, store_settings). */
+const NestedKeysError = z.object({ error: z.string(), keys: z.array(z.string()) });
+
 /** Error statuses a route may declare besides 401 and 422. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 429 | 500 | 502 | 503 | 504 | 507;
 
@@ -34,7 +37,10 @@ export const ERROR_RESPONSES: Readonly<Record<number, { description: string; sch
     schema: z.union([DetailError, AgentServerError]),
   },
   413: { description: 'Request body too large', schema: DetailError },
-  422: { description: 'Validation Error', schema: HTTPValidationError },
+  422: {
+    description: 'Validation Error (`POST /api/v1/settings` with the older nested keys: `{"error", "keys"}`)',
+    schema: z.union([HTTPValidationError, NestedKeysError]),
+  },
   429: { description: 'Too Many Requests: too many messages queued', schema: DetailError },
   500: {
     description:

@@ -10,6 +10,7 @@ import { ProviderType } from './common.js';
 import { LaxBool, laxInt, type PydanticErrorParams } from './helpers.js';
 import { ProviderTokens } from './legacy.js';
 import { MCPConfig } from './mcp.js';
+import { StrictLLM } from './strict-llm.js';
 
 const nullableString = z.nullable(z.string());
 const LaxNumber = z.pipe(
@@ -208,8 +209,14 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.output<typeof SettingsView>;
 
-/** `POST /api/v1/settings`: a partial update of the newest fields; `agent_settings.llm` and `conversation_settings` nest as the view does; unknown keys are refused. */
-export const SettingsUpdate = z.strictObject({
+/**
+ * `POST /api/v1/settings` (settings_router.py, store_settings; settings_models.py, Settings.update):
+ * a partial update. The real route reads a free-form object: the `*_diff` objects are deep-merged,
+ * a key naming a settings field sets it, any other key is ignored (dropped here). The fake checks the
+ * type of each field it reads (a 422 in FastAPI's format; the real one stores what it is given).
+ * `agent_settings` and `conversation_settings` are read only to be refused (`LEGACY_NESTED_KEYS`).
+ */
+export const SettingsUpdate = z.object({
   language: z.optional(nullableString),
   user_version: z.optional(z.nullable(z.int())),
   remote_runtime_resource_factor: z.optional(z.nullable(z.int())),
@@ -223,47 +230,37 @@ export const SettingsUpdate = z.strictObject({
   sandbox_api_key: z.optional(nullableString),
   max_budget_per_task: z.optional(z.nullable(z.number())),
   email: z.optional(nullableString),
+  email_verified: z.optional(z.nullable(z.boolean())),
   git_user_name: z.optional(nullableString),
   git_user_email: z.optional(nullableString),
   title_llm_profile: z.optional(nullableString),
   git_full_clone: z.optional(z.boolean()),
   v1_enabled: z.optional(z.boolean()),
-  agent_settings: z.optional(
-    z.looseObject({
-      agent: z.optional(z.string()),
-      llm: z.optional(
-        z.looseObject({ model: z.optional(nullableString), base_url: z.optional(nullableString), api_key: z.optional(nullableString) }),
-      ),
-    }),
-  ),
-  conversation_settings: z.optional(
-    z.strictObject({
-      max_iterations: z.optional(z.int().check(z.gte(1))),
-      confirmation_mode: z.optional(z.boolean()),
-      security_analyzer: z.optional(z.nullable(z.enum(['llm', 'none']))),
-    }),
-  ),
   sandbox_grouping_strategy: z.optional(UserSettingsRecord.shape.sandbox_grouping_strategy),
   default_sandbox_spec_id: z.optional(nullableString),
-  /** Deep-merged into the agent settings (settings_models.py, Settings.update): what Agent Canvas sends. */
+  /** Deep-merged into the agent settings; an `mcp_config` in it replaces the stored one whole. What Agent Canvas sends. */
   agent_settings_diff: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   /** Deep-merged into the conversation settings. */
   conversation_settings_diff: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** The older nested shape, refused with a 422 `{error, keys}` whatever it holds. */
+  agent_settings: z.optional(z.unknown()),
+  /** The older nested shape, refused with a 422 `{error, keys}` whatever it holds. */
+  conversation_settings: z.optional(z.unknown()),
 });
+/** The keys of the older nested shape `POST /api/v1/settings` refuses. */
+export const LEGACY_NESTED_KEYS = ['agent_settings', 'conversation_settings'] as const;
 export type SettingsUpdate = z.output<typeof SettingsUpdate>;
 
 /** A profile name, as the path and `new_name` take it. */
 export const ProfileName = z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[A-Za-z0-9._-]{1,64}$/));
 
-/** `POST /api/v1/settings/profiles/{name}` (`SaveProfileRequest`): the given LLM, or the current one. */
+/** `POST /api/v1/settings/profiles/{name}` (`SaveProfileRequest`): the given LLM (a `StrictLLM`), or the current one. */
 export const SaveProfileRequest = z.object({
   include_secrets: z._default(z.boolean(), true),
-  llm: z._default(
-    z.nullable(z.strictObject({ model: z.string(), base_url: z.optional(nullableString), api_key: z.optional(nullableString) })),
-    null,
-  ),
+  llm: z._default(z.nullable(StrictLLM), null),
   preserve_existing_api_key: z._default(z.boolean(), false),
 });
+export type SaveProfileRequest = z.output<typeof SaveProfileRequest>;
 
 /** `POST .../rename` (`RenameProfileRequest`). */
 export const RenameProfileRequest = z.object({ new_name: ProfileName });

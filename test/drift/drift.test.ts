@@ -268,3 +268,35 @@ describe("the app server's event routes against the published document (issue 32
     expect(stdout.split('\n').filter((line) => line.includes('/events') && line.includes(' → ') && !line.includes('[known: '))).toEqual([]);
   });
 });
+
+describe("the app server's settings routes against the published document (issue 32)", () => {
+  it('agree on at least 99% of the facts of the settings routes: the free-form settings payload, every StrictLLM option of a profile, a nullable profile body', async () => {
+    const { readFile, writeFile, mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const published = JSON.parse(await readFile(REAL_V1, 'utf8')) as { paths: Record<string, unknown> };
+    const settings = { ...published, paths: Object.fromEntries(Object.entries(published.paths).filter(([path]) => path.includes('/settings'))) };
+    expect(Object.keys(settings.paths).sort()).toEqual([
+      '/api/v1/sandboxes/{sandbox_id}/settings/secrets',
+      '/api/v1/sandboxes/{sandbox_id}/settings/secrets/{secret_name}',
+      '/api/v1/settings',
+      '/api/v1/settings/agent-schema',
+      '/api/v1/settings/conversation-schema',
+      '/api/v1/settings/profiles',
+      '/api/v1/settings/profiles/{name}',
+      '/api/v1/settings/profiles/{name}/activate',
+      '/api/v1/settings/profiles/{name}/rename',
+    ]);
+    const file = join(await mkdtemp(join(tmpdir(), 'fakehands-settings-')), 'settings.json');
+    await writeFile(file, JSON.stringify(settings));
+    const { stdout } = await runCli(['drift', '--spec', file]);
+    const facts = /facts of the compared operations: (\d+) of (\d+) agree/.exec(stdout);
+    expect(facts, stdout).not.toBeNull();
+    const [agree, total] = [Number(facts![1]), Number(facts![2])];
+    expect(total).toBeGreaterThan(250);
+    expect(agree / total).toBeGreaterThanOrEqual(0.99);
+    const settingsLines = stdout.split('\n').filter((line) => line.includes('/settings') && line.includes(' → '));
+    // The one fact left: the real route answers 500 when its store fails; the fake's store does not fail.
+    expect(settingsLines.map((line) => line.split(' [known: ')[0])).toEqual(['POST /api/v1/settings → status 500: provider true, fake absent']);
+  });
+});

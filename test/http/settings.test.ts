@@ -3,7 +3,9 @@
  * `server/routes/settings.py` (load_settings, store_settings, store_llm_settings, reset_settings)
  * and `storage/data_models/settings.py` (`Settings`: condenser_max_size at least 20); the newest
  * `/api/v1/settings` and its profiles copy `app-server.openapi.json` (`GETSettingsModel`,
- * `SaveProfileRequest`, `RenameProfileRequest`, `ProfileListResponse`).
+ * `SaveProfileRequest` with its `StrictLLM`, `RenameProfileRequest`, `ProfileListResponse`) and openhands
+ * `app_server/settings/settings_router.py` (store_settings, save_profile, get_profile) with
+ * `settings_models.py` (Settings.update).
  */
 import { describe, expect, it } from 'vitest';
 import { unmaskedMcp } from '../../src/domain/user/settings.js';
@@ -205,8 +207,8 @@ describe('POST /api/v1/settings', () => {
     expect(
       await call('POST', '/api/v1/settings', {
         body: {
-          agent_settings: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } },
-          conversation_settings: { confirmation_mode: true },
+          agent_settings_diff: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } },
+          conversation_settings_diff: { confirmation_mode: true },
           v1_enabled: false,
         },
       }),
@@ -220,17 +222,70 @@ describe('POST /api/v1/settings', () => {
     expect((await call('GET', '/api/v1/settings')).body).toMatchObject({ v1_enabled: false });
   });
 
-  it('answers 422 for an unknown key or a wrong type and changes nothing', async () => {
+  // settings_router.py, store_settings: the legacy nested keys are checked before anything is read.
+  it('refuses the older nested agent_settings and conversation_settings with 422 {"error", "keys"} and changes nothing', async () => {
+    await call('POST', '/api/settings', { body: { language: 'fr' } });
     const before = (await call('GET', '/api/v1/settings')).body;
-    expect(await call('POST', '/api/v1/settings', { body: { llm_modle: 'x' } })).toMatchObject({
+    expect(
+      await call('POST', '/api/v1/settings', {
+        body: { conversation_settings: { confirmation_mode: true }, agent_settings: { llm: { model: 'x/y' } }, language: 'de' },
+      }),
+    ).toEqual({
       status: 422,
-      body: { detail: [{ type: 'extra_forbidden', loc: ['body', 'llm_modle'] }] },
+      body: { error: 'Use *_diff nested settings payloads instead of legacy keys', keys: ['agent_settings', 'conversation_settings'] },
+      headers: expect.anything(),
     });
-    expect(await call('POST', '/api/v1/settings', { body: { conversation_settings: { max_iterations: 0 } } })).toMatchObject({
+    expect(await call('POST', '/api/v1/settings', { body: { agent_settings: null } })).toMatchObject({
       status: 422,
-      body: { detail: [{ type: 'greater_than_equal', loc: ['body', 'conversation_settings', 'max_iterations'] }] },
+      body: { keys: ['agent_settings'] },
     });
     expect((await call('GET', '/api/v1/settings')).body).toEqual(before);
+  });
+
+  // settings_models.py, Settings.update: a key that names no field is skipped; the fake checks the type of those it reads.
+  it('ignores a key that names no settings field (200); a wrong type answers 422 and changes nothing', async () => {
+    await call('POST', '/api/settings', { body: { language: 'fr' } });
+    const before = (await call('GET', '/api/v1/settings')).body;
+    expect(await call('POST', '/api/v1/settings', { body: { llm_modle: 'x', enabled_skills: ['a'] } })).toMatchObject({
+      status: 200,
+      body: { message: 'Settings stored' },
+    });
+    expect((await call('GET', '/api/v1/settings')).body).toEqual(before);
+    expect(await call('POST', '/api/v1/settings', { body: { language: 5, email: 'a@b.c' } })).toMatchObject({
+      status: 422,
+      body: { detail: [{ type: 'string_type', loc: ['body', 'language'] }] },
+    });
+    expect((await call('GET', '/api/v1/settings')).body).toEqual(before);
+  });
+
+  it('a null analytics consent or skill list keeps the stored one; an empty search key clears it', async () => {
+    await call('POST', '/api/v1/settings', {
+      body: { user_consents_to_analytics: true, disabled_skills: ['github'], search_api_key: 'tvly-fakehands-0123456789' },
+    });
+    expect((await call('GET', '/api/v1/settings')).body).toMatchObject({ search_api_key_set: true, search_api_key: null });
+    await call('POST', '/api/v1/settings', { body: { user_consents_to_analytics: null, disabled_skills: null, search_api_key: '' } });
+    expect((await call('GET', '/api/v1/settings')).body).toMatchObject({
+      user_consents_to_analytics: true,
+      disabled_skills: ['github'],
+      search_api_key_set: false,
+    });
+  });
+
+  // Settings.update: `mcp_config` is popped from the agent diff and set whole after the deep merge.
+  it('an mcp_config in agent_settings_diff replaces the stored one whole; the rest of the diff is deep-merged', async () => {
+    await call('POST', '/api/v1/settings', {
+      body: { agent_settings_diff: { mcp_config: { docs: { url: 'https://docs.example.com/mcp' }, search: { command: 'npx' } } } },
+    });
+    expect(
+      await call('POST', '/api/v1/settings', {
+        body: { agent_settings_diff: { mcp_config: { tools: { url: 'https://tools.example.com/mcp' } }, condenser: { max_size: 90 } } },
+      }),
+    ).toMatchObject({ status: 200 });
+    const stored = (await env.fake.snapshot()).settings!;
+    expect(stored.agent_settings_extra.mcp_config).toEqual({ tools: { url: 'https://tools.example.com/mcp' } });
+    expect(stored.condenser_max_size).toBe(90);
+    await call('POST', '/api/v1/settings', { body: { agent_settings_diff: { mcp_config: null } } });
+    expect((await env.fake.snapshot()).settings!.agent_settings_extra.mcp_config).toEqual({});
   });
 });
 
@@ -290,6 +345,80 @@ describe('/api/v1/settings/profiles', () => {
       body: { detail: "Profile 'b' already exists" },
     });
     expect((await call('GET', '/api/v1/settings/profiles')).body).toEqual(before);
+  });
+});
+
+describe('POST /api/v1/settings/profiles/{name}', () => {
+  // settings_router.py, SaveProfileRequest: `llm` is a StrictLLM (every LLM option, unknown keys forbidden).
+  it('saves every StrictLLM option and answers them in the config; the key null, the other credentials masked', async () => {
+    const llm = {
+      model: 'bedrock/anthropic.claude-sonnet-4-5',
+      api_key: LLM_KEY,
+      aws_access_key_id: 'AKIAFAKEHANDS0123456',
+      aws_secret_access_key: 'fakehands-aws-secret-0123456789',
+      aws_region_name: 'eu-west-1',
+      temperature: 0.2,
+      top_p: 1,
+      reasoning_effort: 'medium',
+      api_mode: 'responses',
+      extra_headers: { 'X-Team': 'core' },
+      fallback_strategy: { fallback_llms: ['fast'] },
+      num_retries: 2,
+    };
+    expect(await call('POST', '/api/v1/settings/profiles/bedrock', { body: { llm } })).toMatchObject({ status: 201 });
+    const detail = await call<{ config: Record<string, unknown>; api_key_set: boolean }>('GET', '/api/v1/settings/profiles/bedrock');
+    expect(detail.body).toEqual({
+      name: 'bedrock',
+      api_key_set: true,
+      config: {
+        ...llm,
+        base_url: null,
+        api_key: null,
+        aws_access_key_id: '**********',
+        aws_secret_access_key: '**********',
+      },
+    });
+    expect(JSON.stringify((await env.fake.snapshot()).settings)).not.toContain('fakehands-aws-secret');
+  });
+
+  it('answers 422 for an option of the wrong type or out of its bounds, and changes nothing', async () => {
+    for (const [llm, type, field] of [
+      [{ temperature: -1 }, 'greater_than_equal', 'temperature'],
+      [{ top_p: 2 }, 'less_than_equal', 'top_p'],
+      [{ num_retries: 1.5 }, 'int_from_float', 'num_retries'],
+      [{ fallback_strategy: {} }, 'missing', 'fallback_strategy'],
+    ] as const) {
+      expect(await call('POST', '/api/v1/settings/profiles/bad', { body: { llm } })).toMatchObject({
+        status: 422,
+        body: { detail: [{ type, loc: expect.arrayContaining(['body', 'llm', field]) }] },
+      });
+    }
+    expect((await call('GET', '/api/v1/settings/profiles')).body).toEqual({ profiles: [], active_profile: null });
+  });
+
+  it("without a model saves StrictLLM's default; a null or absent body saves the current LLM", async () => {
+    await call('POST', '/api/settings', { body: { llm_model: 'openai/gpt-5-2025-08-07', llm_api_key: LLM_KEY } });
+    await call('POST', '/api/v1/settings/profiles/plain', { body: { llm: { temperature: 0 } } });
+    await call('POST', '/api/v1/settings/profiles/current', { body: 'null' });
+    await call('POST', '/api/v1/settings/profiles/empty');
+    expect((await call('GET', '/api/v1/settings/profiles')).body).toEqual({
+      profiles: [
+        { name: 'current', model: 'openai/gpt-5-2025-08-07', base_url: null, api_key_set: true },
+        { name: 'empty', model: 'openai/gpt-5-2025-08-07', base_url: null, api_key_set: true },
+        { name: 'plain', model: 'gpt-5.5', base_url: null, api_key_set: false },
+      ],
+      active_profile: null,
+    });
+  });
+
+  // save_profile: "Preserve the existing api_key when the caller omits it on update".
+  it('an LLM saved again without a key keeps the stored key of that profile', async () => {
+    await call('POST', '/api/v1/settings/profiles/fast', { body: { llm: { model: 'openai/gpt-5-mini-2025-08-07', api_key: LLM_KEY } } });
+    await call('POST', '/api/v1/settings/profiles/fast', { body: { llm: { model: 'openai/gpt-5-2025-08-07', api_key: null } } });
+    expect((await call('GET', '/api/v1/settings/profiles/fast')).body).toMatchObject({
+      config: { model: 'openai/gpt-5-2025-08-07', api_key: null },
+      api_key_set: true,
+    });
   });
 });
 

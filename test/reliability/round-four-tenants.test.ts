@@ -188,7 +188,7 @@ describe('ids and session keys of tenants (finding 10)', () => {
 describe('secrets in settings, the state and the journal (finding 7)', () => {
   const SECRETS = ['sk-condenser-secret', 'env-secret-one', 'env-secret-two', 'url-secret-three', 'journal-secret-four'];
   const settings = {
-    agent_settings: {
+    agent_settings_diff: {
       llm: { model: 'anthropic/claude-sonnet-4-5-20250929' },
       condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: 'sk-condenser-secret' } },
       mcp_config: {
@@ -241,7 +241,7 @@ describe('secrets in settings, the state and the journal (finding 7)', () => {
   });
 
   it("finding 7: a masked secret sent back as it was answered keeps the stored one; a changed one is the client's", () => {
-    const stored = settings.agent_settings;
+    const stored = settings.agent_settings_diff;
     const answered = {
       condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: REDACTED } },
       mcp_config: {

@@ -10,7 +10,7 @@
  * configured (a deliberate difference: the real one starts without a key).
  */
 import { UserSettingsRecord } from '../../schemas/user-settings.js';
-import { redactSecrets, REDACTED } from '../store/redact.js';
+import { redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { defaultUserSettings } from '../user/settings.js';
@@ -63,14 +63,14 @@ export function deepMerge(base: Record<string, unknown>, diff: Record<string, un
 
 /** The agent settings as stored, the key included (never answered as such). */
 function agentSettingsOf(s: UserSettingsRecord): Record<string, unknown> {
-  const { mcp_config: mcp, ...extra } = s.agent_settings_extra as { mcp_config?: unknown };
+  const { mcp_config: mcp, condenser, ...extra } = s.agent_settings_extra as { mcp_config?: unknown; condenser?: unknown };
   return {
     schema_version: AGENT_SETTINGS_SCHEMA_VERSION,
     agent_kind: 'openhands',
     agent: s.agent ?? 'CodeActAgent',
     ...extra,
     llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: s.llm_api_key },
-    condenser: { enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
+    condenser: { ...(isObject(condenser) ? condenser : {}), enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
     mcp_config: isObject(mcp) ? mcp : {},
   };
 }
@@ -116,12 +116,14 @@ const CONVERSATION_KEYS: Record<string, (value: unknown) => boolean> = {
 /**
  * `PATCH /api/settings`: the diffs deep-merged; `active_profile` loads that profile's LLM unless the
  * diff names one (404 for an unknown profile); 400 with nothing to change; 422 "Settings validation
- * failed" for a value the settings cannot take (nothing changes).
+ * failed" for a value the settings cannot take (nothing changes). With `replaceMcpConfig` (the app
+ * server's `POST /api/v1/settings`), an `mcp_config` in the agent diff replaces the stored one whole.
  */
 export async function updateAgentSettings(
   state: DomainState,
   update: AgentSettingsUpdate,
   presentKeys: readonly string[],
+  { replaceMcpConfig = false }: { replaceMcpConfig?: boolean } = {},
 ): Promise<AgentSettingsResponse | Refusal> {
   const given = (key: keyof AgentSettingsUpdate) =>
     key === 'active_profile' || key === 'active_agent_profile_id'
@@ -150,7 +152,11 @@ export async function updateAgentSettings(
   }
   const next: UserSettingsRecord = { ...current };
   if (agentDiff) {
-    const merged = deepMerge(agentSettingsOf(current), agentDiff);
+    const stored = agentSettingsOf(current);
+    // A masked secret sent back as it was answered keeps the stored one.
+    const merged = unmaskedSecrets(deepMerge(stored, agentDiff), stored) as Record<string, unknown>;
+    // The app server's Settings.update replaces the MCP configuration whole (a masked secret sent back keeps the stored one).
+    if (replaceMcpConfig && 'mcp_config' in agentDiff) merged.mcp_config = unmaskedSecrets(agentDiff.mcp_config ?? {}, stored.mcp_config);
     const { llm, agent, condenser, mcp_config: mcp, schema_version: _v, agent_kind: kind, ...extra } = merged;
     if (
       !isObject(llm) ||
@@ -161,16 +167,26 @@ export async function updateAgentSettings(
     if (llm.api_key !== null && llm.api_key !== undefined && typeof llm.api_key !== 'string') return invalid();
     if (kind !== 'openhands' && kind !== 'acp') return invalid();
     if (typeof agent !== 'string' || !isObject(mcp) || !isObject(condenser)) return invalid();
-    if (!Object.values(mcp).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string')))
+    // The servers by name, or under `mcpServers` (fastmcp's MCPConfig, as Agent Canvas reads both).
+    const servers = isObject(mcp.mcpServers) && !('url' in mcp.mcpServers) && !('command' in mcp.mcpServers) ? mcp.mcpServers : mcp;
+    if (
+      !Object.values(servers).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string'))
+    )
       return invalid();
     next.llm_model = (llm.model as string | null) ?? null;
     next.llm_base_url = (llm.base_url as string | null | undefined) ?? null;
     // The masked key a client read back keeps the stored one.
     if (llm.api_key !== REDACTED) next.llm_api_key = (llm.api_key as string | null | undefined) ?? null;
     next.agent = agent;
-    if (typeof condenser.enabled === 'boolean') next.enable_default_condenser = condenser.enabled;
-    if (Number.isInteger(condenser.max_size)) next.condenser_max_size = condenser.max_size as number;
-    next.agent_settings_extra = { ...extra, ...(kind === 'acp' ? { agent_kind: kind } : {}), mcp_config: mcp };
+    const { enabled, max_size: maxSize, ...condenserRest } = condenser;
+    if (typeof enabled === 'boolean') next.enable_default_condenser = enabled;
+    if (Number.isInteger(maxSize)) next.condenser_max_size = maxSize as number;
+    next.agent_settings_extra = {
+      ...extra,
+      ...(kind === 'acp' ? { agent_kind: kind } : {}),
+      ...(Object.keys(condenserRest).length > 0 ? { condenser: condenserRest } : {}),
+      mcp_config: mcp,
+    };
   }
   if (update.conversation_settings_diff) {
     const merged = deepMerge(conversationSettingsOf(current), update.conversation_settings_diff);

@@ -14,9 +14,10 @@ export const REDACTED = '**********';
 /**
  * Field names whose values are secrets wherever they appear, read without case, `_` or `-`:
  * `token`, `api_key`, `github_token`, `client_secret`, `accessToken`, `secret_key`, `private_key`,
- * `Authorization`, `password`, `credentials`, `cookie`...
+ * `aws_secret_access_key`, `aws_access_key_id`, `Authorization`, `password`, `credentials`, `cookie`...
  */
-const SECRET_FIELD = /(token|apikey|secret|secretkey|password|passwd|passphrase|privatekey|authorization|credential|credentials|cookie)$/;
+const SECRET_FIELD =
+  /(token|apikey|secret|secretkey|accesskey|accesskeyid|password|passwd|passphrase|privatekey|authorization|credential|credentials|cookie)$/;
 /** A field name as `SECRET_FIELD` reads it. */
 const fieldWord = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 /** A header line whose value is a secret (`Authorization: Bearer x`, `X-Api-Key: x`, `Cookie: x`). */

@@ -8,16 +8,18 @@
  */
 import type { ProviderType } from '../../schemas/common.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
-import { REDACTED, redactSecrets, unmaskedSecrets } from '../store/redact.js';
+import { REDACTED, redactSecrets } from '../store/redact.js';
 import {
   UserSettingsRecord,
   type LegacySettingsInput,
   type LegacySettingsView,
   type LLMProfile,
+  type SaveProfileRequest,
   type SettingsUpdate,
   type SettingsView,
 } from '../../schemas/user-settings.js';
 import type { POSTProviderModel } from '../../schemas/legacy.js';
+import { STRICT_LLM_DEFAULT_MODEL } from '../../schemas/strict-llm.js';
 import { storeGitProviders } from './git-providers.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
@@ -191,7 +193,11 @@ export function settingsView(state: DomainState): SettingsView {
       ...(redactSecrets(s.agent_settings_extra) as Record<string, unknown>),
       agent: s.agent ?? 'CodeActAgent',
       llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: null },
-      condenser: { enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
+      condenser: {
+        ...(redactSecrets(s.agent_settings_extra.condenser ?? {}) as Record<string, unknown>),
+        enabled: s.enable_default_condenser,
+        max_size: s.condenser_max_size ?? 120,
+      },
       mcp_config: maskedMcp(s.mcp_config) ?? { sse_servers: [], stdio_servers: [], shttp_servers: [] },
     },
     conversation_settings: {
@@ -213,27 +219,24 @@ export function settingsView(state: DomainState): SettingsView {
   };
 }
 
-/** `POST /api/v1/settings`: the fields given change, the others stay (the LLM from `agent_settings.llm`). */
-export async function updateSettings(state: DomainState, update: SettingsUpdate): Promise<{ message: string }> {
+/** The flat keys of `POST /api/v1/settings` (the diffs and the older nested keys are read before: settings-diffs.ts). */
+export type FlatSettingsUpdate = Omit<
+  SettingsUpdate,
+  'agent_settings_diff' | 'conversation_settings_diff' | 'agent_settings' | 'conversation_settings'
+>;
+
+/**
+ * `POST /api/v1/settings`, its flat keys (Settings.update, store_settings): the fields given change,
+ * the others stay; a null analytics consent or skill list keeps the stored one, an empty search or
+ * sandbox key clears it.
+ */
+export async function updateSettings(state: DomainState, update: FlatSettingsUpdate): Promise<{ message: string }> {
   const current = state.store.settings ?? UserSettingsRecord.parse({});
-  const { agent_settings: agent, conversation_settings: conversation, ...flat } = update;
-  const next: UserSettingsRecord = { ...current, ...Object.fromEntries(Object.entries(flat).filter(([, value]) => value !== undefined)) };
-  if (agent) {
-    const { agent: agentName, llm, ...extra } = agent;
-    if (agentName !== undefined) next.agent = agentName;
-    if (llm?.model !== undefined) next.llm_model = llm.model;
-    if (llm?.base_url !== undefined) next.llm_base_url = llm.base_url;
-    if (llm?.api_key !== undefined && llm.api_key !== null) next.llm_api_key = llm.api_key;
-    next.agent_settings_extra = {
-      ...current.agent_settings_extra,
-      ...(unmaskedSecrets(extra, current.agent_settings_extra) as Record<string, unknown>),
-    };
-  }
-  if (conversation) {
-    if (conversation.max_iterations !== undefined) next.max_iterations = conversation.max_iterations;
-    if (conversation.confirmation_mode !== undefined) next.confirmation_mode = conversation.confirmation_mode;
-    if (conversation.security_analyzer !== undefined) next.security_analyzer = conversation.security_analyzer;
-  }
+  const next: UserSettingsRecord = { ...current, ...Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined)) };
+  if (update.search_api_key === '') next.search_api_key = null;
+  if (update.sandbox_api_key === '') next.sandbox_api_key = null;
+  if (next.user_consents_to_analytics === null) next.user_consents_to_analytics = current.user_consents_to_analytics;
+  if (next.disabled_skills === null) next.disabled_skills = current.disabled_skills;
   await state.store.setSettings(UserSettingsRecord.parse(next));
   return { message: 'Settings stored' };
 }
@@ -251,37 +254,41 @@ export function listProfiles(state: DomainState) {
   };
 }
 
-/** `GET /api/v1/settings/profiles/{name}`: its config without the key. */
+/** `GET /api/v1/settings/profiles/{name}`: its config, the key null and the other credentials masked (`get_profile`). */
 export function getProfile(state: DomainState, name: string) {
   const profile = state.store.settings?.llm_profiles[name];
   if (!profile) return profileGone(name);
-  return { name, config: { ...profile, api_key: null }, api_key_set: isSet(profile.api_key) };
+  return { name, config: redactSecrets({ ...profile, api_key: null }) as Record<string, unknown>, api_key_set: isSet(profile.api_key) };
 }
 
-/** `POST /api/v1/settings/profiles/{name}`: saves the given LLM, or the current one (201). */
+/**
+ * `POST /api/v1/settings/profiles/{name}` (settings_router.py, save_profile): saves the given LLM
+ * with every option it holds (a `StrictLLM`; without a model, StrictLLM's default), or the current
+ * one (201). With `keepStoredKey` (the app server's rule), a given LLM without a key keeps the
+ * profile's stored key; the agent server's `profiles_router.py` has no such rule.
+ */
 export async function saveProfile(
   state: DomainState,
   name: string,
-  request: {
-    include_secrets: boolean;
-    llm: {
-      model: string;
-      base_url?: string | null | undefined;
-      api_key?: string | null | undefined;
-      /** The agent server's provider connection the profile's key comes from. */
-      provider_connection_id?: string | undefined;
-    } | null;
-    preserve_existing_api_key: boolean;
+  request: Omit<SaveProfileRequest, 'llm'> & {
+    llm:
+      | (SaveProfileRequest['llm'] & {
+          /** The agent server's provider connection the profile's key comes from. */
+          provider_connection_id?: string | undefined;
+        })
+      | null;
   },
+  { keepStoredKey = false }: { keepStoredKey?: boolean } = {},
 ) {
   const current = state.store.settings ?? UserSettingsRecord.parse({});
   const existing = current.llm_profiles[name];
-  const source: LLMProfile = request.llm
+  const given = request.llm;
+  const source: LLMProfile = given
     ? {
-        model: request.llm.model,
-        base_url: request.llm.base_url ?? null,
-        api_key: request.llm.api_key ?? null,
-        ...(request.llm.provider_connection_id === undefined ? {} : { provider_connection_id: request.llm.provider_connection_id }),
+        ...given,
+        model: given.model ?? STRICT_LLM_DEFAULT_MODEL,
+        base_url: given.base_url ?? null,
+        api_key: given.api_key ?? (keepStoredKey && existing?.api_key != null ? existing.api_key : null),
       }
     : { model: current.llm_model, base_url: current.llm_base_url, api_key: current.llm_api_key };
   if (!request.include_secrets) source.api_key = null;

@@ -103,7 +103,7 @@ export const saasRoutes: readonly Route[] = Object.freeze([
     successStatus: 201,
     errors: [404],
     handle: ({ params, body }, { runner }) =>
-      runner.run((state) => checkOrg(state, params.org_id) ?? saveProfile(state, params.name, body)),
+      runner.run((state) => checkOrg(state, params.org_id) ?? saveProfile(state, params.name, body, { keepStoredKey: true })),
   }),
   defineRoute({
     method: 'DELETE',

@@ -75,8 +75,9 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
     method: 'POST',
     path: '/api/v1/settings',
     summary:
-      "Change some of the user's settings: agent_settings_diff and conversation_settings_diff deep-merged (settings_router.py, store_settings)",
+      "Change some of the user's settings: agent_settings_diff and conversation_settings_diff deep-merged, the older nested keys refused (settings_router.py, store_settings)",
     body: SettingsUpdate,
+    documentedBody: z.record(z.string(), z.unknown()),
     response: z.record(z.string(), z.unknown()),
     handle: ({ body }, context) => context.runner.run(storeSettings, body),
   }),
@@ -116,10 +117,10 @@ export const settingsRoutes: readonly Route[] = Object.freeze([
     summary: 'Save an LLM profile: the given LLM, or the current one',
     params: ProfileParam,
     body: SaveProfileRequest,
-    bodyOptional: true,
+    bodyNullable: true,
     response: ProfileMutationResponse,
     successStatus: 201,
-    handle: ({ params, body }, context) => context.runner.run(saveProfile, params.name, body),
+    handle: ({ params, body }, context) => context.runner.run(saveProfile, params.name, body, { keepStoredKey: true }),
   }),
   defineRoute({
     method: 'DELETE',
