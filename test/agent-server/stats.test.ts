@@ -23,6 +23,7 @@ type Json = Record<string, unknown>;
 type Metrics = {
   model_name: string;
   accumulated_cost: number;
+  max_budget_per_task: number | null;
   accumulated_token_usage: Json & { prompt_tokens: number; completion_tokens: number };
   costs: { cost: number; model: string; timestamp: number }[];
   response_latencies: { latency: number; response_id: string }[];
@@ -34,7 +35,10 @@ const SCRIPTS: FakeOptionsInput['agentScripts'] = [
   { match: 'stats:tokens', steps: [{ tokens: { prompt: [1, 2, 3], response: [4, 5] } }] },
   { match: 'stats:log', steps: [{ llm_log: { model: 'openai/gpt-4o', usage_id: 'title' } }] },
   { match: 'stats:condense', steps: [{ message: 'one' }, { condense: { summary: 'Said one.' } }] },
-  { match: 'stats:vision', steps: [{ vision_inspect: { question: 'What is it?', profile: 'eyes', model: 'gpt-4o-mini', answer: 'A cat.' } }] },
+  {
+    match: 'stats:vision',
+    steps: [{ vision_inspect: { question: 'What is it?', profile: 'eyes', model: 'gpt-4o-mini', answer: 'A cat.' } }],
+  },
 ];
 
 let fake: Awaited<ReturnType<typeof createFake>>;
@@ -42,16 +46,26 @@ let json: (url: string, init?: RequestInit) => Promise<Json>;
 
 /** A new conversation (no first message) that ran `text`; its agent-server id, key and log. */
 async function ran(text: string): Promise<{ id: string; headers: Record<string, string>; log: Json[]; info: Json }> {
-  const task = await json(`${APP}/api/v1/app-conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const task = await json(`${APP}/api/v1/app-conversations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   fake.clock.advance(60_000);
-  const [ready] = (await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`)) as unknown as { app_conversation_id: string }[];
+  const [ready] = (await json(`${APP}/api/v1/app-conversations/start-tasks?ids=${task.id}`)) as unknown as {
+    app_conversation_id: string;
+  }[];
   const [conversation] = (await json(`${APP}/api/v1/app-conversations?ids=${ready!.app_conversation_id}`)) as unknown as {
     id: string;
     session_api_key: string;
   }[];
   const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
   const base = `${AGENT}/api/conversations/${conversation!.id}`;
-  await json(`${base}/events`, { method: 'POST', headers, body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }) });
+  await json(`${base}/events`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ role: 'user', content: [{ type: 'text', text }], run: true }),
+  });
   fake.clock.advance(1000);
   const log = ((await json(`${base}/events/search?limit=100&sort_order=TIMESTAMP`, { headers })).items ?? []) as Json[];
   return { id: conversation!.id, headers, log, info: await json(base, { headers }) };
@@ -101,7 +115,7 @@ describe('GET /api/conversations/{id}: stats', () => {
     });
   });
 
-  it('agrees with a TokenEvent: its prompt and response token ids are the call\'s prompt and completion tokens', async () => {
+  it("agrees with a TokenEvent: its prompt and response token ids are the call's prompt and completion tokens", async () => {
     const { log, info } = await ran('stats:tokens');
     const event = log.find((e) => e.kind === 'TokenEvent')!;
     expect(usage(info).agent!.token_usages).toEqual([
@@ -132,7 +146,10 @@ describe('GET /api/conversations/{id}: stats', () => {
     expect(usage(condensed.info).condenser!.token_usages).toHaveLength(1);
     const vision = await ran('stats:vision');
     expect(Object.keys(usage(vision.info))).toEqual(['agent', 'vision-profile:eyes']);
-    expect(usage(vision.info)['vision-profile:eyes']).toMatchObject({ model_name: 'gpt-4o-mini', token_usages: [{ completion_tokens: 2 }] });
+    expect(usage(vision.info)['vision-profile:eyes']).toMatchObject({
+      model_name: 'gpt-4o-mini',
+      token_usages: [{ completion_tokens: 2 }],
+    });
   });
 });
 
@@ -161,7 +178,10 @@ describe('GET /api/v1/app-conversations: metrics', () => {
         completion_tokens: sum((m) => m.accumulated_token_usage.completion_tokens),
       },
     });
-    expect(conversation!.metrics.accumulated_cost).toBeCloseTo(sum((m) => m.accumulated_cost), 9);
+    expect(conversation!.metrics.accumulated_cost).toBeCloseTo(
+      sum((m) => m.accumulated_cost),
+      9,
+    );
     expect(all).toHaveLength(2);
   });
 });
@@ -174,7 +194,9 @@ describe('/sockets/events/{id}: the full_state', () => {
     const [first] = await socket.received(1);
     socket.ws.close();
     const info = (await (
-      await fetch(`${cli.agentUrl}/api/conversations/${conversation.id}`, { headers: { 'x-session-api-key': conversation.session_api_key } })
+      await fetch(`${cli.agentUrl}/api/conversations/${conversation.id}`, {
+        headers: { 'x-session-api-key': conversation.session_api_key },
+      })
     ).json()) as Json;
     const { max_budget_per_task, ...agent } = usage(info).agent!;
     expect(max_budget_per_task).toBeNull();

@@ -61,7 +61,15 @@ export const SHOWCASE_SCRIPT: AgentScript = Object.freeze({
     { browser_stop_recording: true as const },
     { canvas_ui: { command: 'navigate_to_file' as const, path: 'README.md' } },
     { client_tool: { name: 'open_settings', arguments: { section: 'llm' } } },
-    { vision_inspect: { question: 'What does the screenshot show?', image_index: 0, profile: 'vision', model: 'gpt-4o', answer: 'A login form.' } },
+    {
+      vision_inspect: {
+        question: 'What does the screenshot show?',
+        image_index: 0,
+        profile: 'vision',
+        model: 'gpt-4o',
+        answer: 'A login form.',
+      },
+    },
     { mcp: { tool: 'fetch_fetch', arguments: { url: 'https://example.com' }, result: 'Example Domain' } },
     { skill: 'github' },
     { task: { prompt: 'Write the tests for the change.', subagent_type: 'default', description: 'tests', result: 'Two tests written.' } },

@@ -12,7 +12,7 @@ import {
   InitSessionRequest,
   POSTProviderModel,
 } from '../../../schemas/legacy.js';
-import { LegacyError } from '../../../schemas/errors.js';
+import type { LegacyError } from '../../../schemas/errors.js';
 import { defineRoute, type Route } from '../../../http/route.js';
 import { raw } from '../../../http/responses.js';
 import { Refusal } from '../../../domain/store/refusal.js';
