@@ -335,7 +335,9 @@ export function stepEventKinds(step: AgentScriptStep): string[] {
     return e.kind === 'ActionEvent' || e.kind === 'ObservationEvent'
       ? `${e.kind}:${(e.kind === 'ActionEvent' ? e.action : e.observation).kind}`
       : e.kind === 'ConversationStateUpdateEvent'
-        ? `${e.key}=${String(e.value)}`
+        ? typeof e.value === 'string'
+          ? `${e.key}=${e.value}`
+          : `${e.kind}:${e.key}`
         : e.kind;
   });
 }
