@@ -273,7 +273,9 @@ describe('step client_tool (openhands-sdk tool/client_tool.py: ClientAction_<nam
   it('publishes the action kind named after the tool, with its arguments as fields, and the acknowledgement', async () => {
     const log = await run('kind:client_tool');
     expect(log[1]).toMatchObject({ tool_name: 'open_settings', action: { kind: 'ClientAction_open_settings', section: 'llm' } });
-    expect(log[2]).toMatchObject({ observation: { kind: 'ClientToolObservation', content: [{ text: 'Tool call dispatched to client.' }] } });
+    expect(log[2]).toMatchObject({
+      observation: { kind: 'ClientToolObservation', content: [{ text: 'Tool call dispatched to client.' }] },
+    });
   });
 });
 
@@ -300,8 +302,14 @@ describe('step vision_inspect (openhands-sdk tool/builtins/vision_inspect.py)', 
 describe('step stats (openhands-agent-server event_service.py, _setup_stats_streaming)', () => {
   it("publishes the run's LLM statistics so far as the state update of key stats", async () => {
     const log = await run('kind:stats');
-    expect(log[2]).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'stats', value: { usage_to_metrics: { agent: { max_budget_per_task: null } } } });
-    expect((log[2]!.value as { usage_to_metrics: { agent: { accumulated_cost: number } } }).usage_to_metrics.agent.accumulated_cost).toBeGreaterThan(0);
+    expect(log[2]).toMatchObject({
+      kind: 'ConversationStateUpdateEvent',
+      key: 'stats',
+      value: { usage_to_metrics: { agent: { max_budget_per_task: null } } },
+    });
+    expect(
+      (log[2]!.value as { usage_to_metrics: { agent: { accumulated_cost: number } } }).usage_to_metrics.agent.accumulated_cost,
+    ).toBeGreaterThan(0);
   });
 });
 
