@@ -117,8 +117,16 @@ describe("the events socket's message contracts", () => {
       'a glob call (GlobAction: isActionEvent)',
       'a hook run (HookExecutionEvent: isHookExecutionEvent)',
       'the interrupt of the run (InterruptEvent)',
+      "a piece of the agent's answer (StreamingDeltaEvent: isStreamingDeltaEvent)",
+      'the LLM statistics (isStatsConversationStateUpdateEvent, key stats: conversation-metrics.js, combineUsageMetrics)',
+      "the goal loop's status (isGoalConversationStateUpdateEvent, key goal: GoalStatus)",
+      'a canvas_ui_control call (ClientAction_canvas_ui_control: isActionEvent)',
+      'its inspect_image_with_vision result (VisionInspectObservation: isObservationEvent)',
     ])
       expect([newest.map(([, d]) => d).includes(description), nov2025.map(([, d]) => d).includes(description)]).toEqual([true, false]);
+    // The rest of the browser tool set, both apps (Nov 2025 get-action-content.ts; Agent Canvas core/base/base.d.ts).
+    for (const description of ['a browser call (BrowserScrollAction: isActionEvent)', 'a browser call (BrowserCloseTabAction: isActionEvent)'])
+      expect([newest.map(([, d]) => d).includes(description), nov2025.map(([, d]) => d).includes(description)]).toEqual([true, true]);
     expect(new Set(newest.map(([state]) => state))).toEqual(
       new Set([
         'a conversation whose first message ran the agent',
@@ -128,6 +136,8 @@ describe("the events socket's message contracts", () => {
         'the client rejected an action waiting for confirmation',
         'the client paused the conversation',
         'the client interrupted a running conversation',
+        "the conversation's LLM streams its answers",
+        'the client started a goal',
         'the client sends',
       ]),
     );
