@@ -66,10 +66,10 @@ const counts = (events: number, failed: number) =>
 const lastLine = (stdout: string) => stdout.trimEnd().split('\n').at(-1);
 const failures = (stdout: string) => stdout.split('\n').filter((line) => line.includes('FAILED'));
 
-/** What the sabotaged provider does to the newest fake's events: a kind renamed, a tool's kind renamed, a kind dropped, a field dropped. */
+/** What the sabotaged provider does to the newest fake's events: a kind renamed, a tool's kind renamed, kinds dropped (a stored one, a streamed one), a field dropped. */
 function sabotage(event: Record<string, unknown>): Record<string, unknown> | null {
   if (event.kind === 'PauseEvent') return { ...event, kind: 'PausedEvent' };
-  if (event.kind === 'HookExecutionEvent') return null;
+  if (event.kind === 'HookExecutionEvent' || event.kind === 'StreamingDeltaEvent') return null;
   const action = event.action as { kind?: string } | undefined;
   if (action?.kind === 'GlobAction') return { ...event, action: { ...action, kind: 'FindFilesAction' } };
   if (event.kind === 'AgentErrorEvent') {
@@ -229,8 +229,9 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
       '  FAILED: a hook run (HookExecutionEvent: isHookExecutionEvent): field kind: no "HookExecutionEvent" frame arrived (kinds: ACPToolCallEvent, ActionEvent, AgentErrorEvent, Condensation, CondensationRequest, CondensationSummaryEvent, ConversationErrorEvent, ConversationStateUpdateEvent, InterruptEvent, LLMCompletionLogEvent, MessageEvent, ObservationEvent, PausedEvent, TokenEvent, UserRejectObservation)',
       "  FAILED: a tool's error (AgentErrorEvent: isAgentErrorEvent): field tool_call_id: missing",
       '  FAILED: the pause (PauseEvent): field kind: no "PauseEvent" frame arrived (kinds: ConversationStateUpdateEvent, PausedEvent)',
+      '  FAILED: a piece of the agent\'s answer (StreamingDeltaEvent: isStreamingDeltaEvent): field kind: no "StreamingDeltaEvent" frame arrived (kinds: ActionEvent, ConversationStateUpdateEvent, MessageEvent, ObservationEvent)',
     ]);
-    expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 4));
+    expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 5));
     expect(code).toBe(1);
   });
 
