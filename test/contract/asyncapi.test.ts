@@ -193,12 +193,12 @@ describe('/sockets/events/{conversation_id}: every kind Agent Canvas renders, as
     for (const kind of ['ClientAction_canvas_ui_control', 'ClientToolObservation', 'VisionInspectAction', 'BrowserGoBackAction'])
       expect(inner.has(kind), kind).toBe(true);
     expect(socket.frames.flatMap((frame) => validate(String(frame.kind), frame))).toEqual([]);
-    const valueOf = (key: string) => socket.frames.find((f) => f.key === key)!.value;
-    expect(validate('ConversationStats', valueOf('stats'))).toEqual([]);
-    expect(validate('GoalStatus', valueOf('goal'))).toEqual([]);
+    const stateValue = (key: string) => socket.frames.find((f) => f.key === key)!.value;
+    expect(validate('ConversationStats', stateValue('stats'))).toEqual([]);
+    expect(validate('GoalStatus', stateValue('goal'))).toEqual([]);
     // The checks can fail: a stats value without its totals, a goal of an unknown status.
     expect(validate('ConversationStats', { usage_to_metrics: { agent: { model_name: 'm' } } }).length).toBeGreaterThan(0);
-    expect(validate('GoalStatus', { ...(valueOf('goal') as object), status: 'done' }).length).toBeGreaterThan(0);
+    expect(validate('GoalStatus', { ...(stateValue('goal') as object), status: 'done' }).length).toBeGreaterThan(0);
   });
 });
 

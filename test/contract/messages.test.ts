@@ -125,7 +125,10 @@ describe("the events socket's message contracts", () => {
     ])
       expect([newest.map(([, d]) => d).includes(description), nov2025.map(([, d]) => d).includes(description)]).toEqual([true, false]);
     // The rest of the browser tool set, both apps (Nov 2025 get-action-content.ts; Agent Canvas core/base/base.d.ts).
-    for (const description of ['a browser call (BrowserScrollAction: isActionEvent)', 'a browser call (BrowserCloseTabAction: isActionEvent)'])
+    for (const description of [
+      'a browser call (BrowserScrollAction: isActionEvent)',
+      'a browser call (BrowserCloseTabAction: isActionEvent)',
+    ])
       expect([newest.map(([, d]) => d).includes(description), nov2025.map(([, d]) => d).includes(description)]).toEqual([true, true]);
     expect(new Set(newest.map(([state]) => state))).toEqual(
       new Set([
