@@ -75,8 +75,6 @@ interface LlmCall {
   prompt: number;
   completion: number;
   responseId: string;
-  /** When the call's answer came, in epoch seconds. */
-  at: number;
 }
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -105,14 +103,12 @@ function loggedUsage(logData: unknown): { prompt: number; completion: number } |
 /** The LLM call `event` stands for (the `index`th event of its log), or none. */
 function callOf(event: AgentEvent, index: number, model: string, lastResponse: string | undefined): LlmCall | null {
   const prompt = PROMPT_BASE + PROMPT_PER_EVENT * index;
-  const at = secondsOf(event.timestamp);
   const agent = (completion: string, responseId: string): LlmCall => ({
     usageId: AGENT_USAGE_ID,
     model,
     prompt,
     completion: tokenCount(completion),
     responseId,
-    at,
   });
   switch (event.kind) {
     case 'ActionEvent': {
@@ -139,7 +135,7 @@ function callOf(event: AgentEvent, index: number, model: string, lastResponse: s
     case 'LLMCompletionLogEvent': {
       const usage = loggedUsage(event.log_data);
       if (!usage) return null;
-      return { usageId: String(event.usage_id), model: String(event.model_name), ...usage, responseId: `resp_${event.id}`, at };
+      return { usageId: String(event.usage_id), model: String(event.model_name), ...usage, responseId: `resp_${event.id}` };
     }
     case 'ObservationEvent': {
       const observation = event.observation as Record<string, unknown> | undefined;
@@ -150,7 +146,6 @@ function callOf(event: AgentEvent, index: number, model: string, lastResponse: s
         prompt: 1_000 + tokenCount(String(observation.question ?? '')),
         completion: tokenCount(String(observation.answer ?? '')),
         responseId: `resp_${event.id}`,
-        at,
       };
     }
     default:
@@ -181,8 +176,8 @@ function emptyMetrics(model: string): Metrics {
   };
 }
 
-/** Adds one call to its usage's metrics (`add_cost`, `add_response_latency`, `add_token_usage`). */
-function addCall(metrics: Metrics, call: LlmCall): void {
+/** Adds one call, answered at `at` (epoch seconds), to its usage's metrics (`add_cost`, `add_response_latency`, `add_token_usage`). */
+function addCall(metrics: Metrics, call: LlmCall, at: number): void {
   const previous = metrics.token_usages.at(-1)?.prompt_tokens ?? 0;
   const cacheRead = Math.min(previous, call.prompt);
   const usage: TokenUsage = {
@@ -201,7 +196,7 @@ function addCall(metrics: Metrics, call: LlmCall): void {
     9,
   );
   metrics.accumulated_cost = round(metrics.accumulated_cost + cost, 9);
-  metrics.costs.push({ model: metrics.model_name, cost, timestamp: call.at });
+  metrics.costs.push({ model: metrics.model_name, cost, timestamp: at });
   metrics.response_latencies.push({
     model: metrics.model_name,
     latency: round(0.35 + call.completion * 0.015, 3),
@@ -233,7 +228,7 @@ export function statsOfEvents(events: readonly AgentEvent[], model: string): Con
     if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
     else if (call) lastResponse = undefined;
     if (!call) return;
-    addCall((usage[call.usageId] ??= emptyMetrics(call.model)), call);
+    addCall((usage[call.usageId] ??= emptyMetrics(call.model)), call, secondsOf(event.timestamp));
   });
   return { usage_to_metrics: usage };
 }
@@ -290,8 +285,25 @@ export function combinedSnapshot(stats: ConversationStats): MetricsSnapshot | nu
   return snapshotOf(combined);
 }
 
-/** The statistics of a conversation as its log has them now. */
+/** The last statistics read per conversation, by the store they were read from, with the log's length, last event and model then. */
+const lastRead = new WeakMap<object, Map<string, { key: string; stats: ConversationStats }>>();
+
+/**
+ * The statistics of a conversation as its log has them now (read again only when its log or model
+ * changed: a page of conversations reads each once). Callers do not change what it returns.
+ */
 export function conversationStats(state: DomainState, conversation: ConversationRecord): ConversationStats {
-  const events = state.store.eventIdsOf(conversation.id).map((id) => state.store.events.get(id)!.event as AgentEvent);
-  return statsOfEvents(events, conversation.llm_model ?? DEFAULT_AGENT_MODEL);
+  const ids = state.store.eventIdsOf(conversation.id);
+  const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
+  const key = `${ids.length}:${ids.at(-1) ?? ''}:${model}`;
+  let byConversation = lastRead.get(state.store);
+  if (!byConversation) lastRead.set(state.store, (byConversation = new Map()));
+  const cached = byConversation.get(conversation.id);
+  if (cached?.key === key) return cached.stats;
+  const stats = statsOfEvents(
+    ids.map((id) => state.store.events.get(id)!.event as AgentEvent),
+    model,
+  );
+  byConversation.set(conversation.id, { key, stats });
+  return stats;
 }
