@@ -132,7 +132,14 @@ describe('GET /api/conversations/{id}: stats', () => {
     const { log, info } = await ran('stats:log');
     const event = log.find((e) => e.kind === 'LLMCompletionLogEvent')!;
     const logged = (JSON.parse(String(event.log_data)) as { usage: { prompt_tokens: number; completion_tokens: number } }).usage;
-    expect(Object.keys(usage(info))).toEqual(['title']);
+    // The agent's own LLM is there from the start, without a call (ConversationStats.register_llm).
+    expect(Object.keys(usage(info))).toEqual(['agent', 'title']);
+    expect(usage(info).agent).toMatchObject({
+      accumulated_cost: 0,
+      costs: [],
+      token_usages: [],
+      accumulated_token_usage: { prompt_tokens: 0 },
+    });
     expect(usage(info).title).toMatchObject({
       model_name: 'openai/gpt-4o',
       accumulated_token_usage: { model: 'openai/gpt-4o', prompt_tokens: logged.prompt_tokens, completion_tokens: logged.completion_tokens },

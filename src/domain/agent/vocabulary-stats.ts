@@ -218,10 +218,11 @@ function addCall(metrics: Metrics, call: LlmCall, at: number): void {
 
 /**
  * The statistics of a conversation whose log is `events`, its agent on `model`: one `Metrics` per
- * usage id that made a call, in the order of their first call.
+ * usage id, the agent's first, then those that made a call in the order of their first call.
  */
 export function statsOfEvents(events: readonly AgentEvent[], model: string): ConversationStats {
-  const usage: Record<string, Metrics> = {};
+  // The agent's LLM is registered when the conversation starts, its metrics empty (`ConversationStats.register_llm`).
+  const usage: Record<string, Metrics> = { [AGENT_USAGE_ID]: emptyMetrics(model) };
   let lastResponse: string | undefined;
   events.forEach((event, index) => {
     const call = callOf(event, index, model, lastResponse);
@@ -265,7 +266,7 @@ export function statsForFullState(stats: ConversationStats): ConversationStats<O
 /** Every usage's totals together (`ConversationStats.get_combined_metrics`), or null before the first call. */
 export function combinedSnapshot(stats: ConversationStats): MetricsSnapshot | null {
   const all = Object.values(stats.usage_to_metrics);
-  if (all.length === 0) return null;
+  if (all.every((metrics) => metrics.token_usages.length === 0)) return null;
   const combined = emptyMetrics('default');
   for (const metrics of all) {
     const a = combined.accumulated_token_usage;
