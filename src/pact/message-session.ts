@@ -112,6 +112,14 @@ export class Session {
     if (!response.ok) throw new Error(`POST /api/conversations/{id}${path} answered ${response.status}`);
   }
 
+  /** Reads the agent server's conversation route `path` with the sandbox's key; throws naming the route on an error status. */
+  async agentGet(path: string): Promise<Json> {
+    const response = await fetch(`${this.agentUrl}/api/conversations/${this.id}${path}`, { headers: { 'x-session-api-key': this.key } });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`GET /api/conversations/{id}${path} answered ${response.status}`);
+    return JSON.parse(text) as Json;
+  }
+
   /** Calls the fake's control API (`/_fakehands/...`) with the provider's key; null when the provider has none. */
   async control(method: 'GET' | 'PUT', path: string, body?: unknown): Promise<Json | null> {
     const response = await fetch(`${this.baseUrl}/_fakehands${path}`, {

@@ -5,7 +5,7 @@
  * `/sockets/events/{id}?resend_mode=all` with the sandbox's own session key, then drives the
  * provider through each provider state the contracts name (`MESSAGE_STATES`, in that order): a
  * frame that is not JSON, a message that runs the agent, a failing step, a rejection in
- * confirmation mode, a pause, an interrupt. Each interaction is matched against the frames that
+ * confirmation mode, a pause, an interrupt, the conversation's LLM streaming, a goal. Each interaction is matched against the frames that
  * arrived since its state was set up: a frame of its kind (and its tool's action or observation
  * kind, its state key and value), every field its matching rules name present and of the rule's
  * type or pattern. Hand-written: Pact's message verifier calls producer functions in-process, it
@@ -44,6 +44,10 @@ export const MESSAGE_STATES = Object.freeze({
   pause: 'the client paused the conversation',
   /** `POST .../interrupt` while a run is in flight. */
   interrupt: 'the client interrupted a running conversation',
+  /** The conversation's LLM streams (`POST .../switch_llm` with its LLM and `"stream": true`), and a message runs the agent. */
+  streaming: "the conversation's LLM streams its answers",
+  /** `POST .../goal` with an objective: the goal loop starts and the agent works on it. */
+  goal: 'the client started a goal',
 });
 
 /** The text of the message that runs the showcase on the fake. */
@@ -204,6 +208,26 @@ const STATE_SETUPS: Record<string, StateSetup> = {
   },
   [MESSAGE_STATES.pause]: onRun('/pause'),
   [MESSAGE_STATES.interrupt]: onRun('/interrupt'),
+  [MESSAGE_STATES.streaming]: async (session, satisfied, deadline) => {
+    // The conversation's own LLM, streaming (`conversation_router.py`, switch_conversation_llm), then as it was.
+    const llm = ((await session.agentGet('')).agent as Json | undefined)?.llm as Json | undefined;
+    if (!llm) throw new Error('GET /api/conversations/{id} named no agent LLM to switch to streaming');
+    await session.agent('/switch_llm', { llm: { ...llm, stream: true } });
+    try {
+      session.sendMessage('Verify the streaming: answer in a few words');
+      await session.until(() => satisfied() || session.quiet(), deadline);
+    } finally {
+      await session.agent('/switch_llm', { llm });
+    }
+  },
+  [MESSAGE_STATES.goal]: async (session, satisfied, deadline) => {
+    await session.agent('/goal', { objective: 'Verify the goal loop: make the tests pass' });
+    try {
+      await session.until(() => satisfied() || session.quiet(), deadline);
+    } finally {
+      await session.agent('/goal/stop', {});
+    }
+  },
 };
 
 /** Verifies the message interactions of `files` against the provider; reports one line each and the counts last. */

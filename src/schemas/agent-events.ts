@@ -8,10 +8,11 @@
  */
 import * as z from 'zod/mini';
 import { AgentEvent, EventKind, SocketMessage } from './agent-server.js';
-import { ACTION_SCHEMAS, EVENT_KINDS_SCHEMAS, OBSERVATION_SCHEMAS, TOOL_SCHEMAS } from './sdk-events.js';
+import { MetricsSnapshot } from './app-conversation.js';
+import { ACTION_SCHEMAS, ClientAction, EVENT_KINDS_SCHEMAS, OBSERVATION_SCHEMAS, TOOL_SCHEMAS } from './sdk-events.js';
 
-/** The tools' actions an `ActionEvent` carries, by kind (newest names; `domain/agent/dialect.ts` renames them for older servers). */
-export const AgentActions = ACTION_SCHEMAS;
+/** The tools' actions an `ActionEvent` carries, by kind (newest names; `domain/agent/dialect.ts` renames them for older servers), and a client tool's (`ClientAction_<name>`). */
+export const AgentActions = { ...ACTION_SCHEMAS, ClientAction };
 
 /** The tools' observations an `ObservationEvent` carries, by kind. */
 export const AgentObservations = OBSERVATION_SCHEMAS;
@@ -51,3 +52,28 @@ export const BashEventSchemas = {
   }),
   BashError: z.looseObject({ kind: z.literal('BashError'), id: z.string(), timestamp: z.string(), code: z.string(), detail: z.string() }),
 } as const;
+
+/**
+ * The `value` of a `ConversationStateUpdateEvent` of key `stats`: a snapshot per LLM usage id
+ * (openhands-sdk `event/conversation_state.py`, `validate_value`; `llm/utils/metrics.py`,
+ * `MetricsSnapshot`), as Agent Canvas reads it (`dist/utils/conversation-metrics.js`,
+ * `combineUsageMetrics`).
+ */
+export const ConversationStatsValue = z.object({ usage_to_metrics: z.record(z.string(), MetricsSnapshot) });
+
+/**
+ * The `value` of a `ConversationStateUpdateEvent` of key `goal`: the goal loop's status
+ * (openhands-agent-server `GoalStatus`, as Agent Canvas 1.20 types it:
+ * `dist/types/agent-server/core/events/conversation-state-event.d.ts`, `GoalStatus`).
+ */
+export const GoalStatusValue = z.object({
+  active: z.boolean(),
+  status: z.enum(['running', 'complete', 'capped', 'interrupted']),
+  iteration: z.int().check(z.gte(0)),
+  max_iterations: z.int().check(z.gte(1)),
+  objective: z.string(),
+  verdict: z.nullable(z.object({ score: z.number(), complete: z.boolean(), missing: z.string() })),
+});
+
+/** The values a `ConversationStateUpdateEvent` carries by its `key`, where the key names a schema of its own. */
+export const STATE_VALUE_SCHEMAS = { stats: ConversationStatsValue, goal: GoalStatusValue } as const;

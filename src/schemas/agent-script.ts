@@ -102,6 +102,52 @@ export const STEP_BODIES = {
   pause: z.literal(true),
   /** A rejection of the run's last action (`UserRejectObservation`); the run goes on. */
   reject: nonEmpty(),
+  /** The browser scrolls the page (`BrowserScrollAction`, openhands-tools `browser_use/definition.py`). */
+  browser_scroll: z.strictObject({ direction: z._default(z.enum(['up', 'down']), 'down') }),
+  /** The browser goes back in its history (`BrowserGoBackAction`). */
+  browser_go_back: z.literal(true),
+  /** The browser reads the page's interactive elements (`BrowserGetStateAction`). */
+  browser_get_state: z.strictObject({ include_screenshot: z._default(z.boolean(), false) }),
+  /** The browser reads the page as markdown (`BrowserGetContentAction`). */
+  browser_get_content: z.strictObject({
+    extract_links: z._default(z.boolean(), false),
+    start_from_char: z._default(z.int().check(z.gte(0)), 0),
+  }),
+  /** The browser lists its tabs (`BrowserListTabsAction`). */
+  browser_list_tabs: z.literal(true),
+  /** The browser switches to a tab (`BrowserSwitchTabAction`). */
+  browser_switch_tab: z.strictObject({ tab_id: nonEmpty() }),
+  /** The browser closes a tab (`BrowserCloseTabAction`). */
+  browser_close_tab: z.strictObject({ tab_id: nonEmpty() }),
+  /** The browser reads its cookies and local storage (`BrowserGetStorageAction`). */
+  browser_get_storage: z.literal(true),
+  /** The browser sets its cookies and local storage (`BrowserSetStorageAction`). */
+  browser_set_storage: z.strictObject({ storage_state: z._default(z.record(z.string(), z.unknown()), {}) }),
+  /** The browser starts recording the session (`BrowserStartRecordingAction`). */
+  browser_start_recording: z.literal(true),
+  /** The browser stops recording and saves it (`BrowserStopRecordingAction`). */
+  browser_stop_recording: z.literal(true),
+  /** A command to Agent Canvas's UI: its client tool `canvas_ui_control` (`ClientAction_canvas_ui_control`, `ClientToolObservation`). */
+  canvas_ui: z.strictObject({
+    command: z._default(z.enum(['navigate_to_file', 'open_tab', 'show_preview']), 'open_tab'),
+    path: z.optional(nonEmpty()),
+    tab: z.optional(nonEmpty()),
+  }),
+  /** A client tool a frontend registered (`ClientAction_<name>`, `ClientToolObservation`: openhands-sdk `tool/client_tool.py`). */
+  client_tool: z.strictObject({
+    name: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+    arguments: z._default(z.record(z.string(), z.unknown()), {}),
+  }),
+  /** An attached image asked about with a vision model (`VisionInspectAction`/`VisionInspectObservation`, `tool/builtins/vision_inspect.py`). */
+  vision_inspect: z.strictObject({
+    question: nonEmpty(),
+    image_index: z._default(z.int().check(z.gte(0)), 0),
+    profile: z._default(nonEmpty(), 'vision'),
+    model: z._default(nonEmpty(), 'gpt-4o'),
+    answer: z._default(z.string(), 'A screenshot of a web page with a login form.'),
+  }),
+  /** The run's LLM statistics so far (`ConversationStateUpdateEvent` key `stats`, snapshots per usage id, `event_service.py` `_setup_stats_streaming`). */
+  stats: z.literal(true),
 } as const;
 
 /** The name of a step's kind. */

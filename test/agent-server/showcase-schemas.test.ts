@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { createFake } from '../../src/index.js';
-import { AgentEventSchemas } from '../../src/schemas/agent-events.js';
+import { AgentEventSchemas, STATE_VALUE_SCHEMAS } from '../../src/schemas/agent-events.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -70,6 +70,29 @@ describe('GET /api/conversations/{id}/events/search after the showcase', () => {
     expect(log.length).toBeGreaterThan(30);
     expect(new Set(log.map((e) => e.kind)).size).toBeGreaterThanOrEqual(15);
     expect(log.flatMap(problems)).toEqual([]);
+  });
+
+  it("holds the tools Agent Canvas renders (client tools, vision, the whole browser set) and a stats value under its key's schema", () => {
+    const inner = new Set(log.map((e) => String(((e.action ?? e.observation) as Json | undefined)?.kind)));
+    for (const kind of [
+      'ClientAction_canvas_ui_control',
+      'ClientAction_open_settings',
+      'ClientToolObservation',
+      'VisionInspectObservation',
+      'BrowserListTabsAction',
+    ])
+      expect(inner.has(kind), kind).toBe(true);
+    const stats = log.find((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'stats')!;
+    expect(STATE_VALUE_SCHEMAS.stats.safeParse(stats.value).success).toBe(true);
+    expect(Object.keys((stats.value as { usage_to_metrics: Json }).usage_to_metrics)).toEqual([
+      'agent',
+      'vision-profile:vision',
+      'default',
+    ]);
+    // The check can fail: a snapshot without its token usage.
+    const agent = (stats.value as { usage_to_metrics: { agent: Json } }).usage_to_metrics.agent;
+    const { accumulated_token_usage: _dropped, ...broken } = agent;
+    expect(STATE_VALUE_SCHEMAS.stats.safeParse({ usage_to_metrics: { agent: broken } }).success).toBe(false);
   });
 
   it('refuses an event without a required field (the check can fail): an ActionEvent without tool_call', () => {

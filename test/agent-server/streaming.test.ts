@@ -141,4 +141,34 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
     plainSocket.ws.close();
     streamedSocket.ws.close();
   });
+
+  it('streams once POST .../switch_llm gives an LLM with "stream": true, and stops with one without it (conversation_router.py, switch_conversation_llm)', async () => {
+    servers = await startFakeServers({
+      fake: { fixture: 'empty', auth: 'none', clock: 'manual', timings: 'instant', agentScripts: SCRIPT },
+    });
+    const conversation = await runningConversation();
+    const headers = { 'x-session-api-key': conversation.session_api_key };
+    const socket = openSocket(servers.agentUrl, conversation.conversation_id, `session_api_key=${conversation.session_api_key}`);
+    await socket.received(1);
+    const turn = async (count: number) => {
+      const from = socket.frames.length;
+      await post(`${conversation.conversation_url}/events`, { role: 'user', content: [{ type: 'text', text: 'Go' }], run: true }, headers);
+      await advance(1_000);
+      return (await socket.received(from + count)).slice(from).map(frameOf);
+    };
+    const switched = await post(`${conversation.conversation_url}/switch_llm`, { llm: { model: 'm', stream: true } }, headers);
+    expect([switched.status, await switched.json()]).toEqual([200, { success: true }]);
+    expect(await turn(7)).toEqual([
+      'MessageEvent:user',
+      'execution_status=running',
+      'StreamingDeltaEvent',
+      'StreamingDeltaEvent',
+      'StreamingDeltaEvent',
+      'MessageEvent:assistant',
+      'execution_status=finished',
+    ]);
+    expect((await post(`${conversation.conversation_url}/switch_llm`, { llm: { model: 'm' } }, headers)).status).toBe(200);
+    expect(await turn(4)).toEqual(['MessageEvent:user', 'execution_status=running', 'MessageEvent:assistant', 'execution_status=finished']);
+    socket.ws.close();
+  });
 });

@@ -56,6 +56,21 @@ const SCRIPTS: FakeOptionsInput['agentScripts'] = [
   { match: 'kind:edit', steps: [{ edit: true }] },
   { match: 'kind:message', steps: [{ message: 'Hello.' }] },
   { match: 'kind:error', steps: [{ error: 'Boom' }] },
+  { match: 'kind:browser_scroll', steps: [{ browser_scroll: { direction: 'up' } }] },
+  { match: 'kind:browser_go_back', steps: [{ browser_go_back: true }] },
+  { match: 'kind:browser_get_state', steps: [{ browser_get_state: { include_screenshot: true } }] },
+  { match: 'kind:browser_get_content', steps: [{ browser_get_content: { extract_links: true } }] },
+  { match: 'kind:browser_list_tabs', steps: [{ browser_list_tabs: true }] },
+  { match: 'kind:browser_switch_tab', steps: [{ browser_switch_tab: { tab_id: 'A1' } }] },
+  { match: 'kind:browser_close_tab', steps: [{ browser_close_tab: { tab_id: 'A1' } }] },
+  { match: 'kind:browser_get_storage', steps: [{ browser_get_storage: true }] },
+  { match: 'kind:browser_set_storage', steps: [{ browser_set_storage: { storage_state: { cookies: [] } } }] },
+  { match: 'kind:browser_start_recording', steps: [{ browser_start_recording: true }] },
+  { match: 'kind:browser_stop_recording', steps: [{ browser_stop_recording: true }] },
+  { match: 'kind:canvas_ui', steps: [{ canvas_ui: { command: 'open_tab', tab: 'changes' } }] },
+  { match: 'kind:client_tool', steps: [{ client_tool: { name: 'open_settings', arguments: { section: 'llm' } } }] },
+  { match: 'kind:vision_inspect', steps: [{ vision_inspect: { question: 'What is it?', profile: 'eyes', answer: 'A cat.' } }] },
+  { match: 'kind:stats', steps: [{ message: 'Hi.' }, { stats: true }] },
 ];
 
 let fake: Awaited<ReturnType<typeof createFake>>;
@@ -218,6 +233,17 @@ describe.each([
   ['browser_navigate', 'BrowserNavigateAction', { url: 'http://localhost:3000/', new_tab: false }],
   ['browser_click', 'BrowserClickAction', { index: 4, new_tab: false }],
   ['browser_type', 'BrowserTypeAction', { index: 2, text: 'hi' }],
+  ['browser_scroll', 'BrowserScrollAction', { direction: 'up' }],
+  ['browser_go_back', 'BrowserGoBackAction', {}],
+  ['browser_get_state', 'BrowserGetStateAction', { include_screenshot: true }],
+  ['browser_get_content', 'BrowserGetContentAction', { extract_links: true, start_from_char: 0 }],
+  ['browser_list_tabs', 'BrowserListTabsAction', {}],
+  ['browser_switch_tab', 'BrowserSwitchTabAction', { tab_id: 'A1' }],
+  ['browser_close_tab', 'BrowserCloseTabAction', { tab_id: 'A1' }],
+  ['browser_get_storage', 'BrowserGetStorageAction', {}],
+  ['browser_set_storage', 'BrowserSetStorageAction', { storage_state: { cookies: [] } }],
+  ['browser_start_recording', 'BrowserStartRecordingAction', {}],
+  ['browser_stop_recording', 'BrowserStopRecordingAction', {}],
 ])('step %s (openhands-tools browser_use/definition.py)', (kind, action, fields) => {
   it('publishes its action and a BrowserObservation carrying a small PNG screenshot', async () => {
     const log = await run(`kind:${kind}`);
@@ -225,6 +251,65 @@ describe.each([
     const observation = log[2]!.observation as { kind: string; screenshot_data: string };
     expect(observation.kind).toBe('BrowserObservation');
     expect(Buffer.from(observation.screenshot_data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
+describe('step canvas_ui (Agent Canvas 1.20 dist/constants/canvas-ui.js: its client tool canvas_ui_control)', () => {
+  it('publishes the ClientAction_canvas_ui_control Canvas dispatches to its UI, answered at once by a ClientToolObservation', async () => {
+    const log = await run('kind:canvas_ui');
+    expect(log[1]).toMatchObject({
+      tool_name: 'canvas_ui_control',
+      action: { kind: 'ClientAction_canvas_ui_control', command: 'open_tab', tab: 'changes' },
+    });
+    expect(log[2]).toMatchObject({
+      action_id: log[1]!.id,
+      tool_name: 'canvas_ui_control',
+      observation: { kind: 'ClientToolObservation', content: [{ type: 'text', text: 'Tool call dispatched to client.' }], is_error: false },
+    });
+  });
+});
+
+describe('step client_tool (openhands-sdk tool/client_tool.py: ClientAction_<name>, ClientToolExecutor)', () => {
+  it('publishes the action kind named after the tool, with its arguments as fields, and the acknowledgement', async () => {
+    const log = await run('kind:client_tool');
+    expect(log[1]).toMatchObject({ tool_name: 'open_settings', action: { kind: 'ClientAction_open_settings', section: 'llm' } });
+    expect(log[2]).toMatchObject({
+      observation: { kind: 'ClientToolObservation', content: [{ text: 'Tool call dispatched to client.' }] },
+    });
+  });
+});
+
+describe('step vision_inspect (openhands-sdk tool/builtins/vision_inspect.py)', () => {
+  it('asks inspect_image_with_vision about an image and answers with the profile and model it used', async () => {
+    const log = await run('kind:vision_inspect');
+    expect(log[1]).toMatchObject({
+      tool_name: 'inspect_image_with_vision',
+      action: { kind: 'VisionInspectAction', image_index: 0, question: 'What is it?', profile_name: 'eyes' },
+    });
+    expect(log[2]!.observation).toEqual({
+      kind: 'VisionInspectObservation',
+      content: [{ type: 'text', text: 'A cat.' }],
+      is_error: false,
+      image_index: 0,
+      question: 'What is it?',
+      profile_name: 'eyes',
+      model: 'gpt-4o',
+      answer: 'A cat.',
+    });
+  });
+});
+
+describe('step stats (openhands-agent-server event_service.py, _setup_stats_streaming)', () => {
+  it("publishes the run's LLM statistics so far as the state update of key stats", async () => {
+    const log = await run('kind:stats');
+    expect(log[2]).toMatchObject({
+      kind: 'ConversationStateUpdateEvent',
+      key: 'stats',
+      value: { usage_to_metrics: { agent: { max_budget_per_task: null } } },
+    });
+    expect(
+      (log[2]!.value as { usage_to_metrics: { agent: { accumulated_cost: number } } }).usage_to_metrics.agent.accumulated_cost,
+    ).toBeGreaterThan(0);
   });
 });
 
@@ -434,8 +519,21 @@ describe('the showcase (a message containing "showcase")', () => {
     const actions = new Set(log.filter((e) => e.kind === 'ActionEvent').map((e) => (e.action as Json).kind));
     expect([...actions].sort()).toEqual([
       'BrowserClickAction',
+      'BrowserCloseTabAction',
+      'BrowserGetContentAction',
+      'BrowserGetStateAction',
+      'BrowserGetStorageAction',
+      'BrowserGoBackAction',
+      'BrowserListTabsAction',
       'BrowserNavigateAction',
+      'BrowserScrollAction',
+      'BrowserSetStorageAction',
+      'BrowserStartRecordingAction',
+      'BrowserStopRecordingAction',
+      'BrowserSwitchTabAction',
       'BrowserTypeAction',
+      'ClientAction_canvas_ui_control',
+      'ClientAction_open_settings',
       'FileEditorAction',
       'FinishAction',
       'GlobAction',
@@ -449,7 +547,11 @@ describe('the showcase (a message containing "showcase")', () => {
       'TaskTrackerAction',
       'TerminalAction',
       'ThinkAction',
+      'VisionInspectAction',
     ]);
+    // The state keys Agent Canvas branches on (type-guards.js: isStatsConversationStateUpdateEvent), the stats one per usage id.
+    const keys = new Set(log.filter((e) => e.kind === 'ConversationStateUpdateEvent').map((e) => String(e.key)));
+    expect([...keys].sort()).toEqual(['execution_status', 'stats']);
     expect(log.at(-2)).toMatchObject({
       kind: 'ConversationErrorEvent',
       classification: { kind: 'rate_limit', retryable: true, user_action: 'retry' },

@@ -130,6 +130,11 @@ describe('the document: generated from the schemas', () => {
     };
     expect(validate('ActionEvent', action).length).toBeGreaterThan(0);
     expect(validate('ActionEvent', { ...action, action: { ...action.action, kind: 'TerminalAction' } })).toEqual([]);
+    // A client tool's action (openhands-sdk tool/client_tool.py: kind ClientAction_<name>, its parameters as fields).
+    expect(validate('ActionEvent', { ...action, action: { kind: 'ClientAction_canvas_ui_control', command: 'open_tab' } })).toEqual([]);
+    expect(
+      validate('ActionEvent', { ...action, action: { kind: 'ClientTool_canvas_ui_control', command: 'open_tab' } }).length,
+    ).toBeGreaterThan(0);
   });
 });
 
@@ -154,6 +159,46 @@ describe('/sockets/events/{conversation_id}: what it sends matches the document'
       new Set(['ConversationStateUpdateEvent', 'SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent']),
     );
     expect(frames.flatMap((frame) => validate(String(frame.kind), frame))).toEqual([]);
+  });
+});
+
+describe('/sockets/events/{conversation_id}: every kind Agent Canvas renders, as the document says', () => {
+  it("the showcase's frames (every tool, client tools, vision, stats) and a goal's validate; a stats and a goal value under their key's schema", async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const document = (await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json()) as Doc & {
+      channels: { events: { messages: { ConversationStateUpdateEvent: { 'x-value-by-key': Record<string, { $ref: string }> } } } };
+    };
+    // The state keys Agent Canvas 1.20 types (conversation-state-event.d.ts: ConversationStateUpdateEventStats, ...Goal) name their schemas.
+    expect(document.channels.events.messages.ConversationStateUpdateEvent['x-value-by-key']).toEqual({
+      stats: { $ref: '#/components/schemas/ConversationStats' },
+      goal: { $ref: '#/components/schemas/GoalStatus' },
+    });
+    const validate = validatorOf(document);
+    const socket = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`);
+    await socket.received(1);
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(done()).toBe(true);
+    };
+    const headers = { 'content-type': 'application/json', 'x-session-api-key': conversation.session_api_key };
+    const post = (path: string, body: unknown) =>
+      fetch(`${cli.agentUrl}/api/conversations/${conversation.id}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    await post('/events', { role: 'user', content: [{ type: 'text', text: 'Run the showcase' }], run: true });
+    await until(() => socket.frames.some((f) => f.value === 'error'));
+    expect((await post('/goal', { objective: 'Make the tests pass' })).status).toBe(200);
+    await until(() => socket.frames.some((f) => f.key === 'goal'));
+    socket.ws.close();
+    const inner = new Set(socket.frames.map((f) => String(((f.action ?? f.observation) as { kind?: string } | undefined)?.kind)));
+    for (const kind of ['ClientAction_canvas_ui_control', 'ClientToolObservation', 'VisionInspectAction', 'BrowserGoBackAction'])
+      expect(inner.has(kind), kind).toBe(true);
+    expect(socket.frames.flatMap((frame) => validate(String(frame.kind), frame))).toEqual([]);
+    const stateValue = (key: string) => socket.frames.find((f) => f.key === key)!.value;
+    expect(validate('ConversationStats', stateValue('stats'))).toEqual([]);
+    expect(validate('GoalStatus', stateValue('goal'))).toEqual([]);
+    // The checks can fail: a stats value without its totals, a goal of an unknown status.
+    expect(validate('ConversationStats', { usage_to_metrics: { agent: { model_name: 'm' } } }).length).toBeGreaterThan(0);
+    expect(validate('GoalStatus', { ...(stateValue('goal') as object), status: 'done' }).length).toBeGreaterThan(0);
   });
 });
 

@@ -66,10 +66,10 @@ const counts = (events: number, failed: number) =>
 const lastLine = (stdout: string) => stdout.trimEnd().split('\n').at(-1);
 const failures = (stdout: string) => stdout.split('\n').filter((line) => line.includes('FAILED'));
 
-/** What the sabotaged provider does to the newest fake's events: a kind renamed, a tool's kind renamed, a kind dropped, a field dropped. */
+/** What the sabotaged provider does to the newest fake's events: a kind renamed, a tool's kind renamed, kinds dropped (a stored one, a streamed one), a field dropped. */
 function sabotage(event: Record<string, unknown>): Record<string, unknown> | null {
   if (event.kind === 'PauseEvent') return { ...event, kind: 'PausedEvent' };
-  if (event.kind === 'HookExecutionEvent') return null;
+  if (event.kind === 'HookExecutionEvent' || event.kind === 'StreamingDeltaEvent') return null;
   const action = event.action as { kind?: string } | undefined;
   if (action?.kind === 'GlobAction') return { ...event, action: { ...action, kind: 'FindFilesAction' } };
   if (event.kind === 'AgentErrorEvent') {
@@ -117,8 +117,19 @@ describe("the events socket's message contracts", () => {
       'a glob call (GlobAction: isActionEvent)',
       'a hook run (HookExecutionEvent: isHookExecutionEvent)',
       'the interrupt of the run (InterruptEvent)',
+      "a piece of the agent's answer (StreamingDeltaEvent: isStreamingDeltaEvent)",
+      'the LLM statistics (isStatsConversationStateUpdateEvent, key stats: conversation-metrics.js, combineUsageMetrics)',
+      "the goal loop's status (isGoalConversationStateUpdateEvent, key goal: GoalStatus)",
+      'a canvas_ui_control call (ClientAction_canvas_ui_control: isActionEvent)',
+      'its inspect_image_with_vision result (VisionInspectObservation: isObservationEvent)',
     ])
       expect([newest.map(([, d]) => d).includes(description), nov2025.map(([, d]) => d).includes(description)]).toEqual([true, false]);
+    // The rest of the browser tool set, both apps (Nov 2025 get-action-content.ts; Agent Canvas core/base/base.d.ts).
+    for (const description of [
+      'a browser call (BrowserScrollAction: isActionEvent)',
+      'a browser call (BrowserCloseTabAction: isActionEvent)',
+    ])
+      expect([newest.map(([, d]) => d).includes(description), nov2025.map(([, d]) => d).includes(description)]).toEqual([true, true]);
     expect(new Set(newest.map(([state]) => state))).toEqual(
       new Set([
         'a conversation whose first message ran the agent',
@@ -128,6 +139,8 @@ describe("the events socket's message contracts", () => {
         'the client rejected an action waiting for confirmation',
         'the client paused the conversation',
         'the client interrupted a running conversation',
+        "the conversation's LLM streams its answers",
+        'the client started a goal',
         'the client sends',
       ]),
     );
@@ -219,8 +232,9 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
       '  FAILED: a hook run (HookExecutionEvent: isHookExecutionEvent): field kind: no "HookExecutionEvent" frame arrived (kinds: ACPToolCallEvent, ActionEvent, AgentErrorEvent, Condensation, CondensationRequest, CondensationSummaryEvent, ConversationErrorEvent, ConversationStateUpdateEvent, InterruptEvent, LLMCompletionLogEvent, MessageEvent, ObservationEvent, PausedEvent, TokenEvent, UserRejectObservation)',
       "  FAILED: a tool's error (AgentErrorEvent: isAgentErrorEvent): field tool_call_id: missing",
       '  FAILED: the pause (PauseEvent): field kind: no "PauseEvent" frame arrived (kinds: ConversationStateUpdateEvent, PausedEvent)',
+      '  FAILED: a piece of the agent\'s answer (StreamingDeltaEvent: isStreamingDeltaEvent): field kind: no "StreamingDeltaEvent" frame arrived (kinds: ActionEvent, ConversationStateUpdateEvent, MessageEvent, ObservationEvent)',
     ]);
-    expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 4));
+    expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 5));
     expect(code).toBe(1);
   });
 

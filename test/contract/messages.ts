@@ -323,6 +323,95 @@ function serverMessages(dialect?: string): ServerMessage[] {
       description: 'the interrupted conversation is paused (execution_status paused)',
       content: status('paused'),
     },
+    // The rest of the browser tool set (Nov 2025 `get-action-content.ts`, `getActionContent`; Agent Canvas `core/base/base.d.ts`, `ActionOnlyType`).
+    ...(
+      [
+        ['BrowserGetStateAction', 'browser_get_state', { include_screenshot: boolean(true) }],
+        ['BrowserGetContentAction', 'browser_get_content', { extract_links: boolean(true) }],
+        ['BrowserScrollAction', 'browser_scroll', { direction: string('down') }],
+        ['BrowserGoBackAction', 'browser_go_back', {}],
+        ['BrowserListTabsAction', 'browser_list_tabs', {}],
+        ['BrowserSwitchTabAction', 'browser_switch_tab', { tab_id: string('4F2A') }],
+        ['BrowserCloseTabAction', 'browser_close_tab', { tab_id: string('4F2A') }],
+      ] as const
+    ).map(
+      ([kind, name, fields]): ServerMessage => ({
+        state: MESSAGE_STATES.everyTool,
+        apps: BOTH,
+        description: `a browser call (${kind}: isActionEvent)`,
+        content: action(kind, name, fields),
+      }),
+    ),
+    // Agent Canvas's UI tool: `isCanvasUIActionEvent` tells it by `tool_name` (`canvas_ui_control`, constants/canvas-ui.js), get-event-content.js reads `command`.
+    ...tool(
+      CANVAS,
+      'ClientAction_canvas_ui_control',
+      'canvas_ui_control',
+      { command: string('navigate_to_file') },
+      'ClientToolObservation',
+      { is_error: boolean(false) },
+    ),
+    {
+      state: MESSAGE_STATES.everyTool,
+      apps: CANVAS,
+      description: "another client tool's call (ClientAction_open_settings: isActionEvent)",
+      content: action('ClientAction_open_settings', 'open_settings', {}),
+    },
+    // get-event-content.js: the vision card reads the tool name, the action's `profile_name` and the observation's `model`.
+    ...tool(
+      CANVAS,
+      'VisionInspectAction',
+      'inspect_image_with_vision',
+      { question: string('What does the screenshot show?'), profile_name: string('vision') },
+      'VisionInspectObservation',
+      { profile_name: string('vision'), model: string('gpt-4o') },
+    ),
+    {
+      state: MESSAGE_STATES.everyTool,
+      apps: CANVAS,
+      description: 'the LLM statistics (isStatsConversationStateUpdateEvent, key stats: conversation-metrics.js, combineUsageMetrics)',
+      content: (app) => ({
+        ...base('ConversationStateUpdateEvent', 'environment', app),
+        key: 'stats',
+        value: {
+          usage_to_metrics: like({
+            agent: like({
+              accumulated_cost: like(0.0123),
+              accumulated_token_usage: like({
+                prompt_tokens: like(2160),
+                completion_tokens: like(3),
+                cache_read_tokens: like(0),
+                cache_write_tokens: like(2160),
+                context_window: like(200000),
+                per_turn_token: like(2163),
+              }),
+            }),
+          }),
+        },
+      }),
+    },
+    {
+      state: MESSAGE_STATES.streaming,
+      apps: CANVAS,
+      description: "a piece of the agent's answer (StreamingDeltaEvent: isStreamingDeltaEvent)",
+      content: (app) => ({ ...base('StreamingDeltaEvent', 'agent', app), content: string('Done') }),
+    },
+    {
+      state: MESSAGE_STATES.goal,
+      apps: CANVAS,
+      description: "the goal loop's status (isGoalConversationStateUpdateEvent, key goal: GoalStatus)",
+      content: (app) => ({
+        ...base('ConversationStateUpdateEvent', 'environment', app),
+        key: 'goal',
+        value: like({
+          active: boolean(true),
+          status: regex('^(running|complete|capped|interrupted)$', 'running'),
+          iteration: like(1),
+          max_iterations: like(10),
+          objective: string('Make the tests pass'),
+        }),
+      }),
+    },
   ];
   return messages.filter((message) => message.apps.includes(appOf(dialect)));
 }

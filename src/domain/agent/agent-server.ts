@@ -11,12 +11,12 @@ import type { ConversationExecutionStatus } from '../../schemas/common.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { agentServerContext, type ReadyContext } from '../conversations/conversation-ops.js';
 import { toHyphenatedUuid } from '../store/ids.js';
-import { metricsOf } from '../conversations/views.js';
 import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
 import { keyHolder } from '../sandboxes/session-keys.js';
 import { deliverMessage } from './scripted-agent.js';
+import { conversationStats, DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
 
 /** Filters of an event search and count. */
 export interface EventFilters {
@@ -154,7 +154,7 @@ export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_
 export function conversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
   const context = agentServerContext(state, conversation.id);
   const workingDir = context.kind === 'ready' ? context.workspace.projectDir : '/workspace/project';
-  const model = conversation.llm_model ?? 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929';
+  const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
   return {
     id: conversation.id,
     agent: {
@@ -178,7 +178,8 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
     activated_knowledge_skills: [],
     blocked_actions: {},
     blocked_messages: {},
-    stats: { usage_to_metrics: { agent: metricsOf(state, conversation) } },
+    // Whole `Metrics` per usage id, as FastAPI writes the `ConversationStats` of `ConversationInfo` (models.py).
+    stats: conversationStats(state, conversation),
     secret_registry: { secret_sources: {} },
     agent_state: {},
     title: conversation.title,

@@ -356,9 +356,16 @@ export async function setSecurityAnalyzer(
   await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
 }
 
-/** `POST .../switch_llm` (`switch_llm`): the conversation's LLM is the one given from now on. */
-export async function switchLlm(state: DomainState, conversation: ConversationRecord, model: string): Promise<void> {
-  await state.store.conversations.update(conversation.id, { llm_model: model, updated_at: state.stamp() });
+/**
+ * `POST .../switch_llm` (`switch_llm`): the conversation's LLM is the one given from now on, its
+ * `stream` too when given (the agent's answers then stream as `StreamingDeltaEvent`s, `streaming.ts`).
+ */
+export async function switchLlm(state: DomainState, conversation: ConversationRecord, model: string, stream?: boolean): Promise<void> {
+  await state.store.conversations.update(conversation.id, {
+    llm_model: model,
+    updated_at: state.stamp(),
+    ...(stream === undefined ? {} : { agent_stream: stream ? true : undefined }),
+  });
 }
 
 /** `POST .../switch_profile` (`switch_profile`): the profile's model; 404 `Profile '<name>' not found` for one the host does not hold. */

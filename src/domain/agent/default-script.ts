@@ -14,6 +14,8 @@ export interface RunContext {
   ids: string[];
   /** The tool call id of the run's step `step`. */
   callId(step: number): string;
+  /** The value of a `stats` state update now: the conversation's LLM statistics as its log has them (`vocabulary-stats.ts`). */
+  stats?: () => unknown;
 }
 
 /** What a run's step publishes, and when: `at` is a fraction of `agentRunMs` after the run started. */

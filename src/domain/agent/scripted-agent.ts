@@ -21,6 +21,7 @@ import { SHOWCASE_INDEX, SHOWCASE_MATCH, SHOWCASE_SCRIPT } from './showcase.js';
 import { compileScript } from './steps.js';
 import type { DomainState } from '../store/state.js';
 import { workspaceOf } from './workspace.js';
+import { conversationStats, statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
 
 export { RUN_STEPS, SYSTEM_PROMPT, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
 export { publishEvent } from './publish.js';
@@ -124,6 +125,7 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
     projectDir: before.projectDir,
     ids,
     callId: (step) => `call_${conversation.id.slice(0, 8)}_${turn}_${step}`,
+    stats: () => statsSnapshot(conversationStats(state, conversation)),
   };
   const script = stepsOf(state, conversation);
   let done = conversation.agent_steps_done;
@@ -273,8 +275,12 @@ export async function respondToConfirmation(
   });
 }
 
-/** The `full_state` a socket's first frame carries: the conversation's state as the agent server holds it. */
-export function fullState(conversation: ConversationRecord, executionStatus: string): Omit<AgentEvent, 'id' | 'timestamp'> {
+/** The `full_state` a socket's first frame carries: the conversation's state as the agent server holds it, with its `stats` when given. */
+export function fullState(
+  conversation: ConversationRecord,
+  executionStatus: string,
+  stats?: ConversationStats,
+): Omit<AgentEvent, 'id' | 'timestamp'> {
   return stateUpdate('full_state', {
     id: conversation.id,
     execution_status: executionStatus,
@@ -285,5 +291,6 @@ export function fullState(conversation: ConversationRecord, executionStatus: str
     activated_knowledge_skills: [],
     blocked_actions: {},
     blocked_messages: {},
+    ...(stats ? { stats: statsForFullState(stats) } : {}),
   });
 }

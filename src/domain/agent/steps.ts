@@ -3,42 +3,16 @@
  * vocabulary table), in one exhaustive `switch` over `StepKind` — a kind added to
  * `schemas/agent-script.ts` does not type-check until it has its case here.
  */
-import { stepKind, type AgentScript, type AgentScriptStep, type StepKind } from '../../schemas/agent-script.js';
+import { stepKind, type AgentScript, type AgentScriptStep } from '../../schemas/agent-script.js';
 import { editAction, editObservation, PROBE_CONTEXT, terminalMetadata, type RunContext, type RunStep } from './default-script.js';
-import { events, SCREENSHOT_PNG, text, type EventFields, type ToolPayload } from './vocabulary.js';
-
-/** One event a step publishes; `ends` when it ends the run with that status. */
-type Scripted = { event: RunStep['event']; ends?: 'error' | 'stuck' };
-
-/** A step's body, typed by its kind. */
-type BodyOf<K extends StepKind> = Extract<AgentScriptStep, Record<K, unknown>>[K];
+import { events, text, type EventFields } from './vocabulary.js';
+import { body, browserSaw, newerStepEvents, ok, toolCall, type NewerKind, type Scripted } from './vocabulary-steps.js';
 
 /** Where a step's events go in the run: the index of its first event, and the run's last action so far. */
 interface Slot {
   index: number;
   lastAction: { index: number; tool: string } | undefined;
 }
-
-/** A tool's round trip: the action at `index`, then its observation naming it. */
-function toolCall(
-  index: number,
-  tool: string,
-  action: ToolPayload,
-  thought: string,
-  observation: (c: RunContext) => ToolPayload,
-): Scripted[] {
-  return [
-    { event: (c) => events.action(tool, c.callId(index), action, thought) },
-    { event: (c) => events.observation(tool, c.callId(index), c.ids[index], observation(c)) },
-  ];
-}
-
-const ok = (value: string) => ({ content: text(value), is_error: false });
-
-/** The browser's answer: the page's state as text and a small screenshot (`BrowserObservation`). */
-const browserSaw = (value: string) => (): ToolPayload => ({ kind: 'BrowserObservation', ...ok(value), screenshot_data: SCREENSHOT_PNG });
-
-const body = <K extends StepKind>(step: AgentScriptStep, kind: K) => (step as unknown as Record<K, BodyOf<K>>)[kind];
 
 /** The events of one step. */
 export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
@@ -302,6 +276,22 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
         },
       ];
     }
+    case 'browser_scroll':
+    case 'browser_go_back':
+    case 'browser_get_state':
+    case 'browser_get_content':
+    case 'browser_list_tabs':
+    case 'browser_switch_tab':
+    case 'browser_close_tab':
+    case 'browser_get_storage':
+    case 'browser_set_storage':
+    case 'browser_start_recording':
+    case 'browser_stop_recording':
+    case 'canvas_ui':
+    case 'client_tool':
+    case 'vision_inspect':
+    case 'stats':
+      return newerStepEvents(step, kind satisfies NewerKind, index);
     default:
       return unknownStep(kind);
   }
@@ -345,7 +335,9 @@ export function stepEventKinds(step: AgentScriptStep): string[] {
     return e.kind === 'ActionEvent' || e.kind === 'ObservationEvent'
       ? `${e.kind}:${(e.kind === 'ActionEvent' ? e.action : e.observation).kind}`
       : e.kind === 'ConversationStateUpdateEvent'
-        ? `${e.key}=${String(e.value)}`
+        ? typeof e.value === 'string'
+          ? `${e.key}=${e.value}`
+          : `${e.kind}:${e.key}`
         : e.kind;
   });
 }

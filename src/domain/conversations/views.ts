@@ -12,6 +12,7 @@ import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { agentStatus, editedTurns } from '../agent/status.js';
 import { vscodeUrl } from '../agent/editor.js';
+import { combinedSnapshot, conversationStats } from '../agent/vocabulary-stats.js';
 import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
 
 /** Title prefix of a conversation created without a title. */
@@ -110,12 +111,16 @@ function spreadOf(id: string): number {
 
 /** What a conversation has used so far: grows with each finished agent turn (`MetricsSnapshot`, always an object). */
 export function metricsOf(state: DomainState, record: ConversationRecord): MetricsSnapshot {
+  const model = record.llm_model ?? 'default';
+  // A conversation whose agent made calls: their totals, as its agent server's stats have them (`get_combined_metrics`).
+  const combined = combinedSnapshot(conversationStats(state, record));
+  if (combined) return { ...combined, model_name: model, accumulated_token_usage: { ...combined.accumulated_token_usage, model } };
+  // One of the fixture's, with turns and no log of them: an estimate by its turns.
   const turns = finishedTurns(state, record);
   const spread = 1 + spreadOf(record.id) / 100;
   const prompt = Math.round(turns * TOKENS_PER_TURN.prompt * spread);
   const completion = Math.round(turns * TOKENS_PER_TURN.completion * spread);
   const cost = (prompt * DOLLARS_PER_MILLION.prompt + completion * DOLLARS_PER_MILLION.completion) / 1e6;
-  const model = record.llm_model ?? 'default';
   return {
     model_name: model,
     accumulated_cost: Math.round(cost * 1e6) / 1e6,

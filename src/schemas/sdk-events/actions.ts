@@ -178,6 +178,13 @@ export const CriticResult = z.looseObject({
   metadata: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
 });
 
+/**
+ * `ClientAction_<name>`: the action of a client tool a frontend registered in `POST /conversations`
+ * (openhands-sdk `tool/client_tool.py`: `Action.from_mcp_schema` names the kind after the tool, its
+ * fields are the tool's parameters), e.g. Agent Canvas's `ClientAction_canvas_ui_control`.
+ */
+export const ClientAction = z.looseObject({ kind: z.string().check(z.regex(/^ClientAction_[A-Za-z0-9_-]+$/)) });
+
 /** `ActionEvent`. */
 export const ActionEvent = z.object({
   id: z.string(),
@@ -188,7 +195,7 @@ export const ActionEvent = z.object({
   reasoning_content: z.optional(z.nullable(z.string())),
   thinking_blocks: z.optional(z.array(z.union([ThinkingBlock, RedactedThinkingBlock]))),
   responses_reasoning_item: z.optional(z.nullable(ReasoningItemModel)),
-  action: z.optional(z.nullable(Action)),
+  action: z.optional(z.nullable(z.union([Action, ClientAction]))),
   tool_name: z.string(),
   tool_call_id: z.string(),
   tool_call: MessageToolCall,

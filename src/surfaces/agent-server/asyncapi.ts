@@ -17,6 +17,7 @@ import {
   BashEventSchemas,
   SocketAuthFrame,
   SocketMessageFrame,
+  STATE_VALUE_SCHEMAS,
   agentEventSchema,
   socketEventKinds,
 } from '../../schemas/agent-events.js';
@@ -107,11 +108,22 @@ export function asyncApiDocument(info: AsyncApiInfo): JsonSchema {
       ...AgentObservations,
       ...Object.fromEntries(eventKinds.map((kind) => [kind, agentEventSchema(kind)])),
       ...BashEventSchemas,
+      ConversationStats: STATE_VALUE_SCHEMAS.stats,
+      GoalStatus: STATE_VALUE_SCHEMAS.goal,
     },
     'output',
   );
   Object.assign(schemas, componentSchemas({ MessageFrame: SocketMessageFrame, AuthFrame: SocketAuthFrame, ExecuteBashRequest }, 'input'));
-  const eventMessages = Object.fromEntries(eventKinds.map((kind) => [kind, message(kind, `The server sends a ${kind}`)]));
+  const eventMessages: Record<string, JsonSchema> = Object.fromEntries(
+    eventKinds.map((kind) => [kind, message(kind, `The server sends a ${kind}`)]),
+  );
+  // A state update's `value` by its `key`: the whole state, a status, or a schema of its own (`STATE_VALUE_SCHEMAS`).
+  eventMessages.ConversationStateUpdateEvent = {
+    ...eventMessages.ConversationStateUpdateEvent,
+    description:
+      'Its `value` by `key`: `full_state`, the whole conversation state (with `stats`, whole `Metrics` per usage id); `execution_status`, the status; `stats`, `ConversationStats` (a `MetricsSnapshot` per LLM usage id); `goal`, `GoalStatus`.',
+    'x-value-by-key': { stats: { $ref: `${COMPONENT}ConversationStats` }, goal: { $ref: `${COMPONENT}GoalStatus` } },
+  };
   const bashMessages = Object.fromEntries(bashKinds.map((kind) => [kind, message(kind, `The server sends a ${kind}`)]));
   const auth = `The session key: the \`session_api_key\` query parameter, the \`${HEADER}\` header, or a first \`{"type": "auth"}\` frame within ${AUTH_FRAME_TIMEOUT_MS / 1000} s.`;
   const document = {

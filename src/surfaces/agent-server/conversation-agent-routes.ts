@@ -181,12 +181,14 @@ export const conversationAgentRoutes: readonly Route[] = Object.freeze([
     path: `${BASE}/switch_llm`,
     summary: 'Use the LLM given (switch_conversation_llm)',
     params: ConversationParam,
-    body: z.object({ llm: z.looseObject({ model: z._default(z.string(), 'claude-sonnet-4-20250514') }) }),
+    body: z.object({
+      llm: z.looseObject({ model: z._default(z.string(), 'claude-sonnet-4-20250514'), stream: z._default(z.boolean(), false) }),
+    }),
     response: AgentSuccess,
     errors: [404],
     handle: (input, context) =>
       onHeldConversation(input, context, async (state, conversation) => {
-        await switchLlm(state, conversation, input.body.llm.model);
+        await switchLlm(state, conversation, input.body.llm.model, input.body.llm.stream);
         return SUCCESS;
       }),
   }),

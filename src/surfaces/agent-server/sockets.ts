@@ -27,6 +27,7 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 import type { ServedSocket, SocketPeer } from '../surface.js';
 import { onTransientEvent } from '../../domain/agent/streaming.js';
+import { conversationStats } from '../../domain/agent/vocabulary-stats.js';
 
 export type { SocketPeer } from '../surface.js';
 
@@ -233,7 +234,7 @@ export function openEventSocket(
         JSON.stringify({
           id: globalThis.crypto.randomUUID(),
           timestamp: now(),
-          ...fullState(conversation, executionStatusOf(conversation)),
+          ...fullState(conversation, executionStatusOf(conversation), conversationStats(state, conversation)),
         }),
         false,
       );

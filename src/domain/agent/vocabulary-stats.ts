@@ -1,0 +1,310 @@
+/**
+ * What a run's LLM calls cost (issue 32): the conversation's `ConversationStats`, read off its
+ * event log, so what the socket, the agent server's `ConversationInfo` and the app server's
+ * `metrics` show always agrees with the events published (software-agent-sdk
+ * `openhands-sdk/openhands/sdk/conversation/conversation_stats.py`, `ConversationStats`;
+ * `llm/utils/metrics.py`, `Metrics.add_cost`, `add_response_latency`, `add_token_usage`,
+ * `get_snapshot`, `merge`).
+ *
+ * Which events are LLM calls, and what each used (deterministic, from the event alone and its place
+ * in the log): an agent's `ActionEvent`s (one call per `llm_response_id`) and answer
+ * (`MessageEvent`), under the agent's usage id; a `Condensation`, under `condenser`; a
+ * `VisionInspectObservation`, under `vision-profile:<profile>` (`tool/builtins/vision_inspect.py`);
+ * a `TokenEvent`, its token ids counted; an `LLMCompletionLogEvent`, the usage its log data
+ * records under its own usage id and model (as the real telemetry logs the same response the
+ * metrics count). Prompts grow with the log; the previous prompt of a usage is read from the cache.
+ */
+import type { ConversationRecord } from '../../schemas/records.js';
+import type { DomainState } from '../store/state.js';
+
+/** An event of a log: its kind, id, timestamp and its kind's fields. */
+type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string };
+
+/** The model of a conversation's agent when it names none. */
+export const DEFAULT_AGENT_MODEL = 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929';
+/** The usage id of the agent's own LLM (the `usage_id` its `ConversationInfo` names). */
+export const AGENT_USAGE_ID = 'agent';
+/** The condenser's usage id. */
+export const CONDENSER_USAGE_ID = 'condenser';
+/** Tokens of the system prompt and the tools, before any event. */
+const PROMPT_BASE = 1_800;
+/** Tokens each earlier event of the log adds to a prompt. */
+const PROMPT_PER_EVENT = 120;
+/** The context window the fake's models have. */
+const CONTEXT_WINDOW = 200_000;
+/** Dollars per million tokens: prompt, prompt read from the cache, completion. */
+const PRICE = { prompt: 3, cacheRead: 0.3, completion: 15 } as const;
+
+/** One call's tokens (`TokenUsage`). */
+export interface TokenUsage {
+  model: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  context_window: number;
+  per_turn_token: number;
+  response_id: string;
+}
+
+/** What one usage id has used (`MetricsSnapshot`). */
+export interface MetricsSnapshot {
+  model_name: string;
+  accumulated_cost: number;
+  max_budget_per_task: number | null;
+  accumulated_token_usage: TokenUsage;
+}
+
+/** What one usage id has used, call by call (`Metrics`). */
+export interface Metrics extends MetricsSnapshot {
+  costs: { model: string; cost: number; timestamp: number }[];
+  response_latencies: { model: string; latency: number; response_id: string }[];
+  token_usages: TokenUsage[];
+}
+
+/** A conversation's statistics (`ConversationStats`), or their snapshot form. */
+export interface ConversationStats<M extends object = Metrics> {
+  usage_to_metrics: Record<string, M>;
+}
+
+/** One LLM call an event stands for. */
+interface LlmCall {
+  usageId: string;
+  model: string;
+  prompt: number;
+  completion: number;
+  responseId: string;
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** A text's tokens, roughly (four characters each, at least one). */
+const tokenCount = (value: string) => Math.max(1, Math.ceil(value.length / 4));
+const textOf = (content: unknown): string =>
+  Array.isArray(content) ? content.map((part) => String((part as { text?: unknown })?.text ?? '')).join('') : '';
+const secondsOf = (timestamp: unknown) => {
+  const ms = Date.parse(/Z|[+-]\d\d:\d\d$/.test(String(timestamp)) ? String(timestamp) : `${String(timestamp)}Z`);
+  return Number.isNaN(ms) ? 0 : ms / 1000;
+};
+const count = (value: unknown): number | undefined => (Number.isInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
+
+/** The usage a completion log records (`log_data`'s `usage`), when it is readable. */
+function loggedUsage(logData: unknown): { prompt: number; completion: number } | undefined {
+  try {
+    const usage = (JSON.parse(String(logData)) as { usage?: Record<string, unknown> }).usage;
+    const prompt = count(usage?.prompt_tokens);
+    const completion = count(usage?.completion_tokens);
+    return prompt === undefined || completion === undefined ? undefined : { prompt, completion };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The LLM call `event` stands for (the `index`th event of its log), or none. */
+function callOf(event: AgentEvent, index: number, model: string, lastResponse: string | undefined): LlmCall | null {
+  const prompt = PROMPT_BASE + PROMPT_PER_EVENT * index;
+  const agent = (completion: string, responseId: string): LlmCall => ({
+    usageId: AGENT_USAGE_ID,
+    model,
+    prompt,
+    completion: tokenCount(completion),
+    responseId,
+  });
+  switch (event.kind) {
+    case 'ActionEvent': {
+      const responseId = String(event.llm_response_id ?? `resp_${event.id}`);
+      if (event.source !== 'agent' || responseId === lastResponse) return null;
+      return agent(
+        `${textOf(event.thought)}${String((event.tool_call as { arguments?: unknown } | undefined)?.arguments ?? '')}`,
+        responseId,
+      );
+    }
+    case 'MessageEvent':
+      return event.source === 'agent' ? agent(textOf((event.llm_message as { content?: unknown })?.content), `resp_${event.id}`) : null;
+    case 'Condensation':
+      return {
+        ...agent(String(event.summary ?? ''), String(event.llm_response_id ?? `resp_${event.id}`)),
+        usageId: CONDENSER_USAGE_ID,
+      };
+    case 'TokenEvent':
+      return {
+        ...agent('', `resp_${event.id}`),
+        prompt: (event.prompt_token_ids as unknown[] | undefined)?.length ?? 0,
+        completion: (event.response_token_ids as unknown[] | undefined)?.length ?? 0,
+      };
+    case 'LLMCompletionLogEvent': {
+      const usage = loggedUsage(event.log_data);
+      if (!usage) return null;
+      return { usageId: String(event.usage_id), model: String(event.model_name), ...usage, responseId: `resp_${event.id}` };
+    }
+    case 'ObservationEvent': {
+      const observation = event.observation as Record<string, unknown> | undefined;
+      if (observation?.kind !== 'VisionInspectObservation') return null;
+      return {
+        usageId: `vision-profile:${String(observation.profile_name ?? 'vision')}`,
+        model: String(observation.model ?? model),
+        prompt: 1_000 + tokenCount(String(observation.question ?? '')),
+        completion: tokenCount(String(observation.answer ?? '')),
+        responseId: `resp_${event.id}`,
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** An empty `Metrics` of `model` (`Metrics.initialize_accumulated_token_usage`). */
+function emptyMetrics(model: string): Metrics {
+  return {
+    model_name: model,
+    accumulated_cost: 0,
+    max_budget_per_task: null,
+    accumulated_token_usage: {
+      model,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      cache_read_tokens: 0,
+      cache_write_tokens: 0,
+      reasoning_tokens: 0,
+      context_window: 0,
+      per_turn_token: 0,
+      response_id: '',
+    },
+    costs: [],
+    response_latencies: [],
+    token_usages: [],
+  };
+}
+
+/** Adds one call, answered at `at` (epoch seconds), to its usage's metrics (`add_cost`, `add_response_latency`, `add_token_usage`). */
+function addCall(metrics: Metrics, call: LlmCall, at: number): void {
+  const previous = metrics.token_usages.at(-1)?.prompt_tokens ?? 0;
+  const cacheRead = Math.min(previous, call.prompt);
+  const usage: TokenUsage = {
+    model: metrics.model_name,
+    prompt_tokens: call.prompt,
+    completion_tokens: call.completion,
+    cache_read_tokens: cacheRead,
+    cache_write_tokens: call.prompt - cacheRead,
+    reasoning_tokens: 0,
+    context_window: CONTEXT_WINDOW,
+    per_turn_token: call.prompt + call.completion,
+    response_id: call.responseId,
+  };
+  const cost = round(
+    ((call.prompt - cacheRead) * PRICE.prompt + cacheRead * PRICE.cacheRead + call.completion * PRICE.completion) / 1e6,
+    9,
+  );
+  metrics.accumulated_cost = round(metrics.accumulated_cost + cost, 9);
+  metrics.costs.push({ model: metrics.model_name, cost, timestamp: at });
+  metrics.response_latencies.push({
+    model: metrics.model_name,
+    latency: round(0.35 + call.completion * 0.015, 3),
+    response_id: call.responseId,
+  });
+  metrics.token_usages.push(usage);
+  const total = metrics.accumulated_token_usage;
+  metrics.accumulated_token_usage = {
+    ...total,
+    prompt_tokens: total.prompt_tokens + usage.prompt_tokens,
+    completion_tokens: total.completion_tokens + usage.completion_tokens,
+    cache_read_tokens: total.cache_read_tokens + usage.cache_read_tokens,
+    cache_write_tokens: total.cache_write_tokens + usage.cache_write_tokens,
+    reasoning_tokens: total.reasoning_tokens + usage.reasoning_tokens,
+    context_window: Math.max(total.context_window, usage.context_window),
+    per_turn_token: usage.per_turn_token,
+  };
+}
+
+/**
+ * The statistics of a conversation whose log is `events`, its agent on `model`: one `Metrics` per
+ * usage id, the agent's first, then those that made a call in the order of their first call.
+ */
+export function statsOfEvents(events: readonly AgentEvent[], model: string): ConversationStats {
+  // The agent's LLM is registered when the conversation starts, its metrics empty (`ConversationStats.register_llm`).
+  const usage: Record<string, Metrics> = { [AGENT_USAGE_ID]: emptyMetrics(model) };
+  let lastResponse: string | undefined;
+  events.forEach((event, index) => {
+    const call = callOf(event, index, model, lastResponse);
+    if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
+    else if (call) lastResponse = undefined;
+    if (!call) return;
+    addCall((usage[call.usageId] ??= emptyMetrics(call.model)), call, secondsOf(event.timestamp));
+  });
+  return { usage_to_metrics: usage };
+}
+
+/** One usage's snapshot (`Metrics.get_snapshot`): the totals, without the call lists. */
+export function snapshotOf(metrics: Metrics): MetricsSnapshot {
+  const { model_name, accumulated_cost, max_budget_per_task, accumulated_token_usage } = metrics;
+  return { model_name, accumulated_cost, max_budget_per_task, accumulated_token_usage: { ...accumulated_token_usage } };
+}
+
+/**
+ * The `value` of a `ConversationStateUpdateEvent` of key `stats`: snapshots only
+ * (`event/conversation_state.py`, `validate_value`: `model_dump(context={"use_snapshot": True})`).
+ */
+export function statsSnapshot(stats: ConversationStats): ConversationStats<MetricsSnapshot> {
+  return { usage_to_metrics: Object.fromEntries(Object.entries(stats.usage_to_metrics).map(([id, m]) => [id, snapshotOf(m)])) };
+}
+
+/**
+ * The stats as a `full_state` carries them: whole `Metrics`, `None` fields left out
+ * (`ConversationStateUpdateEvent.from_conversation_state`: `model_dump(mode="json", exclude_none=True)`).
+ */
+export function statsForFullState(stats: ConversationStats): ConversationStats<Omit<Metrics, 'max_budget_per_task'>> {
+  return {
+    usage_to_metrics: Object.fromEntries(
+      Object.entries(stats.usage_to_metrics).map(([id, { max_budget_per_task, ...rest }]) => [
+        id,
+        max_budget_per_task === null ? rest : { ...rest, max_budget_per_task },
+      ]),
+    ),
+  };
+}
+
+/** Every usage's totals together (`ConversationStats.get_combined_metrics`), or null before the first call. */
+export function combinedSnapshot(stats: ConversationStats): MetricsSnapshot | null {
+  const all = Object.values(stats.usage_to_metrics);
+  if (all.every((metrics) => metrics.token_usages.length === 0)) return null;
+  const combined = emptyMetrics('default');
+  for (const metrics of all) {
+    const a = combined.accumulated_token_usage;
+    const b = metrics.accumulated_token_usage;
+    combined.accumulated_cost = round(combined.accumulated_cost + metrics.accumulated_cost, 9);
+    combined.accumulated_token_usage = {
+      ...a,
+      prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+      completion_tokens: a.completion_tokens + b.completion_tokens,
+      cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
+      cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
+      reasoning_tokens: a.reasoning_tokens + b.reasoning_tokens,
+      context_window: Math.max(a.context_window, b.context_window),
+      per_turn_token: b.per_turn_token,
+    };
+  }
+  return snapshotOf(combined);
+}
+
+/** The last statistics read per conversation, by the store they were read from, with the log's length, last event and model then. */
+const lastRead = new WeakMap<object, Map<string, { key: string; stats: ConversationStats }>>();
+
+/**
+ * The statistics of a conversation as its log has them now (read again only when its log or model
+ * changed: a page of conversations reads each once). Callers do not change what it returns.
+ */
+export function conversationStats(state: DomainState, conversation: ConversationRecord): ConversationStats {
+  const ids = state.store.eventIdsOf(conversation.id);
+  const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
+  const key = `${ids.length}:${ids.at(-1) ?? ''}:${model}`;
+  let byConversation = lastRead.get(state.store);
+  if (!byConversation) lastRead.set(state.store, (byConversation = new Map()));
+  const cached = byConversation.get(conversation.id);
+  if (cached?.key === key) return cached.stats;
+  const stats = statsOfEvents(
+    ids.map((id) => state.store.events.get(id)!.event as AgentEvent),
+    model,
+  );
+  byConversation.set(conversation.id, { key, stats });
+  return stats;
+}
