@@ -2,9 +2,8 @@
 // - dist/cli.bundle.js: the fakehands command in one file, so `fakehands serve` starts fast (one
 //   file to load; tree-shaking keeps only what serving uses). Pact stays external: only
 //   `fakehands verify` loads it, lazily, and it is an optional peer dependency.
-// - dist/cjs/*.cjs: CommonJS builds of every entry point, for `require('fakehands')` (Jest on
-//   CommonJS). msw and Pact stay external (peer dependencies: the project's own copies are used);
-//   ESM-only dependencies (@msw/data) are bundled in.
+// - the Node entry points (ESM over tsc's entry modules, and CommonJS in dist/cjs/), bundled with
+//   code splitting, and @msw/data in one file for `fakehands/browser`: see each below.
 import { build } from 'esbuild';
 
 const src = (path) => new URL(`../src/${path}`, import.meta.url).pathname;
@@ -46,7 +45,13 @@ await build({
 //   `instanceof FakehandsError` holds across entries; what the entries load lazily (the surfaces'
 //   later route tables, the service facade's domain, Pact's verifier) stays in chunks of its own,
 //   evaluated only when first needed. Dependencies stay external (one copy of each in the consumer's
-//   node_modules) but @msw/data, bundled as in msw-data.js above.
+//   node_modules) but two, bundled for what loading them costs: @msw/data (as in msw-data.js above)
+//   and zod, whose public entries (`zod/mini`, `zod/v4/core`) load 92 modules, every locale among
+//   them, where the bundle keeps the functions the schemas use and the English locale: 0.45× of
+//   msw's import alone, about half of what `import('fakehands')` then added to msw's (BENCHMARKS
+//   "Import cost"). zod 4's schemas and errors work across copies (`instanceof` checks a schema's
+//   traits, not its class), so a consumer's own zod composes with `schemas` as before; the types
+//   (.d.ts) still name the `zod` package, a dependency; `fakehands/browser` keeps the consumer's zod.
 // - dist/cjs/*.cjs: the same build in CommonJS for `require('fakehands')` (Jest on CommonJS): esbuild
 //   splits only ESM, so its chunks are each turned into a CommonJS file (`require` for `import`,
 //   dynamic imports too), and `require('fakehands')` evaluates only what `fakehands` needs, the same
@@ -63,7 +68,7 @@ const ENTRIES = {
   server: 'server.ts',
   'drift/index': 'drift/index.ts',
 };
-const EXTERNAL = ['msw', 'msw/*', '@pact-foundation/pact', 'zod', 'zod/*', '@faker-js/faker', '@faker-js/faker/*', 'ws'];
+const EXTERNAL = ['msw', 'msw/*', '@pact-foundation/pact', '@faker-js/faker', '@faker-js/faker/*', 'ws'];
 const split = (names, outdir) =>
   build({
     entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [names(name), src(path)])),
@@ -118,7 +123,8 @@ for (const queue = [dist('browser.js')]; queue.length > 0; ) {
 const bundled = new Set(Object.keys(ENTRIES).map((name) => dist(`${name}.js`)));
 for (const path of await readdir(dist(''), { recursive: true })) {
   const file = dist(path);
-  if (!path.endsWith('.js') || path.startsWith('chunks/') || path.startsWith('cjs/') || path === 'cli.bundle.js' || bundled.has(file)) continue;
+  if (!path.endsWith('.js') || path.startsWith('chunks/') || path.startsWith('cjs/') || path === 'cli.bundle.js' || bundled.has(file))
+    continue;
   if (!reached.has(file)) await rm(file);
 }
 
