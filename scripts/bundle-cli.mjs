@@ -105,7 +105,8 @@ for (const file of cjs.outputFiles) {
     target: 'node20',
     supported: { 'dynamic-import': false }, // import('./chunk.cjs') → require: the same copy as the static requires
     define: { 'import.meta.url': '__fakehandsFileUrl' },
-    banner: "const __fakehandsFileUrl = require('node:url').pathToFileURL(__filename).href;",
+    // Strict, as the ESM it comes from (a write to a frozen table throws, as it does there).
+    banner: "'use strict';\nconst __fakehandsFileUrl = require('node:url').pathToFileURL(__filename).href;",
     logLevel: 'warning',
   });
   await writeOutput(file.path.replace(/\.js$/, '.cjs'), code);

@@ -7,6 +7,7 @@
  * the same set. Timings are in bench/import-cost.ts (BENCHMARKS.md "Import cost"), not here.
  */
 import { execFile } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -88,5 +89,13 @@ describe("require('fakehands')", () => {
     expect(all).toEqual(expect.arrayContaining(['dist/cjs/drift.cjs', 'dist/cjs/pact.cjs', 'dist/cjs/server.cjs']));
     expect(index).not.toEqual(expect.arrayContaining(['dist/cjs/drift.cjs']));
     expect(own(all).length).toBeGreaterThan(own(index).length + 3);
+  });
+
+  it('runs strict code, as the ESM it is built from (a write to a frozen table throws there too)', async () => {
+    const files = (await readdir(`${ROOT}dist/cjs`, { recursive: true })).filter((file) => file.endsWith('.cjs'));
+    expect(files.length).toBeGreaterThan(10);
+    const sloppy: string[] = [];
+    for (const file of files) if (!(await readFile(`${ROOT}dist/cjs/${file}`, 'utf8')).startsWith("'use strict';")) sloppy.push(file);
+    expect(sloppy).toEqual([]);
   });
 });
