@@ -9,7 +9,7 @@
 import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationExecutionStatus } from '../../schemas/common.js';
 import type { ConversationRecord } from '../../schemas/records.js';
-import { agentServerContext, type ReadyContext } from '../conversations/conversation-ops.js';
+import { agentServerContext, readyProjectDir, type ReadyContext } from '../conversations/conversation-ops.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { metricsOf } from '../conversations/views.js';
 import { refuse, type Refusal } from '../store/refusal.js';
@@ -152,8 +152,7 @@ export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_
  * tools; never the LLM key), its workspace, status, policy and statistics.
  */
 export function conversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
-  const context = agentServerContext(state, conversation.id);
-  const workingDir = context.kind === 'ready' ? context.workspace.projectDir : '/workspace/project';
+  const workingDir = readyProjectDir(state, conversation.id) ?? '/workspace/project';
   const model = conversation.llm_model ?? 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929';
   return {
     id: conversation.id,

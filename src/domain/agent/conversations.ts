@@ -64,10 +64,13 @@ export async function setHostState(
 export function hostConversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
   const info = conversationInfo(state, conversation);
   const host = hostState(conversation);
-  const userMessages = state.store.eventIdsOf(conversation.id).filter((id) => {
-    const event = state.store.events.get(id)!.event as AgentEvent;
-    return event.kind === 'MessageEvent' && event.source === 'user';
-  });
+  // The newest user message, found from the end: a long log is not walked for it.
+  const ids = state.store.eventIdsOf(conversation.id);
+  let lastUserMessage: string | null = null;
+  for (let i = ids.length - 1; i >= 0 && lastUserMessage === null; i--) {
+    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
+    if (event.kind === 'MessageEvent' && event.source === 'user') lastUserMessage = ids[i]!;
+  }
   return {
     ...info,
     agent: { ...info.agent, kind: host.agent_kind },
@@ -78,7 +81,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     secret_registry: {
       secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
     },
-    last_user_message_id: userMessages.at(-1) ?? null,
+    last_user_message_id: lastUserMessage,
     leaf_event_id: host.leaf_event_id,
     forked_from_conversation_id: host.forked_from_conversation_id,
     forked_from_event_id: host.forked_from_event_id,
@@ -127,22 +130,34 @@ export async function startHostConversation(
     : await sandboxForNewConversation(state, host);
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
-  const record = await state.store.conversations.insert({
+  // Every field is the schema's output already: the request's values were validated by its own
+  // schema (as strict as the record's), the rest are the state's ids, stamps and defaults. So it is
+  // stored without a second parse; a profile's model (a saved profile's config) is parsed as ever.
+  const built: ConversationRecord = {
     id,
     version: 'V1',
     sandbox_id: sandbox.id,
     created_by_user_id: state.options.userId,
     title: null,
-    llm_model: agent.llm?.model ?? (profile?.config.llm as { model?: string } | undefined)?.model ?? null,
+    selected_repository: null,
+    selected_branch: null,
+    git_provider: null,
+    trigger: null,
+    pr_number: [],
+    llm_model: agent.llm?.model ?? null,
     parent_conversation_id: parentId,
+    agent_type: 'default',
+    agent_kind: 'openhands',
+    public: null,
     tags: request.tags,
+    acp_server: null,
+    launched_agent_profile: null,
     has_initial_message: Boolean(request.initial_message?.content.length),
     agent_turns: 0,
     messages: [],
-    agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
     agent_stream: agent.llm?.stream === true ? true : undefined,
+    agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
     agent_host: {
-      ...hostState({ agent_host: undefined } as ConversationRecord),
       created_here: true,
       agent_kind: agent.kind,
       working_dir: request.workspace.working_dir,
@@ -150,10 +165,20 @@ export async function startHostConversation(
       stuck_detection: request.stuck_detection,
       security_analyzer: request.security_analyzer ?? null,
       secret_names: secretNames(request.secrets),
+      leaf_event_id: null,
+      forked_from_conversation_id: null,
+      forked_from_event_id: null,
+      acp_model: null,
+      goal: null,
     },
     created_at: now,
     updated_at: now,
-  });
+  };
+  const profileModel = agent.llm?.model === undefined ? (profile?.config.llm as { model?: string } | undefined)?.model : undefined;
+  const record =
+    profileModel === undefined
+      ? state.store.conversations.insertValidated(built)
+      : await state.store.conversations.insert({ ...built, llm_model: profileModel });
   if (parentId) state.store.linkChild(parentId, id);
   await publishEvent(state, id, SYSTEM_PROMPT);
   let current = record;
