@@ -9,7 +9,7 @@ import type { FakeCore } from '../fake.js';
 import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
-import { BodyReadError, Semaphore, readBody } from './request-body.js';
+import { BodyReadError, Semaphore, bufferedBody, readBody } from './request-body.js';
 import type { StateFileWriter } from './state-file.js';
 import { serveSocketUpgrades } from './socket-upgrades.js';
 import { RequestGate, isHealthProbe, paceConnections } from './pacing.js';
@@ -216,7 +216,12 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       }
     }
     let body: Promise<Buffer> | null = null;
-    const readOnce = () => (body ??= bodies.run(() => readBody(request, limits)));
+    const readOnce = () => {
+      if (body) return body;
+      // A body that has arrived whole needs no place among the bodies being read.
+      const whole = bufferedBody(request, limits.maxBytes);
+      return (body = whole ? Promise.resolve(whole) : bodies.run(() => readBody(request, limits)));
+    };
     let answer;
     try {
       answer = await fake.answer(toRequestLike(request, absolute, readOnce));

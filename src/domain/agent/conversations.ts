@@ -62,8 +62,16 @@ export async function setHostState(
 
 /** The conversation as its agent server describes it (`ConversationInfo`), with what the host keeps: workspace, analyzer, secret names (never values), tags, fork origin, HEAD. */
 export function hostConversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
-  const info = conversationInfo(state, conversation);
   const host = hostState(conversation);
+  // Built once, the host's values in their places (the agent's kind, the workspace, ...), what only the host knows after.
+  const info = conversationInfo(state, conversation, {
+    agent_kind: host.agent_kind,
+    working_dir: host.working_dir,
+    max_iterations: host.max_iterations,
+    stuck_detection: host.stuck_detection,
+    security_analyzer: host.security_analyzer,
+    secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
+  });
   // The newest user message, found from the end: a long log is not walked for it.
   const ids = state.store.eventIdsOf(conversation.id);
   let lastUserMessage: string | null = null;
@@ -71,16 +79,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
     if (event.kind === 'MessageEvent' && event.source === 'user') lastUserMessage = ids[i]!;
   }
-  return {
-    ...info,
-    agent: { ...info.agent, kind: host.agent_kind },
-    workspace: { kind: 'LocalWorkspace', working_dir: host.working_dir ?? info.workspace.working_dir },
-    max_iterations: host.max_iterations,
-    stuck_detection: host.stuck_detection,
-    security_analyzer: host.security_analyzer,
-    secret_registry: {
-      secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
-    },
+  return Object.assign(info, {
     last_user_message_id: lastUserMessage,
     leaf_event_id: host.leaf_event_id,
     forked_from_conversation_id: host.forked_from_conversation_id,
@@ -89,7 +88,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     sub_conversation_ids: [...(state.store.childrenOf.get(conversation.id) ?? [])],
     tags: conversation.tags,
     current_model_id: host.acp_model,
-  };
+  });
 }
 
 /** The secret names of a request's `secrets` (their values are never kept). */
