@@ -24,6 +24,7 @@ import type { DomainState } from '../store/state.js';
 import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent.js';
 import { zipArchive } from './zip.js';
 import { worldOf } from '../agent-world/world.js';
+import { hostConversationRecord } from './host-record.js';
 
 /** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
 export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
@@ -129,50 +130,14 @@ export async function startHostConversation(
     : await sandboxForNewConversation(state, host);
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
-  // Every field is the schema's output already: the request's values were validated by its own
-  // schema (as strict as the record's), the rest are the state's ids, stamps and defaults. So it is
-  // stored without a second parse; a profile's model (a saved profile's config) is parsed as ever.
-  const built: ConversationRecord = {
+  const built = hostConversationRecord(state, request, {
     id,
-    version: 'V1',
-    sandbox_id: sandbox.id,
-    created_by_user_id: state.options.userId,
-    title: null,
-    selected_repository: null,
-    selected_branch: null,
-    git_provider: null,
-    trigger: null,
-    pr_number: [],
-    llm_model: agent.llm?.model ?? null,
-    parent_conversation_id: parentId,
-    agent_type: 'default',
-    agent_kind: 'openhands',
-    public: null,
-    tags: request.tags,
-    acp_server: null,
-    launched_agent_profile: null,
-    has_initial_message: Boolean(request.initial_message?.content.length),
-    agent_turns: 0,
-    messages: [],
-    agent_stream: agent.llm?.stream === true ? true : undefined,
-    agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
-    agent_host: {
-      created_here: true,
-      agent_kind: agent.kind,
-      working_dir: request.workspace.working_dir,
-      max_iterations: request.max_iterations,
-      stuck_detection: request.stuck_detection,
-      security_analyzer: request.security_analyzer ?? null,
-      secret_names: secretNames(request.secrets),
-      leaf_event_id: null,
-      forked_from_conversation_id: null,
-      forked_from_event_id: null,
-      acp_model: null,
-      goal: null,
-    },
-    created_at: now,
-    updated_at: now,
-  };
+    sandboxId: sandbox.id,
+    parentId,
+    secretNames: secretNames(request.secrets),
+    now,
+  });
+  // Stored as built, no second parse; a model from a saved agent profile's config is parsed as ever.
   const profileModel = agent.llm?.model === undefined ? (profile?.config.llm as { model?: string } | undefined)?.model : undefined;
   const record =
     profileModel === undefined
