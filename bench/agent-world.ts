@@ -6,7 +6,8 @@
  * `ws` broadcast of as many frames. Run: `npm run build && npx tsx bench/agent-world.ts`; writes
  * bench/results/agent-world.json. Each throughput row also gives requests per CPU-second of the server
  * process (its user + system time from /proc, Linux only): on a shared machine that moves less than
- * wall-clock requests per second, since time the server waits for a core is not counted.
+ * wall-clock requests per second, since time the server waits for a core is not counted. Each
+ * server is loaded with a target for `BENCH_WARMUP_SECONDS` (1 s) before its rounds, not counted.
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -21,6 +22,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 /** Rounds per target, bare and fake alternating (the order flips each round); the median share is reported, so one burst of another job's load moves one round, not the figure. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/**
+ * Seconds each server is loaded with a target before its rounds, not counted (0: none): without it
+ * the fake's first round ran its route cold (V8 compiles it as it goes: ~3,000 creates at 2-3× the
+ * steady cost), while the bare server has almost nothing to compile.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const SOCKETS = 100;
 const COMMANDS = 50;
 const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
@@ -123,6 +130,10 @@ try {
   const bare = await spawnServer([root('bench/servers/bare.mjs'), join(dir, 'bodies.json')]);
   try {
     for (const [name, t] of targets) {
+      if (WARMUP_SECONDS > 0) {
+        await load(bare.url, t, WARMUP_SECONDS, CONNECTIONS);
+        await load(agentUrl, t, WARMUP_SECONDS, CONNECTIONS);
+      }
       const rounds: { base: Awaited<ReturnType<typeof measured>>; ours: Awaited<ReturnType<typeof measured>> }[] = [];
       for (let i = 0; i < ROUNDS; i++) {
         if (i % 2 === 0) {
@@ -232,5 +243,5 @@ try {
 await mkdir(root('bench/results'), { recursive: true });
 await writeFile(
   root('bench/results/agent-world.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, throughput: rows, fanOut }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, seconds: SECONDS, rounds: ROUNDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, throughput: rows, fanOut }, null, 2)}\n`,
 );

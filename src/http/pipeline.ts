@@ -13,6 +13,7 @@ import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
 import { applyFault } from '../instance/faults.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
+import { JsonText } from './json-text.js';
 import { parseRequest } from './parse.js';
 import { isRawAnswer, json, networkError, type Answer, type RequestLike } from './responses.js';
 import type { Route } from './route.js';
@@ -53,7 +54,11 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
  * JSON. The check (`check.ts`, with the schema of every error body) is the surface's, loaded the first time it is asked for.
  */
 async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
-  const answer = isRefusal(result) ? surface.refusalAnswer(result) : json(route.successStatus ?? 200, result);
+  const answer = isRefusal(result)
+    ? surface.refusalAnswer(result)
+    : result instanceof JsonText
+      ? { status: route.successStatus ?? 200, headers: { 'content-type': 'application/json' }, body: result.text }
+      : json(route.successStatus ?? 200, result);
   if (instance.options.checkResponses) await surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
   return answer;
 }

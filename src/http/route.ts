@@ -6,6 +6,7 @@ import type * as z from 'zod/mini';
 import type { Refusal } from '../domain/store/refusal.js';
 import type { Instance } from '../instance/instance.js';
 import type { Answer } from './responses.js';
+import type { JsonText } from './json-text.js';
 import type { ErrorStatus } from './status.js';
 
 export type { ErrorStatus } from './status.js';
@@ -50,8 +51,8 @@ export interface RouteInput<Q, B, P extends string = string> {
 /** What a route's handler acts on: the instance the request reached. */
 export type RouteContext = Instance;
 
-/** What a route's handler answers: the 200 body, a `Refusal` (the surface answers it in its shape), or an `Answer` as it is (a ZIP, text, a stream). */
-export type RouteResult<T> = T | Refusal | Answer;
+/** What a route's handler answers: the 200 body (or its JSON text, `JsonText`), a `Refusal` (the surface answers it in its shape), or an `Answer` as it is (a ZIP, text, a stream). */
+export type RouteResult<T> = T | Refusal | Answer | JsonText;
 
 /** One endpoint: where it is, what it accepts, what it answers, and the operation behind it. */
 export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R extends z.ZodMiniType, P extends string = string> {

@@ -32,7 +32,7 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
   return {
     record(entry) {
       // A key in a query (`?session_api_key=`, `?key=`) never reaches the journal.
-      kept.push({ seq: ++seq, atMs: Date.now(), ...entry, query: redactQuery(entry.query) });
+      kept.push({ seq: ++seq, atMs: Date.now(), ...entry, query: entry.query === '' ? '' : redactQuery(entry.query) });
       if (kept.length > size) kept.splice(0, kept.length - size);
     },
     entries(limit = size) {

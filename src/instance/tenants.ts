@@ -126,7 +126,11 @@ export class Tenants<Instance extends TenantInstance> {
   nameOf(headers: { get(name: string): string | null }, url?: URL): string | null | Refusal {
     // A socket may name it in its URL (`?fakehands_tenant=`): an in-process WebSocket has no headers or cookies.
     const given =
-      headers.get(TENANT_HEADER) ?? cookie(headers.get('cookie'), TENANT_COOKIE) ?? url?.searchParams.get(TENANT_COOKIE) ?? null;
+      headers.get(TENANT_HEADER) ??
+      cookie(headers.get('cookie'), TENANT_COOKIE) ??
+      // A URL without a query has no tenant in it: its `searchParams` object is not made for every request.
+      (url?.search ? url.searchParams.get(TENANT_COOKIE) : null) ??
+      null;
     return given === null ? null : this.checkName(given);
   }
 

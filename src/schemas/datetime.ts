@@ -3,6 +3,10 @@
  * The stored form is this canonical one, so creation times sort as strings.
  */
 
+/** The millisecond `formatDateTime` wrote last, and its text up to the milliseconds. */
+let lastMs = Number.NaN;
+let lastMillisText = '';
+
 /**
  * Formats epoch milliseconds plus extra microseconds (an integer 0–999) in the canonical form. A
  * fraction of a millisecond is dropped; microseconds that are not a whole number in range throw
@@ -11,8 +15,13 @@
 export function formatDateTime(ms: number, micros = 0): string {
   if (!Number.isInteger(micros) || micros < 0 || micros > 999)
     throw new RangeError(`Failed to format a datetime: ${micros} is not a whole number of microseconds from 0 to 999.`);
+  // The stamps of one operation mostly fall in the same millisecond: its text is written once.
+  if (ms !== lastMs) {
+    lastMillisText = new Date(ms).toISOString().slice(0, 23);
+    lastMs = ms;
+  }
   // Joined, not concatenated: stored timestamps stay flat strings (a rope costs several objects).
-  return [new Date(ms).toISOString().slice(0, 23), String(micros).padStart(3, '0'), 'Z'].join('');
+  return [lastMillisText, String(micros).padStart(3, '0'), 'Z'].join('');
 }
 
 /** The canonical form: `YYYY-MM-DDTHH:MM:SS.ffffffZ`, parsed without a regular expression. */

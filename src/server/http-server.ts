@@ -9,7 +9,7 @@ import type { FakeCore } from '../fake.js';
 import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
-import { BodyReadError, Semaphore, readBody } from './request-body.js';
+import { BodyReadError, Semaphore, bufferedBody, readBody } from './request-body.js';
 import type { StateFileWriter } from './state-file.js';
 import { serveSocketUpgrades } from './socket-upgrades.js';
 import { RequestGate, isHealthProbe, paceConnections } from './pacing.js';
@@ -100,6 +100,9 @@ function toRequestLike(message: IncomingMessage, url: string, body: () => Promis
   };
 }
 
+/** The id a 5xx is reported with: the process and the request's number, made only when one is reported. */
+const requestIdOf = (n: number) => `req-${process.pid.toString(36)}-${n.toString(36)}`;
+
 /** A JSON error answer in the documented shape. */
 const detailBody = (detail: string) => JSON.stringify({ detail });
 
@@ -131,7 +134,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     const origin = request.headers.origin;
     const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
     const pathname = rawUrl.split('?')[0]!;
-    const requestId = `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
+    const requestNumber = ++requestCount;
     const logAnswer = (status: number) =>
       options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
@@ -213,12 +216,17 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       }
     }
     let body: Promise<Buffer> | null = null;
-    const readOnce = () => (body ??= bodies.run(() => readBody(request, limits)));
+    const readOnce = () => {
+      if (body) return body;
+      // A body that has arrived whole needs no place among the bodies being read.
+      const whole = bufferedBody(request, limits.maxBytes);
+      return (body = whole ? Promise.resolve(whole) : bodies.run(() => readBody(request, limits)));
+    };
     let answer;
     try {
       answer = await fake.answer(toRequestLike(request, absolute, readOnce));
     } catch (error) {
-      if (!(error instanceof BodyReadError)) throw Object.assign(error as Error, { requestId });
+      if (!(error instanceof BodyReadError)) throw Object.assign(error as Error, { requestId: requestIdOf(requestNumber) });
       if (error.status === 0) return;
       refuse(error.status, error.message, true);
       response.once('finish', () => request.socket.destroy());
@@ -242,20 +250,16 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     if (unread) response.once('finish', () => request.socket.destroy());
   };
 
-  /** The answer each connection is still writing: a parse error after it waits for it (pipelined requests are answered in order). */
-  const inFlight = new WeakMap<Socket, Promise<void>>();
+  /**
+   * The last answer each connection started: a parse error after it waits for it to be written.
+   * Pipelined requests are answered in order (node:http writes an answer only after the ones before
+   * it), so the last one finishing means every one has; nothing is made per request but this entry.
+   */
+  const inFlight = new WeakMap<Socket, ServerResponse>();
   const server = createServer(
     { headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0 },
     (request, response) => {
-      const socket = request.socket;
-      const done = new Promise<void>((resolve) => {
-        response.once('finish', resolve);
-        response.once('close', resolve);
-      });
-      inFlight.set(
-        socket,
-        Promise.all([inFlight.get(socket), done]).then(() => undefined),
-      );
+      inFlight.set(request.socket, response);
       if (isHealthProbe(request)) void handled(request, response);
       else
         requests.admit(() => {
@@ -269,7 +273,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   const handled = (request: IncomingMessage, response: ServerResponse) =>
     handle(request, response).catch((error: unknown) => {
       // Any 5xx is logged and journaled with a request id, so it can be found and reported.
-      const requestId = (error as { requestId?: string }).requestId ?? `req-${process.pid.toString(36)}-${(++requestCount).toString(36)}`;
+      const requestId = (error as { requestId?: string }).requestId ?? requestIdOf(++requestCount);
       const path = (request.url ?? '/').split('?')[0]!;
       const method = (request.method ?? 'GET').toUpperCase();
       options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
@@ -297,8 +301,16 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     };
     // A request before the bad bytes on this connection was carried out: its answer goes first.
     const pending = inFlight.get(socket);
-    if (pending) void pending.then(refuse);
-    else refuse();
+    if (pending && !pending.writableFinished && !pending.destroyed) {
+      let refused = false;
+      const once = () => {
+        if (refused) return;
+        refused = true;
+        refuse();
+      };
+      pending.once('finish', once);
+      pending.once('close', once);
+    } else refuse();
   });
 
   // WebSockets: each surface's socket routes, upgraded on `ws` (`socket-upgrades.ts`).

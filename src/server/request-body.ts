@@ -53,6 +53,17 @@ export class Semaphore {
   }
 }
 
+/**
+ * The body of `message` when node:http has it whole already (the usual small body, parsed with its
+ * headers): read out of the stream's buffer at once, with no wait, timer or listener; `null` when
+ * it is still arriving, or is over `maxBytes` (then `readBody` reads or refuses it as ever).
+ */
+export function bufferedBody(message: IncomingMessage, maxBytes: number): Buffer | null {
+  if (!message.complete || message.destroyed || message.readableFlowing || message.readableLength > maxBytes) return null;
+  const chunk = message.read() as Buffer | null;
+  return chunk ?? Buffer.alloc(0);
+}
+
 /** Reads the whole body of `message` under `limits`; rejects with a `BodyReadError`. */
 export function readBody(message: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
   return new Promise((resolve, reject) => {

@@ -9,7 +9,7 @@
 import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationExecutionStatus } from '../../schemas/common.js';
 import type { ConversationRecord } from '../../schemas/records.js';
-import { agentServerContext, type ReadyContext } from '../conversations/conversation-ops.js';
+import { agentServerContext, readyProjectDir, type ReadyContext } from '../conversations/conversation-ops.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
@@ -147,18 +147,28 @@ export function workspaceFor(state: DomainState, key: string | null, path: strin
 /** How the agent server orders a conversation search (`ConversationSortOrder`). */
 export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_AT' | 'UPDATED_AT_DESC';
 
+/** What the agent host keeps of a conversation that its `ConversationInfo` shows instead of the defaults (`hostConversationInfo`). */
+export interface HostFields {
+  agent_kind: string;
+  /** The workspace's directory; absent: the project directory of its agent server. */
+  working_dir: string | undefined;
+  max_iterations: number;
+  stuck_detection: boolean;
+  security_analyzer: Record<string, unknown> | null;
+  secret_sources: Record<string, unknown>;
+}
+
 /**
  * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
  * tools; never the LLM key), its workspace, status, policy and statistics.
  */
-export function conversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
-  const context = agentServerContext(state, conversation.id);
-  const workingDir = context.kind === 'ready' ? context.workspace.projectDir : '/workspace/project';
+export function conversationInfo(state: DomainState, conversation: ConversationRecord, host?: HostFields): AgentConversationInfo {
+  const workingDir = host?.working_dir ?? readyProjectDir(state, conversation.id) ?? '/workspace/project';
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
   return {
     id: conversation.id,
     agent: {
-      kind: 'Agent',
+      kind: host?.agent_kind ?? 'Agent',
       llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
       tools: [
         { name: 'terminal', params: {} },
@@ -170,17 +180,17 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
     },
     workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
     persistence_dir: 'workspace/conversations',
-    max_iterations: 500,
-    stuck_detection: true,
+    max_iterations: host?.max_iterations ?? 500,
+    stuck_detection: host?.stuck_detection ?? true,
     execution_status: executionStatusOf(conversation) as ConversationExecutionStatus,
     confirmation_policy: { kind: conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
-    security_analyzer: null,
+    security_analyzer: host ? host.security_analyzer : null,
     activated_knowledge_skills: [],
     blocked_actions: {},
     blocked_messages: {},
     // Whole `Metrics` per usage id, as FastAPI writes the `ConversationStats` of `ConversationInfo` (models.py).
     stats: conversationStats(state, conversation),
-    secret_registry: { secret_sources: {} },
+    secret_registry: { secret_sources: host?.secret_sources ?? {} },
     agent_state: {},
     title: conversation.title,
     metrics: null,

@@ -14,7 +14,6 @@ import { formatDateTime } from '../../schemas/datetime.js';
 import { conversationInfo, executionStatusOf } from './agent-server.js';
 import { agentStatus, runStepsTotal, stateUpdate, SYSTEM_PROMPT, type AgentEvent } from './status.js';
 import { publishEvent } from './publish.js';
-import { registeredMarketplaces } from './plugins.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
 import { LLM_PROFILES } from '../conversations/conversation-ops.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
@@ -25,6 +24,7 @@ import type { DomainState } from '../store/state.js';
 import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent.js';
 import { zipArchive } from './zip.js';
 import { worldOf } from '../agent-world/world.js';
+import { hostConversationRecord } from './host-record.js';
 
 /** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
 export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
@@ -64,23 +64,25 @@ export async function setHostState(
 
 /** The conversation as its agent server describes it (`ConversationInfo`), with what the host keeps: workspace, analyzer, secret names (never values), tags, fork origin, HEAD. */
 export function hostConversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
-  const info = conversationInfo(state, conversation);
   const host = hostState(conversation);
-  const userMessages = state.store.eventIdsOf(conversation.id).filter((id) => {
-    const event = state.store.events.get(id)!.event as AgentEvent;
-    return event.kind === 'MessageEvent' && event.source === 'user';
-  });
-  return {
-    ...info,
-    agent: { ...info.agent, kind: host.agent_kind },
-    workspace: { kind: 'LocalWorkspace', working_dir: host.working_dir ?? info.workspace.working_dir },
+  // Built once, the host's values in their places (the agent's kind, the workspace, ...), what only the host knows after.
+  const info = conversationInfo(state, conversation, {
+    agent_kind: host.agent_kind,
+    working_dir: host.working_dir,
     max_iterations: host.max_iterations,
     stuck_detection: host.stuck_detection,
     security_analyzer: host.security_analyzer,
-    secret_registry: {
-      secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
-    },
-    last_user_message_id: userMessages.at(-1) ?? null,
+    secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
+  });
+  // The newest user message, found from the end: a long log is not walked for it.
+  const ids = state.store.eventIdsOf(conversation.id);
+  let lastUserMessage: string | null = null;
+  for (let i = ids.length - 1; i >= 0 && lastUserMessage === null; i--) {
+    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
+    if (event.kind === 'MessageEvent' && event.source === 'user') lastUserMessage = ids[i]!;
+  }
+  return Object.assign(info, {
+    last_user_message_id: lastUserMessage,
     leaf_event_id: host.leaf_event_id,
     forked_from_conversation_id: host.forked_from_conversation_id,
     forked_from_event_id: host.forked_from_event_id,
@@ -88,7 +90,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     sub_conversation_ids: [...(state.store.childrenOf.get(conversation.id) ?? [])],
     tags: conversation.tags,
     current_model_id: host.acp_model,
-  };
+  });
 }
 
 /** The secret names of a request's `secrets` (their values are never kept). */
@@ -129,34 +131,19 @@ export async function startHostConversation(
     : await sandboxForNewConversation(state, host);
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
-  const record = await state.store.conversations.insert({
+  const built = hostConversationRecord(state, request, {
     id,
-    version: 'V1',
-    sandbox_id: sandbox.id,
-    created_by_user_id: state.options.userId,
-    title: null,
-    llm_model: agent.llm?.model ?? (profile?.config.llm as { model?: string } | undefined)?.model ?? null,
-    parent_conversation_id: parentId,
-    tags: request.tags,
-    has_initial_message: Boolean(request.initial_message?.content.length),
-    agent_turns: 0,
-    messages: [],
-    agent_confirm: request.confirmation_policy?.kind === 'AlwaysConfirm' ? true : undefined,
-    agent_stream: agent.llm?.stream === true ? true : undefined,
-    agent_host: {
-      ...hostState({ agent_host: undefined } as ConversationRecord),
-      created_here: true,
-      agent_kind: agent.kind,
-      working_dir: request.workspace.working_dir,
-      max_iterations: request.max_iterations,
-      stuck_detection: request.stuck_detection,
-      security_analyzer: request.security_analyzer ?? null,
-      secret_names: secretNames(request.secrets),
-      marketplaces: registeredMarketplaces(request),
-    },
-    created_at: now,
-    updated_at: now,
+    sandboxId: sandbox.id,
+    parentId,
+    secretNames: secretNames(request.secrets),
+    now,
   });
+  // Stored as built, no second parse; a model from a saved agent profile's config is parsed as ever.
+  const profileModel = agent.llm?.model === undefined ? (profile?.config.llm as { model?: string } | undefined)?.model : undefined;
+  const record =
+    profileModel === undefined
+      ? state.store.conversations.insertValidated(built)
+      : await state.store.conversations.insert({ ...built, llm_model: profileModel });
   if (parentId) state.store.linkChild(parentId, id);
   await publishEvent(state, id, SYSTEM_PROMPT);
   let current = record;

@@ -38,10 +38,21 @@ function asFunction(tool: unknown): unknown {
   };
 }
 
+/** Versions read into their numbers, each once (every stored event asks about the same one or two). */
+const versionParts = new Map<string, number[]>();
+const partsOf = (version: string): number[] => {
+  let parts = versionParts.get(version);
+  if (!parts) {
+    parts = version.split('.').map(Number);
+    if (versionParts.size < 256) versionParts.set(version, parts);
+  }
+  return parts;
+};
+
 /** Compares two `MAJOR.MINOR.PATCH` versions: negative when `a` is older. */
 export function compareVersions(a: string, b: string): number {
-  const left = a.split('.').map(Number);
-  const right = b.split('.').map(Number);
+  const left = partsOf(a);
+  const right = partsOf(b);
   for (let i = 0; i < 3; i++) if ((left[i] ?? 0) !== (right[i] ?? 0)) return (left[i] ?? 0) - (right[i] ?? 0);
   return 0;
 }

@@ -24,6 +24,7 @@ export async function storeEvent(
     (taken) => state.store.events.get(taken) !== undefined,
   );
   const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
-  await state.store.appendEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
+  // Built here from a stamp and a drawn id: stored without a second parse (`Store.appendBuiltEvent`).
+  state.store.appendBuiltEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
   return event;
 }

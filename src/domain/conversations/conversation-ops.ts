@@ -23,7 +23,7 @@ import { messageText } from './start-tasks.js';
 import { isRefusal, refuse, type Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { appConversationView, finishedTurns, sandboxStatusOf } from './views.js';
-import { resolveInWorkspace, workspaceOf, type Workspace } from '../agent/workspace.js';
+import { projectDirOf, resolveInWorkspace, workspaceOf, type Workspace } from '../agent/workspace.js';
 import { deliverMessage } from '../agent/scripted-agent.js';
 import { zipPieces } from '../agent/zip.js';
 
@@ -51,8 +51,13 @@ function findV1(state: DomainState, id: string): ConversationRecord | undefined 
   return record?.version === 'V1' ? record : undefined;
 }
 
-/** The agent-server context of a conversation, as the real router's helper decides it. */
-export function agentServerContext(state: DomainState, id: string): AgentServerContext {
+/** An agent server reached, before its workspace is derived; or why not. */
+type ReachedServer =
+  | { kind: 'ready'; conversation: ConversationRecord; sandbox: SandboxRecord; workingDir: string }
+  | Exclude<AgentServerContext, ReadyContext>;
+
+/** `agentServerContext` up to the workspace, which only some callers read (deriving it is most of the cost). */
+function reachServer(state: DomainState, id: string): ReachedServer {
   const conversation = findV1(state, id);
   const hex = toHyphenatedUuid(id) ? toHex(id) : id;
   if (!conversation) return { kind: 'unreachable', error: `Conversation ${hex} not found` };
@@ -61,13 +66,27 @@ export function agentServerContext(state: DomainState, id: string): AgentServerC
   if (status === 'PAUSED') return { kind: 'paused' };
   if (status !== 'RUNNING') return { kind: 'unreachable', error: `Sandbox not ready for conversation ${hex}` };
   const workingDir = state.store.sandboxSpecs.get(sandbox.sandbox_spec_id)?.working_dir ?? DEFAULT_WORKING_DIR;
+  return { kind: 'ready', conversation, sandbox, workingDir };
+}
+
+/** The agent-server context of a conversation, as the real router's helper decides it. */
+export function agentServerContext(state: DomainState, id: string): AgentServerContext {
+  const reached = reachServer(state, id);
+  if (reached.kind !== 'ready') return reached;
+  const { conversation, sandbox, workingDir } = reached;
   return {
-    kind: 'ready',
-    conversation,
-    sandbox,
-    workingDir,
+    ...reached,
     workspace: workspaceOf(conversation, finishedTurns(state, conversation), workingDir, sandbox.uploaded_files),
   };
+}
+
+/**
+ * The project directory of a conversation's agent server when it is ready (`agentServerContext`'s
+ * `workspace.projectDir`), `null` otherwise: without deriving the workspace's files and changes.
+ */
+export function readyProjectDir(state: DomainState, id: string): string | null {
+  const reached = reachServer(state, id);
+  return reached.kind === 'ready' ? projectDirOf(reached.workingDir, reached.conversation.selected_repository) : null;
 }
 
 /** `PATCH /api/v1/app-conversations/{id}`: the fields given change; `null` for an unknown conversation. */

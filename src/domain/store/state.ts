@@ -13,6 +13,9 @@ import type { AgentScript } from '../../schemas/agent-server.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { runStepsTotal, type TimelineEntry } from '../agent/status.js';
 
+/** How many distinct status times `sinceMs` keeps read (then it starts again). */
+const SINCE_CACHE_SIZE = 1024;
+
 /**
  * The scripted agent's entry points that time-driven steps call (`agent/runtime.ts`): a start task
  * that became READY hands it its first message; the runs in progress publish their steps. A state
@@ -204,9 +207,18 @@ export class DomainState {
     return formatDateTime(Math.floor(micros / 1000), micros % 1000);
   }
 
+  /** Times already read (a sandbox's status is settled on every request its key makes), at most `SINCE_CACHE_SIZE`. */
+  readonly #since = new Map<string, number>();
+
   /** When a record entered its current status, in epoch ms. */
   sinceMs(record: { status_changed_at?: string | undefined; created_at: string }): number {
-    return parseDateTime(record.status_changed_at ?? record.created_at);
+    const at = record.status_changed_at ?? record.created_at;
+    let ms = this.#since.get(at);
+    if (ms === undefined) {
+      if (this.#since.size >= SINCE_CACHE_SIZE) this.#since.clear();
+      this.#since.set(at, (ms = parseDateTime(at)));
+    }
+    return ms;
   }
 
   /** Where a sandbox's time-driven steps have taken it by now, and since when. */

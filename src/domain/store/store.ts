@@ -105,11 +105,23 @@ export class Store {
     for (const step of steps.reverse()) await step();
   }
 
-  /** Appends an event to a conversation's log. */
+  /** Appends an event to a conversation's log (validated by its schema). */
   async appendEvent(record: AgentEventRecord): Promise<AgentEventRecord> {
-    const stored = await this.events.insert(record);
-    let ids = this.#eventsOf.get(record.conversation_id);
-    if (!ids) this.#eventsOf.set(record.conversation_id, (ids = []));
+    return this.#logEvent(await this.events.insert(record));
+  }
+
+  /**
+   * Appends an event the domain built itself (`storeEvent`: a drawn id, a time from `state.stamp()`,
+   * the event a fresh object): stored as it is, without a second parse (`Table.insertValidated`).
+   */
+  appendBuiltEvent(record: AgentEventRecord): AgentEventRecord {
+    return this.#logEvent(this.events.insertValidated(record));
+  }
+
+  /** Puts a stored event at the end of its conversation's list. */
+  #logEvent(stored: AgentEventRecord): AgentEventRecord {
+    let ids = this.#eventsOf.get(stored.conversation_id);
+    if (!ids) this.#eventsOf.set(stored.conversation_id, (ids = []));
     this.#eventPosition.set(stored.id, ids.push(stored.id) - 1);
     this.#record(() => {
       ids.pop();

@@ -238,9 +238,12 @@ export class Table<S extends z.ZodMiniObject, Name extends string = never> {
   }
 
   /**
-   * Stores a record a fixture load has validated already (its schema's output, dates moved): no
-   * second parse (`size`: its budget size, when known from a load before). Records are never changed in place (an update makes a new one), so its nested
-   * values may be shared with the fixture it came from.
+   * Stores a record already in its schema's output form, with no second parse: one a fixture load
+   * validated (dates moved), or one the domain built from values validated before (every default
+   * given, ids drawn, times from `state.stamp()`, which never writes one that cannot be read back).
+   * `size`: its budget size, when known from a load before. Records are never changed in place (an
+   * update makes a new one), so its nested values may be shared with what it came from. Anything
+   * else, above all what a client or a fixture sent, goes through `insert`.
    */
   insertValidated(record: z.output<S>, size?: number): z.output<S> {
     this.#budget.assertRoom(1, 0);

@@ -26,6 +26,7 @@ import { mcpRoutes } from './mcp-routes.js';
 import { canvasExtensionRoutes } from './canvas-extension-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
 import { defineRoute, type Route } from '../../http/route.js';
+import { pageText } from '../../http/json-text.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
 /** The version the fake's agent server reports. */
@@ -100,11 +101,14 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     errors: [404],
     handle: (input, context) =>
       onConversation(input, context, (state, conversation) =>
-        searchEvents(state, conversation, {
-          ...input.query,
-          timestamp__gte: naive(input.query.timestamp__gte),
-          timestamp__lt: naive(input.query.timestamp__lt),
-        }),
+        // Each stored event's JSON is written once and reused page after page (`json-text.ts`).
+        pageText(
+          searchEvents(state, conversation, {
+            ...input.query,
+            timestamp__gte: naive(input.query.timestamp__gte),
+            timestamp__lt: naive(input.query.timestamp__lt),
+          }),
+        ),
       ),
   }),
   defineRoute({
