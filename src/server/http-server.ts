@@ -138,13 +138,18 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     const logAnswer = (status: number) =>
       options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
-      response.writeHead(status, { ...headers, ...(allowedOrigin ? corsHeaders(allowedOrigin, cors) : {}) });
+      let head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
       if (!isStreamed(body)) {
+        // A whole body goes with its length: head and body leave in one write, not as chunks.
+        if (body !== null && method !== 'HEAD' && status !== 204 && status !== 304 && !('content-length' in head || 'transfer-encoding' in head))
+          head = { ...head, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
+        response.writeHead(status, head);
         response.end(body ?? undefined);
         logAnswer(status);
         return;
       }
       // A streamed body: each piece is written (and flushed) as it is produced.
+      response.writeHead(status, head);
       void (async () => {
         try {
           for await (const piece of body) {
