@@ -141,7 +141,13 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       let head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
       if (!isStreamed(body)) {
         // A whole body goes with its length: head and body leave in one write, not as chunks.
-        if (body !== null && method !== 'HEAD' && status !== 204 && status !== 304 && !('content-length' in head || 'transfer-encoding' in head))
+        if (
+          body !== null &&
+          method !== 'HEAD' &&
+          status !== 204 &&
+          status !== 304 &&
+          !('content-length' in head || 'transfer-encoding' in head)
+        )
           head = { ...head, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
         response.writeHead(status, head);
         response.end(body ?? undefined);

@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { createFakeCore, type FakeCore } from '../../src/fake.js';
 import { AgentEventRecord, ConversationRecord } from '../../src/schemas/records.js';
 import { fieldWeight, sizeOf } from '../../src/domain/store/budget.js';
+import { constantEventSize } from '../../src/domain/agent/store-event.js';
+import { SYSTEM_PROMPT } from '../../src/domain/agent/status.js';
 
 const BASE = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -88,5 +90,18 @@ describe('sizeOf', () => {
       { id: 'x', nested: { list: [1, { deep: null }], text: 'quote " and é\n' }, gone: undefined, map: { 'k"ey': 'v' } },
     ])
       expect(sizeOf(record)).toBe(fieldByField(record));
+  });
+});
+
+describe('constantEventSize', () => {
+  it('weighs an event record of constant fields as sizeOf does (the system prompt of each new conversation, weighed once)', async () => {
+    const fake = await createFakeCore({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
+    expect((await post(fake, '/api/conversations', { agent: { kind: 'Agent' }, workspace: { working_dir: '/w' } })).status).toBe(201);
+    const [prompt] = (await fake.snapshot()).events;
+    expect(prompt!.event.kind).toBe(SYSTEM_PROMPT.kind);
+    expect(constantEventSize(prompt!, SYSTEM_PROMPT)).toBe(sizeOf(prompt!));
+    const record = (fields: object) => ({ ...prompt!, event: { id: prompt!.id, timestamp: 'é"\n', ...fields } });
+    for (const fields of [{}, { kind: 'X', list: [1, { deep: null }, []], gone: undefined }, { quote: 'a "b"\n', map: { 'k"': {} } }])
+      expect(constantEventSize(record(fields), Object.freeze(fields))).toBe(sizeOf(record(fields)));
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { AgentEventRecord } from '../../schemas/records.js';
 import { naiveTimestamp } from '../fixtures/load.js';
+import { weightOf } from '../store/budget.js';
 import type { DomainState } from '../store/state.js';
 import { inDialect } from './dialect.js';
 import type { AgentEvent } from './status.js';
@@ -23,8 +24,42 @@ export async function storeEvent(
     () => state.random.uuid(),
     (taken) => state.store.events.get(taken) !== undefined,
   );
-  const event = { id, timestamp: naiveTimestamp(stamp), ...inDialect(fields, state.options.agentServerVersion) } as AgentEvent;
+  const spoken = inDialect(fields, state.options.agentServerVersion);
+  const timestamp = naiveTimestamp(stamp);
+  const event = { id, timestamp, ...spoken } as AgentEvent;
   // Built here from a stamp and a drawn id: stored without a second parse (`Store.appendBuiltEvent`).
-  state.store.appendBuiltEvent({ id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord);
+  const record = { id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord;
+  state.store.appendBuiltEvent(
+    record,
+    Object.isFrozen(spoken) && !('id' in spoken || 'timestamp' in spoken) ? constantEventSize(record, spoken) : undefined,
+  );
   return event;
+}
+
+/** The weight of a constant event's fields (the system prompt): its JSON text's length and its containers' cost, by fields object. */
+const constantWeights = new WeakMap<object, { text: number; containers: number }>();
+
+/**
+ * `sizeOf(record)` of an event record whose fields are a frozen constant, without writing the
+ * constant's JSON again: the record's JSON text is its four short strings around the fields' text
+ * (`{"id":…,"conversation_id":…,"created_at":…,"event":{"id":…,"timestamp":…,<fields>}}`), and its
+ * containers are the fields' plus the record and the event (`budget.ts`, `sizeOf`).
+ */
+export function constantEventSize(record: AgentEventRecord, spoken: object): number {
+  let weight = constantWeights.get(spoken);
+  if (!weight) {
+    const text = JSON.stringify(spoken).length;
+    weight = { text, containers: weightOf(spoken) - text };
+    constantWeights.set(spoken, weight);
+  }
+  const strings =
+    2 * JSON.stringify(record.id).length +
+    JSON.stringify(record.conversation_id).length +
+    JSON.stringify(record.created_at).length +
+    JSON.stringify(record.event.timestamp).length;
+  // `{"id":` `,"conversation_id":` `,"created_at":` `,"event":` `{"id":` `,"timestamp":`, the fields' text
+  // inside the event's braces (a `,` in place of its `{`; nothing for `{}`), the event's and the record's `}`.
+  const text = 6 + 19 + 14 + 9 + 6 + 13 + (weight.text === 2 ? 0 : weight.text - 1) + 2 + strings;
+  // `sizeOf`: the text, one comma more, and the containers but the record itself (the event, in place of the fields' own object).
+  return text + 1 + weight.containers;
 }

@@ -114,8 +114,8 @@ export class Store {
    * Appends an event the domain built itself (`storeEvent`: a drawn id, a time from `state.stamp()`,
    * the event a fresh object): stored as it is, without a second parse (`Table.insertValidated`).
    */
-  appendBuiltEvent(record: AgentEventRecord): AgentEventRecord {
-    return this.#logEvent(this.events.insertValidated(record));
+  appendBuiltEvent(record: AgentEventRecord, size?: number): AgentEventRecord {
+    return this.#logEvent(this.events.insertValidated(record, size));
   }
 
   /** Puts a stored event at the end of its conversation's list. */
