@@ -26,17 +26,31 @@ export interface Journal {
  * const journal = createJournal(100)
  */
 export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
-  /** Entries with their time as epoch ms; the ISO string is written only when read. */
+  /** Entries with their time as epoch ms; the ISO string is written only when read. A ring: `start` is the oldest once full. */
   let kept: (Omit<JournalEntry, 'at'> & { atMs: number })[] = [];
+  let start = 0;
   let seq = 0;
   return {
     record(entry) {
       // A key in a query (`?session_api_key=`, `?key=`) never reaches the journal.
-      kept.push({ seq: ++seq, atMs: Date.now(), ...entry, query: entry.query === '' ? '' : redactQuery(entry.query) });
-      if (kept.length > size) kept.splice(0, kept.length - size);
+      const line = {
+        seq: ++seq,
+        atMs: Date.now(),
+        method: entry.method,
+        path: entry.path,
+        query: entry.query === '' ? '' : redactQuery(entry.query),
+        status: entry.status,
+        duration_ms: entry.duration_ms,
+      };
+      if (kept.length < size) kept.push(line);
+      else if (size > 0) {
+        kept[start] = line;
+        start = (start + 1) % size;
+      }
     },
     entries(limit = size) {
-      return kept.slice(-limit).map(({ atMs, ...e }) => ({
+      const ordered = start === 0 ? kept : [...kept.slice(start), ...kept.slice(0, start)];
+      return ordered.slice(-limit).map(({ atMs, ...e }) => ({
         seq: e.seq,
         at: new Date(atMs).toISOString(),
         method: e.method,
@@ -48,6 +62,7 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
     },
     clear() {
       kept = [];
+      start = 0;
     },
   };
 }
