@@ -4,7 +4,7 @@ import type { Clock } from './domain/time/clock.js';
 import { DEFAULT_MANUAL_START } from './domain/time/clock.js';
 import { INSTANT_TIMINGS, REALISTIC_TIMINGS, type Timings } from './domain/time/lifecycle.js';
 import { formatPath } from './schemas/issue-path.js';
-import { AgentScript } from './schemas/agent-script.js';
+import type { AgentScript } from './schemas/agent-script.js';
 import { FakehandsError } from './domain/store/errors.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/store/table.js';
 import type { FixtureInput } from './schemas/fixture.js';
@@ -40,8 +40,14 @@ export const FakeOptions = z.strictObject({
    * the handlers serve it. `null` (default): each sandbox names its own port and nothing answers there.
    */
   agentUrl: z._default(z.nullable(z.url({ protocol: /^https?$/ })), null),
-  /** The agent's scripts: for each user message, the first whose `match` the text contains is run (else the built-in one). */
-  agentScripts: z._default(z.array(AgentScript).check(z.maxLength(1000)), []),
+  /**
+   * The agent's scripts: for each user message, the first whose `match` the text contains is run (else the built-in one).
+   * Each script is checked by `resolveAgentScripts` with its schema, which comes with the service facade (a page's first chunks do without it).
+   */
+  agentScripts: z._default(
+    z.array(z.unknown()).check(z.maxLength(1000)) as unknown as z.ZodMiniType<AgentScript[], z.input<typeof AgentScript>[]>,
+    [],
+  ),
   /** Which routes need the key: `legacy` (default: the real server with a session key configured, non-/api/v1 routes only), `all`, or `none` (what the real web client needs: it sends no key). */
   auth: z._default(z.enum(['all', 'legacy', 'none']), 'legacy'),
   /**
@@ -124,6 +130,17 @@ export function resolveOptions(input: FakeOptionsInput = {}): ResolvedFakeOption
   }
   RESOLVED.set(input, result.data);
   return result.data;
+}
+
+/**
+ * Checks the `agentScripts` option with its schema (given by the caller: it comes with the service
+ * facade); throws an error naming each bad step, as `resolveOptions` does.
+ */
+export function resolveAgentScripts(scripts: readonly unknown[], schema: typeof AgentScript): AgentScript[] {
+  const result = z.array(schema).safeParse(scripts);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${formatPath(['agentScripts', ...issue.path])}: ${issue.message}`).join('; ');
+  throw new FakehandsError('invalid_options', `Failed to create the fake: invalid options (${problems}). See "Options" in the README.`);
 }
 
 /** Options resolved before, by the object given. */

@@ -9,19 +9,20 @@
 import type { ChangeListener } from './domain/store/events.js';
 import type { FakeService, OperationName } from './domain/service.js';
 import type { OperationRunner } from './domain/store/runner.js';
-import type * as Domain from './domain/service.js';
+import type * as Domain from './http/facade-module.js';
 
 let domain: Promise<typeof Domain> | null = null;
 
 /**
- * `domain/service.ts` (every operation, the scripted agent, the fixture's schemas), loaded once: the
+ * `domain/service.ts` (every operation, the scripted agent, the fixture's schemas; with the answers'
+ * contract check: `http/facade-module.ts`), loaded once: the
  * one split point outside the surfaces' later route tables. What an `Environment` gives an instance
  * as `loadDomain`.
  * @example
  * const environment = { ...others, loadDomain }
  */
 export function loadDomain(): Promise<typeof Domain> {
-  return (domain ??= import('./domain/service.js'));
+  return (domain ??= import('./http/facade-module.js'));
 }
 
 /** Every operation's name; the two checks below fail to compile when this list and `OPERATIONS` differ. */

@@ -27,6 +27,7 @@ import type { DomainState } from './store/state.js';
 export { agentRuntime } from './agent/runtime.js';
 export { storeFromFixture } from './fixtures/fixtures.js';
 export * as snapshots from './store/snapshot.js';
+export { AgentScript } from '../schemas/agent-script.js';
 export type { Page, PageRequest } from './store/paging.js';
 export type { AppConversationFilters } from './conversations/app-conversations.js';
 export type { StartTaskFilters } from './conversations/start-tasks.js';

@@ -17,9 +17,10 @@ import { OperationRunner } from '../domain/store/runner.js';
 import type * as Snapshots from '../domain/store/snapshot.js';
 import { type AgentRuntime, DomainState } from '../domain/store/state.js';
 import { StoreBudget } from '../domain/store/table.js';
-import { resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
+import { resolveAgentScripts, resolveOptions, resolveTimings, type FakeOptionsInput, type ResolvedFakeOptions } from '../options.js';
 import { BUILT_IN_FIXTURES } from '../schemas/faults.js';
 import type { AgentScript } from '../schemas/agent-server.js';
+import type { AgentScript as AgentScriptSchema } from '../schemas/agent-script.js';
 import type { Fixture, FixtureInput } from '../schemas/fixture.js';
 import { createFaults, type Faults } from './faults.js';
 import { createJournal, type Journal } from './journal.js';
@@ -52,6 +53,8 @@ export interface LaterDomain {
   storeFromFixture: typeof storeFromFixture;
   /** A state as a fixture, and one record as a fixture holds it (`store/snapshot.ts`), for the first snapshot or listener. */
   snapshots: typeof Snapshots;
+  /** The schema of an agent script (`schemas/agent-script.ts`), for the `agentScripts` option when it has any. */
+  AgentScript: typeof AgentScriptSchema;
 }
 
 /** A fixture: `default`, `empty`, a path, an object, or a function returning one. */
@@ -178,7 +181,8 @@ export async function createInstance(input: FakeOptionsInput, environment: Envir
   };
 
   // The agent's scripts: the options', replaced as a whole through the control API (the same list for every state a reset loads).
-  const agentScripts: AgentScript[] = [...options.agentScripts];
+  const agentScripts: AgentScript[] =
+    options.agentScripts.length === 0 ? [] : resolveAgentScripts(options.agentScripts, (await environment.loadDomain()).AgentScript);
   const runner = new OperationRunner(
     await load(current.fixture, current.seed),
     async () => (await environment.loadDomain()).agentRuntime,

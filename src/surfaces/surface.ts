@@ -73,9 +73,9 @@ const parseHelpers: ParseHelpers = {
   readForm: async (...args) => (await import('../http/form.js')).readForm(...args),
 };
 
-/** `http/check.ts` (with the schema of every error body), loaded with the first answer checked. */
+/** `http/check.ts` (with the schema of every error body), loaded with the first answer checked: with the service facade's module (`http/facade-module.ts`). */
 const checkAnswerLater = async (...args: Parameters<typeof checkAnswer>): Promise<void> =>
-  (await import('../http/check.js')).checkAnswer(...args);
+  (await import('../http/facade-module.js')).checkAnswer(...args);
 
 /**
  * Declares a surface.

@@ -191,6 +191,15 @@ describe('GET /api/v1/app-conversations: metrics', () => {
     );
     expect(all).toHaveLength(2);
   });
+
+  it('are read off the log of a state loaded with its events (a fixture saved from another fake), not estimated', async () => {
+    const { id } = await ran('stats:condense');
+    const [before] = (await json(`${APP}/api/v1/app-conversations?ids=${id}`)) as unknown as { metrics: Json }[];
+    // A fresh fake whose store holds events before any step: the runner reads them with the agent's module (issue 30).
+    const again = await createFake({ baseUrl: APP, auth: 'none', fixture: await fake.snapshot(), clock: 'manual', timings: 'instant' });
+    const [after] = (await (await again.fetch(new Request(`${APP}/api/v1/app-conversations?ids=${id}`))).json()) as { metrics: Json }[];
+    expect(after!.metrics).toEqual(before!.metrics);
+  });
 });
 
 describe('/sockets/events/{id}: the full_state', () => {

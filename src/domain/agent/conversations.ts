@@ -12,7 +12,9 @@ import type { AgentHostState, ConversationRecord } from '../../schemas/records.j
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { conversationInfo, executionStatusOf } from './agent-server.js';
-import { agentStatus, runStepsTotal, stateUpdate, SYSTEM_PROMPT, type AgentEvent } from './status.js';
+import { agentStatus, runStepsTotal, type AgentEvent } from './status.js';
+import { SYSTEM_PROMPT } from './system-prompt.js';
+import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
 import { LLM_PROFILES } from '../conversations/conversation-ops.js';

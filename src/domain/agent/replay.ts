@@ -22,7 +22,9 @@ import { toHex } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { createSandbox } from '../sandboxes/sandboxes.js';
 import { conversationUrl } from '../conversations/views.js';
-import { SYSTEM_PROMPT, stateUpdate, text, type AgentEvent } from './status.js';
+import type { AgentEvent } from './status.js';
+import { SYSTEM_PROMPT } from './system-prompt.js';
+import { stateUpdate, text } from './vocabulary.js';
 import { storeEvent } from './store-event.js';
 import { newEventId, scheduleEvents, type TimelineItem } from './streaming.js';
 

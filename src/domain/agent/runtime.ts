@@ -7,6 +7,13 @@ import { startReadyConversation } from '../conversations/ready-conversation.js';
 import type { AgentRuntime } from '../store/state.js';
 import { deliverMessage, settleAgentRuns } from './scripted-agent.js';
 import { settleTimelines } from './streaming.js';
+import { combinedMetrics } from './vocabulary-stats.js';
 
 /** The scripted agent's entry points the time-driven steps call. */
-export const agentRuntime: AgentRuntime = { deliverMessage, settleAgentRuns, settleTimelines, startConversation: startReadyConversation };
+export const agentRuntime: AgentRuntime = {
+  deliverMessage,
+  settleAgentRuns,
+  settleTimelines,
+  startConversation: startReadyConversation,
+  combinedMetrics,
+};

@@ -14,7 +14,8 @@
 import { formatDateTime, parseDateTime } from '../../schemas/datetime.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
-import { EDIT_DONE_AFTER, agentStatus, runStepsTotal, stateUpdate, text, type AgentEvent } from './status.js';
+import { EDIT_DONE_AFTER, agentStatus, runStepsTotal, type AgentEvent } from './status.js';
+import { stateUpdate, text } from './vocabulary.js';
 import { publishEvent } from './publish.js';
 import { DEFAULT_SCRIPT, type RunContext, type RunStep } from './default-script.js';
 import { SHOWCASE_INDEX, SHOWCASE_MATCH, SHOWCASE_SCRIPT } from './showcase.js';
@@ -23,7 +24,8 @@ import type { DomainState } from '../store/state.js';
 import { workspaceOf } from './workspace.js';
 import { conversationStats, statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
 
-export { RUN_STEPS, SYSTEM_PROMPT, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
+export { RUN_STEPS, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
+export { SYSTEM_PROMPT } from './system-prompt.js';
 export { publishEvent } from './publish.js';
 
 /** The run steps of the script a conversation's current run follows. */

@@ -1,65 +1,19 @@
 /**
  * What every request needs of the scripted agent (`scripted-agent.ts`) without loading it: a
- * conversation's agent status and edited turns (views), the length of the built-in run, the system
- * prompt every log starts with. Publishing one event is `publish.ts`'s (and storing it
+ * conversation's agent status and edited turns (views), the length of the built-in run (the system
+ * prompt every log starts with is `system-prompt.ts`'s: only the agent needs it). Publishing one event is `publish.ts`'s (and storing it
  * `store-event.ts`'s): it needs the state, and the state needs this module (`runStepsTotal`).
  */
 import type { ConversationRecord } from '../../schemas/records.js';
-import { DEFAULT_EDIT_AFTER, DEFAULT_SCRIPT } from './default-script.js';
+import { EDIT_DONE_AFTER, RUN_STEPS } from './run-plan.js';
 import type { EventSource } from './vocabulary.js';
 
 /** A wire event: `kind`, `id`, `timestamp`, `source` and its kind's fields. */
 export type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string; source: EventSource };
 
-export { text, stateUpdate } from './vocabulary.js';
-
-/** How many steps the built-in run has: the length of `DEFAULT_SCRIPT` (`default-script.ts`). */
-export const RUN_STEPS = DEFAULT_SCRIPT.length;
-
-/** The step after which the built-in run's file edit is done (the workspace shows the turn from then on). */
-export const EDIT_DONE_AFTER = DEFAULT_EDIT_AFTER;
-
-/** The first event of every conversation's log. */
-export const SYSTEM_PROMPT: Omit<AgentEvent, 'id' | 'timestamp'> = Object.freeze({
-  kind: 'SystemPromptEvent',
-  source: 'agent',
-  system_prompt: {
-    type: 'text',
-    text: 'You are OpenHands agent, a helpful AI assistant that can interact with a computer to solve tasks.',
-  },
-  // The tools as ToolDefinitions (openhands-sdk `tool/tool.py` `ToolDefinition`, serialized with
-  // its kind, action and observation kinds and its `title`); `dialect.ts` writes them as the
-  // OpenAI function list servers before 1.7.0 sent.
-  tools: [
-    {
-      description: 'Execute a bash command in the terminal.',
-      action_type: 'TerminalAction',
-      observation_type: 'TerminalObservation',
-      annotations: { title: 'terminal', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-      meta: null,
-      kind: 'TerminalTool',
-      title: 'terminal',
-    },
-    {
-      description: 'View, create and edit files.',
-      action_type: 'FileEditorAction',
-      observation_type: 'FileEditorObservation',
-      annotations: { title: 'file_editor', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      meta: null,
-      kind: 'FileEditorTool',
-      title: 'file_editor',
-    },
-    {
-      description: 'Finish the task.',
-      action_type: 'FinishAction',
-      observation_type: 'FinishObservation',
-      annotations: { title: 'finish', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      meta: null,
-      kind: 'FinishTool',
-      title: 'finish',
-    },
-  ],
-});
+// The run's length and its edit step come written out (`run-plan.ts`, checked against the script by a
+// test), so the first chunks of a page carry neither the script nor the event builders (issue 30).
+export { EDIT_DONE_AFTER, RUN_STEPS } from './run-plan.js';
 
 /** How many steps a conversation's current run has. */
 export function runStepsTotal(conversation: ConversationRecord): number {

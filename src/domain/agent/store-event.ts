@@ -8,6 +8,7 @@ import { naiveTimestamp } from '../fixtures/load.js';
 import { weightOf } from '../store/budget.js';
 import type { DomainState } from '../store/state.js';
 import { inDialect } from './dialect.js';
+import { combinedMetrics } from './vocabulary-stats.js';
 import type { AgentEvent } from './status.js';
 
 /** Stores a new event of a conversation at `atMs` (default now) at once, held back by nothing; returns it. */
@@ -18,6 +19,8 @@ export async function storeEvent(
   atMs?: number,
   id?: string,
 ): Promise<AgentEvent> {
+  // From the first event on, the views read the conversation's LLM calls off its log.
+  state.statsReader ??= combinedMetrics;
   const stamp = state.stamp(atMs);
   // An id no stored event has: a state loaded again (a restart, a snapshot as fixture) replays the seeded ids (issue 29, finding 5).
   id ??= state.unusedId(

@@ -16,6 +16,9 @@
  */
 import type { ConversationRecord } from '../../schemas/records.js';
 import type { DomainState } from '../store/state.js';
+import type { MetricsSnapshot, TokenUsage } from './metrics.js';
+
+export type { MetricsSnapshot, TokenUsage } from './metrics.js';
 
 /** An event of a log: its kind, id, timestamp and its kind's fields. */
 type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestamp: string };
@@ -34,27 +37,6 @@ const PROMPT_PER_EVENT = 120;
 const CONTEXT_WINDOW = 200_000;
 /** Dollars per million tokens: prompt, prompt read from the cache, completion. */
 const PRICE = { prompt: 3, cacheRead: 0.3, completion: 15 } as const;
-
-/** One call's tokens (`TokenUsage`). */
-export interface TokenUsage {
-  model: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  reasoning_tokens: number;
-  context_window: number;
-  per_turn_token: number;
-  response_id: string;
-}
-
-/** What one usage id has used (`MetricsSnapshot`). */
-export interface MetricsSnapshot {
-  model_name: string;
-  accumulated_cost: number;
-  max_budget_per_task: number | null;
-  accumulated_token_usage: TokenUsage;
-}
 
 /** What one usage id has used, call by call (`Metrics`). */
 export interface Metrics extends MetricsSnapshot {
@@ -307,4 +289,12 @@ export function conversationStats(state: DomainState, conversation: Conversation
   );
   byConversation.set(conversation.id, { key, stats });
   return stats;
+}
+
+/**
+ * Every usage's totals of a conversation as its log has them now, or null before the first call:
+ * what the app server's `metrics` show (`views.ts` reads it through `DomainState.statsReader`).
+ */
+export function combinedMetrics(state: DomainState, conversation: ConversationRecord): MetricsSnapshot | null {
+  return combinedSnapshot(conversationStats(state, conversation));
 }

@@ -6,7 +6,8 @@
  */
 import type { StartTaskRecord } from '../../schemas/records.js';
 import { publishEvent } from '../agent/publish.js';
-import { RUN_STEPS, SYSTEM_PROMPT } from '../agent/status.js';
+import { RUN_STEPS } from '../agent/status.js';
+import { SYSTEM_PROMPT } from '../agent/system-prompt.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { messageText } from './start-tasks.js';

@@ -9,10 +9,9 @@ import { parseDateTime } from '../../schemas/datetime.js';
 import type { ConversationRecord, SandboxRecord, StartTaskRecord } from '../../schemas/records.js';
 import type { ExposedUrl, SandboxInfo } from '../../schemas/sandbox.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
-import type { DomainState } from '../store/state.js';
+import type { DomainState, StatsReader } from '../store/state.js';
 import { agentStatus, editedTurns } from '../agent/status.js';
 import { vscodeUrl } from '../agent/editor.js';
-import { combinedSnapshot, conversationStats } from '../agent/vocabulary-stats.js';
 import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
 
 /** Title prefix of a conversation created without a title. */
@@ -109,11 +108,22 @@ function spreadOf(id: string): number {
   return h % 100;
 }
 
+/**
+ * What a conversation's LLM calls cost as its log has them (`DomainState.statsReader`), null before
+ * the first call. A log without a reader cannot be: the store holds no event before one is set.
+ */
+function statsOf(state: DomainState, record: ConversationRecord): ReturnType<StatsReader> {
+  if (state.statsReader) return state.statsReader(state, record);
+  if (state.store.eventIdsOf(record.id).length > 0)
+    throw new Error('fakehands: a conversation has events and the stats reader is not loaded');
+  return null;
+}
+
 /** What a conversation has used so far: grows with each finished agent turn (`MetricsSnapshot`, always an object). */
 export function metricsOf(state: DomainState, record: ConversationRecord): MetricsSnapshot {
   const model = record.llm_model ?? 'default';
   // A conversation whose agent made calls: their totals, as its agent server's stats have them (`get_combined_metrics`).
-  const combined = combinedSnapshot(conversationStats(state, record));
+  const combined = statsOf(state, record);
   if (combined) return { ...combined, model_name: model, accumulated_token_usage: { ...combined.accumulated_token_usage, model } };
   // One of the fixture's, with turns and no log of them: an estimate by its turns.
   const turns = finishedTurns(state, record);

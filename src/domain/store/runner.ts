@@ -73,6 +73,8 @@ export class OperationRunner {
       const mark = this.#changes.length;
       state.store.begin();
       try {
+        // A state loaded with events (a fixture, a restart) reads their LLM calls with the agent's module.
+        if (state.statsReader === null && state.store.events.size > 0) state.statsReader = (await state.loadAgent()).combinedMetrics;
         if (settle) {
           await settleStartTasks(state);
           // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.

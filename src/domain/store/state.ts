@@ -11,6 +11,7 @@ import { FINAL_TASK_STATUSES, settleSandboxStatus, type Timings } from '../time/
 import type { Store } from './store.js';
 import type { AgentScript } from '../../schemas/agent-server.js';
 import type { ConversationRecord } from '../../schemas/records.js';
+import type { MetricsSnapshot } from '../agent/metrics.js';
 import { runStepsTotal, type TimelineEntry } from '../agent/status.js';
 
 /** How many distinct status times `sinceMs` keeps read (then it starts again). */
@@ -36,7 +37,12 @@ export interface AgentRuntime {
   settleTimelines(state: DomainState): Promise<void>;
   /** `ready-conversation.ts`'s `startReadyConversation`: the conversation of a task that turned READY at `atMs`, its log started, its first message delivered. */
   startConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void>;
+  /** `vocabulary-stats.ts`'s `combinedMetrics`: what a conversation's LLM calls cost, read off its log (`DomainState.statsReader`). */
+  combinedMetrics: StatsReader;
 }
+
+/** Every usage's totals of a conversation's LLM calls as its log has them, or null before the first call (`vocabulary-stats.ts`). */
+export type StatsReader = (state: DomainState, conversation: ConversationRecord) => MetricsSnapshot | null;
 
 /** Options of the domain. */
 export interface ServiceOptions {
@@ -85,6 +91,12 @@ export class DomainState {
   readonly timelines = new Map<string, TimelineEntry<DomainState>[]>();
   /** Conversations whose agent has run steps still to publish. */
   readonly activeRuns = new Set<string>();
+  /**
+   * How a conversation's LLM calls are read off its log (`vocabulary-stats.ts`), there once the store
+   * holds an event: set by what stores one (`store-event.ts`) or, for a state loaded with events, by
+   * the runner before its first step (with the agent). A page's first chunks carry no stats reading.
+   */
+  statsReader: StatsReader | null = null;
   /** Loads the scripted agent (`AgentRuntime`); the runner gives every state it runs its own loader. */
   loadAgent: () => Promise<AgentRuntime> = () => Promise.reject(new Error('fakehands: this state has no runner to load the agent'));
   /** The last agent port handed out (at load: the highest in use), so a new sandbox never shares a live one's port. */

@@ -21,12 +21,12 @@ export const agentServerSurface = defineSurface({
   // Every route is loaded on the first request to an agent host (a chunk of its own in a page).
   routes: [],
   later: () => import('./routes.js').then((m) => m.agentRoutes),
-  // Its sockets, each loaded with its first connection (a chunk of its own in a page).
+  // Its sockets, loaded with its first connection, with its routes (one chunk in a page: the first chunks split fewer ways).
   sockets: [
     {
       path: '/sockets/events/:conversation_id',
       load: () =>
-        import('./sockets.js').then(
+        import('./routes.js').then(
           (m) =>
             (instance, { path, url, headers }, peer) =>
               m.openEventSocket(instance, path, url, headers, peer),
@@ -35,7 +35,7 @@ export const agentServerSurface = defineSurface({
     {
       path: '/sockets/bash-events',
       load: () =>
-        import('./bash-socket.js').then(
+        import('./routes.js').then(
           (m) =>
             (instance, { url, headers }, peer) =>
               m.openBashSocket(instance, url, headers, peer),

@@ -19,6 +19,10 @@ import { openAiRoutes } from './openai-routes.js';
 import { credentialBindingRoutes } from './credential-binding-routes.js';
 import { conversationRoutes } from './conversation-routes.js';
 import { settingsRoutes } from './settings-routes.js';
+
+// The sockets come with the routes: one later chunk of the agent surface in a page.
+export { openEventSocket } from './sockets.js';
+export { openBashSocket } from './bash-socket.js';
 import { initRoutes, worldRoutes } from './world-routes.js';
 import { bashRoutes } from './bash-routes.js';
 import { connectionRoutes } from './connection-routes.js';

@@ -29,6 +29,7 @@ import { invalid, refuse } from '../../domain/store/refusal.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext, type UploadedFile } from '../../http/route.js';
 import { failSandbox } from '../../domain/sandboxes/sandboxes.js';
+import { eventsOfTrajectoryZip } from '../../domain/agent/replay-zip.js';
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
@@ -198,9 +199,7 @@ export const controlRoutes: readonly Route[] = [
     response: ReplayStarted,
     successStatus: 201,
     handle: async ({ body, query }, context) => {
-      const events = await (await import('../../domain/agent/replay-zip.js')).eventsOfTrajectoryZip(
-        (body as unknown as { file: UploadedFile }).file.bytes,
-      );
+      const events = await eventsOfTrajectoryZip((body as unknown as { file: UploadedFile }).file.bytes);
       if (!Array.isArray(events)) return events;
       return context.runner.run((state) => startReplay(state, { events, ...(query.speed === undefined ? {} : { speed: query.speed }) }));
     },
