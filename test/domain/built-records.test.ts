@@ -11,7 +11,7 @@ import { createFakeCore, type FakeCore } from '../../src/fake.js';
 import { AgentEventRecord, ConversationRecord } from '../../src/schemas/records.js';
 import { fieldWeight, sizeOf } from '../../src/domain/store/budget.js';
 import { constantEventSize } from '../../src/domain/agent/store-event.js';
-import { SYSTEM_PROMPT } from '../../src/domain/agent/status.js';
+import { SYSTEM_PROMPT } from '../../src/domain/agent/system-prompt.js';
 
 const BASE = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
