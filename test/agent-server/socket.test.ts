@@ -29,6 +29,20 @@ group('the events socket: who may listen', () => {
     socket.ws.close();
   });
 
+  it("hears only its own conversation: another conversation's run sends it nothing (event_service.py, one EventService per conversation)", async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const first = await startConversation(cli);
+    const listening = openSocket(cli.agentUrl, first.id, `session_api_key=${first.session_api_key}`);
+    await listening.received(1);
+    const second = await startConversation(cli);
+    const other = openSocket(cli.agentUrl, second.id, `resend_all=true&session_api_key=${second.session_api_key}`);
+    expect((await other.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(listening.frames.map(describe)).toEqual(['full_state=finished']);
+    listening.ws.close();
+    other.ws.close();
+  });
+
   it('takes the key in an X-Session-API-Key header, and without a resend mode sends only the state', async () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
