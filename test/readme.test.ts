@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { built } from './support/built.js';
 import { startCli } from './support/cli.js';
 import { withPortLock } from './support/port-lock.js';
 import { README, nodeExamples, readmeBlocks as blocks, readmeFile } from './support/readme.js';
@@ -86,7 +87,7 @@ describe('README', () => {
     const config = (await import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(block)}`)).default as {
       server: { proxy: Record<string, string> };
     };
-    const { DEFAULT_HOST, DEFAULT_PORT } = await import('../src/cli.js');
+    const { DEFAULT_HOST, DEFAULT_PORT } = await built('command');
     expect(config.server.proxy['/api']).toBe(`http://${DEFAULT_HOST}:${DEFAULT_PORT}`);
   });
 
@@ -113,7 +114,7 @@ describe('README', () => {
 
   it('finding 8: the fakehands.config.json example is valid, and fakehands serve runs on it (a flag winning over it)', async () => {
     const [example] = blocks('json');
-    const { ConfigFile } = await import('../src/cli.js');
+    const { ConfigFile } = await built('command');
     expect(ConfigFile.safeParse(JSON.parse(example!)).success).toBe(true);
     expect(JSON.parse(example!).$schema).toBe('./node_modules/fakehands/fakehands.config.schema.json');
     const dir = new URL('config-example/', TMP);
@@ -144,7 +145,7 @@ describe('README', () => {
     const file = new URL('drift-known.json', TMP);
     await mkdir(TMP, { recursive: true });
     await writeFile(file, example);
-    const { checkDrift, fakeDocument, formatReport, readKnownDifferences } = await import('../src/drift/index.js');
+    const { checkDrift, fakeDocument, formatReport, readKnownDifferences } = await built('fakehands/drift');
     const provider = structuredClone(fakeDocument()) as { paths: Record<string, unknown> };
     delete provider.paths['/api/v1/sandbox-specs/search'];
     const report = await checkDrift({ specs: [provider], extraKnown: await readKnownDifferences(file.pathname) });
@@ -168,7 +169,7 @@ describe('README', () => {
     });
 
     it("finding 4: /api/options/config and a conversation's /config answer 200, as the README's table says", async () => {
-      const { createFake } = await import('../src/index.js');
+      const { createFake } = await built('fakehands');
       const fake = await createFake({ auth: 'none' });
       const config = await fake.fetch(new Request('http://localhost:3000/api/options/config'));
       expect(config.status).toBe(200);

@@ -5,9 +5,13 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { checkDrift, fakeDocument, formatReport, type KnownDifference } from '../../src/drift/index.js';
-import { runCli, startCli } from '../support/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { KnownDifference } from '../../src/drift/index.js';
+import { built } from '../support/built.js';
+import { type RunningCli, runCli, startCli } from '../support/cli.js';
+
+// The built `fakehands/drift`, as a consumer imports it.
+const { checkDrift, fakeDocument, formatReport, KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES: APP } = await built('fakehands/drift');
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data walked freely
 
@@ -138,8 +142,18 @@ describe('checkDrift against the real document', () => {
 });
 
 describe('fakehands drift', () => {
+  /** One `fakehands serve` for the tests that only read the /openapi.json it serves, stopped after them (issue 34). */
+  let shared: Promise<RunningCli> | undefined;
+  const served = () => (shared ??= startCli(['--quiet'], {}, { forSuite: true }));
+  afterAll(async () => {
+    if (!shared) return;
+    const cli = await shared;
+    cli.proc.kill();
+    await cli.exited;
+  });
+
   it('exits 0 on the fake\'s own /openapi.json saved to a file', async () => {
-    const cli = await startCli(['--quiet']);
+    const cli = await served();
     const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
     const { code, stdout } = await runCli(['drift', '--spec', saved]);
     expect(stdout).toMatch(/drift: 0 undeclared difference\(s\) \(the check passes\), 0 declared \(known, with a reason\), 0 stale declaration\(s\) of yours\n  operations: 122 compared, 0 of the provider's not served by the fake\n  facts of the compared operations: (\d+) of \1 agree \(100\.0%\)/);
@@ -148,7 +162,7 @@ describe('fakehands drift', () => {
   });
 
   it('compares the document a running fake serves with --base-url', async () => {
-    const cli = await startCli(['--quiet']);
+    const cli = await served();
     const doc = own();
     sandboxFields(doc).status.enum.push('HIBERNATING');
     const { code, stdout } = await runCli(['drift', '--spec', await file('mutated.json', JSON.stringify(doc)), '--base-url', cli.url]);
@@ -233,7 +247,6 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
 
   it('lists every declared difference in the README\'s table of deliberate differences', async () => {
     const { readFile } = await import('node:fs/promises');
-    const { KNOWN_DIFFERENCES: APP, KNOWN_AGENT_DIFFERENCES } = await import('../../src/drift/known-differences.js');
     const KNOWN_DIFFERENCES = [...APP, ...KNOWN_AGENT_DIFFERENCES];
     const readme = await readFile('README.md', 'utf8');
     const table = readme.slice(readme.indexOf('### Deliberate differences from the real server'));

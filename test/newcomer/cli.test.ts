@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { built } from '../support/built.js';
 import { BIN, eventually, runCli, startCli } from '../support/cli.js';
-import { ConfigFile } from '../../src/cli.js';
+
+// The schema of the command as built (dist/cli.bundle.js, what bin/fakehands.js runs).
+const { ConfigFile } = await built('command');
 
 /** Runs the binary in `cwd` to completion. */
 const runIn = (cwd: string, args: string[]) =>

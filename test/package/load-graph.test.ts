@@ -17,8 +17,20 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 /** A resolve hook that prints every file a module import resolves to, registered from a data: URL. */
 const HOOK = `export async function resolve(specifier, context, next) { const resolved = await next(specifier, context); if (resolved.url.startsWith('file:')) process.stderr.write('LOADED ' + resolved.url + '\\n'); return resolved; }`;
 
+/**
+ * Each script runs once per file, in its own fresh Node process: two tests that ask what the same
+ * script loads share that process's answer (it does not change between them; issue 34).
+ */
+const once = (load: (code: string) => Promise<string[]>) => {
+  const answers = new Map<string, Promise<string[]>>();
+  return (code: string): Promise<string[]> => {
+    if (!answers.has(code)) answers.set(code, load(code));
+    return answers.get(code)!;
+  };
+};
+
 /** The files a fresh Node process resolves while it runs `code` (ESM), relative to the package root. */
-async function loadedByImport(code: string): Promise<string[]> {
+const loadedByImport = once(async (code: string): Promise<string[]> => {
   const script = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOK)})); ${code}`;
   const { stderr } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, timeout: 60_000 });
   const files = stderr
@@ -26,14 +38,14 @@ async function loadedByImport(code: string): Promise<string[]> {
     .filter((line) => line.startsWith('LOADED '))
     .map((line) => new URL(line.slice('LOADED '.length)).pathname.slice(ROOT.length));
   return [...new Set(files)].sort();
-}
+});
 
 /** The files a fresh Node process has in its CommonJS cache after it runs `code`, relative to the package root. */
-async function loadedByRequire(code: string): Promise<string[]> {
+const loadedByRequire = once(async (code: string): Promise<string[]> => {
   const script = `${code}; process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
   const { stdout } = await run(process.execPath, ['-e', script], { cwd: ROOT, timeout: 60_000 });
   return (JSON.parse(stdout) as string[]).map((path) => path.slice(ROOT.length)).sort();
-}
+});
 
 const own = (files: string[]) => files.filter((file) => file.startsWith('dist/'));
 /** The chunks esbuild names after the modules loaded with a dynamic import() (later routes, the domain, Pact's verifier, …). */

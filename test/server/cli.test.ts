@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { isLoopback } from '../../src/cli.js';
-import { DEFAULT_API_KEY } from '../../src/options.js';
 import { apiRoutes } from '../../src/surfaces/app-server/routes/all.js';
+import { built } from '../support/built.js';
 import { eventually, runCli, startCli } from '../support/cli.js';
+
+// What the test compares with, as built: the package's default key and the command's bundle (what bin/fakehands.js runs).
+const { DEFAULT_API_KEY, isLoopback } = { ...(await built('fakehands')), ...(await built('command')) };
 
 const KEY_HEADER = { 'x-session-api-key': DEFAULT_API_KEY };
 
