@@ -19,8 +19,15 @@ let site: { url: string; server: Server };
 let tab: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  site = await serveStatic(await buildPage());
+  // The browser starts while esbuild bundles the page (and is there for afterAll to close if that fails).
+  const launching = launchChromium().then((launched) => {
+    browser = launched;
+  });
+  try {
+    site = await serveStatic(await buildPage());
+  } finally {
+    await launching;
+  }
   tab = await (await browser.newContext()).newPage();
 }, 60_000);
 afterAll(async () => {
