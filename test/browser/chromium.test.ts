@@ -16,19 +16,44 @@ import { OPTIONS, SEQUENCE, playThroughSetupServer, type Step } from '../support
 const ROOT = new URL('../..', import.meta.url).pathname;
 let browser: Browser;
 let site: { url: string; server: Server };
+let tab: Page;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  site = await serveStatic(await buildPage());
+  // The browser starts while esbuild bundles the page (and is there for afterAll to close if that fails).
+  const launching = launchChromium().then((launched) => {
+    browser = launched;
+  });
+  try {
+    site = await serveStatic(await buildPage());
+  } finally {
+    await launching;
+  }
+  tab = await (await browser.newContext()).newPage();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
   site?.server.close();
 });
 
+/**
+ * The file's one tab, handed to each test in turn: opening a page in headless Chromium opens a
+ * browser window (about 1.2 s of CPU on 2 cores, which the file paid 16 times), navigating a tab
+ * costs what the page itself costs. Each test gets it on a blank page, at the default viewport, with
+ * no listener of an earlier test's and the test page's storage emptied (a kept state of one test
+ * never reaches the next). msw's worker, once installed for the test page's origin, stays: a test
+ * that needs the first load's install serves its page on an origin of its own (the README examples).
+ */
+async function newTab(): Promise<Page> {
+  for (const event of ['request', 'console', 'pageerror'] as const) tab.removeAllListeners(event);
+  if (tab.url().startsWith(`${site.url}/`)) await tab.evaluate(() => localStorage.clear());
+  await tab.goto('about:blank');
+  await tab.setViewportSize({ width: 1280, height: 720 });
+  return tab;
+}
+
 /** Opens the test page and waits until its fake intercepts requests. */
 async function openApp(query = ''): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await newTab();
   await page.goto(`${site.url}/${query}`);
   await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
   return page;
@@ -63,7 +88,6 @@ describe('fakehands/browser in Chromium', () => {
         { detail: [{ type: 'greater_than', loc: ['query', 'limit'], msg: 'Input should be greater than 0', input: '0', ctx: { gt: 0 } }] },
       ],
     });
-    await page.close();
   });
 
   it('keeps its state across a reload with persist: localStorage', async () => {
@@ -87,7 +111,6 @@ describe('fakehands/browser in Chromium', () => {
     );
     expect(ids).toEqual([id]);
     await page.evaluate(() => localStorage.clear());
-    await page.close();
   });
 
   it('answers the recorded session exactly as setupServer does (the differential test, in a browser)', async () => {
@@ -117,7 +140,6 @@ describe('fakehands/browser in Chromium', () => {
       return results;
     }, SEQUENCE);
     expect(viaWorker).toEqual(viaMsw);
-    await page.close();
   }, 60_000);
 
   it('bundles for the browser platform without any Node built-in (and the check catches one)', async () => {
@@ -174,7 +196,7 @@ async function runReadmeExample(
   });
   await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><script type="module" src="/app.js"></script>');
-  const page = await browser.newPage();
+  const page = await newTab();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const site = await serveStatic(dir);
@@ -183,7 +205,6 @@ async function runReadmeExample(
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
     return { errors, checked: await page.evaluate(check) };
   } finally {
-    await page.close();
     site.server.close();
   }
 }
@@ -273,13 +294,12 @@ describe('the agent server behind the browser worker', () => {
       'ConversationStateUpdateEvent',
       'MessageEvent',
     ]);
-    await page.close();
   }, 60_000);
 });
 
 describe('what a page loads, and when (issue 23)', () => {
   it('answers its first V1 request from the first chunks; the settings, the control API and the agent host load on first need', async () => {
-    const page = await browser.newPage();
+    const page = await newTab();
     const scripts: string[] = [];
     page.on('request', (request) => {
       if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js'))
@@ -305,7 +325,6 @@ describe('what a page loads, and when (issue 23)', () => {
     const settingsAgain = await later('/api/options/models');
     const control = await later('/_fakehands/health');
     const agent = await later('http://agent.localhost:3001/alive');
-    await page.close();
     expect(search).toBe(200);
     expect(first).toContain('app.js');
     // The later routes are chunks the page had not fetched before the first answer.
@@ -318,7 +337,7 @@ describe('what a page loads, and when (issue 23)', () => {
   }, 60_000);
 
   it("starts on the default fixture generated in the page, the same sandboxes as fixtures/default.json, without downloading the fixture's schemas; the 422 mapping loads with the first bad request", async () => {
-    const page = await browser.newPage();
+    const page = await newTab();
     const scripts: string[] = [];
     page.on('request', (request) => {
       if (request.resourceType() === 'script' && !request.url().endsWith('mockServiceWorker.js'))
@@ -338,7 +357,6 @@ describe('what a page loads, and when (issue 23)', () => {
       return [response.status, await response.json()] as const;
     });
     const loadedThen = scripts.slice(loadedFirst.length);
-    await page.close();
     const file = JSON.parse(await readFile(join(ROOT, 'fixtures/default.json'), 'utf8')) as { sandboxes: { id: string }[] };
     expect([...first].sort()).toEqual(file.sandboxes.map((s) => s.id).sort());
     const chunkOf = (names: string[], module: string) => names.some((name) => name.startsWith(`${module}-`));
@@ -361,7 +379,6 @@ describe('what a page loads, and when (issue 23)', () => {
       };
       return { script: await get('/app.js'), missingImage: await get('/logo.png'), unknownApi: await get('/api/nothing') };
     });
-    await page.close();
     expect(result.script.slice(0, 2)).toEqual([200, 'text/javascript']); // the static server's file, not the fake's 404
     expect(result.missingImage).toEqual([404, null, '']); // the static server's own 404
     expect(result.unknownApi).toEqual([404, 'application/json', '{"detail":"Not Found']);
@@ -389,11 +406,10 @@ describe('fakehands/browser keeps going when storage fails', () => {
     expect(result.status).toBe(507);
     expect(result.body.detail).toMatch(/^Insufficient Storage: localStorage is full, the change was not kept/);
     expect(result.after).toBe(result.before);
-    await page.close();
   }, 60_000);
 
   it('drops a kept state that is valid JSON but not a fixture, and the app starts with its fixture', async () => {
-    const page = await browser.newPage();
+    const page = await newTab();
     await page.goto(`${site.url}/?persist=1`);
     await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, undefined, { timeout: 20_000 });
     await page.evaluate(() => localStorage.setItem('fakehands-state', JSON.stringify({ sandboxes: 'not a list' })));
@@ -409,11 +425,10 @@ describe('fakehands/browser keeps going when storage fails', () => {
       ),
     ).toBe(200);
     expect(warnings.some((w) => w.startsWith('fakehands: the state kept in localStorage["fakehands-state"] does not load'))).toBe(true);
-    await page.close();
   }, 60_000);
 
   it('becomes the inspector when the page is opened at /_fakehands/, its requests answered by the worker', async () => {
-    const page = await browser.newPage();
+    const page = await newTab();
     await page.goto(`${site.url}/_fakehands/`);
     // The first load installs the worker; the inspector page is served under it once the worker
     // controls the page (under a loaded machine that may take more than one reload).
@@ -434,7 +449,6 @@ describe('fakehands/browser keeps going when storage fails', () => {
     }
     await page.getByTestId('banner').waitFor({ state: 'visible', timeout: 1_000 });
     expect(await page.title()).toContain('fakehands');
-    await page.close();
   }, 60_000);
 });
 
@@ -452,7 +466,7 @@ describe('a hostile page on another origin', () => {
       'http://localhost:5173',
     ]);
     const before = await (await fetch(`${cli.url}/_fakehands/state`)).text();
-    const page = await browser.newPage();
+    const page = await newTab();
     await page.goto(site.url); // 127.0.0.1:<another port>: not an origin the policy allows
     const framed = await page.evaluate(async (fake) => {
       const noCors = (path: string, body?: string) => fetch(`${fake}${path}`, { method: 'POST', mode: 'no-cors', body }).catch(() => null);
@@ -489,7 +503,6 @@ describe('a hostile page on another origin', () => {
       'DENY',
       "frame-ancestors 'none'",
     ]);
-    await page.close();
   }, 60_000);
 
   it("with --cors *, allows any origin without credentials (a page never reads an answer with the developer's cookies)", async () => {
@@ -508,7 +521,7 @@ describe('the inspector at /_fakehands/', () => {
     const cli = await startCli(['--quiet', '--auth', 'all', '--api-key', key, '--fixture', 'empty', '--timings', 'instant']);
     const headers = { 'x-session-api-key': key };
     const sandbox = (await (await fetch(`${cli.url}/api/v1/sandboxes`, { method: 'POST', headers })).json()) as { id: string };
-    const page = await browser.newPage();
+    const page = await newTab();
     await page.goto(`${cli.url}/_fakehands/`);
     await page.getByTestId('banner').waitFor({ state: 'visible' });
     await page.getByTestId('api-key').fill(key);
@@ -528,7 +541,6 @@ describe('the inspector at /_fakehands/', () => {
     await page.getByTestId('sandboxes').getByText('PAUSED').waitFor();
     // Text from the API is shown as text: a title with markup is not HTML on the page.
     expect(await page.evaluate(() => document.querySelectorAll('[data-testid="sandboxes"] script').length)).toBe(0);
-    await page.close();
   }, 60_000);
 
   it("shows a conversation's live events, and answers the agent's confirmation from the page", async () => {
@@ -552,7 +564,7 @@ describe('the inspector at /_fakehands/', () => {
       });
     await agent('/confirmation_policy', { policy: { kind: 'AlwaysConfirm' } });
     await agent('/events', { role: 'user', content: [{ type: 'text', text: 'Fix it' }], run: true });
-    const page = await browser.newPage();
+    const page = await newTab();
     await page.goto(`${cli.url}/_fakehands/`);
     await page.getByTestId(`events-${conversation!.id}`).click();
     await page.getByTestId('events').getByText('waiting_for_confirmation').first().waitFor();
@@ -562,12 +574,12 @@ describe('the inspector at /_fakehands/', () => {
     expect(kinds.slice(0, 4)).toEqual(['ConversationStateUpdateEvent', 'ActionEvent', 'ObservationEvent', 'ConversationStateUpdateEvent']);
     const count = await (await fetch(`${cli.url}/api/v1/conversation/${conversation!.id}/events/count?kind__eq=ObservationEvent`)).json();
     expect(count).toBe(1);
-    await page.close();
   }, 60_000);
 
   it('writes a screenshot of the inspector with the default fixture (for the README)', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'default']);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newTab();
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${cli.url}/_fakehands/`);
     await page.getByTestId('sandboxes').locator('tr').first().waitFor();
     const file = join(ROOT, process.env.FAKEHANDS_SCREENSHOT ?? '.tmp/inspector.png');
@@ -575,6 +587,5 @@ describe('the inspector at /_fakehands/', () => {
     const png = await readFile(file);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect(png.length).toBeGreaterThan(20_000);
-    await page.close();
   }, 60_000);
 });

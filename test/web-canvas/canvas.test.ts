@@ -65,7 +65,12 @@ let rigStarting: Promise<Rig> | undefined;
 let rig: Rig | undefined;
 function startRig(): Promise<Rig> {
   rigStarting ??= (async () => {
-    const cli = await startCli(['--quiet', '--auth', 'none'], {}, { forSuite: true });
+    // The browser starts while the fake does (each takes a second or more on a busy machine).
+    const launching = launchChromium();
+    const cli = await startCli(['--quiet', '--auth', 'none'], {}, { forSuite: true }).catch(async (error: Error) => {
+      await launching.then((browser) => browser.close()).catch(() => undefined);
+      throw error;
+    });
     const sandboxes = (await (await fetch(`${cli.url}/api/v1/sandboxes/search?limit=100`)).json()) as {
       items: { status: string; session_api_key: string | null }[];
     };
@@ -76,7 +81,7 @@ function startRig(): Promise<Rig> {
       sessionApiKey: sessionKey,
       cloud: { url: cli.url, apiKey: API_KEY },
     });
-    const browser = await launchChromium();
+    const browser = await launching;
     await mkdir(SHOTS, { recursive: true });
     rig = { cli, ingress, browser, sessionKey };
     return rig;
