@@ -5,7 +5,10 @@
  * through the provider's own calls: the newest contract passes against the newest dialect (the
  * README's CI example) and the Nov 2025 contract against 1.1.0; the Nov 2025 contract against the
  * newest fails naming exactly the renamed kinds; a sabotaged provider fails naming each
- * interaction and field; the counts print last. The verifications run at once, one fake each.
+ * interaction and field; the counts print last. The verifications run at once, one fake each, and
+ * with them the one whose provider dies. Those of the Nov 2025 contract run the command's own
+ * `runMessageVerify` in this process (without the two processes of the command: issue 34); the
+ * README's example, the sabotaged provider's and the dying provider's run the command itself.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -13,11 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_CONTRACTS_DIR } from '../../src/pact/messages.js';
+import { MESSAGE_CONTRACTS_DIR, runMessageVerify } from '../../src/pact/messages.js';
 import { CONSUMER_NAME } from '../../src/pact/verify.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
 import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
-import { BIN, startCli } from '../support/cli.js';
+import { BIN, startCli, type RunningCli } from '../support/cli.js';
 import { readmeBlocks } from '../support/readme.js';
 import { startSabotagedProvider, type SabotagedProvider } from './messages-sabotage.js';
 import { messageProvider, serverMessageCount, writeMessageContracts } from './messages.js';
@@ -60,6 +63,14 @@ function verify(url: string, extra: string[] = []): Promise<{ code: number | nul
     stderr += d;
   });
   return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+/** `fakehands verify --messages`'s own function, run in this process: its output and exit code, as the command's. */
+async function verifyHere(url: string, pactFile: string): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const code = await runMessageVerify({ baseUrl: url, apiKey: KEY, pactFiles: [pactFile] }, (text) => {
+    stdout += text;
+  });
+  return { code, stdout };
 }
 const counts = (events: number, failed: number) =>
   new RegExp(`^  interactions: ${events}; passed: ${events - failed}; failed: ${failed}; frames received: \\d+$`);
@@ -169,6 +180,20 @@ async function runReadmeExample(provider: FakeServers): Promise<{ stdout: string
   });
 }
 
+/** `fakehands verify --messages` against the standalone fake `cli`, which is killed once the first state is verified. */
+function verifyUntilTheProviderDies(cli: RunningCli): Promise<{ code: number | null; stdout: string }> {
+  const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', cli.url, '--api-key', KEY], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  proc.stdout.on('data', (d: Buffer) => {
+    stdout += d;
+    // Once the first state is verified, the provider dies.
+    if (stdout.includes('  ok: ')) cli.proc.kill('SIGKILL');
+  });
+  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout })));
+}
+
 describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   // One fake per verification, all run at once: each is a child process that mostly waits on the
   // agent's runs. The README's CI example is the newest contract's verification against the newest fake.
@@ -176,10 +201,12 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   let sabotaged: SabotagedProvider | undefined;
   let runs: {
     readme: Promise<{ stdout: string }>;
-    nov2025: ReturnType<typeof verify>;
-    nov2025OnNewest: ReturnType<typeof verify>;
+    nov2025: ReturnType<typeof verifyHere>;
+    nov2025OnNewest: ReturnType<typeof verifyHere>;
     sabotaged: ReturnType<typeof verify>;
+    dying: Promise<{ code: number | null; stdout: string }>;
   };
+  let dyingProvider: RunningCli | undefined;
   beforeAll(async () => {
     const [newest, nov2025, newest2, newest3] = await Promise.all([
       startProvider(),
@@ -189,11 +216,14 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     ]);
     providers.push(newest!, nov2025!, newest2!, newest3!);
     sabotaged = await startSabotagedProvider(newest3!.url, newest3!.agentUrl, sabotage);
+    // A standalone fake, killed (the process, at once) once the first state is verified.
+    dyingProvider = await startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY], {}, { forSuite: true });
     runs = {
       readme: runReadmeExample(newest!),
-      nov2025: verify(nov2025!.url, ['--pact', contract('1.1.0')]),
-      nov2025OnNewest: verify(newest2!.url, ['--pact', contract('1.1.0')]),
+      nov2025: verifyHere(nov2025!.url, contract('1.1.0')),
+      nov2025OnNewest: verifyHere(newest2!.url, contract('1.1.0')),
       sabotaged: verify(sabotaged.url, ['--pact', contract()]),
+      dying: verifyUntilTheProviderDies(dyingProvider),
     };
     // Each test reads its own run; none is left unhandled should one test fail first.
     for (const run of Object.values(runs)) run.catch(() => undefined);
@@ -201,6 +231,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   afterAll(async () => {
     await Promise.allSettled(Object.values(runs ?? {}));
     await sabotaged?.close();
+    dyingProvider?.proc.kill('SIGKILL');
     await Promise.all(providers.map((p) => p.close()));
   });
 
@@ -239,17 +270,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   });
 
   it('ends with the counts last, each interaction left failing, when the provider dies during the verification', async () => {
-    const cli = await startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY]);
-    const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', cli.url, '--api-key', KEY], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      stdout += d;
-      // Once the first state is verified, the provider dies.
-      if (stdout.includes('  ok: ')) cli.proc.kill('SIGKILL');
-    });
-    const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
+    const { code, stdout } = await runs.dying;
     expect(code).toBe(1);
     const [, passed, failed] = /^ {2}interactions: (\d+); passed: (\d+); failed: (\d+); frames received: \d+$/
       .exec(lastLine(stdout)!)!
