@@ -30,8 +30,7 @@ const AGENT_CONTRACT_FILE = join(CONTRACTS_DIR, `fakehands-client-${AGENT_PROVID
 const KEY = 'verify-key';
 
 /** The standalone fake as a provider under test: instant timings, nothing but the default spec. */
-const startStandalone = (extra: string[] = []) =>
-  startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY, ...extra]);
+const startStandalone = () => startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY]);
 /** `fakehands verify` (the command, as a user runs it) against the provider at `url`. */
 const verify = (url: string, extra: string[] = []) => runCli(['verify', '--base-url', url, '--api-key', KEY, ...extra]);
 
