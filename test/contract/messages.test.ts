@@ -5,10 +5,10 @@
  * through the provider's own calls: the newest contract passes against the newest dialect (the
  * README's CI example) and the Nov 2025 contract against 1.1.0; the Nov 2025 contract against the
  * newest fails naming exactly the renamed kinds; a sabotaged provider fails naming each
- * interaction and field; the counts print last. The verifications run at once, one fake each, and
- * with them the one whose provider dies. Those of the Nov 2025 contract run the command's own
- * `runMessageVerify` in this process (without the two processes of the command: issue 34); the
- * README's example, the sabotaged provider's and the dying provider's run the command itself.
+ * interaction and field; the counts print last. The verifications run at once, one fake each.
+ * Those of the Nov 2025 contract run the command's own `runMessageVerify` in this process (without
+ * the command's two processes: issue 34); the README's example, the sabotaged provider's and the
+ * dying provider's run the command itself.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -20,7 +20,7 @@ import { MESSAGE_CONTRACTS_DIR, runMessageVerify } from '../../src/pact/messages
 import { CONSUMER_NAME } from '../../src/pact/verify.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
 import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
-import { BIN, startCli, type RunningCli } from '../support/cli.js';
+import { BIN, startCli } from '../support/cli.js';
 import { readmeBlocks } from '../support/readme.js';
 import { startSabotagedProvider, type SabotagedProvider } from './messages-sabotage.js';
 import { messageProvider, serverMessageCount, writeMessageContracts } from './messages.js';
@@ -180,20 +180,6 @@ async function runReadmeExample(provider: FakeServers): Promise<{ stdout: string
   });
 }
 
-/** `fakehands verify --messages` against the standalone fake `cli`, which is killed once the first state is verified. */
-function verifyUntilTheProviderDies(cli: RunningCli): Promise<{ code: number | null; stdout: string }> {
-  const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', cli.url, '--api-key', KEY], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-    // Once the first state is verified, the provider dies.
-    if (stdout.includes('  ok: ')) cli.proc.kill('SIGKILL');
-  });
-  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout })));
-}
-
 describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   // One fake per verification, all run at once: each is a child process that mostly waits on the
   // agent's runs. The README's CI example is the newest contract's verification against the newest fake.
@@ -204,9 +190,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     nov2025: ReturnType<typeof verifyHere>;
     nov2025OnNewest: ReturnType<typeof verifyHere>;
     sabotaged: ReturnType<typeof verify>;
-    dying: Promise<{ code: number | null; stdout: string }>;
   };
-  let dyingProvider: RunningCli | undefined;
   beforeAll(async () => {
     const [newest, nov2025, newest2, newest3] = await Promise.all([
       startProvider(),
@@ -216,14 +200,11 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     ]);
     providers.push(newest!, nov2025!, newest2!, newest3!);
     sabotaged = await startSabotagedProvider(newest3!.url, newest3!.agentUrl, sabotage);
-    // A standalone fake, killed (the process, at once) once the first state is verified.
-    dyingProvider = await startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY], {}, { forSuite: true });
     runs = {
       readme: runReadmeExample(newest!),
       nov2025: verifyHere(nov2025!.url, contract('1.1.0')),
       nov2025OnNewest: verifyHere(newest2!.url, contract('1.1.0')),
       sabotaged: verify(sabotaged.url, ['--pact', contract()]),
-      dying: verifyUntilTheProviderDies(dyingProvider),
     };
     // Each test reads its own run; none is left unhandled should one test fail first.
     for (const run of Object.values(runs)) run.catch(() => undefined);
@@ -231,7 +212,6 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   afterAll(async () => {
     await Promise.allSettled(Object.values(runs ?? {}));
     await sabotaged?.close();
-    dyingProvider?.proc.kill('SIGKILL');
     await Promise.all(providers.map((p) => p.close()));
   });
 
@@ -270,7 +250,17 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   });
 
   it('ends with the counts last, each interaction left failing, when the provider dies during the verification', async () => {
-    const { code, stdout } = await runs.dying;
+    const cli = await startCli(['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY]);
+    const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', cli.url, '--api-key', KEY], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+      // Once the first state is verified, the provider dies.
+      if (stdout.includes('  ok: ')) cli.proc.kill('SIGKILL');
+    });
+    const code = await new Promise<number | null>((resolve) => proc.on('close', resolve));
     expect(code).toBe(1);
     const [, passed, failed] = /^ {2}interactions: (\d+); passed: (\d+); failed: (\d+); frames received: \d+$/
       .exec(lastLine(stdout)!)!
