@@ -49,9 +49,15 @@ async function startProvider(auth?: 'none'): Promise<FakeServers> {
 }
 
 /** `verifyProvider` in this process, its report kept: for tests about what it finds, not about the command's output. */
-async function verifyHere(baseUrl: string, pactFiles: string[], extra: { stateTimeoutMs?: number } = {}) {
+async function verifyHere(baseUrl: string, pactFiles: string[] | undefined, extra: { stateTimeoutMs?: number } = {}) {
   const lines: string[] = [];
-  const result = await verifyProvider({ baseUrl, apiKey: KEY, pactFiles, report: (line) => lines.push(line), ...extra });
+  const result = await verifyProvider({
+    baseUrl,
+    apiKey: KEY,
+    ...(pactFiles ? { pactFiles } : {}),
+    report: (line) => lines.push(line),
+    ...extra,
+  });
   return { ...result, lines };
 }
 
@@ -428,13 +434,17 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
 
   it('fails when fewer interactions are verified than the contracts hold (here a PACT_DESCRIPTION filter skips all but one)', async () => {
     const provider = await startProvider();
-    const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', KEY], {
-      PACT_DESCRIPTION: 'a request to pause a running sandbox',
+    // Read by Pact when the verifier is set up (as in a user's CI, from the environment).
+    process.env.PACT_DESCRIPTION = 'a request to pause a running sandbox';
+    const result = await verifyHere(provider.url, undefined).finally(() => {
+      delete process.env.PACT_DESCRIPTION;
     });
-    expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 1`);
-    expect(stdout).toContain(`FAILED: 1 ${PROVIDER_NAME} interactions were verified, but the contracts hold ${APP_INTERACTIONS}`);
-    expect(stdout).toContain(`FAILED: 0 ${AGENT_PROVIDER_NAME} interactions were verified, but the contracts hold ${AGENT_INTERACTIONS}`);
-    expect(code).toBe(1);
+    expect([result.ok, result.expected, result.verified]).toEqual([false, EXPECTED_INTERACTIONS, 1]);
+    expect(result.lines).toContain(`  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 1; failed: 0; passed: 1`);
+    expect(result.lines).toContain(`  FAILED: 1 ${PROVIDER_NAME} interactions were verified, but the contracts hold ${APP_INTERACTIONS}`);
+    expect(result.lines).toContain(
+      `  FAILED: 0 ${AGENT_PROVIDER_NAME} interactions were verified, but the contracts hold ${AGENT_INTERACTIONS}`,
+    );
   });
 
   it('ends with its summary when the provider dies mid-run (a proxy that exits on the first pause), instead of retrying forever', async () => {
