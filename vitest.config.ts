@@ -44,15 +44,17 @@ const sharedModules = [
 ];
 
 /**
- * The longest files, longest first (seconds in a CI run on 2 cores: Pact 58 to 82; Canvas 92 to 114,
- * 54 of them spent waiting out the page's 30-second list poll, which its steps no longer do; Chromium
- * 34 to 40; the package 28 after its pack and install; …): started first, they no longer end the run
- * alone on one worker while the other idles. The rest follow in vitest's own order.
+ * The longest files, longest first (seconds in a CI run on 2 cores: Canvas 92 to 114, 54 of them spent
+ * waiting out the page's 30-second list poll, which its steps no longer do; Chromium 34 to 40; Pact 58
+ * to 82 before issue 34 cut its CPU to about 2/5 (one full run of the verifier for four breakages, pacts
+ * of a few interactions, the verifier in-process where the command's output is not the point); the
+ * package 28 after its pack and install; …): started first, they no longer end the run alone on one
+ * worker while the other idles. The rest follow in vitest's own order.
  */
 const LONGEST_FIRST = [
-  'test/contract/pact.test.ts',
   'test/web-canvas/canvas.test.ts',
   'test/browser/chromium.test.ts',
+  'test/contract/pact.test.ts',
   'test/package/consumer.test.ts',
   'test/server/cli.test.ts',
   'test/drift/drift.test.ts',

@@ -6,6 +6,9 @@
  * README's CI example) and the Nov 2025 contract against 1.1.0; the Nov 2025 contract against the
  * newest fails naming exactly the renamed kinds; a sabotaged provider fails naming each
  * interaction and field; the counts print last. The verifications run at once, one fake each.
+ * Those of the Nov 2025 contract run the command's own `runMessageVerify` in this process (without
+ * the command's two processes: issue 34); the README's example, the sabotaged provider's and the
+ * dying provider's run the command itself.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -13,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_CONTRACTS_DIR } from '../../src/pact/messages.js';
+import { MESSAGE_CONTRACTS_DIR, runMessageVerify } from '../../src/pact/messages.js';
 import { CONSUMER_NAME } from '../../src/pact/verify.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
 import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
@@ -60,6 +63,14 @@ function verify(url: string, extra: string[] = []): Promise<{ code: number | nul
     stderr += d;
   });
   return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+/** `fakehands verify --messages`'s own function, run in this process: its output and exit code, as the command's. */
+async function verifyHere(url: string, pactFile: string): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const code = await runMessageVerify({ baseUrl: url, apiKey: KEY, pactFiles: [pactFile] }, (text) => {
+    stdout += text;
+  });
+  return { code, stdout };
 }
 const counts = (events: number, failed: number) =>
   new RegExp(`^  interactions: ${events}; passed: ${events - failed}; failed: ${failed}; frames received: \\d+$`);
@@ -176,8 +187,8 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
   let sabotaged: SabotagedProvider | undefined;
   let runs: {
     readme: Promise<{ stdout: string }>;
-    nov2025: ReturnType<typeof verify>;
-    nov2025OnNewest: ReturnType<typeof verify>;
+    nov2025: ReturnType<typeof verifyHere>;
+    nov2025OnNewest: ReturnType<typeof verifyHere>;
     sabotaged: ReturnType<typeof verify>;
   };
   beforeAll(async () => {
@@ -191,8 +202,8 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     sabotaged = await startSabotagedProvider(newest3!.url, newest3!.agentUrl, sabotage);
     runs = {
       readme: runReadmeExample(newest!),
-      nov2025: verify(nov2025!.url, ['--pact', contract('1.1.0')]),
-      nov2025OnNewest: verify(newest2!.url, ['--pact', contract('1.1.0')]),
+      nov2025: verifyHere(nov2025!.url, contract('1.1.0')),
+      nov2025OnNewest: verifyHere(newest2!.url, contract('1.1.0')),
       sabotaged: verify(sabotaged.url, ['--pact', contract()]),
     };
     // Each test reads its own run; none is left unhandled should one test fail first.
