@@ -12,7 +12,7 @@ import { hostAllowed } from './host-check.js';
 import { BodyReadError, Semaphore, bufferedBody, readBody } from './request-body.js';
 import type { StateFileWriter } from './state-file.js';
 import { serveSocketUpgrades } from './socket-upgrades.js';
-import { RequestGate, isHealthProbe, paceConnections } from './pacing.js';
+import { RequestGate, isHealthProbe, paceConnections, paceFirstReads } from './pacing.js';
 
 import { MAX_SOCKET_FRAME_BYTES } from '../surfaces/agent-server/socket-frames.js';
 
@@ -356,6 +356,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           paceConnections(server);
+          paceFirstReads(server);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolve(`http://${shownHost}:${address.port}`);

@@ -49,6 +49,23 @@ describe('slow and aborted clients', SLOW, () => {
     expect(cli.proc.exitCode).toBeNull();
   });
 
+  it('connections that never send a request do not keep a new client out (new connections read 16 at a time, #29 finding 11)', async () => {
+    const cli = await start();
+    // More silent connections than are read at once before their first request: each gives its place up after a moment.
+    const silent = Array.from({ length: 40 }, () => rawSocket(cli.url, ''));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 5; i++) expect((await call(cli.url, 'GET', '/api/v1/sandboxes/search')).status).toBe(200);
+      // And a connection that does send, however late, is read.
+      const late = silent[0]!;
+      const answer = new Promise<string>((resolve) => late.once('data', (d) => resolve(String(d))));
+      late.write(`GET /_fakehands/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const s of silent) s.destroy();
+    }
+  });
+
   it('an upload aborted half-way neither hangs nor crashes the server', async () => {
     const cli = await start();
     for (let i = 0; i < 20; i++) {
