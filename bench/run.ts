@@ -498,7 +498,9 @@ async function loop(): Promise<void> {
   ];
   const rows: Row[] = [];
   let idle = { p50: 0, p99: 0, max: 0 };
-  for (const [label, name] of loads) {
+  // BENCH_LOOP_LOADS=handshakes,download: only those loads (after the idle probe, always measured first).
+  const only = process.env.BENCH_LOOP_LOADS?.split(',');
+  for (const [label, name] of loads.filter(([, n]) => !only || n === 'idle' || only.includes(n))) {
     // A server of its own for each load: what one load left behind does not weigh on the next.
     const server = await spawnServer(
       [

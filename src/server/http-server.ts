@@ -12,7 +12,7 @@ import { hostAllowed } from './host-check.js';
 import { BodyReadError, Semaphore, bufferedBody, readBody } from './request-body.js';
 import type { StateFileWriter } from './state-file.js';
 import { serveSocketUpgrades } from './socket-upgrades.js';
-import { RequestGate, isHealthProbe, paceConnections } from './pacing.js';
+import { RequestGate, isHealthProbe, paceConnections, paceFirstReads } from './pacing.js';
 
 import { MAX_SOCKET_FRAME_BYTES } from '../surfaces/agent-server/socket-frames.js';
 
@@ -32,6 +32,16 @@ export const BODY_CONCURRENCY = 4;
  * retries (about 30 s) reset them: `ECONNRESET` in the client (#29 finding 17).
  */
 export const LISTEN_BACKLOG = 4096;
+/**
+ * How long an idle keep-alive connection is kept, in milliseconds (Node adds a second): longer than
+ * clients keep theirs (browsers up to 5 min, undici and Node's agent what the server advertises), so
+ * the server never closes a connection a client is about to reuse. At Node's default (5 s advertised,
+ * 6 s held) a starved client that read an answer 3 s late still thought the connection alive when it
+ * closed, and its next request failed: `other side closed` (#29 finding 17).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 300_000;
+/** What `Keep-Alive` advertises (a minimum, RFC 9112 leaves it a hint): undici and Node's agent let go 1 to 2 s before it, minutes before the server does. */
+export const KEEP_ALIVE_HINT = 'timeout=60';
 
 /** One line of the request log. Never holds a header, so never a key or token. */
 export interface RequestLogLine {
@@ -139,6 +149,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
       let head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
+      if (head.connection === 'close') response.removeHeader('keep-alive');
       if (!isStreamed(body)) {
         // A whole body goes with its length: head and body leave in one write, not as chunks.
         if (
@@ -267,10 +278,20 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
    * it), so the last one finishing means every one has; nothing is made per request but this entry.
    */
   const inFlight = new WeakMap<Socket, ServerResponse>();
+  let closing = false;
   const server = createServer(
-    { headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout: 0 },
+    {
+      // An idle keep-alive connection is not waiting for headers: the headers timeout starts with a request's first byte.
+      headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: 0,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
     (request, response) => {
       inFlight.set(request.socket, response);
+      // Once closing, every answer closes its connection; until then, a persistent one says how long it may idle.
+      if (closing) response.setHeader('connection', 'close');
+      else if (request.httpVersion === '1.1' && !/\bclose\b/i.test(request.headers.connection ?? ''))
+        response.setHeader('keep-alive', KEEP_ALIVE_HINT);
       if (isHealthProbe(request)) void handled(request, response);
       else
         requests.admit(() => {
@@ -335,6 +356,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           paceConnections(server);
+          paceFirstReads(server);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolve(`http://${shownHost}:${address.port}`);
@@ -342,9 +364,13 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       });
     },
     close() {
+      closing = true;
       upgrades.terminateAll();
       return new Promise((resolve) => {
+        // A connection whose answer was in flight becomes idle when it is written: idle ones are closed until the server is.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
         server.close(() => {
+          clearInterval(sweep);
           void (options.stateFile?.close() ?? Promise.resolve()).then(() => resolve());
         });
         server.closeIdleConnections();

@@ -5,6 +5,7 @@
  * server has no such knobs, hence this module.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 /** Longest the requests arriving in one turn of the event loop are started in it, and the waiting ones started in a later turn, in ms. */
 const REQUEST_SLICE_MS = 5;
@@ -119,6 +120,65 @@ export function paceConnections(server: Server): void {
     waiting.push([error, client]);
     if (waiting.length - head === 1) setImmediate(drain);
   };
+}
+
+/** Most new connections read at once before their first request has arrived. */
+const FIRST_READS = 16;
+/** How long a new connection that sends nothing keeps its place among them, in ms (a browser's preconnect, a slow client). */
+const FIRST_READ_HOLD_MS = 250;
+
+/**
+ * Paces the first reads of new connections: accepted paused (`pauseOnConnect`), a connection starts
+ * reading when fewer than `FIRST_READS` others are waiting for their first request, and holds its
+ * place until that request (or upgrade) arrives, it closes, or `FIRST_READ_HOLD_MS` passes. Pacing
+ * accepts was not enough: 2,000 clients connecting at once are accepted over many short turns
+ * before they send anything, then their upgrade requests arrive together and libuv read them all
+ * in one turn, 919 parsed and upgraded in it: 274 ms (#29 finding 11). Node has no public knob for
+ * this; `pauseOnConnect` is `net.Server`'s own option, set on the instance.
+ */
+export function paceFirstReads(server: Server): void {
+  (server as unknown as { pauseOnConnect: boolean }).pauseOnConnect = true;
+  /** Connections reading, waiting for their first request, with when they started (oldest first). */
+  const reading = new Map<Socket, number>();
+  let waiting: Socket[] = [];
+  let head = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const startNext = () => {
+    const now = performance.now();
+    for (const [socket, since] of reading) {
+      if (now - since < FIRST_READ_HOLD_MS) break;
+      reading.delete(socket);
+    }
+    while (head < waiting.length && reading.size < FIRST_READS) {
+      const socket = waiting[head++]!;
+      if (socket.destroyed) continue;
+      reading.set(socket, now);
+      socket.resume();
+    }
+    if (head === waiting.length) {
+      waiting = [];
+      head = 0;
+    } else if (!timer) {
+      const oldest = reading.values().next().value ?? now;
+      timer = setTimeout(
+        () => {
+          timer = null;
+          startNext();
+        },
+        Math.max(1, FIRST_READ_HOLD_MS - (now - oldest)),
+      );
+    }
+  };
+  const arrived = (socket: Socket) => {
+    if (reading.delete(socket) && head < waiting.length) startNext();
+  };
+  server.on('connection', (socket: Socket) => {
+    waiting.push(socket);
+    socket.once('close', () => arrived(socket));
+    startNext();
+  });
+  server.prependListener('request', (request: IncomingMessage) => arrived(request.socket));
+  server.prependListener('upgrade', (request: IncomingMessage) => arrived(request.socket));
 }
 
 /** The liveness probe: it reads nothing from the domain, so it is answered in the turn it arrives in, never behind requests waiting to start. */

@@ -30,19 +30,22 @@ const call = async (url: string, method: string, path: string, body?: unknown, e
 };
 const tempDir = () => mkdtemp(join(tmpdir(), 'fakehands-hardening-'));
 
-/** Writes raw bytes to the server and resolves with everything it answers before closing. */
-function raw(url: string, text: string, keepOpenMs = 0): Promise<string> {
+/**
+ * Writes raw bytes to the server and resolves with everything it answers before closing; with
+ * `until`, the client hangs up itself once what arrived matches it (a condition, never a delay).
+ */
+function raw(url: string, text: string, until?: RegExp): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
     let data = '';
     socket.on('data', (d) => {
       data += d;
+      if (until?.test(data)) socket.destroy();
     });
     socket.on('error', () => resolve(data));
     socket.on('close', () => resolve(data));
     socket.write(text);
-    if (keepOpenMs) setTimeout(() => socket.destroy(), keepOpenMs);
   });
 }
 
@@ -80,7 +83,7 @@ describe('1. every accepted state can be saved and loaded', () => {
     expect(conversations.items.map((c) => c.parent_conversation_id)).toEqual([parent!.app_conversation_id]);
   });
 
-  it('whatever sequence of requests is accepted, the snapshot loads again (property-based, fixed seed)', async () => {
+  it('whatever sequence of requests is accepted, the snapshot loads again (property-based, fixed seed)', { timeout: 180_000 }, async () => {
     const step = fc.constantFrom(
       ['POST', '/api/v1/sandboxes', undefined],
       ['POST', '/api/conversations', {}],
@@ -272,7 +275,7 @@ describe('5. limits', () => {
     const answer = raw(
       cli.url,
       `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 900000\r\n\r\n{"repository": "`,
-      3000,
+      /\r\n\r\n\{"detail":"Unauthorized"\}/,
     );
     expect(await answer).toMatch(/^HTTP\/1\.1 401[\s\S]*\{"detail":"Unauthorized"\}/);
   });
@@ -300,17 +303,31 @@ describe('5. limits', () => {
 
   it('answers health while big bodies are still arriving', async () => {
     const cli = await start();
-    const uploads = Array.from({ length: 6 }, () =>
-      raw(
-        cli.url,
+    const { port } = new URL(cli.url);
+    // Six uploads of 1 MB that stop half-way: they are still arriving (unanswered, open) until the client hangs up.
+    const uploads = Array.from({ length: 6 }, () => {
+      const socket = connect(Number(port), '127.0.0.1');
+      const upload = { socket, answered: false };
+      socket.on('error', () => undefined);
+      socket.on('data', () => {
+        upload.answered = true;
+      });
+      socket.on('close', () => {
+        upload.answered = true;
+      });
+      socket.write(
         `POST /api/conversations HTTP/1.1\r\nHost: localhost\r\nX-Session-API-Key: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"repository": "${'a'.repeat(500_000)}`,
-        1500,
-      ),
-    );
-    const health = await call(cli.url, 'GET', '/_fakehands/health');
-    expect(health.status).toBe(200);
-    const settled = await Promise.race([Promise.all(uploads).then(() => 'uploads first'), Promise.resolve('health first')]);
-    expect(settled).toBe('health first');
+      );
+      return upload;
+    });
+    try {
+      const health = await call(cli.url, 'GET', '/_fakehands/health');
+      expect(health.status).toBe(200);
+      // Health was answered while every upload was still waiting for the rest of its body.
+      expect(uploads.map((u) => u.answered)).toEqual(Array(6).fill(false));
+    } finally {
+      for (const u of uploads) u.socket.destroy();
+    }
   });
 
   it('caps the store: past --max-records a create answers 507 in the documented shape and changes nothing', async () => {

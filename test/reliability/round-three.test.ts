@@ -18,6 +18,8 @@ import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/serv
 import { runCli, startCli } from '../support/cli.js';
 
 const KEY = 'round-three-key';
+/** The heaviest tests (a 100,000-record replay, the whole verifier, a filling disk) take 10 to 30 s on a loaded pair of cores: room for a CPU hog beside the suite (#29 finding 17). */
+const HEAVY = { timeout: 180_000 };
 
 async function stateFolder(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'fakehands-r3-')), 'state.json');
@@ -73,32 +75,38 @@ describe('a restart on --state-file (finding 1)', () => {
 });
 
 describe('a full disk (finding 2)', () => {
-  it('answers 507 for the change that did not fit, undoes it, leaves no torn line, and the file loads with every acknowledged change', async () => {
-    const file = await stateFolder();
-    const fake = await createFake({ fixture: 'empty', timings: 'instant', auth: 'none' });
-    const budget = { bytes: Number.POSITIVE_INFINITY };
-    const writer = new StateFileWriter(file, fillingDisk(budget));
-    await writer.write(await fake.snapshot());
-    fake.onChange((changes, current) => writer.record(changes, current));
-    const acknowledged: string[] = [];
-    for (let i = 0; i < 3; i++) acknowledged.push((await fake.service.startSandbox(null)).id);
-    budget.bytes = 100; // room for part of the next line only
-    const refused = await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes', { method: 'POST' }));
-    expect(refused.status).toBe(507);
-    expect(((await refused.json()) as { detail: string }).detail).toContain(
-      'Insufficient Storage: the state file could not be written (ENOSPC)',
-    );
-    // Memory agrees with the disk and with what the client was told.
-    expect((await fake.service.searchSandboxes({ offset: 0, limit: 100 })).items.map((s) => s.id).sort()).toEqual([...acknowledged].sort());
-    const log = await readFile(`${file}.log`, 'utf8');
-    expect(log.endsWith('\n')).toBe(true);
-    for (const line of log.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
-    // Space again: the next change is written after the last whole line, and everything loads.
-    budget.bytes = Number.POSITIVE_INFINITY;
-    acknowledged.push((await fake.service.startSandbox(null)).id);
-    await writer.close();
-    expect(((await readStateFile(file)) as Fixture).sandboxes.map((s) => s.id).sort()).toEqual([...acknowledged].sort());
-  });
+  it(
+    'answers 507 for the change that did not fit, undoes it, leaves no torn line, and the file loads with every acknowledged change',
+    HEAVY,
+    async () => {
+      const file = await stateFolder();
+      const fake = await createFake({ fixture: 'empty', timings: 'instant', auth: 'none' });
+      const budget = { bytes: Number.POSITIVE_INFINITY };
+      const writer = new StateFileWriter(file, fillingDisk(budget));
+      await writer.write(await fake.snapshot());
+      fake.onChange((changes, current) => writer.record(changes, current));
+      const acknowledged: string[] = [];
+      for (let i = 0; i < 3; i++) acknowledged.push((await fake.service.startSandbox(null)).id);
+      budget.bytes = 100; // room for part of the next line only
+      const refused = await fake.fetch(new Request('http://localhost:3000/api/v1/sandboxes', { method: 'POST' }));
+      expect(refused.status).toBe(507);
+      expect(((await refused.json()) as { detail: string }).detail).toContain(
+        'Insufficient Storage: the state file could not be written (ENOSPC)',
+      );
+      // Memory agrees with the disk and with what the client was told.
+      expect((await fake.service.searchSandboxes({ offset: 0, limit: 100 })).items.map((s) => s.id).sort()).toEqual(
+        [...acknowledged].sort(),
+      );
+      const log = await readFile(`${file}.log`, 'utf8');
+      expect(log.endsWith('\n')).toBe(true);
+      for (const line of log.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+      // Space again: the next change is written after the last whole line, and everything loads.
+      budget.bytes = Number.POSITIVE_INFINITY;
+      acknowledged.push((await fake.service.startSandbox(null)).id);
+      await writer.close();
+      expect(((await readStateFile(file)) as Fixture).sandboxes.map((s) => s.id).sort()).toEqual([...acknowledged].sort());
+    },
+  );
 });
 
 describe('the change log (finding 3)', () => {
@@ -142,7 +150,7 @@ describe('the change log (finding 3)', () => {
     expect(saved.conversations.find((c) => c.id.replaceAll('-', '') === id)!.messages).toHaveLength(20);
   });
 
-  it('replays a log of 50,000 lines over 100,000 records by id, and folds it into the snapshot on close', async () => {
+  it('replays a log of 50,000 lines over 100,000 records by id, and folds it into the snapshot on close', HEAVY, async () => {
     const file = await stateFolder();
     const fixture = generateFixture({ seed: 3, conversations: 100_000 }) as Fixture;
     await writeFile(file, `${JSON.stringify(fixture)}\n`);
@@ -292,13 +300,13 @@ describe('secrets under any name (finding 9)', () => {
 });
 
 describe('the CLI (findings 12 and 13)', () => {
-  it('fakehands serve and fakehands verify agree with their defaults: verify passes without --api-key', async () => {
+  it('fakehands serve and fakehands verify agree with their defaults: verify passes without --api-key', HEAVY, async () => {
     // Default key and auth on both sides (instant timings only to keep the test short).
     const cli = await startCli(['--quiet', '--timings', 'instant']);
     const { code, stdout } = await runCli(['verify', '--base-url', cli.url], { PACT_DO_NOT_TRACK: 'true' });
     expect(code).toBe(0);
     expect(stdout).toMatch(/interactions in the contracts: (\d+); verified: \1\b/);
-  }, 60_000);
+  });
 
   it.each([
     [

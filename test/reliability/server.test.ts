@@ -49,6 +49,23 @@ describe('slow and aborted clients', SLOW, () => {
     expect(cli.proc.exitCode).toBeNull();
   });
 
+  it('connections that never send a request do not keep a new client out (new connections read 16 at a time, #29 finding 11)', async () => {
+    const cli = await start();
+    // More silent connections than are read at once before their first request: each gives its place up after a moment.
+    const silent = Array.from({ length: 40 }, () => rawSocket(cli.url, ''));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let i = 0; i < 5; i++) expect((await call(cli.url, 'GET', '/api/v1/sandboxes/search')).status).toBe(200);
+      // And a connection that does send, however late, is read.
+      const late = silent[0]!;
+      const answer = new Promise<string>((resolve) => late.once('data', (d) => resolve(String(d))));
+      late.write(`GET /_fakehands/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      for (const s of silent) s.destroy();
+    }
+  });
+
   it('an upload aborted half-way neither hangs nor crashes the server', async () => {
     const cli = await start();
     for (let i = 0; i < 20; i++) {
@@ -257,5 +274,46 @@ describe('secrets', SLOW, () => {
     }
     expect(answers.size).toBe(1);
     expect([...answers][0]).toMatch(/^401 \{"detail":"Unauthorized"\} /);
+  });
+});
+
+describe('keep-alive connections', SLOW, () => {
+  /** The statuses of the answers whose head has arrived on a raw connection (a body ends without a line break: status lines anywhere). */
+  const answersOf = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n[\s\S]*?\r\n\r\n/g)].map((m) => m[1]);
+
+  it('#29 finding 17: a connection left idle past Node’s default keep-alive (5 s) still carries the next request', async () => {
+    const cli = await start();
+    const socket = connect(Number(new URL(cli.url).port), '127.0.0.1');
+    let received = '';
+    let closedByServer = false;
+    const arrived = (count: number) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (answersOf(received).length >= count) resolve();
+          else if (closedByServer) reject(new Error(`the server closed the connection after ${answersOf(received).length} answers`));
+          else socket.once('data', check).once('end', check);
+        };
+        check();
+      });
+    socket.on('data', (chunk) => {
+      received += String(chunk);
+    });
+    socket.on('end', () => {
+      closedByServer = true;
+    });
+    const get = `GET /api/v1/sandboxes/search HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Session-API-Key: ${KEY}\r\n\r\n`;
+    try {
+      socket.write(get);
+      await arrived(1);
+      expect(received).toMatch(/\r\nkeep-alive: timeout=60\r\n/i);
+      // Idle longer than Node's default hold (5 s advertised, 6 s kept): a client that read its answer late, or keeps its connections longer, reuses it now.
+      await new Promise((resolve) => setTimeout(resolve, 8000));
+      expect(closedByServer).toBe(false);
+      socket.write(get);
+      await arrived(2);
+      expect(answersOf(received)).toEqual(['200', '200']);
+    } finally {
+      socket.destroy();
+    }
   });
 });
