@@ -10,7 +10,7 @@
 import { failSandbox } from '../domain/sandboxes/sandboxes.js';
 import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
-import { applyFault } from '../instance/faults.js';
+import { applyTakenFault } from '../instance/faults.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
 import { JsonText } from './json-text.js';
@@ -18,6 +18,9 @@ import { parseRequest } from './parse.js';
 import { isRawAnswer, json, networkError, type Answer, type RequestLike } from './responses.js';
 import type { Route } from './route.js';
 import type { RouteMatch, Routing } from './router.js';
+
+/** A fault `Faults.take` matched to a request, with the path parameters its pattern matched. */
+type TakenFault = NonNullable<ReturnType<Instance['faults']['take']>>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -32,9 +35,13 @@ function route(routing: Routing): RouteMatch | Refusal {
   return routing.match;
 }
 
-/** Stage inject faults: the answer a fault replaces the route's with, or `null` to go on (what each fault does is `applyFault`'s). */
-async function injectFault(instance: Instance, method: string, path: string, match: RouteMatch): Promise<Answer | null> {
-  const effect = await applyFault(instance.faults, (id) => instance.runner.run(failSandbox, id), method, path, match.params);
+/**
+ * Stage inject faults: the answer the fault taken replaces the route's with, or `null` to go on (what
+ * each fault does is `applyTakenFault`'s). The fault is looked for before (`Faults.take`, at once), so
+ * a request no fault matches makes no promise here.
+ */
+async function injectFault(instance: Instance, taken: TakenFault, match: RouteMatch): Promise<Answer | null> {
+  const effect = await applyTakenFault(taken, (id) => instance.runner.run(failSandbox, id), match.params);
   if (effect.kind === 'answer') return json(effect.status, effect.body);
   return effect.kind === 'network' ? networkError() : null;
 }
@@ -87,8 +94,9 @@ export async function answer(
     if (isRefusal(match)) return surface.refusalAnswer(match);
     const refused = surface.authorize(instance, match.route, path, request);
     if (refused) return surface.refusalAnswer(refused);
-    if (surface.faultable) {
-      const faulted = await injectFault(instance, method, path, match);
+    const taken = surface.faultable ? instance.faults.take(method, path) : null;
+    if (taken) {
+      const faulted = await injectFault(instance, taken, match);
       if (faulted) return faulted;
     }
     const parsed = await parseRequest(match.route, request, url, match.params, surface.parseHelpers);

@@ -86,7 +86,7 @@ export class Mounts {
    * Unexpected errors propagate (each transport answers them as a 500 its own way).
    */
   async answer(request: RequestLike, tenant?: string): Promise<Answer> {
-    const url = new URL(request.url);
+    const url = request.parsedUrl ?? new URL(request.url);
     const placed = this.find(url);
     if (!placed) return OUTSIDE();
     const instance = await this.instanceFor(placed, request.headers, url, tenant);
