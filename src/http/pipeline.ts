@@ -46,13 +46,19 @@ async function injectFault(instance: Instance, taken: TakenFault, match: RouteMa
   return effect.kind === 'network' ? networkError() : null;
 }
 
-/** Stage handle: runs the operation; a refusal it returns or throws is the result too. */
-async function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): Promise<unknown> {
+/** A refusal an operation threw is its result; anything else thrown stays an error. */
+const refusalOrThrow = (error: unknown): Refusal => {
+  if (isRefusal(error)) return error;
+  throw error;
+};
+
+/** Stage handle: runs the operation; a refusal it returns or throws is the result too (no promise of its own over the operation's). */
+function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): unknown {
   try {
-    return await match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
+    const result = match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
+    return result instanceof Promise ? result.catch(refusalOrThrow) : result;
   } catch (error) {
-    if (isRefusal(error)) return error;
-    throw error;
+    return refusalOrThrow(error);
   }
 }
 
@@ -60,14 +66,14 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
  * Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as
  * JSON. The check (`check.ts`, with the schema of every error body) is the surface's, loaded the first time it is asked for.
  */
-async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
+function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Answer | Promise<Answer> {
   const answer = isRefusal(result)
     ? surface.refusalAnswer(result)
     : result instanceof JsonText
       ? { status: route.successStatus ?? 200, headers: { 'content-type': 'application/json' }, body: result.text }
       : json(route.successStatus ?? 200, result);
-  if (instance.options.checkResponses) await surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
-  return answer;
+  if (!instance.options.checkResponses) return answer;
+  return surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname).then(() => answer);
 }
 
 /**

@@ -93,13 +93,16 @@ function toRequestLike(message: IncomingMessage, url: URL, body: () => Promise<B
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     },
-    text: async () => (await body()).toString('utf8'),
+    text: () => body().then(utf8),
     arrayBuffer: async () => {
       const bytes = await body();
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     },
   };
 }
+
+/** A body's bytes as text. */
+const utf8 = (bytes: Buffer) => bytes.toString('utf8');
 
 /** `text` as a URL, or `null` when it is none (Node 20 has no `URL.parse`). */
 function parsedUrl(text: string): URL | null {
