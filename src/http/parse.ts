@@ -39,10 +39,15 @@ export const MAX_BODY_VALUES = 2_000;
 /** The validated input of a request, or the 422 errors that stop it. */
 export type Parsed = { ok: true; query: unknown; body: unknown } | { ok: false; errors: ValidationErrorItem[] };
 
+/** zod's parse options (it copies them per parse, so one object serves every request): the input is kept in each issue. */
+const REPORT_INPUT = Object.freeze({ reportInput: true });
+
 const MISSING_BODY: ValidationErrorItem = { type: 'missing', loc: ['body'], msg: 'Field required', input: null };
 
 function readQuery(route: Route, url: URL): Record<string, unknown> {
   const query: Record<string, unknown> = {};
+  // No query string: no `searchParams` object and key set made for the request (a create has none).
+  if (url.search === '') return query;
   const lists = route.lists ?? [];
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
@@ -134,13 +139,13 @@ export async function parseRequest(
   const { toValidationErrors } = helpers;
   const errors: ValidationErrorItem[] = [];
   if (route.params) {
-    const result = route.params.safeParse(params, { reportInput: true });
+    const result = route.params.safeParse(params, REPORT_INPUT);
     if (!result.success) for (const error of await toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
   }
   let query: unknown;
   if (route.query) {
     const raw = readQuery(route, url);
-    const result = route.query.safeParse(raw, { reportInput: true });
+    const result = route.query.safeParse(raw, REPORT_INPUT);
     if (result.success) query = result.data;
     else for (const error of await toValidationErrors(result.error.issues, raw, 'query')) errors.push(error);
   }
@@ -151,7 +156,7 @@ export async function parseRequest(
     if (!read.ok) {
       errors.push(read.error);
     } else {
-      const result = route.body.safeParse(read.value, { reportInput: true });
+      const result = route.body.safeParse(read.value, REPORT_INPUT);
       if (result.success) body = result.data;
       else for (const error of await toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
     }

@@ -10,7 +10,7 @@
 import { failSandbox } from '../domain/sandboxes/sandboxes.js';
 import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
-import { applyFault } from '../instance/faults.js';
+import { applyTakenFault } from '../instance/faults.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
 import { JsonText } from './json-text.js';
@@ -18,6 +18,9 @@ import { parseRequest } from './parse.js';
 import { isRawAnswer, json, networkError, type Answer, type RequestLike } from './responses.js';
 import type { Route } from './route.js';
 import type { RouteMatch, Routing } from './router.js';
+
+/** A fault `Faults.take` matched to a request, with the path parameters its pattern matched. */
+type TakenFault = NonNullable<ReturnType<Instance['faults']['take']>>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -32,20 +35,30 @@ function route(routing: Routing): RouteMatch | Refusal {
   return routing.match;
 }
 
-/** Stage inject faults: the answer a fault replaces the route's with, or `null` to go on (what each fault does is `applyFault`'s). */
-async function injectFault(instance: Instance, method: string, path: string, match: RouteMatch): Promise<Answer | null> {
-  const effect = await applyFault(instance.faults, (id) => instance.runner.run(failSandbox, id), method, path, match.params);
+/**
+ * Stage inject faults: the answer the fault taken replaces the route's with, or `null` to go on (what
+ * each fault does is `applyTakenFault`'s). The fault is looked for before (`Faults.take`, at once), so
+ * a request no fault matches makes no promise here.
+ */
+async function injectFault(instance: Instance, taken: TakenFault, match: RouteMatch): Promise<Answer | null> {
+  const effect = await applyTakenFault(taken, (id) => instance.runner.run(failSandbox, id), match.params);
   if (effect.kind === 'answer') return json(effect.status, effect.body);
   return effect.kind === 'network' ? networkError() : null;
 }
 
-/** Stage handle: runs the operation; a refusal it returns or throws is the result too. */
-async function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): Promise<unknown> {
+/** A refusal an operation threw is its result; anything else thrown stays an error. */
+const refusalOrThrow = (error: unknown): Refusal => {
+  if (isRefusal(error)) return error;
+  throw error;
+};
+
+/** Stage handle: runs the operation; a refusal it returns or throws is the result too (no promise of its own over the operation's). */
+function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): unknown {
   try {
-    return await match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
+    const result = match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
+    return result instanceof Promise ? result.catch(refusalOrThrow) : result;
   } catch (error) {
-    if (isRefusal(error)) return error;
-    throw error;
+    return refusalOrThrow(error);
   }
 }
 
@@ -53,14 +66,14 @@ async function handle(match: RouteMatch, request: RequestLike, query: unknown, b
  * Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as
  * JSON. The check (`check.ts`, with the schema of every error body) is the surface's, loaded the first time it is asked for.
  */
-async function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Promise<Answer> {
+function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Answer | Promise<Answer> {
   const answer = isRefusal(result)
     ? surface.refusalAnswer(result)
     : result instanceof JsonText
       ? { status: route.successStatus ?? 200, headers: { 'content-type': 'application/json' }, body: result.text }
       : json(route.successStatus ?? 200, result);
-  if (instance.options.checkResponses) await surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname);
-  return answer;
+  if (!instance.options.checkResponses) return answer;
+  return surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname).then(() => answer);
 }
 
 /**
@@ -87,8 +100,9 @@ export async function answer(
     if (isRefusal(match)) return surface.refusalAnswer(match);
     const refused = surface.authorize(instance, match.route, path, request);
     if (refused) return surface.refusalAnswer(refused);
-    if (surface.faultable) {
-      const faulted = await injectFault(instance, method, path, match);
+    const taken = surface.faultable ? instance.faults.take(method, path) : null;
+    if (taken) {
+      const faulted = await injectFault(instance, taken, match);
       if (faulted) return faulted;
     }
     const parsed = await parseRequest(match.route, request, url, match.params, surface.parseHelpers);

@@ -22,6 +22,8 @@ export interface RequestLike {
   readonly method: string;
   /** The absolute URL. */
   readonly url: string;
+  /** `url` parsed already, when the transport had to parse it anyway (the standalone server): not parsed again. */
+  readonly parsedUrl?: URL;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
   /** The body as bytes (a multipart form's files); without it the text is read. */

@@ -49,6 +49,15 @@ export async function applyFault(
 ): Promise<FaultEffect> {
   const taken = faults.take(method, path);
   if (!taken) return { kind: 'none' };
+  return applyTakenFault(taken, failSandbox, routeParams);
+}
+
+/** Does what a fault already taken (`Faults.take`) does: `applyFault` after the take, for a caller that looked for one itself. */
+export async function applyTakenFault(
+  taken: { fault: Fault; params: Record<string, string> },
+  failSandbox: (id: string) => Promise<unknown>,
+  routeParams: Readonly<Record<string, string>>,
+): Promise<FaultEffect> {
   const { fault, params } = taken;
   switch (fault.kind) {
     case 'status':

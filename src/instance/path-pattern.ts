@@ -30,6 +30,11 @@ export function compilePattern(pattern: string): Pattern {
 /** Matches split path `parts` against a compiled pattern; returns the decoded parameters or null. */
 export function matchParts(pattern: Pattern, parts: string[]): Record<string, string> | null {
   if (pattern.rest ? parts.length < pattern.segments.length : parts.length !== pattern.segments.length) return null;
+  // The static segments first: a router tries many patterns per request, and most differ in one of them (no params object made for those).
+  for (let i = 0; i < pattern.segments.length; i++) {
+    const segment = pattern.segments[i];
+    if (segment !== null && segment !== parts[i]) return null;
+  }
   const params: Record<string, string> = {};
   let name = 0;
   for (let i = 0; i < pattern.segments.length; i++) {

@@ -46,7 +46,9 @@ export interface TenantInfo {
  * name check refuses it with a 400 that shows it (never a `URIError`, which was a 500 everywhere).
  */
 function cookie(header: string | null, name: string): string | null {
-  for (const part of (header ?? '').split(';')) {
+  // A request without the cookie (most: no cookie header at all) splits nothing.
+  if (header === null || !header.includes(name)) return null;
+  for (const part of header.split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === name) return percentDecoded(value.join('='));
   }

@@ -85,13 +85,23 @@ export class Mounts {
    * in process (a tenant's own `fetch`); without it the request names its tenant itself.
    * Unexpected errors propagate (each transport answers them as a 500 its own way).
    */
-  async answer(request: RequestLike, tenant?: string): Promise<Answer> {
-    const url = new URL(request.url);
-    const placed = this.find(url);
-    if (!placed) return OUTSIDE();
-    const instance = await this.instanceFor(placed, request.headers, url, tenant);
-    if (isRefusal(instance)) return placed.mount.surface.refusalAnswer(instance);
-    return answerOn(instance, placed.mount.surface, placed.path, request, url);
+  answer(request: RequestLike, tenant?: string): Promise<Answer> {
+    // Not `async`: a request of the default tenant goes on to the pipeline with no promise of its own here.
+    try {
+      const url = request.parsedUrl ?? new URL(request.url);
+      const placed = this.find(url);
+      if (!placed) return Promise.resolve(OUTSIDE());
+      const name = this.tenants ? (tenant ?? this.tenants.nameOf(request.headers, url)) : null;
+      if (name === null) return answerOn(placed.mount.instance, placed.mount.surface, placed.path, request, url);
+      if (isRefusal(name)) return Promise.resolve(placed.mount.surface.refusalAnswer(name));
+      return this.tenants!.get(name).then((instance) =>
+        isRefusal(instance)
+          ? placed.mount.surface.refusalAnswer(instance)
+          : answerOn(instance, placed.mount.surface, placed.path, request, url),
+      );
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /**

@@ -92,22 +92,35 @@ export interface FakeServer {
 const DRAINED_BODY_BYTES = 64 * 1024;
 
 /** A light request over a node:http message, read by the same pipeline as a Fetch `Request`; its body is read only when asked for. */
-function toRequestLike(message: IncomingMessage, url: string, body: () => Promise<Buffer>): RequestLike {
+function toRequestLike(message: IncomingMessage, url: URL, body: () => Promise<Buffer>): RequestLike {
   return {
     method: (message.method ?? 'GET').toUpperCase(),
-    url,
+    url: url.href,
+    parsedUrl: url,
     headers: {
       get(name) {
         const value = message.headers[name.toLowerCase()];
         return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
       },
     },
-    text: async () => (await body()).toString('utf8'),
+    text: () => body().then(utf8),
     arrayBuffer: async () => {
       const bytes = await body();
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     },
   };
+}
+
+/** A body's bytes as text. */
+const utf8 = (bytes: Buffer) => bytes.toString('utf8');
+
+/** `text` as a URL, or `null` when it is none (Node 20 has no `URL.parse`). */
+function parsedUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
 }
 
 /** The id a 5xx is reported with: the process and the request's number, made only when one is reported. */
@@ -221,14 +234,15 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       return;
     }
 
-    let absolute = `${base.origin}${rawUrl}`;
-    if (!rawUrl.startsWith('/') || !URL.canParse(absolute)) {
+    // Parsed once: the pipeline reads this URL rather than parsing its text again.
+    let url = rawUrl.startsWith('/') ? parsedUrl(`${base.origin}${rawUrl}`) : null;
+    if (url === null) {
       // An absolute-form or odd request target: resolve it the slow way, or answer 404.
       if (!URL.canParse(rawUrl, base.origin)) return refuse(404, 'Not Found');
-      absolute = new URL(rawUrl, base.origin).href;
+      url = new URL(new URL(rawUrl, base.origin).href);
     }
     if (typeof origin === 'string' && !allowedOrigin) {
-      const control = fake.mounts.find(new URL(absolute))?.mount.surface.name === 'control';
+      const control = fake.mounts.find(url)?.mount.surface.name === 'control';
       if (originRefused(cors, origin, request.headers.host, method, control)) {
         return refuse(
           403,
@@ -246,7 +260,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     };
     let answer;
     try {
-      answer = await fake.answer(toRequestLike(request, absolute, readOnce));
+      answer = await fake.answer(toRequestLike(request, url, readOnce));
     } catch (error) {
       if (!(error instanceof BodyReadError)) throw Object.assign(error as Error, { requestId: requestIdOf(requestNumber) });
       if (error.status === 0) return;

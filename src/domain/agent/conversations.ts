@@ -96,8 +96,12 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
 }
 
 /** The secret names of a request's `secrets` (their values are never kept). */
-const secretNames = (secrets: Record<string, unknown>, known: readonly string[] = []) =>
-  [...new Set([...known, ...Object.keys(secrets)])].sort();
+function secretNames(secrets: Record<string, unknown>, known: readonly string[] = []): string[] {
+  const given = Object.keys(secrets);
+  // None known, none given (most creates): no set to make.
+  if (known.length === 0 && given.length === 0) return [];
+  return [...new Set([...known, ...given])].sort();
+}
 
 /**
  * `POST /api/conversations` (`start_conversation`): a new conversation on the host, its log

@@ -66,7 +66,8 @@ function containersIn(value: unknown): number {
     return count;
   }
   const map = value as Record<string, unknown>;
-  for (const key of Object.keys(map)) {
+  // `for...in` walks a record's own keys (plain data: nothing inherited) without a list of them made per object.
+  for (const key in map) {
     const item = map[key];
     if (item !== null && typeof item === 'object') count += containersIn(item);
   }

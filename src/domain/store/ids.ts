@@ -3,8 +3,12 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** Length of a sandbox's session API key (base62, like the real service's ~43 characters). */
 export const SESSION_KEY_LENGTH = 43;
 
-/** Hex digits of a byte, for UUIDs. */
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Character codes of the hex digits, for UUIDs. */
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** Character code of `-`. */
+const DASH = 45;
+/** The character codes of the UUID being written (36: 32 hex digits, 4 dashes), reused by every `uuid()`. */
+const UUID_CODES = new Array<number>(36).fill(0);
 
 /**
  * The fake's only source of randomness. Seeded, so every id, key and sub-millisecond timestamp
@@ -29,19 +33,23 @@ export class RandomSource {
 
   /** A random UUID v4 in hyphenated form. */
   uuid(): string {
-    const bytes: number[] = [];
+    // The 36 character codes written into one reused array and made one flat string at once: no
+    // list of byte strings spliced and joined per id (two ids per create: ~1 KB of garbage each).
+    const codes = UUID_CODES;
+    let at = 0;
     for (let i = 0; i < 4; i++) {
       const word = this.#next();
-      bytes.push(word & 0xff, (word >>> 8) & 0xff, (word >>> 16) & 0xff, word >>> 24);
+      for (let shift = 0; shift < 32; shift += 8) {
+        let byte = (word >>> shift) & 0xff;
+        const index = i * 4 + (shift >>> 3);
+        if (index === 6) byte = (byte & 0x0f) | 0x40;
+        else if (index === 8) byte = (byte & 0x3f) | 0x80;
+        if (index === 4 || index === 6 || index === 8 || index === 10) codes[at++] = DASH;
+        codes[at++] = HEX_CODES[byte >>> 4]!;
+        codes[at++] = HEX_CODES[byte & 0x0f]!;
+      }
     }
-    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-    const h = bytes.map((b) => HEX[b]!);
-    h.splice(10, 0, '-');
-    h.splice(8, 0, '-');
-    h.splice(6, 0, '-');
-    h.splice(4, 0, '-');
-    return h.join(''); // one flat string, not a rope of its parts
+    return String.fromCharCode.apply(null, codes);
   }
 
   /** `length` random base62 characters (joined, so V8 keeps one flat string, not a rope of characters). */

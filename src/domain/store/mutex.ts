@@ -4,20 +4,37 @@
  */
 export class Mutex {
   #tail: Promise<unknown> = Promise.resolve();
+  /** Operations run or queued and not yet settled. */
+  #pending = 0;
+  readonly #settled = () => {
+    this.#pending--;
+  };
 
   /**
    * Runs `operation` after every operation queued before it has finished. Queued operations follow
    * each other as microtasks, which the event loop runs before any I/O: after `YIELD_EVERY_MS` of
    * them, the next waits for a macrotask, so a burst of queued operations never starves other
-   * requests (a health check waited 2.6 s behind 1,000 queued creates).
+   * requests (a health check waited 2.6 s behind 1,000 queued creates). With none pending and the
+   * event loop's turn recent, it starts at once (no queue to wait behind: a create made four
+   * promises less).
    */
   run<T>(operation: () => Promise<T> | T): Promise<T> {
-    const step = async () => {
-      await breathe();
-      return operation();
-    };
-    const result = this.#tail.then(step, step);
-    this.#tail = result.catch(() => undefined);
+    this.#pending++;
+    let result: Promise<T>;
+    if (this.#pending === 1 && now() - lastYield <= YIELD_EVERY_MS) {
+      try {
+        result = Promise.resolve(operation());
+      } catch (error) {
+        result = Promise.reject(error);
+      }
+    } else {
+      const step = async () => {
+        await breathe();
+        return operation();
+      };
+      result = this.#tail.then(step, step);
+    }
+    this.#tail = result.then(this.#settled, this.#settled);
     return result;
   }
 }

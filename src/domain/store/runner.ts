@@ -76,14 +76,16 @@ export class OperationRunner {
         // A state loaded with events (a fixture, a restart) reads their LLM calls with the agent's module.
         if (state.statsReader === null && state.store.events.size > 0) state.statsReader = (await state.loadAgent()).combinedMetrics;
         if (settle) {
-          await settleStartTasks(state);
+          // No start task pending (the agent host's own creates): nothing to settle, no promise to wait for.
+          if (state.pendingTasks.size > 0) await settleStartTasks(state);
+          else state.store.changedSandboxes.clear();
           // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.
           if (state.activeRuns.size > 0) await (await state.loadAgent()).settleAgentRuns(state);
           // Replays and streamed messages: their held events that came due (issue 32); `streaming.ts` comes with the agent.
           if (state.timelines.size > 0) await (await state.loadAgent()).settleTimelines(state);
         }
         const result = await body(state);
-        await this.#publish();
+        if (this.#changes.length > 0) await this.#publish();
         state.store.commit();
         return result;
       } catch (error) {

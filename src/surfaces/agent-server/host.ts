@@ -16,7 +16,7 @@ export function onConversation<T>(
   context: RouteContext,
   body: (state: DomainState, conversation: ConversationRecord) => T | Promise<T>,
 ) {
-  return context.runner.run(async (state) => {
+  return context.runner.run((state) => {
     const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));
     const conversation =
       host?.kind === 'local'
@@ -32,7 +32,7 @@ export function onHostSandbox<T>(
   context: RouteContext,
   body: (state: DomainState, sandbox: SandboxRecord, key: string) => T | Promise<T>,
 ) {
-  return context.runner.run(async (state) => {
+  return context.runner.run((state) => {
     const key = input.headers.get(SESSION_API_KEY_HEADER) ?? '';
     const holder = keyHolder(state, key);
     return holder.kind === 'running' ? body(state, holder.sandbox, key) : refuse('not_found', 'Not Found');
@@ -48,7 +48,7 @@ export function onAgentHost<T>(
   context: RouteContext,
   body: (state: DomainState, host: AgentHost) => T | Promise<T>,
 ) {
-  return context.runner.run(async (state) => {
+  return context.runner.run((state) => {
     const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));
     return host ? body(state, host) : refuse('not_found', 'Not Found');
   });
