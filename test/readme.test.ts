@@ -165,7 +165,7 @@ describe('README', () => {
       expect(README).toContain('VITE_BACKEND_BASE_URL=127.0.0.1:3000');
       const setUp = README.slice(README.indexOf('## Set-up'), README.indexOf('## Install'));
       expect(setUp).toContain('`/usr/bin/chromium`, or the path in `CHROMIUM_PATH`');
-      expect(setUp).toMatch(/`npm test` \([^)]*\) took \d+ minutes on a 2-core machine/);
+      expect(setUp).toMatch(/`npm test` \([^)]*\) took \d+(?:\.\d+)? minutes on a 2-core machine/);
     });
 
     it("finding 4: /api/options/config and a conversation's /config answer 200, as the README's table says", async () => {
