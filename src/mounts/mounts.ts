@@ -91,14 +91,12 @@ export class Mounts {
       const url = request.parsedUrl ?? new URL(request.url);
       const placed = this.find(url);
       if (!placed) return Promise.resolve(OUTSIDE());
-      const name = this.tenants ? (tenant ?? this.tenants.nameOf(request.headers, url)) : null;
-      if (name === null) return answerOn(placed.mount.instance, placed.mount.surface, placed.path, request, url);
-      if (isRefusal(name)) return Promise.resolve(placed.mount.surface.refusalAnswer(name));
-      return this.tenants!.get(name).then((instance) =>
+      const on = (instance: Instance | Refusal) =>
         isRefusal(instance)
-          ? placed.mount.surface.refusalAnswer(instance)
-          : answerOn(instance, placed.mount.surface, placed.path, request, url),
-      );
+          ? Promise.resolve(placed.mount.surface.refusalAnswer(instance))
+          : answerOn(instance, placed.mount.surface, placed.path, request, url);
+      const instance = this.instanceFor(placed, request.headers, url, tenant);
+      return instance instanceof Promise ? instance.then(on) : on(instance);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -107,14 +105,14 @@ export class Mounts {
   /**
    * The instance a request placed at `placed` reaches: the tenant `tenant` when given, else the one
    * its headers (or a socket URL) name (created on first use), or the mount's; a refusal for a bad
-   * tenant name or one too many.
+   * tenant name or one too many. A promise only when a tenant is looked up.
    */
-  async instanceFor(
+  instanceFor(
     placed: Placement,
     headers: { get(name: string): string | null },
     url?: URL,
     tenant?: string,
-  ): Promise<Instance | Refusal> {
+  ): Instance | Refusal | Promise<Instance | Refusal> {
     if (!this.tenants) return placed.mount.instance;
     const name = tenant ?? this.tenants.nameOf(headers, url);
     if (name === null || isRefusal(name)) return name ?? placed.mount.instance;
@@ -133,7 +131,9 @@ export class Mounts {
       if (isContractViolation(error)) throw error;
       const placed = this.find(new URL(request.url));
       const instance = placed
-        ? await this.instanceFor(placed, request.headers, undefined, tenant).catch(() => placed.mount.instance)
+        ? await Promise.resolve()
+            .then(() => this.instanceFor(placed, request.headers, undefined, tenant))
+            .catch(() => placed.mount.instance)
         : null;
       if (instance && !isRefusal(instance))
         instance.journal.record({

@@ -20,20 +20,30 @@ export class Mutex {
    */
   run<T>(operation: () => Promise<T> | T): Promise<T> {
     this.#pending++;
-    let result: Promise<T>;
     if (this.#pending === 1 && now() - lastYield <= YIELD_EVERY_MS) {
+      // The tail is taken before the operation starts: one it starts itself (not awaited) waits for it.
+      let release!: () => void;
+      this.#tail = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let result: Promise<T>;
       try {
         result = Promise.resolve(operation());
       } catch (error) {
         result = Promise.reject(error);
       }
-    } else {
-      const step = async () => {
-        await breathe();
-        return operation();
+      const done = () => {
+        this.#pending--;
+        release();
       };
-      result = this.#tail.then(step, step);
+      result.then(done, done);
+      return result;
     }
+    const step = async () => {
+      await breathe();
+      return operation();
+    };
+    const result = this.#tail.then(step, step);
     this.#tail = result.then(this.#settled, this.#settled);
     return result;
   }
