@@ -10,12 +10,16 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { createFake, createFakeCore, type Fixture } from '../../src/index.js';
-import { createFakeServer } from '../../src/server.js';
-import { generateFixture } from '../../src/domain/fixtures/generate.js';
+import type { Fixture } from '../../src/index.js';
 import { redactSecrets } from '../../src/domain/store/redact.js';
-import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/server/state-file.js';
-import { runCli, startCli } from '../support/cli.js';
+import type { StateFileIo } from '../../src/server/state-file.js';
+import { built } from '../support/built.js';
+import { startCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+
+// The built package, as a consumer loads it (test/support/built.ts: Node loads its chunks, vite transforms none of the sources).
+const { createFake, createFakeCore, generateFixture } = await built('fakehands');
+const { createFakeServer, StateFileWriter, readStateFile } = await built('fakehands/server');
 
 const KEY = 'round-three-key';
 /** The heaviest tests (a 100,000-record replay, the whole verifier, a filling disk) take 10 to 30 s on a loaded pair of cores: room for a CPU hog beside the suite (#29 finding 17). */
@@ -301,9 +305,10 @@ describe('secrets under any name (finding 9)', () => {
 
 describe('the CLI (findings 12 and 13)', () => {
   it('fakehands serve and fakehands verify agree with their defaults: verify passes without --api-key', HEAVY, async () => {
-    // Default key and auth on both sides (instant timings only to keep the test short).
+    // Default key and auth on both sides (instant timings only to keep the test short). The command runs
+    // in-process; it starts its verifier as a child process of the binary, as it does from the binary.
     const cli = await startCli(['--quiet', '--timings', 'instant']);
-    const { code, stdout } = await runCli(['verify', '--base-url', cli.url], { PACT_DO_NOT_TRACK: 'true' });
+    const { code, stdout } = await runCliInProcess(['verify', '--base-url', cli.url], { PACT_DO_NOT_TRACK: 'true' });
     expect(code).toBe(0);
     expect(stdout).toMatch(/interactions in the contracts: (\d+); verified: \1\b/);
   });
@@ -334,7 +339,7 @@ describe('the CLI (findings 12 and 13)', () => {
       'invalid --pact "/nonexistent.json": no such file (see fakehands verify --help)',
     ],
   ])('%j: one line, exit 2', async (args, message) => {
-    const { code, stderr } = await runCli(args);
+    const { code, stderr } = await runCliInProcess(args);
     expect([code, stderr.trim()]).toEqual([2, `fakehands: ${message}`]);
   });
 });

@@ -11,6 +11,8 @@ interface BuiltEntries {
   fakehands: typeof import('../../src/index.js');
   /** `import('fakehands/drift')`: dist/drift/index.js. */
   'fakehands/drift': typeof import('../../src/drift/index.js');
+  /** `import('fakehands/server')`: dist/server.js. */
+  'fakehands/server': typeof import('../../src/server.js');
   /** The `fakehands` command's bundle, dist/cli.bundle.js (what bin/fakehands.js runs). */
   command: typeof import('../../src/cli.js');
 }
@@ -18,6 +20,7 @@ interface BuiltEntries {
 const SPECIFIERS: Record<keyof BuiltEntries, string> = {
   fakehands: 'fakehands',
   'fakehands/drift': 'fakehands/drift',
+  'fakehands/server': 'fakehands/server',
   command: new URL('../../dist/cli.bundle.js', import.meta.url).href,
 };
 
