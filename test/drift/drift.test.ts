@@ -144,7 +144,7 @@ describe('checkDrift against the real document', () => {
 
 /**
  * The command's reports and exit codes: most runs are in-process (`runCliInProcess`, what the binary
- * runs before it exits with the code); a few run the binary itself, for its exit codes 0, 1 and 2 on
+ * runs before it exits with the code); three run the binary itself, for its exit codes 0, 1 and 2 on
  * stdout and stderr, and a long report written out whole before it exits (issue 34: a drift run is
  * about 1 s of CPU as a process).
  */
@@ -189,17 +189,21 @@ describe('fakehands drift', () => {
     const { readFile } = await import('node:fs/promises');
     const real = JSON.parse(await readFile(REAL_V1, 'utf8')) as Json;
     real.components.schemas.SandboxStatus.enum.push('HIBERNATING');
-    const { code, stdout } = await runCli(['drift', '--spec', await file('real.json', JSON.stringify(real)), '--spec', REAL_V0]);
+    const { code, stdout } = await runCliInProcess(['drift', '--spec', await file('real.json', JSON.stringify(real)), '--spec', REAL_V0]);
     expect(stdout).toContain(`GET ${SEARCH} → response items[].status (enum): provider also HIBERNATING`);
     expect(code).toBe(1);
   });
 
-  it('writes its whole report out before it exits, however slowly its stdout is read', async () => {
-    // The --agent report (some 130 KB) is more than a pipe holds: a process that exits once Node has its
+  it('exits 1 on a difference, its whole report written out first, however slowly its stdout is read', async () => {
+    // The --agent report (some 260 KB) is more than a pipe holds: a process that exits once Node has its
     // output, not the pipe, loses the rest. Nothing is read until the output has waited a second or the
     // process has exited, which makes that loss certain instead of a race with the reader.
+    const { readFile } = await import('node:fs/promises');
+    const real = JSON.parse(await readFile(REAL_AGENT, 'utf8')) as Json;
+    delete real.paths['/api/conversations/count'];
+    const spec = await file('agent.json', JSON.stringify(real));
     const { spawn } = await import('node:child_process');
-    const proc = spawn(process.execPath, [BIN, 'drift', '--agent', '--spec', REAL_AGENT], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [BIN, 'drift', '--agent', '--spec', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const closed = new Promise<number | null>((done) => proc.on('close', done));
       let exited = false;
@@ -213,7 +217,8 @@ describe('fakehands drift', () => {
       proc.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk;
       });
-      expect(await closed).toBe(0);
+      expect(await closed).toBe(1);
+      expect(stdout).toContain('GET /api/conversations/count → operation: provider absent, fake served\n');
       expect(stdout.length).toBeGreaterThan(100_000);
       expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n$/);
     } finally {
