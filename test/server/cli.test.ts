@@ -411,13 +411,11 @@ describe('shutdown', () => {
     agent.destroy();
   });
 
-  it('exits 0 on SIGTERM and on SIGINT', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const cli = await startCli(['--quiet']);
-      await get(`${cli.url}/api/v1/sandboxes/search`);
-      cli.proc.kill(signal);
-      expect(await cli.exited).toBe(0);
-    }
+  it('exits 0 on SIGINT, as on SIGTERM (the test above)', async () => {
+    const cli = await startCli(['--quiet']);
+    await get(`${cli.url}/api/v1/sandboxes/search`);
+    cli.proc.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
   });
 });
 
@@ -512,12 +510,14 @@ describe('GET /openapi.json', () => {
     const cli = await shared();
     const { status, body } = await get(`${cli.url}/openapi.json`, {});
     expect(status).toBe(200);
-    const result = await new Validator().validate(body as Record<string, unknown>);
+    // One validator for both documents: building it (the OpenAPI 3.1 meta-schema) is most of its CPU.
+    const validator = new Validator();
+    const result = await validator.validate(body as Record<string, unknown>);
     expect({ valid: result.valid, errors: result.errors }).toEqual({ valid: true, errors: undefined });
     const broken = structuredClone(body) as { paths: Record<string, Record<string, { responses?: unknown }>> };
     delete broken.paths['/api/conversations']!.post!.responses;
     broken.paths['/api/conversations']!.post!.responses = 'none';
-    expect((await new Validator().validate(broken)).valid).toBe(false);
+    expect((await validator.validate(broken)).valid).toBe(false);
     const document = body as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(
