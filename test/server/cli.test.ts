@@ -360,7 +360,7 @@ describe('--state-file', () => {
   it('refuses to start on a corrupt file, with a one-line error and exit code 2', async () => {
     const file = join(await tempDir(), 'state.json');
     await writeFile(file, '{"sandbox_specs": [');
-    const { code, stderr } = await runCli(['serve', '--port', '0', '--state-file', file]);
+    const { code, stderr } = await runCliInProcess(['serve', '--port', '0', '--state-file', file]);
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain(`fakehands: the state file ${file} is corrupt: not valid JSON`);
@@ -471,7 +471,7 @@ describe('bad start-up', () => {
     ]) {
       expect(help.stdout).toContain(option);
     }
-    const version = await runCli(['--version']);
+    const version = await runCliInProcess(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
