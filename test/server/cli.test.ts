@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/surfaces/app-server/routes/all.js';
 import { built } from '../support/built.js';
 import { type RunningCli, eventually, runCli, startCli } from '../support/cli.js';
 import { runCliInProcess } from '../support/cli-in-process.js';
 
 // What the test compares with, as built: the package's default key and the command's bundle (what bin/fakehands.js runs).
 const { DEFAULT_API_KEY, isLoopback } = { ...(await built('fakehands')), ...(await built('command')) };
+const { apiRoutes } = await built('app-server routes');
 
 const KEY_HEADER = { 'x-session-api-key': DEFAULT_API_KEY };
 

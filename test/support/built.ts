@@ -15,6 +15,8 @@ interface BuiltEntries {
   'fakehands/server': typeof import('../../src/server.js');
   /** The `fakehands` command's bundle, dist/cli.bundle.js (what bin/fakehands.js runs). */
   command: typeof import('../../src/cli.js');
+  /** The app server's route table as tsc builds it, dist/surfaces/app-server/routes/all.js (not an entry of the package: for tests that count its routes; vite's transform of its sources cost 2.3 s of CPU, Node's load 0.4). */
+  'app-server routes': typeof import('../../src/surfaces/app-server/routes/all.js');
 }
 
 const SPECIFIERS: Record<keyof BuiltEntries, string> = {
@@ -22,6 +24,7 @@ const SPECIFIERS: Record<keyof BuiltEntries, string> = {
   'fakehands/drift': 'fakehands/drift',
   'fakehands/server': 'fakehands/server',
   command: new URL('../../dist/cli.bundle.js', import.meta.url).href,
+  'app-server routes': new URL('../../dist/surfaces/app-server/routes/all.js', import.meta.url).href,
 };
 
 /** Loads a built entry of the package. */
