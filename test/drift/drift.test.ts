@@ -194,7 +194,7 @@ describe('fakehands drift', () => {
     expect(code).toBe(1);
   });
 
-  it('exits 1 on a difference, its whole report written out first, however slowly its stdout is read', async () => {
+  it('exits 1 on a difference, its whole report written out first, however slowly its stdout is read', { timeout: 120_000 }, async () => {
     // The --agent report (some 260 KB) is more than a pipe holds: a process that exits once Node has its
     // output, not the pipe, loses the rest. Nothing is read until the output has waited a second or the
     // process has exited, which makes that loss certain instead of a race with the reader.
@@ -210,7 +210,7 @@ describe('fakehands drift', () => {
       proc.on('exit', () => {
         exited = true;
       });
-      await eventually(() => exited || proc.stdout.readableLength > 0, 30_000);
+      await eventually(() => exited || proc.stdout.readableLength > 0, 90_000);
       const waitingSince = Date.now();
       await eventually(() => exited || Date.now() - waitingSince > 1000, 5000);
       let stdout = '';
