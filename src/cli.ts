@@ -25,6 +25,54 @@ export {
 } from './cli/options.js';
 export { isLoopback, serve } from './cli/serve.js';
 
+/** Where a command reads its folder and writes its output: the process's own in the binary, a test's buffers in-process. */
+export interface CommandIo {
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+  /** The folder `fakehands.config.json` is looked for in. */
+  cwd: string;
+  /** The script that runs the command (`fakehands verify` starts its verifier as a child of it). */
+  script: string;
+}
+
+/**
+ * Runs the command `argv` names; resolves with its exit code once it ends, or with null once
+ * `serve` (or `canvas`) listens: the process then runs until a signal. Bad input is one line on
+ * stderr and exit 2 (1 for any other error); nothing here exits the process, only `main` does.
+ */
+export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: CommandIo): Promise<number | null> {
+  try {
+    if (argv[0] === 'verify') {
+      const { runVerify } = await import('./pact/command.js');
+      return await runVerify(argv.slice(1), env, io.stdout, { script: io.script, writeError: io.stderr });
+    }
+    if (argv[0] === 'canvas') {
+      const { runCanvas } = await import('./canvas/command.js');
+      await runCanvas(argv.slice(1), env);
+      return null;
+    }
+    if (argv[0] === 'drift') {
+      const { runDrift } = await import('./drift/command.js');
+      return await runDrift(argv.slice(1), io.stdout);
+    }
+    const wantsHelp = argv.includes('--help') || argv.includes('--version');
+    const file = wantsHelp ? null : readConfigFile(io.cwd);
+    const config = parseServeArgs(argv, env, file);
+    if (config === 'help' || config === 'serve-help' || config === 'version') {
+      io.stdout(`${config === 'help' ? helpText() : config === 'serve-help' ? serveHelpText() : VERSION}\n`);
+      return 0;
+    }
+    await serve(config, file?.path ?? null);
+    return null;
+  } catch (error) {
+    const message = (error as Error).message;
+    io.stderr(`fakehands: ${message.replace(/\n/g, ' ')}\n`);
+    return error instanceof FakehandsError && CONFIGURATION_ERROR_CODES.has(error.code) ? EXIT_USAGE : 1;
+  }
+}
+
 /**
  * Exits with `code` once everything written to stdout and stderr has gone out: on a pipe, Node
  * writes asynchronously, and `process.exit` at once cut a long drift report short (its summary,
@@ -35,36 +83,13 @@ async function exitAfterOutput(code: number): Promise<never> {
   return process.exit(code);
 }
 
-/** Entry point of the `fakehands` binary. */
+/** Entry point of the `fakehands` binary: runs the command, and exits with its code unless it serves. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  try {
-    if (argv[0] === 'verify') {
-      const { runVerify } = await import('./pact/command.js');
-      return await exitAfterOutput(
-        await runVerify(argv.slice(1), env, (text) => process.stdout.write(text), {
-          script: process.argv[1]!,
-          writeError: (text) => process.stderr.write(text),
-        }),
-      );
-    }
-    if (argv[0] === 'canvas') {
-      const { runCanvas } = await import('./canvas/command.js');
-      return await runCanvas(argv.slice(1), env);
-    }
-    if (argv[0] === 'drift') {
-      const { runDrift } = await import('./drift/command.js');
-      return await exitAfterOutput(await runDrift(argv.slice(1), (text) => process.stdout.write(text)));
-    }
-    const wantsHelp = argv.includes('--help') || argv.includes('--version');
-    const file = wantsHelp ? null : readConfigFile(process.cwd());
-    const config = parseServeArgs(argv, env, file);
-    if (config === 'help') return void process.stdout.write(`${helpText()}\n`);
-    if (config === 'serve-help') return void process.stdout.write(`${serveHelpText()}\n`);
-    if (config === 'version') return void process.stdout.write(`${VERSION}\n`);
-    await serve(config, file?.path ?? null);
-  } catch (error) {
-    const message = (error as Error).message;
-    process.stderr.write(`fakehands: ${message.replace(/\n/g, ' ')}\n`);
-    process.exit(error instanceof FakehandsError && CONFIGURATION_ERROR_CODES.has(error.code) ? EXIT_USAGE : 1);
-  }
+  const code = await runCommand(argv, env, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    cwd: process.cwd(),
+    script: process.argv[1]!,
+  });
+  if (code !== null) await exitAfterOutput(code);
 }

@@ -42,15 +42,20 @@ describe('README', () => {
     await mkdir(new URL('test/', dir), { recursive: true });
     await writeFile(new URL('test/fake.ts', dir), readmeFile('test/fake.ts'));
     await writeFile(new URL('test/conversation.test.ts', dir), readmeFile('test/conversation.test.ts'));
-    // The README names the setup file in vitest.config.ts: setupFiles: ['./test/fake.ts'].
+    // The README names the setup file in vitest.config.ts: setupFiles: ['./test/fake.ts']. The package
+    // (`fakehands` here is this package's dist/) is loaded by Node, not transformed, as vitest loads a
+    // consumer's node_modules: 1.6 s of CPU for the run instead of 3.2 (and 3.9 through npx; issue 34).
     expect(README).toContain("`setupFiles: ['./test/fake.ts']` in `vitest.config.ts`");
     await writeFile(
       new URL('vitest.config.ts', dir),
-      "export default { test: { root: new URL('.', import.meta.url).pathname, include: ['test/*.test.ts'], setupFiles: ['./test/fake.ts'] } };\n",
+      "export default { test: { root: new URL('.', import.meta.url).pathname, include: ['test/*.test.ts'], setupFiles: ['./test/fake.ts'], server: { deps: { external: [/\\/dist\\//] } } } };\n",
     );
-    const run = await promisify(execFile)('npx', ['vitest', 'run', '--config', new URL('vitest.config.ts', dir).pathname], {
-      cwd: new URL('..', import.meta.url).pathname,
-    }).catch((error: { stdout: string; stderr: string }) => error);
+    const root = new URL('..', import.meta.url).pathname;
+    const run = await promisify(execFile)(
+      process.execPath,
+      [`${root}node_modules/vitest/vitest.mjs`, 'run', '--config', new URL('vitest.config.ts', dir).pathname],
+      { cwd: root },
+    ).catch((error: { stdout: string; stderr: string }) => error);
     expect(`${run.stdout}${run.stderr}`).toContain('1 passed');
   }, 90_000);
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KnownDifference } from '../../src/drift/index.js';
 import { built } from '../support/built.js';
-import { type RunningCli, runCli, startCli } from '../support/cli.js';
+import { BIN, type RunningCli, eventually, runCli, startCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
 // The built `fakehands/drift`, as a consumer imports it.
 const { checkDrift, fakeDocument, formatReport, KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES: APP } = await built('fakehands/drift');
@@ -141,6 +142,12 @@ describe('checkDrift against the real document', () => {
   });
 });
 
+/**
+ * The command's reports and exit codes: most runs are in-process (`runCliInProcess`, what the binary
+ * runs before it exits with the code); three run the binary itself, for its exit codes 0, 1 and 2 on
+ * stdout and stderr, and a long report written out whole before it exits (issue 34: a drift run is
+ * about 1 s of CPU as a process).
+ */
 describe('fakehands drift', () => {
   /** One `fakehands serve` for the tests that only read the /openapi.json it serves, stopped after them (issue 34). */
   let shared: Promise<RunningCli> | undefined;
@@ -165,7 +172,7 @@ describe('fakehands drift', () => {
     const cli = await served();
     const doc = own();
     sandboxFields(doc).status.enum.push('HIBERNATING');
-    const { code, stdout } = await runCli(['drift', '--spec', await file('mutated.json', JSON.stringify(doc)), '--base-url', cli.url]);
+    const { code, stdout } = await runCliInProcess(['drift', '--spec', await file('mutated.json', JSON.stringify(doc)), '--base-url', cli.url]);
     expect(stdout).toContain(`GET ${SEARCH} → response items[].status (enum): provider also HIBERNATING`);
     expect(code).toBe(1);
   });
@@ -173,7 +180,7 @@ describe('fakehands drift', () => {
   it('prints the report as JSON with --json', async () => {
     const doc = own();
     delete doc.paths[SEARCH];
-    const { code, stdout } = await runCli(['drift', '--json', '--spec', await file('d.json', JSON.stringify(doc))]);
+    const { code, stdout } = await runCliInProcess(['drift', '--json', '--spec', await file('d.json', JSON.stringify(doc))]);
     expect(code).toBe(1);
     expect(JSON.parse(stdout).differences).toEqual([{ operation: `GET ${SEARCH}`, location: 'operation', aspect: 'served', provider: 'absent', fake: 'served' }]);
   });
@@ -182,9 +189,41 @@ describe('fakehands drift', () => {
     const { readFile } = await import('node:fs/promises');
     const real = JSON.parse(await readFile(REAL_V1, 'utf8')) as Json;
     real.components.schemas.SandboxStatus.enum.push('HIBERNATING');
-    const { code, stdout } = await runCli(['drift', '--spec', await file('real.json', JSON.stringify(real)), '--spec', REAL_V0]);
+    const { code, stdout } = await runCliInProcess(['drift', '--spec', await file('real.json', JSON.stringify(real)), '--spec', REAL_V0]);
     expect(stdout).toContain(`GET ${SEARCH} → response items[].status (enum): provider also HIBERNATING`);
     expect(code).toBe(1);
+  });
+
+  it('exits 1 on a difference, its whole report written out first, however slowly its stdout is read', { timeout: 120_000 }, async () => {
+    // The --agent report (some 260 KB) is more than a pipe holds: a process that exits once Node has its
+    // output, not the pipe, loses the rest. Nothing is read until the output has waited a second or the
+    // process has exited, which makes that loss certain instead of a race with the reader.
+    const { readFile } = await import('node:fs/promises');
+    const real = JSON.parse(await readFile(REAL_AGENT, 'utf8')) as Json;
+    delete real.paths['/api/conversations/count'];
+    const spec = await file('agent.json', JSON.stringify(real));
+    const { spawn } = await import('node:child_process');
+    const proc = spawn(process.execPath, [BIN, 'drift', '--agent', '--spec', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const closed = new Promise<number | null>((done) => proc.on('close', done));
+      let exited = false;
+      proc.on('exit', () => {
+        exited = true;
+      });
+      await eventually(() => exited || proc.stdout.readableLength > 0, 90_000);
+      const waitingSince = Date.now();
+      await eventually(() => exited || Date.now() - waitingSince > 1000, 5000);
+      let stdout = '';
+      proc.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk;
+      });
+      expect(await closed).toBe(1);
+      expect(stdout).toContain('GET /api/conversations/count → operation: provider absent, fake served\n');
+      expect(stdout.length).toBeGreaterThan(100_000);
+      expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n$/);
+    } finally {
+      proc.kill('SIGKILL');
+    }
   });
 
   const bad: [string, () => Promise<string>, RegExp][] = [
@@ -201,7 +240,7 @@ describe('fakehands drift', () => {
 
   it.each(bad)('exits 2 with a one-line reason for %s', async (_name, make, message) => {
     const started = Date.now();
-    const { code, stdout, stderr } = await runCli(['drift', '--spec', await make()]);
+    const { code, stdout, stderr } = await runCliInProcess(['drift', '--spec', await make()]);
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr).toMatch(message);
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -209,7 +248,7 @@ describe('fakehands drift', () => {
 
   it('exits 2 without --spec, and explains itself with --help', async () => {
     expect(await runCli(['drift'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: drift needs --spec FILE|URL (see fakehands drift --help)\n' });
-    const help = await runCli(['drift', '--help']);
+    const help = await runCliInProcess(['drift', '--help']);
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--json]']);
   });
 });
@@ -219,7 +258,7 @@ const NOT_YET_SERVED: string[] = [];
 
 describe('the fake against the committed snapshot of the real service (CI)', () => {
   it('differs only where a difference is declared with its reason, and no declaration is stale', async () => {
-    const { code, stdout } = await runCli(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
+    const { code, stdout } = await runCliInProcess(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
     const lines = stdout.split('\n');
     const summary = lines.find((line) => line.startsWith('drift: '))!;
     const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: ')
@@ -234,7 +273,7 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
   });
 
   it('the agent server behind conversation_url differs from the real agent server\'s document only where declared (fakehands drift --agent)', async () => {
-    const { code, stdout, stderr } = await runCli(['drift', '--agent', '--spec', REAL_AGENT]);
+    const { code, stdout, stderr } = await runCliInProcess(['drift', '--agent', '--spec', REAL_AGENT]);
     const lines = stdout.split('\n');
     const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: '));
     expect(undeclared, stdout).toEqual([]);
@@ -272,7 +311,7 @@ describe("the app server's event routes against the published document (issue 32
     ]);
     const file = join(await mkdtemp(join(tmpdir(), 'fakehands-events-')), 'events.json');
     await writeFile(file, JSON.stringify(events));
-    const { stdout } = await runCli(['drift', '--spec', file]);
+    const { stdout } = await runCliInProcess(['drift', '--spec', file]);
     const facts = /facts of the compared operations: (\d+) of (\d+) agree/.exec(stdout);
     expect(facts, stdout).not.toBeNull();
     const [agree, total] = [Number(facts![1]), Number(facts![2])];
@@ -302,7 +341,7 @@ describe("the app server's settings routes against the published document (issue
     ]);
     const file = join(await mkdtemp(join(tmpdir(), 'fakehands-settings-')), 'settings.json');
     await writeFile(file, JSON.stringify(settings));
-    const { stdout } = await runCli(['drift', '--spec', file]);
+    const { stdout } = await runCliInProcess(['drift', '--spec', file]);
     const facts = /facts of the compared operations: (\d+) of (\d+) agree/.exec(stdout);
     expect(facts, stdout).not.toBeNull();
     const [agree, total] = [Number(facts![1]), Number(facts![2])];

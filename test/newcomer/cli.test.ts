@@ -6,13 +6,28 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { built } from '../support/built.js';
-import { BIN, eventually, runCli, startCli } from '../support/cli.js';
+import { BIN, type RunningCli, eventually, startCli } from '../support/cli.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
 
-// The schema of the command as built (dist/cli.bundle.js, what bin/fakehands.js runs).
+// The schema of the command as built (dist/cli.bundle.js, what bin/fakehands.js runs), and the fake's own document as drift reads it.
 const { ConfigFile } = await built('command');
+const { fakeDocument } = await built('fakehands/drift');
+
+/**
+ * One `fakehands serve --auth none` (what `npm start` runs) for the two tests that read its banner and
+ * its journal; the banner's test sends no request (issue 34: a start is 0.3 to 0.9 s of CPU).
+ */
+let npmStart: Promise<RunningCli> | undefined;
+const asNpmStart = () => (npmStart ??= startCli(['--auth', 'none'], {}, { forSuite: true }));
+afterAll(async () => {
+  if (!npmStart) return;
+  const cli = await npmStart;
+  cli.proc.kill();
+  await cli.exited;
+});
 
 /** Runs the binary in `cwd` to completion. */
 const runIn = (cwd: string, args: string[]) =>
@@ -50,14 +65,14 @@ const bannerIn = (cwd: string, args: string[]) =>
 
 describe('the banner of fakehands serve (finding 5)', () => {
   it('finding 5: with --auth none (npm start) it says no key is checked, not "send it as X-Session-API-Key"', async () => {
-    const cli = await startCli(['--auth', 'none', '--quiet']);
+    const cli = await asNpmStart();
     const lines = cli.stdout().split('\n');
     expect(lines[1]).toBe('API key: none checked (auth: none; --auth legacy or --auth all checks X-Session-API-Key)');
     expect(cli.stdout()).not.toContain('send it as');
   });
 
   it('finding 5: --api-key with --auth none is a one-line error, exit 2, naming the way out', async () => {
-    expect(await runCli(['serve', '--auth', 'none', '--api-key', 'K'])).toEqual({
+    expect(await runCliInProcess(['serve', '--auth', 'none', '--api-key', 'K'])).toEqual({
       code: 2,
       stdout: '',
       stderr:
@@ -94,7 +109,7 @@ describe('--log json and the inspector (finding 6)', () => {
   });
 
   it('finding 6: /favicon.ico answers 204 and stays out of the request journal and the log', async () => {
-    const cli = await startCli(['--auth', 'none']);
+    const cli = await asNpmStart();
     const icon = await fetch(`${cli.url}/favicon.ico`);
     expect([icon.status, await icon.text()]).toEqual([204, '']);
     await fetch(`${cli.url}/api/v1/sandboxes/search`);
@@ -107,7 +122,7 @@ describe('--log json and the inspector (finding 6)', () => {
 
 describe('fakehands --help (finding 8)', () => {
   it("finding 8: lists the commands first, one line each, then how to get a command's options", async () => {
-    const { code, stdout } = await runCli(['--help']);
+    const { code, stdout } = await runCliInProcess(['--help']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
     expect(lines.slice(2, 9)).toEqual([
@@ -157,16 +172,17 @@ describe('fakehands.config.json (finding 8)', () => {
       stdout: '',
       stderr: 'fakehands: invalid fakehands.config.json: "port": expected a port number 0-65535 (see fakehands serve --help)\n',
     });
+    // The file's other errors in-process (the command's own work, where it looks for the file: dir).
     await writeFile(file, JSON.stringify({ prot: 3000 }));
-    expect((await runIn(dir, ['serve'])).stderr).toBe(
+    expect((await runCliInProcess(['serve'], {}, dir)).stderr).toBe(
       'fakehands: invalid fakehands.config.json: unknown option "prot" (see fakehands serve --help)\n',
     );
     await writeFile(file, '{ "port": 3000,');
-    expect((await runIn(dir, ['serve'])).stderr).toMatch(
+    expect((await runCliInProcess(['serve'], {}, dir)).stderr).toMatch(
       /^fakehands: invalid fakehands\.config\.json: not valid JSON \(.+\) \(see fakehands serve --help\)\n$/,
     );
     await writeFile(file, JSON.stringify({ 'api-key': 'k', auth: 'none' }));
-    expect((await runIn(dir, ['serve'])).stderr).toBe(
+    expect((await runCliInProcess(['serve'], {}, dir)).stderr).toBe(
       'fakehands: "api-key" of fakehands.config.json is never checked with --auth none (npm start passes --auth none): add --auth legacy or --auth all to check it, or leave the key out (see fakehands serve --help)\n',
     );
   });
@@ -188,8 +204,8 @@ describe('fakehands drift for a consumer (finding 7)', () => {
   const REAL_V0 = 'test/drift/real-app-server-v0.openapi.json';
 
   it('finding 7: the V1 document alone reports no legacy route as "provider absent"; they are counted as not covered', async () => {
-    const both = await runCli(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
-    const alone = await runCli(['drift', '--spec', REAL_V1]);
+    const both = await runCliInProcess(['drift', '--spec', REAL_V1, '--spec', REAL_V0]);
+    const alone = await runCliInProcess(['drift', '--spec', REAL_V1]);
     expect(alone.stdout.split('\n').filter((line) => line.includes('operation: provider absent') && !line.includes('[known: '))).toEqual(
       [],
     );
@@ -200,11 +216,11 @@ describe('fakehands drift for a consumer (finding 7)', () => {
   });
 
   it('finding 7: the fake against itself asks nobody to edit a file of the installed package, and says what its numbers mean', async () => {
-    const cli = await startCli(['--quiet']);
+    // The fake's document as GET /openapi.json serves it (test/drift/drift.test.ts drifts the served one).
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-drift-'));
     const own = join(dir, 'own.json');
-    await writeFile(own, await (await fetch(`${cli.url}/openapi.json`)).text());
-    const { code, stdout } = await runCli(['drift', '--spec', own]);
+    await writeFile(own, JSON.stringify(fakeDocument()));
+    const { code, stdout } = await runCliInProcess(['drift', '--spec', own]);
     expect(code).toBe(0);
     expect(stdout).not.toContain('known-differences.ts');
     expect(stdout).not.toContain('stale declaration:');
@@ -231,9 +247,9 @@ describe('fakehands drift for a consumer (finding 7)', () => {
         { operation: 'GET /api/v1/sandboxes/search', location: 'response items[].nickname', reason: 'an old one' },
       ]),
     );
-    const without = await runCli(['drift', '--spec', spec, '--spec', REAL_V0]);
+    const without = await runCliInProcess(['drift', '--spec', spec, '--spec', REAL_V0]);
     expect(without.code).toBe(1);
-    const { code, stdout } = await runCli(['drift', '--spec', spec, '--spec', REAL_V0, '--known', known]);
+    const { code, stdout } = await runCliInProcess(['drift', '--spec', spec, '--spec', REAL_V0, '--known', known]);
     expect(stdout).toContain(
       'GET /api/v1/sandbox-specs/search → operation: provider absent, fake served [known: our server lists no sandbox specs]',
     );
@@ -250,7 +266,7 @@ describe('fakehands drift for a consumer (finding 7)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'fakehands-drift-'));
     const known = join(dir, 'known.json');
     await writeFile(known, JSON.stringify([{ operation: 'sandboxes', location: 'x', reason: 'r' }]));
-    expect(await runCli(['drift', '--spec', REAL_V1, '--known', known])).toEqual({
+    expect(await runCliInProcess(['drift', '--spec', REAL_V1, '--known', known])).toEqual({
       code: 2,
       stdout: '',
       stderr: `fakehands: invalid --known ${known}: [0].operation: expected "METHOD /path" (expected [{"operation": "METHOD /path", "location", "aspect"?, "reason"}])\n`,

@@ -11,14 +11,20 @@ interface BuiltEntries {
   fakehands: typeof import('../../src/index.js');
   /** `import('fakehands/drift')`: dist/drift/index.js. */
   'fakehands/drift': typeof import('../../src/drift/index.js');
+  /** `import('fakehands/server')`: dist/server.js. */
+  'fakehands/server': typeof import('../../src/server.js');
   /** The `fakehands` command's bundle, dist/cli.bundle.js (what bin/fakehands.js runs). */
   command: typeof import('../../src/cli.js');
+  /** The app server's route table as tsc builds it, dist/surfaces/app-server/routes/all.js (not an entry of the package: for tests that count its routes; vite's transform of its sources cost 2.3 s of CPU, Node's load 0.4). */
+  'app-server routes': typeof import('../../src/surfaces/app-server/routes/all.js');
 }
 
 const SPECIFIERS: Record<keyof BuiltEntries, string> = {
   fakehands: 'fakehands',
   'fakehands/drift': 'fakehands/drift',
+  'fakehands/server': 'fakehands/server',
   command: new URL('../../dist/cli.bundle.js', import.meta.url).href,
+  'app-server routes': new URL('../../dist/surfaces/app-server/routes/all.js', import.meta.url).href,
 };
 
 /** Loads a built entry of the package. */
