@@ -6,9 +6,9 @@
  * README's CI example) and the Nov 2025 contract against 1.1.0; the Nov 2025 contract against the
  * newest fails naming exactly the renamed kinds; a sabotaged provider fails naming each
  * interaction and field; the counts print last. The verifications run at once, one fake each.
- * Those of the Nov 2025 contract run the command's own `runMessageVerify` in this process (without
- * the command's two processes: issue 34); the README's example, the sabotaged provider's and the
- * dying provider's run the command itself.
+ * Those of the Nov 2025 contract and the sabotaged provider's run the command's own
+ * `runMessageVerify` in this process (without the command's two processes: issue 34); the README's
+ * example and the dying provider's run the command itself.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -45,25 +45,6 @@ const startProvider = (agentServerVersion?: string) =>
       ...(agentServerVersion ? { agentServerVersion } : {}),
     },
   });
-/**
- * `fakehands verify --messages` (the real command, supervising its child) against the provider at
- * `url`. Spawned here, not with `runCli` (whose processes end with each test), since the runs are
- * started together before the tests that read them.
- */
-function verify(url: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', url, '--api-key', KEY, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-  });
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d;
-  });
-  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 /** `fakehands verify --messages`'s own function, run in this process: its output and exit code, as the command's. */
 async function verifyHere(url: string, pactFile: string): Promise<{ code: number; stdout: string }> {
   let stdout = '';
@@ -189,7 +170,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     readme: Promise<{ stdout: string }>;
     nov2025: ReturnType<typeof verifyHere>;
     nov2025OnNewest: ReturnType<typeof verifyHere>;
-    sabotaged: ReturnType<typeof verify>;
+    sabotaged: ReturnType<typeof verifyHere>;
   };
   beforeAll(async () => {
     const [newest, nov2025, newest2, newest3] = await Promise.all([
@@ -204,7 +185,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
       readme: runReadmeExample(newest!),
       nov2025: verifyHere(nov2025!.url, contract('1.1.0')),
       nov2025OnNewest: verifyHere(newest2!.url, contract('1.1.0')),
-      sabotaged: verify(sabotaged.url, ['--pact', contract()]),
+      sabotaged: verifyHere(sabotaged.url, contract()),
     };
     // Each test reads its own run; none is left unhandled should one test fail first.
     for (const run of Object.values(runs)) run.catch(() => undefined);
