@@ -57,7 +57,7 @@ async function startProvider(auth?: 'none'): Promise<FakeServers> {
 }
 
 /** `verifyProvider` in this process, its report kept: for tests about what it finds, not about the command's output. */
-async function verifyHere(baseUrl: string, pactFiles: string[] | undefined, extra: { stateTimeoutMs?: number } = {}) {
+async function verifyHere(baseUrl: string, pactFiles: string[] | undefined, extra: { stateTimeoutMs?: number; apiKey?: string } = {}) {
   const lines: string[] = [];
   const result = await verifyProvider({
     baseUrl,
@@ -369,13 +369,15 @@ describe('fakehands verify', { timeout: VERIFY_TIMEOUT_MS }, () => {
 
   it('fails fast, naming the key, when the provider refuses the session API key', async () => {
     const provider = await startProvider();
-    const { code, stdout } = await runCli(['verify', '--base-url', provider.url, '--api-key', 'not-the-key']);
-    expect(code).toBe(1);
-    expect(stdout).toContain(`interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 0`);
-    expect(stdout).toContain(
-      'FAILED: the provider refused the session API key (401 on GET /api/conversations): pass the key it expects with --api-key (or apiKey)',
+    // In this process: the refusal is found before Pact's verifier runs, so the report is all there is to read.
+    const result = await verifyHere(provider.url, undefined, { apiKey: 'not-the-key' });
+    expect([result.ok, result.expected, result.verified]).toEqual([false, EXPECTED_INTERACTIONS, 0]);
+    expect(result.lines).toContain(`  interactions in the contracts: ${EXPECTED_INTERACTIONS}; verified: 0; failed: 0; passed: 0`);
+    expect(result.lines).toContain(
+      '  FAILED: the provider refused the session API key (401 on GET /api/conversations): pass the key it expects with --api-key (or apiKey)',
     );
-    expect(stdout).not.toContain('not-the-key');
+    expect(result.lines.at(-1)).toBe('  verification FAILED');
+    expect(result.lines.join('\n')).not.toContain('not-the-key');
   });
 
   it(`fails against a provider broken in ${broken.length + 1} ways at once, naming exactly the broken interactions among all ${EXPECTED_INTERACTIONS}, every other one passing`, async () => {

@@ -13,15 +13,15 @@ import { startCli, type RunningCli } from '../support/cli.js';
 const KEY = 'reliability-key-5f1c0e9a';
 const headers = { 'x-session-api-key': KEY, 'content-type': 'application/json' };
 /**
- * Each test starts a server process and loads it: on two cores beside the rest of the suite and a
+ * The tests load server processes: on two cores beside the rest of the suite and a
  * CPU hog, the 3,000 creates take about a minute (#29 finding 17), so the limits are generous.
  */
 const SLOW = { timeout: 120_000 };
 const ARGS = ['--quiet', '--timings', 'instant', '--fixture', 'empty', '--api-key', KEY];
 const start = (extra: string[] = []) => startCli([...ARGS, ...extra]);
 /**
- * One server for the tests that change no state (they send what is refused, read, or abort): a
- * process start less per test (issue 34). Started with the file, so that the keep-alive test's
+ * One server for the tests that change no state another reads (they send what is refused, read,
+ * abort, or race on a sandbox of their own): a process start less per test (issue 34). Started with the file, so that the keep-alive test's
  * connection idles while the others run (see `idleConnection`); killed after the file.
  */
 let sharedCli: Promise<RunningCli>;
@@ -177,7 +177,7 @@ describe('concurrency', SLOW, () => {
   });
 
   it('racing pause, resume and delete on one sandbox end as some sequential order would', async () => {
-    const cli = await start();
+    const cli = await shared(); // a sandbox of its own, the journal cleared before it reads
     for (let round = 0; round < 5; round++) {
       const { id } = (await call(cli.url, 'POST', '/api/v1/sandboxes')).body as { id: string };
       const ops = Array.from({ length: 60 }, (_, i) => (i === 37 ? 'delete' : i % 2 ? 'pause' : 'resume'));
@@ -204,7 +204,7 @@ describe('concurrency', SLOW, () => {
   });
 
   it('racing pause and resume without a delete leave the state of the last one served', async () => {
-    const cli = await start();
+    const cli = await shared(); // a sandbox of its own, the journal cleared before it reads
     const { id } = (await call(cli.url, 'POST', '/api/v1/sandboxes')).body as { id: string };
     await fetch(`${cli.url}/_fakehands/requests`, { method: 'DELETE', headers });
     const ops = Array.from({ length: 80 }, (_, i) => (i % 3 ? 'pause' : 'resume'));
