@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from '@asyncapi/parser';
 import { Ajv, type ErrorObject } from 'ajv';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { compareAsyncApi } from '../../src/drift/asyncapi.js';
 import { runDrift } from '../../src/drift/command.js';
 import { EventKind } from '../../src/schemas/agent-server.js';
 import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
-import { openSocket, serve, startConversation } from '../agent-server/support.js';
+import { openSocket, startConversation } from '../agent-server/support.js';
+import { startCli, type RunningCli } from '../support/cli.js';
 
 type Doc = {
   asyncapi: string;
@@ -41,7 +42,7 @@ async function parserErrors(document: unknown): Promise<string[]> {
 }
 
 /** A validator of a frame against the document's schema `name` (its `$ref`s resolved inside the document). */
-function validatorOf(document: Doc) {
+function newValidator(document: Doc) {
   const ajv = new Ajv({ strict: false, allErrors: true });
   ajv.addSchema({ ...document, $id: 'asyncapi' } as object);
   return (name: string, frame: unknown) => {
@@ -50,10 +51,44 @@ function validatorOf(document: Doc) {
     return validate(frame) ? [] : (validate.errors ?? []).map((e: ErrorObject) => `${name}${e.instancePath} ${e.message ?? ''}`);
   };
 }
+/** Validators made so far, by the document's schemas: each schema compiled once per file, however many tests validate against it (issue 34). */
+const validators = new Map<string, ReturnType<typeof newValidator>>();
+/** `newValidator(document)`, shared by the documents with the same schemas. */
+function validatorOf(document: Doc) {
+  const key = JSON.stringify(document.components.schemas);
+  const known = validators.get(key);
+  if (known) return known;
+  const made = newValidator(document);
+  validators.set(key, made);
+  return made;
+}
+
+/** Starts the fake (auth none, empty fixture, instant timings) with `extra` flags, killed after the file. */
+const serve = (extra: string[] = []) =>
+  startCli(['--quiet', '--auth', 'none', '--fixture', 'empty', '--timings', 'instant', ...extra], {}, { forSuite: true });
+const started: Promise<RunningCli>[] = [];
+afterAll(async () => {
+  for (const cli of await Promise.all(started.map((s) => s.catch(() => undefined)))) {
+    cli?.proc.kill('SIGKILL');
+    await cli?.exited;
+  }
+});
+/**
+ * One fake of the newest dialect for the tests that read its document or run a conversation of
+ * their own on it: a process start less per test (issue 34).
+ */
+let newestCli: Promise<RunningCli> | undefined;
+const newestFake = () => {
+  if (!newestCli) {
+    newestCli = serve();
+    started.push(newestCli);
+  }
+  return newestCli;
+};
 
 describe('GET /asyncapi.json (the agent host)', () => {
   it('serves an AsyncAPI 3.1 document a real parser accepts without errors, in the newest dialect', async () => {
-    const cli = await serve(['--timings', 'instant']);
+    const cli = await newestFake();
     const response = await fetch(`${cli.agentUrl}/asyncapi.json`);
     expect(response.status).toBe(200);
     const document = (await response.json()) as Doc;
@@ -65,7 +100,9 @@ describe('GET /asyncapi.json (the agent host)', () => {
   });
 
   it("speaks the dialect of --agent-server-version 1.1.0: the terminal's kinds are ExecuteBashAction/ExecuteBashObservation, and it still validates", async () => {
-    const cli = await serve(['--timings', 'instant', '--agent-server-version', '1.1.0']);
+    const ofNov2025 = serve(['--agent-server-version', '1.1.0']);
+    started.push(ofNov2025);
+    const cli = await ofNov2025;
     const document = (await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json()) as Doc;
     expect(await parserErrors(document)).toEqual([]);
     expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ExecuteBashAction', 'ExecuteBashObservation']));
@@ -140,7 +177,7 @@ describe('the document: generated from the schemas', () => {
 
 describe('/sockets/events/{conversation_id}: what it sends matches the document', () => {
   it("every frame of a run (the state, the history, the run a message frame starts) validates against its kind's payload", async () => {
-    const cli = await serve(['--timings', 'instant']);
+    const cli = await newestFake();
     const conversation = await startConversation(cli);
     const document = (await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json()) as Doc;
     const validate = validatorOf(document);
@@ -164,7 +201,7 @@ describe('/sockets/events/{conversation_id}: what it sends matches the document'
 
 describe('/sockets/events/{conversation_id}: every kind Agent Canvas renders, as the document says', () => {
   it("the showcase's frames (every tool, client tools, vision, stats) and a goal's validate; a stats and a goal value under their key's schema", async () => {
-    const cli = await serve(['--timings', 'instant']);
+    const cli = await newestFake();
     const conversation = await startConversation(cli);
     const document = (await (await fetch(`${cli.agentUrl}/asyncapi.json`)).json()) as Doc & {
       channels: { events: { messages: { ConversationStateUpdateEvent: { 'x-value-by-key': Record<string, { $ref: string }> } } } };

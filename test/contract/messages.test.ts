@@ -6,9 +6,9 @@
  * README's CI example) and the Nov 2025 contract against 1.1.0; the Nov 2025 contract against the
  * newest fails naming exactly the renamed kinds; a sabotaged provider fails naming each
  * interaction and field; the counts print last. The verifications run at once, one fake each.
- * Those of the Nov 2025 contract run the command's own `runMessageVerify` in this process (without
- * the command's two processes: issue 34); the README's example, the sabotaged provider's and the
- * dying provider's run the command itself.
+ * Those of the Nov 2025 contract and the sabotaged provider's run the command's own
+ * `runMessageVerify` in this process (without the command's two processes: issue 34); the README's
+ * example and the dying provider's run the command itself.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -18,8 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_CONTRACTS_DIR, runMessageVerify } from '../../src/pact/messages.js';
 import { CONSUMER_NAME } from '../../src/pact/verify.js';
-import { startFakeServers, type FakeServers } from '../../src/server/start.js';
-import { asyncApiDocument } from '../../src/surfaces/agent-server/asyncapi.js';
+import type { FakeServers } from '../../src/server/start.js';
 import { BIN, startCli } from '../support/cli.js';
 import { readmeBlocks } from '../support/readme.js';
 import { startSabotagedProvider, type SabotagedProvider } from './messages-sabotage.js';
@@ -33,6 +32,13 @@ const NOV2025_EVENTS = serverMessageCount('1.1.0');
 const file = (dialect?: string) => `${CONSUMER_NAME}-${messageProvider(dialect)}.json`;
 const contract = (dialect?: string) => join(MESSAGE_CONTRACTS_DIR, file(dialect));
 /**
+ * The fakes verified come from the built package (rebuilt from src/ by the global setup when older),
+ * as the command's do: Node loads it, where vite would transform the whole fake in src/ for this file
+ * alone (issue 34; vitest.config.ts).
+ */
+const SERVER_ENTRY = 'fakehands/server';
+const { startFakeServers } = (await import(/* @vite-ignore */ SERVER_ENTRY)) as typeof import('../../src/server.js');
+/**
  * A fake to verify against, in this process: sandboxes and start tasks at once, each agent run
  * 1.2 s long, so a pause or an interrupt finds a run in flight, as on a real server.
  */
@@ -45,25 +51,6 @@ const startProvider = (agentServerVersion?: string) =>
       ...(agentServerVersion ? { agentServerVersion } : {}),
     },
   });
-/**
- * `fakehands verify --messages` (the real command, supervising its child) against the provider at
- * `url`. Spawned here, not with `runCli` (whose processes end with each test), since the runs are
- * started together before the tests that read them.
- */
-function verify(url: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, [BIN, 'verify', '--messages', '--base-url', url, '--api-key', KEY, ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d: Buffer) => {
-    stdout += d;
-  });
-  proc.stderr.on('data', (d: Buffer) => {
-    stderr += d;
-  });
-  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
-}
 /** `fakehands verify --messages`'s own function, run in this process: its output and exit code, as the command's. */
 async function verifyHere(url: string, pactFile: string): Promise<{ code: number; stdout: string }> {
   let stdout = '';
@@ -162,13 +149,15 @@ describe("the events socket's message contracts", () => {
   });
 });
 
-/** Runs the README's CI example against the provider (its URLs and `npx fakehands` replaced), in a fresh directory. */
-async function runReadmeExample(provider: FakeServers): Promise<{ stdout: string }> {
+/**
+ * Runs the README's CI example against the provider (its URLs and `npx fakehands` replaced), in a
+ * fresh directory, with the Nov 2025 dialect's document as `nov2025`'s agent host serves it.
+ */
+async function runReadmeExample(provider: FakeServers, nov2025: FakeServers): Promise<{ stdout: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'fakehands-ci-'));
-  await writeFile(
-    join(dir, 'nov2025-asyncapi.json'),
-    JSON.stringify(asyncApiDocument({ version: '0.0.0', host: '127.0.0.1:1', agentServerVersion: '1.1.0' })),
-  );
+  const document = await fetch(`${nov2025.agentUrl}/asyncapi.json`);
+  expect(document.status).toBe(200);
+  await writeFile(join(dir, 'nov2025-asyncapi.json'), await document.text());
   const block = readmeBlocks('sh').find((b) => b.includes('verify --messages'))!;
   const script = block
     .replaceAll('http://127.0.0.1:8000', provider.agentUrl)
@@ -189,7 +178,7 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     readme: Promise<{ stdout: string }>;
     nov2025: ReturnType<typeof verifyHere>;
     nov2025OnNewest: ReturnType<typeof verifyHere>;
-    sabotaged: ReturnType<typeof verify>;
+    sabotaged: ReturnType<typeof verifyHere>;
   };
   beforeAll(async () => {
     const [newest, nov2025, newest2, newest3] = await Promise.all([
@@ -201,10 +190,10 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
     providers.push(newest!, nov2025!, newest2!, newest3!);
     sabotaged = await startSabotagedProvider(newest3!.url, newest3!.agentUrl, sabotage);
     runs = {
-      readme: runReadmeExample(newest!),
+      readme: runReadmeExample(newest!, nov2025!),
       nov2025: verifyHere(nov2025!.url, contract('1.1.0')),
       nov2025OnNewest: verifyHere(newest2!.url, contract('1.1.0')),
-      sabotaged: verify(sabotaged.url, ['--pact', contract()]),
+      sabotaged: verifyHere(sabotaged.url, contract()),
     };
     // Each test reads its own run; none is left unhandled should one test fail first.
     for (const run of Object.values(runs)) run.catch(() => undefined);
