@@ -38,7 +38,7 @@ const sharedModules = [
   'test/domain/*.test.ts',
   'test/agent-server/{client,connections-api,conversation-workspace,mcp-api,openai-gateway,run-plan,scripts,socket,stats,streaming,vocabulary,web-app-findings,workspace,world-api}.test.ts',
   'test/agent-server/typescript-client-*.test.ts',
-  'test/contract/asyncapi.test.ts',
+  'test/contract/{asyncapi,provider-watch}.test.ts',
   'test/reliability/{hostile-input,round-four-tenants,round-four-turns}.test.ts',
   'test/{mounts/mounts,server/differential}.test.ts',
   'test/agent-server/{conversations-api,replay,rest,showcase-schemas}.test.ts',

@@ -26,7 +26,10 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
   const died = new Promise<string>((resolve) => {
     let misses = 0;
     let timer: NodeJS.Timeout;
+    // Set by `stop` and once the provider is declared dead: an answer still on its way then asks nothing more.
+    let done = false;
     const ask = () => {
+      if (done) return;
       // The next question at the usual pace, whatever this one's fate (a slow answer does not delay it).
       timer = setTimeout(ask, WATCH_EVERY_MS);
       fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(WATCH_TIMEOUT_MS) })
@@ -36,7 +39,12 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
             misses = 0;
           },
           (error: unknown) => {
-            if (++misses >= WATCH_MISSES) return resolve(describeReachError(error));
+            if (done) return;
+            if (++misses >= WATCH_MISSES) {
+              done = true;
+              clearTimeout(timer);
+              return resolve(describeReachError(error));
+            }
             if (isRefused(error)) {
               clearTimeout(timer);
               timer = setTimeout(ask, REFUSED_EVERY_MS);
@@ -48,6 +56,7 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
     const crashed = (error: Error) => resolve(`the verifier's proxy failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
     process.on('uncaughtException', crashed);
     stop = () => {
+      done = true;
       clearTimeout(timer);
       process.off('uncaughtException', crashed);
     };
