@@ -156,9 +156,13 @@ export async function parseRequest(
     if (!read.ok) {
       errors.push(read.error);
     } else {
-      const result = route.body.safeParse(read.value, REPORT_INPUT);
-      if (result.success) body = result.data;
-      else for (const error of await toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
+      const fast = route.bodyFastPath?.(read.value);
+      if (fast !== undefined) body = fast;
+      else {
+        const result = route.body.safeParse(read.value, REPORT_INPUT);
+        if (result.success) body = result.data;
+        else for (const error of await toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
+      }
     }
   }
   if (route.form) {
