@@ -63,7 +63,7 @@ const KINDS: unknown[] = [
 /** The common bodies, and each with one field (at any depth of the declared ones) replaced, removed or added. */
 function bodies(): unknown[] {
   const out: unknown[] = [...COMMON, null, 1, 'x', [], {}, { agent: null, workspace: { working_dir: '/w' } }];
-  const base = COMMON[0]! as Record<string, Record<string, unknown>>;
+  const base = COMMON[0]! as unknown as Record<string, Record<string, unknown>>;
   const at = (edit: (body: Record<string, Record<string, unknown>>) => void) => {
     const body = structuredClone(base);
     edit(body);
