@@ -56,6 +56,29 @@ function readQuery(route: Route, url: URL): Record<string, unknown> {
   return query;
 }
 
+/** Each route's parse of an empty query, when it succeeds with plain values only (`null`: parse each request). */
+const emptyQueries = new WeakMap<Route, Readonly<Record<string, unknown>> | null>();
+
+/**
+ * What a route's query schema makes of no query at all (its defaults), parsed once: a request
+ * without a query (a create) gets a copy rather than a parse. Only when every value is a string,
+ * number, boolean or null, so no two requests share a list or a map.
+ */
+function emptyQueryOf(route: Route): Readonly<Record<string, unknown>> | null {
+  let parsed = emptyQueries.get(route);
+  if (parsed === undefined) {
+    const result = route.query!.safeParse({}, REPORT_INPUT);
+    const plain =
+      result.success &&
+      typeof result.data === 'object' &&
+      result.data !== null &&
+      Object.values(result.data).every((value) => value === null || typeof value !== 'object');
+    parsed = plain ? Object.freeze({ ...(result.data as Record<string, unknown>) }) : null;
+    emptyQueries.set(route, parsed);
+  }
+  return parsed;
+}
+
 function isJsonContentType(value: string | null): boolean {
   if (value === null) return true;
   const mediaType = value.split(';')[0]!.trim().toLowerCase();
@@ -143,7 +166,9 @@ export async function parseRequest(
     if (!result.success) for (const error of await toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
   }
   let query: unknown;
-  if (route.query) {
+  const emptyQuery = route.query && url.search === '' ? emptyQueryOf(route) : null;
+  if (emptyQuery) query = { ...emptyQuery };
+  else if (route.query) {
     const raw = readQuery(route, url);
     const result = route.query.safeParse(raw, REPORT_INPUT);
     if (result.success) query = result.data;
@@ -156,9 +181,13 @@ export async function parseRequest(
     if (!read.ok) {
       errors.push(read.error);
     } else {
-      const result = route.body.safeParse(read.value, REPORT_INPUT);
-      if (result.success) body = result.data;
-      else for (const error of await toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
+      const fast = route.bodyFastPath?.(read.value);
+      if (fast !== undefined) body = fast;
+      else {
+        const result = route.body.safeParse(read.value, REPORT_INPUT);
+        if (result.success) body = result.data;
+        else for (const error of await toValidationErrors(result.error.issues, read.value, 'body')) errors.push(error);
+      }
     }
   }
   if (route.form) {

@@ -19,6 +19,8 @@ export type Routing = { kind: 'match'; match: RouteMatch } | { kind: 'method'; a
 /** Finds routes by method and path; static segments win over parameters. */
 export class Router {
   readonly #compiled: { route: Route; pattern: Pattern }[];
+  /** The patterns that can match a path of so many segments, in the table's order (made the first time a count is asked). */
+  readonly #bySegments = new Map<number, { route: Route; pattern: Pattern }[]>();
 
   /** Compiles the route table. */
   constructor(routes: readonly Route[]) {
@@ -36,12 +38,28 @@ export class Router {
   find(method: string, path: string): Routing {
     const parts = path.split('/').slice(1);
     let firstPartial: string | null = null;
-    for (const { route, pattern } of this.#compiled) {
+    for (const { route, pattern } of this.#candidates(parts.length)) {
       const params = matchParts(pattern, parts);
       if (!params) continue;
       if (route.method === method) return { kind: 'match', match: { route, params } };
       firstPartial ??= route.method;
     }
     return firstPartial ? { kind: 'method', allowed: [firstPartial] } : { kind: 'none' };
+  }
+
+  /**
+   * The patterns a path of `count` segments can match (its segment count, or fewer with a rest),
+   * in the table's order: a request tried all ~90 of a surface's patterns. Counts past 64 are not
+   * kept (a client chooses them).
+   */
+  #candidates(count: number): readonly { route: Route; pattern: Pattern }[] {
+    let candidates = this.#bySegments.get(count);
+    if (!candidates) {
+      candidates = this.#compiled.filter(({ pattern }) =>
+        pattern.rest ? pattern.segments.length <= count : pattern.segments.length === count,
+      );
+      if (count <= 64) this.#bySegments.set(count, candidates);
+    }
+    return candidates;
   }
 }

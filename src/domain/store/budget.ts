@@ -74,10 +74,89 @@ function containersIn(value: unknown): number {
   return count;
 }
 
+/** A string JSON writes with escapes (a quote, a backslash, a control character, a surrogate half). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Most key lengths kept (keys are mostly a schema's names; a client's map keys beyond these are counted each time). */
+const MAX_KEY_LENGTHS = 2_048;
+const keyLengths = new Map<string, number>();
+
+/** How long a string is as JSON text, quotes included. */
+const stringLength = (text: string) => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).length : text.length + 2);
+
+function keyLength(key: string): number {
+  let length = keyLengths.get(key);
+  if (length === undefined) {
+    length = stringLength(key);
+    if (keyLengths.size < MAX_KEY_LENGTHS) keyLengths.set(key, length);
+  }
+  return length;
+}
+
+/** What `JSON.stringify` leaves out of an object and writes as `null` in a list. */
+const unwritten = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/**
+ * The length of `JSON.stringify(value)` and the containers of `value` (as `containersIn` counts
+ * them), in one walk that writes no text: the text of a ~1 KB record took a few microseconds per
+ * create (issue 31). Plain objects and arrays are walked; anything else JSON writes its own way
+ * (`toJSON`, a class, a bigint) is written by `JSON.stringify` as before. `undefined` when JSON
+ * writes nothing. Equal to the text's length (`test/domain/budget-weight.test.ts`).
+ */
+function measure(value: unknown, tally: { containers: number }): number | undefined {
+  switch (typeof value) {
+    case 'string':
+      return stringLength(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object': {
+      if (value === null) return 4;
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (Array.isArray(value) && prototype === Array.prototype) {
+        tally.containers++;
+        const count = value.length;
+        let length = count === 0 ? 2 : count + 1;
+        for (let i = 0; i < count; i++) {
+          const item: unknown = value[i];
+          length += unwritten(item) ? 4 : (measure(item, tally) ?? 4);
+        }
+        return length;
+      }
+      if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function')
+        return written(value, tally);
+      tally.containers++;
+      const map = value as Record<string, unknown>;
+      let length = 1;
+      let entries = 0;
+      for (const key in map) {
+        const item = map[key];
+        if (unwritten(item)) continue;
+        const itemLength = measure(item, tally);
+        if (itemLength === undefined) continue;
+        entries++;
+        length += keyLength(key) + 1 + itemLength;
+      }
+      return entries === 0 ? 2 : length + entries;
+    }
+    default:
+      return written(value, tally);
+  }
+}
+
+/** What JSON writes for a value the walk leaves to it, and its containers counted as `containersIn` does. */
+function written(value: unknown, tally: { containers: number }): number | undefined {
+  const text = JSON.stringify(value) as string | undefined;
+  tally.containers += containersIn(value);
+  return text?.length;
+}
+
 /** What one value costs: its JSON text and what each object and array in it costs in memory. */
 export function weightOf(value: unknown): number {
   if (value === undefined) return 0;
-  return (JSON.stringify(value)?.length ?? 0) + CONTAINER_COST * containersIn(value);
+  const tally = { containers: 0 };
+  return (measure(value, tally) ?? 0) + CONTAINER_COST * tally.containers;
 }
 
 /** What one field of a record costs (`"key":value,`); nothing when it is absent. */
@@ -104,9 +183,10 @@ export const writtenEntries = (map: Record<string, unknown>) => {
  * an update is counted by the fields it changes.
  */
 export function sizeOf(record: object): number {
-  // The sum of `fieldWeight` over its fields, from one JSON text of the whole record: each field
-  // is `"key":value` plus a comma, and the text has one comma fewer than it has fields (a record's
-  // keys are its schema's names, which JSON writes as they are). 2 for a record with no field.
-  const text = JSON.stringify(record);
-  return text.length === 2 ? 2 : text.length + 1 + CONTAINER_COST * (containersIn(record) - 1);
+  // The sum of `fieldWeight` over its fields, from the length of the whole record's JSON text
+  // (`measure`, which writes no text): each field is `"key":value` plus a comma, and the text has
+  // one comma fewer than it has fields. 2 for a record with no field.
+  const tally = { containers: 0 };
+  const length = measure(record, tally) ?? 0;
+  return length === 2 ? 2 : length + 1 + CONTAINER_COST * (tally.containers - 1);
 }

@@ -21,6 +21,7 @@ import { agentFinalResponse } from '../../domain/agent/history.js';
 import { isRefusal, refuse } from '../../domain/store/refusal.js';
 import { toHex } from '../../domain/store/ids.js';
 import { AgentTextResponse, StartConversationRequest, UpdateConversationRequest } from '../../schemas/agent-conversations.js';
+import { startConversationFastPath } from '../../schemas/start-conversation-fast.js';
 import { AgentConversationInfo, AgentConversationPage, AgentConversationSortOrder, AgentSuccess } from '../../schemas/agent-server.js';
 import { ConversationExecutionStatus, Uuid } from '../../schemas/common.js';
 import { LaxBool, laxInt } from '../../schemas/helpers.js';
@@ -75,6 +76,7 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
     summary: 'Start a conversation here: 201, or 200 with the one it holds under that id (start_conversation)',
     query: IncludeSkills,
     body: StartConversationRequest,
+    bodyFastPath: startConversationFastPath,
     response: AgentConversationInfo,
     successStatus: 201,
     errors: [404, 409],
