@@ -5,9 +5,10 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { withFolderLock } from '../server/folder-lock.js';
 
 const run = promisify(execFile);
 /** How often a process waiting for another's fetch looks again, and when a lock is left over from a process that died. */
@@ -35,44 +36,13 @@ export async function ensureAgentCanvas(cacheDir: string, version = AGENT_CANVAS
   const dir = agentCanvasDir(cacheDir, version);
   const ready = () => existsSync(join(dir, 'build', 'index.html'));
   if (ready()) return dir;
-  await mkdir(cacheDir, { recursive: true });
-  const lock = join(cacheDir, `agent-canvas-${version}.lock`);
-  for (;;) {
-    try {
-      await mkdir(lock);
-      await writeFile(join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (ready()) return dir;
-    if (await lockLeftOver(lock)) await rm(lock, { recursive: true, force: true });
-    else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
-  }
-  try {
-    // Another process may have finished while this one waited for the lock.
-    if (!ready()) await fetchAgentCanvas(cacheDir, version);
-    return dir;
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
-}
-
-/** Whether a lock folder was left by a process that is gone (its pid no longer runs) or is older than any fetch takes. */
-async function lockLeftOver(lock: string): Promise<boolean> {
-  const age = await stat(lock).then(
-    (s) => Date.now() - s.mtimeMs,
-    () => 0,
+  await withFolderLock(
+    join(cacheDir, `agent-canvas-${version}.lock`),
+    // Another process may have fetched it while this one waited for the lock.
+    async () => (ready() ? undefined : fetchAgentCanvas(cacheDir, version)),
+    { staleMs: LOCK_STALE_MS, pollMs: LOCK_POLL_MS },
   );
-  if (age > LOCK_STALE_MS) return true;
-  const pid = Number(await readFile(join(lock, 'pid'), 'utf8').catch(() => ''));
-  if (!Number.isInteger(pid) || pid <= 0) return false; // being written: its owner has just taken it
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return dir;
 }
 
 /** Packs `version` from the npm registry and unpacks it into the cache in one rename. */

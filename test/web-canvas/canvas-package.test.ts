@@ -38,10 +38,12 @@ describe('ensureAgentCanvas', () => {
     expect(existsSync(join(cache, `agent-canvas-${AGENT_CANVAS_VERSION}.lock`))).toBe(false);
   });
 
-  it("waits for another process's fetch (its lock) and answers what it unpacked, leaving its lock alone", async () => {
+  it('waits while another process fetches (its lock), then answers what it unpacked without fetching itself', async () => {
     const cache = await cacheDir();
     const lock = join(cache, `agent-canvas-${AGENT_CANVAS_VERSION}.lock`);
+    // The other process: alive (this one's pid), holding the lock while it fetches.
     await mkdir(lock);
+    await writeFile(join(lock, 'pid'), String(process.pid));
     let answered: string | undefined;
     const asking = ensureAgentCanvas(cache).then((dir) => {
       answered = dir;
@@ -50,9 +52,11 @@ describe('ensureAgentCanvas', () => {
     expect(answered).toBeUndefined(); // still waiting: no fetch of its own while the lock is held
     expect(existsSync(join(cache, `agent-canvas-${AGENT_CANVAS_VERSION}.partial`))).toBe(false);
     await unpack(cache);
+    await rm(lock, { recursive: true });
     await asking;
     expect(answered).toBe(agentCanvasDir(cache));
-    expect(existsSync(lock)).toBe(true);
+    expect(existsSync(join(cache, `agent-canvas-${AGENT_CANVAS_VERSION}.partial`))).toBe(false);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('takes over a lock whose process is gone, fetches itself, and removes the lock whatever the fetch gave', async () => {
