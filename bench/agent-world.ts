@@ -23,12 +23,12 @@ import WebSocket from 'ws';
 import { load, median, round, spawnServer, type Target } from './lib.js';
 
 /** Seconds of one round (one server loaded with one target). */
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 1);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 /**
  * The fake's rounds per target, each between two of the bare server's; the median share over the
  * adjacent pairs is reported, so one burst of another job's load moves a pair or two, not the figure.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /**
  * Seconds each server is loaded with a target before its rounds, not counted (0: none): without it
@@ -49,7 +49,7 @@ const freePort = () =>
 
 /**
  * CPU seconds (user + system) a process has used so far: its threads' time on a CPU in nanoseconds
- * (/proc/PID/task/TID/schedstat; a round of 1 s is ~50-90 clock ticks, too coarse), else its clock
+ * (/proc/PID/task/TID/schedstat; a round of 2 s is 100-180 clock ticks, coarse), else its clock
  * ticks from /proc/PID/stat; null where there is no /proc.
  */
 function cpuSeconds(pid: number | undefined): number | null {
