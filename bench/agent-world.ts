@@ -8,8 +8,12 @@
  * process (its user + system time from /proc, Linux only): on a shared machine that moves less than
  * wall-clock requests per second, since time the server waits for a core is not counted. Each
  * server is loaded with a target for `BENCH_WARMUP_SECONDS` (1 s) before its rounds, not counted.
+ * The rounds interleave, bare first and last (bare, fake, bare, … fake, bare: `BENCH_ROUNDS` of the
+ * fake's between `BENCH_ROUNDS + 1` of the bare server's, `BENCH_SECONDS` each), and each share is
+ * the median over every adjacent pair, so each fake round is set against the bare rounds on either
+ * side of it rather than against seconds far from it.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,9 +22,13 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { load, median, round, spawnServer, type Target } from './lib.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-/** Rounds per target, bare and fake alternating (the order flips each round); the median share is reported, so one burst of another job's load moves one round, not the figure. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Seconds of one round (one server loaded with one target). */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+/**
+ * The fake's rounds per target, each between two of the bare server's; the median share over the
+ * adjacent pairs is reported, so one burst of another job's load moves a pair or two, not the figure.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /**
  * Seconds each server is loaded with a target before its rounds, not counted (0: none): without it
@@ -39,8 +47,20 @@ const freePort = () =>
     });
   });
 
-/** CPU seconds (user + system) a process has used so far, from /proc/PID/stat; null where there is no /proc. */
+/**
+ * CPU seconds (user + system) a process has used so far: its threads' time on a CPU in nanoseconds
+ * (/proc/PID/task/TID/schedstat; a round of 2 s is 100-180 clock ticks, coarse), else its clock
+ * ticks from /proc/PID/stat; null where there is no /proc.
+ */
 function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    if (ns > 0) return ns / 1e9;
+  } catch {
+    // No schedstat: the clock ticks below.
+  }
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks (100 a second on Linux).
@@ -55,7 +75,7 @@ async function measured(url: string, pid: number | undefined, t: Target) {
   const result = await load(url, t, SECONDS, CONNECTIONS);
   const after = cpuSeconds(pid);
   const cpu = before === null || after === null ? null : after - before;
-  return { ...result, perCpuSecond: cpu ? (result.rps * SECONDS) / cpu : null };
+  return { ...result, rps: result.count / result.seconds, perCpuSecond: cpu ? result.count / cpu : null };
 }
 
 const agentPort = await freePort();
@@ -134,15 +154,13 @@ try {
         await load(bare.url, t, WARMUP_SECONDS, CONNECTIONS);
         await load(agentUrl, t, WARMUP_SECONDS, CONNECTIONS);
       }
+      // bare, fake, bare, … fake, bare: every adjacent pair is a round of the share.
+      const bares = [await measured(bare.url, bare.proc.pid, t)];
       const rounds: { base: Awaited<ReturnType<typeof measured>>; ours: Awaited<ReturnType<typeof measured>> }[] = [];
       for (let i = 0; i < ROUNDS; i++) {
-        if (i % 2 === 0) {
-          const base = await measured(bare.url, bare.proc.pid, t);
-          rounds.push({ base, ours: await measured(agentUrl, fake.proc.pid, t) });
-        } else {
-          const ours = await measured(agentUrl, fake.proc.pid, t);
-          rounds.push({ base: await measured(bare.url, bare.proc.pid, t), ours });
-        }
+        const ours = await measured(agentUrl, fake.proc.pid, t);
+        bares.push(await measured(bare.url, bare.proc.pid, t));
+        rounds.push({ base: bares[i]!, ours }, { base: bares[i + 1]!, ours });
       }
       // The round whose share is the median stands for the target.
       const byShare = [...rounds].sort((a, b) => a.ours.rps / a.base.rps - b.ours.rps / b.base.rps);
@@ -162,16 +180,15 @@ try {
         cpuShare: cpuShare === null ? null : round(cpuShare, 3),
         cpuShares: cpuShares.map((x) => round(x, 3)),
         fakeP99Ms: ours.p99,
-        non2xx: ours.non2xx,
+        non2xx: rounds.reduce((sum, r, i) => sum + (i % 2 === 0 ? r.ours.non2xx : 0), 0),
       });
+      const spread = (xs: number[]) => `${round(100 * Math.min(...xs), 1)}–${round(100 * Math.max(...xs), 1)}%`;
       console.log(
-        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}% (median of ${rounds
-          .map((r) => `${round((100 * r.ours.rps) / r.base.rps, 1)}%`)
-          .join(', ')})` +
+        `  ${name}: bare ${round(base.rps, 0)} req/s · fakehands ${round(ours.rps, 0)} req/s = ${round((100 * ours.rps) / base.rps, 1)}% (median of ${rounds.length} adjacent pairs, ${spread(rounds.map((r) => r.ours.rps / r.base.rps))})` +
           (cpuShare === null
             ? ''
-            : `; per CPU-second: median ${round(100 * cpuShare, 1)}% (${cpuShares.map((x) => `${round(100 * x, 1)}%`).join(', ')})`) +
-          ` (p99 ${ours.p99} ms, non-2xx ${ours.non2xx})`,
+            : `; per CPU-second: median ${round(100 * cpuShare, 1)}% (${spread(cpuShares)}; bare ${round(median(bares.map((b) => b.perCpuSecond ?? 0)), 0)} · fakehands ${round(median(rounds.filter((_, i) => i % 2 === 0).map((r) => r.ours.perCpuSecond ?? 0)), 0)} req per CPU-second, medians)`) +
+          ` (p99 ${ours.p99} ms, non-2xx ${rounds.reduce((sum, r, i) => sum + (i % 2 === 0 ? r.ours.non2xx : 0), 0)})`,
       );
       if (t.path === '/api/bash/execute_bash_command') await fetch(`${agentUrl}/api/bash/bash_events`, { method: 'DELETE', headers: key });
     }

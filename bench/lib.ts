@@ -58,6 +58,10 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Answers completed in the run. */
+  count: number;
+  /** How long the run lasted, in seconds. */
+  seconds: number;
 }
 
 /** Loads `url` with `target` for `seconds` with `connections` connections (127.0.0.1 only). */
@@ -72,7 +76,15 @@ export async function load(url: string, target: Target, seconds: number, connect
     connections,
     pipelining: 1,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    count: result.requests.total,
+    seconds: result.duration,
+  };
 }
 
 /** The median of some numbers. */

@@ -13,6 +13,7 @@ import { BodyReadError, Semaphore, bufferedBody, readBody } from './request-body
 import type { StateFileWriter } from './state-file.js';
 import { serveSocketUpgrades } from './socket-upgrades.js';
 import { RequestGate, isHealthProbe, paceConnections, paceFirstReads } from './pacing.js';
+import { notePersistence, writeAnswerHead } from './answer-head.js';
 
 import { MAX_SOCKET_FRAME_BYTES } from '../surfaces/agent-server/socket-frames.js';
 
@@ -40,8 +41,7 @@ export const LISTEN_BACKLOG = 4096;
  * closed, and its next request failed: `other side closed` (#29 finding 17).
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 300_000;
-/** What `Keep-Alive` advertises (a minimum, RFC 9112 leaves it a hint): undici and Node's agent let go 1 to 2 s before it, minutes before the server does. */
-export const KEEP_ALIVE_HINT = 'timeout=60';
+export { KEEP_ALIVE_HINT } from './answer-head.js';
 
 /** One line of the request log. Never holds a header, so never a key or token. */
 export interface RequestLogLine {
@@ -162,7 +162,6 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
     const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
       let head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
-      if (head.connection === 'close') response.removeHeader('keep-alive');
       if (!isStreamed(body)) {
         // A whole body goes with its length: head and body leave in one write, not as chunks.
         if (
@@ -173,13 +172,13 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
           !('content-length' in head || 'transfer-encoding' in head)
         )
           head = { ...head, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
-        response.writeHead(status, head);
+        writeAnswerHead(response, status, head);
         response.end(body ?? undefined);
         logAnswer(status);
         return;
       }
       // A streamed body: each piece is written (and flushed) as it is produced.
-      response.writeHead(status, head);
+      writeAnswerHead(response, status, head);
       void (async () => {
         try {
           for await (const piece of body) {
@@ -214,14 +213,14 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
 
     // A browser asks every origin for its icon (the inspector's tab too): answered empty, so it is neither a 404 nor in the request journal.
     if (pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) {
-      response.writeHead(204, { 'cache-control': 'public, max-age=86400' });
+      writeAnswerHead(response, 204, { 'cache-control': 'public, max-age=86400' });
       response.end();
       return;
     }
 
     if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
       if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
-      response.writeHead(204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers'], cors));
+      writeAnswerHead(response, 204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers'], cors));
       response.end();
       logAnswer(204);
       return;
@@ -308,10 +307,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
     },
     (request, response) => {
       inFlight.set(request.socket, response);
-      // Once closing, every answer closes its connection; until then, a persistent one says how long it may idle.
-      if (closing) response.setHeader('connection', 'close');
-      else if (request.httpVersion === '1.1' && !/\bclose\b/i.test(request.headers.connection ?? ''))
-        response.setHeader('keep-alive', KEEP_ALIVE_HINT);
+      notePersistence(request, response, closing);
       if (isHealthProbe(request)) void handled(request, response);
       else
         requests.admit(() => {
@@ -331,7 +327,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
       fake.journal.record({ method, path, query: '', status: 500, duration_ms: 0 });
       if (response.headersSent || response.destroyed) return;
-      response.writeHead(500, { 'content-type': 'application/json', 'x-request-id': requestId });
+      writeAnswerHead(response, 500, { 'content-type': 'application/json', 'x-request-id': requestId });
       response.end(JSON.stringify({ detail: `Internal Server Error (request id ${requestId})` }));
     });
   // Requests the HTTP parser refuses (headers too large, an unknown method) get the documented JSON shape, not Node's bare text.

@@ -5,7 +5,7 @@
  */
 import type { AgentEventRecord } from '../../schemas/records.js';
 import { naiveTimestamp } from '../fixtures/load.js';
-import { weightOf } from '../store/budget.js';
+import { stringLength, weightOf } from '../store/budget.js';
 import type { DomainState } from '../store/state.js';
 import { inDialect } from './dialect.js';
 import { combinedMetrics } from './vocabulary-stats.js';
@@ -55,11 +55,12 @@ export function constantEventSize(record: AgentEventRecord, spoken: object): num
     weight = { text, containers: weightOf(spoken) - text };
     constantWeights.set(spoken, weight);
   }
+  // Each string's JSON length without writing it (ids and stamps need no escapes: their length and two quotes).
   const strings =
-    2 * JSON.stringify(record.id).length +
-    JSON.stringify(record.conversation_id).length +
-    JSON.stringify(record.created_at).length +
-    JSON.stringify(record.event.timestamp).length;
+    2 * stringLength(record.id) +
+    stringLength(record.conversation_id) +
+    stringLength(record.created_at) +
+    stringLength(record.event.timestamp as string);
   // `{"id":` `,"conversation_id":` `,"created_at":` `,"event":` `{"id":` `,"timestamp":`, the fields' text
   // inside the event's braces (a `,` in place of its `{`; nothing for `{}`), the event's and the record's `}`.
   const text = 6 + 19 + 14 + 9 + 6 + 13 + (weight.text === 2 ? 0 : weight.text - 1) + 2 + strings;

@@ -82,7 +82,7 @@ const MAX_KEY_LENGTHS = 2_048;
 const keyLengths = new Map<string, number>();
 
 /** How long a string is as JSON text, quotes included. */
-const stringLength = (text: string) => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).length : text.length + 2);
+export const stringLength = (text: string) => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).length : text.length + 2);
 
 function keyLength(key: string): number {
   let length = keyLengths.get(key);
