@@ -5,8 +5,9 @@
  * workers wait on the processes their tests start, instead of before them with a core idle.
  * vitest's output streams as usual; the checker's and the linter's are held and printed after it,
  * each under its own heading, so nothing interleaves. The exit code is non-zero when any of the
- * three fails. Arguments go to vitest (`npm test -- test/http`). Hand-written because the job is
- * three `spawn`s and a summary (after the build of `dist/` when it is stale, which the type check
+ * three fails. Arguments go to vitest (`npm test -- test/http`). A full run without Agent Canvas in
+ * `.cache/` (a fresh clone) also starts its fetch beside them, silent. Hand-written because the job is
+ * a few `spawn`s and a summary (after the build of `dist/` when it is stale, which the type check
  * also reads): a runner package (npm-run-all, concurrently) would interleave or
  * prefix every line of vitest's report, which `.ci/run` and people read.
  */
