@@ -239,11 +239,9 @@ describe('fakehands drift', () => {
   ];
 
   it.each(bad)('exits 2 with a one-line reason for %s', async (_name, make, message) => {
-    const started = Date.now();
     const { code, stdout, stderr } = await runCliInProcess(['drift', '--spec', await make()]);
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr).toMatch(message);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('exits 2 without --spec, and explains itself with --help', async () => {

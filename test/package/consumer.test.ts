@@ -273,7 +273,8 @@ describe('the packed package in a fresh project', () => {
     } finally {
       server.stop();
     }
-    const started = Date.now();
+    // How soon it gives up (three refused questions, 200 ms apart) is proven with fake timers in
+    // test/contract/provider-watch.test.ts; a hang would hit this test's own timeout.
     const down = (await sh(join(project, 'node_modules/.bin/fakehands'), ['verify', '--base-url', 'http://127.0.0.1:9']).catch(
       (error: { code: number; stderr: string }) => error,
     )) as { code: number; stderr: string };
@@ -281,7 +282,6 @@ describe('the packed package in a fresh project', () => {
     expect(down.stderr).toMatch(
       /^fakehands: cannot reach the provider at http:\/\/127\.0\.0\.1:9: .+; start it first \(or check --base-url\)\n$/,
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     await runExamples(
       tsBlocks.filter((c) => c.includes("'fakehands/pact'")),
       'example-pact',

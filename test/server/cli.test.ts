@@ -404,10 +404,9 @@ describe('shutdown', () => {
         res.on('end', () => resolve());
       }).end(),
     );
-    const started = Date.now();
+    // The server holds an idle connection 300 s: had it waited for this one, the exit would come after this test's timeout.
     cli.proc.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(2000);
     agent.destroy();
   });
 
