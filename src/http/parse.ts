@@ -167,7 +167,9 @@ export async function parseRequest(
   }
   let query: unknown;
   const emptyQuery = route.query && url.search === '' ? emptyQueryOf(route) : null;
+  const fastQuery = url.search === '' ? undefined : route.queryFastPath?.(url.search);
   if (emptyQuery) query = { ...emptyQuery };
+  else if (fastQuery !== undefined) query = fastQuery;
   else if (route.query) {
     const raw = readQuery(route, url);
     const result = route.query.safeParse(raw, REPORT_INPUT);

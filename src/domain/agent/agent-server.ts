@@ -60,6 +60,54 @@ function matches(event: AgentEvent, filters: EventFilters): boolean {
 const filtered = (filters: EventFilters) =>
   Boolean(filters.kind || filters.source || filters.body || filters.timestamp__gte || filters.timestamp__lt);
 
+/** Where a page of an event search without filters lies in its conversation's log. */
+export interface PageSpan {
+  /** The log: its event ids, oldest first (the store's live list). */
+  ids: readonly string[];
+  /** Position of the page's first event (oldest first; newest first when `descending`). */
+  first: number;
+  /** How many events the page holds, from `first` on (down from it when `descending`). */
+  count: number;
+  /** Whether the page goes newest first. */
+  descending: boolean;
+  /** Position of the next page's first event, or -1 when there is none. */
+  next: number;
+}
+
+/** Paging of an event search (`limit`, `sort_order`, `page_id`), with its filters. */
+export type EventSearch = EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number };
+
+/**
+ * Where the page of a search without filters lies (`null` for a filtered search): `page_id` is the
+ * id of its first event; an unknown one starts at the log's first (newest first: last) event. A
+ * page costs its own size, whatever the log holds.
+ */
+export function pageSpan(state: DomainState, conversation: ConversationRecord, search: EventSearch): PageSpan | null {
+  if (filtered(search)) return null;
+  const ids = state.store.eventIdsOf(conversation.id);
+  const position = search.page_id === undefined ? undefined : state.store.eventPosition(search.page_id);
+  const at = position !== undefined && ids[position] === search.page_id ? position : undefined;
+  if (search.sort_order === 'TIMESTAMP_DESC') {
+    const first = at ?? ids.length - 1;
+    return {
+      ids,
+      first,
+      count: Math.max(0, Math.min(search.limit, first + 1)),
+      descending: true,
+      next: Math.max(-1, first - search.limit),
+    };
+  }
+  const first = at ?? 0;
+  const next = first + search.limit;
+  return {
+    ids,
+    first,
+    count: Math.max(0, Math.min(search.limit, ids.length - first)),
+    descending: false,
+    next: next < ids.length ? next : -1,
+  };
+}
+
 /**
  * `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id
  * of the first event of the page. Without filters a page costs its own size, whatever the log holds.
@@ -67,25 +115,18 @@ const filtered = (filters: EventFilters) =>
 export function searchEvents(
   state: DomainState,
   conversation: ConversationRecord,
-  filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number },
+  filters: EventSearch,
 ): { items: AgentEvent[]; next_page_id: string | null } {
-  const ids = state.store.eventIdsOf(conversation.id);
   const event = (id: string) => state.store.events.get(id)!.event as AgentEvent;
-  const descending = filters.sort_order === 'TIMESTAMP_DESC';
-  if (!filtered(filters)) {
-    const position = filters.page_id === undefined ? undefined : state.store.eventPosition(filters.page_id);
-    const at = position !== undefined && ids[position] === filters.page_id ? position : undefined;
+  const span = pageSpan(state, conversation, filters);
+  if (span) {
     const items: AgentEvent[] = [];
-    if (descending) {
-      const from = at ?? ids.length - 1;
-      for (let i = from; i >= 0 && items.length < filters.limit; i--) items.push(event(ids[i]!));
-      const next = from - filters.limit;
-      return { items, next_page_id: next >= 0 ? ids[next]! : null };
-    }
-    const from = at ?? 0;
-    for (let i = from; i < ids.length && items.length < filters.limit; i++) items.push(event(ids[i]!));
-    return { items, next_page_id: ids[from + filters.limit] ?? null };
+    const step = span.descending ? -1 : 1;
+    for (let i = 0; i < span.count; i++) items.push(event(span.ids[span.first + i * step]!));
+    return { items, next_page_id: span.next < 0 ? null : span.ids[span.next]! };
   }
+  const ids = state.store.eventIdsOf(conversation.id);
+  const descending = filters.sort_order === 'TIMESTAMP_DESC';
   let events = ids.map(event).filter((e) => matches(e, filters));
   if (descending) events = events.reverse();
   const start = filters.page_id
