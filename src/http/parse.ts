@@ -161,7 +161,7 @@ export async function parseRequest(
 ): Promise<Parsed> {
   const { toValidationErrors } = helpers;
   const errors: ValidationErrorItem[] = [];
-  if (route.params) {
+  if (route.params && route.paramsFastPath?.(params) !== true) {
     const result = route.params.safeParse(params, REPORT_INPUT);
     if (!result.success) for (const error of await toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
   }

@@ -1,6 +1,6 @@
 /**
  * The event search's quick read of its query (`surfaces/agent-server/event-search-query.ts`, issue
- * 31) is a shortcut of the route's query schema: through the pipeline's parse stage, every query
+ * 31) is a shortcut of the route's query schema (and its check of the conversation id, of the path schema): through the pipeline's parse stage, every query
  * gives what the schema alone gives (the same values, key for key and in the same order, or the
  * same 422 items), and every query the schema refuses is left to it. Queries: the common ones, then
  * every pair of parameters with values valid and not, written plainly and encoded.
@@ -9,14 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { createFakeCore } from '../../src/fake.js';
 import { parseRequest } from '../../src/http/parse.js';
 import type { Route } from '../../src/http/route.js';
-import { eventSearchQueryFastPath } from '../../src/surfaces/agent-server/event-search-query.js';
+import { conversationParamFastPath, eventSearchQueryFastPath } from '../../src/surfaces/agent-server/event-search-query.js';
 import { agentServerSurface } from '../../src/surfaces/agent-server/index.js';
 import { agentRoutes } from '../../src/surfaces/agent-server/routes.js';
 
 const AGENT = 'http://localhost:3001';
 const ID = '5d2b58b3-3a0f-4b8e-9c57-3a9c3a4c2f10';
 const search = agentRoutes.find((r) => r.method === 'GET' && r.path === '/api/conversations/:conversation_id/events/search')!;
-const schemaOnly: Route = { ...search, queryFastPath: undefined };
+const schemaOnly: Route = { ...search, queryFastPath: undefined, paramsFastPath: undefined };
 
 /** Keys of every object in a value, in order, with their paths: two values with the same outline were written in the same key order. */
 function outline(value: unknown, path = '$'): string[] {
@@ -103,10 +103,10 @@ function queries(): string[] {
 }
 
 /** What the parse stage gives `query` on the event search: with its quick read, or with the schema alone. */
-async function parse(route: Route, query: string) {
-  const url = new URL(`${AGENT}/api/conversations/${ID}/events/search${query}`);
+async function parse(route: Route, query: string, id = ID) {
+  const url = new URL(`${AGENT}/api/conversations/${encodeURIComponent(id)}/events/search${query}`);
   const request = { method: 'GET', url: url.href, headers: new Headers(), text: async () => '' };
-  return parseRequest(route, request as never, url, { conversation_id: ID }, agentServerSurface.parseHelpers);
+  return parseRequest(route, request as never, url, { conversation_id: id }, agentServerSurface.parseHelpers);
 }
 
 describe('GET /api/conversations/{id}/events/search: the quick read of the query', () => {
@@ -131,6 +131,35 @@ describe('GET /api/conversations/{id}/events/search: the quick read of the query
     // Both sides are exercised: the common queries go the quick way, and many queries are refused.
     expect(taken).toBeGreaterThan(100);
     expect(refused).toBeGreaterThan(100);
+  });
+
+  it('takes the conversation id quickly only when the path schema takes it, with the same answer either way', async () => {
+    const hex = ID.replaceAll('-', '');
+    const ids = [
+      ID,
+      hex,
+      ID.toUpperCase(),
+      `urn:uuid:${ID}`,
+      `${ID.slice(0, 8).toUpperCase()}${ID.slice(8)}`,
+      hex.slice(1),
+      `${hex}0`,
+      `${ID}-`,
+      ID.replace('-', ''),
+      ID.replace('5', 'g'),
+      hex.replace('5', 'z'),
+      'not-a-uuid',
+      '',
+      `${hex} `,
+    ];
+    let taken = 0;
+    for (const id of ids) {
+      const full = await parse(schemaOnly, '?limit=20', id);
+      expect(await parse(search, '?limit=20', id), id).toStrictEqual(full);
+      if (!conversationParamFastPath({ conversation_id: id })) continue;
+      taken++;
+      expect(full.ok, id).toBe(true);
+    }
+    expect(taken).toBe(2);
   });
 
   it('takes each common query', () => {

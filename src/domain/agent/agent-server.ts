@@ -10,7 +10,6 @@ import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationExecutionStatus } from '../../schemas/common.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { agentServerContext, readyProjectDir, type ReadyContext } from '../conversations/conversation-ops.js';
-import { toHyphenatedUuid } from '../store/ids.js';
 import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
@@ -28,16 +27,6 @@ export interface EventFilters {
 }
 
 export { keyHolder } from '../sandboxes/session-keys.js';
-
-/** The conversation `id` on the agent server the key opens; a 404 when it is not there (another sandbox's, unknown, or V0). */
-export function conversationFor(state: DomainState, id: string, key: string | null): ConversationRecord | Refusal {
-  const holder = keyHolder(state, key);
-  const uuid = toHyphenatedUuid(id);
-  const conversation = uuid ? state.store.conversations.get(uuid) : undefined;
-  if (holder.kind !== 'running' || !conversation || conversation.version !== 'V1' || conversation.sandbox_id !== holder.sandbox.id)
-    return refuse('not_found', 'Not Found');
-  return conversation;
-}
 
 /** The wire events of a conversation, oldest first. */
 export function eventsOf(state: DomainState, conversationId: string): AgentEvent[] {

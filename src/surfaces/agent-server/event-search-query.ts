@@ -1,6 +1,6 @@
 /**
- * The event search's query read the quick way (issue 31: zod's parse of `?limit=20` was a tenth of a
- * search's CPU). A shortcut of the route's schema for the common queries only: `kind`, `source`,
+ * The event search's query and path read the quick way (issue 31: zod's parse of `?limit=20` and of
+ * the conversation id were a sixth of a search's CPU). A shortcut of the route's schema for the common queries only: `kind`, `source`,
  * `page_id`, `limit` (1-100, plain digits) and `sort_order`, each at most once, written in characters
  * that a query string never decodes (no `%`, no `+`). Any other query (a date filter, a repeated or
  * unknown parameter, a value the schema may refuse) is left to the schema, so every 422 stays the
@@ -77,4 +77,18 @@ export function eventSearchQueryFastPath(search: string): EventSearchQuery | und
     limit: limit ?? 100,
     sort_order: sortOrder ?? 'TIMESTAMP',
   };
+}
+
+/** A conversation id as clients send it: 32 lowercase hex digits, or hyphenated in lowercase. */
+const CONVERSATION_ID = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/**
+ * Whether the path's `conversation_id` surely passes its schema (`Uuid`): a UUID in either common
+ * form; any other is left to the schema and its 422.
+ * @example
+ * conversationParamFastPath({ conversation_id: '5d2b58b33a0f4b8e9c573a9c3a4c2f10' }) // true
+ */
+export function conversationParamFastPath(params: Readonly<Record<string, string>>): boolean {
+  const id = params.conversation_id;
+  return id !== undefined && CONVERSATION_ID.test(id);
 }

@@ -13,7 +13,7 @@ import { laxInt } from '../../schemas/helpers.js';
 import { AgentMessageRequest, AgentSuccess, EventSortOrder, HealthStatus, ServerInfo } from '../../schemas/agent-server.js';
 import { AnyEvent, EventPage } from '../../schemas/event-page.js';
 import { onConversation } from './host.js';
-import { eventSearchQueryFastPath } from './event-search-query.js';
+import { conversationParamFastPath, eventSearchQueryFastPath } from './event-search-query.js';
 import { eventPageText } from './event-pages.js';
 import { workspaceRoutes } from './workspace-routes.js';
 import { conversationWorkspaceRoutes } from './conversation-workspace-routes.js';
@@ -102,8 +102,9 @@ export const agentRoutes: readonly Route[] = Object.freeze([
       limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
       sort_order: z._default(EventSortOrder, 'TIMESTAMP'),
     }),
-    // `?limit=20` and its like read without the schema (`event-search-query.ts`, issue 31).
+    // `?limit=20` and its like, and the conversation id, read without the schemas (`event-search-query.ts`, issue 31).
     queryFastPath: eventSearchQueryFastPath,
+    paramsFastPath: conversationParamFastPath,
     response: EventPage,
     errors: [404],
     handle: (input, context) =>
