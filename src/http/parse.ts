@@ -161,13 +161,15 @@ export async function parseRequest(
 ): Promise<Parsed> {
   const { toValidationErrors } = helpers;
   const errors: ValidationErrorItem[] = [];
-  if (route.params) {
+  if (route.params && route.paramsFastPath?.(params) !== true) {
     const result = route.params.safeParse(params, REPORT_INPUT);
     if (!result.success) for (const error of await toValidationErrors(result.error.issues, params, 'path')) errors.push(error);
   }
   let query: unknown;
   const emptyQuery = route.query && url.search === '' ? emptyQueryOf(route) : null;
+  const fastQuery = url.search === '' ? undefined : route.queryFastPath?.(url.search);
   if (emptyQuery) query = { ...emptyQuery };
+  else if (fastQuery !== undefined) query = fastQuery;
   else if (route.query) {
     const raw = readQuery(route, url);
     const result = route.query.safeParse(raw, REPORT_INPUT);

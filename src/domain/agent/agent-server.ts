@@ -10,7 +10,6 @@ import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationExecutionStatus } from '../../schemas/common.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import { agentServerContext, readyProjectDir, type ReadyContext } from '../conversations/conversation-ops.js';
-import { toHyphenatedUuid } from '../store/ids.js';
 import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
@@ -28,16 +27,6 @@ export interface EventFilters {
 }
 
 export { keyHolder } from '../sandboxes/session-keys.js';
-
-/** The conversation `id` on the agent server the key opens; a 404 when it is not there (another sandbox's, unknown, or V0). */
-export function conversationFor(state: DomainState, id: string, key: string | null): ConversationRecord | Refusal {
-  const holder = keyHolder(state, key);
-  const uuid = toHyphenatedUuid(id);
-  const conversation = uuid ? state.store.conversations.get(uuid) : undefined;
-  if (holder.kind !== 'running' || !conversation || conversation.version !== 'V1' || conversation.sandbox_id !== holder.sandbox.id)
-    return refuse('not_found', 'Not Found');
-  return conversation;
-}
 
 /** The wire events of a conversation, oldest first. */
 export function eventsOf(state: DomainState, conversationId: string): AgentEvent[] {
@@ -60,6 +49,54 @@ function matches(event: AgentEvent, filters: EventFilters): boolean {
 const filtered = (filters: EventFilters) =>
   Boolean(filters.kind || filters.source || filters.body || filters.timestamp__gte || filters.timestamp__lt);
 
+/** Where a page of an event search without filters lies in its conversation's log. */
+export interface PageSpan {
+  /** The log: its event ids, oldest first (the store's live list). */
+  ids: readonly string[];
+  /** Position of the page's first event (oldest first; newest first when `descending`). */
+  first: number;
+  /** How many events the page holds, from `first` on (down from it when `descending`). */
+  count: number;
+  /** Whether the page goes newest first. */
+  descending: boolean;
+  /** Position of the next page's first event, or -1 when there is none. */
+  next: number;
+}
+
+/** Paging of an event search (`limit`, `sort_order`, `page_id`), with its filters. */
+export type EventSearch = EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number };
+
+/**
+ * Where the page of a search without filters lies (`null` for a filtered search): `page_id` is the
+ * id of its first event; an unknown one starts at the log's first (newest first: last) event. A
+ * page costs its own size, whatever the log holds.
+ */
+export function pageSpan(state: DomainState, conversation: ConversationRecord, search: EventSearch): PageSpan | null {
+  if (filtered(search)) return null;
+  const ids = state.store.eventIdsOf(conversation.id);
+  const position = search.page_id === undefined ? undefined : state.store.eventPosition(search.page_id);
+  const at = position !== undefined && ids[position] === search.page_id ? position : undefined;
+  if (search.sort_order === 'TIMESTAMP_DESC') {
+    const first = at ?? ids.length - 1;
+    return {
+      ids,
+      first,
+      count: Math.max(0, Math.min(search.limit, first + 1)),
+      descending: true,
+      next: Math.max(-1, first - search.limit),
+    };
+  }
+  const first = at ?? 0;
+  const next = first + search.limit;
+  return {
+    ids,
+    first,
+    count: Math.max(0, Math.min(search.limit, ids.length - first)),
+    descending: false,
+    next: next < ids.length ? next : -1,
+  };
+}
+
 /**
  * `GET .../events/search`: a page of events, oldest first (or newest first); `page_id` is the id
  * of the first event of the page. Without filters a page costs its own size, whatever the log holds.
@@ -67,25 +104,18 @@ const filtered = (filters: EventFilters) =>
 export function searchEvents(
   state: DomainState,
   conversation: ConversationRecord,
-  filters: EventFilters & { sort_order: 'TIMESTAMP' | 'TIMESTAMP_DESC'; page_id?: string | undefined; limit: number },
+  filters: EventSearch,
 ): { items: AgentEvent[]; next_page_id: string | null } {
-  const ids = state.store.eventIdsOf(conversation.id);
   const event = (id: string) => state.store.events.get(id)!.event as AgentEvent;
-  const descending = filters.sort_order === 'TIMESTAMP_DESC';
-  if (!filtered(filters)) {
-    const position = filters.page_id === undefined ? undefined : state.store.eventPosition(filters.page_id);
-    const at = position !== undefined && ids[position] === filters.page_id ? position : undefined;
+  const span = pageSpan(state, conversation, filters);
+  if (span) {
     const items: AgentEvent[] = [];
-    if (descending) {
-      const from = at ?? ids.length - 1;
-      for (let i = from; i >= 0 && items.length < filters.limit; i--) items.push(event(ids[i]!));
-      const next = from - filters.limit;
-      return { items, next_page_id: next >= 0 ? ids[next]! : null };
-    }
-    const from = at ?? 0;
-    for (let i = from; i < ids.length && items.length < filters.limit; i++) items.push(event(ids[i]!));
-    return { items, next_page_id: ids[from + filters.limit] ?? null };
+    const step = span.descending ? -1 : 1;
+    for (let i = 0; i < span.count; i++) items.push(event(span.ids[span.first + i * step]!));
+    return { items, next_page_id: span.next < 0 ? null : span.ids[span.next]! };
   }
+  const ids = state.store.eventIdsOf(conversation.id);
+  const descending = filters.sort_order === 'TIMESTAMP_DESC';
   let events = ids.map(event).filter((e) => matches(e, filters));
   if (descending) events = events.reverse();
   const start = filters.page_id

@@ -12,7 +12,14 @@ export function keyHolder(
   key: string | null,
 ): { kind: 'running'; sandbox: SandboxRecord } | { kind: 'stopped'; sandbox: SandboxRecord } | { kind: 'none' } {
   if (!key) return { kind: 'none' };
-  const sandbox = state.store.sandboxes.all().find((s) => s.session_api_key === key);
+  // Every agent-server request asks, often twice: the sandboxes read in order without a list made of them (`all()`).
+  const { sandboxes } = state.store;
+  const order = sandboxes.orderings.all;
+  let sandbox: SandboxRecord | undefined;
+  for (let i = 0; i < order.size && !sandbox; i++) {
+    const candidate = sandboxes.get(order.idAt(i)!)!;
+    if (candidate.session_api_key === key) sandbox = candidate;
+  }
   if (!sandbox) return { kind: 'none' };
   const settled = state.settledNow(sandbox);
   return settled.status === 'RUNNING' ? { kind: 'running', sandbox } : { kind: 'stopped', sandbox: settled };

@@ -54,6 +54,12 @@ export class Store {
   readonly #eventsOf = new Map<string, string[]>();
   /** Where each event stands in its conversation's list (a page starts at one by its id). */
   readonly #eventPosition = new Map<string, number>();
+  /**
+   * How many times an event log lost or changed events it held (an append undone, a log removed or
+   * put back): a log is otherwise only appended to, so what a reader wrote of its first events stays
+   * true while this count does (the agent host's event pages, `event-pages.ts`).
+   */
+  #eventLogRewrites = 0;
 
   /** An empty store of at most `budget`. */
   constructor(budget: StoreBudget = new StoreBudget()) {
@@ -126,6 +132,7 @@ export class Store {
     this.#record(() => {
       ids.pop();
       this.#eventPosition.delete(stored.id);
+      this.#eventLogRewrites++;
     });
     return stored;
   }
@@ -169,7 +176,9 @@ export class Store {
       this.#eventPosition.delete(id);
     }
     this.#eventsOf.delete(conversationId);
+    this.#eventLogRewrites++;
     this.#record(() => {
+      this.#eventLogRewrites++;
       this.#eventsOf.set(conversationId, ids);
       ids.forEach((id, i) => this.#eventPosition.set(id, i));
     });
@@ -178,6 +187,11 @@ export class Store {
   /** Where an event stands in its conversation's list, or `undefined`. */
   eventPosition(id: string): number | undefined {
     return this.#eventPosition.get(id);
+  }
+
+  /** How many times an event log lost or changed events it held (appends do not count). */
+  get eventLogRewrites(): number {
+    return this.#eventLogRewrites;
   }
 
   /** A conversation's event ids, oldest first (the live list: do not change it). */

@@ -2,7 +2,7 @@
  * What the agent server's routes act on: the conversation the request's key opens, or the RUNNING
  * sandbox whose agent server it is; each run as one operation of the instance's runner.
  */
-import { conversationFor, keyHolder } from '../../domain/agent/agent-server.js';
+import { keyHolder } from '../../domain/agent/agent-server.js';
 import { isRefusal, refuse, type Refusal } from '../../domain/store/refusal.js';
 import { agentHostFor, heldConversation, type AgentHost } from '../../domain/agent/host.js';
 import type { DomainState } from '../../domain/store/state.js';
@@ -17,11 +17,9 @@ export function onConversation<T>(
   body: (state: DomainState, conversation: ConversationRecord) => T | Promise<T>,
 ) {
   return context.runner.run((state) => {
+    // The key is looked up once: a sandbox's agent server holds its own V1 conversations (`hostHolds`), none without a RUNNING sandbox's key.
     const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));
-    const conversation =
-      host?.kind === 'local'
-        ? heldConversation(state, host, input.params.conversation_id)
-        : conversationFor(state, input.params.conversation_id, input.headers.get(SESSION_API_KEY_HEADER));
+    const conversation = host ? heldConversation(state, host, input.params.conversation_id) : refuse('not_found', 'Not Found');
     return isRefusal(conversation) ? conversation : body(state, conversation);
   });
 }

@@ -5,7 +5,7 @@
  * `event_router.py`, `conversation_router.py`). A new agent route goes here.
  */
 import * as z from 'zod/mini';
-import { batchGetEvents, countEvents, getEvent, searchEvents, sendToAgent } from '../../domain/agent/agent-server.js';
+import { batchGetEvents, countEvents, getEvent, sendToAgent } from '../../domain/agent/agent-server.js';
 import { respondToConfirmation, setConfirmationPolicy } from '../../domain/agent/scripted-agent.js';
 import { messageText } from '../../domain/conversations/start-tasks.js';
 import { Uuid } from '../../schemas/common.js';
@@ -13,6 +13,8 @@ import { laxInt } from '../../schemas/helpers.js';
 import { AgentMessageRequest, AgentSuccess, EventSortOrder, HealthStatus, ServerInfo } from '../../schemas/agent-server.js';
 import { AnyEvent, EventPage } from '../../schemas/event-page.js';
 import { onConversation } from './host.js';
+import { conversationParamFastPath, eventSearchQueryFastPath } from './event-search-query.js';
+import { eventPageText } from './event-pages.js';
 import { workspaceRoutes } from './workspace-routes.js';
 import { conversationWorkspaceRoutes } from './conversation-workspace-routes.js';
 import { openAiRoutes } from './openai-routes.js';
@@ -30,7 +32,6 @@ import { mcpRoutes } from './mcp-routes.js';
 import { canvasExtensionRoutes } from './canvas-extension-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
 import { defineRoute, type Route } from '../../http/route.js';
-import { pageText } from '../../http/json-text.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
 /** The version the fake's agent server reports. */
@@ -101,19 +102,23 @@ export const agentRoutes: readonly Route[] = Object.freeze([
       limit: z._default(laxInt(z.int().check(z.gt(0), z.lte(100))), 100),
       sort_order: z._default(EventSortOrder, 'TIMESTAMP'),
     }),
+    // `?limit=20` and its like, and the conversation id, read without the schemas (`event-search-query.ts`, issue 31).
+    queryFastPath: eventSearchQueryFastPath,
+    paramsFastPath: conversationParamFastPath,
     response: EventPage,
     errors: [404],
     handle: (input, context) =>
-      onConversation(input, context, (state, conversation) =>
-        // Each stored event's JSON is written once and reused page after page (`json-text.ts`).
-        pageText(
-          searchEvents(state, conversation, {
-            ...input.query,
-            timestamp__gte: naive(input.query.timestamp__gte),
-            timestamp__lt: naive(input.query.timestamp__lt),
-          }),
-        ),
-      ),
+      onConversation(input, context, (state, conversation) => {
+        const query = input.query;
+        // Each page's JSON is written once and reused while the log still holds it (`event-pages.ts`).
+        return eventPageText(
+          state,
+          conversation,
+          query.timestamp__gte === undefined && query.timestamp__lt === undefined
+            ? query
+            : { ...query, timestamp__gte: naive(query.timestamp__gte), timestamp__lt: naive(query.timestamp__lt) },
+        );
+      }),
   }),
   defineRoute({
     method: 'GET',
