@@ -7,7 +7,7 @@
  */
 import type { ValidationErrorItem } from '../schemas/errors.js';
 import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
-import type { RequestLike } from './responses.js';
+import type { RequestLike, RequestUrl } from './responses.js';
 import type { Route } from './route.js';
 import type * as Validation from './validation.js';
 import type { findPythonJsonError } from './python-json.js';
@@ -44,7 +44,7 @@ const REPORT_INPUT = Object.freeze({ reportInput: true });
 
 const MISSING_BODY: ValidationErrorItem = { type: 'missing', loc: ['body'], msg: 'Field required', input: null };
 
-function readQuery(route: Route, url: URL): Record<string, unknown> {
+function readQuery(route: Route, url: RequestUrl): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   // No query string: no `searchParams` object and key set made for the request (a create has none).
   if (url.search === '') return query;
@@ -155,7 +155,7 @@ export interface ParseHelpers {
 export async function parseRequest(
   route: Route,
   request: RequestLike,
-  url: URL,
+  url: RequestUrl,
   params: Record<string, string>,
   helpers: ParseHelpers,
 ): Promise<Parsed> {
