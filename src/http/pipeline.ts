@@ -52,16 +52,6 @@ const refusalOrThrow = (error: unknown): Refusal => {
   throw error;
 };
 
-/** Stage handle: runs the operation; a refusal it returns or throws is the result too (no promise of its own over the operation's). */
-function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): unknown {
-  try {
-    const result = match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
-    return result instanceof Promise ? result.catch(refusalOrThrow) : result;
-  } catch (error) {
-    return refusalOrThrow(error);
-  }
-}
-
 /**
  * Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as
  * JSON. The check (`check.ts`, with the schema of every error body) is the surface's, loaded the first time it is asked for.
@@ -108,7 +98,19 @@ async function serve(
   const parsed = readsInput(match.route)
     ? await parseRequest(match.route, request, url, match.params, surface.parseHelpers)
     : NOTHING_TO_PARSE;
-  const result = parsed.ok ? await handle(match, request, parsed.query, parsed.body, instance) : invalid(parsed.errors);
+  // Stage handle: the operation's result; a refusal it returns or throws is the result too (awaited as it is: no promise over the operation's).
+  let result: unknown;
+  if (!parsed.ok) result = invalid(parsed.errors);
+  else {
+    try {
+      result = await match.route.handle(
+        { params: match.params, query: parsed.query, body: parsed.body, headers: request.headers },
+        instance,
+      );
+    } catch (error) {
+      result = refusalOrThrow(error);
+    }
+  }
   if (isRawAnswer(result)) return result;
   return respond(instance, surface, match.route, result, url);
 }

@@ -92,12 +92,10 @@ export class Mounts {
       const url: RequestUrl = request.parsedUrl ?? new URL(request.url);
       const placed = this.find(url);
       if (!placed) return Promise.resolve(OUTSIDE());
-      const on = (instance: Instance | Refusal) =>
-        isRefusal(instance)
-          ? Promise.resolve(placed.mount.surface.refusalAnswer(instance))
-          : answerOn(instance, placed.mount.surface, placed.path, request, url);
       const instance = this.instanceFor(placed, request.headers, url, tenant);
-      return instance instanceof Promise ? instance.then(on) : on(instance);
+      // A closure only for a tenant looked up: the default one's request goes on at once.
+      if (instance instanceof Promise) return instance.then((found) => answerPlaced(placed, found, request, url));
+      return answerPlaced(placed, instance, request, url);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -147,6 +145,13 @@ export class Mounts {
       return json(500, { detail: 'Internal Server Error' });
     }
   }
+}
+
+/** The answer of a request placed at `placed`, on the instance it reaches (or the refusal of a bad tenant). */
+function answerPlaced(placed: Placement, instance: Instance | Refusal, request: RequestLike, url: RequestUrl): Promise<Answer> {
+  return isRefusal(instance)
+    ? Promise.resolve(placed.mount.surface.refusalAnswer(instance))
+    : answerOn(instance, placed.mount.surface, placed.path, request, url);
 }
 
 /** A prefix with a leading slash and no trailing one (`''` for the root). */

@@ -119,6 +119,7 @@ const LAST_ANSWER = Symbol('fakehands.lastAnswer');
 export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}): FakeServer {
   const cors = options.cors ?? 'localhost';
   const base = new URL(options.origin ?? fake.options.baseUrl);
+  const baseOrigin = base.origin;
   const stateFile = options.stateFile;
   const allowedHosts = options.allowedHosts ?? [];
   const limits = {
@@ -229,7 +230,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       }
 
       // Parsed once (a plain path without `URL`): the pipeline reads this URL rather than parsing its text again.
-      const url = requestUrl(base.origin, rawUrl);
+      const url = requestUrl(baseOrigin, rawUrl);
       if (url === null) return refuse(request, rawUrl, 404, 'Not Found');
       request.parsedUrl = url;
       if (typeof origin === 'string' && !allowedOrigin) {
