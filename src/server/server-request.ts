@@ -33,18 +33,20 @@ class PlainUrl implements RequestUrl {
   readonly origin: string;
   readonly pathname: string;
   readonly search: string;
+  readonly #target: string;
   #params: URLSearchParams | null = null;
 
-  /** The URL of `pathname` and `search` (with its `?`, or `''`) at `origin`. */
-  constructor(origin: string, pathname: string, search: string) {
+  /** The URL of `target` at `origin`: its `pathname` and `search` (with its `?`, or `''`). */
+  constructor(origin: string, target: string, pathname: string, search: string) {
     this.origin = origin;
+    this.#target = target;
     this.pathname = pathname;
     this.search = search;
   }
 
-  /** The whole URL. */
+  /** The whole URL (an empty query's `?` kept, as `new URL` keeps it). */
   get href(): string {
-    return `${this.origin}${this.pathname}${this.search}`;
+    return `${this.origin}${this.#target}`;
   }
 
   /** The query's parameters (made the first time they are asked for). */
@@ -70,7 +72,7 @@ export function requestUrl(origin: string, target: string): RequestUrl | null {
     const path = query < 0 ? target : target.slice(0, query);
     if (!DOT_SEGMENT.test(path))
       // `?` alone is an empty query: `new URL` gives `search` `''` for it.
-      return new PlainUrl(origin, path, query < 0 || query === target.length - 1 ? '' : target.slice(query));
+      return new PlainUrl(origin, target, path, query < 0 || query === target.length - 1 ? '' : target.slice(query));
   }
   if (target.startsWith('/')) {
     try {
