@@ -80,7 +80,7 @@ function emptyQueryOf(route: Route): Readonly<Record<string, unknown>> | null {
 }
 
 function isJsonContentType(value: string | null): boolean {
-  if (value === null) return true;
+  if (value === null || value === 'application/json') return true;
   const mediaType = value.split(';')[0]!.trim().toLowerCase();
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
