@@ -131,6 +131,10 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   let requestCount = 0;
   if (stateFile) fake.onChange((changes, state) => stateFile.record(changes, state));
 
+  /** The Host header last found served: a client sends the same one with every request, checked once. */
+  let servedHost: string | undefined;
+  const hostServed = (host: string | undefined) =>
+    host !== undefined && (host === servedHost || (hostAllowed(host, allowedHosts) && ((servedHost = host), true)));
   const log = options.log;
   /** The request log's line of an answer (only when a log is asked for). */
   const logAnswer = (request: ServerRequest, rawUrl: string, status: number) => {
@@ -199,7 +203,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
       const request = new ServerRequest(message, response, persistence, method, allowedOrigin, log ? performance.now() : 0, limits, bodies);
 
-      if (!hostAllowed(headers.host, allowedHosts))
+      if (!hostServed(headers.host))
         return refuse(
           request,
           rawUrl,
