@@ -133,8 +133,13 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
 
   /** The Host header last found served: a client sends the same one with every request, checked once. */
   let servedHost: string | undefined;
-  const hostServed = (host: string | undefined) =>
-    host !== undefined && (host === servedHost || (hostAllowed(host, allowedHosts) && ((servedHost = host), true)));
+  const hostServed = (host: string | undefined): boolean => {
+    if (host === undefined) return false;
+    if (host === servedHost) return true;
+    if (!hostAllowed(host, allowedHosts)) return false;
+    servedHost = host;
+    return true;
+  };
   const log = options.log;
   /** The request log's line of an answer (only when a log is asked for). */
   const logAnswer = (request: ServerRequest, rawUrl: string, status: number) => {
