@@ -17,6 +17,8 @@ export function scanJsonShape(
   depthLimit: number,
   valueLimit: number,
 ): { kind: 'ok' } | { kind: 'too_deep'; at: number } | { kind: 'too_many_values' } {
+  // Each bracket or separator is a character: a text this short can neither nest nor hold too much (a create's body; no scan).
+  if (text.length <= depthLimit && text.length < valueLimit) return SHAPE_OK;
   let depth = 0;
   let values = 1;
   let inString = false;
@@ -37,5 +39,8 @@ export function scanJsonShape(
       if (++values > valueLimit) return { kind: 'too_many_values' };
     }
   }
-  return { kind: 'ok' };
+  return SHAPE_OK;
 }
+
+/** The shape of a text within the limits. */
+const SHAPE_OK: { kind: 'ok' } = Object.freeze({ kind: 'ok' });

@@ -7,7 +7,7 @@
  */
 import type { ValidationErrorItem } from '../schemas/errors.js';
 import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
-import type { RequestLike } from './responses.js';
+import type { RequestLike, RequestUrl } from './responses.js';
 import type { Route } from './route.js';
 import type * as Validation from './validation.js';
 import type { findPythonJsonError } from './python-json.js';
@@ -44,7 +44,7 @@ const REPORT_INPUT = Object.freeze({ reportInput: true });
 
 const MISSING_BODY: ValidationErrorItem = { type: 'missing', loc: ['body'], msg: 'Field required', input: null };
 
-function readQuery(route: Route, url: URL): Record<string, unknown> {
+function readQuery(route: Route, url: RequestUrl): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   // No query string: no `searchParams` object and key set made for the request (a create has none).
   if (url.search === '') return query;
@@ -80,7 +80,7 @@ function emptyQueryOf(route: Route): Readonly<Record<string, unknown>> | null {
 }
 
 function isJsonContentType(value: string | null): boolean {
-  if (value === null) return true;
+  if (value === null || value === 'application/json') return true;
   const mediaType = value.split(';')[0]!.trim().toLowerCase();
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
@@ -155,7 +155,7 @@ export interface ParseHelpers {
 export async function parseRequest(
   route: Route,
   request: RequestLike,
-  url: URL,
+  url: RequestUrl,
   params: Record<string, string>,
   helpers: ParseHelpers,
 ): Promise<Parsed> {

@@ -14,8 +14,8 @@ import { applyTakenFault } from '../instance/faults.js';
 import type { Instance } from '../instance/instance.js';
 import type { Surface } from '../surfaces/surface.js';
 import { JsonText } from './json-text.js';
-import { parseRequest } from './parse.js';
-import { isRawAnswer, json, networkError, type Answer, type RequestLike } from './responses.js';
+import { parseRequest, type Parsed } from './parse.js';
+import { isRawAnswer, json, networkError, type Answer, type RequestLike, type RequestUrl } from './responses.js';
 import type { Route } from './route.js';
 import type { RouteMatch, Routing } from './router.js';
 
@@ -52,21 +52,11 @@ const refusalOrThrow = (error: unknown): Refusal => {
   throw error;
 };
 
-/** Stage handle: runs the operation; a refusal it returns or throws is the result too (no promise of its own over the operation's). */
-function handle(match: RouteMatch, request: RequestLike, query: unknown, body: unknown, instance: Instance): unknown {
-  try {
-    const result = match.route.handle({ params: match.params, query, body, headers: request.headers }, instance);
-    return result instanceof Promise ? result.catch(refusalOrThrow) : result;
-  } catch (error) {
-    return refusalOrThrow(error);
-  }
-}
-
 /**
  * Stage check + answer: a 200 body or a refusal, checked against the route's schemas when asked, as
  * JSON. The check (`check.ts`, with the schema of every error body) is the surface's, loaded the first time it is asked for.
  */
-function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: URL): Answer | Promise<Answer> {
+function respond(instance: Instance, surface: Surface, route: Route, result: unknown, url: RequestUrl): Answer | Promise<Answer> {
   const answer = isRefusal(result)
     ? surface.refusalAnswer(result)
     : result instanceof JsonText
@@ -74,6 +64,55 @@ function respond(instance: Instance, surface: Surface, route: Route, result: unk
       : json(route.successStatus ?? 200, result);
   if (!instance.options.checkResponses) return answer;
   return surface.checkAnswer(route, answer.status, JSON.parse(answer.body as string), url.pathname).then(() => answer);
+}
+
+/** What a route that reads nothing (no path schema, query, body or form) is parsed to: no parse, no promise. */
+const NOTHING_TO_PARSE: Parsed = Object.freeze({ ok: true, query: undefined, body: undefined });
+
+/** Whether a route reads anything a request brings (path parameters it checks, a query, a body, a form). */
+const readsInput = (route: Route) =>
+  route.params !== undefined || route.query !== undefined || route.body !== undefined || route.form !== undefined;
+
+/**
+ * Stages route to answer of one request (a module function, not a closure made per request): a
+ * refusal, a fault's answer, or the route's, checked.
+ */
+async function serve(
+  instance: Instance,
+  surface: Surface,
+  path: string,
+  request: RequestLike,
+  url: RequestUrl,
+  method: string,
+  routing: Routing,
+): Promise<Answer> {
+  const match = route(routing);
+  if (isRefusal(match)) return surface.refusalAnswer(match);
+  const refused = surface.authorize(instance, match.route, path, request);
+  if (refused) return surface.refusalAnswer(refused);
+  const taken = surface.faultable ? instance.faults.take(method, path) : null;
+  if (taken) {
+    const faulted = await injectFault(instance, taken, match);
+    if (faulted) return faulted;
+  }
+  const parsed = readsInput(match.route)
+    ? await parseRequest(match.route, request, url, match.params, surface.parseHelpers)
+    : NOTHING_TO_PARSE;
+  // Stage handle: the operation's result; a refusal it returns or throws is the result too (awaited as it is: no promise over the operation's).
+  let result: unknown;
+  if (!parsed.ok) result = invalid(parsed.errors);
+  else {
+    try {
+      result = await match.route.handle(
+        { params: match.params, query: parsed.query, body: parsed.body, headers: request.headers },
+        instance,
+      );
+    } catch (error) {
+      result = refusalOrThrow(error);
+    }
+  }
+  if (isRawAnswer(result)) return result;
+  return respond(instance, surface, match.route, result, url);
 }
 
 /**
@@ -86,7 +125,7 @@ export async function answer(
   surface: Surface,
   path: string,
   request: RequestLike,
-  url: URL = new URL(request.url),
+  url: RequestUrl = new URL(request.url),
 ): Promise<Answer> {
   const started = performance.now();
   const method = request.method.toUpperCase();
@@ -95,23 +134,7 @@ export async function answer(
   const latency = instance.nextLatency();
   if (latency > 0) await sleep(latency);
 
-  const run = async (): Promise<Answer> => {
-    const match = route(routing);
-    if (isRefusal(match)) return surface.refusalAnswer(match);
-    const refused = surface.authorize(instance, match.route, path, request);
-    if (refused) return surface.refusalAnswer(refused);
-    const taken = surface.faultable ? instance.faults.take(method, path) : null;
-    if (taken) {
-      const faulted = await injectFault(instance, taken, match);
-      if (faulted) return faulted;
-    }
-    const parsed = await parseRequest(match.route, request, url, match.params, surface.parseHelpers);
-    const result = parsed.ok ? await handle(match, request, parsed.query, parsed.body, instance) : invalid(parsed.errors);
-    if (isRawAnswer(result)) return result;
-    return respond(instance, surface, match.route, result, url);
-  };
-
-  const answered = await run();
+  const answered = await serve(instance, surface, path, request, url, method, routing);
   if (surface.journaled && !(routing.kind === 'match' && routing.match.route.internal) && request.headers.get(INSPECTOR_HEADER) === null) {
     instance.journal.record({
       method,

@@ -17,13 +17,16 @@ export interface Answer {
   networkError?: boolean;
 }
 
+/** What the pipeline reads of a request's URL: a `URL` is one, and so is the standalone server's plain path (parsed without `URL`). */
+export type RequestUrl = Pick<URL, 'href' | 'origin' | 'pathname' | 'search' | 'searchParams'>;
+
 /** What the pipeline reads of a request: a Fetch `Request` is one, and so is the server's light wrapper. */
 export interface RequestLike {
   readonly method: string;
   /** The absolute URL. */
   readonly url: string;
   /** `url` parsed already, when the transport had to parse it anyway (the standalone server): not parsed again. */
-  readonly parsedUrl?: URL;
+  readonly parsedUrl?: RequestUrl;
   readonly headers: { get(name: string): string | null };
   text(): Promise<string>;
   /** The body as bytes (a multipart form's files); without it the text is read. */
@@ -31,12 +34,27 @@ export interface RequestLike {
 }
 
 /** A JSON answer, written compactly as FastAPI writes it. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+export function json(status: number, body: unknown, headers?: Record<string, string>): Answer {
+  const head = headers === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', ...headers };
+  return { status, headers: head, body: JSON.stringify(body) };
 }
 
-/** Answers routes made themselves, told apart from a 200 body that happens to look like one. */
-const routeAnswers = new WeakSet<Answer>();
+/**
+ * An answer a route made itself, told apart from a 200 body that happens to look like one by its
+ * class (not a `WeakSet` entry per answer: V8's ephemeron write barrier, issue 31).
+ */
+class RouteAnswer implements Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: AnswerBody | null;
+
+  /** The answer `status`, `headers`, `body`. */
+  constructor(status: number, headers: Record<string, string>, body: AnswerBody | null) {
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+  }
+}
 
 /**
  * An answer a route gives as it is, not as JSON: a ZIP, plain text, HTML, a stream.
@@ -44,14 +62,11 @@ const routeAnswers = new WeakSet<Answer>();
  * return raw(200, archive, 'application/zip', { 'content-disposition': 'attachment; filename="c.zip"' })
  */
 export function raw(status: number, body: AnswerBody, contentType: string, headers: Record<string, string> = {}): Answer {
-  const answer: Answer = { status, headers: { 'content-type': contentType, ...headers }, body };
-  routeAnswers.add(answer);
-  return answer;
+  return new RouteAnswer(status, { 'content-type': contentType, ...headers }, body);
 }
 
 /** Whether a route's result is an answer it made with `raw`. */
-export const isRawAnswer = (value: unknown): value is Answer =>
-  typeof value === 'object' && value !== null && routeAnswers.has(value as Answer);
+export const isRawAnswer = (value: unknown): value is Answer => value instanceof RouteAnswer;
 
 /** No answer at all: the connection is dropped. */
 export const networkError = (): Answer => ({ status: 0, headers: {}, body: null, networkError: true });

@@ -30,15 +30,22 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
   let kept: (Omit<JournalEntry, 'at'> & { atMs: number })[] = [];
   let start = 0;
   let seq = 0;
+  /** The last query redacted, and what it read as: a client polling with the same query is not redacted again each time. */
+  let lastQuery = '';
+  let lastRedacted = '';
   return {
     record(entry) {
       // A key in a query (`?session_api_key=`, `?key=`) never reaches the journal.
+      if (entry.query !== lastQuery) {
+        lastRedacted = redactQuery(entry.query);
+        lastQuery = entry.query;
+      }
       const line = {
         seq: ++seq,
         atMs: Date.now(),
         method: entry.method,
         path: entry.path,
-        query: entry.query === '' ? '' : redactQuery(entry.query),
+        query: lastRedacted,
         status: entry.status,
         duration_ms: entry.duration_ms,
       };

@@ -125,7 +125,7 @@ export class Tenants<Instance extends TenantInstance> {
    * The tenant a request names (header first, then cookie, then a socket URL's query): `null` for the default tenant, or a
    * 400 refusal for a name that is not one.
    */
-  nameOf(headers: { get(name: string): string | null }, url?: URL): string | null | Refusal {
+  nameOf(headers: { get(name: string): string | null }, url?: Pick<URL, 'search' | 'searchParams'>): string | null | Refusal {
     // A socket may name it in its URL (`?fakehands_tenant=`): an in-process WebSocket has no headers or cookies.
     const given =
       headers.get(TENANT_HEADER) ??

@@ -5,7 +5,7 @@
  * a tenant is a new mount here; `defaultMounts` is what `createFake()` builds.
  */
 import { answer as answerOn, isContractViolation } from '../http/pipeline.js';
-import { json, type Answer, type RequestLike } from '../http/responses.js';
+import { json, type Answer, type RequestLike, type RequestUrl } from '../http/responses.js';
 import type { Instance } from '../instance/instance.js';
 import { appServerSurface } from '../surfaces/app-server/index.js';
 import { CONTROL_PREFIX, controlSurface } from '../surfaces/control/index.js';
@@ -56,10 +56,11 @@ export class Mounts {
   }
 
   /** Where `url` lands, or `null` when it is outside every mount. */
-  find(url: URL): Placement | null {
+  find(url: RequestUrl): Placement | null {
+    const origin = url.origin;
+    const path = url.pathname;
     for (const mount of this.list) {
-      if (mount.origin !== url.origin) continue;
-      const path = url.pathname;
+      if (mount.origin !== origin) continue;
       if (mount.prefix === '') return { mount, path };
       if (path === mount.prefix) return { mount, path: '/' };
       if (path.startsWith(`${mount.prefix}/`)) return { mount, path: path.slice(mount.prefix.length) };
@@ -68,7 +69,7 @@ export class Mounts {
   }
 
   /** Whether `url` lands on a mount whose surface answers its path (see `SurfaceSpec.paths`). */
-  owns(url: URL): boolean {
+  owns(url: RequestUrl): boolean {
     const placed = this.find(url);
     return placed !== null && placed.mount.surface.owns(placed.path);
   }
@@ -88,15 +89,13 @@ export class Mounts {
   answer(request: RequestLike, tenant?: string): Promise<Answer> {
     // Not `async`: a request of the default tenant goes on to the pipeline with no promise of its own here.
     try {
-      const url = request.parsedUrl ?? new URL(request.url);
+      const url: RequestUrl = request.parsedUrl ?? new URL(request.url);
       const placed = this.find(url);
       if (!placed) return Promise.resolve(OUTSIDE());
-      const on = (instance: Instance | Refusal) =>
-        isRefusal(instance)
-          ? Promise.resolve(placed.mount.surface.refusalAnswer(instance))
-          : answerOn(instance, placed.mount.surface, placed.path, request, url);
       const instance = this.instanceFor(placed, request.headers, url, tenant);
-      return instance instanceof Promise ? instance.then(on) : on(instance);
+      // A closure only for a tenant looked up: the default one's request goes on at once.
+      if (instance instanceof Promise) return instance.then((found) => answerPlaced(placed, found, request, url));
+      return answerPlaced(placed, instance, request, url);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -110,7 +109,7 @@ export class Mounts {
   instanceFor(
     placed: Placement,
     headers: { get(name: string): string | null },
-    url?: URL,
+    url?: RequestUrl,
     tenant?: string,
   ): Instance | Refusal | Promise<Instance | Refusal> {
     if (!this.tenants) return placed.mount.instance;
@@ -146,6 +145,13 @@ export class Mounts {
       return json(500, { detail: 'Internal Server Error' });
     }
   }
+}
+
+/** The answer of a request placed at `placed`, on the instance it reaches (or the refusal of a bad tenant). */
+function answerPlaced(placed: Placement, instance: Instance | Refusal, request: RequestLike, url: RequestUrl): Promise<Answer> {
+  return isRefusal(instance)
+    ? Promise.resolve(placed.mount.surface.refusalAnswer(instance))
+    : answerOn(instance, placed.mount.surface, placed.path, request, url);
 }
 
 /** A prefix with a leading slash and no trailing one (`''` for the root). */

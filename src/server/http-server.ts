@@ -6,14 +6,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FakeCore } from '../fake.js';
-import { isStreamed, type AnswerBody, type RequestLike } from '../http/responses.js';
+import { isStreamed, type AnswerBody } from '../http/responses.js';
 import { type CorsPolicy, corsHeaders, originAllowed, originRefused, preflightHeaders } from './cors.js';
 import { hostAllowed } from './host-check.js';
-import { BodyReadError, Semaphore, bufferedBody, readBody } from './request-body.js';
+import { BodyReadError, Semaphore } from './request-body.js';
+import { ServerRequest, requestUrl } from './server-request.js';
 import type { StateFileWriter } from './state-file.js';
 import { serveSocketUpgrades } from './socket-upgrades.js';
 import { RequestGate, isHealthProbe, paceConnections, paceFirstReads } from './pacing.js';
-import { notePersistence, writeAnswerHead } from './answer-head.js';
+import { type Persistence, persistenceOf, writeAnswerHead, writeKeptHead } from './answer-head.js';
 
 import { MAX_SOCKET_FRAME_BYTES } from '../surfaces/agent-server/socket-frames.js';
 
@@ -91,43 +92,22 @@ export interface FakeServer {
 /** Largest unread body (of a declared length) that is drained rather than answered with a closed connection. */
 const DRAINED_BODY_BYTES = 64 * 1024;
 
-/** A light request over a node:http message, read by the same pipeline as a Fetch `Request`; its body is read only when asked for. */
-function toRequestLike(message: IncomingMessage, url: URL, body: () => Promise<Buffer>): RequestLike {
-  return {
-    method: (message.method ?? 'GET').toUpperCase(),
-    url: url.href,
-    parsedUrl: url,
-    headers: {
-      get(name) {
-        const value = message.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    },
-    text: () => body().then(utf8),
-    arrayBuffer: async () => {
-      const bytes = await body();
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    },
-  };
-}
-
-/** A body's bytes as text. */
-const utf8 = (bytes: Buffer) => bytes.toString('utf8');
-
-/** `text` as a URL, or `null` when it is none (Node 20 has no `URL.parse`). */
-function parsedUrl(text: string): URL | null {
-  try {
-    return new URL(text);
-  } catch {
-    return null;
-  }
-}
-
 /** The id a 5xx is reported with: the process and the request's number, made only when one is reported. */
 const requestIdOf = (n: number) => `req-${process.pid.toString(36)}-${n.toString(36)}`;
 
 /** A JSON error answer in the documented shape. */
 const detailBody = (detail: string) => JSON.stringify({ detail });
+/** The head of an error answer, and of one that closes its connection. */
+const ERROR_HEAD: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+const CLOSING_ERROR_HEAD: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', connection: 'close' });
+
+/**
+ * The last answer each connection started, kept on its socket: a parse error after it waits for it
+ * to be written. Pipelined requests are answered in order (node:http writes an answer only after the
+ * ones before it), so the last one finishing means every one has. A property, not a `WeakMap`
+ * entry per request (V8's ephemeron write barrier, issue 31).
+ */
+const LAST_ANSWER = Symbol('fakehands.lastAnswer');
 
 /**
  * Creates the standalone server over a fake.
@@ -139,6 +119,7 @@ const detailBody = (detail: string) => JSON.stringify({ detail });
 export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}): FakeServer {
   const cors = options.cors ?? 'localhost';
   const base = new URL(options.origin ?? fake.options.baseUrl);
+  const baseOrigin = base.origin;
   const stateFile = options.stateFile;
   const allowedHosts = options.allowedHosts ?? [];
   const limits = {
@@ -150,154 +131,171 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   let requestCount = 0;
   if (stateFile) fake.onChange((changes, state) => stateFile.record(changes, state));
 
-  const handle = async (request: IncomingMessage, response: ServerResponse) => {
-    const started = performance.now();
-    const method = (request.method ?? 'GET').toUpperCase();
-    const rawUrl = request.url ?? '/';
-    const origin = request.headers.origin;
-    const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
-    const pathname = rawUrl.split('?')[0]!;
+  /** The Host header last found served: a client sends the same one with every request, checked once. */
+  let servedHost: string | undefined;
+  const hostServed = (host: string | undefined): boolean => {
+    if (host === undefined) return false;
+    if (host === servedHost) return true;
+    if (!hostAllowed(host, allowedHosts)) return false;
+    servedHost = host;
+    return true;
+  };
+  const log = options.log;
+  /** The request log's line of an answer (only when a log is asked for). */
+  const logAnswer = (request: ServerRequest, rawUrl: string, status: number) => {
+    if (!log) return;
+    const duration = Math.round((performance.now() - request.started) * 1000) / 1000;
+    log({ method: request.method, path: rawUrl.split('?')[0]!, status, duration_ms: duration });
+  };
+  /** Writes an answer: its head (with CORS and the connection's persistence) and its body, whole or streamed. */
+  const finish = (request: ServerRequest, rawUrl: string, status: number, headers: Record<string, string>, body: AnswerBody | null) => {
+    const { response, allowedOrigin, method } = request;
+    const head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
+    if (!isStreamed(body)) {
+      // A whole body goes with its length: head and body leave in one write, not as chunks.
+      if (
+        body !== null &&
+        method !== 'HEAD' &&
+        status !== 204 &&
+        status !== 304 &&
+        !('content-length' in head || 'transfer-encoding' in head)
+      ) {
+        const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+        if (allowedOrigin || request.persistence !== 'hint' || !writeKeptHead(response, status, head, length))
+          writeAnswerHead(response, status, { ...head, 'content-length': String(length) }, request.persistence);
+      } else writeAnswerHead(response, status, head, request.persistence);
+      response.end(body ?? undefined);
+      logAnswer(request, rawUrl, status);
+      return;
+    }
+    // A streamed body: each piece is written (and flushed) as it is produced.
+    writeAnswerHead(response, status, head, request.persistence);
+    void (async () => {
+      try {
+        for await (const piece of body) {
+          if (response.destroyed) break;
+          // A slow reader holds the next piece back rather than the server's memory (#29 finding 11: 82 MB downloads).
+          if (!response.write(piece)) {
+            await new Promise<void>((resolve) => {
+              const done = () => {
+                response.off('drain', done);
+                response.off('close', done);
+                resolve();
+              };
+              response.once('drain', done);
+              response.once('close', done);
+            });
+          }
+        }
+      } finally {
+        response.end();
+        logAnswer(request, rawUrl, status);
+      }
+    })();
+  };
+  /** Answers with an error in the documented shape (closing the connection when `close`). */
+  const refuse = (request: ServerRequest, rawUrl: string, status: number, detail: string, close = false) =>
+    finish(request, rawUrl, status, close ? CLOSING_ERROR_HEAD : ERROR_HEAD, detailBody(detail));
+
+  /** Answers one request; whatever it throws is a 500 with a request id (one async function, no closure made per request). */
+  const handle = async (message: IncomingMessage, response: ServerResponse, persistence: Persistence): Promise<void> => {
     const requestNumber = ++requestCount;
-    const logAnswer = (status: number) =>
-      options.log?.({ method, path: pathname, status, duration_ms: Math.round((performance.now() - started) * 1000) / 1000 });
-    const finish = (status: number, headers: Record<string, string>, body: AnswerBody | null) => {
-      let head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
-      if (!isStreamed(body)) {
-        // A whole body goes with its length: head and body leave in one write, not as chunks.
-        if (
-          body !== null &&
-          method !== 'HEAD' &&
-          status !== 204 &&
-          status !== 304 &&
-          !('content-length' in head || 'transfer-encoding' in head)
-        )
-          head = { ...head, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
-        writeAnswerHead(response, status, head);
-        response.end(body ?? undefined);
-        logAnswer(status);
+    try {
+      const method = (message.method ?? 'GET').toUpperCase();
+      const rawUrl = message.url ?? '/';
+      const headers = message.headers;
+      const origin = headers.origin;
+      const allowedOrigin = typeof origin === 'string' && originAllowed(cors, origin) ? origin : null;
+      const request = new ServerRequest(message, response, persistence, method, allowedOrigin, log ? performance.now() : 0, limits, bodies);
+
+      if (!hostServed(headers.host))
+        return refuse(
+          request,
+          rawUrl,
+          421,
+          'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)',
+        );
+
+      // A browser asks every origin for its icon (the inspector's tab too): answered empty, so it is neither a 404 nor in the request journal.
+      if ((method === 'GET' || method === 'HEAD') && rawUrl.startsWith('/favicon.ico') && rawUrl.split('?')[0] === '/favicon.ico') {
+        writeAnswerHead(response, 204, { 'cache-control': 'public, max-age=86400' }, persistence);
+        response.end();
         return;
       }
-      // A streamed body: each piece is written (and flushed) as it is produced.
-      writeAnswerHead(response, status, head);
-      void (async () => {
-        try {
-          for await (const piece of body) {
-            if (response.destroyed) break;
-            // A slow reader holds the next piece back rather than the server's memory (#29 finding 11: 82 MB downloads).
-            if (!response.write(piece)) {
-              await new Promise<void>((resolve) => {
-                const done = () => {
-                  response.off('drain', done);
-                  response.off('close', done);
-                  resolve();
-                };
-                response.once('drain', done);
-                response.once('close', done);
-              });
-            }
-          }
-        } finally {
-          response.end();
-          logAnswer(status);
-        }
-      })();
-    };
-    const refuse = (status: number, detail: string, close = false) =>
-      finish(status, { 'content-type': 'application/json', ...(close ? { connection: 'close' } : {}) }, detailBody(detail));
 
-    if (!hostAllowed(request.headers.host, allowedHosts))
-      return refuse(
-        421,
-        'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)',
-      );
-
-    // A browser asks every origin for its icon (the inspector's tab too): answered empty, so it is neither a 404 nor in the request journal.
-    if (pathname === '/favicon.ico' && (method === 'GET' || method === 'HEAD')) {
-      writeAnswerHead(response, 204, { 'cache-control': 'public, max-age=86400' });
-      response.end();
-      return;
-    }
-
-    if (method === 'OPTIONS' && request.headers['access-control-request-method']) {
-      if (!allowedOrigin) return finish(400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
-      writeAnswerHead(response, 204, preflightHeaders(allowedOrigin, request.headers['access-control-request-headers'], cors));
-      response.end();
-      logAnswer(204);
-      return;
-    }
-
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > limits.maxBytes) {
-      refuse(413, 'Request body too large', true);
-      response.once('finish', () => request.socket.destroy());
-      return;
-    }
-
-    // Parsed once: the pipeline reads this URL rather than parsing its text again.
-    let url = rawUrl.startsWith('/') ? parsedUrl(`${base.origin}${rawUrl}`) : null;
-    if (url === null) {
-      // An absolute-form or odd request target: resolve it the slow way, or answer 404.
-      if (!URL.canParse(rawUrl, base.origin)) return refuse(404, 'Not Found');
-      url = new URL(new URL(rawUrl, base.origin).href);
-    }
-    if (typeof origin === 'string' && !allowedOrigin) {
-      const control = fake.mounts.find(url)?.mount.surface.name === 'control';
-      if (originRefused(cors, origin, request.headers.host, method, control)) {
-        return refuse(
-          403,
-          'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)',
-          declared > 0,
-        );
+      if (method === 'OPTIONS' && headers['access-control-request-method']) {
+        if (!allowedOrigin) return finish(request, rawUrl, 400, { 'content-type': 'text/plain' }, 'Disallowed CORS origin');
+        writeAnswerHead(response, 204, preflightHeaders(allowedOrigin, headers['access-control-request-headers'], cors), persistence);
+        response.end();
+        logAnswer(request, rawUrl, 204);
+        return;
       }
-    }
-    let body: Promise<Buffer> | null = null;
-    const readOnce = () => {
-      if (body) return body;
-      // A body that has arrived whole needs no place among the bodies being read.
-      const whole = bufferedBody(request, limits.maxBytes);
-      if (whole) return (body = Promise.resolve(whole));
-      // Asked for in the request's event, emitted on the headers before node:http parses the body
-      // sent with them (not even a tick later): in the next check phase that body (a create's) is
-      // whole, and read then without a timer, listeners or a place among the bodies being read.
-      return (body = new Promise<void>((resolve) => setImmediate(resolve)).then(
-        () => bufferedBody(request, limits.maxBytes) ?? bodies.run(() => readBody(request, limits)),
-      ));
-    };
-    let answer;
-    try {
-      answer = await fake.answer(toRequestLike(request, url, readOnce));
+
+      const declared = Number(headers['content-length'] ?? 0);
+      if (declared > limits.maxBytes) {
+        refuse(request, rawUrl, 413, 'Request body too large', true);
+        response.once('finish', () => message.socket.destroy());
+        return;
+      }
+
+      // Parsed once (a plain path without `URL`): the pipeline reads this URL rather than parsing its text again.
+      const url = requestUrl(baseOrigin, rawUrl);
+      if (url === null) return refuse(request, rawUrl, 404, 'Not Found');
+      request.parsedUrl = url;
+      if (typeof origin === 'string' && !allowedOrigin) {
+        const control = fake.mounts.find(url)?.mount.surface.name === 'control';
+        if (originRefused(cors, origin, headers.host, method, control)) {
+          return refuse(
+            request,
+            rawUrl,
+            403,
+            'Forbidden: requests from this origin may not change the fake or reach its control API (allow the origin with --cors ORIGIN)',
+            declared > 0,
+          );
+        }
+      }
+      let answer;
+      try {
+        answer = await fake.answer(request);
+      } catch (error) {
+        if (!(error instanceof BodyReadError)) throw Object.assign(error as Error, { requestId: requestIdOf(requestNumber) });
+        if (error.status === 0) return;
+        refuse(request, rawUrl, error.status, error.message, true);
+        response.once('finish', () => message.socket.destroy());
+        return;
+      }
+      if (answer.networkError) {
+        // An injected network error: drop the connection without an answer.
+        logAnswer(request, rawUrl, 0);
+        message.socket.destroy();
+        return;
+      }
+      // A body nobody read (a 401, a 404) is not buffered: a small one of known length is drained and
+      // discarded (the client, still sending it, keeps its connection), a big or chunked one closes it.
+      const unread = !request.bodyAsked && (declared > 0 || headers['transfer-encoding'] !== undefined);
+      if (unread && headers['transfer-encoding'] === undefined && declared <= DRAINED_BODY_BYTES) {
+        message.resume();
+        finish(request, rawUrl, answer.status, answer.headers, answer.body);
+        return;
+      }
+      finish(request, rawUrl, answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers, answer.body);
+      if (unread) response.once('finish', () => message.socket.destroy());
     } catch (error) {
-      if (!(error instanceof BodyReadError)) throw Object.assign(error as Error, { requestId: requestIdOf(requestNumber) });
-      if (error.status === 0) return;
-      refuse(error.status, error.message, true);
-      response.once('finish', () => request.socket.destroy());
-      return;
+      // Any 5xx is logged and journaled with a request id, so it can be found and reported.
+      const requestId = (error as { requestId?: string }).requestId ?? requestIdOf(++requestCount);
+      const path = (message.url ?? '/').split('?')[0]!;
+      const method = (message.method ?? 'GET').toUpperCase();
+      options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
+      fake.journal.record({ method, path, query: '', status: 500, duration_ms: 0 });
+      if (response.headersSent || response.destroyed) return;
+      writeAnswerHead(response, 500, { 'content-type': 'application/json', 'x-request-id': requestId }, persistence);
+      response.end(JSON.stringify({ detail: `Internal Server Error (request id ${requestId})` }));
     }
-    if (answer.networkError) {
-      // An injected network error: drop the connection without an answer.
-      logAnswer(0);
-      request.socket.destroy();
-      return;
-    }
-    // A body nobody read (a 401, a 404) is not buffered: a small one of known length is drained and
-    // discarded (the client, still sending it, keeps its connection), a big or chunked one closes it.
-    const unread = body === null && (declared > 0 || request.headers['transfer-encoding'] !== undefined);
-    if (unread && request.headers['transfer-encoding'] === undefined && declared <= DRAINED_BODY_BYTES) {
-      request.resume();
-      finish(answer.status, answer.headers, answer.body);
-      return;
-    }
-    finish(answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers, answer.body);
-    if (unread) response.once('finish', () => request.socket.destroy());
   };
 
-  /**
-   * The last answer each connection started: a parse error after it waits for it to be written.
-   * Pipelined requests are answered in order (node:http writes an answer only after the ones before
-   * it), so the last one finishing means every one has; nothing is made per request but this entry.
-   */
-  const inFlight = new WeakMap<Socket, ServerResponse>();
   let closing = false;
+  /** Notes that a connection's first request arrived (`paceFirstReads`, once listening). */
+  let firstRequest: ((socket: Socket) => void) | null = null;
   const server = createServer(
     {
       // An idle keep-alive connection is not waiting for headers: the headers timeout starts with a request's first byte.
@@ -306,30 +304,20 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
     (request, response) => {
-      inFlight.set(request.socket, response);
-      notePersistence(request, response, closing);
-      if (isHealthProbe(request)) void handled(request, response);
+      const socket = request.socket as Socket & { [LAST_ANSWER]?: ServerResponse };
+      socket[LAST_ANSWER] = response;
+      firstRequest?.(socket);
+      const persistence = persistenceOf(request, closing);
+      if (isHealthProbe(request) || requests.startsNow()) void handle(request, response, persistence);
       else
         requests.admit(() => {
           // A client that went away while its request waited its turn: nothing to answer.
           if (request.destroyed) response.destroy();
-          else void handled(request, response);
+          else void handle(request, response, persistence);
         });
     },
   );
   const requests = new RequestGate();
-  const handled = (request: IncomingMessage, response: ServerResponse) =>
-    handle(request, response).catch((error: unknown) => {
-      // Any 5xx is logged and journaled with a request id, so it can be found and reported.
-      const requestId = (error as { requestId?: string }).requestId ?? requestIdOf(++requestCount);
-      const path = (request.url ?? '/').split('?')[0]!;
-      const method = (request.method ?? 'GET').toUpperCase();
-      options.onError?.({ request_id: requestId, method, path, error: (error as Error).message });
-      fake.journal.record({ method, path, query: '', status: 500, duration_ms: 0 });
-      if (response.headersSent || response.destroyed) return;
-      writeAnswerHead(response, 500, { 'content-type': 'application/json', 'x-request-id': requestId });
-      response.end(JSON.stringify({ detail: `Internal Server Error (request id ${requestId})` }));
-    });
   // Requests the HTTP parser refuses (headers too large, an unknown method) get the documented JSON shape, not Node's bare text.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
@@ -348,7 +336,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       else socket.destroy();
     };
     // A request before the bad bytes on this connection was carried out: its answer goes first.
-    const pending = inFlight.get(socket);
+    const pending = (socket as Socket & { [LAST_ANSWER]?: ServerResponse })[LAST_ANSWER];
     if (pending && !pending.writableFinished && !pending.destroyed) {
       let refused = false;
       const once = () => {
@@ -372,7 +360,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
           server.off('error', reject);
           paceConnections(server);
-          paceFirstReads(server);
+          firstRequest = paceFirstReads(server);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           resolve(`http://${shownHost}:${address.port}`);

@@ -29,9 +29,14 @@ export class RequestGate {
   #batchLeft = 0;
   #batchStarted = -1;
 
+  /** Whether a request arriving now starts at once (no request waits, the slice has room): then it is started without `admit`. */
+  startsNow(): boolean {
+    return this.#head === this.#waiting.length && this.#inSlice();
+  }
+
   /** Starts `start` now, or after the requests that wait before it. */
   admit(start: () => void): void {
-    if (this.#head === this.#waiting.length && this.#inSlice()) {
+    if (this.startsNow()) {
       start();
       return;
     }
@@ -134,9 +139,11 @@ const FIRST_READ_HOLD_MS = 250;
  * accepts was not enough: 2,000 clients connecting at once are accepted over many short turns
  * before they send anything, then their upgrade requests arrive together and libuv read them all
  * in one turn, 919 parsed and upgraded in it: 274 ms (#29 finding 11). Node has no public knob for
- * this; `pauseOnConnect` is `net.Server`'s own option, set on the instance.
+ * this; `pauseOnConnect` is `net.Server`'s own option, set on the instance. Returns what the
+ * server's request listener calls with each request's socket (not a second `request` listener:
+ * node:http then copies its listener list for every request).
  */
-export function paceFirstReads(server: Server): void {
+export function paceFirstReads(server: Server): (socket: Socket) => void {
   (server as unknown as { pauseOnConnect: boolean }).pauseOnConnect = true;
   /** Connections reading, waiting for their first request, with when they started (oldest first). */
   const reading = new Map<Socket, number>();
@@ -170,15 +177,15 @@ export function paceFirstReads(server: Server): void {
     }
   };
   const arrived = (socket: Socket) => {
-    if (reading.delete(socket) && head < waiting.length) startNext();
+    if (reading.size > 0 && reading.delete(socket) && head < waiting.length) startNext();
   };
   server.on('connection', (socket: Socket) => {
     waiting.push(socket);
     socket.once('close', () => arrived(socket));
     startNext();
   });
-  server.prependListener('request', (request: IncomingMessage) => arrived(request.socket));
   server.prependListener('upgrade', (request: IncomingMessage) => arrived(request.socket));
+  return arrived;
 }
 
 /** The liveness probe: it reads nothing from the domain, so it is answered in the turn it arrives in, never behind requests waiting to start. */
