@@ -120,8 +120,10 @@ export async function startHostConversation<T = AgentConversationInfo>(
 ): Promise<{ info: T; created: boolean } | Refusal> {
   // How the answer describes the conversation: its `ConversationInfo` (or that info's JSON text, `info-json.ts`), made at once.
   const info = describe ?? (hostConversationInfo as unknown as (state: DomainState, conversation: ConversationRecord) => T);
-  const id = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.newConversationId();
-  const existing = state.store.conversations.get(id);
+  const given = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : null;
+  const id = given ?? state.newConversationId();
+  // A drawn id is one no conversation has (`newConversationId`): looked up only when the request gives it.
+  const existing = given === null ? undefined : state.store.conversations.get(id);
   if (existing) {
     if (existing.version === 'V1' && hostedConversations(state, host).some((c) => c.id === id))
       return { info: info(state, existing), created: false };
