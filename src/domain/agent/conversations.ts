@@ -26,7 +26,7 @@ import type { DomainState } from '../store/state.js';
 import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent.js';
 import { zipArchive } from './zip.js';
 import { worldOf } from '../agent-world/world.js';
-import { hostConversationRecord } from './host-record.js';
+import { hostConversationRecord, hostRecordSize } from './host-record.js';
 
 /** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
 export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
@@ -156,7 +156,7 @@ export async function startHostConversation<T = AgentConversationInfo>(
   const profileModel = agent.llm?.model === undefined ? (profile?.config.llm as { model?: string } | undefined)?.model : undefined;
   const record =
     profileModel === undefined
-      ? state.store.conversations.insertValidated(built)
+      ? state.store.conversations.insertValidated(built, hostRecordSize(built))
       : await state.store.conversations.insert({ ...built, llm_model: profileModel });
   if (parentId) state.store.linkChild(parentId, id);
   await publishEvent(state, id, SYSTEM_PROMPT);
