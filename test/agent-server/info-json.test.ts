@@ -101,6 +101,18 @@ describe('ConversationInfo written as JSON (the create and GET /api/conversation
     const fork = await call(fake, `/api/conversations/${ids[9]}/fork`, 'POST', { title: 'Fork', tags: { b: '1', a: '2' } });
     expect(fork.status).toBe(201);
     ids.push((JSON.parse(fork.text) as { id: string }).id);
+    // The run, step by step: its stats from its first LLM call on (short logs and long), as the general path writes them.
+    let calls = 0;
+    for (let step = 0; step < 400; step++) {
+      const info = JSON.parse(await expectSameText(fake, ids.at(-2)!)) as {
+        execution_status: string;
+        stats: { usage_to_metrics: { agent: { costs: unknown[] } } };
+      };
+      calls = info.stats.usage_to_metrics.agent.costs.length;
+      if (info.execution_status === 'finished') break;
+      await fake.clock.advance(100);
+    }
+    expect(calls).toBeGreaterThan(1);
     await fake.clock.advance(60_000);
     for (const id of ids) await expectSameText(fake, id);
     // The stats of a conversation whose agent ran differ from a new one's: written from its own text.

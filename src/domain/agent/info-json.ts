@@ -14,7 +14,8 @@ import { REDACTED } from '../store/redact.js';
 import type { DomainState } from '../store/state.js';
 import { agentInfo, executionStatusOf } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
-import { conversationStats, DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
+import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, statsOfEvents } from './vocabulary-stats.js';
+import type { AgentEvent } from './status.js';
 
 /** A kept value, walked without a list of keys made per match: an object's keys and values side by side. */
 type Kept = string | number | boolean | null | { keys: readonly string[]; values: readonly Kept[] } | { items: readonly Kept[] };
@@ -117,18 +118,54 @@ function mapText(map: object): string {
   return JSON.stringify(map);
 }
 
+/** The longest log whose events are looked at for an LLM call before its stats are read (a longer one is read through the stats' cache). */
+const SHORT_LOG = 8;
+/** Most texts of a model's empty stats kept. */
+const KEPT_EMPTY_STATS = 256;
+const emptyStatsTexts = new Map<string, string>();
+
+/**
+ * The text of the conversation's `stats`: for a short log without an LLM call (a new conversation),
+ * `statsOfEvents([], model)`'s, written once per model; else the stats read (`conversationStats`),
+ * written from the kept texts.
+ */
+function statsText(state: DomainState, conversation: ConversationRecord, model: string): string {
+  const ids = state.store.eventIdsOf(conversation.id);
+  if (ids.length <= SHORT_LOG && !hasLlmCall(eventsOf(state, ids), model)) {
+    let text = emptyStatsTexts.get(model);
+    if (text === undefined) {
+      text = JSON.stringify(statsOfEvents([], model));
+      if (emptyStatsTexts.size >= KEPT_EMPTY_STATS) emptyStatsTexts.clear();
+      emptyStatsTexts.set(model, text);
+    }
+    return text;
+  }
+  return keptText('stats', conversationStats(state, conversation));
+}
+
+/** The events of these ids. */
+const eventsOf = (state: DomainState, ids: readonly string[]) => ids.map((id) => state.store.events.get(id)!.event as AgentEvent);
+
 /** Most agent texts kept (one per agent kind and model). */
 const KEPT_AGENTS = 256;
-const agentTexts = new Map<string, string>();
+/** By model, then kind (no key text made per create). */
+const agentTexts = new Map<string, Map<string, string>>();
+let agentTextCount = 0;
 
 /** The text of `agentInfo(kind, model)`, written once per kind and model. */
 function agentText(kind: string, model: string): string {
-  const key = `${kind}\n${model}`;
-  let text = agentTexts.get(key);
+  let byKind = agentTexts.get(model);
+  let text = byKind?.get(kind);
   if (text === undefined) {
     text = JSON.stringify(agentInfo(kind, model));
-    if (agentTexts.size >= KEPT_AGENTS) agentTexts.delete(agentTexts.keys().next().value!);
-    agentTexts.set(key, text);
+    if (agentTextCount >= KEPT_AGENTS) {
+      agentTexts.clear();
+      agentTextCount = 0;
+      byKind = undefined;
+    }
+    if (byKind === undefined) agentTexts.set(model, (byKind = new Map()));
+    byKind.set(kind, text);
+    agentTextCount++;
   }
   return text;
 }
@@ -155,7 +192,7 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
     `,"confirmation_policy":{"kind":"${conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm'}"}` +
     `${field('security_analyzer', host.security_analyzer)}` +
     ',"activated_knowledge_skills":[],"blocked_actions":{},"blocked_messages":{}' +
-    `,"stats":${keptText('stats', conversationStats(state, conversation))}` +
+    `,"stats":${statsText(state, conversation, model)}` +
     `,"secret_registry":{"secret_sources":${secrets}},"agent_state":{}${field('title', conversation.title)},"metrics":null` +
     `${field('created_at', conversation.created_at)}${field('updated_at', conversation.updated_at)}` +
     `${field('last_user_message_id', lastUserMessageId(state, conversation.id))}${field('leaf_event_id', host.leaf_event_id)}` +

@@ -198,6 +198,17 @@ function addCall(metrics: Metrics, call: LlmCall, at: number): void {
   };
 }
 
+/** Whether any event of a log stands for an LLM call (`statsOfEvents` of a log without one is `statsOfEvents([], model)`). */
+export function hasLlmCall(events: readonly AgentEvent[], model: string): boolean {
+  let lastResponse: string | undefined;
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
+    if (callOf(event, index, model, lastResponse)) return true;
+    if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
+  }
+  return false;
+}
+
 /**
  * The statistics of a conversation whose log is `events`, its agent on `model`: one `Metrics` per
  * usage id, the agent's first, then those that made a call in the order of their first call.
