@@ -140,9 +140,10 @@ export async function startHostConversation<T = AgentConversationInfo>(
     : undefined;
   if (request.agent_profile_id && !profile) return refuse('not_found', `Agent profile '${request.agent_profile_id}' not found`);
   state.store.budget.assertRoom(2, 4096);
-  const sandbox = parentId
+  const found = parentId
     ? state.store.sandboxes.get(state.store.conversations.get(parentId)!.sandbox_id)!
-    : await sandboxForNewConversation(state, host);
+    : sandboxForNewConversation(state, host);
+  const sandbox = found instanceof Promise ? await found : found;
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
   const built = hostConversationRecord(state, request, {
