@@ -7,7 +7,7 @@
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import type { DomainState } from '../store/state.js';
-import { fieldWeight, sizeOf } from '../store/budget.js';
+import { fieldWeight, sizeOf, stringLength } from '../store/budget.js';
 import { registeredMarketplaces } from './plugins.js';
 
 /**
@@ -95,10 +95,18 @@ let constantWeight: number | undefined;
 /** What a record's varying fields weigh (`fieldWeight` of each: `sizeOf` is 2 plus the sum over all its fields, `agent_host`'s the same inside). */
 function varyingWeight(record: ConversationRecord): number {
   let weight = 0;
-  for (const key of VARYING) weight += fieldWeight(key, record[key]);
+  for (const key of VARYING) weight += weightOfField(key, record[key]);
   const host = record.agent_host!;
-  for (const key of HOST_VARYING) weight += fieldWeight(key, host[key]);
+  for (const key of HOST_VARYING) weight += weightOfField(key, host[key]);
   return weight;
+}
+
+/** `fieldWeight`, a string, `null` or a boolean counted at once (`"key":` and a comma, the value's JSON length). */
+function weightOfField(key: string, value: unknown): number {
+  if (typeof value === 'string') return key.length + 4 + stringLength(value);
+  if (value === null || value === true) return key.length + 8;
+  if (value === false) return key.length + 9;
+  return fieldWeight(key, value);
 }
 
 /**
