@@ -6,6 +6,24 @@
 /** The millisecond `formatDateTime` wrote last, and its text up to the milliseconds. */
 let lastMs = Number.NaN;
 let lastMillisText = '';
+/** The second it wrote last (epoch seconds), and its text up to the seconds' dot (`YYYY-MM-DDTHH:MM:SS.`). */
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+/** 0 to 999 as three digits. */
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+
+/** The text of millisecond `ms` (a whole number) up to its milliseconds: `Date`'s ISO text once per second, the milliseconds joined to it. */
+function millisText(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    const iso = new Date(second * 1000).toISOString();
+    // A year of four digits (`YYYY-MM-DDTHH:MM:SS.sssZ`); any other ISO text is cut as it ever was.
+    if (iso.length !== 24) return new Date(ms).toISOString().slice(0, 23);
+    lastSecondText = iso.slice(0, 20);
+    lastSecond = second;
+  }
+  return lastSecondText + THREE_DIGITS[ms - second * 1000]!;
+}
 
 /**
  * Formats epoch milliseconds plus extra microseconds (an integer 0–999) in the canonical form. A
@@ -17,11 +35,13 @@ export function formatDateTime(ms: number, micros = 0): string {
     throw new RangeError(`Failed to format a datetime: ${micros} is not a whole number of microseconds from 0 to 999.`);
   // The stamps of one operation mostly fall in the same millisecond: its text is written once.
   if (ms !== lastMs) {
-    lastMillisText = new Date(ms).toISOString().slice(0, 23);
+    // `Date` drops a fraction of a millisecond towards zero; a time it cannot hold throws as `toISOString` does.
+    const whole = Math.trunc(ms);
+    lastMillisText = Number.isFinite(whole) ? millisText(whole) : new Date(ms).toISOString().slice(0, 23);
     lastMs = ms;
   }
   // Joined, not concatenated: stored timestamps stay flat strings (a rope costs several objects).
-  return [lastMillisText, String(micros).padStart(3, '0'), 'Z'].join('');
+  return [lastMillisText, THREE_DIGITS[micros]!, 'Z'].join('');
 }
 
 /** The canonical form: `YYYY-MM-DDTHH:MM:SS.ffffffZ`, parsed without a regular expression. */

@@ -9,6 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeCore } from '../../src/fake.js';
 import { sizeOf, weightOf } from '../../src/domain/store/budget.js';
+import { hostConversationRecord, hostRecordSize } from '../../src/domain/agent/host-record.js';
+import type { DomainState } from '../../src/domain/store/state.js';
+import { StartConversationRequest } from '../../src/schemas/agent-conversations.js';
 
 /** Objects and arrays in a value, itself included, walked as the budget always counted them. */
 function containers(value: unknown): number {
@@ -136,5 +139,56 @@ describe('sizeOf: a record weighed without writing its JSON', () => {
       }
     }
     expect(weighed).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describe('hostRecordSize (the weight of a record the agent host builds on create)', () => {
+  /** Create bodies: the common one, then each field that reaches the record changed. */
+  const BODIES: Record<string, unknown>[] = [
+    {},
+    { agent: { kind: 'Agent' } },
+    { agent: { kind: 'ACPAgent', llm: { model: 'openai/gpt-5 "mini"\t🚀', stream: true } } },
+    {
+      agent: {
+        kind: 'Agent',
+        llm: { model: 'm', stream: false },
+        agent_context: { registered_marketplaces: [{ name: 'mkt ✓' }, { x: 1 }] },
+      },
+    },
+    { agent: { kind: 'Agent', agent_context: {} } },
+    { workspace: { working_dir: 'C:\\work "q" \u0001' } },
+    { tags: { team: 'cœur', ticket: '42 "quoted"' } },
+    { security_analyzer: { kind: 'LLMSecurityAnalyzer', nested: { deep: ['a', { b: null }] } } },
+    { confirmation_policy: { kind: 'AlwaysConfirm' } },
+    { max_iterations: 1234567, stuck_detection: false },
+    { initial_message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } },
+    { initial_message: { role: 'user', content: [] } },
+  ];
+  const MADE = [
+    { id: '0a1b2c3d-0000-4000-8000-000000000001', sandboxId: 'sb1', parentId: null, secretNames: [], now: '2025-11-03T09:00:00.123456Z' },
+    {
+      id: 'ffffffff-ffff-4fff-bfff-ffffffffffff',
+      sandboxId: 'a-much-longer-sandbox-id "quoted"',
+      parentId: '0a1b2c3d-0000-4000-8000-000000000001',
+      secretNames: ['A', 'B_TOKEN', 'é\n'],
+      now: '2026-01-01T00:00:00.000001Z',
+    },
+  ];
+
+  it('is sizeOf of the record, for records of every shape a create makes', () => {
+    let weighed = 0;
+    for (const userId of ['user', null, 'a "user" ✓'])
+      for (const body of BODIES)
+        for (const made of MADE) {
+          const request = StartConversationRequest.parse({
+            agent: { kind: 'Agent', llm: { model: 'anthropic/claude-sonnet-4-5-20250929' }, tools: [] },
+            workspace: { kind: 'LocalWorkspace', working_dir: '/home/openhands/workspace' },
+            ...body,
+          });
+          const record = hostConversationRecord({ options: { userId } } as unknown as DomainState, request, made);
+          expect(hostRecordSize(record), JSON.stringify([userId, body, made])).toBe(sizeOf(record));
+          weighed++;
+        }
+    expect(weighed).toBe(3 * BODIES.length * MADE.length);
   });
 });

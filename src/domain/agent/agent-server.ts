@@ -188,6 +188,21 @@ export interface HostFields {
   secret_sources: Record<string, unknown>;
 }
 
+/** The `agent` of a conversation's `ConversationInfo`: its kind and model, the fake's tools (never the LLM key). */
+export function agentInfo(kind: string, model: string): AgentConversationInfo['agent'] {
+  return {
+    kind,
+    llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
+    tools: [
+      { name: 'terminal', params: {} },
+      { name: 'file_editor', params: {} },
+      { name: 'task_tracker', params: {} },
+    ],
+    mcp_config: {},
+    include_default_tools: ['FinishTool', 'ThinkTool'],
+  };
+}
+
 /**
  * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
  * tools; never the LLM key), its workspace, status, policy and statistics.
@@ -197,17 +212,7 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
   return {
     id: conversation.id,
-    agent: {
-      kind: host?.agent_kind ?? 'Agent',
-      llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
-      tools: [
-        { name: 'terminal', params: {} },
-        { name: 'file_editor', params: {} },
-        { name: 'task_tracker', params: {} },
-      ],
-      mcp_config: {},
-      include_default_tools: ['FinishTool', 'ThinkTool'],
-    },
+    agent: agentInfo(host?.agent_kind ?? 'Agent', model),
     workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
     persistence_dir: 'workspace/conversations',
     max_iterations: host?.max_iterations ?? 500,

@@ -26,7 +26,7 @@ import type { DomainState } from '../store/state.js';
 import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent.js';
 import { zipArchive } from './zip.js';
 import { worldOf } from '../agent-world/world.js';
-import { hostConversationRecord } from './host-record.js';
+import { hostConversationRecord, hostRecordSize } from './host-record.js';
 
 /** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
 export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
@@ -64,6 +64,16 @@ export async function setHostState(
   });
 }
 
+/** The id of a conversation's newest user message, found from the end (a long log is not walked for it); `null` before any. */
+export function lastUserMessageId(state: DomainState, conversationId: string): string | null {
+  const ids = state.store.eventIdsOf(conversationId);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
+    if (event.kind === 'MessageEvent' && event.source === 'user') return ids[i]!;
+  }
+  return null;
+}
+
 /** The conversation as its agent server describes it (`ConversationInfo`), with what the host keeps: workspace, analyzer, secret names (never values), tags, fork origin, HEAD. */
 export function hostConversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
   const host = hostState(conversation);
@@ -76,15 +86,8 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     security_analyzer: host.security_analyzer,
     secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
   });
-  // The newest user message, found from the end: a long log is not walked for it.
-  const ids = state.store.eventIdsOf(conversation.id);
-  let lastUserMessage: string | null = null;
-  for (let i = ids.length - 1; i >= 0 && lastUserMessage === null; i--) {
-    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
-    if (event.kind === 'MessageEvent' && event.source === 'user') lastUserMessage = ids[i]!;
-  }
   return Object.assign(info, {
-    last_user_message_id: lastUserMessage,
+    last_user_message_id: lastUserMessageId(state, conversation.id),
     leaf_event_id: host.leaf_event_id,
     forked_from_conversation_id: host.forked_from_conversation_id,
     forked_from_event_id: host.forked_from_event_id,
@@ -109,16 +112,21 @@ function secretNames(secrets: Record<string, unknown>, known: readonly string[] 
  * the host already holds answers that conversation (200, not 201); an unknown parent is a 422;
  * an agent profile the host does not hold (by id) is a 404 (`ProfileNotFound`); one it holds is used.
  */
-export async function startHostConversation(
+export async function startHostConversation<T = AgentConversationInfo>(
   state: DomainState,
   host: AgentHost,
   request: StartConversationRequest,
-): Promise<{ info: AgentConversationInfo; created: boolean } | Refusal> {
-  const id = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : state.newConversationId();
-  const existing = state.store.conversations.get(id);
+  describe?: (state: DomainState, conversation: ConversationRecord) => T,
+): Promise<{ info: T; created: boolean } | Refusal> {
+  // How the answer describes the conversation: its `ConversationInfo` (or that info's JSON text, `info-json.ts`), made at once.
+  const info = describe ?? (hostConversationInfo as unknown as (state: DomainState, conversation: ConversationRecord) => T);
+  const given = request.conversation_id ? toHyphenatedUuid(request.conversation_id)! : null;
+  const id = given ?? state.newConversationId();
+  // A drawn id is one no conversation has (`newConversationId`): looked up only when the request gives it.
+  const existing = given === null ? undefined : state.store.conversations.get(id);
   if (existing) {
     if (existing.version === 'V1' && hostedConversations(state, host).some((c) => c.id === id))
-      return { info: hostConversationInfo(state, existing), created: false };
+      return { info: info(state, existing), created: false };
     return refuse('conflict', `Conversation already exists: ${toHex(id)}`);
   }
   const parentId = request.parent_conversation_id ? toHyphenatedUuid(request.parent_conversation_id)! : null;
@@ -132,9 +140,10 @@ export async function startHostConversation(
     : undefined;
   if (request.agent_profile_id && !profile) return refuse('not_found', `Agent profile '${request.agent_profile_id}' not found`);
   state.store.budget.assertRoom(2, 4096);
-  const sandbox = parentId
+  const found = parentId
     ? state.store.sandboxes.get(state.store.conversations.get(parentId)!.sandbox_id)!
-    : await sandboxForNewConversation(state, host);
+    : sandboxForNewConversation(state, host);
+  const sandbox = found instanceof Promise ? await found : found;
   const now = state.stamp();
   const agent = request.agent ?? { kind: 'Agent' };
   const built = hostConversationRecord(state, request, {
@@ -148,7 +157,7 @@ export async function startHostConversation(
   const profileModel = agent.llm?.model === undefined ? (profile?.config.llm as { model?: string } | undefined)?.model : undefined;
   const record =
     profileModel === undefined
-      ? state.store.conversations.insertValidated(built)
+      ? state.store.conversations.insertValidated(built, hostRecordSize(built))
       : await state.store.conversations.insert({ ...built, llm_model: profileModel });
   if (parentId) state.store.linkChild(parentId, id);
   await publishEvent(state, id, SYSTEM_PROMPT);
@@ -156,7 +165,7 @@ export async function startHostConversation(
   if (request.initial_message && request.initial_message.content.length > 0) {
     current = await deliverMessage(state, current, messageText(request.initial_message.content), request.initial_message.run);
   }
-  return { info: hostConversationInfo(state, current), created: true };
+  return { info: info(state, current), created: true };
 }
 
 /** How a conversation search orders (`ConversationSortOrder`). */

@@ -43,11 +43,21 @@ export function hostedConversations(state: DomainState, host: AgentHost): Conver
 }
 
 /** The sandbox a conversation created on the host runs in: the host's own; locally the newest RUNNING one, or a new one that runs. */
-export async function sandboxForNewConversation(state: DomainState, host: AgentHost): Promise<SandboxRecord> {
+export function sandboxForNewConversation(state: DomainState, host: AgentHost): SandboxRecord | Promise<SandboxRecord> {
   if (host.kind === 'sandbox') return host.sandbox;
-  const running = state.store.sandboxes.all().filter((s) => state.settledNow(s).status === 'RUNNING');
-  const newest = running.sort((a, b) => a.created_at.localeCompare(b.created_at)).at(-1);
-  if (newest) return newest;
+  // The newest RUNNING one (of those created at the same time, the last listed), found in one pass; no promise when there is one.
+  let newest: SandboxRecord | undefined;
+  for (const sandbox of state.store.sandboxes.all())
+    if (
+      state.settledNow(sandbox).status === 'RUNNING' &&
+      (newest === undefined || sandbox.created_at.localeCompare(newest.created_at) >= 0)
+    )
+      newest = sandbox;
+  return newest ?? newSandbox(state);
+}
+
+/** A new RUNNING sandbox for the local agent host's conversations. */
+async function newSandbox(state: DomainState): Promise<SandboxRecord> {
   const spec = state.store.defaultSandboxSpecId;
   const created = state.stamp();
   if (!spec) throw refuse('unavailable', 'No sandbox spec to run the agent server in');

@@ -198,6 +198,17 @@ function addCall(metrics: Metrics, call: LlmCall, at: number): void {
   };
 }
 
+/** Whether any event of a log stands for an LLM call (`statsOfEvents` of a log without one is `statsOfEvents([], model)`). */
+export function hasLlmCall(events: readonly AgentEvent[], model: string): boolean {
+  let lastResponse: string | undefined;
+  for (let index = 0; index < events.length; index++) {
+    const event = events[index]!;
+    if (callOf(event, index, model, lastResponse)) return true;
+    if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
+  }
+  return false;
+}
+
 /**
  * The statistics of a conversation whose log is `events`, its agent on `model`: one `Metrics` per
  * usage id, the agent's first, then those that made a call in the order of their first call.
@@ -269,7 +280,9 @@ export function combinedSnapshot(stats: ConversationStats): MetricsSnapshot | nu
 }
 
 /** The last statistics read per conversation, by the store they were read from, with the log's length, last event and model then. */
-const lastRead = new WeakMap<object, Map<string, { key: string; stats: ConversationStats }>>();
+const lastRead = new WeakMap<object, Map<string, { length: number; last: string | undefined; model: string; stats: ConversationStats }>>();
+/** Most conversations whose statistics are kept per store (a store of 100,000 new conversations kept each one's). */
+const KEPT_STATS = 4096;
 
 /**
  * The statistics of a conversation as its log has them now (read again only when its log or model
@@ -278,16 +291,19 @@ const lastRead = new WeakMap<object, Map<string, { key: string; stats: Conversat
 export function conversationStats(state: DomainState, conversation: ConversationRecord): ConversationStats {
   const ids = state.store.eventIdsOf(conversation.id);
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
-  const key = `${ids.length}:${ids.at(-1) ?? ''}:${model}`;
+  const last = ids.at(-1);
   let byConversation = lastRead.get(state.store);
   if (!byConversation) lastRead.set(state.store, (byConversation = new Map()));
   const cached = byConversation.get(conversation.id);
-  if (cached?.key === key) return cached.stats;
+  // The same log (its length and last event) and model: no text made to compare them.
+  if (cached !== undefined && cached.length === ids.length && cached.last === last && cached.model === model) return cached.stats;
   const stats = statsOfEvents(
     ids.map((id) => state.store.events.get(id)!.event as AgentEvent),
     model,
   );
-  byConversation.set(conversation.id, { key, stats });
+  // Past the most kept, all are dropped at once (dropping the oldest one by one walks the map's freed slots each time).
+  if (cached === undefined && byConversation.size >= KEPT_STATS) byConversation.clear();
+  byConversation.set(conversation.id, { length: ids.length, last, model, stats });
   return stats;
 }
 

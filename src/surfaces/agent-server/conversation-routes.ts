@@ -11,7 +11,6 @@ import {
   batchGetHostConversations,
   countHostConversations,
   deleteHostConversation,
-  hostConversationInfo,
   searchHostConversations,
   startHostConversation,
   trajectoryZip,
@@ -27,6 +26,8 @@ import { ConversationExecutionStatus, Uuid } from '../../schemas/common.js';
 import { LaxBool, laxInt } from '../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { raw } from '../../http/responses.js';
+import { JsonText } from '../../http/json-text.js';
+import { hostConversationInfoJson } from '../../domain/agent/info-json.js';
 import { onAgentHost, onHeldConversation } from './host.js';
 import { conversationAgentRoutes } from './conversation-agent-routes.js';
 
@@ -82,13 +83,14 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
     errors: [404, 409],
     handle: (input, context) =>
       onAgentHost(input, context, async (state, host) => {
-        const started = await startHostConversation(state, host, input.body);
+        // Its `ConversationInfo` written as JSON at once, without the object (`info-json.ts`).
+        const started = await startHostConversation(state, host, input.body, hostConversationInfoJson);
         // The real route's own 422s carry a string `detail` (InvalidParentConversation), not pydantic's items.
         if (isRefusal(started))
           return started.reason === 'invalid' && started.body !== undefined
             ? raw(422, JSON.stringify(started.body), 'application/json')
             : started;
-        return started.created ? started.info : raw(200, JSON.stringify(started.info), 'application/json');
+        return started.created ? new JsonText(started.info) : raw(200, started.info, 'application/json');
       }),
   }),
   defineRoute({
@@ -99,7 +101,8 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
     query: IncludeSkills,
     response: AgentConversationInfo,
     errors: [404],
-    handle: (input, context) => onHeldConversation(input, context, (state, conversation) => hostConversationInfo(state, conversation)),
+    handle: (input, context) =>
+      onHeldConversation(input, context, (state, conversation) => new JsonText(hostConversationInfoJson(state, conversation))),
   }),
   defineRoute({
     method: 'PATCH',
