@@ -71,6 +71,7 @@ export class OperationRunner {
     return this.#mutex.run(async () => {
       const state = this.#state;
       const mark = this.#changes.length;
+      const indexes = state.saveIndexes();
       state.store.begin();
       try {
         // A state loaded with events (a fixture, a restart) reads their LLM calls with the agent's module.
@@ -91,8 +92,7 @@ export class OperationRunner {
       } catch (error) {
         if (this.#state === state) {
           await state.store.rollback();
-          state.findPendingTasks();
-          state.findActiveRuns();
+          state.restoreIndexes(indexes);
           this.#changes.length = Math.min(mark, this.#changes.length);
         }
         throw error;
