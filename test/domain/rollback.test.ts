@@ -59,4 +59,34 @@ describe('a refused operation', () => {
     const [finished] = await fake.service.getAppConversations([conversationId!]);
     expect(finished?.execution_status).toBe('finished');
   });
+
+  it('at the store limit, a start task that came due waits for room: reads and deletes still answer, and once deletes make room the task is READY', async () => {
+    const fake = await createFakeCore({ auth: 'none', fixture: 'empty', clock: 'manual', maxRecords: 12 });
+    const task = await fake.service.startAppConversation(AppConversationStartRequest.parse({}));
+    const sandboxes: string[] = [];
+    let refusal: unknown = null;
+    while (refusal === null && sandboxes.length < 20) {
+      await fake.service.startSandbox(null).then(
+        (sandbox) => sandboxes.push(sandbox.id),
+        (error: unknown) => {
+          refusal = error;
+        },
+      );
+    }
+    expect(refusal).toMatchObject({ reason: 'storage_full' });
+    // Its conversation is a record more than the store has room for.
+    fake.clock.advance(60_000);
+    const page = await fake.service.searchSandboxes({ offset: 0, limit: 100 });
+    expect(page.items.length).toBe(sandboxes.length + 1);
+    const [waiting] = await fake.service.getStartTasks([task.id]);
+    expect(waiting?.status).not.toBe('READY');
+    expect(waiting?.status).not.toBe('ERROR');
+
+    // Room for its sandbox, its conversation and the conversation's first events.
+    for (const id of sandboxes.slice(0, 6)) await fake.service.deleteSandbox(id);
+    const [ready] = await fake.service.getStartTasks([task.id]);
+    expect(ready?.status).toBe('READY');
+    const [conversation] = await fake.service.getAppConversations([ready!.app_conversation_id!]);
+    expect(conversation?.id).toBe(ready!.app_conversation_id);
+  });
 });

@@ -10,7 +10,8 @@ import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
 import type * as Snapshot from './snapshot.js';
 import { settleStartTasks } from '../conversations/settle-start-tasks.js';
 import { Mutex } from './mutex.js';
-import type { AgentRuntime, DomainState } from './state.js';
+import { Refusal } from './refusal.js';
+import type { AgentRuntime, DomainState, SavedIndexes } from './state.js';
 
 /** A domain operation: a function of the state and its own arguments. */
 export type Operation<A extends unknown[], R> = (state: DomainState, ...args: A) => R | Promise<R>;
@@ -76,15 +77,7 @@ export class OperationRunner {
       try {
         // A state loaded with events (a fixture, a restart) reads their LLM calls with the agent's module.
         if (state.statsReader === null && state.store.events.size > 0) state.statsReader = (await state.loadAgent()).combinedMetrics;
-        if (settle) {
-          // No start task pending (the agent host's own creates): nothing to settle, no promise to wait for.
-          if (state.pendingTasks.size > 0) await settleStartTasks(state);
-          else state.store.changedSandboxes.clear();
-          // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.
-          if (state.activeRuns.size > 0) await (await state.loadAgent()).settleAgentRuns(state);
-          // Replays and streamed messages: their held events that came due (issue 32); `streaming.ts` comes with the agent.
-          if (state.timelines.size > 0) await (await state.loadAgent()).settleTimelines(state);
-        }
+        if (settle) await this.#settle(state, indexes, mark);
         const result = await body(state);
         if (this.#changes.length > 0) await this.#publish();
         state.store.commit();
@@ -98,6 +91,31 @@ export class OperationRunner {
         throw error;
       }
     });
+  }
+
+  /**
+   * Moves every time-driven state machine to now. When a step that came due finds the store full
+   * (a start task's conversation, an agent's event: `storage_full`), none of them is taken: the store
+   * and the indexes go back to what the step began with, and the operation runs on that. The steps
+   * wait for room, which the operation itself may make (a delete): otherwise every request, reads and
+   * deletes included, was refused with a 507 until a reset.
+   */
+  async #settle(state: DomainState, indexes: SavedIndexes | null, changesMark: number): Promise<void> {
+    const savepoint = state.store.savepoint();
+    try {
+      // No start task pending (the agent host's own creates): nothing to settle, no promise to wait for.
+      if (state.pendingTasks.size > 0) await settleStartTasks(state);
+      else state.store.changedSandboxes.clear();
+      // The scripted agent's runs (its module: in a page, the service facade's chunk) only once one started.
+      if (state.activeRuns.size > 0) await (await state.loadAgent()).settleAgentRuns(state);
+      // Replays and streamed messages: their held events that came due (issue 32); `streaming.ts` comes with the agent.
+      if (state.timelines.size > 0) await (await state.loadAgent()).settleTimelines(state);
+    } catch (error) {
+      if (!(error instanceof Refusal && error.reason === 'storage_full')) throw error;
+      await state.store.rollbackTo(savepoint);
+      state.restoreIndexes(indexes);
+      this.#changes.length = Math.min(changesMark, this.#changes.length);
+    }
   }
 
   /** Subscribes to state changes; returns a function that unsubscribes. */

@@ -80,6 +80,8 @@ export interface SavedIndexes {
   tasks: string[];
   /** The conversations whose agent run had steps to publish. */
   runs: string[];
+  /** Each conversation's held events and steps (copies). */
+  timelines: [string, TimelineEntry<DomainState>[]][];
 }
 
 /** The state the areas operate on. */
@@ -151,25 +153,31 @@ export class DomainState {
   }
 
   /**
-   * The pending tasks and active runs before a step, so that a rolled-back step finds them again
-   * among these (`restoreIndexes`) rather than by walking every task and conversation: a refused
-   * create on a store of 170,000 conversations walked them all, ~20 ms a request. `null` when
-   * nothing is pending.
+   * The pending tasks, active runs and timelines before a step, so that a rolled-back step finds
+   * them again among these (`restoreIndexes`) rather than by walking every task and conversation: a
+   * refused create on a store of 170,000 conversations walked them all, ~20 ms a request. `null`
+   * when nothing is pending.
    */
   saveIndexes(): SavedIndexes | null {
-    if (this.pendingTasks.size === 0 && this.activeRuns.size === 0) return null;
-    return { tasks: [...this.pendingTasks.keys()], runs: [...this.activeRuns] };
+    if (this.pendingTasks.size === 0 && this.activeRuns.size === 0 && this.timelines.size === 0) return null;
+    const timelines: [string, TimelineEntry<DomainState>[]][] = [];
+    // An entry is copied: a streamed message's entries are moved in time and marked as they are expanded.
+    for (const [id, entries] of this.timelines) timelines.push([id, entries.map((entry) => ({ ...entry }))]);
+    return { tasks: [...this.pendingTasks.keys()], runs: [...this.activeRuns], timelines };
   }
 
   /**
    * After a rolled-back step (the store as it was before it): what `findPendingTasks` and
-   * `findActiveRuns` find, looking only at the tasks and conversations `saveIndexes` kept.
+   * `findActiveRuns` find, looking only at the tasks and conversations `saveIndexes` kept, and the
+   * timelines as they were (a held event taken off one and not stored is held again).
    */
   restoreIndexes(saved: SavedIndexes | null): void {
     this.pendingTasks.clear();
     this.tasksOfSandbox.clear();
     this.activeRuns.clear();
+    this.timelines.clear();
     if (saved === null) return;
+    for (const [id, entries] of saved.timelines) this.timelines.set(id, entries);
     for (const id of saved.tasks) {
       const task = this.store.startTasks.get(id);
       if (task && !FINAL_TASK_STATUSES.has(task.status)) this.trackTask(task.id, task.sandbox_id, Number.NEGATIVE_INFINITY);

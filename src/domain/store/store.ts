@@ -103,6 +103,17 @@ export class Store {
     this.#undo = null;
   }
 
+  /** A point of the open transaction that `rollbackTo` can go back to (the number of undo steps so far). */
+  savepoint(): number {
+    return this.#undo?.length ?? 0;
+  }
+
+  /** Undoes the open transaction's changes made since `mark` (`savepoint`), newest first; the transaction stays open. */
+  async rollbackTo(mark: number): Promise<void> {
+    const steps = this.#undo?.splice(mark) ?? [];
+    for (const step of steps.reverse()) await step();
+  }
+
   /** Undoes every change of the open transaction, newest first, and closes it: the store is as it was at `begin()`. */
   async rollback(): Promise<void> {
     const steps = this.#undo ?? [];
