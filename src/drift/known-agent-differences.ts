@@ -191,6 +191,13 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
         reason:
           'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold',
       },
+      {
+        operation: 'GET /',
+        location: 'operation',
+        aspect: 'served' as const,
+        reason:
+          "the root of a server without static files answers get_server_info (api.py, _setup_static_files), as the official client's server.getRoot reads it; the published document lists neither it nor /server_info",
+      },
       // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell).
       ...NEWEST_AGENT_ROUTES.map((operation) => ({
         operation,

@@ -24,7 +24,8 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
       throw new Error(`${name} failed: ${(error as Error).message}`);
     }
   };
-  // Server details (server_details_router.py).
+  // Server details (server_details_router.py; the root: api.py, _setup_static_files).
+  await record('server.getRoot', () => client.server.getRoot());
   await record('server.getAlive', () => client.server.getAlive());
   await record('server.getHealth', () => client.server.getHealth());
   await record('server.getReady', () => client.server.getReady());
@@ -116,7 +117,47 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('workspaces.listWorkspaces', () => client.workspaces.listWorkspaces());
   await record('workspaces.deleteWorkspace', () => client.workspaces.deleteWorkspace(item.path));
   await record('workspaces.deleteWorkspaceParent', () => client.workspaces.deleteWorkspaceParent('/home/openhands/projects'));
+  // LLM subscription sign-in (llm_router.py: the ChatGPT device-code flow).
+  await record('llm.getOpenAISubscriptionModels', () => client.llm.getOpenAISubscriptionModels());
+  await record('llm.getOpenAISubscriptionStatus', () => client.llm.getOpenAISubscriptionStatus());
+  await record('llm.startOpenAISubscriptionDeviceLogin', () => client.llm.startOpenAISubscriptionDeviceLogin());
+  const deviceCode = (got['llm.startOpenAISubscriptionDeviceLogin'] as { device_code: string }).device_code;
+  await record('llm.pollOpenAISubscriptionDeviceLogin', () => client.llm.pollOpenAISubscriptionDeviceLogin(deviceCode));
+  await record('llm.logoutOpenAISubscription', () => client.llm.logoutOpenAISubscription());
+  // MCP probes (mcp_router.py).
+  await record('mcp.testServer', () => client.mcp.testServer({ server: { type: 'http', url: 'https://mcp.example.com/mcp' } } as never));
+  const oauthServer = { type: 'http', url: 'https://mcp.example.com/mcp', auth: { strategy: 'oauth2' } };
+  await record('mcp.startOAuth', () => client.mcp.startOAuth({ server: oauthServer } as never));
+  const job = got['mcp.startOAuth'] as { job_id: string; authorization_url: string };
+  await record('mcp.getOAuthStatus', () => client.mcp.getOAuthStatus(job.job_id));
+  const redirect = new URL(job.authorization_url).searchParams.get('redirect_uri');
+  await record('mcp.submitOAuthCallback', () =>
+    client.mcp.submitOAuthCallback(job.job_id, { callback_url: `${redirect}?code=abc&state=s` } as never),
+  );
+  // The desktop (desktop_router.py): disabled in the default configuration, 503 as the real one answers.
+  await record('desktop.getUrl', () =>
+    client.desktop.getUrl().then(
+      () => 'answered',
+      (error: { status?: number }) => error.status,
+    ),
+  );
+  // VS Code (vscode_router.py): the local agent server's editor.
+  await record('vscode.getUrl', () => client.vscode.getUrl());
+  await record('vscode.getStatus', () => client.vscode.getStatus());
   // Host files (file_router.py).
+  await record('files.uploadTextFile', () => client.files.uploadTextFile('notes\n', '/home/openhands/workspace/notes.md'));
+  await record('files.uploadFile', () => client.files.uploadFile(new Uint8Array([1, 2, 3]), '/home/openhands/workspace/data.bin'));
+  await record('files.downloadTextFile', () => client.files.downloadTextFile('/home/openhands/workspace/notes.md'));
+  await record('files.downloadFile', () =>
+    client.files.downloadFile('/home/openhands/workspace/data.bin').then((b) => [...new Uint8Array(b)]),
+  );
+  const conversation = await client.conversations.createConversation({
+    agent: { kind: 'Agent', llm: { model: 'openai/gpt-5' } },
+    workspace: { working_dir: '/home/openhands/workspace' },
+  } as never);
+  await record('files.downloadTrajectory', () =>
+    client.files.downloadTrajectory(conversation.id).then(async (zip) => new Uint8Array(await zip.arrayBuffer()).subarray(0, 2)),
+  );
   await record('files.getHome', () => client.files.getHome());
   await record('files.searchSubdirectories', () => client.files.searchSubdirectories('/home/openhands/projects', { limit: 1 }));
   // Bash (bash_router.py).
@@ -140,7 +181,65 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('workspace.startWorkspaceSession', () => workspace.startWorkspaceSession('c0ffee'));
   await record('workspace.deleteWorkspaceSession', () => workspace.deleteWorkspaceSession().then(() => 'deleted'));
   await record('workspace.executeCommand', () => workspace.executeCommand('echo there'));
+  // Routes the newest agent server does not have, answered 404 as it answers them: meta-profiles
+  // (only on software-agent-sdk's feature branches, never merged) and the shared conversations of
+  // the app server (OpenHands Cloud's `/api/shared-*`, which the fake's app server serves).
+  const status = (call: () => Promise<unknown>) => () =>
+    call().then(
+      () => 'answered',
+      (error: { status?: number }) => error.status,
+    );
+  await record(
+    'metaProfiles.listMetaProfiles',
+    status(() => client.metaProfiles.listMetaProfiles()),
+  );
+  await record(
+    'metaProfiles.getMetaProfile',
+    status(() => client.metaProfiles.getMetaProfile('router')),
+  );
+  await record(
+    'metaProfiles.saveMetaProfile',
+    status(() => client.metaProfiles.saveMetaProfile('router', {} as never)),
+  );
+  await record(
+    'metaProfiles.activateMetaProfile',
+    status(() => client.metaProfiles.activateMetaProfile('router')),
+  );
+  await record(
+    'metaProfiles.deleteMetaProfile',
+    status(() => client.metaProfiles.deleteMetaProfile('router')),
+  );
+  const someId = '00000000-0000-4000-8000-000000000000';
+  await record(
+    'shared.getSharedConversations',
+    status(() => client.shared.getSharedConversations([someId])),
+  );
+  await record(
+    'shared.getSharedConversation',
+    status(() => client.shared.getSharedConversation(someId)),
+  );
+  await record(
+    'shared.searchSharedEvents',
+    status(() => client.shared.searchSharedEvents({ conversation_id: someId } as never)),
+  );
   return got;
+}
+
+/** What is not a request: the sub-clients' `close` and their private helpers (TypeScript's `private`, there at run time). */
+const NOT_REQUESTS = new Set(['close', 'normalizeRequest', 'ensureWorkspacesSupported']);
+
+/** Every public method of the agent-server clients `AgentServerClient` gathers, as `sub.method` (the conversation client is the conversations test's). */
+function clientMethods(): string[] {
+  const client = new AgentServerClient({ host: 'http://agent.test' });
+  const names: string[] = [];
+  for (const [name, sub] of Object.entries(client)) {
+    if (name === 'conversations' || name === 'client' || sub === null || typeof sub !== 'object') continue;
+    const prototype = Object.getPrototypeOf(sub) as Record<string, unknown>;
+    if (prototype === Object.prototype) continue;
+    for (const method of Object.getOwnPropertyNames(prototype))
+      if (method !== 'constructor' && typeof prototype[method] === 'function' && !NOT_REQUESTS.has(method)) names.push(`${name}.${method}`);
+  }
+  return names.sort();
 }
 
 /** What every transport must answer alike. */
@@ -194,9 +293,37 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
   expect(got['workspace.startWorkspaceSession']).toBe(`${host}/api/conversations/c0ffee/workspace/`);
   expect(got['workspace.deleteWorkspaceSession']).toBe('deleted');
   expect(got['workspace.executeCommand']).toMatchObject({ exit_code: 0, stdout: expect.stringContaining('there') });
+  expect(got['server.getRoot']).toEqual(got['server.getServerInfo']);
+  expect(got['llm.getOpenAISubscriptionModels']).toContain('gpt-5.5');
+  expect(got['llm.pollOpenAISubscriptionDeviceLogin']).toMatchObject({ vendor: 'openai', connected: false });
+  expect(got['llm.logoutOpenAISubscription']).toEqual({ vendor: 'openai', connected: false, account_email: null, expires_at: null });
+  expect(got['mcp.testServer']).toMatchObject({ ok: true, tools: ['fetch', 'list_resources', 'search'] });
+  expect(got['mcp.getOAuthStatus']).toMatchObject({ ok: true, status: 'authorizing' });
+  expect(got['mcp.submitOAuthCallback']).toMatchObject({ ok: true, status: 'succeeded' });
+  expect(got['desktop.getUrl']).toBe(503);
+  expect(got['vscode.getUrl']).toMatch(/\?tkn=[^&]+&folder=workspace$/);
+  expect(got['vscode.getStatus']).toEqual({ running: true, enabled: true });
+  expect(got['files.uploadTextFile']).toEqual({ success: true });
+  expect(got['files.downloadTextFile']).toBe('notes\n');
+  expect(got['files.downloadFile']).toEqual([1, 2, 3]);
+  // A ZIP's first bytes, "PK".
+  expect([...(got['files.downloadTrajectory'] as Uint8Array)]).toEqual([0x50, 0x4b]);
+  for (const name of Object.keys(got).filter((n) => n.startsWith('metaProfiles.') || n.startsWith('shared.')))
+    expect([name, got[name]]).toEqual([name, 404]);
 }
 
 describe('@openhands/typescript-client against the agent host', () => {
+  it('the test calls every public method of every agent-server client (a method a new client version adds fails here until it is called)', async () => {
+    const servers = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'none' } });
+    try {
+      const called = Object.keys(await everyMethod(servers.agentUrl)).filter((name) => !name.startsWith('workspace.'));
+      expect(clientMethods().filter((name) => !called.includes(name))).toEqual([]);
+      expect(clientMethods().length).toBeGreaterThan(90);
+    } finally {
+      await servers.close();
+    }
+  });
+
   it('every non-conversation method works against the standalone server', async () => {
     const servers = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'none' } });
     try {

@@ -214,12 +214,28 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
       status: 400,
       body: { detail: 'Path must be absolute' },
     });
-    // Under --auth none a request without a key reaches the local agent server, which writes into no sandbox by path alone.
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/y`, null, { method: 'POST', body: form('x') })).toMatchObject({
-      status: 404,
-      body: { detail: 'Not Found' },
-    });
     expect(await changes()).toEqual(before);
+  });
+
+  it('under --auth none, without a key, writes and reads on the local agent server: the newest RUNNING sandbox, where its conversations are', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const c = await startConversation(cli);
+    const key = c.session_api_key;
+    // file_router.py, upload_file / download_file: the local agent server's files are its machine's.
+    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/local.txt`, null, { method: 'POST', body: form('from the client') })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
+    const read = await fetch(`${cli.agentUrl}/api/file/download?path=${PROJECT}/local.txt`);
+    expect(read.status).toBe(200);
+    expect(await read.text()).toBe('from the client');
+    // The same file through the sandbox's own key: one machine.
+    const withKey = await fetch(`${cli.agentUrl}/api/file/download?path=${PROJECT}/local.txt`, { headers: { 'x-session-api-key': key } });
+    expect(await withKey.text()).toBe('from the client');
+    expect(await call(`${cli.agentUrl}/api/file/download?path=${PROJECT}/nope.txt`, null)).toMatchObject({
+      status: 404,
+      body: { detail: 'File not found' },
+    });
   });
 });
 

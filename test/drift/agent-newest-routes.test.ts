@@ -43,6 +43,8 @@ const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
   'init_router.py': ['GET /api/init', 'POST /api/init'],
   'vscode_router.py': ['GET /api/vscode/url', 'GET /api/vscode/status'],
   'server_details_router.py': ['GET /alive', 'GET /health', 'GET /ready', 'GET /server_info'],
+  // `api.py`, `_setup_static_files`: without static files the root answers `get_server_info`.
+  'api.py': ['GET /'],
   'conversation_router.py': [
     'GET /api/conversations/search', 'GET /api/conversations/count', 'GET /api/conversations/{conversation_id}',
     'GET /api/conversations/{conversation_id}/agent_final_response', 'GET /api/conversations', 'POST /api/conversations',

@@ -13,7 +13,7 @@ import { agentServerContext, readyProjectDir, type ReadyContext } from '../conve
 import { refuse, type Refusal } from '../store/refusal.js';
 import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
-import { keyHolder } from '../sandboxes/session-keys.js';
+import { hostHolds, type AgentHost } from './host.js';
 import { deliverMessage } from './scripted-agent.js';
 import { conversationStats, DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
 
@@ -159,15 +159,14 @@ export function executionStatusOf(conversation: ConversationRecord): string {
 }
 
 /**
- * The workspace a path names on the agent server the key opens (`git_router.py`: the path is the
- * repository's): the conversation of that sandbox whose project holds the path, else its newest.
+ * The workspace a path names on the agent server a request reaches (`git_router.py`: the path is the
+ * repository's): the conversation it holds whose project holds the path, else its newest; the local
+ * agent server holds those of every RUNNING sandbox (`hostHolds`).
  */
-export function workspaceFor(state: DomainState, key: string | null, path: string): ReadyContext | Refusal {
-  const holder = keyHolder(state, key);
-  if (holder.kind !== 'running') return refuse('not_found', 'Not Found');
+export function workspaceFor(state: DomainState, host: AgentHost, path: string): ReadyContext | Refusal {
   const contexts = state.store.conversations
     .all()
-    .filter((c) => c.version === 'V1' && c.sandbox_id === holder.sandbox.id)
+    .filter((c) => hostHolds(state, host, c))
     .map((c) => agentServerContext(state, c.id))
     .filter((c): c is ReadyContext => c.kind === 'ready');
   const holding = contexts.filter((c) => path === c.workspace.projectDir || path.startsWith(`${c.workspace.projectDir}/`));

@@ -6,6 +6,7 @@
  */
 import type { SandboxRecord } from '../../schemas/records.js';
 import { workspaceFor } from './agent-server.js';
+import type { AgentHost } from './host.js';
 import { fromBase64, toBase64 } from './base64.js';
 import { badRequest, isRefusal, refuse, type Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
@@ -34,10 +35,10 @@ function absolute(path: string): string | null {
 }
 
 /** Whether `path` is a directory of the sandbox: a parent of an upload or of a workspace file. */
-function isDirectory(state: DomainState, sandbox: SandboxRecord, key: string, path: string): boolean {
+function isDirectory(state: DomainState, sandbox: SandboxRecord, host: AgentHost, path: string): boolean {
   const prefix = path === '/' ? '/' : `${path}/`;
   if (Object.keys(sandbox.uploaded_files ?? {}).some((p) => p.startsWith(prefix))) return true;
-  const context = workspaceFor(state, key, path);
+  const context = workspaceFor(state, host, path);
   if (isRefusal(context)) return false;
   const project = context.workspace.projectDir;
   return (
@@ -51,13 +52,13 @@ function isDirectory(state: DomainState, sandbox: SandboxRecord, key: string, pa
 export async function uploadFile(
   state: DomainState,
   sandbox: SandboxRecord,
-  key: string,
+  host: AgentHost,
   path: string,
   bytes: Uint8Array,
 ): Promise<{ success: true } | Refusal> {
   const target = absolute(path);
   if (target === null) return badRequest('Path must be absolute');
-  if (target === '/' || isDirectory(state, sandbox, key, target))
+  if (target === '/' || isDirectory(state, sandbox, host, target))
     return refuse('internal', `Failed to upload file: [Errno 21] Is a directory: '${target}'`);
   const uploads = { ...(sandbox.uploaded_files ?? {}) };
   if (!(target in uploads) && Object.keys(uploads).length >= MAX_UPLOADED_FILES)
@@ -68,17 +69,17 @@ export async function uploadFile(
 }
 
 /** `GET /api/file/download`: the file at `path`, uploaded or in a conversation's workspace. */
-export function downloadFile(state: DomainState, sandbox: SandboxRecord, key: string, path: string): DownloadedFile | Refusal {
+export function downloadFile(state: DomainState, sandbox: SandboxRecord, host: AgentHost, path: string): DownloadedFile | Refusal {
   const target = absolute(path);
   if (target === null) return badRequest('Path must be absolute');
   const filename = target.split('/').at(-1) ?? '';
   const uploaded = sandbox.uploaded_files?.[target];
   if (uploaded !== undefined) return { filename, bytes: fromBase64(uploaded) };
-  const context = workspaceFor(state, key, target);
+  const context = workspaceFor(state, host, target);
   if (!isRefusal(context) && target.startsWith(`${context.workspace.projectDir}/`)) {
     const text = context.workspace.current[target.slice(context.workspace.projectDir.length + 1)];
     if (text !== undefined) return { filename, bytes: new TextEncoder().encode(text) };
   }
-  if (isDirectory(state, sandbox, key, target)) return badRequest('Path is not a file');
+  if (isDirectory(state, sandbox, host, target)) return badRequest('Path is not a file');
   return refuse('not_found', 'File not found');
 }

@@ -42,10 +42,8 @@ export function hostedConversations(state: DomainState, host: AgentHost): Conver
   return state.store.conversations.all().filter((c) => hostHolds(state, host, c));
 }
 
-/** The sandbox a conversation created on the host runs in: the host's own; locally the newest RUNNING one, or a new one that runs. */
-export function sandboxForNewConversation(state: DomainState, host: AgentHost): SandboxRecord | Promise<SandboxRecord> {
-  if (host.kind === 'sandbox') return host.sandbox;
-  // The newest RUNNING one (of those created at the same time, the last listed), found in one pass; no promise when there is one.
+/** The newest RUNNING sandbox (of those created at the same time, the last listed), found in one pass; `undefined` when none runs. */
+export function newestRunningSandbox(state: DomainState): SandboxRecord | undefined {
   let newest: SandboxRecord | undefined;
   for (const sandbox of state.store.sandboxes.all())
     if (
@@ -53,7 +51,29 @@ export function sandboxForNewConversation(state: DomainState, host: AgentHost): 
       (newest === undefined || sandbox.created_at.localeCompare(newest.created_at) >= 0)
     )
       newest = sandbox;
-  return newest ?? newSandbox(state);
+  return newest;
+}
+
+/** The sandbox a conversation created on the host runs in: the host's own; locally the newest RUNNING one, or a new one that runs. */
+export function sandboxForNewConversation(state: DomainState, host: AgentHost): SandboxRecord | Promise<SandboxRecord> {
+  if (host.kind === 'sandbox') return host.sandbox;
+  // No promise when one runs.
+  return newestRunningSandbox(state) ?? newSandbox(state);
+}
+
+/**
+ * The machine the host's files, editor and repositories are on: a sandbox's agent server's own; the
+ * local agent server's, the newest RUNNING sandbox (with `create`, a new one when none runs, as a
+ * conversation created there gets; otherwise `missing`, by default 404 `Not Found`).
+ */
+export async function hostMachine(
+  state: DomainState,
+  host: AgentHost,
+  create: boolean,
+  missing: () => Refusal = () => refuse('not_found', 'Not Found'),
+): Promise<SandboxRecord | Refusal> {
+  if (host.kind === 'sandbox') return host.sandbox;
+  return newestRunningSandbox(state) ?? (create ? newSandbox(state) : missing());
 }
 
 /** A new RUNNING sandbox for the local agent host's conversations. */

@@ -2,9 +2,8 @@
  * What the agent server's routes act on: the conversation the request's key opens, or the RUNNING
  * sandbox whose agent server it is; each run as one operation of the instance's runner.
  */
-import { keyHolder } from '../../domain/agent/agent-server.js';
 import { isRefusal, refuse, type Refusal } from '../../domain/store/refusal.js';
-import { agentHostFor, heldConversation, type AgentHost } from '../../domain/agent/host.js';
+import { agentHostFor, heldConversation, hostMachine, type AgentHost } from '../../domain/agent/host.js';
 import type { DomainState } from '../../domain/store/state.js';
 import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
@@ -24,16 +23,23 @@ export function onConversation<T>(
   });
 }
 
-/** Runs `body` on the RUNNING sandbox whose agent server the request's key opens (404 otherwise), as one operation. */
+/**
+ * Runs `body` on the machine of the agent server the request reaches (`hostMachine`): a RUNNING
+ * sandbox's, by its key; under `--auth none` without one, the local agent server's (`create`
+ * makes one when none runs; else `missing` answers); 404 otherwise. One operation.
+ */
 export function onHostSandbox<T>(
   input: Pick<RouteInput<unknown, unknown>, 'headers'>,
   context: RouteContext,
-  body: (state: DomainState, sandbox: SandboxRecord, key: string) => T | Promise<T>,
+  body: (state: DomainState, sandbox: SandboxRecord, host: AgentHost) => T | Promise<T>,
+  create = false,
+  missing?: () => Refusal,
 ) {
-  return context.runner.run((state) => {
-    const key = input.headers.get(SESSION_API_KEY_HEADER) ?? '';
-    const holder = keyHolder(state, key);
-    return holder.kind === 'running' ? body(state, holder.sandbox, key) : refuse('not_found', 'Not Found');
+  return context.runner.run(async (state) => {
+    const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));
+    if (!host) return refuse('not_found', 'Not Found');
+    const sandbox = await hostMachine(state, host, create, missing);
+    return isRefusal(sandbox) ? sandbox : body(state, sandbox, host);
   });
 }
 

@@ -31,12 +31,22 @@ import { connectionRoutes } from './connection-routes.js';
 import { mcpRoutes } from './mcp-routes.js';
 import { canvasExtensionRoutes } from './canvas-extension-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
-import { defineRoute, type Route } from '../../http/route.js';
+import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
 /** The version the fake's agent server reports. */
 export const AGENT_SERVER_VERSION = '1.43.0';
 const STARTED_AT = Date.now();
+
+/** `get_server_info`: the version `--agent-server-version` names (the newest by default), as the sandboxes' agent servers report it. */
+const serverInfo = (context: RouteContext) => ({
+  uptime: Math.floor((Date.now() - STARTED_AT) / 1000),
+  idle_time: 0,
+  title: 'OpenHands Agent Server',
+  version: context.options.agentServerVersion ?? AGENT_SERVER_VERSION,
+  docs: '/docs',
+  redoc: '/redoc',
+});
 
 const BASE = '/api/conversations/:conversation_id';
 const ConversationParam = z.object({ conversation_id: Uuid });
@@ -82,15 +92,15 @@ export const agentRoutes: readonly Route[] = Object.freeze([
     summary: 'Uptime and version (get_server_info)',
     public: true,
     response: ServerInfo,
-    // The version `--agent-server-version` names (the newest by default), as the sandboxes' agent servers report it.
-    handle: async (_input, context) => ({
-      uptime: Math.floor((Date.now() - STARTED_AT) / 1000),
-      idle_time: 0,
-      title: 'OpenHands Agent Server',
-      version: context.options.agentServerVersion ?? AGENT_SERVER_VERSION,
-      docs: '/docs',
-      redoc: '/redoc',
-    }),
+    handle: async (_input, context) => serverInfo(context),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/',
+    summary: 'Uptime and version at the root, as a server without static files maps it (api.py, _setup_static_files)',
+    public: true,
+    response: ServerInfo,
+    handle: async (_input, context) => serverInfo(context),
   }),
   defineRoute({
     method: 'GET',

@@ -11,10 +11,9 @@ import { editorSandbox, EDITOR_PATH, vscodeUrl } from '../../domain/agent/editor
 import { editorPage } from './editor-page.js';
 import { workspaceFor } from '../../domain/agent/agent-server.js';
 import { gitChanges, gitDiff } from '../../domain/conversations/conversation-ops.js';
-import { isRefusal } from '../../domain/store/refusal.js';
+import { isRefusal, refuse } from '../../domain/store/refusal.js';
 import { AgentSuccess, VSCodeUrlResponse } from '../../schemas/agent-server.js';
 import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
-import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext, type RouteInput, type UploadedFile } from '../../http/route.js';
 import { onHostSandbox } from './host.js';
@@ -23,16 +22,16 @@ const PathQuery = z.object({ path: z.string() });
 
 /** The changed files of the repository at `path`. */
 function changesAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
-  return context.runner.run((state) => {
-    const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), path);
+  return onHostSandbox(input, context, (state, _sandbox, host) => {
+    const workspace = workspaceFor(state, host, path);
     return isRefusal(workspace) ? workspace : gitChanges(workspace, path);
   });
 }
 
 /** A file at `path` before and after. */
 function diffAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
-  return context.runner.run((state) => {
-    const workspace = workspaceFor(state, input.headers.get(SESSION_API_KEY_HEADER), path);
+  return onHostSandbox(input, context, (state, _sandbox, host) => {
+    const workspace = workspaceFor(state, host, path);
     return isRefusal(workspace) ? workspace : gitDiff(workspace, path);
   });
 }
@@ -40,20 +39,26 @@ function diffAt(input: RouteInput<unknown, unknown>, context: RouteContext, path
 /** Writes the form's `file` at `path`. */
 function uploadAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
   const { file } = input.body as { file: UploadedFile };
-  return onHostSandbox(input, context, (state, sandbox, key) => uploadFile(state, sandbox, key, path, file.bytes));
+  return onHostSandbox(input, context, (state, sandbox, host) => uploadFile(state, sandbox, host, path, file.bytes), true);
 }
 
 /** The file at `path`, as `FileResponse` sends it. */
 function downloadAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
-  return onHostSandbox(input, context, (state, sandbox, key) => {
-    const file = downloadFile(state, sandbox, key, path);
-    if (isRefusal(file)) return file;
-    const ascii = /^[\x20-\x7e]*$/.test(file.filename) && !file.filename.includes('"');
-    const disposition = ascii
-      ? `attachment; filename="${file.filename}"`
-      : `attachment; filename*=utf-8''${encodeURIComponent(file.filename)}`;
-    return raw(200, file.bytes, 'application/octet-stream', { 'content-disposition': disposition });
-  });
+  return onHostSandbox(
+    input,
+    context,
+    (state, sandbox, host) => {
+      const file = downloadFile(state, sandbox, host, path);
+      if (isRefusal(file)) return file;
+      const ascii = /^[\x20-\x7e]*$/.test(file.filename) && !file.filename.includes('"');
+      const disposition = ascii
+        ? `attachment; filename="${file.filename}"`
+        : `attachment; filename*=utf-8''${encodeURIComponent(file.filename)}`;
+      return raw(200, file.bytes, 'application/octet-stream', { 'content-disposition': disposition });
+    },
+    false,
+    () => refuse('not_found', 'File not found'),
+  );
 }
 
 /** The workspace routes of the agent server. */
@@ -138,9 +143,13 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     response: VSCodeUrlResponse,
     errors: [404],
     handle: (input, context) =>
-      onHostSandbox(input, context, (state, sandbox) => ({
-        url: vscodeUrl(state, sandbox, input.query.workspace_dir, input.query.base_url),
-      })),
+      // The local agent server's editor runs on its machine, made when none runs yet.
+      onHostSandbox(
+        input,
+        context,
+        (state, sandbox) => ({ url: vscodeUrl(state, sandbox, input.query.workspace_dir, input.query.base_url) }),
+        true,
+      ),
   }),
   defineRoute({
     method: 'GET',
@@ -148,7 +157,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     summary: 'Whether VS Code runs (vscode_router.py, get_vscode_status)',
     response: z.record(z.string(), z.union([z.boolean(), z.string()])),
     errors: [404],
-    handle: (input, context) => onHostSandbox(input, context, () => ({ running: true, enabled: true })),
+    handle: (input, context) => onHostSandbox(input, context, () => ({ running: true, enabled: true }), true),
   }),
   defineRoute({
     method: 'GET',
