@@ -189,8 +189,9 @@ describe('GET /api/git/changes/{path}, /api/git/diff/{path} on the agent host', 
     expect(diff.status).toBe(200);
     expect(diff.body.original).toBe('');
     expect(diff.body.modified).toMatch(/^# Plan\n\nTask: Fix the flaky test/);
-    // Under --auth none a request without a key reaches the local agent server, which answers no sandbox's workspace by path alone.
-    expect(await call(`${cli.agentUrl}/api/git/changes/${project}`, null)).toEqual({ status: 404, body: { detail: 'Not Found' } });
+    // Under --auth none a request without a key reaches the local agent server, which holds the conversations of every
+    // RUNNING sandbox (host.ts, hostHolds): the same repository, the same changes.
+    expect(await call(`${cli.agentUrl}/api/git/changes/${project}`, null)).toEqual(changes);
   });
 });
 

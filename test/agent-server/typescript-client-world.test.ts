@@ -146,7 +146,9 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('vscode.getStatus', () => client.vscode.getStatus());
   // Host files (file_router.py).
   await record('files.uploadTextFile', () => client.files.uploadTextFile('notes\n', '/home/openhands/workspace/notes.md'));
-  await record('files.uploadFile', () => client.files.uploadFile(new Uint8Array([1, 2, 3]), '/home/openhands/workspace/data.bin'));
+  await record('files.uploadFile', () =>
+    client.files.uploadFile(new Blob([new Uint8Array([1, 2, 3])]), '/home/openhands/workspace/data.bin'),
+  );
   await record('files.downloadTextFile', () => client.files.downloadTextFile('/home/openhands/workspace/notes.md'));
   await record('files.downloadFile', () =>
     client.files.downloadFile('/home/openhands/workspace/data.bin').then((b) => [...new Uint8Array(b)]),

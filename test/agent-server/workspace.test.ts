@@ -222,7 +222,9 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
     const c = await startConversation(cli);
     const key = c.session_api_key;
     // file_router.py, upload_file / download_file: the local agent server's files are its machine's.
-    expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/local.txt`, null, { method: 'POST', body: form('from the client') })).toMatchObject({
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/local.txt`, null, { method: 'POST', body: form('from the client') }),
+    ).toMatchObject({
       status: 200,
       body: { success: true },
     });
