@@ -26,6 +26,10 @@ export const LOCAL_BACKEND_PREFIXES = [
 ] as const;
 /** The automation service's prefix: a separate service the fake does not serve (answered 404 here). */
 export const AUTOMATION_PREFIX = '/api/automation';
+/** The automation service's list (`AutomationsResponse`), which Agent Canvas's home page reads on a local backend. */
+const AUTOMATION_LIST = `${AUTOMATION_PREFIX}/v1`;
+/** An empty `AutomationsResponse`. */
+const EMPTY_AUTOMATIONS = JSON.stringify({ automations: [], total: 0 });
 /** The id of the cloud backend the ingress registers. */
 export const CLOUD_BACKEND_ID = 'fakehands-cloud';
 
@@ -109,6 +113,14 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (under(path, AUTOMATION_PREFIX)) {
+      // The home page lists automations on a local backend and toasts a failure ("Request failed with status code 404",
+      // after three retries): the list of Canvas's own automation service stands in, empty. Its health stays 404, so the
+      // panels that need the service stay off.
+      if (req.method === 'GET' && (path === AUTOMATION_LIST || path === `${AUTOMATION_LIST}/`)) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(EMPTY_AUTOMATIONS);
+        return;
+      }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ detail: 'No automation service behind fakehands (out of scope)' }));
       return;

@@ -58,6 +58,11 @@ describe.skipIf(!canvasDir)('fakehands canvas', () => {
     const automation = await fetch(`${page}/api/automation/health`);
     expect(automation.status).toBe(404);
     expect(await automation.json()).toEqual({ detail: 'No automation service behind fakehands (out of scope)' });
+    // Its list, which the home page reads on a local backend and toasts when it fails, stands in empty
+    // (build/assets/home-*.js: the recommended-automations launcher's useAutomations; AutomationsResponse).
+    const list = await fetch(`${page}/api/automation/v1?limit=50&offset=0`);
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual({ automations: [], total: 0 });
     // The cloud backend answers as a single-user install.
     const orgs = (await (await fetch(`${app}/api/organizations`)).json()) as {
       items: { is_personal: boolean; id: string }[];
