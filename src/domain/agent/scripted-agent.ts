@@ -89,7 +89,7 @@ export async function deliverMessage(
   });
   if (run) {
     state.activeRuns.add(current.id);
-    current = await publishDueSteps(state, current, state.clock.now());
+    current = await publishDueSteps(state, current, state.now());
   }
   return current;
 }
@@ -170,7 +170,7 @@ function runEventIds(state: DomainState, conversation: ConversationRecord): stri
 /** Publishes every run step due by now, for every conversation with a run going (called before every operation). */
 export async function settleAgentRuns(state: DomainState): Promise<void> {
   if (state.activeRuns.size === 0) return;
-  const now = state.clock.now();
+  const now = state.now();
   for (const id of [...state.activeRuns]) {
     const conversation = state.store.conversations.get(id);
     if (!conversation || agentStatus(conversation) !== 'running') {
@@ -205,7 +205,7 @@ export async function runAgent(state: DomainState, conversation: ConversationRec
   });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'running'));
   state.activeRuns.add(resumed.id);
-  await publishDueSteps(state, resumed, state.clock.now());
+  await publishDueSteps(state, resumed, state.now());
   return true;
 }
 
@@ -222,7 +222,7 @@ export async function runOnWaitingMessages(state: DomainState, conversation: Con
     ...runFields(state, conversation.messages.at(-1)!, conversation.messages.length, now),
   });
   state.activeRuns.add(current.id);
-  await publishDueSteps(state, current, state.clock.now());
+  await publishDueSteps(state, current, state.now());
   return true;
 }
 
@@ -253,7 +253,7 @@ export async function respondToConfirmation(
     });
     await publishEvent(state, conversation.id, stateUpdate('execution_status', 'running'));
     state.activeRuns.add(resumed.id);
-    await publishDueSteps(state, resumed, state.clock.now());
+    await publishDueSteps(state, resumed, state.now());
     return;
   }
   const action = state.store.events.get(state.store.eventIdsOf(conversation.id).at(-2) ?? '')?.event as AgentEvent | undefined;

@@ -101,7 +101,7 @@ async function settleTimeline(state: DomainState, conversationId: string): Promi
     state.timelines.delete(conversationId);
     return;
   }
-  const now = state.clock.now();
+  const now = state.now();
   while (timeline.length > 0 && timeline[0]!.dueMs <= now) {
     const item = timeline[0]!;
     if (item.kind === 'event' && !item.streamed && isStreamed(state, conversationId, item.fields)) {

@@ -20,7 +20,7 @@ export async function settleStartTasks(state: DomainState): Promise<void> {
     changed.clear();
     return;
   }
-  const now = state.clock.now();
+  const now = state.now();
   const due = now >= state.nextTaskDueMs;
   if (!due && changed.size === 0) return;
   const ids = new Set<string>();

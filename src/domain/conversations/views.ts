@@ -89,7 +89,7 @@ function executionStatus(state: DomainState, record: ConversationRecord): AppCon
   if (fromEvents !== null) return record.agent_turns === 0 && fromEvents === 'finished' ? 'idle' : fromEvents;
   if (record.agent_turns === 0) return 'idle';
   const started = parseDateTime(record.agent_started_at ?? record.created_at);
-  return state.clock.now() < started + state.options.timings.agentRunMs ? 'running' : 'finished';
+  return state.now() < started + state.options.timings.agentRunMs ? 'running' : 'finished';
 }
 
 /** The agent turns that have finished by now (the last one runs for `agentRunMs` after it started). */
@@ -98,7 +98,7 @@ export function finishedTurns(state: DomainState, record: ConversationRecord): n
   if (edited !== null) return edited;
   if (record.agent_turns === 0) return 0;
   const started = parseDateTime(record.agent_started_at ?? record.created_at);
-  return state.clock.now() < started + state.options.timings.agentRunMs ? record.agent_turns - 1 : record.agent_turns;
+  return state.now() < started + state.options.timings.agentRunMs ? record.agent_turns - 1 : record.agent_turns;
 }
 
 /** A small, repeatable spread per conversation (0–99), from its id. */
