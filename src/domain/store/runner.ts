@@ -77,7 +77,12 @@ export class OperationRunner {
       try {
         // A state loaded with events (a fixture, a restart) reads their LLM calls with the agent's module.
         if (state.statsReader === null && state.store.events.size > 0) state.statsReader = (await state.loadAgent()).combinedMetrics;
-        if (settle) await this.#settle(state, indexes, mark);
+        // Nothing time-driven under way (the agent host's own creates): no settle, no promise to wait for.
+        if (settle) {
+          if (state.pendingTasks.size > 0 || state.activeRuns.size > 0 || state.timelines.size > 0)
+            await this.#settle(state, indexes, mark);
+          else state.store.changedSandboxes.clear();
+        }
         const result = await body(state);
         if (this.#changes.length > 0) await this.#publish();
         state.store.commit();
