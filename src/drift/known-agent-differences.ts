@@ -9,6 +9,15 @@ import { CONVERSATION_INFO_REASON, EVENTS_REASON, PATH_QUERY_REASON } from './re
 /** Why the agent host serves conversation routes the compared document lacks (issue 31). */
 const NEWER_AGENT_ROUTE =
   'the newest source (Aug 2026: conversation_router.py, file_router.py) serves it; the agent-server document the drift test compares lacks it';
+/** Why `generate_title`'s request differs. */
+const TITLE_LLM_REASON =
+  "the fake's title is the first message cut to max_length, made by no LLM: it takes the request's llm as an object and reads none of its options, which the real document spells out";
+/** Why the conversation secrets' request differs. */
+const SECRETS_REASON =
+  'the fake keeps the names of the secrets only, never a value: it takes each as a string or a StaticSecret/LookupSecret object and reads neither the value, url nor headers, which the real document spells out';
+/** Why the analyzer's request differs. */
+const ANALYZER_REASON =
+  "the fake keeps which analyzer is set (its kind) or that none is, and scores no action: the analyzer's options (URLs, keys, thresholds, policy) pass unread";
 /** Why the create request differs: the fake types what it acts on. */
 const START_REQUEST_REASON =
   "the fake types the fields of StartConversationRequest it acts on (the agent's kind and model, workspace, ids, policy, analyzer, initial message, limits, secrets, tags) and lets the agent's other options pass; the real document spells out every agent, tool and LLM option";
@@ -67,7 +76,6 @@ const NEWEST_AGENT_ROUTES: readonly string[] = [
   'POST /api/mcp/oauth/start',
   'GET /api/mcp/oauth/status/{job_id}',
   'POST /api/mcp/oauth/callback/{job_id}',
-  'GET /api/desktop/url',
   'POST /api/skills/install',
   'GET /api/skills/installed',
   'GET /api/skills/installed/{name}',
@@ -99,6 +107,12 @@ const NEWEST_AGENT_ROUTES: readonly string[] = [
   'DELETE /api/auth/workspace-session',
   'GET /api/init',
   'POST /api/init',
+  // A conversation's workspace files (workspace_router.py), the OpenAI-compatible gateway (openai/router.py), load_plugin (conversation_router.py).
+  'GET /api/conversations/{conversation_id}/workspace',
+  'GET /api/conversations/{conversation_id}/workspace/{file_path}',
+  'GET /v1/models',
+  'POST /v1/chat/completions',
+  'POST /api/conversations/{conversation_id}/load_plugin',
 ];
 /** Why the agent host serves the Canvas Extensions routes no release has yet. */
 export const CANVAS_EXTENSIONS_SOURCE =
@@ -111,12 +125,6 @@ const CANVAS_EXTENSIONS_ROUTES: readonly string[] = [
   'PATCH /api/canvas-extensions/installed/{extension_name}',
   'DELETE /api/canvas-extensions/installed/{extension_name}',
   'GET /api/canvas-extensions/installed/{extension_name}/bundle',
-  // A conversation's workspace files (workspace_router.py), the OpenAI-compatible gateway (openai/router.py), load_plugin (conversation_router.py).
-  'GET /api/conversations/{conversation_id}/workspace',
-  'GET /api/conversations/{conversation_id}/workspace/{file_path}',
-  'GET /v1/models',
-  'POST /v1/chat/completions',
-  'POST /api/conversations/{conversation_id}/load_plugin',
 ];
 /** Why bash events differ: the fake declares its three kinds as a union, the real document merges them into BashEventBase. */
 const BASH_EVENTS_REASON =
@@ -191,13 +199,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
         reason:
           'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold',
       },
-      {
-        operation: 'GET /',
-        location: 'operation',
-        aspect: 'served' as const,
-        reason:
-          "the root of a server without static files answers get_server_info (api.py, _setup_static_files), as the official client's server.getRoot reads it; the published document lists neither it nor /server_info",
-      },
       // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell).
       ...NEWEST_AGENT_ROUTES.map((operation) => ({
         operation,
@@ -233,21 +234,25 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
       { operation: 'POST /api/hooks', location: 'response hook_config', reason: CATALOGUE_REASON },
 
       { operation: 'GET /api/conversations/{conversation_id}/agent_final_response', location: 'operation', reason: NEWER_AGENT_ROUTE },
-      { operation: 'POST /api/conversations/{conversation_id}/ask_agent', location: 'operation', reason: NEWER_AGENT_ROUTE },
-      { operation: 'POST /api/conversations/{conversation_id}/condense', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/fork', location: 'operation', reason: NEWER_AGENT_ROUTE },
-      { operation: 'POST /api/conversations/{conversation_id}/generate_title', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/goal', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/goal/resume', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/goal/stop', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/interrupt', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/navigate', location: 'operation', reason: NEWER_AGENT_ROUTE },
-      { operation: 'POST /api/conversations/{conversation_id}/secrets', location: 'operation', reason: NEWER_AGENT_ROUTE },
-      { operation: 'POST /api/conversations/{conversation_id}/security_analyzer', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/switch_acp_model', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/switch_llm', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations/{conversation_id}/switch_profile', location: 'operation', reason: NEWER_AGENT_ROUTE },
       { operation: 'POST /api/conversations', location: 'request', reason: START_REQUEST_REASON },
+      {
+        operation: 'POST /api/conversations/{conversation_id}/ask_agent',
+        location: 'status 404',
+        reason:
+          'ask_agent (conversation_router.py) declares a 404 it never answers: a conversation it does not hold gets 500, as the fake answers it',
+      },
+      { operation: 'POST /api/conversations/{conversation_id}/generate_title', location: 'request', reason: TITLE_LLM_REASON },
+      { operation: 'POST /api/conversations/{conversation_id}/secrets', location: 'request', reason: SECRETS_REASON },
+      { operation: 'POST /api/conversations/{conversation_id}/security_analyzer', location: 'request', reason: ANALYZER_REASON },
       { operation: 'POST /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
       {
         operation: 'POST /api/conversations',

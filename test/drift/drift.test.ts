@@ -277,7 +277,7 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     expect(undeclared, stdout).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
     expect(lines.find((line) => line.startsWith('drift: ')) ?? `no summary; exit ${code}; stderr: ${stderr}; stdout ${stdout.length} bytes ending ${stdout.slice(-200)}`).toMatch(/^drift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 0 stale declaration\(s\) of yours$/);
-    expect(lines).toContain('  operations: 37 compared, 0 of the provider\'s not served by the fake');
+    expect(lines).toContain('  operations: 44 compared, 0 of the provider\'s not served by the fake');
     expect(stdout).not.toContain('did not apply');
     expect(code).toBe(0);
   });
