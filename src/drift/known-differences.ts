@@ -25,10 +25,11 @@ const ERROR_CLASSIFICATION_NEWER =
 /** Why the file editor's action and observation have a second name. */
 const STR_REPLACE_EDITOR =
   "Agent Canvas's type guards render StrReplaceEditorAction/StrReplaceEditorObservation (the file editor's fields under another name), which no SDK event has; the str_replace step publishes them so that card can be built";
-/** The event routes of the app server (those of the compared snapshot; the SaaS shared-events search differs the same way): each kind as the published document, with the newest SDK's additions. */
+/** The event routes of the app server (the V1 ones and the SaaS shared-events search): each kind as the published document, with the newest SDK's additions. */
 const EVENT_ROUTE_DIFFERENCES: KnownDifference[] = [
   ['GET /api/v1/conversation/{conversation_id}/events/search', 'response items[]'],
   ['GET /api/v1/conversation/{conversation_id}/events', 'response []'],
+  ['GET /api/shared-events/search', 'response items[]'],
 ].flatMap(([operation, at]) => [
   { operation: operation!, location: `${at}.classification`, reason: ERROR_CLASSIFICATION_NEWER },
   { operation: operation!, location: `${at}.action.kind`, aspect: 'enum' as const, reason: STR_REPLACE_EDITOR },
@@ -132,9 +133,21 @@ const WEB_APP_DIFFERENCES: KnownDifference[] = [
   { operation: 'POST /api/v1/secrets/git-providers', location: 'request mcp_config', reason: MCP_NEWEST },
 ];
 
-/** Why the fake serves the SaaS routes Agent Canvas's cloud client calls (issue 33). */
+/** Why a personal organization has no settings of its own in the fake (the SaaS routes Agent Canvas's cloud client calls, issue 33). */
+const ORG_SETTINGS_REASON =
+  "a single-user install's personal organization: its agent and conversation settings are the user's (GET /api/v1/settings answers them), so the fake's OrgResponse leaves the organization-level copies out";
+/** Why the fake serves a SaaS route the published document lacks. */
 const SAAS_SINGLE_USER =
   "a SaaS route Agent Canvas's cloud client calls (OpenHands Cloud's, absent from an open-source app server and from the trimmed snapshot), answered as a single-user install would: one personal organization, an unbound key, the built-in agent profile, public conversations shared";
+/** Why an organization's LLM profiles differ. */
+const ORG_PROFILES_REASON =
+  "the fake answers an organization's LLM profiles in the agent server's profile shape (profiles_router.py: config with api_key_set, never the key; a body to save, answered 201; the model on activate); the published document answers an llm object and 200";
+/** Why an agent profile's definition differs. */
+const AGENT_PROFILE_REASON =
+  "the fake holds only the built-in OpenHands profile and answers the fields it has (agent_kind, name, the LLM, MCP, secret and skill refs); the document's union of OpenHands and ACP profiles spells out every option";
+/** Why a shared conversation's git provider differs. */
+const SHARED_GIT_PROVIDER_REASON =
+  "the fake types git_provider as the provider's name (github, gitlab, bitbucket, …); the document leaves it untyped";
 
 /** The declared differences. */
 export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.freeze(
@@ -183,41 +196,28 @@ export const KNOWN_DIFFERENCES: readonly Readonly<KnownDifference>[] = Object.fr
           'the Nov 2025 web client reads events at /api/v1/events/...?conversation_id__eq= (it waits for that count before it calls the history loaded); the newest document serves them at /api/v1/conversation/{id}/events, which the fake serves too',
       },
 
-      { operation: 'GET /api/organizations', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/organizations/{org_id}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/organizations/{org_id}/me', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/organizations/{org_id}/profiles', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/organizations/{org_id}/profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'POST /api/organizations/{org_id}/profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      {
-        operation: 'DELETE /api/organizations/{org_id}/profiles/{name}',
-        location: 'operation',
-        aspect: 'served',
-        reason: SAAS_SINGLE_USER,
-      },
-      {
-        operation: 'POST /api/organizations/{org_id}/profiles/{name}/activate',
-        location: 'operation',
-        aspect: 'served',
-        reason: SAAS_SINGLE_USER,
-      },
-      {
-        operation: 'POST /api/organizations/{org_id}/profiles/{name}/rename',
-        location: 'operation',
-        aspect: 'served',
-        reason: SAAS_SINGLE_USER,
-      },
+      ...['response items[].agent_settings', 'response items[].conversation_settings'].map((location) => ({
+        operation: 'GET /api/organizations',
+        location,
+        reason: ORG_SETTINGS_REASON,
+      })),
+      ...['response agent_settings', 'response conversation_settings'].map((location) => ({
+        operation: 'GET /api/organizations/{org_id}',
+        location,
+        reason: ORG_SETTINGS_REASON,
+      })),
+      { operation: 'GET /api/organizations/{org_id}/profiles/{name}', location: 'response', reason: ORG_PROFILES_REASON },
+      { operation: 'POST /api/organizations/{org_id}/profiles/{name}', location: 'request', reason: ORG_PROFILES_REASON },
+      { operation: 'POST /api/organizations/{org_id}/profiles/{name}', location: 'status 200', reason: ORG_PROFILES_REASON },
+      { operation: 'POST /api/organizations/{org_id}/profiles/{name}/activate', location: 'response', reason: ORG_PROFILES_REASON },
+      { operation: 'GET /api/agent-profiles/{name}', location: 'response profile', reason: AGENT_PROFILE_REASON },
+      { operation: 'GET /api/shared-conversations', location: 'response [].git_provider', reason: SHARED_GIT_PROVIDER_REASON },
       {
         operation: 'GET /api/organizations/{org_id}/provider-connections',
         location: 'operation',
         aspect: 'served',
         reason: SAAS_SINGLE_USER,
       },
-      { operation: 'GET /api/keys/current', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/agent-profiles', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/agent-profiles/{name}', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/shared-conversations', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
-      { operation: 'GET /api/shared-events/search', location: 'operation', aspect: 'served', reason: SAAS_SINGLE_USER },
       {
         operation: 'GET /api/v1/app-conversations/{conversation_id}/files',
         location: 'operation',

@@ -265,7 +265,7 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     expect(undeclared, `fakehands drift found undeclared differences:\n${undeclared.join('\n')}\n${summary}`).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
     expect(summary).toMatch(new RegExp(`^drift: ${NOT_YET_SERVED.length} undeclared difference\\(s\\) \\(.*\\), \\d+ declared \\(known, with a reason\\), 0 stale declaration\\(s\\) of yours$`));
-    expect(lines[lines.indexOf(summary) + 1]).toBe(`  operations: 101 compared, ${NOT_YET_SERVED.length} of the provider's not served by the fake`);
+    expect(lines[lines.indexOf(summary) + 1]).toBe(`  operations: 115 compared, ${NOT_YET_SERVED.length} of the provider's not served by the fake`);
     expect(stdout, 'a declaration of src/drift/known-differences.ts matches nothing').not.toContain('did not apply');
     expect(code).toBe(NOT_YET_SERVED.length === 0 ? 0 : 1);
   });

@@ -100,6 +100,12 @@ describe('GET /api/shared-conversations, GET /api/shared-events/search', () => {
     expect((await call('GET', `/api/shared-events/search?conversation_id=${shared}&limit=100`)).body).toEqual(own.body);
     expect((await call('GET', `/api/shared-events/search?conversation_id=${hidden}`)).body).toEqual({ items: [], next_page_id: null });
   });
+
+  it('needs ids, as the published document declares the query (422 without)', async () => {
+    const answer = await call('GET', '/api/shared-conversations');
+    expect(answer.status).toBe(422);
+    expect(answer.body).toMatchObject({ detail: [{ type: 'missing', loc: ['query', 'ids'], msg: 'Field required' }] });
+  });
 });
 
 describe('GET /api/v1/app-conversations/{id}/files', () => {

@@ -172,7 +172,7 @@ export const saasRoutes: readonly Route[] = Object.freeze([
     method: 'GET',
     path: '/api/shared-conversations',
     summary: 'Public conversations by id (null for the others)',
-    query: z.object({ ids: z._default(z.array(z.string()).check(z.maxLength(100)), []) }),
+    query: z.object({ ids: z.array(z.string()).check(z.maxLength(100)) }),
     lists: ['ids'],
     response: z.array(z.nullable(SharedConversation)),
     handle: ({ query }, { runner }) => runner.run(sharedConversations, query.ids),
