@@ -65,9 +65,17 @@ export interface DriftOptions {
   agent?: boolean;
 }
 
-/** Which part of the API a path belongs to: V1 (`/api/v1/...`), the legacy routes (the rest of `/api/...`) or the server's own (`/alive`, `/health`); a document covers the parts its paths are in. */
+/**
+ * Which part of the app server's API a path belongs to: V1 (`/api/v1/...`), one family of the other
+ * `/api/...` routes by its first segment (`/api/conversations/...`, `/api/organizations/...`), or the
+ * server's own (`/alive`, `/health`); a document covers the parts its paths are in. By family: the
+ * published V1 document carries OpenHands Cloud's `/api/organizations`, `/api/shared-...`, which
+ * says nothing of the legacy `/api/conversations`, `/api/settings` the V0 document holds.
+ */
 const generationOf = (path: string) =>
-  path === '/api/v1' || path.startsWith('/api/v1/') ? 'v1' : path.startsWith('/api/') ? 'api' : 'root';
+  path === '/api/v1' || path.startsWith('/api/v1/') ? 'v1' : path.startsWith('/api/') ? `api:${path.split('/')[2]}` : 'root';
+/** The agent server's parts: its one document covers all of `/api/...` (a route it lacks is one the fake serves beyond it). */
+const agentGenerationOf = (path: string) => (path.startsWith('/api/') ? 'api' : 'root');
 
 const underAny = (prefixes: readonly string[]) => (path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}/`));
 
@@ -107,12 +115,13 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
     inScope(path) || served.some((s) => s.replace(/\{[^}]*\}/g, '{}') === path.replace(/\{[^}]*\}/g, '{}'));
   const provider = new Map<string, OperationFacts>();
   const generations = new Set<string>();
+  const partOf = options.agent ? agentGenerationOf : generationOf;
   for (const spec of options.specs) {
     const document = typeof spec === 'string' ? await loadDocument(spec) : spec;
-    for (const path of Object.keys((document as { paths?: object }).paths ?? {})) generations.add(generationOf(path));
+    for (const path of Object.keys((document as { paths?: object }).paths ?? {})) generations.add(partOf(path));
     for (const [key, operation] of operationFacts(document, relevant)) provider.set(key, operation);
   }
   const builtIn = options.agent ? KNOWN_AGENT_DIFFERENCES : KNOWN_DIFFERENCES;
   const known = [...(options.known ?? builtIn), ...(options.extraKnown ?? [])];
-  return compareOperations(provider, fake, inScope, known, (path) => generations.has(generationOf(path)), new Set(builtIn));
+  return compareOperations(provider, fake, inScope, known, (path) => generations.has(partOf(path)), new Set(builtIn));
 }
