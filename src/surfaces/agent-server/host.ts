@@ -23,6 +23,14 @@ export function onConversation<T>(
   });
 }
 
+/** How `onHostSandbox` finds the local agent server's machine. */
+export interface MachineOptions {
+  /** Make one (a new RUNNING sandbox) when none runs: a write, or the editor. */
+  create?: boolean;
+  /** What answers when none runs and none is made (default 404 `Not Found`). */
+  missing?: () => Refusal;
+}
+
 /**
  * Runs `body` on the machine of the agent server the request reaches (`hostMachine`): a RUNNING
  * sandbox's, by its key; under `--auth none` without one, the local agent server's (`create`
@@ -32,8 +40,7 @@ export function onHostSandbox<T>(
   input: Pick<RouteInput<unknown, unknown>, 'headers'>,
   context: RouteContext,
   body: (state: DomainState, sandbox: SandboxRecord, host: AgentHost) => T | Promise<T>,
-  create = false,
-  missing?: () => Refusal,
+  { create = false, missing }: MachineOptions = {},
 ) {
   return context.runner.run(async (state) => {
     const host = agentHostFor(state, input.headers.get(SESSION_API_KEY_HEADER), anyKey(context));

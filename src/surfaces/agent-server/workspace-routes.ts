@@ -39,7 +39,9 @@ function diffAt(input: RouteInput<unknown, unknown>, context: RouteContext, path
 /** Writes the form's `file` at `path`. */
 function uploadAt(input: RouteInput<unknown, unknown>, context: RouteContext, path: string) {
   const { file } = input.body as { file: UploadedFile };
-  return onHostSandbox(input, context, (state, sandbox, host) => uploadFile(state, sandbox, host, path, file.bytes), true);
+  return onHostSandbox(input, context, (state, sandbox, host) => uploadFile(state, sandbox, host, path, file.bytes), {
+    create: true,
+  });
 }
 
 /** The file at `path`, as `FileResponse` sends it. */
@@ -56,8 +58,7 @@ function downloadAt(input: RouteInput<unknown, unknown>, context: RouteContext, 
         : `attachment; filename*=utf-8''${encodeURIComponent(file.filename)}`;
       return raw(200, file.bytes, 'application/octet-stream', { 'content-disposition': disposition });
     },
-    false,
-    () => refuse('not_found', 'File not found'),
+    { missing: () => refuse('not_found', 'File not found') },
   );
 }
 
@@ -148,7 +149,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
         input,
         context,
         (state, sandbox) => ({ url: vscodeUrl(state, sandbox, input.query.workspace_dir, input.query.base_url) }),
-        true,
+        { create: true },
       ),
   }),
   defineRoute({
@@ -157,7 +158,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     summary: 'Whether VS Code runs (vscode_router.py, get_vscode_status)',
     response: z.record(z.string(), z.union([z.boolean(), z.string()])),
     errors: [404],
-    handle: (input, context) => onHostSandbox(input, context, () => ({ running: true, enabled: true }), true),
+    handle: (input, context) => onHostSandbox(input, context, () => ({ running: true, enabled: true }), { create: true }),
   }),
   defineRoute({
     method: 'GET',
