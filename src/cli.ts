@@ -53,6 +53,19 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Com
       await runCanvas(argv.slice(1), env);
       return null;
     }
+    if (argv[0] === 'llm') {
+      const { runLlm, LLM_HELP } = await import('./cli/llm.js');
+      const started = await runLlm(argv.slice(1), env);
+      if (started === 'help') {
+        io.stdout(`${LLM_HELP}\n`);
+        return 0;
+      }
+      io.stdout(`scripted LLM listening on ${started.url}/v1 (requests: ${started.url}/_fakehands/llm/requests)\n`);
+      const stop = () => void started.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return null;
+    }
     if (argv[0] === 'drift') {
       const { runDrift } = await import('./drift/command.js');
       return await runDrift(argv.slice(1), io.stdout);

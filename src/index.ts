@@ -9,6 +9,8 @@
 import { createFakeCore, type FakeCore } from './fake.js';
 import { createHandlers, createRouteHandlers, type FakeHandler } from './mounts/msw-handlers.js';
 import type { FakeOptionsInput } from './options.js';
+import { llmHandlers } from './mounts/llm-handlers.js';
+import { llmOfAgentScripts, type ScriptedLlm } from './surfaces/llm/index.js';
 
 /** A running fake: msw handlers over one in-memory state. */
 export interface Fake extends FakeCore {
@@ -16,6 +18,8 @@ export interface Fake extends FakeCore {
   readonly handlers: FakeHandler[];
   /** The same behaviour as one msw handler per endpoint, listed by `server.listHandlers()` (slower). */
   readonly routeHandlers: FakeHandler[];
+  /** The scripted LLM answering from the fake's `agentScripts` (those made of model turns only); `handlers` serve it at `llmUrl` when that is set. */
+  readonly llm: ScriptedLlm;
 }
 
 /**
@@ -27,9 +31,24 @@ export async function createFake(input: FakeOptionsInput = {}): Promise<Fake> {
   const core = await createFakeCore(input);
   // In Node every route is loaded at once (nothing to save there; `routeHandlers` lists them all).
   await Promise.all(core.mounts.list.map((mount) => mount.surface.allRoutes()));
-  return Object.assign(core, { handlers: createHandlers(core.mounts), routeHandlers: createRouteHandlers(core.mounts) });
+  const llm = llmOfAgentScripts(core.options.agentScripts, () => core.clock.now());
+  const served = core.options.llmUrl === null ? [] : llmHandlers(llm, core.options.llmUrl);
+  return Object.assign(core, {
+    handlers: [...served, ...createHandlers(core.mounts)],
+    routeHandlers: [...served, ...createRouteHandlers(core.mounts)],
+    llm,
+  });
 }
 
+export {
+  ScriptedLlm,
+  llmOfAgentScripts,
+  parseLlmScripts,
+  type ScriptedLlmOptions,
+  type LlmRequest,
+  type LlmRequestRecord,
+} from './surfaces/llm/index.js';
+export { llmHandlers } from './mounts/llm-handlers.js';
 export { createFakeCore, BUILT_IN_FIXTURES, type FakeCore, type FixtureOption, type ResetOptions } from './fake.js';
 export { generateFixture, type GenerateOptions } from './domain/fixtures/generate.js';
 export { defaultGitWorld, gitWorld, repository } from './domain/user/git-world.js';

@@ -40,6 +40,8 @@ export const FakeOptions = z.strictObject({
    * the handlers serve it. `null` (default): each sandbox names its own port and nothing answers there.
    */
   agentUrl: z._default(z.nullable(z.url({ protocol: /^https?$/ })), null),
+  /** Where `fake.handlers` serve the scripted LLM (`fake.llm`: OpenAI and Anthropic APIs answering from `agentScripts`), an origin such as `http://llm.test`; `null` (default): not served. */
+  llmUrl: z._default(z.nullable(z.url({ protocol: /^https?$/ })), null),
   /**
    * The agent's scripts: for each user message, the first whose `match` the text contains is run (else the built-in one).
    * Each script is checked by `resolveAgentScripts` with its schema, which comes with the service facade (a page's first chunks do without it).

@@ -49,6 +49,13 @@ export const SERVE_FLAGS = {
     help: `Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default ${DEFAULT_AGENT_PORT}, the real agent server's, or a free one with --port 0)`,
     coerce: asInt,
   },
+  'llm-port': {
+    key: 'llmPort',
+    type: 'string',
+    env: 'FAKEHANDS_LLM_PORT',
+    help: "Also serve the scripted LLM on this port (OpenAI Chat Completions and Responses, Anthropic Messages, answering from --agent-scripts; 0 picks a free one): a real agent server's base_url is its /v1",
+    coerce: asInt,
+  },
   'api-key': {
     key: 'apiKey',
     type: 'string',
@@ -207,6 +214,11 @@ export const ServeOptions = z.extend(
       DEFAULT_PORT,
     ),
     agentPort: z.optional(
+      z
+        .int('expected a port number 0-65535')
+        .check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535')),
+    ),
+    llmPort: z.optional(
       z
         .int('expected a port number 0-65535')
         .check(z.gte(0, 'expected a port number 0-65535'), z.lte(65535, 'expected a port number 0-65535')),

@@ -8,6 +8,8 @@ import { DEFAULT_API_KEY, type FakeOptionsInput } from '../options.js';
 import { createFakeServer, type RequestLogLine } from '../server/http-server.js';
 import { StateFileWriter, readStateFile, restartSeed } from '../server/state-file.js';
 import { freePort } from '../server/start.js';
+import { startLlmServer } from '../server/llm-server.js';
+import { llmOfAgentScripts } from '../surfaces/llm/index.js';
 import type { FixtureInput } from '../schemas/fixture.js';
 import { DEFAULT_AGENT_PORT, corsPolicy, usage, type ServeConfig } from './options.js';
 
@@ -257,6 +259,10 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       );
     }
   }
+  const llmServer =
+    config.llmPort === undefined
+      ? null
+      : await startLlmServer({ llm: llmOfAgentScripts(fake.options.agentScripts), host: config.host, port: config.llmPort });
   const replayed = config.replay ? await replayAtStart(fake, config.replay, config.apiKey) : null;
   const keyNote =
     config.auth === 'none'
@@ -285,6 +291,10 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     process.stdout.write(
       `agent server: ${agentUrl} (conversation_url; WebSocket ${agentUrl.replace(/^http/, 'ws')}/sockets/events/{id})\n`,
     );
+    if (llmServer)
+      process.stdout.write(
+        `scripted LLM: ${llmServer.url}/v1 (an agent's base_url; requests at ${llmServer.url}/_fakehands/llm/requests)\n`,
+      );
     if (nonLoopback) process.stderr.write(`fakehands: warning: ${nonLoopback}\n`);
   }
   if (replayed)
@@ -300,7 +310,12 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     stopping = true;
     // Keep-alive connections are not waited for: idle ones close now, busy ones after a second.
     setTimeout(() => server.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    Promise.all([agentServer.close(), server.close(), ...[...tenantWriters.values()].map((writer) => writer.close())]).then(
+    Promise.all([
+      agentServer.close(),
+      server.close(),
+      llmServer?.close(),
+      ...[...tenantWriters.values()].map((writer) => writer.close()),
+    ]).then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`fakehands: ${(error as Error).message}\n`);
