@@ -6,7 +6,7 @@ const COMMANDS = [
   ['serve', 'Serve the fake API and the agent host on localhost (the default command)'],
   ['verify', 'Verify the Pact contracts against a running implementation (the fake or a real server)'],
   ['drift', "Compare the fake's OpenAPI document with a provider's, operation by operation"],
-  ['llm', "Serve the scripted LLM (OpenAI and Anthropic APIs answering from agent scripts) for a real agent server"],
+  ['llm', 'Serve the scripted LLM (OpenAI and Anthropic APIs answering from agent scripts) for a real agent server'],
   ['canvas', 'Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends'],
 ] as const;
 
