@@ -143,6 +143,8 @@ export class ScriptedLlm {
     if (full.startsWith(`${LLM_CONTROL_PREFIX}/`) || full === LLM_CONTROL_PREFIX) return this.#control(request, full);
     const api = API_OF[path];
     if (path === '/models' && request.method === 'GET') return this.#models(request, full);
+    // LiteLLM asks an OpenAI-compatible base URL for a LiteLLM proxy's model info first: none is known here.
+    if (path === '/model/info' && request.method === 'GET') return json(200, { data: [] });
     if (api === undefined || request.method !== 'POST') {
       const known = api !== undefined || path === '/models';
       return openAiError(known ? 405 : 404, `Invalid URL (${request.method} ${full})`, 'invalid_request_error');

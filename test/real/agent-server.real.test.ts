@@ -1,0 +1,233 @@
+/**
+ * The real agent server (openhands-agent-server, pinned in src/real/requirements/) and the fake's
+ * agent host, side by side: the same requests to each, compared status by status and body shape by
+ * body shape; the same scripted runs (the real agent loop calls fakehands' scripted LLM, the fake's
+ * agent plays the same script), compared event by event. Every difference is fixed in the fake or
+ * declared in src/real/declared.ts with its reason.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRealAgentServer } from '../../src/real/servers.js';
+import type { RealServer } from '../../src/real/processes.js';
+import { REAL_PACKAGES } from '../../src/real/provision.js';
+import { startLlmServer, type LlmServer } from '../../src/server/llm-server.js';
+import { startFakeServers, type FakeServers } from '../../src/server/start.js';
+import { type Answered, call, compareAnswers, compareSequences, compareValues, eventName, type Target, until, writeFacts } from './support.js';
+
+/** The scripts both agents play: the real one through the scripted LLM, the fake's as its own. */
+const SCRIPTS = [
+  { match: 'say hello', steps: [{ terminal: { command: 'echo hello', output: 'hello' } }, { finish: 'Said hello.' }] },
+  { match: 'just answer', steps: [{ message: 'Here is the answer.' }] },
+  { match: 'think first', steps: [{ think: 'Let me think.' }, { finish: 'Thought it through.' }] },
+  { match: 'hit the rate limit', steps: [{ fail: { code: 'RateLimitError', detail: 'Rate limit reached for requests' } }] },
+];
+
+let llm: LlmServer;
+let real: RealServer;
+let fakeServers: FakeServers;
+const targets: Record<'real' | 'fake', Target> = {} as never;
+const workDir = mkdtempSync(join(tmpdir(), 'fakehands-real-work-'));
+
+beforeAll(async () => {
+  llm = await startLlmServer({ scripts: SCRIPTS });
+  [real, fakeServers] = await Promise.all([
+    startRealAgentServer({ log: (line) => process.stderr.write(`${line}\n`) }),
+    startFakeServers({ fake: { fixture: 'empty', timings: 'instant', agentScripts: SCRIPTS } }),
+  ]);
+  targets.real = { side: 'real', url: real.url, key: real.key! };
+  // The fake's agent server is the one a RUNNING sandbox exposes, with that sandbox's key.
+  const created = await call({ side: 'fake', url: fakeServers.url, key: 'unused' }, 'POST', '/api/v1/sandboxes', {});
+  const id = (created.body as { id: string }).id;
+  const running = await until(
+    () => call({ side: 'fake', url: fakeServers.url, key: 'unused' }, 'GET', `/api/v1/sandboxes?id=${id}`),
+    (a) => (a.body as { status?: string }[])[0]?.status === 'RUNNING',
+  );
+  targets.fake = { side: 'fake', url: fakeServers.agentUrl, key: (running.body as { session_api_key: string }[])[0]!.session_api_key };
+}, 600_000);
+
+afterAll(async () => {
+  writeFacts(import.meta.filename, { 'agent server': REAL_PACKAGES['agent-server'].version });
+  await Promise.all([real?.stop(), fakeServers?.close(), llm?.close()]);
+});
+
+/** Runs `step` on both sides; returns both answers. */
+async function both(step: (t: Target) => Promise<Answered>): Promise<{ real: Answered; fake: Answered }> {
+  const [r, f] = await Promise.all([step(targets.real), step(targets.fake)]);
+  return { real: r, fake: f };
+}
+
+/** The body that starts a conversation on `t`, its agent's LLM the scripted one. */
+const startBody = () => ({
+  agent: {
+    kind: 'Agent',
+    llm: { model: 'openai/fakehands', base_url: `${llm.url}/v1`, api_key: 'sk-fakehands', num_retries: 0 },
+    tools: [{ name: 'terminal' }, { name: 'file_editor' }, { name: 'task_tracker' }],
+  },
+  workspace: { working_dir: workDir },
+});
+
+/** Starts a conversation on `t`; its id. */
+async function startConversation(t: Target): Promise<string> {
+  const created = await call(t, 'POST', '/api/conversations', startBody());
+  expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(201);
+  return (created.body as { id: string }).id;
+}
+
+/** The execution status of a conversation. */
+const statusOf = async (t: Target, id: string) => ((await call(t, 'GET', `/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
+
+/** Sends a user message that runs the agent, and waits until the run ends. */
+async function runToEnd(t: Target, id: string, text: string): Promise<string> {
+  const sent = await call(t, 'POST', `/api/conversations/${id}/events`, { role: 'user', content: [{ type: 'text', text }], run: true });
+  expect(sent.status).toBe(200);
+  return until(
+    () => statusOf(t, id),
+    (s) => s !== 'running' && s !== 'idle',
+  );
+}
+
+/** Every event of a conversation, oldest first, by name. */
+async function eventNames(t: Target, id: string): Promise<string[]> {
+  const page = await call(t, 'GET', `/api/conversations/${id}/events/search?limit=100`);
+  return ((page.body as { items: Record<string, unknown>[] }).items ?? []).map(eventName);
+}
+
+describe('GET /server_info, /alive, /health, /ready', () => {
+  it('answer alike on both', async () => {
+    const differences: string[] = [];
+    for (const path of ['/server_info', '/alive', '/health', '/ready']) {
+      const { real: r, fake: f } = await both((t) => call(t, 'GET', path));
+      differences.push(...compareAnswers(`GET ${path}`, r, f));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('the session key', () => {
+  it('answers a request without it, or with a wrong one, alike', async () => {
+    const differences: string[] = [];
+    for (const [name, key] of [
+      ['no key', null],
+      ['a wrong key', 'not-the-key'],
+    ] as const) {
+      const { real: r, fake: f } = await both((t) => call(t, 'GET', '/api/conversations/search', undefined, { key }));
+      differences.push(...compareAnswers(`GET /api/conversations/search with ${name}`, r, f));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('POST /api/conversations', () => {
+  it('starts a conversation: 201 and the same shape', async () => {
+    const { real: r, fake: f } = await both((t) => call(t, 'POST', '/api/conversations', startBody()));
+    expect(compareAnswers('POST /api/conversations', r, f)).toEqual([]);
+  });
+
+  it('refuses malformed bodies alike (status and 422 detail)', async () => {
+    const bodies: [string, string][] = [
+      ['not JSON', '{"agent": '],
+      ['an empty object', '{}'],
+      ['a list', '[]'],
+      ['a string', '"x"'],
+      ['null', 'null'],
+      ['an agent that is a string', '{"agent": "x", "workspace": {"working_dir": "/tmp"}}'],
+      ['an agent without llm', '{"agent": {"kind": "Agent"}, "workspace": {"working_dir": "/tmp"}}'],
+      ['an llm without model', '{"agent": {"kind": "Agent", "llm": {}}, "workspace": {"working_dir": "/tmp"}}'],
+      ['a workspace without working_dir', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {}}'],
+      ['an unknown agent kind', '{"agent": {"kind": "Nope", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}}'],
+      ['max_iterations a string', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "max_iterations": "many"}'],
+      ['max_iterations zero', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "max_iterations": 0}'],
+      ['a tool without name', '{"agent": {"kind": "Agent", "llm": {"model": "x"}, "tools": [{}]}, "workspace": {"working_dir": "/tmp"}}'],
+      ['tools an object', '{"agent": {"kind": "Agent", "llm": {"model": "x"}, "tools": {}}, "workspace": {"working_dir": "/tmp"}}'],
+      ['a confirmation policy of unknown kind', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "confirmation_policy": {"kind": "Nope"}}'],
+      ['stuck_detection a list', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "stuck_detection": []}'],
+      ['a conversation_id not a uuid', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "conversation_id": "nope"}'],
+      ['initial_message a number', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "initial_message": 5}'],
+      ['llm temperature a string', '{"agent": {"kind": "Agent", "llm": {"model": "x", "temperature": "hot"}}, "workspace": {"working_dir": "/tmp"}}'],
+      ['secrets a list', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "secrets": []}'],
+      ['deeply nested', `${'['.repeat(100)}${']'.repeat(100)}`],
+    ];
+    const differences: string[] = [];
+    for (const [name, raw] of bodies) {
+      const { real: r, fake: f } = await both((t) => call(t, 'POST', '/api/conversations', undefined, { raw }));
+      differences.push(...compareAnswers(`POST /api/conversations with ${name}`, r, f));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('GET /api/conversations/{id}', () => {
+  it('reads a conversation, and answers an unknown or malformed id alike', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    const got = await Promise.all([call(targets.real, 'GET', `/api/conversations/${ids[0]}`), call(targets.fake, 'GET', `/api/conversations/${ids[1]}`)]);
+    const differences = compareAnswers('GET /api/conversations/{id}', got[0], got[1]);
+    const unknown = await both((t) => call(t, 'GET', '/api/conversations/8a3a0c6f-6d3c-4c43-a5a8-3f0d8a1b2c3d'));
+    differences.push(...compareAnswers('GET /api/conversations/{unknown id}', unknown.real, unknown.fake));
+    const malformed = await both((t) => call(t, 'GET', '/api/conversations/not-a-uuid'));
+    differences.push(...compareAnswers('GET /api/conversations/{malformed id}', malformed.real, malformed.fake));
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('GET /api/conversations/search and /count', () => {
+  it('pages and counts alike', async () => {
+    await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    const differences: string[] = [];
+    for (const path of ['/api/conversations/search?limit=2', '/api/conversations/count', '/api/conversations/search?limit=0', '/api/conversations/search?limit=101']) {
+      const { real: r, fake: f } = await both((t) => call(t, 'GET', path));
+      differences.push(...compareAnswers(`GET ${path}`, r, f));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('PATCH /api/conversations/{id}', () => {
+  it('renames a conversation, and the title reads back alike', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    const patched = await Promise.all(
+      [targets.real, targets.fake].map((t, i) => call(t, 'PATCH', `/api/conversations/${ids[i]}`, { title: 'Renamed by the suite' })),
+    );
+    const differences = compareAnswers('PATCH /api/conversations/{id}', patched[0]!, patched[1]!);
+    const titles = await Promise.all(
+      [targets.real, targets.fake].map(async (t, i) => ((await call(t, 'GET', `/api/conversations/${ids[i]}`)).body as { title: unknown }).title),
+    );
+    differences.push(...compareValues('PATCH /api/conversations/{id} › title read back', titles[0], titles[1]));
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('DELETE /api/conversations/{id}', () => {
+  it('deletes a conversation; a second delete and a read answer alike', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    const differences: string[] = [];
+    for (const [step, method] of [
+      ['DELETE', 'DELETE'],
+      ['DELETE again', 'DELETE'],
+      ['GET after DELETE', 'GET'],
+    ] as const) {
+      const answers = await Promise.all([targets.real, targets.fake].map((t, i) => call(t, method, `/api/conversations/${ids[i]}`)));
+      differences.push(...compareAnswers(`${step} /api/conversations/{id}`, answers[0]!, answers[1]!));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('POST /api/conversations/{id}/events (a message that runs the agent)', () => {
+  for (const [name, text] of [
+    ['a terminal command and finish', 'Please say hello'],
+    ['a plain answer', 'Please just answer'],
+    ['a thought and finish', 'Please think first'],
+    ['a rate-limited LLM', 'Now hit the rate limit'],
+  ] as const) {
+    it(`runs ${name} to the same end, with the same events`, async () => {
+      const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+      const ends = await Promise.all([runToEnd(targets.real, ids[0], text), runToEnd(targets.fake, ids[1], text)]);
+      const differences = compareValues(`run ${name} › execution_status`, ends[0], ends[1]);
+      const events = await Promise.all([eventNames(targets.real, ids[0]), eventNames(targets.fake, ids[1])]);
+      differences.push(...compareSequences(`run ${name} › events`, events[0], events[1]));
+      expect(differences).toEqual([]);
+    });
+  }
+});
