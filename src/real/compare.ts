@@ -122,7 +122,9 @@ export const statusFact = (prefix: string, real: number, fake: number): Fact => 
 
 /** The facts of two sequences (of event names, say): one per position, and their lengths. */
 export function sequenceFacts(prefix: string, real: readonly string[], fake: readonly string[]): Fact[] {
-  const facts: Fact[] = [{ id: `${prefix} › length`, real: String(real.length), fake: String(fake.length), agree: real.length === fake.length }];
+  const facts: Fact[] = [
+    { id: `${prefix} › length`, real: String(real.length), fake: String(fake.length), agree: real.length === fake.length },
+  ];
   for (let i = 0; i < Math.max(real.length, fake.length); i++) {
     const r = real[i] ?? 'absent';
     const f = fake[i] ?? 'absent';

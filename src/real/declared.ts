@@ -34,7 +34,13 @@ export interface DeclaredDifference {
 export const DECLARED_REAL_DIFFERENCES: readonly DeclaredDifference[] = [];
 
 /** A pattern as a regular expression (`*` any run of characters, the rest as it is). */
-const patternOf = (pattern: string) => new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const patternOf = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 const compiled = new Map<string, RegExp>();
 

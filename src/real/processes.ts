@@ -5,8 +5,8 @@
  * kept in a log file that a failed start quotes. Hand-written: spawning and signalling a process
  * group is a few calls of `node:child_process`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,12 +80,62 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
-/** Stops a process group: SIGTERM, then SIGKILL after the grace. */
-async function stopGroup(child: ChildProcess, pid: number): Promise<void> {
+/** Every process below `pid` (its children, theirs ...), read from `ps`: a server's children may start sessions of their own. */
+function descendantsOf(pid: number): number[] {
+  let table: string;
+  try {
+    table = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const line of table.trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      found.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** The variable every process a real server starts inherits (tmux servers and sandboxes leave the process tree, not the environment). */
+const MARK = 'FAKEHANDS_REAL_DIR';
+
+/** Every process whose environment carries the mark of `dir` (Linux's /proc; none elsewhere). */
+function markedWith(dir: string): number[] {
+  const wanted = `${MARK}=${dir}\0`;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of entries) {
+    try {
+      if (`${readFileSync(`/proc/${name}/environ`, 'latin1')}\0`.includes(wanted)) found.push(Number(name));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+/** Stops a process group and every descendant (a sandbox's agent server, its tmux): SIGTERM, then SIGKILL after the grace. */
+async function stopGroup(child: ChildProcess, pid: number, dir: string): Promise<void> {
+  const below = [...descendantsOf(pid), ...markedWith(dir)];
+  for (const p of below) signal(p, 'SIGTERM');
   signal(pid, 'SIGTERM');
   const deadline = Date.now() + STOP_GRACE_MS;
   while (child.exitCode === null && child.signalCode === null && Date.now() < deadline) await sleep(100);
   signal(pid, 'SIGKILL');
+  for (const p of [...below, ...descendantsOf(pid), ...markedWith(dir)]) signal(p, 'SIGKILL');
 }
 
 /**
@@ -96,16 +146,20 @@ export async function startProcess(spec: ProcessSpec): Promise<RealServer> {
   const dir = await mkdtemp(join(tmpdir(), `fakehands-real-${spec.name}-`));
   for (const folder of spec.folders ?? []) await mkdir(join(dir, folder), { recursive: true });
   const port = await freePort('127.0.0.1', 0);
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', [MARK]: dir };
   for (const [name, value] of Object.entries(spec.env)) env[name] = fill(value, dir, port);
   const logPath = join(dir, 'server.log');
   const log = createWriteStream(logPath);
-  const child = spawn(fill(spec.command, dir, port), spec.args.map((a) => fill(a, dir, port)), {
-    cwd: dir,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    fill(spec.command, dir, port),
+    spec.args.map((a) => fill(a, dir, port)),
+    {
+      cwd: dir,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const pid = child.pid;
@@ -118,7 +172,7 @@ export async function startProcess(spec: ProcessSpec): Promise<RealServer> {
     }
   };
   const stop = async () => {
-    if (pid !== undefined) await stopGroup(child, pid);
+    if (pid !== undefined) await stopGroup(child, pid, dir);
     log.end();
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   };

@@ -50,7 +50,10 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The folder of a server's environment: its name and the first 12 hex of its requirements' hash. */
 export function venvDir(name: RealServerName, env: NodeJS.ProcessEnv = process.env): string {
-  const hash = createHash('sha256').update(readFileSync(requirementsFile(name))).digest('hex').slice(0, 12);
+  const hash = createHash('sha256')
+    .update(readFileSync(requirementsFile(name)))
+    .digest('hex')
+    .slice(0, 12);
   return join(cacheRoot(env), `${name}-${hash}`);
 }
 
@@ -106,14 +109,18 @@ export class ProvisionError extends Error {
 }
 
 /** Whether a server's environment is installed and complete. */
-export const isInstalled = (name: RealServerName, env: NodeJS.ProcessEnv = process.env) => existsSync(join(venvDir(name, env), '.fakehands-complete'));
+export const isInstalled = (name: RealServerName, env: NodeJS.ProcessEnv = process.env) =>
+  existsSync(join(venvDir(name, env), '.fakehands-complete'));
 
 /**
  * Installs a server's environment when it is not complete yet: a new venv in its folder, `pip
  * install -r` the pinned requirements, then a marker file, written last, so a cut-off install is
  * never taken for a complete one (it is made again). Throws a `ProvisionError` naming what is missing.
  */
-export async function install(name: RealServerName, options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {}): Promise<string> {
+export async function install(
+  name: RealServerName,
+  options: { env?: NodeJS.ProcessEnv; log?: (line: string) => void } = {},
+): Promise<string> {
   const env = options.env ?? process.env;
   const dir = venvDir(name, env);
   if (isInstalled(name, env)) return dir;
@@ -123,14 +130,20 @@ export async function install(name: RealServerName, options: { env?: NodeJS.Proc
       `no Python >= ${MIN_PYTHON.join('.')} with venv found (tried python3.13, python3.12, python3, ~/.pyenv/versions/*; set FAKEHANDS_PYTHON to one)`,
     );
   }
-  options.log?.(`installing the real ${name} (${REAL_PACKAGES[name].pkg}==${REAL_PACKAGES[name].version}) with Python ${python.version} into ${dir}`);
+  options.log?.(
+    `installing the real ${name} (${REAL_PACKAGES[name].pkg}==${REAL_PACKAGES[name].version}) with Python ${python.version} into ${dir}`,
+  );
   await mkdir(cacheRoot(env), { recursive: true });
   await rm(dir, { recursive: true, force: true });
   const venv = await run(python.path, ['-m', 'venv', dir], { env });
   if (venv.code !== 0) throw new ProvisionError(`python -m venv failed: ${venv.output.trim().split('\n').at(-1)}`);
-  const pip = await run(join(dir, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', '-r', requirementsFile(name)], {
-    env: { ...env, PIP_NO_INPUT: '1' },
-  });
+  const pip = await run(
+    join(dir, 'bin', 'python'),
+    ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', '-r', requirementsFile(name)],
+    {
+      env: { ...env, PIP_NO_INPUT: '1' },
+    },
+  );
   if (pip.code !== 0) {
     const last = pip.output.trim().split('\n').filter(Boolean).at(-1) ?? 'no output';
     throw new ProvisionError(`pip could not install the real ${name} from PyPI: ${last}`);

@@ -6,6 +6,8 @@
  * but loopback is reached (LiteLLM's price list is read locally, telemetry is off).
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-root.js';
 import { install, venvBin } from './provision.js';
 import { startProcess, type RealServer } from './processes.js';
 
@@ -58,6 +60,38 @@ export async function startRealAgentServer(options: RealStartOptions = {}): Prom
     },
     folders: ['home', 'tmux', 'state/conversations', 'state/project', 'state/bash_events', 'work'],
     readyPath: '/ready',
+    key: REAL_SESSION_KEY,
+  });
+}
+
+/**
+ * Installs (once) and starts the real app server on a free loopback port with process sandboxes
+ * (`RUNTIME=process`; each sandbox an agent server child process, started from port 8000 up),
+ * `SESSION_API_KEY` set to `REAL_SESSION_KEY`, its SQLite and sandboxes in its temporary folder,
+ * webhooks back to itself, git kept off the network. Started through `python/app_server.py`, which
+ * says what it changes in memory for process sandboxes to work here.
+ */
+export async function startRealAppServer(options: RealStartOptions = {}): Promise<RealServer> {
+  await install('app-server', options);
+  return startProcess({
+    name: 'app-server',
+    command: join(venvBin('app-server', options.env), 'python'),
+    args: [fileURLToPath(packageFile('src/real/python/app_server.py')), '{port}'],
+    env: {
+      ...COMMON_ENV,
+      TMPDIR: '{dir}/tmp',
+      OH_PERSISTENCE_DIR: '{dir}/persist',
+      RUNTIME: 'process',
+      SERVE_FRONTEND: 'false',
+      SESSION_API_KEY: REAL_SESSION_KEY,
+      OH_WEBHOOKS_0_BASE_URL: 'http://127.0.0.1:{port}/api/v1/webhooks',
+      OH_ENABLE_VSCODE: 'false',
+      OH_ENABLE_VS_CODE: '0',
+      OH_PRELOAD_TOOLS: 'false',
+      GIT_ALLOW_PROTOCOL: 'file',
+    },
+    folders: ['home', 'tmux', 'tmp', 'persist'],
+    readyPath: '/alive',
     key: REAL_SESSION_KEY,
   });
 }

@@ -14,7 +14,17 @@ import type { RealServer } from '../../src/real/processes.js';
 import { REAL_PACKAGES } from '../../src/real/provision.js';
 import { startLlmServer, type LlmServer } from '../../src/server/llm-server.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
-import { type Answered, call, compareAnswers, compareSequences, compareValues, eventName, type Target, until, writeFacts } from './support.js';
+import {
+  type Answered,
+  call,
+  compareAnswers,
+  compareSequences,
+  compareValues,
+  eventName,
+  type Target,
+  until,
+  writeFacts,
+} from './support.js';
 
 /** The scripts both agents play: the real one through the scripted LLM, the fake's as its own. */
 const SCRIPTS = [
@@ -76,7 +86,8 @@ async function startConversation(t: Target): Promise<string> {
 }
 
 /** The execution status of a conversation. */
-const statusOf = async (t: Target, id: string) => ((await call(t, 'GET', `/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
+const statusOf = async (t: Target, id: string) =>
+  ((await call(t, 'GET', `/api/conversations/${id}`)).body as { execution_status: string }).execution_status;
 
 /** Sends a user message that runs the agent, and waits until the run ends. */
 async function runToEnd(t: Target, id: string, text: string): Promise<string> {
@@ -137,15 +148,36 @@ describe('POST /api/conversations', () => {
       ['an llm without model', '{"agent": {"kind": "Agent", "llm": {}}, "workspace": {"working_dir": "/tmp"}}'],
       ['a workspace without working_dir', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {}}'],
       ['an unknown agent kind', '{"agent": {"kind": "Nope", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}}'],
-      ['max_iterations a string', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "max_iterations": "many"}'],
-      ['max_iterations zero', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "max_iterations": 0}'],
+      [
+        'max_iterations a string',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "max_iterations": "many"}',
+      ],
+      [
+        'max_iterations zero',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "max_iterations": 0}',
+      ],
       ['a tool without name', '{"agent": {"kind": "Agent", "llm": {"model": "x"}, "tools": [{}]}, "workspace": {"working_dir": "/tmp"}}'],
       ['tools an object', '{"agent": {"kind": "Agent", "llm": {"model": "x"}, "tools": {}}, "workspace": {"working_dir": "/tmp"}}'],
-      ['a confirmation policy of unknown kind', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "confirmation_policy": {"kind": "Nope"}}'],
-      ['stuck_detection a list', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "stuck_detection": []}'],
-      ['a conversation_id not a uuid', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "conversation_id": "nope"}'],
-      ['initial_message a number', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "initial_message": 5}'],
-      ['llm temperature a string', '{"agent": {"kind": "Agent", "llm": {"model": "x", "temperature": "hot"}}, "workspace": {"working_dir": "/tmp"}}'],
+      [
+        'a confirmation policy of unknown kind',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "confirmation_policy": {"kind": "Nope"}}',
+      ],
+      [
+        'stuck_detection a list',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "stuck_detection": []}',
+      ],
+      [
+        'a conversation_id not a uuid',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "conversation_id": "nope"}',
+      ],
+      [
+        'initial_message a number',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "initial_message": 5}',
+      ],
+      [
+        'llm temperature a string',
+        '{"agent": {"kind": "Agent", "llm": {"model": "x", "temperature": "hot"}}, "workspace": {"working_dir": "/tmp"}}',
+      ],
       ['secrets a list', '{"agent": {"kind": "Agent", "llm": {"model": "x"}}, "workspace": {"working_dir": "/tmp"}, "secrets": []}'],
       ['deeply nested', `${'['.repeat(100)}${']'.repeat(100)}`],
     ];
@@ -161,7 +193,10 @@ describe('POST /api/conversations', () => {
 describe('GET /api/conversations/{id}', () => {
   it('reads a conversation, and answers an unknown or malformed id alike', async () => {
     const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
-    const got = await Promise.all([call(targets.real, 'GET', `/api/conversations/${ids[0]}`), call(targets.fake, 'GET', `/api/conversations/${ids[1]}`)]);
+    const got = await Promise.all([
+      call(targets.real, 'GET', `/api/conversations/${ids[0]}`),
+      call(targets.fake, 'GET', `/api/conversations/${ids[1]}`),
+    ]);
     const differences = compareAnswers('GET /api/conversations/{id}', got[0], got[1]);
     const unknown = await both((t) => call(t, 'GET', '/api/conversations/8a3a0c6f-6d3c-4c43-a5a8-3f0d8a1b2c3d'));
     differences.push(...compareAnswers('GET /api/conversations/{unknown id}', unknown.real, unknown.fake));
@@ -175,7 +210,12 @@ describe('GET /api/conversations/search and /count', () => {
   it('pages and counts alike', async () => {
     await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
     const differences: string[] = [];
-    for (const path of ['/api/conversations/search?limit=2', '/api/conversations/count', '/api/conversations/search?limit=0', '/api/conversations/search?limit=101']) {
+    for (const path of [
+      '/api/conversations/search?limit=2',
+      '/api/conversations/count',
+      '/api/conversations/search?limit=0',
+      '/api/conversations/search?limit=101',
+    ]) {
       const { real: r, fake: f } = await both((t) => call(t, 'GET', path));
       differences.push(...compareAnswers(`GET ${path}`, r, f));
     }
@@ -191,7 +231,9 @@ describe('PATCH /api/conversations/{id}', () => {
     );
     const differences = compareAnswers('PATCH /api/conversations/{id}', patched[0]!, patched[1]!);
     const titles = await Promise.all(
-      [targets.real, targets.fake].map(async (t, i) => ((await call(t, 'GET', `/api/conversations/${ids[i]}`)).body as { title: unknown }).title),
+      [targets.real, targets.fake].map(
+        async (t, i) => ((await call(t, 'GET', `/api/conversations/${ids[i]}`)).body as { title: unknown }).title,
+      ),
     );
     differences.push(...compareValues('PATCH /api/conversations/{id} › title read back', titles[0], titles[1]));
     expect(differences).toEqual([]);

@@ -86,7 +86,10 @@ export function nextTurn(scripts: readonly AgentScript[], view: HistoryView): Ll
   const script = scriptFor(scripts, view);
   const step = script?.steps[view.turnsSinceUser];
   if (!step) return { kind: 'text', text: DEFAULT_ANSWER };
-  return turnOfStep(step, view);
+  const turn = turnOfStep(step, view);
+  // A request that lists no tools (a title to generate, a summary) cannot be answered with a call: it gets a plain answer.
+  if (turn.kind === 'tool' && (view.tools === null || view.tools.size === 0)) return { kind: 'text', text: DEFAULT_ANSWER };
+  return turn;
 }
 
 /** A tool call turn, with `security_risk` added where the tool's schema asks for it (the SDK's LLM security analyzer). */
