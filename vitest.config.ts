@@ -108,7 +108,10 @@ export default defineConfig({
         extends: true,
         test: { name: 'shared-modules', include: sharedModules, isolate: false, setupFiles: ['test/support/stop-started.ts'] },
       },
-      { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...sharedModules, 'test/real/**'] } },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...sharedModules, 'test/real/**'] },
+      },
     ],
     reporters: jsonReport ? ['default', 'json'] : ['default'],
     ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),

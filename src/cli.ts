@@ -53,6 +53,10 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Com
       await runCanvas(argv.slice(1), env);
       return null;
     }
+    if (argv[0] === 'real') {
+      const { runReal } = await import('./real/command.js');
+      return await runReal(argv.slice(1), io.stdout, io.stderr);
+    }
     if (argv[0] === 'llm') {
       const { runLlm, LLM_HELP } = await import('./cli/llm.js');
       const started = await runLlm(argv.slice(1), env);

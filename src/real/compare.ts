@@ -46,7 +46,8 @@ const keyOf = (key: string) => (UUID.test(key) || HEX_ID.test(key) ? '<id>' : ke
 export function shapeOf(value: unknown, literal = false): Shape {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return 'boolean';
-  if (typeof value === 'number') return literal ? `=${value}` : Number.isInteger(value) ? 'integer' : 'number';
+  // JSON has one kind of number: Python writes a float 0.0 that reads back as 0, so integers are not told apart.
+  if (typeof value === 'number') return literal ? `=${value}` : 'number';
   if (typeof value === 'string') return literal && stringClass(value) === 'string' ? `="${value}"` : stringClass(value);
   if (Array.isArray(value)) {
     const seen = new Map<string, Shape>();

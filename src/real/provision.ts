@@ -127,7 +127,7 @@ export async function install(
   const python = await findPython(env);
   if (python === null) {
     throw new ProvisionError(
-      `no Python >= ${MIN_PYTHON.join('.')} with venv found (tried python3.13, python3.12, python3, ~/.pyenv/versions/*; set FAKEHANDS_PYTHON to one)`,
+      `no Python >= ${MIN_PYTHON.join('.')} with venv found (tried python3.12, python3.13, python3.14, python3, ~/.pyenv/versions/*; set FAKEHANDS_PYTHON to one)`,
     );
   }
   options.log?.(

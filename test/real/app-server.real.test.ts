@@ -124,10 +124,14 @@ describe('POST /api/v1/app-conversations', () => {
         { status: 200, body: tasks.fake },
       ),
     );
-    const conversations = await both((t, i = t === targets.real ? tasks.real : tasks.fake) =>
-      call(t, 'GET', `/api/v1/app-conversations?ids=${String(i.app_conversation_id)}`),
-    );
-    differences.push(...compareAnswers('GET /api/v1/app-conversations?ids= (READY)', conversations.real, conversations.fake));
+    // Once the agent's first run has ended on each side (the real one is still running when its task is READY).
+    const settled = async (side: 'real' | 'fake') =>
+      poll(
+        () => call(targets[side], 'GET', `/api/v1/app-conversations?ids=${String(tasks[side].app_conversation_id)}`),
+        (a) => ((a.body as { execution_status?: string }[])[0] ?? {}).execution_status !== 'running',
+      );
+    const conversations = { real: await settled('real'), fake: await settled('fake') };
+    differences.push(...compareAnswers('GET /api/v1/app-conversations?ids= (run ended)', conversations.real, conversations.fake));
     expect(differences).toEqual([]);
   });
 
