@@ -76,6 +76,8 @@ export const AgentHostState = z.strictObject({
     ),
     null,
   ),
+  /** The settings of the agent's LLM the client gave besides its model, its credentials left out (`ConversationInfo` shows them over the defaults). */
+  llm: z._default(z.record(z.string(), z.unknown()), {}),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

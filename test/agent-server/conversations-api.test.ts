@@ -87,6 +87,37 @@ describe('POST /api/conversations', () => {
     expect(await kinds(info.id)).toEqual(['SystemPromptEvent']);
   });
 
+  it("writes the agent's LLM as the real agent server 1.58.2 does: the client's settings over the defaults, every credential null, none kept", async () => {
+    await start();
+    const llm = { ...AGENT_SPEC.llm, base_url: 'http://127.0.0.1:9/v1', num_retries: 0, aws_secret_access_key: 'aws-never-returned' };
+    const info = await create({ agent: { ...AGENT_SPEC, llm } });
+    const written = (info.agent as { llm: Record<string, unknown> }).llm;
+    expect(written).toMatchObject({
+      model: llm.model,
+      base_url: 'http://127.0.0.1:9/v1',
+      num_retries: 0,
+      usage_id: 'agent',
+      timeout: 300,
+      stream: false,
+    });
+    expect([written.api_key, written.aws_access_key_id, written.aws_secret_access_key, written.aws_session_token]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(info).toMatchObject({
+      invoked_skills: [],
+      client_tools: [],
+      runtime_info: null,
+      tool_module_qualnames: { terminal: 'openhands.tools.terminal.definition' },
+    });
+    const kept = JSON.stringify(await fake!.snapshot());
+    expect(kept).toContain('http://127.0.0.1:9/v1');
+    expect(kept).not.toMatch(/never-returned/);
+    expect(JSON.stringify((await call(`${AGENT}/api/conversations/${info.id}`)).body)).not.toMatch(/never-returned/);
+  });
+
   it('sends the initial message, and runs it when it says run (conversation_service.py, start_conversation)', async () => {
     await start();
     const waiting = await create({ initial_message: message('Write a plan') });

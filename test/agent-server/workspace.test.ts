@@ -51,7 +51,11 @@ describe('GET /api/conversations/{id} on the agent host', () => {
       max_iterations: 500,
       stuck_detection: true,
     });
-    expect(JSON.stringify(body)).not.toMatch(/api_key|session_api_key/);
+    // The LLM's credentials are written null, as the real agent server 1.58.2 writes them (checked by test/real/agent-server.real.test.ts); never the sandbox's key.
+    const llm = (body as { agent: { llm: Record<string, unknown> } }).agent.llm;
+    expect([llm.api_key, llm.aws_access_key_id, llm.aws_secret_access_key, llm.aws_session_token]).toEqual([null, null, null, null]);
+    expect(JSON.stringify(body)).not.toContain(c.session_api_key);
+    expect(JSON.stringify(body)).not.toMatch(/session_api_key/);
     expect((body as { id: string }).id.replace(/-/g, '')).toBe(c.id);
     // Under --auth none (serve()) the agent host takes no key: the local agent server holds every running sandbox's conversations.
     expect(await call(`${cli.agentUrl}/api/conversations/${c.id}`, null)).toMatchObject({

@@ -179,6 +179,8 @@ export type ConversationSortOrder = 'CREATED_AT' | 'CREATED_AT_DESC' | 'UPDATED_
 /** What the agent host keeps of a conversation that its `ConversationInfo` shows instead of the defaults (`hostConversationInfo`). */
 export interface HostFields {
   agent_kind: string;
+  /** The client's settings of the agent's LLM, besides its model (never its credentials). */
+  llm: Readonly<Record<string, unknown>>;
   /** The workspace's directory; absent: the project directory of its agent server. */
   working_dir: string | undefined;
   max_iterations: number;
@@ -187,20 +189,122 @@ export interface HostFields {
   secret_sources: Record<string, unknown>;
 }
 
-/** The `agent` of a conversation's `ConversationInfo`: its kind and model, the fake's tools (never the LLM key). */
-export function agentInfo(kind: string, model: string): AgentConversationInfo['agent'] {
+/**
+ * The defaults of an agent's LLM as the newest agent server writes them in a `ConversationInfo`
+ * (openhands-sdk 1.58.2 `llm/llm.py`, `LLM`, every field written, `null` ones included), read off
+ * the running server: a client's settings go over them, its credentials always `null`.
+ */
+const LLM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
+  api_key: null,
+  provider_connection_id: null,
+  auth_type: 'api_key',
+  subscription_vendor: null,
+  base_url: null,
+  api_version: null,
+  aws_access_key_id: null,
+  aws_secret_access_key: null,
+  aws_session_token: null,
+  aws_region_name: null,
+  aws_profile_name: null,
+  aws_role_name: null,
+  aws_session_name: null,
+  aws_bedrock_runtime_endpoint: null,
+  openrouter_site_url: 'https://docs.all-hands.dev/',
+  openrouter_app_name: 'OpenHands',
+  num_retries: 5,
+  retry_multiplier: 8,
+  retry_min_wait: 8,
+  retry_max_wait: 64,
+  timeout: 300,
+  stream_idle_timeout: 300,
+  max_message_chars: 30000,
+  temperature: null,
+  top_p: null,
+  top_k: null,
+  max_input_tokens: null,
+  max_output_tokens: null,
+  model_canonical_name: null,
+  api_mode: 'auto',
+  capability_overrides: {},
+  extra_headers: null,
+  input_cost_per_token: null,
+  output_cost_per_token: null,
+  ollama_base_url: null,
+  stream: false,
+  drop_params: true,
+  disable_vision: null,
+  disable_stop_word: false,
+  caching_prompt: true,
+  log_completions: false,
+  log_completions_folder: 'logs/completions',
+  custom_tokenizer: null,
+  native_tool_calling: true,
+  force_string_serializer: null,
+  inline_image_urls: null,
+  reasoning_effort: 'high',
+  reasoning_summary: null,
+  enable_encrypted_reasoning: true,
+  prompt_cache_retention: '24h',
+  extended_thinking_budget: 200000,
+  seed: null,
+  usage_id: 'default',
+  litellm_extra_body: {},
+  is_subscription: false,
+});
+
+/** The fields of an agent's LLM that hold a credential: written `null` whatever was given. */
+const LLM_CREDENTIAL_FIELDS = ['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token'] as const;
+
+/** The tools of the fake's agent, as a `ConversationInfo` lists them. */
+const AGENT_TOOLS = ['terminal', 'file_editor', 'task_tracker'] as const;
+
+/** Where each tool of the agent is defined (`ConversationInfo.tool_module_qualnames`, openhands-tools' modules). */
+export const TOOL_MODULE_QUALNAMES: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(AGENT_TOOLS.map((name) => [name, `openhands.tools.${name}.definition`])),
+);
+
+/**
+ * The `agent` of a conversation's `ConversationInfo`, as the newest agent server writes it: its kind,
+ * its LLM (the model and the client's settings over `LLM_DEFAULTS`; never a credential), the fake's
+ * tools and the agent's other fields with their defaults.
+ */
+export function agentInfo(kind: string, model: string, llm: Readonly<Record<string, unknown>> = {}): AgentConversationInfo['agent'] {
+  const settings: Record<string, unknown> = { model, ...LLM_DEFAULTS, ...llm };
+  for (const field of LLM_CREDENTIAL_FIELDS) settings[field] = null;
+  settings.model = model;
   return {
-    kind,
-    llm: { model, usage_id: 'agent', num_retries: 5, temperature: 0, drop_params: true },
-    tools: [
-      { name: 'terminal', params: {} },
-      { name: 'file_editor', params: {} },
-      { name: 'task_tracker', params: {} },
-    ],
+    tools: AGENT_TOOLS.map((name) => ({ name, params: {} })),
     mcp_config: {},
+    filter_tools_regex: null,
     include_default_tools: ['FinishTool', 'ThinkTool'],
+    agent_context: null,
+    system_prompt: null,
+    system_prompt_filename: 'system_prompt.j2',
+    security_policy_filename: 'security_policy.j2',
+    system_prompt_kwargs: { llm_security_analyzer: true },
+    condenser: null,
+    critic: null,
+    tool_concurrency_limit: 1,
+    persona: null,
+    kind,
+    llm: settings as AgentConversationInfo['agent']['llm'],
   };
 }
+
+/** The fields of a `ConversationInfo` the newest agent server adds after the fork's and tags' (1.58.2), with the fake's values: none of them change. */
+export const INFO_TAIL = Object.freeze({
+  invoked_skills: [],
+  hook_config: null,
+  available_models: [],
+  supports_runtime_model_switch: false,
+  launched_agent_profile: null,
+  client_tools: [],
+  tool_module_qualnames: TOOL_MODULE_QUALNAMES,
+  runtime_info: null,
+});
+
+/** `INFO_TAIL` as JSON text, its braces left off (what the JSON writer appends). */
+export const INFO_TAIL_TEXT = JSON.stringify(INFO_TAIL).slice(1, -1);
 
 /**
  * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the
@@ -211,7 +315,7 @@ export function conversationInfo(state: DomainState, conversation: ConversationR
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
   return {
     id: conversation.id,
-    agent: agentInfo(host?.agent_kind ?? 'Agent', model),
+    agent: agentInfo(host?.agent_kind ?? 'Agent', model, host?.llm),
     workspace: { kind: 'LocalWorkspace', working_dir: workingDir },
     persistence_dir: 'workspace/conversations',
     max_iterations: host?.max_iterations ?? 500,

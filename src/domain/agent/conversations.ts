@@ -11,7 +11,7 @@ import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { AgentHostState, ConversationRecord } from '../../schemas/records.js';
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { conversationInfo, executionStatusOf } from './agent-server.js';
+import { conversationInfo, executionStatusOf, INFO_TAIL } from './agent-server.js';
 import { agentStatus, runStepsTotal, type AgentEvent } from './status.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { stateUpdate } from './vocabulary.js';
@@ -48,6 +48,7 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     acp_model: null,
     marketplaces: [],
     goal: null,
+    llm: {},
     ...conversation.agent_host,
   };
 }
@@ -80,6 +81,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
   // Built once, the host's values in their places (the agent's kind, the workspace, ...), what only the host knows after.
   const info = conversationInfo(state, conversation, {
     agent_kind: host.agent_kind,
+    llm: host.llm,
     working_dir: host.working_dir,
     max_iterations: host.max_iterations,
     stuck_detection: host.stuck_detection,
@@ -95,6 +97,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     sub_conversation_ids: [...(state.store.childrenOf.get(conversation.id) ?? [])],
     tags: conversation.tags,
     current_model_id: host.acp_model,
+    ...INFO_TAIL,
   });
 }
 

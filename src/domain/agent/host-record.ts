@@ -10,6 +10,17 @@ import type { DomainState } from '../store/state.js';
 import { fieldWeight, sizeOf, stringLength } from '../store/budget.js';
 import { registeredMarketplaces } from './plugins.js';
 
+/** An LLM's fields that hold a credential: never kept (`ConversationInfo` shows them `null`, as the real server masks them). */
+export const LLM_CREDENTIALS = new Set(['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token']);
+
+/** The settings of a request's LLM worth keeping: every field but its model (kept as `llm_model`) and its credentials. */
+function llmSettings(llm: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (llm === undefined) return {};
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(llm)) if (key !== 'model' && !LLM_CREDENTIALS.has(key)) kept[key] = llm[key];
+  return kept;
+}
+
 /**
  * A new host conversation's record: the request's values (validated by its own schema, as strict
  * as the record's), the state's ids and stamp, the record's defaults.
@@ -58,6 +69,7 @@ export function hostConversationRecord(
       acp_model: null,
       marketplaces: registeredMarketplaces(request),
       goal: null,
+      llm: llmSettings(agent.llm),
     },
     created_at: made.now,
     updated_at: made.now,
@@ -87,6 +99,7 @@ const HOST_VARYING = [
   'security_analyzer',
   'secret_names',
   'marketplaces',
+  'llm',
 ] as const;
 
 /** What the fields every host record has the same weigh (with the record's and `agent_host`'s braces): measured on the first record. */

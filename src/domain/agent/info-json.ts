@@ -12,7 +12,7 @@ import type { ConversationRecord } from '../../schemas/records.js';
 import { readyProjectDir } from '../conversations/conversation-ops.js';
 import { REDACTED } from '../store/redact.js';
 import type { DomainState } from '../store/state.js';
-import { agentInfo, executionStatusOf } from './agent-server.js';
+import { agentInfo, executionStatusOf, INFO_TAIL_TEXT } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
 import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, statsOfEvents } from './vocabulary-stats.js';
 import type { AgentEvent } from './status.js';
@@ -152,8 +152,9 @@ const KEPT_AGENTS = 256;
 const agentTexts = new Map<string, Map<string, string>>();
 let agentTextCount = 0;
 
-/** The text of `agentInfo(kind, model)`, written once per kind and model. */
-function agentText(kind: string, model: string): string {
+/** The text of `agentInfo(kind, model, llm)`, written once per kind and model (the client's LLM settings, rare, each time). */
+function agentText(kind: string, model: string, llm: Readonly<Record<string, unknown>>): string {
+  for (const _ in llm) return JSON.stringify(agentInfo(kind, model, llm));
   let byKind = agentTexts.get(model);
   let text = byKind?.get(kind);
   if (text === undefined) {
@@ -185,7 +186,7 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
   const secrets = host.secret_names.length === 0 ? '{}' : secretSourcesText(host.secret_names);
   const children = state.store.childrenOf.get(conversation.id);
   return (
-    `{"id":${valueText(conversation.id)},"agent":${agentText(host.agent_kind, model)}` +
+    `{"id":${valueText(conversation.id)},"agent":${agentText(host.agent_kind, model, host.llm)}` +
     `,"workspace":{"kind":"LocalWorkspace"${field('working_dir', workingDir)}}` +
     `,"persistence_dir":"workspace/conversations"${field('max_iterations', host.max_iterations)}${field('stuck_detection', host.stuck_detection)}` +
     `${field('execution_status', executionStatusOf(conversation))}` +
@@ -199,7 +200,7 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
     `${field('forked_from_conversation_id', host.forked_from_conversation_id)}${field('forked_from_event_id', host.forked_from_event_id)}` +
     `${field('parent_conversation_id', conversation.parent_conversation_id)}` +
     `,"sub_conversation_ids":${children === undefined || children.length === 0 ? '[]' : JSON.stringify(children)}` +
-    `${conversation.tags === undefined ? '' : `,"tags":${mapText(conversation.tags)}`}${field('current_model_id', host.acp_model)}}`
+    `${conversation.tags === undefined ? '' : `,"tags":${mapText(conversation.tags)}`}${field('current_model_id', host.acp_model)},${INFO_TAIL_TEXT}}`
   );
 }
 
