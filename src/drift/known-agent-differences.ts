@@ -30,6 +30,9 @@ const NOT_HELD_400_REASON =
 /** Why PATCH differs. */
 const UPDATE_REASON =
   'the newest UpdateConversationRequest (models.py) makes title optional and adds tags, and update_conversation answers {"success": false}, not 404, for a conversation it does not hold';
+/** Why `ServerInfo` has fields the document lacks. */
+const RUNNING_SERVER_INFO_REASON =
+  'the running agent server 1.58.2 writes ServerInfo with its packages, build, tools, runtime and capabilities (server_details_router.py; test/real/agent-server.real.test.ts compares the two); the Feb 2026 document lacks them';
 /** Why the agent host serves routes its published document lacks: the document is older than the source the fake copies. */
 export const NEWEST_AGENT_SOURCE =
   'the published agent-server document is from Feb 2026; the newest source the fake copies (software-agent-sdk, Aug 2026, *_router.py) has this route';
@@ -179,6 +182,8 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
         location: 'response',
         reason: 'the fake answers "" for a side of the diff that does not exist, as its app server route does; the real one answers null',
       },
+      { operation: 'GET /server_info', location: 'response', reason: RUNNING_SERVER_INFO_REASON },
+      { operation: 'GET /', location: 'response', reason: RUNNING_SERVER_INFO_REASON },
       { operation: 'GET /api/conversations/{conversation_id}', location: 'response', reason: CONVERSATION_INFO_REASON },
       { operation: 'GET /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
       { operation: 'GET /api/conversations/search', location: 'response items', reason: CONVERSATION_INFO_REASON },

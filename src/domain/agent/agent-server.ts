@@ -303,8 +303,17 @@ export const INFO_TAIL = Object.freeze({
   runtime_info: null,
 });
 
-/** `INFO_TAIL` as JSON text, its braces left off (what the JSON writer appends). */
+/**
+ * `runtime_info` as a read of a conversation the host holds writes it (`conversation_router.py`,
+ * `_with_runtime_info`; `ConversationRegistry.runtime_info`: a host-local conversation's runtime is
+ * available and can resume); the answer to a create leaves it `null`.
+ */
+export const RUNTIME_AVAILABLE = Object.freeze({ runtime_status: 'available', can_resume: true, runtime_error: null });
+
+/** `INFO_TAIL` as JSON text, its braces left off (what the JSON writer appends), with `runtime_info` null or `RUNTIME_AVAILABLE`. */
 export const INFO_TAIL_TEXT = JSON.stringify(INFO_TAIL).slice(1, -1);
+/** The same, with `runtime_info` `RUNTIME_AVAILABLE`. */
+export const INFO_TAIL_RUNTIME_TEXT = JSON.stringify({ ...INFO_TAIL, runtime_info: RUNTIME_AVAILABLE }).slice(1, -1);
 
 /**
  * A conversation as the agent server describes it (`ConversationInfo`): its agent (the model, the

@@ -11,7 +11,7 @@ import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { AgentHostState, ConversationRecord } from '../../schemas/records.js';
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { conversationInfo, executionStatusOf, INFO_TAIL } from './agent-server.js';
+import { conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
 import { agentStatus, runStepsTotal, type AgentEvent } from './status.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { stateUpdate } from './vocabulary.js';
@@ -76,7 +76,7 @@ export function lastUserMessageId(state: DomainState, conversationId: string): s
 }
 
 /** The conversation as its agent server describes it (`ConversationInfo`), with what the host keeps: workspace, analyzer, secret names (never values), tags, fork origin, HEAD. */
-export function hostConversationInfo(state: DomainState, conversation: ConversationRecord): AgentConversationInfo {
+export function hostConversationInfo(state: DomainState, conversation: ConversationRecord, withRuntime = false): AgentConversationInfo {
   const host = hostState(conversation);
   // Built once, the host's values in their places (the agent's kind, the workspace, ...), what only the host knows after.
   const info = conversationInfo(state, conversation, {
@@ -98,6 +98,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     tags: conversation.tags,
     current_model_id: host.acp_model,
     ...INFO_TAIL,
+    runtime_info: withRuntime ? RUNTIME_AVAILABLE : null,
   });
 }
 
@@ -188,7 +189,7 @@ export function searchHostConversations(
   const start = Math.max(0, query.page_id ? records.findIndex((c) => toHex(c.id) === toHex(query.page_id!)) : 0);
   const next = records[start + query.limit];
   return {
-    items: records.slice(start, start + query.limit).map((c) => hostConversationInfo(state, c)),
+    items: records.slice(start, start + query.limit).map((c) => hostConversationInfo(state, c, true)),
     next_page_id: next ? toHex(next.id) : null,
   };
 }
@@ -203,7 +204,7 @@ export function batchGetHostConversations(state: DomainState, host: AgentHost, i
   const held = new Map(hostedConversations(state, host).map((c) => [c.id, c]));
   return ids.map((id) => {
     const record = held.get(toHyphenatedUuid(id) ?? '');
-    return record ? hostConversationInfo(state, record) : null;
+    return record ? hostConversationInfo(state, record, true) : null;
   });
 }
 

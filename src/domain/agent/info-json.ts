@@ -12,7 +12,7 @@ import type { ConversationRecord } from '../../schemas/records.js';
 import { readyProjectDir } from '../conversations/conversation-ops.js';
 import { REDACTED } from '../store/redact.js';
 import type { DomainState } from '../store/state.js';
-import { agentInfo, executionStatusOf, INFO_TAIL_TEXT } from './agent-server.js';
+import { agentInfo, executionStatusOf, INFO_TAIL_RUNTIME_TEXT, INFO_TAIL_TEXT } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
 import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, statsOfEvents } from './vocabulary-stats.js';
 import type { AgentEvent } from './status.js';
@@ -172,14 +172,14 @@ function agentText(kind: string, model: string, llm: Readonly<Record<string, unk
 }
 
 /**
- * `JSON.stringify(hostConversationInfo(state, conversation))`, the same text, written without the
+ * `JSON.stringify(hostConversationInfo(state, conversation, withRuntime))`, the same text, written without the
  * object: each field in `hostConversationInfo`'s order, from the same values (`agentInfo`'s text
  * once per kind and model; the stats from the texts kept). A shortcut of the general path, checked
  * against it on many conversations by `test/agent-server/info-json.test.ts`.
  * @example
  * return new JsonText(hostConversationInfoJson(state, conversation))
  */
-export function hostConversationInfoJson(state: DomainState, conversation: ConversationRecord): string {
+export function hostConversationInfoJson(state: DomainState, conversation: ConversationRecord, withRuntime = false): string {
   const host = hostState(conversation);
   const workingDir = host.working_dir ?? readyProjectDir(state, conversation.id) ?? '/workspace/project';
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
@@ -200,7 +200,7 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
     `${field('forked_from_conversation_id', host.forked_from_conversation_id)}${field('forked_from_event_id', host.forked_from_event_id)}` +
     `${field('parent_conversation_id', conversation.parent_conversation_id)}` +
     `,"sub_conversation_ids":${children === undefined || children.length === 0 ? '[]' : JSON.stringify(children)}` +
-    `${conversation.tags === undefined ? '' : `,"tags":${mapText(conversation.tags)}`}${field('current_model_id', host.acp_model)},${INFO_TAIL_TEXT}}`
+    `${conversation.tags === undefined ? '' : `,"tags":${mapText(conversation.tags)}`}${field('current_model_id', host.acp_model)},${withRuntime ? INFO_TAIL_RUNTIME_TEXT : INFO_TAIL_TEXT}}`
   );
 }
 

@@ -102,7 +102,7 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
     response: AgentConversationInfo,
     errors: [404],
     handle: (input, context) =>
-      onHeldConversation(input, context, (state, conversation) => new JsonText(hostConversationInfoJson(state, conversation))),
+      onHeldConversation(input, context, (state, conversation) => new JsonText(hostConversationInfoJson(state, conversation, true))),
   }),
   defineRoute({
     method: 'PATCH',

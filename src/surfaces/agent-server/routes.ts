@@ -39,14 +39,37 @@ export const AGENT_SERVER_VERSION = '1.43.0';
 const STARTED_AT = Date.now();
 
 /** `get_server_info`: the version `--agent-server-version` names (the newest by default), as the sandboxes' agent servers report it. */
-const serverInfo = (context: RouteContext) => ({
-  uptime: Math.floor((Date.now() - STARTED_AT) / 1000),
-  idle_time: 0,
-  title: 'OpenHands Agent Server',
-  version: context.options.agentServerVersion ?? AGENT_SERVER_VERSION,
-  docs: '/docs',
-  redoc: '/redoc',
-});
+const serverInfo = (context: RouteContext) => {
+  const version = context.options.agentServerVersion ?? AGENT_SERVER_VERSION;
+  return {
+    uptime: Math.floor((Date.now() - STARTED_AT) / 1000),
+    idle_time: 0,
+    title: 'OpenHands Agent Server',
+    version,
+    // What the newest agent server adds (server_details_router.py, `ServerInfo`, 1.58.2): its packages' versions, build, tools, runtime.
+    sdk_version: version,
+    tools_version: version,
+    workspace_version: version,
+    build_git_sha: 'unknown',
+    build_git_ref: 'unknown',
+    python_version: '3.12.1 (fakehands)',
+    usable_tools: USABLE_TOOLS,
+    runtime_idle_timeout_seconds: null,
+    conversation_runtime: 'local' as const,
+    available_conversation_runtimes: [],
+    capabilities: SERVER_CAPABILITIES,
+    app_backend_ingress_url: null,
+    max_foreground_terminal_timeout_seconds: null,
+    docs: '/docs',
+    redoc: '/redoc',
+  };
+};
+
+/** The tools the fake's agent server can run (`list_usable_tools`): its agent's, the built-in ones. */
+const USABLE_TOOLS = ['terminal', 'file_editor', 'task_tracker', 'finish', 'think'];
+
+/** What the fake's agent server says it supports (`ServerInfo.capabilities`): the routes it serves of those the newest server names. */
+const SERVER_CAPABILITIES = ['conversation_runtime_routes_v1', 'idempotent_conversation_create_v1'];
 
 const BASE = '/api/conversations/:conversation_id';
 const ConversationParam = z.object({ conversation_id: Uuid });
