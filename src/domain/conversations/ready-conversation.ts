@@ -12,6 +12,20 @@ import { toHyphenatedUuid } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { messageText } from './start-tasks.js';
 import { v1DefaultTitle } from './views.js';
+import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
+
+/**
+ * The tags the app server gives a conversation it starts (live_status_app_conversation_service.py,
+ * openhands-ai 1.11.0): where its workspace is (`archiveworkspacepath`, read when it is deleted), and
+ * its repository, provider and branch when the request names them.
+ */
+function conversationTags(request: StartTaskRecord['request']): Record<string, string> {
+  const tags: Record<string, string> = { archiveworkspacepath: DEFAULT_WORKING_DIR };
+  if (request.selected_repository) tags.repo_name = request.selected_repository;
+  if (request.git_provider) tags.git_provider = request.git_provider;
+  if (request.selected_branch) tags.selected_branch = request.selected_branch;
+  return tags;
+}
 
 /**
  * Stores the conversation a READY task started, as the real SQL service stores it
@@ -36,8 +50,10 @@ export async function startReadyConversation(state: DomainState, task: StartTask
     git_provider: request.git_provider,
     trigger: request.trigger,
     pr_number: request.pr_number,
-    llm_model: request.llm_model,
+    // The model the agent was started with: the request's, else the user's saved one (live_status_app_conversation_service.py: `request_agent.llm.model`).
+    llm_model: request.llm_model ?? state.store.settings?.llm_model ?? null,
     parent_conversation_id: parent,
+    tags: conversationTags(request),
     agent_type: request.agent_type,
     public: request.public,
     launched_agent_profile: request.agent_profile_id ? { agent_profile_id: request.agent_profile_id, revision: 1 } : null,
