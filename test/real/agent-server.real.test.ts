@@ -24,6 +24,7 @@ import {
   type Target,
   until,
   writeFacts,
+  compareServer,
 } from './support.js';
 
 /** The scripts both agents play: the real one through the scripted LLM, the fake's as its own. */
@@ -33,6 +34,8 @@ const SCRIPTS = [
   { match: 'think first', steps: [{ think: 'Let me think.' }, { finish: 'Thought it through.' }] },
   { match: 'hit the rate limit', steps: [{ fail: { code: 'RateLimitError', detail: 'Rate limit reached for requests' } }] },
 ];
+
+compareServer('agent server');
 
 let llm: LlmServer;
 let real: RealServer;

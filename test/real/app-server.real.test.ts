@@ -13,9 +13,11 @@ import { REAL_PACKAGES } from '../../src/real/provision.js';
 import { REAL_SESSION_KEY, startRealAppServer } from '../../src/real/servers.js';
 import { startLlmServer, type LlmServer } from '../../src/server/llm-server.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
-import { type Answered, call, compareAnswers, compareValues, sleep, type Target, writeFacts } from './support.js';
+import { type Answered, call, compareServer, compareAnswers, compareValues, sleep, type Target, writeFacts } from './support.js';
 
 const SCRIPTS = [{ match: 'say hello', steps: [{ finish: 'Said hello.' }] }];
+
+compareServer('app server');
 
 let llm: LlmServer;
 let real: RealServer;

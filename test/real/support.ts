@@ -58,9 +58,20 @@ export interface JudgedFact extends Fact {
 /** The facts of a file, kept for its report. */
 const judged: JudgedFact[] = [];
 
+/** Which server a file compares (`agent server`, `app server`): the first part of each of its facts' ids. */
+let scope = '';
+
+/** Names the server this file compares: its facts are `SERVER › step › path`. */
+export function compareServer(name: 'agent server' | 'app server'): void {
+  scope = name;
+}
+
 /** Judges facts: each disagreement a declared difference names is declared. */
 function judge(facts: readonly Fact[]): JudgedFact[] {
-  const out = facts.map((fact) => ({ ...fact, declared: fact.agree ? null : (declaredFor(fact)?.reason ?? null) }));
+  const out = facts.map((raw) => {
+    const fact = { ...raw, id: `${scope} › ${raw.id}` };
+    return { ...fact, declared: fact.agree ? null : (declaredFor(fact)?.reason ?? null) };
+  });
   judged.push(...out);
   return out;
 }
