@@ -79,14 +79,16 @@ export const DECLARED_REAL_DIFFERENCES: readonly DeclaredDifference[] = [
     reason:
       "the fake's sandbox spec is the one a Docker or remote deployment lists (the agent-server image, its command and environment); the real server here runs process sandboxes, whose spec starts python -m openhands.agent_server",
   },
-  {
-    fact: 'app server › GET /api/* › status',
-    real: '404',
-    fake: '200',
-    kind: 'deliberate',
-    reason:
-      "the fake serves the V0 routes (/api/conversations, /api/settings, /api/options/models) for the Nov 2025 web app and Agent Canvas's legacy calls; the 1.x app server no longer serves them",
-  },
+  ...['/api/conversations', '/api/settings', '/api/options/models'].map(
+    (path): DeclaredDifference => ({
+      fact: `app server › GET ${path} › status`,
+      real: '404',
+      fake: '200',
+      kind: 'deliberate',
+      reason:
+        "the fake serves the V0 routes (/api/conversations, /api/settings, /api/options/models) for the Nov 2025 web app and Agent Canvas's legacy calls; the 1.x app server no longer serves them",
+    }),
+  ),
   {
     fact: 'app server › POST /api/v1/app-conversations with a message of unknown role › body › detail[].type',
     real: '="literal_error"',
