@@ -224,12 +224,13 @@ describe('PATCH /api/conversations/{id}', () => {
 });
 
 describe('DELETE /api/conversations/{id}', () => {
-  it('deletes it and its events; 400 for an unknown one (conversation_router.py, delete_conversation)', async () => {
+  // conversation_router.py, delete_conversation: HTTPException(404) when ConversationService.delete_conversation returns False.
+  it('deletes it and its events; a second delete, of a conversation it no longer holds, is 404 Not Found', async () => {
     await start();
     const info = await create();
     expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 200, body: { success: true } });
     expect((await call(`${AGENT}/api/conversations/${info.id}`)).status).toBe(404);
-    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 404, body: { detail: 'Not Found' } });
   });
 });
 
@@ -249,7 +250,7 @@ describe('POST /api/conversations/{id}/run', () => {
 });
 
 describe('POST /api/conversations/{id}/pause', () => {
-  it('pauses an idle conversation too and publishes a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 400 for an unknown id (pause_conversation)', async () => {
+  it('pauses an idle conversation too and publishes a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 404 for an unknown id (pause_conversation)', async () => {
     await start();
     const idle = await create();
     expect(await call(`${AGENT}/api/conversations/${idle.id}/pause`, 'POST')).toEqual({ status: 200, body: { success: true } });
@@ -261,8 +262,8 @@ describe('POST /api/conversations/{id}/pause', () => {
     await call(`${AGENT}/api/conversations/${finished.id}/pause`, 'POST');
     expect(await kinds(finished.id)).toHaveLength(before);
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/pause`, 'POST')).toEqual({
-      status: 400,
-      body: { detail: 'Bad Request' },
+      status: 404,
+      body: { detail: 'Not Found' },
     });
   });
 });
@@ -278,14 +279,14 @@ describe('POST /api/conversations/{id}/interrupt', () => {
     expect(await status(info.id)).toBe('running');
   });
 
-  it('falls back to pause without a run (a PauseEvent); 400 for an unknown id (interrupt_conversation)', async () => {
+  it('falls back to pause without a run (a PauseEvent); 404 for an unknown id (interrupt_conversation)', async () => {
     await start();
     const info = await create();
     await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
     expect(await kinds(info.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/interrupt`, 'POST')).toEqual({
-      status: 400,
-      body: { detail: 'Bad Request' },
+      status: 404,
+      body: { detail: 'Not Found' },
     });
   });
 });
