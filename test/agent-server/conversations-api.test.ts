@@ -129,6 +129,50 @@ describe('POST /api/conversations', () => {
     expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
   });
 
+  it('refuses a conversation_id that is no UUID with 422 uuid_parsing, one that is no string with uuid_type (request.py, ConversationConfig.conversation_id: UUID | None)', async () => {
+    await start();
+    const body = (conversation_id: unknown) => ({ agent: AGENT_SPEC, workspace: WORKSPACE, conversation_id });
+    // As openhands-agent-server 1.58.2 answers each.
+    expect(await call(`${AGENT}/api/conversations`, 'POST', body('nope'))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['body', 'conversation_id'],
+            msg: 'Input should be a valid UUID, invalid character: found `n` at 0',
+            input: 'nope',
+            ctx: { error: 'invalid character: found `n` at 0' },
+          },
+        ],
+      },
+    });
+    expect(await call(`${AGENT}/api/conversations`, 'POST', body('abc'))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['body', 'conversation_id'],
+            msg: 'Input should be a valid UUID, invalid length: found 3',
+            input: 'abc',
+            ctx: { error: 'invalid length: found 3' },
+          },
+        ],
+      },
+    });
+    expect(await call(`${AGENT}/api/conversations`, 'POST', body(5))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { type: 'uuid_type', loc: ['body', 'conversation_id'], msg: 'UUID input should be a string, bytes or UUID object', input: 5 },
+        ],
+      },
+    });
+    const braced = await create({ conversation_id: '{7d1c3b1e-4a8f-4c1e-9a55-0123456789ab}' });
+    expect(braced.id).toBe('7d1c3b1e-4a8f-4c1e-9a55-0123456789ab');
+  });
+
   it('is listed on the agent host, not by the app server, which lists what it started (the same record seen from two hosts)', async () => {
     await start();
     const info = await create();
@@ -203,6 +247,44 @@ describe('GET /api/conversations/{id}, /search, /count, ?ids=', () => {
     } | null)[];
     expect(batch.map((c) => c?.id ?? null)).toEqual([a.id, null]);
     expect((await call(`${AGENT}/api/conversations/search?limit=0`)).status).toBe(422);
+  });
+});
+
+describe('GET /api/conversations/{id} with an id that is no UUID', () => {
+  /** The one 422 item pydantic 2.14.4 (pydantic-core 2.50.5, the agent server's) gives a path id that is no UUID. */
+  const notAUuid = (input: string, error: string) => ({
+    status: 422,
+    body: {
+      detail: [
+        { type: 'uuid_parsing', loc: ['path', 'conversation_id'], msg: `Input should be a valid UUID, ${error}`, input, ctx: { error } },
+      ],
+    },
+  });
+
+  // Each answer read from openhands-agent-server 1.58.2 (conversation_router.py, get_conversation: `conversation_id: UUID`).
+  it.each([
+    ['not-a-uuid', 'invalid character: found `n` at 0'],
+    ['abc', 'invalid length: found 3'],
+    ['1234', 'invalid length: found 4'],
+    ['a'.repeat(37), 'invalid length: found 37'],
+    [`${'0'.repeat(31)}g`, 'invalid character: found `g` at 31'],
+    ['00000000-0000-4000-8000-00000000000', 'invalid group length in group 4: expected 12, found 11'],
+    ['0000000000000000-0000000000000000', 'invalid group count: expected 5, found 2'],
+    ['URN:UUID:00000000-0000-4000-8000-000000000000', 'invalid character: found `U` at 0'],
+  ])('answers %s with 422 uuid_parsing: "%s"', async (id, error) => {
+    await start();
+    expect(await call(`${AGENT}/api/conversations/${id}`)).toEqual(notAUuid(id, error));
+  });
+
+  it('takes the braced and lowercase urn:uuid: forms as the UUID they hold (404 for one it does not hold)', async () => {
+    await start();
+    const info = await create();
+    expect((await call(`${AGENT}/api/conversations/%7B${info.id}%7D`)).body).toMatchObject({ id: info.id });
+    expect((await call(`${AGENT}/api/conversations/urn:uuid:${info.id}`)).body).toMatchObject({ id: info.id });
+    expect(await call(`${AGENT}/api/conversations/urn:uuid:00000000-0000-4000-8000-000000000000`)).toEqual({
+      status: 404,
+      body: { detail: 'Not Found' },
+    });
   });
 });
 

@@ -272,6 +272,7 @@ describe('POST /api/v1/app-conversations', () => {
     expect(await env.fake.snapshot()).toEqual(before);
   });
 
+  // The message of pydantic 2.14.4 (pydantic-core 2.50.5), which openhands-ai 1.11.0 runs: checked against its validator.
   it('rejects a bad parent_conversation_id with 422 uuid_parsing and creates nothing', async () => {
     const before = await env.fake.snapshot();
     const { status, body } = await call('POST', '/api/v1/app-conversations', { body: { parent_conversation_id: 'not-a-uuid' } });
@@ -281,9 +282,9 @@ describe('POST /api/v1/app-conversations', () => {
         {
           type: 'uuid_parsing',
           loc: ['body', 'parent_conversation_id'],
-          msg: 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
+          msg: 'Input should be a valid UUID, invalid character: found `n` at 0',
           input: 'not-a-uuid',
-          ctx: { error: 'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1' },
+          ctx: { error: 'invalid character: found `n` at 0' },
         },
       ],
     });
