@@ -129,6 +129,45 @@ describe('POST /api/conversations', () => {
     expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
   });
 
+  // FastAPI 0.165 (the agent server's; dependencies/utils.py, _validate_value_with_model_field) counts only an absent body as
+  // missing: JSON null is validated like any other value. Each answer as openhands-agent-server 1.58.2 gives it.
+  it.each([
+    ['null', null],
+    ['[]', []],
+    ['"x"', 'x'],
+    ['5', 5],
+    ['true', true],
+  ])('refuses the body %s, which is no object, with one model_attributes_type at ["body"]', async (text, input) => {
+    await start();
+    const response = await fake!.fetch(
+      new Request(`${AGENT}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }),
+    );
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'model_attributes_type',
+            loc: ['body'],
+            msg: 'Input should be a valid dictionary or object to extract fields from',
+            input,
+          },
+        ],
+      },
+    });
+  });
+
+  it('refuses an empty body as missing', async () => {
+    await start();
+    const response = await fake!.fetch(
+      new Request(`${AGENT}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' } }),
+    );
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] },
+    });
+  });
+
   it('refuses a conversation_id that is no UUID with 422 uuid_parsing, one that is no string with uuid_type (request.py, ConversationConfig.conversation_id: UUID | None)', async () => {
     await start();
     const body = (conversation_id: unknown) => ({ agent: AGENT_SPEC, workspace: WORKSPACE, conversation_id });

@@ -308,6 +308,13 @@ describe('POST /api/v1/app-conversations', () => {
     expect(status).toBe(422);
     expect(body).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
   });
+
+  // FastAPI 0.141 (openhands-ai 1.11.0's; dependencies/utils.py, _validate_value_with_model_field) reads None as no body;
+  // the agent server's newer FastAPI validates it instead (test/agent-server/conversations-api.test.ts).
+  it('reads a JSON null body as missing too: 422 missing at ["body"]', async () => {
+    const { status, body } = await call('POST', '/api/v1/app-conversations', { body: 'null' });
+    expect([status, body]).toEqual([422, { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] }]);
+  });
 });
 
 describe('GET /api/v1/app-conversations', () => {
