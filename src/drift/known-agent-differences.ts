@@ -24,9 +24,6 @@ const START_REQUEST_REASON =
 /** Why `include_skills` is taken. */
 const INCLUDE_SKILLS_REASON =
   "the newest source takes include_skills (conversation_router.py, trim_conversation_response_skills); the fake's conversations have no skills to trim";
-/** Why delete and pause answer 400, not 404. */
-const NOT_HELD_400_REASON =
-  'the real route answers 400 for a conversation it does not hold (conversation_service.py returns False); its document declares 404';
 /** Why PATCH differs. */
 const UPDATE_REASON =
   'the newest UpdateConversationRequest (models.py) makes title optional and adds tags, and update_conversation answers {"success": false}, not 404, for a conversation it does not hold';
@@ -269,8 +266,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
       { operation: 'GET /api/conversations/{conversation_id}', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
       { operation: 'GET /api/conversations/search', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
       { operation: 'POST /api/conversations', location: 'query include_skills', reason: INCLUDE_SKILLS_REASON },
-      { operation: 'DELETE /api/conversations/{conversation_id}', location: 'status 404', reason: NOT_HELD_400_REASON },
-      { operation: 'POST /api/conversations/{conversation_id}/pause', location: 'status 404', reason: NOT_HELD_400_REASON },
       { operation: 'PATCH /api/conversations/{conversation_id}', location: 'request', reason: UPDATE_REASON },
       { operation: 'PATCH /api/conversations/{conversation_id}', location: 'status 404', reason: UPDATE_REASON },
     ] satisfies KnownDifference[]

@@ -85,12 +85,17 @@ function isJsonContentType(value: string | null): boolean {
   return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
 }
 
-/** Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body (`{}` when `optional`; JSON null too when `nullable`), bad JSON a `json_invalid` error. */
+/**
+ * Reads the JSON body as FastAPI does: empty or non-JSON content is a missing body (`{}` when
+ * `optional`; JSON null too when `nullable`), bad JSON a `json_invalid` error. JSON null is a
+ * missing body too, unless `nullIsValue` (a required body on a surface whose FastAPI validates it).
+ */
 async function readBody(
   request: RequestLike,
   optional: boolean,
   helpers: ParseHelpers,
   nullable = false,
+  nullIsValue = false,
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (optional && text.trim() === '') return { ok: true, value: {} };
@@ -122,7 +127,7 @@ async function readBody(
   }
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null) return nullable ? { ok: true, value: {} } : { ok: false, error: MISSING_BODY };
+    if (value === null && !nullIsValue) return nullable ? { ok: true, value: {} } : { ok: false, error: MISSING_BODY };
     return { ok: true, value };
   } catch {
     const problem = (await helpers.findPythonJsonError(text)) ?? { msg: 'Expecting value', pos: 0 };
@@ -151,13 +156,17 @@ export interface ParseHelpers {
   readForm(...args: Parameters<typeof readForm>): ReturnType<typeof readForm>;
 }
 
-/** Validates path, query and body; errors of all come back together, in FastAPI's order (path, query, body). */
+/**
+ * Validates path, query and body; errors of all come back together, in FastAPI's order (path, query,
+ * body). `jsonNullBody`: how the surface's FastAPI reads a required body of JSON `null` (`surface.ts`).
+ */
 export async function parseRequest(
   route: Route,
   request: RequestLike,
   url: RequestUrl,
   params: Record<string, string>,
   helpers: ParseHelpers,
+  jsonNullBody: 'missing' | 'validated' = 'missing',
 ): Promise<Parsed> {
   const { toValidationErrors } = helpers;
   const errors: ValidationErrorItem[] = [];
@@ -179,7 +188,8 @@ export async function parseRequest(
   let body: unknown;
   if (route.body) {
     const nullable = route.bodyNullable ?? false;
-    const read = await readBody(request, (route.bodyOptional ?? false) || nullable, helpers, nullable);
+    const optional = (route.bodyOptional ?? false) || nullable;
+    const read = await readBody(request, optional, helpers, nullable, jsonNullBody === 'validated' && !optional);
     if (!read.ok) {
       errors.push(read.error);
     } else {

@@ -96,7 +96,7 @@ async function serve(
     if (faulted) return faulted;
   }
   const parsed = readsInput(match.route)
-    ? await parseRequest(match.route, request, url, match.params, surface.parseHelpers)
+    ? await parseRequest(match.route, request, url, match.params, surface.parseHelpers, surface.jsonNullBody)
     : NOTHING_TO_PARSE;
   // Stage handle: the operation's result; a refusal it returns or throws is the result too (awaited as it is: no promise over the operation's).
   let result: unknown;

@@ -4,6 +4,7 @@
  */
 import type * as z from 'zod/mini';
 import type { PydanticErrorParams } from '../schemas/helpers.js';
+import { UUID_TYPE_MESSAGE } from '../schemas/common.js';
 import { isSecretField, isSecretMap, redactSecrets } from '../domain/store/redact.js';
 import type { ValidationErrorItem } from '../schemas/errors.js';
 
@@ -53,6 +54,8 @@ function item(
 function invalidType(issue: z.core.$ZodIssueInvalidType, loc: ValidationErrorItem['loc'], input: unknown): ValidationErrorItem {
   switch (issue.expected) {
     case 'string':
+      // A UUID field (`schemas/common.ts`, `Uuid`) names its own type error.
+      if (issue.message === UUID_TYPE_MESSAGE) return item('uuid_type', loc, UUID_TYPE_MESSAGE, input);
       return item('string_type', loc, 'Input should be a valid string', input);
     case 'int':
     case 'number':

@@ -8,6 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { SendMessageRequest } from './app-conversation.js';
+import { Uuid } from './common.js';
 
 /** Tag keys: lowercase alphanumeric (`conversation/types.py`, `_validate_tags`). */
 const TAG_KEY = /^[a-z0-9]+$/;
@@ -42,10 +43,10 @@ export const StartConversationRequest = z
   .looseObject({
     agent: z.optional(z.nullable(AgentSpec)),
     agent_settings: z.optional(z.nullable(z.looseObject({}))),
-    agent_profile_id: z.optional(z.nullable(z.guid())),
+    agent_profile_id: z.optional(z.nullable(Uuid)),
     workspace: LocalWorkspaceSpec,
-    conversation_id: z.optional(z.nullable(z.guid())),
-    parent_conversation_id: z.optional(z.nullable(z.guid())),
+    conversation_id: z.optional(z.nullable(Uuid)),
+    parent_conversation_id: z.optional(z.nullable(Uuid)),
     confirmation_policy: z.optional(ConfirmationPolicySpec),
     security_analyzer: z.optional(z.nullable(SecurityAnalyzerSpec)),
     initial_message: z.optional(z.nullable(SendMessageRequest)),
@@ -75,7 +76,7 @@ export const UpdateConversationRequest = z.object({
 
 /** `POST .../fork` (`ForkConversationRequest`). */
 export const ForkConversationRequest = z.object({
-  id: z.optional(z.nullable(z.guid())),
+  id: z.optional(z.nullable(Uuid)),
   title: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
   tags: z.optional(z.nullable(ConversationTags)),
   reset_metrics: z._default(z.boolean(), true),

@@ -60,8 +60,11 @@ export const DateTime = z.string().check(z.regex(DATETIME_PATTERN, 'expected an 
 /** A V1 id as the real server writes it (`OpenHandsUUID`: `uuid.hex`, 32 lowercase hex digits). */
 export const HexId = z.string().check(z.regex(/^[0-9a-f]{32}$/, 'expected 32 lowercase hex digits'));
 
-/** A UUID in any form pydantic accepts (hyphenated or 32 hex digits). */
-export const Uuid = z.string().check(
+/** pydantic's message for a UUID field given no string (`uuid_type`); `http/validation.ts` knows the issue by it. */
+export const UUID_TYPE_MESSAGE = 'UUID input should be a string, bytes or UUID object';
+
+/** A UUID in any form pydantic accepts (32 hex digits; hyphenated, also in `{}` or after `urn:uuid:`). */
+export const Uuid = z.string({ error: UUID_TYPE_MESSAGE }).check(
   z.superRefine((value, ctx) => {
     const error = uuidError(value);
     if (error) {
@@ -77,26 +80,69 @@ export const Uuid = z.string().check(
   }),
 );
 
-/** Explains why `value` is not a UUID the way pydantic's uuid parser does, or `null` when it is one. */
+/** Bytes of the longest form pydantic's UUID parser takes (`urn:uuid:` and the hyphenated form). */
+const MAX_UUID_BYTES = 45;
+/** Where each of the hyphenated form's five groups starts, and its length. */
+const GROUP_STARTS: readonly number[] = [0, 9, 14, 19, 24];
+const GROUP_LENGTHS: readonly number[] = [8, 4, 4, 4, 12];
+const HEX_DIGIT = /^[0-9a-fA-F]$/;
+
+/**
+ * Explains why `value` is not a UUID, in the words of pydantic 2.14 (pydantic-core 2.50, the Rust
+ * `uuid` crate's parser: `ctx.error` of a `uuid_parsing` error), or `null` when it is one. Forms
+ * taken: 32 hex digits; 8-4-4-4-12 hyphenated, also inside `{}` or after a lowercase `urn:uuid:`.
+ * A string of a form's exact length is checked as that form (its own characters counted from 0,
+ * a `{` or `urn:` of the wrong length being a bad character); any other is checked whole, the
+ * wrapper's characters counted. Checked by hand against the real validator, e.g. `not-a-uuid`:
+ * "invalid character: found `n` at 0"; `abc`: "invalid length: found 3".
+ */
 export function uuidError(value: string): string | null {
-  const hex = value.replace(/^urn:uuid:/i, '');
-  const bad = /[^0-9a-fA-F-]/.exec(hex);
-  if (bad) {
-    return `invalid character: expected an optional prefix of \`urn:uuid:\` followed by [0-9a-fA-F-], found \`${bad[0]}\` at ${bad.index + 1}`;
+  const bytes = utf8Length(value);
+  if (bytes === 32) return formError(value, 0, true, bytes);
+  if (bytes === 36) return formError(value, 0, false, bytes);
+  if (bytes === 38 && value.startsWith('{') && value.endsWith('}')) return formError(value.slice(1, -1), 0, false, 36);
+  if (bytes === MAX_UUID_BYTES && value.startsWith('urn:uuid:')) return formError(value.slice(9), 0, false, 36);
+  if (bytes > MAX_UUID_BYTES) return `invalid length: found ${bytes}`;
+  if (value.length >= 2 && value.startsWith('{') && value.endsWith('}')) return formError(value.slice(1, -1), 1, false, bytes);
+  if (value.startsWith('urn:uuid:')) return formError(value.slice(9), 9, false, bytes);
+  return formError(value, 0, true, bytes);
+}
+
+function utf8Length(value: string): number {
+  let bytes = 0;
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
   }
-  if (hex.includes('-')) {
-    const groups = hex.split('-');
-    if (groups.length !== 5) return `invalid group count: expected 5, found ${groups.length}`;
-    const lengths = [8, 4, 4, 4, 12];
-    for (let i = 0; i < 5; i++) {
-      if (groups[i]!.length !== lengths[i]) {
-        return `invalid group length in group ${i}: expected ${lengths[i]}, found ${groups[i]!.length}`;
-      }
+  return bytes;
+}
+
+/**
+ * What is wrong with `text` (the UUID without its wrapper, which took `offset` characters): its
+ * first character that is neither a hex digit nor `-`; else, for the bare form without a hyphen,
+ * its length (`bytes`, the whole input's); else the count of groups; else the first group of the
+ * wrong length (the last one measured from the whole input's length, as the parser does).
+ */
+function formError(text: string, offset: number, bare: boolean, bytes: number): string | null {
+  const hyphens: number[] = [];
+  let index = 0;
+  // By code point: every character before the first bad one is ASCII, so the index is the byte's too.
+  for (const char of text) {
+    if (char === '-') hyphens.push(index);
+    else if (!HEX_DIGIT.test(char)) return `invalid character: found \`${char}\` at ${index + offset}`;
+    index++;
+  }
+  if (hyphens.length === 0 && bare) return bytes === 32 ? null : `invalid length: found ${bytes}`;
+  if (hyphens.length !== 4) return `invalid group count: expected 5, found ${hyphens.length + 1}`;
+  for (let group = 0; group < 4; group++) {
+    const end = hyphens[group]!;
+    const start = GROUP_STARTS[group]!;
+    if (end !== GROUP_STARTS[group + 1]! - 1) {
+      return `invalid group length in group ${group}: expected ${GROUP_LENGTHS[group]}, found ${end - start}`;
     }
-    return null;
   }
-  if (hex.length !== 32) return `invalid length: expected length 32 for simple format, found ${hex.length}`;
-  return null;
+  if (bytes === 36) return null;
+  return `invalid group length in group 4: expected 12, found ${bytes - GROUP_STARTS[4]!}`;
 }
 
 /** The body of pause, resume and delete: `{"success": true}`. */

@@ -44,6 +44,13 @@ export interface SurfaceSpec {
   faultable: boolean;
   /** Whether its requests are recorded in the journal. */
   journaled: boolean;
+  /**
+   * How a required JSON body of `null` is read: as missing (`Field required`, FastAPI up to 0.14x:
+   * `_validate_value_with_model_field` treats `None` as absent), or, with `validated`, as a value
+   * its schema checks (FastAPI 0.165, the agent server's: only an absent body is missing, so `null`
+   * is `model_attributes_type` for a model). Absent: missing.
+   */
+  jsonNullBody?: 'missing' | 'validated';
 }
 
 /** A surface with its router compiled. */

@@ -160,6 +160,89 @@ describe('POST /api/conversations', () => {
     expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
   });
 
+  // FastAPI 0.165 (the agent server's; dependencies/utils.py, _validate_value_with_model_field) counts only an absent body as
+  // missing: JSON null is validated like any other value. Each answer as openhands-agent-server 1.58.2 gives it.
+  it.each([
+    ['null', null],
+    ['[]', []],
+    ['"x"', 'x'],
+    ['5', 5],
+    ['true', true],
+  ])('refuses the body %s, which is no object, with one model_attributes_type at ["body"]', async (text, input) => {
+    await start();
+    const response = await fake!.fetch(
+      new Request(`${AGENT}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }),
+    );
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'model_attributes_type',
+            loc: ['body'],
+            msg: 'Input should be a valid dictionary or object to extract fields from',
+            input,
+          },
+        ],
+      },
+    });
+  });
+
+  it('refuses an empty body as missing', async () => {
+    await start();
+    const response = await fake!.fetch(
+      new Request(`${AGENT}/api/conversations`, { method: 'POST', headers: { 'content-type': 'application/json' } }),
+    );
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 422,
+      body: { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] },
+    });
+  });
+
+  it('refuses a conversation_id that is no UUID with 422 uuid_parsing, one that is no string with uuid_type (request.py, ConversationConfig.conversation_id: UUID | None)', async () => {
+    await start();
+    const body = (conversation_id: unknown) => ({ agent: AGENT_SPEC, workspace: WORKSPACE, conversation_id });
+    // As openhands-agent-server 1.58.2 answers each.
+    expect(await call(`${AGENT}/api/conversations`, 'POST', body('nope'))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['body', 'conversation_id'],
+            msg: 'Input should be a valid UUID, invalid character: found `n` at 0',
+            input: 'nope',
+            ctx: { error: 'invalid character: found `n` at 0' },
+          },
+        ],
+      },
+    });
+    expect(await call(`${AGENT}/api/conversations`, 'POST', body('abc'))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'uuid_parsing',
+            loc: ['body', 'conversation_id'],
+            msg: 'Input should be a valid UUID, invalid length: found 3',
+            input: 'abc',
+            ctx: { error: 'invalid length: found 3' },
+          },
+        ],
+      },
+    });
+    expect(await call(`${AGENT}/api/conversations`, 'POST', body(5))).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          { type: 'uuid_type', loc: ['body', 'conversation_id'], msg: 'UUID input should be a string, bytes or UUID object', input: 5 },
+        ],
+      },
+    });
+    const braced = await create({ conversation_id: '{7d1c3b1e-4a8f-4c1e-9a55-0123456789ab}' });
+    expect(braced.id).toBe('7d1c3b1e-4a8f-4c1e-9a55-0123456789ab');
+  });
+
   it('is listed on the agent host, not by the app server, which lists what it started (the same record seen from two hosts)', async () => {
     await start();
     const info = await create();
@@ -237,6 +320,44 @@ describe('GET /api/conversations/{id}, /search, /count, ?ids=', () => {
   });
 });
 
+describe('GET /api/conversations/{id} with an id that is no UUID', () => {
+  /** The one 422 item pydantic 2.14.4 (pydantic-core 2.50.5, the agent server's) gives a path id that is no UUID. */
+  const notAUuid = (input: string, error: string) => ({
+    status: 422,
+    body: {
+      detail: [
+        { type: 'uuid_parsing', loc: ['path', 'conversation_id'], msg: `Input should be a valid UUID, ${error}`, input, ctx: { error } },
+      ],
+    },
+  });
+
+  // Each answer read from openhands-agent-server 1.58.2 (conversation_router.py, get_conversation: `conversation_id: UUID`).
+  it.each([
+    ['not-a-uuid', 'invalid character: found `n` at 0'],
+    ['abc', 'invalid length: found 3'],
+    ['1234', 'invalid length: found 4'],
+    ['a'.repeat(37), 'invalid length: found 37'],
+    [`${'0'.repeat(31)}g`, 'invalid character: found `g` at 31'],
+    ['00000000-0000-4000-8000-00000000000', 'invalid group length in group 4: expected 12, found 11'],
+    ['0000000000000000-0000000000000000', 'invalid group count: expected 5, found 2'],
+    ['URN:UUID:00000000-0000-4000-8000-000000000000', 'invalid character: found `U` at 0'],
+  ])('answers %s with 422 uuid_parsing: "%s"', async (id, error) => {
+    await start();
+    expect(await call(`${AGENT}/api/conversations/${id}`)).toEqual(notAUuid(id, error));
+  });
+
+  it('takes the braced and lowercase urn:uuid: forms as the UUID they hold (404 for one it does not hold)', async () => {
+    await start();
+    const info = await create();
+    expect((await call(`${AGENT}/api/conversations/%7B${info.id}%7D`)).body).toMatchObject({ id: info.id });
+    expect((await call(`${AGENT}/api/conversations/urn:uuid:${info.id}`)).body).toMatchObject({ id: info.id });
+    expect(await call(`${AGENT}/api/conversations/urn:uuid:00000000-0000-4000-8000-000000000000`)).toEqual({
+      status: 404,
+      body: { detail: 'Not Found' },
+    });
+  });
+});
+
 describe('PATCH /api/conversations/{id}', () => {
   it('sets the title (trimmed) and tags; {"success": false} for an unknown id; 422 for an empty title (conversation_router.py, update_conversation)', async () => {
     await start();
@@ -255,12 +376,13 @@ describe('PATCH /api/conversations/{id}', () => {
 });
 
 describe('DELETE /api/conversations/{id}', () => {
-  it('deletes it and its events; 400 for an unknown one (conversation_router.py, delete_conversation)', async () => {
+  // conversation_router.py, delete_conversation: HTTPException(404) when ConversationService.delete_conversation returns False.
+  it('deletes it and its events; a second delete, of a conversation it no longer holds, is 404 Not Found', async () => {
     await start();
     const info = await create();
     expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 200, body: { success: true } });
     expect((await call(`${AGENT}/api/conversations/${info.id}`)).status).toBe(404);
-    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 400, body: { detail: 'Bad Request' } });
+    expect(await call(`${AGENT}/api/conversations/${info.id}`, 'DELETE')).toEqual({ status: 404, body: { detail: 'Not Found' } });
   });
 });
 
@@ -280,7 +402,7 @@ describe('POST /api/conversations/{id}/run', () => {
 });
 
 describe('POST /api/conversations/{id}/pause', () => {
-  it('pauses an idle conversation too and publishes a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 400 for an unknown id (pause_conversation)', async () => {
+  it('pauses an idle conversation too and publishes a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 404 for an unknown id (pause_conversation)', async () => {
     await start();
     const idle = await create();
     expect(await call(`${AGENT}/api/conversations/${idle.id}/pause`, 'POST')).toEqual({ status: 200, body: { success: true } });
@@ -292,8 +414,8 @@ describe('POST /api/conversations/{id}/pause', () => {
     await call(`${AGENT}/api/conversations/${finished.id}/pause`, 'POST');
     expect(await kinds(finished.id)).toHaveLength(before);
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/pause`, 'POST')).toEqual({
-      status: 400,
-      body: { detail: 'Bad Request' },
+      status: 404,
+      body: { detail: 'Not Found' },
     });
   });
 });
@@ -309,14 +431,14 @@ describe('POST /api/conversations/{id}/interrupt', () => {
     expect(await status(info.id)).toBe('running');
   });
 
-  it('falls back to pause without a run (a PauseEvent); 400 for an unknown id (interrupt_conversation)', async () => {
+  it('falls back to pause without a run (a PauseEvent); 404 for an unknown id (interrupt_conversation)', async () => {
     await start();
     const info = await create();
     await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
     expect(await kinds(info.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/interrupt`, 'POST')).toEqual({
-      status: 400,
-      body: { detail: 'Bad Request' },
+      status: 404,
+      body: { detail: 'Not Found' },
     });
   });
 });

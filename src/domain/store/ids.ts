@@ -85,7 +85,7 @@ const HYPHENATED_LOWER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 /** A UUID as 32 lowercase hex digits. */
 const HEX_LOWER = /^[0-9a-f]{32}$/;
 
-/** Normalises a UUID given in any accepted form (hex, hyphenated, urn:) to hyphenated lowercase, or `null` when it is none. */
+/** Normalises a UUID given in any accepted form (hex, hyphenated, urn:, braced) to hyphenated lowercase, or `null` when it is none. */
 export function toHyphenatedUuid(value: string): string | null {
   // The forms ids come in on every request (the hyphenated form already is the answer).
   if (HYPHENATED_LOWER.test(value)) return value;
@@ -93,6 +93,7 @@ export function toHyphenatedUuid(value: string): string | null {
     return `${value.slice(0, 8)}-${value.slice(8, 12)}-${value.slice(12, 16)}-${value.slice(16, 20)}-${value.slice(20)}`;
   const hex = value
     .replace(/^urn:uuid:/i, '')
+    .replace(/^\{(.*)\}$/, '$1')
     .replaceAll('-', '')
     .toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(hex)) return null;

@@ -44,46 +44,34 @@ const ConversationParam = z.object({ conversation_id: Uuid });
 /** `include_skills` (every route answering a `ConversationInfo` takes it; the fake's conversations have no skills to trim). */
 const IncludeSkills = z.object({ include_skills: z._default(LaxBool, false) });
 const SUCCESS = Object.freeze({ success: true as const });
-/** FastAPI's `HTTPException(400)` without a detail. */
-const BAD_REQUEST = () => refuse('bad_request', 'Bad Request');
 
 /** The routes that ask a conversation's agent something (spread into `conversationRoutes`, `conversation-routes.ts`). */
 export const conversationAgentRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'POST',
     path: `${BASE}/pause`,
-    summary: 'Pause an idle or running conversation (PauseEvent); 400 for one it does not hold (pause_conversation)',
+    summary: 'Pause an idle or running conversation (PauseEvent); 404 for one it does not hold (pause_conversation)',
     params: ConversationParam,
     response: AgentSuccess,
-    errors: [400],
+    errors: [404],
     handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => {
-          await pauseHostConversation(state, conversation);
-          return SUCCESS;
-        },
-        BAD_REQUEST,
-      ),
+      onHeldConversation(input, context, async (state, conversation) => {
+        await pauseHostConversation(state, conversation);
+        return SUCCESS;
+      }),
   }),
   defineRoute({
     method: 'POST',
     path: `${BASE}/interrupt`,
-    summary: 'Cancel the run at once (InterruptEvent), else pause; 400 for one it does not hold (interrupt_conversation)',
+    summary: 'Cancel the run at once (InterruptEvent), else pause; 404 for one it does not hold (interrupt_conversation)',
     params: ConversationParam,
     response: AgentSuccess,
-    errors: [400],
+    errors: [404],
     handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        async (state, conversation) => {
-          await interruptHostConversation(state, conversation);
-          return SUCCESS;
-        },
-        BAD_REQUEST,
-      ),
+      onHeldConversation(input, context, async (state, conversation) => {
+        await interruptHostConversation(state, conversation);
+        return SUCCESS;
+      }),
   }),
   defineRoute({
     method: 'POST',

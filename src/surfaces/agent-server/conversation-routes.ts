@@ -36,8 +36,6 @@ const ConversationParam = z.object({ conversation_id: Uuid });
 /** `include_skills` (every route answering a `ConversationInfo` takes it; the fake's conversations have no skills to trim). */
 const IncludeSkills = z.object({ include_skills: z._default(LaxBool, false) });
 const SUCCESS = Object.freeze({ success: true as const });
-/** FastAPI's `HTTPException(400)` without a detail. */
-const BAD_REQUEST = () => refuse('bad_request', 'Bad Request');
 
 /** The agent server's conversation routes (registered in `routes.ts`). */
 export const conversationRoutes: readonly Route[] = Object.freeze([
@@ -120,20 +118,15 @@ export const conversationRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'DELETE',
     path: BASE,
-    summary: 'Delete the conversation and its events; 400 for one it does not hold (delete_conversation)',
+    summary: 'Delete the conversation and its events; 404 for one it does not hold (delete_conversation)',
     params: ConversationParam,
     response: AgentSuccess,
-    errors: [400],
+    errors: [404],
     handle: (input, context) =>
-      onHeldConversation(
-        input,
-        context,
-        (state, conversation) => {
-          deleteHostConversation(state, conversation);
-          return SUCCESS;
-        },
-        BAD_REQUEST,
-      ),
+      onHeldConversation(input, context, (state, conversation) => {
+        deleteHostConversation(state, conversation);
+        return SUCCESS;
+      }),
   }),
   defineRoute({
     method: 'GET',

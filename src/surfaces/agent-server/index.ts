@@ -54,4 +54,6 @@ export const agentServerSurface = defineSurface({
   refusalAnswer: (refusal) => (refusal.reason === 'unavailable' && refusal.body === undefined ? networkError() : fastApiRefusal(refusal)),
   faultable: true,
   journaled: true,
+  // Its FastAPI (0.165, dependencies/utils.py `_validate_value_with_model_field`) reports only an absent body missing: JSON null is validated.
+  jsonNullBody: 'validated',
 });
