@@ -11,3 +11,4 @@ export { createFakeServer, MAX_BODY_BYTES, type FakeServer, type FakeServerOptio
 export { startFakeServers, type FakeServers, type FakeServersOptions } from './server/start.js';
 export { StateFileWriter, readStateFile, type StateFileIo } from './server/state-file.js';
 export type { CorsPolicy } from './server/cors.js';
+export { startLlmServer, MAX_LLM_BODY_BYTES, type LlmServer, type LlmServerOptions } from './server/llm-server.js';

@@ -125,16 +125,18 @@ describe('fakehands --help (finding 8)', () => {
     const { code, stdout } = await runCliInProcess(['--help']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.slice(2, 9)).toEqual([
+    expect(lines.slice(2, 11)).toEqual([
       'Usage: fakehands [COMMAND] [options]',
       '',
       'Commands:',
       '  serve    Serve the fake API and the agent host on localhost (the default command)',
       '  verify   Verify the Pact contracts against a running implementation (the fake or a real server)',
       "  drift    Compare the fake's OpenAPI document with a provider's, operation by operation",
+      '  llm      Serve the scripted LLM (OpenAI and Anthropic APIs answering from agent scripts) for a real agent server',
+      '  real     Install and start the real OpenHands agent server and app server (pinned, on loopback), for the differential suite',
       '  canvas   Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends',
     ]);
-    expect(lines[10]).toBe('Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).');
+    expect(lines[12]).toBe('Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).');
     expect(stdout).not.toContain('--state-file');
   });
 });
