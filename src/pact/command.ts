@@ -23,6 +23,8 @@ export const VERIFY_HELP = [
   `  --api-key KEY    sent as X-Session-API-Key, never stored in a contract (default ${DEFAULT_API_KEY},`,
   '                   the key fakehands serve expects by default) [FAKEHANDS_API_KEY]',
   '  --pact FILE      a pact file to verify instead of the shipped ones (repeatable)',
+  '  --declared       the provider is a real OpenHands server: the failures fakehands declares for it',
+  '                   (src/real/declared.ts, each with its reason) are listed as DECLARED and do not fail',
   "  --messages       verify the events socket's message contracts (contracts/messages/): start a",
   "                   conversation, read its socket with the sandbox's key, set up each provider",
   '                   state (bad frame, every tool, failing step, rejection, pause, interrupt) and',
@@ -38,6 +40,8 @@ export interface VerifyConfig {
   pactFiles?: string[];
   /** Verify the events socket's message contracts (`messages.ts`) instead of the HTTP ones. */
   messages?: boolean;
+  /** The provider is a real OpenHands server: its declared contract differences do not fail the run. */
+  declared?: boolean;
 }
 
 const usage = (message: string) => new FakehandsError('usage', message);
@@ -53,6 +57,7 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
         'api-key': { type: 'string' },
         pact: { type: 'string', multiple: true },
         messages: { type: 'boolean' },
+        declared: { type: 'boolean' },
         help: { type: 'boolean' },
       },
       allowPositionals: false,
@@ -78,6 +83,7 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
     apiKey,
     ...(parsed.values.pact ? { pactFiles: parsed.values.pact } : {}),
     ...(parsed.values.messages ? { messages: true } : {}),
+    ...(parsed.values.declared ? { declared: true } : {}),
   };
 }
 
@@ -103,7 +109,7 @@ const CHILD_ENV = 'FAKEHANDS_VERIFY_CHILD';
 const PROGRESS_MESSAGE = 'fakehandsVerifyProgress';
 /** The last line of a summary (`verifyProvider`'s verdict, or the message verification's counts). */
 const VERDICT =
-  /^ {2}(OK: every interaction passed|verification FAILED|interactions: \d+; passed: \d+; failed: \d+; frames received: \d+)$/m;
+  /^ {2}(OK: every interaction passed(?:, but for \d+ declared)?|verification FAILED|interactions: \d+; passed: \d+; failed: \d+; frames received: \d+)$/m;
 /** How long past its own bound a message verification may run before its supervisor ends it. */
 const MESSAGES_GRACE_MS = 15_000;
 
@@ -151,8 +157,11 @@ export async function runVerify(
           process.send?.({ [PROGRESS_MESSAGE]: progress });
         }
       : undefined;
+  const declared = config.declared ? (await import('../real/declared.js')).declaredContractFailure : null;
+  const { declared: _declared, ...options } = config;
   const result = await verifyProvider({
-    ...config,
+    ...options,
+    ...(declared ? { declared: (failure: string) => declared(failure)?.reason ?? null } : {}),
     report: (line) => write(`${line}\n`),
     watch: !child,
     ...(onProgress ? { onProgress } : {}),

@@ -14,6 +14,12 @@ const REFUSED_EVERY_MS = 200;
 /** How long one liveness question may take. */
 const WATCH_TIMEOUT_MS = 2000;
 /**
+ * How long a provider may leave every question unanswered (timeouts, not refusals) before it counts
+ * as dead: a real app server busy starting a process sandbox, or holding back a client past its rate
+ * limit, answers late but answers (openhands-ai 1.11.0 here: seconds at a time).
+ */
+const SLOW_PROVIDER_MS = 60_000;
+/**
  * Watches the provider while the verifier runs: resolves with a reason once it stops answering
  * (`WATCH_MISSES` questions in a row fail; asked every `WATCH_EVERY_MS`, or `REFUSED_EVERY_MS` after
  * a refused connection), or once Pact's own proxy crashes on a refused connection (an uncaught error
@@ -25,6 +31,8 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
   let stop = () => undefined as void;
   const died = new Promise<string>((resolve) => {
     let misses = 0;
+    // When the questions began to time out, in a row (`null`: the last one was answered or refused).
+    let silentSince: number | null = null;
     let timer: NodeJS.Timeout;
     // Set by `stop` and once the provider is declared dead: an answer still on its way then asks nothing more.
     let done = false;
@@ -37,10 +45,14 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
         .then(
           () => {
             misses = 0;
+            silentSince = null;
           },
           (error: unknown) => {
             if (done) return;
-            if (++misses >= WATCH_MISSES) {
+            const slow = (error as Error).name === 'TimeoutError';
+            if (slow) silentSince ??= Date.now();
+            else silentSince = null;
+            if (slow ? Date.now() - silentSince! >= SLOW_PROVIDER_MS : ++misses >= WATCH_MISSES) {
               done = true;
               clearTimeout(timer);
               return resolve(describeReachError(error));
@@ -73,6 +85,6 @@ function isRefused(error: unknown): boolean {
 function describeReachError(error: unknown): string {
   const cause = (error as { cause?: { code?: string } }).cause;
   if (isRefused(error)) return 'connection refused';
-  if ((error as Error).name === 'TimeoutError') return `no answer within ${WATCH_TIMEOUT_MS / 1000} s`;
+  if ((error as Error).name === 'TimeoutError') return `no answer for ${SLOW_PROVIDER_MS / 1000} s`;
   return cause?.code ?? (error as Error).message;
 }

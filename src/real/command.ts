@@ -8,10 +8,16 @@
 import { readFile } from 'node:fs/promises';
 import { startLlmServer } from '../server/llm-server.js';
 import { install, ProvisionError, REAL_PACKAGES, type RealServerName } from './provision.js';
-import { REAL_SESSION_KEY, startRealAgentServer, startRealAppServer } from './servers.js';
+import { REAL_SESSION_KEY, startRealAgentServer, startRealAppServer, useScriptedLlm } from './servers.js';
 
 /** The exit code of a machine that cannot run the real servers (no Python ≥ 3.12, no PyPI). */
 export const EXIT_UNAVAILABLE = 3;
+
+/**
+ * What the scripted LLM answers without `--scripts`: a terminal command, then finish (a tool call, so
+ * confirmation mode has an action to confirm, as `fakehands verify`'s provider states expect).
+ */
+const DEFAULT_REAL_SCRIPTS = [{ steps: [{ terminal: { command: 'echo hello from fakehands' } }, { finish: 'Done.' }] }];
 
 /** `fakehands real --help`. */
 export const REAL_HELP = [
@@ -47,9 +53,10 @@ export async function runReal(argv: string[], out: (text: string) => void, err: 
     }
     if (verb === 'start') {
       const scriptsAt = rest[0] === '--scripts' ? rest[1] : undefined;
-      const scripts = scriptsAt === undefined ? [] : (JSON.parse(await readFile(scriptsAt, 'utf8')) as never[]);
+      const scripts = scriptsAt === undefined ? DEFAULT_REAL_SCRIPTS : (JSON.parse(await readFile(scriptsAt, 'utf8')) as never[]);
       const llm = await startLlmServer({ scripts });
       const [agent, app] = await Promise.all([startRealAgentServer({ log }), startRealAppServer({ log })]);
+      await useScriptedLlm(app, llm.url);
       out(`scripted LLM: ${llm.url}/v1\n`);
       out(
         `real agent server ${REAL_PACKAGES['agent-server'].version}: ${agent.url} (X-Session-API-Key: ${REAL_SESSION_KEY}; pid ${agent.pid})\n`,

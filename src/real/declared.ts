@@ -14,7 +14,9 @@ export type DifferenceKind =
   /** The fake differs on purpose (determinism, no real machine behind it). */
   | 'deliberate'
   /** Left for later: a known gap of the fake, with what it would take. */
-  | 'gap';
+  | 'gap'
+  /** What this machine cannot give the real server (GitHub, Docker, VS Code): the check cannot run here. */
+  | 'environment';
 
 /** One declared difference. */
 export interface DeclaredDifference {
@@ -147,4 +149,69 @@ export function declaredFor(fact: Fact, list: readonly DeclaredDifference[] = DE
     return entry;
   }
   return null;
+}
+
+/** A contract interaction (or a provider state) the real servers fail, declared with its reason: `fakehands verify --declared`. */
+export interface DeclaredContractDifference {
+  /** The failure it covers: a pattern (`*` any run of characters) of `fakehands verify`'s FAILED line after `FAILED: `. */
+  readonly failure: string;
+  /** Which kind of difference. */
+  readonly kind: DifferenceKind;
+  /** Why it stands, in a sentence. */
+  readonly reason: string;
+}
+
+/** Why the states that start an app conversation cannot be set up on the real app server here. */
+const NO_GITHUB =
+  "the state starts an app conversation on the repository OpenHands/OpenHands, which the real app server clones from GitHub with the user's provider token: this machine has neither (AssertionError in auth_user_context.get_provider_handler)";
+/** Why the V0 interactions fail on the 1.x app server. */
+const V0_GONE = 'a V0 route the fake serves for the Nov 2025 web app; the 1.x app server no longer serves it (404)';
+
+/** The contract failures of the real servers that are declared (the app server 1.11.0, and through it its sandboxes' agent server 1.34.0). */
+export const DECLARED_CONTRACT_DIFFERENCES: readonly DeclaredContractDifference[] = [
+  { failure: 'provider state "an app conversation*exists" failed: *', kind: 'environment', reason: NO_GITHUB },
+  { failure: 'interaction failed: Given an app conversation* exists - *', kind: 'environment', reason: NO_GITHUB },
+  {
+    failure: 'interaction failed: Given a RUNNING sandbox exists - a request for a running sandbox by id (*status_detail*',
+    kind: 'deliberate',
+    reason: `${NEWER_APP_SOURCE}: its SandboxInfo has status_detail`,
+  },
+  {
+    failure: 'interaction failed: Given a sandbox spec exists - a request for the sandbox specs (*initial_env*',
+    kind: 'deliberate',
+    reason: "the fake's sandbox spec is a Docker or remote deployment's (its environment); the real server here runs process sandboxes",
+  },
+  {
+    failure: 'interaction failed: Given a sandbox spec exists - a request to start a sandbox from the default spec (*',
+    kind: 'deliberate',
+    reason:
+      "the real process sandbox service answers the start only once the agent server is up (RUNNING, with its key: process_sandbox_service.py); the fake answers STARTING at once, as the Docker and remote services do, and the seed's lifecycle says",
+  },
+  ...[
+    'Given the service is up - a request to create a conversation on a repository',
+    'Given the service is up - a request to create a conversation with an unknown git provider',
+    'Given the client sends no session API key - a request to create a conversation without a session API key',
+    'Given the service is up - a request to store a git provider token',
+    'Given the service is up - a request to store a token for a provider that does not exist',
+    'Given the client sends no session API key - a request to store git providers without a session API key',
+  ].map((name): DeclaredContractDifference => ({ failure: `interaction failed: ${name} (*`, kind: 'deliberate', reason: V0_GONE })),
+  {
+    failure: 'interaction failed: Given a conversation whose agent has finished a run - a request for the VS Code URL (*',
+    kind: 'environment',
+    reason: 'VS Code is not installed in the process sandboxes here (OH_ENABLE_VSCODE off): the real agent server answers 503',
+  },
+  {
+    failure: "interaction failed: Given an agent server is running - a request for the user's LLM profiles (*active_profile*",
+    kind: 'deliberate',
+    reason:
+      "the sandboxes' agent server is 1.34.0 (pinned by openhands-ai 1.11.0), which names no active profile before one is activated; the fake copies the newest agent server, whose default profile is active",
+  },
+];
+
+/** The declared contract difference that covers a `fakehands verify` failure line, or `null`. */
+export function declaredContractFailure(
+  failure: string,
+  list: readonly DeclaredContractDifference[] = DECLARED_CONTRACT_DIFFERENCES,
+): DeclaredContractDifference | null {
+  return list.find((entry) => patternOf(entry.failure).test(failure)) ?? null;
 }

@@ -95,3 +95,18 @@ export async function startRealAppServer(options: RealStartOptions = {}): Promis
     key: REAL_SESSION_KEY,
   });
 }
+
+/**
+ * Points the real app server's agents at a scripted LLM (`POST /api/v1/settings`, the
+ * `agent_settings_diff` 1.11.0 takes): its conversations then run offline.
+ */
+export async function useScriptedLlm(app: RealServer, llmUrl: string): Promise<void> {
+  const response = await fetch(`${app.url}/api/v1/settings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Session-API-Key': REAL_SESSION_KEY },
+    body: JSON.stringify({
+      agent_settings_diff: { llm: { model: 'openai/fakehands', base_url: `${llmUrl}/v1`, api_key: 'sk-fakehands', num_retries: 0 } },
+    }),
+  });
+  if (response.status !== 200) throw new Error(`the real app server refused its LLM settings: ${response.status} ${await response.text()}`);
+}

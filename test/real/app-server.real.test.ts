@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealServer } from '../../src/real/processes.js';
 import { REAL_PACKAGES } from '../../src/real/provision.js';
-import { REAL_SESSION_KEY, startRealAppServer } from '../../src/real/servers.js';
+import { REAL_SESSION_KEY, startRealAppServer, useScriptedLlm } from '../../src/real/servers.js';
 import { startLlmServer, type LlmServer } from '../../src/server/llm-server.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
 import { type Answered, call, compareServer, compareAnswers, compareValues, sleep, type Target, writeFacts } from './support.js';
@@ -35,7 +35,8 @@ beforeAll(async () => {
   const settings = {
     agent_settings_diff: { llm: { model: 'openai/fakehands', base_url: `${llm.url}/v1`, api_key: 'sk-fakehands', num_retries: 0 } },
   };
-  for (const t of [targets.real, targets.fake]) await call(t, 'POST', '/api/v1/settings', settings);
+  await useScriptedLlm(real, llm.url);
+  expect((await call(targets.fake, 'POST', '/api/v1/settings', settings)).status).toBe(200);
 }, 900_000);
 
 afterAll(async () => {
