@@ -20,16 +20,17 @@ describe('createAgentClient', () => {
     const seen: string[] = [];
     for await (const event of events) {
       seen.push(name(event as Record<string, unknown>));
-      if (seen.length === 10) events.send('More, please');
-      if (seen.length === 10 + ONE_RUN.length) events.stop();
+      if (seen.length === 2 + ONE_RUN.length) events.send('More, please');
+      if (seen.length === 2 + 2 * ONE_RUN.length) events.stop();
     }
     expect(seen).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN]);
     expect(events.closed?.code).toBe(1005);
     await agent.sendMessage('And again', { run: false });
-    expect(await agent.countEvents()).toBe(2 + 2 * ONE_RUN.length);
+    // The message and its last_user_message_id update.
+    expect(await agent.countEvents()).toBe(3 + 2 * ONE_RUN.length);
     // Under --auth none (serve()) the agent host takes any key: the local agent server holds the conversation too.
     expect(await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' }).countEvents()).toBe(
-      2 + 2 * ONE_RUN.length,
+      3 + 2 * ONE_RUN.length,
     );
     const refused = await createAgentClient({ conversationUrl: conversation.conversation_url, sessionApiKey: 'wrong' })
       .getEvent('no-such-event')

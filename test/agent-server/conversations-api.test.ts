@@ -54,15 +54,22 @@ async function create(extra: Record<string, unknown> = {}, key?: string): Promis
   return answer.body as Record<string, unknown> & { id: string };
 }
 
-/** The kinds of a conversation's events (a state update as `key=value`). */
-async function kinds(id: string, key?: string): Promise<string[]> {
+/** The events of a conversation, oldest first. */
+async function events(id: string, key?: string): Promise<Record<string, unknown>[]> {
   const page = (await call(`${AGENT}/api/conversations/${id}/events/search?limit=100`, 'GET', undefined, key)).body as {
     items: Record<string, unknown>[];
   };
-  return page.items.map((e) =>
-    e.kind === 'ConversationStateUpdateEvent'
-      ? `${String(e.key)}=${typeof e.value === 'object' ? (e.value as { status?: string }).status : String(e.value)}`
-      : String(e.kind),
+  return page.items;
+}
+
+/** The kinds of a conversation's events (a state update as `key=value`; `last_user_message_id`, a new id each time, as its key). */
+async function kinds(id: string, key?: string): Promise<string[]> {
+  return (await events(id, key)).map((e) =>
+    e.kind !== 'ConversationStateUpdateEvent'
+      ? String(e.kind)
+      : e.key === 'last_user_message_id'
+        ? 'last_user_message_id'
+        : `${String(e.key)}=${typeof e.value === 'object' ? (e.value as { status?: string }).status : String(e.value)}`,
   );
 }
 
@@ -121,9 +128,22 @@ describe('POST /api/conversations', () => {
   it('sends the initial message, and runs it when it says run (conversation_service.py, start_conversation)', async () => {
     await start();
     const waiting = await create({ initial_message: message('Write a plan') });
-    expect(await kinds(waiting.id)).toEqual(['SystemPromptEvent', 'MessageEvent']);
+    expect(await kinds(waiting.id)).toEqual(['SystemPromptEvent', 'MessageEvent', 'last_user_message_id']);
+    // The initial message is kept as the state's last_user_message_id too (local_conversation.py, _track_last_user_message).
+    const [, sent, kept] = await events(waiting.id);
+    expect(kept).toMatchObject({
+      kind: 'ConversationStateUpdateEvent',
+      source: 'environment',
+      key: 'last_user_message_id',
+      value: sent!.id,
+    });
     const running = await create({ initial_message: message('Write a plan', true) });
-    expect((await kinds(running.id)).slice(0, 3)).toEqual(['SystemPromptEvent', 'MessageEvent', 'execution_status=running']);
+    expect((await kinds(running.id)).slice(0, 4)).toEqual([
+      'SystemPromptEvent',
+      'MessageEvent',
+      'last_user_message_id',
+      'execution_status=running',
+    ]);
     expect(await status(running.id)).toBe('finished');
   });
 
@@ -450,7 +470,12 @@ describe('POST /api/conversations/{id}/goal, /goal/stop, /goal/resume', () => {
     const goal = `${AGENT}/api/conversations/${info.id}/goal`;
     expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 400, body: { detail: 'no_resumable_goal' } });
     expect(await call(goal, 'POST', { objective: 'All tests pass' })).toEqual({ status: 200, body: { success: true } });
-    expect((await kinds(info.id)).slice(1, 4)).toEqual(['goal=running', 'MessageEvent', 'execution_status=running']);
+    expect((await kinds(info.id)).slice(1, 5)).toEqual([
+      'goal=running',
+      'MessageEvent',
+      'last_user_message_id',
+      'execution_status=running',
+    ]);
     expect(await call(goal, 'POST', { objective: 'Again' })).toEqual({
       status: 409,
       body: { detail: 'Conversation run or goal loop already running.' },
@@ -676,6 +701,19 @@ describe('agentServerVersion (the dialect the agent host speaks)', () => {
     await expect(createFakeCore({ agentServerVersion: 'newest' })).rejects.toThrow(
       /agentServerVersion: expected a version MAJOR.MINOR.PATCH/,
     );
+  });
+
+  it('publishes last_user_message_id after a user message from 1.11.5 on, none before (software-agent-sdk ee4c919, "SDK: bound latest-user-message scan in Agent.step", v1.11.5)', async () => {
+    for (const [version, kept] of [
+      [undefined, true],
+      ['1.11.5', true],
+      ['1.11.4', false],
+      ['1.1.0', false],
+    ] as const) {
+      await start('none', version ? { agentServerVersion: version } : {});
+      const info = await create({ initial_message: message('Go') });
+      expect(await kinds(info.id)).toEqual(['SystemPromptEvent', 'MessageEvent', ...(kept ? ['last_user_message_id'] : [])]);
+    }
   });
 
   it('fakehands serve --agent-server-version 1.1.0: a conversation the app server starts speaks the old names on its agent host', async () => {

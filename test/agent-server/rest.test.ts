@@ -132,6 +132,35 @@ describe('POST /api/conversations/{id}/events, /pause, /run', () => {
     });
   });
 
+  it("keeps every user message's id as the state's last_user_message_id, published right after it, with run false and run true (local_conversation.py, _track_last_user_message)", async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const c = await startConversation(cli);
+    const base = `${cli.agentUrl}/api/conversations/${c.id}`;
+    const log = async () =>
+      ((await call(`${base}/events/search?limit=100`, c.session_api_key)).body as { items: Record<string, unknown>[] }).items;
+    const send = (text: string, run: boolean) =>
+      call(`${base}/events`, c.session_api_key, 'POST', { role: 'user', content: [{ type: 'text', text }], run });
+    const before = (await log()).length;
+    expect(await send('Just so you know', false)).toEqual({ status: 200, body: { success: true } });
+    const [quiet, quietKept, ...rest] = (await log()).slice(before);
+    expect(rest).toEqual([]);
+    expect(quiet).toMatchObject({ kind: 'MessageEvent', source: 'user', llm_message: { content: [{ text: 'Just so you know' }] } });
+    // state.py, __setattr__: the changed field as a ConversationStateUpdateEvent of the environment.
+    expect(quietKept).toEqual({
+      id: expect.any(String),
+      timestamp: expect.any(String),
+      kind: 'ConversationStateUpdateEvent',
+      source: 'environment',
+      key: 'last_user_message_id',
+      value: quiet!.id,
+    });
+    expect(String(quietKept!.timestamp) >= String(quiet!.timestamp)).toBe(true);
+    expect(await send('Now go', true)).toEqual({ status: 200, body: { success: true } });
+    const run = (await log()).slice(before + 2);
+    expect(run.map(name)).toEqual(ONE_RUN);
+    expect(run[1]).toMatchObject({ key: 'last_user_message_id', value: run[0]!.id });
+  });
+
   it('drops the connection while the sandbox is paused (a stopped container), and answers again once it runs', async () => {
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);

@@ -55,18 +55,19 @@ describe('agentScripts', () => {
     await send('Please run the TESTS');
     const log = await events();
     expect(log.slice(2).map(name)).toEqual([
+      'last_user_message_id',
       'execution_status=running',
       'ActionEvent:TerminalAction',
       'ObservationEvent:TerminalObservation',
       'MessageEvent:assistant',
       'execution_status=finished',
     ]);
-    expect(log[3]).toMatchObject({ action: { command: 'npm test' } });
-    expect(log[4]).toMatchObject({
-      action_id: log[3]!.id,
+    expect(log[4]).toMatchObject({ action: { command: 'npm test' } });
+    expect(log[5]).toMatchObject({
+      action_id: log[4]!.id,
       observation: { content: [{ type: 'text', text: '1 failed, 41 passed' }], exit_code: 1, is_error: true },
     });
-    expect(log[5]).toMatchObject({ llm_message: { content: [{ text: 'One test fails: I will look at it.' }] } });
+    expect(log[6]).toMatchObject({ llm_message: { content: [{ text: 'One test fails: I will look at it.' }] } });
     expect(await status()).toBe('finished');
   });
 
@@ -74,6 +75,7 @@ describe('agentScripts', () => {
     const { send, events } = await withScripts([{ match: 'deploy', steps: [{ message: 'Deployed.' }] }]);
     await send('Fix the flaky test');
     expect((await events()).slice(2).map(name)).toEqual([
+      'last_user_message_id',
       'execution_status=running',
       'ActionEvent:TerminalAction',
       'ObservationEvent:TerminalObservation',
@@ -91,6 +93,7 @@ describe('agentScripts', () => {
     ]);
     await send('break it');
     expect((await events()).slice(2).map(name)).toEqual([
+      'last_user_message_id',
       'execution_status=running',
       'AgentErrorEvent',
       'ConversationErrorEvent',
@@ -117,7 +120,8 @@ describe('agentScripts', () => {
       agentRunMs: 4000,
     });
     await send('go');
-    const kinds = async () => (await events()).slice(2).map(name);
+    // The run's steps: after the system prompt, the message and its last_user_message_id.
+    const kinds = async () => (await events()).slice(3).map(name);
     expect(await kinds()).toEqual(['execution_status=running']);
     fake.clock.advance(1000);
     expect(await kinds()).toEqual(['execution_status=running', 'MessageEvent:assistant']);

@@ -11,7 +11,7 @@ group('the events socket: who may listen', () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
     const socket = openSocket(cli.agentUrl, conversation.id, `resend_all=true&session_api_key=${conversation.session_api_key}`);
-    const frames = await socket.received(10);
+    const frames = await socket.received(2 + ONE_RUN.length);
     expect(frames.map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
     expect(frames[0]).toMatchObject({
       kind: 'ConversationStateUpdateEvent',
@@ -19,6 +19,8 @@ group('the events socket: who may listen', () => {
       key: 'full_state',
       value: { id: expect.any(String), execution_status: 'finished', confirmation_policy: { kind: 'NeverConfirm' } },
     });
+    // The state dumped without None fields carries the last user message's id (conversation_state.py, from_conversation_state).
+    expect((frames[0]!.value as { last_user_message_id?: string }).last_user_message_id).toBe(frames[2]!.id);
     for (const frame of frames)
       expect(frame).toEqual(
         expect.objectContaining({
@@ -36,7 +38,7 @@ group('the events socket: who may listen', () => {
     await listening.received(1);
     const second = await startConversation(cli);
     const other = openSocket(cli.agentUrl, second.id, `resend_all=true&session_api_key=${second.session_api_key}`);
-    expect((await other.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    expect((await other.received(2 + ONE_RUN.length)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
     await new Promise((r) => setTimeout(r, 150));
     expect(listening.frames.map(describe)).toEqual(['full_state=finished']);
     listening.ws.close();
@@ -59,7 +61,7 @@ group('the events socket: who may listen', () => {
     const socket = openSocket(cli.agentUrl, conversation.id, 'resend_mode=all');
     await new Promise((r) => socket.ws.on('open', r));
     socket.ws.send(JSON.stringify({ type: 'auth', session_api_key: conversation.session_api_key }));
-    expect((await socket.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    expect((await socket.received(2 + ONE_RUN.length)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
     socket.ws.close();
   });
 
@@ -67,7 +69,7 @@ group('the events socket: who may listen', () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
     const keyless = openSocket(cli.agentUrl, conversation.id, 'resend_mode=all');
-    expect((await keyless.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    expect((await keyless.received(2 + ONE_RUN.length)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
     keyless.ws.close();
     const unknownKey = openSocket(cli.agentUrl, conversation.id, 'session_api_key=wrong');
     expect((await unknownKey.received(1)).map(describe)).toEqual(['full_state=finished']);
@@ -155,7 +157,7 @@ group('the events socket: what it carries', () => {
     const cli = await serve(['--timings', 'instant']);
     const conversation = await startConversation(cli);
     const all = openSocket(cli.agentUrl, conversation.id, `resend_mode=all&session_api_key=${conversation.session_api_key}`);
-    const history = (await all.received(10)).slice(1);
+    const history = (await all.received(2 + ONE_RUN.length)).slice(1);
     all.ws.close();
     const from = history[4]!.timestamp as string;
     const since = openSocket(
@@ -199,7 +201,7 @@ group('the sandbox decides', () => {
       session_api_key: string;
     }[];
     const reopened = openSocket(cli.agentUrl, conversation.id, `resend_all=true&session_api_key=${again!.session_api_key}`);
-    expect((await reopened.received(10)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
+    expect((await reopened.received(2 + ONE_RUN.length)).map(describe)).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN]);
     reopened.ws.close();
   });
 });

@@ -90,8 +90,9 @@ describe('GET /api/conversations/{id}: stats', () => {
   it("counts the agent's answer as one call of its usage id, with Metrics' arithmetic (the numbers are the fake's, fixed)", async () => {
     const { log, info } = await ran('stats:hello');
     const answer = log.find((e) => e.kind === 'MessageEvent' && e.source === 'agent')!;
-    // The answer is the log's fourth event (system prompt, message, running): its prompt is 1,800 + 3 × 120 tokens; "Hello there." is 3.
-    expect(log.indexOf(answer)).toBe(3);
+    // The answer is the log's fifth event (system prompt, message, its last_user_message_id, running); the state update is not
+    // in prompts, so its prompt is 1,800 + 3 × 120 tokens; "Hello there." is 3.
+    expect(log.indexOf(answer)).toBe(4);
     expect(Object.keys(usage(info))).toEqual(['agent']);
     const agent = usage(info).agent!;
     const tokens = {

@@ -51,18 +51,23 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
     await socket.received(1);
     socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Fix the test' }], run: true }));
     // 3 tokens at 10 a second: one now, one each 100 ms, the message once the last is out.
-    const first = await socket.received(4);
-    expect(first.slice(1).map(frameOf)).toEqual(['MessageEvent:user', 'execution_status=running', 'StreamingDeltaEvent']);
-    expect(first[3]).toMatchObject({ kind: 'StreamingDeltaEvent', source: 'agent', content: 'Tests' });
+    const first = await socket.received(5);
+    expect(first.slice(1).map(frameOf)).toEqual([
+      'MessageEvent:user',
+      'last_user_message_id',
+      'execution_status=running',
+      'StreamingDeltaEvent',
+    ]);
+    expect(first[4]).toMatchObject({ kind: 'StreamingDeltaEvent', source: 'agent', content: 'Tests' });
     await advance(100);
-    expect((await socket.received(5))[4]).toMatchObject({ kind: 'StreamingDeltaEvent', content: ' pass' });
+    expect((await socket.received(6))[5]).toMatchObject({ kind: 'StreamingDeltaEvent', content: ' pass' });
     await advance(100);
-    expect((await socket.received(6))[5]).toMatchObject({ kind: 'StreamingDeltaEvent', content: ' now' });
-    expect(socket.frames).toHaveLength(6);
+    expect((await socket.received(7))[6]).toMatchObject({ kind: 'StreamingDeltaEvent', content: ' now' });
+    expect(socket.frames).toHaveLength(7);
     await advance(100);
-    const all = await socket.received(8);
-    expect(all.slice(6).map(frameOf)).toEqual(['MessageEvent:assistant', 'execution_status=finished']);
-    expect((all[6]!.llm_message as { content: { text: string }[] }).content[0]!.text).toBe('Tests pass now');
+    const all = await socket.received(9);
+    expect(all.slice(7).map(frameOf)).toEqual(['MessageEvent:assistant', 'execution_status=finished']);
+    expect((all[7]!.llm_message as { content: { text: string }[] }).content[0]!.text).toBe('Tests pass now');
     socket.ws.close();
   });
 
@@ -121,9 +126,10 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
         headers,
       );
     await advance(1_000);
-    const streamedFrames = await streamedSocket.received(8);
+    const streamedFrames = await streamedSocket.received(9);
     expect(streamedFrames.slice(1).map(frameOf)).toEqual([
       'MessageEvent:user',
+      'last_user_message_id',
       'execution_status=running',
       'StreamingDeltaEvent',
       'StreamingDeltaEvent',
@@ -131,9 +137,10 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
       'MessageEvent:assistant',
       'execution_status=finished',
     ]);
-    const plainFrames = await plainSocket.received(5);
+    const plainFrames = await plainSocket.received(6);
     expect(plainFrames.slice(1).map(frameOf)).toEqual([
       'MessageEvent:user',
+      'last_user_message_id',
       'execution_status=running',
       'MessageEvent:assistant',
       'execution_status=finished',
@@ -158,8 +165,9 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
     };
     const switched = await post(`${conversation.conversation_url}/switch_llm`, { llm: { model: 'm', stream: true } }, headers);
     expect([switched.status, await switched.json()]).toEqual([200, { success: true }]);
-    expect(await turn(7)).toEqual([
+    expect(await turn(8)).toEqual([
       'MessageEvent:user',
+      'last_user_message_id',
       'execution_status=running',
       'StreamingDeltaEvent',
       'StreamingDeltaEvent',
@@ -168,7 +176,13 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
       'execution_status=finished',
     ]);
     expect((await post(`${conversation.conversation_url}/switch_llm`, { llm: { model: 'm' } }, headers)).status).toBe(200);
-    expect(await turn(4)).toEqual(['MessageEvent:user', 'execution_status=running', 'MessageEvent:assistant', 'execution_status=finished']);
+    expect(await turn(5)).toEqual([
+      'MessageEvent:user',
+      'last_user_message_id',
+      'execution_status=running',
+      'MessageEvent:assistant',
+      'execution_status=finished',
+    ]);
     socket.ws.close();
   });
 });

@@ -92,8 +92,12 @@ export function openSocket(agentUrl: string, conversationId: string, query: stri
   };
 }
 
-/** What a frame is, in a few words: its kind, and the key and value of a state update. */
+/**
+ * What a frame is, in a few words: its kind, and the key and value of a state update (the key alone
+ * for `last_user_message_id`, whose value is the id of the user message before it, new each run).
+ */
 export function describe(frame: Record<string, unknown>): string {
+  if (frame.kind === 'ConversationStateUpdateEvent' && frame.key === 'last_user_message_id') return 'last_user_message_id';
   if (frame.kind === 'ConversationStateUpdateEvent')
     return `${frame.key}=${frame.key === 'full_state' ? (frame.value as { execution_status: string }).execution_status : String(frame.value)}`;
   const inner = (frame.action ?? frame.observation) as { kind?: string } | undefined;
@@ -101,9 +105,10 @@ export function describe(frame: Record<string, unknown>): string {
   return [frame.kind, inner?.kind ?? role].filter(Boolean).join(':');
 }
 
-/** One run of the built-in script, as its frames read. */
+/** One run of the built-in script, as its frames read (the message's id kept as the state's `last_user_message_id`: local_conversation.py, `_track_last_user_message`). */
 export const ONE_RUN = [
   'MessageEvent:user',
+  'last_user_message_id',
   'execution_status=running',
   'ActionEvent:TerminalAction',
   'ObservationEvent:TerminalObservation',

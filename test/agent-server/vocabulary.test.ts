@@ -102,7 +102,7 @@ beforeAll(async () => {
     session_api_key: string;
   }[];
   const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
-  /** Sends `text`; returns the events of the run it started (after the user's message; a run is under 100 events). */
+  /** Sends `text`; returns the events of the run it started (after the user's message and its state update; a run is under 100 events). */
   run = async (text: string) => {
     await json(`${AGENT}/api/conversations/${conversation!.id}/events`, {
       method: 'POST',
@@ -116,7 +116,13 @@ beforeAll(async () => {
     ).reverse();
     const asked = newest.findLastIndex((e) => e.kind === 'MessageEvent' && e.source === 'user');
     expect(newest[asked]).toMatchObject({ llm_message: { content: [{ text }] } });
-    return newest.slice(asked + 1);
+    // The message's id kept as the state's last_user_message_id (local_conversation.py, _track_last_user_message), then the run.
+    expect(newest[asked + 1]).toMatchObject({
+      kind: 'ConversationStateUpdateEvent',
+      key: 'last_user_message_id',
+      value: newest[asked]!.id,
+    });
+    return newest.slice(asked + 2);
   };
 }, 60_000);
 

@@ -281,11 +281,13 @@ describe('the agent server behind the browser worker', () => {
       return { host, count, frames };
     });
     expect(result.host).toBe('agent.localhost:3001');
-    expect(result.count).toBe(9);
+    expect(result.count).toBe(10);
+    // full_state; then the log: the message and its last_user_message_id (local_conversation.py, _track_last_user_message), the run.
     expect(result.frames).toEqual([
       'ConversationStateUpdateEvent',
       'SystemPromptEvent',
       'MessageEvent',
+      'ConversationStateUpdateEvent',
       'ConversationStateUpdateEvent',
       'ActionEvent',
       'ObservationEvent',

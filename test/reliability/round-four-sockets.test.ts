@@ -181,9 +181,9 @@ describe('a frame that is not a message (finding 14)', () => {
     });
     // A message after them is the next thing the socket carries: nothing ran in between.
     socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'now run' }], run: false }));
-    const [, , , message] = await socket.received(4);
-    expect(name(message!)).toBe('MessageEvent:user');
-    expect(await count()).toBe(before + 1);
+    const [, , , message, kept] = await socket.received(5);
+    expect([name(message!), name(kept!)]).toEqual(['MessageEvent:user', 'last_user_message_id']);
+    expect(await count()).toBe(before + 2);
     socket.ws.close();
   });
 });
@@ -244,7 +244,7 @@ describe('a reader that never reads (finding 12)', () => {
     expect(handed.at(-1)).toBe('99999');
   });
 
-  it('is closed with 1008 once 4 MiB of events wait for it; a reader beside it gets all 30 events of 900 KB and stays open', async () => {
+  it('is closed with 1008 once 4 MiB of events wait for it; a reader beside it gets all 30 messages of 900 KB (each with its last_user_message_id) and stays open', async () => {
     const { servers, conversation } = await serveWithConversation();
     const slow = [neverReading(servers, conversation), neverReading(servers, conversation), neverReading(servers, conversation)];
     await Promise.all(slow.map((socket) => socket.opened));
@@ -258,14 +258,14 @@ describe('a reader that never reads (finding 12)', () => {
       });
       expect(response.status).toBe(200);
     }
-    const received = await fast.received(31, 60_000);
-    expect(received.slice(1).map(name)).toEqual(new Array(30).fill('MessageEvent:user'));
+    const received = await fast.received(61, 60_000);
+    expect(received.slice(1).map(name)).toEqual(new Array(30).fill(['MessageEvent:user', 'last_user_message_id']).flat());
     expect(fast.ws.readyState).toBe(WebSocket.OPEN);
     for (const socket of slow) socket.resume();
     for (const socket of slow) {
       expect(await socket.closed).toEqual({ code: 1008, reason: 'Slow reader: more than 4 MiB of events waiting to be sent' });
       // It got what was sent before it fell behind, never all 30.
-      expect(socket.frames.length).toBeLessThan(31);
+      expect(socket.frames.length).toBeLessThan(61);
     }
     expect(await healthy(servers)).toBe(200);
     fast.ws.close();

@@ -158,6 +158,16 @@ export function executionStatusOf(conversation: ConversationRecord): string {
   return agentStatus(conversation) ?? (conversation.agent_turns > 0 ? 'finished' : 'idle');
 }
 
+/** The state's `last_user_message_id` as the socket's `full_state` gives it: the last one the log published (none before a server had it). */
+export function lastUserMessageIdOf(state: DomainState, conversationId: string): string | undefined {
+  const ids = state.store.eventIdsOf(conversationId);
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
+    if (event.kind === 'ConversationStateUpdateEvent' && event.key === 'last_user_message_id') return String(event.value);
+  }
+  return undefined;
+}
+
 /**
  * The workspace a path names on the agent server a request reaches (`git_router.py`: the path is the
  * repository's): the conversation it holds whose project holds the path, else its newest; the local

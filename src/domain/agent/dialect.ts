@@ -9,6 +9,14 @@
 /** The first version that names the terminal's events `TerminalAction`/`TerminalObservation`. */
 export const TERMINAL_RENAME_VERSION = '1.3.0';
 
+/**
+ * The first version that keeps the id of the last user `MessageEvent` in the conversation state
+ * (`last_user_message_id`), published as a `ConversationStateUpdateEvent` after each user message and
+ * in `full_state` (software-agent-sdk commit ee4c919, "SDK: bound latest-user-message scan in
+ * Agent.step (#1844)", Feb 2026, in v1.11.5); before, the state had no such field.
+ */
+export const LAST_USER_MESSAGE_ID_VERSION = '1.11.5';
+
 /** What each newest name was called before the rename. */
 const BEFORE_TERMINAL_RENAME: Readonly<Record<string, string>> = Object.freeze({
   TerminalAction: 'ExecuteBashAction',
@@ -60,6 +68,11 @@ export function compareVersions(a: string, b: string): number {
 /** Whether `version` (absent: the newest) names the terminal's events the old way. */
 export function speaksExecuteBash(version: string | undefined): boolean {
   return version !== undefined && compareVersions(version, TERMINAL_RENAME_VERSION) < 0;
+}
+
+/** Whether agent server `version` (absent: the newest) keeps and publishes `last_user_message_id`. */
+export function tracksLastUserMessage(version: string | undefined): boolean {
+  return version === undefined || compareVersions(version, LAST_USER_MESSAGE_ID_VERSION) >= 0;
 }
 
 /**

@@ -17,6 +17,7 @@ import { DEFAULT_WORKING_DIR } from '../../schemas/sandbox-spec.js';
 import { EDIT_DONE_AFTER, agentStatus, runStepsTotal, type AgentEvent } from './status.js';
 import { stateUpdate, text } from './vocabulary.js';
 import { publishEvent } from './publish.js';
+import { tracksLastUserMessage } from './dialect.js';
 import { DEFAULT_SCRIPT, type RunContext, type RunStep } from './default-script.js';
 import { SHOWCASE_INDEX, SHOWCASE_MATCH, SHOWCASE_SCRIPT } from './showcase.js';
 import { compileScript } from './steps.js';
@@ -57,8 +58,9 @@ function scriptFor(state: DomainState, message: string): { index: number; total:
 const runStart = (conversation: ConversationRecord) => parseDateTime(conversation.agent_started_at ?? conversation.created_at);
 
 /**
- * A user message to the agent: published as a user `MessageEvent`; with `run`, starts a run (a
- * run still going first publishes what is left of it, so one turn follows another).
+ * A user message to the agent: published as a user `MessageEvent`, then (servers since v1.11.5) the
+ * state's `last_user_message_id` update naming it; with `run`, starts a run (a run still going first
+ * publishes what is left of it, so one turn follows another).
  */
 export async function deliverMessage(
   state: DomainState,
@@ -69,7 +71,7 @@ export async function deliverMessage(
 ): Promise<ConversationRecord> {
   let current = conversation;
   if (agentStatus(current) === 'running') current = await publishDueSteps(state, current, Number.POSITIVE_INFINITY);
-  await publishEvent(
+  const sent = await publishEvent(
     state,
     current.id,
     {
@@ -81,6 +83,10 @@ export async function deliverMessage(
     },
     atMs,
   );
+  // The state then keeps the message's id, an update published after the message (local_conversation.py,
+  // `_track_last_user_message`, the callback after every other; state.py, `__setattr__` publishes the change).
+  if (tracksLastUserMessage(state.options.agentServerVersion))
+    await publishEvent(state, current.id, stateUpdate('last_user_message_id', sent.id), atMs);
   const now = state.stamp(atMs);
   current = await state.store.conversations.update(current.id, {
     messages: [...current.messages, message],
@@ -277,11 +283,16 @@ export async function respondToConfirmation(
   });
 }
 
-/** The `full_state` a socket's first frame carries: the conversation's state as the agent server holds it, with its `stats` when given. */
+/**
+ * The `full_state` a socket's first frame carries: the conversation's state as the agent server
+ * holds it, with its `stats` when given and its `last_user_message_id` once there is one
+ * (conversation_state.py, `from_conversation_state`: the state dumped without `None` fields).
+ */
 export function fullState(
   conversation: ConversationRecord,
   executionStatus: string,
   stats?: ConversationStats,
+  lastUserMessageId?: string,
 ): Omit<AgentEvent, 'id' | 'timestamp'> {
   return stateUpdate('full_state', {
     id: conversation.id,
@@ -293,6 +304,7 @@ export function fullState(
     activated_knowledge_skills: [],
     blocked_actions: {},
     blocked_messages: {},
+    ...(lastUserMessageId !== undefined ? { last_user_message_id: lastUserMessageId } : {}),
     ...(stats ? { stats: statsForFullState(stats) } : {}),
   });
 }

@@ -33,6 +33,12 @@ export const CONDENSER_USAGE_ID = 'condenser';
 const PROMPT_BASE = 1_800;
 /** Tokens each earlier event of the log adds to a prompt. */
 const PROMPT_PER_EVENT = 120;
+/**
+ * Whether an event adds to the prompts after it: not the `last_user_message_id` update (state
+ * bookkeeping the agent server publishes after each user message since v1.11.5, left out so the
+ * fake's fixed numbers are the same with it and without it, for every `agentServerVersion`).
+ */
+const inPrompt = (event: AgentEvent) => !(event.kind === 'ConversationStateUpdateEvent' && event.key === 'last_user_message_id');
 /** The context window the fake's models have. */
 const CONTEXT_WINDOW = 200_000;
 /** Dollars per million tokens: prompt, prompt read from the cache, completion. */
@@ -82,7 +88,7 @@ function loggedUsage(logData: unknown): { prompt: number; completion: number } |
   }
 }
 
-/** The LLM call `event` stands for (the `index`th event of its log), or none. */
+/** The LLM call `event` stands for (the `index`th event of its log that is in prompts), or none. */
 function callOf(event: AgentEvent, index: number, model: string, lastResponse: string | undefined): LlmCall | null {
   const prompt = PROMPT_BASE + PROMPT_PER_EVENT * index;
   const agent = (completion: string, responseId: string): LlmCall => ({
@@ -217,8 +223,10 @@ export function statsOfEvents(events: readonly AgentEvent[], model: string): Con
   // The agent's LLM is registered when the conversation starts, its metrics empty (`ConversationStats.register_llm`).
   const usage: Record<string, Metrics> = { [AGENT_USAGE_ID]: emptyMetrics(model) };
   let lastResponse: string | undefined;
-  events.forEach((event, index) => {
+  let index = 0;
+  events.forEach((event) => {
     const call = callOf(event, index, model, lastResponse);
+    if (inPrompt(event)) index++;
     if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
     else if (call) lastResponse = undefined;
     if (!call) return;

@@ -121,7 +121,7 @@ export function asyncApiDocument(info: AsyncApiInfo): JsonSchema {
   eventMessages.ConversationStateUpdateEvent = {
     ...eventMessages.ConversationStateUpdateEvent,
     description:
-      'Its `value` by `key`: `full_state`, the whole conversation state (with `stats`, whole `Metrics` per usage id); `execution_status`, the status; `stats`, `ConversationStats` (a `MetricsSnapshot` per LLM usage id); `goal`, `GoalStatus`.',
+      'Its `value` by `key`: `full_state`, the whole conversation state (with `stats`, whole `Metrics` per usage id); `execution_status`, the status; `stats`, `ConversationStats` (a `MetricsSnapshot` per LLM usage id); `goal`, `GoalStatus`; `last_user_message_id`, the id of the user `MessageEvent` just published (servers since 1.11.5).',
     'x-value-by-key': { stats: { $ref: `${COMPONENT}ConversationStats` }, goal: { $ref: `${COMPONENT}GoalStatus` } },
   };
   const bashMessages = Object.fromEntries(bashKinds.map((kind) => [kind, message(kind, `The server sends a ${kind}`)]));

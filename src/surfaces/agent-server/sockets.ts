@@ -11,7 +11,7 @@
  * `ServerErrorEvent`; every subscriber gets every event in order; a stopped sandbox drops them, and
  * its key then gets 1001 with the sandbox's status (and failure) as the reason.
  */
-import { eventsOf, executionStatusOf, sendToAgent } from '../../domain/agent/agent-server.js';
+import { eventsOf, executionStatusOf, lastUserMessageIdOf, sendToAgent } from '../../domain/agent/agent-server.js';
 import { agentHostFor, heldConversation } from '../../domain/agent/host.js';
 import { keyHolder, stoppedReason } from '../../domain/sandboxes/session-keys.js';
 import type { StateChange } from '../../domain/store/events.js';
@@ -240,7 +240,12 @@ export function openEventSocket(
         JSON.stringify({
           id: globalThis.crypto.randomUUID(),
           timestamp: now(),
-          ...fullState(conversation, executionStatusOf(conversation), conversationStats(state, conversation)),
+          ...fullState(
+            conversation,
+            executionStatusOf(conversation),
+            conversationStats(state, conversation),
+            lastUserMessageIdOf(state, conversation.id),
+          ),
         }),
         false,
       );
