@@ -132,7 +132,7 @@ export function toValidationErrors(issues: readonly z.core.$ZodIssue[], root: un
     const input = sent !== undefined ? sent : 'input' in issue ? issue.input : undefined;
     const pydantic = (issue as { params?: Partial<PydanticErrorParams> }).params?.pydantic;
     if (pydantic) {
-      errors.push(item(pydantic.type, loc, pydantic.msg, input, pydantic.ctx));
+      errors.push(item(pydantic.type, loc, pydantic.msg, 'input' in pydantic ? pydantic.input : input, pydantic.ctx));
       continue;
     }
     if (input === undefined && issue.code !== 'unrecognized_keys') {

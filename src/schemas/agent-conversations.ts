@@ -9,6 +9,7 @@
 import * as z from 'zod/mini';
 import { SendMessageRequest } from './app-conversation.js';
 import { Uuid } from './common.js';
+import { isJsonObject, laxFloat, modelField, pydanticIssue, pythonStr } from './helpers.js';
 
 /** Tag keys: lowercase alphanumeric (`conversation/types.py`, `_validate_tags`). */
 const TAG_KEY = /^[a-z0-9]+$/;
@@ -20,17 +21,110 @@ export const ConversationTags = z
   .record(z.string(), z.string().check(z.maxLength(MAX_TAG_VALUE)))
   .check(z.refine((tags) => Object.keys(tags).every((key) => TAG_KEY.test(key)), 'Tag keys must be lowercase alphanumeric'));
 
-/** An agent (`Agent` or `ACPAgent`): its kind and its LLM (a model name); the rest of its config passes. */
-export const AgentSpec = z.looseObject({
-  kind: z._default(z.string(), 'Agent'),
-  llm: z.optional(z.looseObject({ model: z._default(z.string(), 'claude-sonnet-4-5-20250929') })),
-});
+/**
+ * The error of a discriminated union (openhands-sdk `utils/models.py`,
+ * `DiscriminatedUnionMixin._validate_subtype` and `resolve_kind`) for a `kind` naming none of its
+ * classes: a `value_error` at the object, which pydantic reports with the object as sent.
+ */
+function unknownKind(base: string, kinds: readonly string[], kind: unknown) {
+  const error = `Unknown kind '${pythonStr(kind ?? '')}' for ${base}; Expected one of: [${kinds.map((k) => `'${k}'`).join(', ')}]`;
+  return { type: 'value_error', msg: `Value error, ${error}`, ctx: { error } };
+}
+
+/**
+ * An `LLM` (openhands-sdk `llm/llm.py`): its model, which `_coerce_inputs` (a before-validator)
+ * requires although the field declares a default, and its temperature (a float, at least 0, lax:
+ * `"0.5"` is 0.5); its other options pass. Anything but an object is `model_type`.
+ */
+export const LlmSpec = modelField(
+  'LLM',
+  z.pipe(
+    // biome-ignore lint/suspicious/noExplicitAny: the object's fields are declared by the schema after it
+    z.transform<Record<string, unknown>, any>((llm, ctx) => {
+      // Python's `not model`: absent, null, "", 0, false, [] and {} alike.
+      const model = llm.model;
+      const empty = model === undefined || model === null || model === '' || model === 0 || model === false;
+      if (empty || (typeof model === 'object' && Object.keys(model).length === 0)) {
+        const error = 'model must be specified in LLM';
+        ctx.issues.push(pydanticIssue(llm, { type: 'value_error', msg: `Value error, ${error}`, ctx: { error } }));
+        return z.NEVER;
+      }
+      return llm;
+    }),
+    z.looseObject({
+      // The default the real field declares, never used: the check above refuses an llm without a model.
+      model: z._default(z.string(), 'claude-sonnet-4-5-20250929'),
+      temperature: z.optional(z.nullable(laxFloat(z.number().check(z.gte(0))))),
+    }),
+  ),
+);
+
+/** A `Tool` of an agent (openhands-sdk `tool/spec.py`): its name; its params pass. */
+export const ToolSpec = modelField('Tool', z.looseObject({ name: z.string() }));
+
+/** The classes an agent may be (`AgentBase`'s concrete subclasses), as the real error lists them. */
+const AGENT_KINDS = ['ACPAgent', 'Agent'] as const;
+
+/**
+ * An agent (`Agent` or `ACPAgent`): its kind, its LLM and its tools; the rest of its config
+ * passes. Checked first as the real server does: `StartConversationRequest._normalize_agent_source`
+ * (openhands-sdk `conversation/request.py`) makes an agent with an `llm` and no `kind` an `Agent`;
+ * any other kind but the two is `Unknown kind` (no kind is `''`); an `Agent` without an `llm` is
+ * `missing`, reported (as pydantic does) with the dict `Agent._add_security_prompt_as_default`
+ * rewrote: without its kind, `system_prompt_kwargs.llm_security_analyzer` set (`agent/agent.py`).
+ * An agent that is no object is `model_attributes_type` (FastAPI validates the body with
+ * `from_attributes=True`); its llm and tools are `model_type`, validated afresh by
+ * `DiscriminatedUnionMixin._validate_subtype` (`subclass.model_validate`) without it.
+ */
+export const AgentSpec = z.pipe(
+  // biome-ignore lint/suspicious/noExplicitAny: the object's fields are declared by the schema after it
+  z.transform<unknown, any>((agent, ctx) => {
+    if (!isJsonObject(agent)) return agent;
+    const kind = 'kind' in agent ? agent.kind : 'llm' in agent ? 'Agent' : '';
+    if (typeof kind !== 'string' || !(AGENT_KINDS as readonly string[]).includes(kind)) {
+      ctx.issues.push(pydanticIssue(agent, unknownKind('openhands.sdk.agent.base.AgentBase', AGENT_KINDS, kind)));
+      return z.NEVER;
+    }
+    if (kind === 'Agent' && !('llm' in agent)) {
+      const { kind: _kind, ...rest } = agent;
+      const given = rest.system_prompt_kwargs;
+      const kwargs = isJsonObject(given) && Object.keys(given).length > 0 ? given : {};
+      const setDefault = 'llm_security_analyzer' in kwargs ? kwargs : { ...kwargs, llm_security_analyzer: true };
+      const input = { ...rest, system_prompt_kwargs: setDefault };
+      ctx.issues.push(pydanticIssue(agent, { type: 'missing', msg: 'Field required', input }, ['llm']));
+      return z.NEVER;
+    }
+    return agent;
+  }),
+  z.looseObject({
+    kind: z._default(z.string(), 'Agent'),
+    llm: z.optional(LlmSpec),
+    tools: z.optional(z.array(ToolSpec)),
+  }),
+);
 
 /** A `LocalWorkspace`: its working directory (the TypeScript client adds `type: "local"`). */
 export const LocalWorkspaceSpec = z.looseObject({ working_dir: z.string() });
 
-/** A confirmation policy (`AlwaysConfirm`, `NeverConfirm`, `ConfirmRisky`). */
-export const ConfirmationPolicySpec = z.looseObject({ kind: z.enum(['AlwaysConfirm', 'NeverConfirm', 'ConfirmRisky']) });
+/** The confirmation policies (`ConfirmationPolicyBase`'s subclasses), as the real error lists them. */
+const POLICY_KINDS = ['AlwaysConfirm', 'ConfirmRisky', 'NeverConfirm'] as const;
+
+/**
+ * A confirmation policy (`AlwaysConfirm`, `NeverConfirm`, `ConfirmRisky`): an unknown or absent
+ * kind is `Unknown kind` (`utils/models.py`, `resolve_kind`); anything but an object is
+ * `model_attributes_type`, as FastAPI's `from_attributes=True` validation words it.
+ */
+export const ConfirmationPolicySpec = z.pipe(
+  // biome-ignore lint/suspicious/noExplicitAny: the object's fields are declared by the schema after it
+  z.transform<unknown, any>((policy, ctx) => {
+    if (!isJsonObject(policy) || (POLICY_KINDS as readonly unknown[]).includes(policy.kind)) return policy;
+    ctx.issues.push(
+      pydanticIssue(policy, unknownKind('openhands.sdk.security.confirmation_policy.ConfirmationPolicyBase', POLICY_KINDS, policy.kind)),
+    );
+    return z.NEVER;
+  }),
+  z.looseObject({ kind: z.enum(['AlwaysConfirm', 'NeverConfirm', 'ConfirmRisky']) }),
+);
 
 /** A security analyzer (`LLMSecurityAnalyzer`, ...): its kind. */
 export const SecurityAnalyzerSpec = z.looseObject({ kind: z.string() });

@@ -7,8 +7,6 @@
  */
 import type { StartConversationRequest } from './agent-conversations.js';
 
-/** The default model of an `llm` without one (`AgentSpec`). */
-const DEFAULT_MODEL = 'claude-sonnet-4-5-20250929';
 /** The top-level keys this check takes; a body with any other key goes to the schema. */
 const TAKEN = new Set(['agent', 'workspace', 'max_iterations', 'stuck_detection']);
 
@@ -29,22 +27,46 @@ function copyRest(from: Loose, to: Loose, declared: readonly string[]): boolean 
   return true;
 }
 
-/** `AgentSpec`: its kind (`Agent` by default), its `llm` (a model, by default the default one), the rest as given. */
+/** `LlmSpec`: a model that is a non-empty string, first, the rest as given; one with a temperature goes to the schema. */
+function llmOf(given: unknown): Loose | undefined {
+  if (!isMap(given) || typeof given.model !== 'string' || given.model === '' || 'temperature' in given) return undefined;
+  const llm: Loose = { model: given.model };
+  return copyRest(given, llm, ['model']) ? llm : undefined;
+}
+
+/** `ToolSpec`s: each an object with a string name, first, the rest as given, in a list of their own. */
+function toolsOf(given: unknown): Loose[] | undefined {
+  if (!Array.isArray(given)) return undefined;
+  const tools: Loose[] = [];
+  for (const tool of given) {
+    if (!isMap(tool) || typeof tool.name !== 'string') return undefined;
+    const parsed: Loose = { name: tool.name };
+    if (!copyRest(tool, parsed, ['name'])) return undefined;
+    tools.push(parsed);
+  }
+  return tools;
+}
+
+/**
+ * `AgentSpec`: an `Agent` (also one with an `llm` and no kind) with its `llm`, or an `ACPAgent`
+ * with or without one; its tools; the rest as given. Any other agent goes to the schema.
+ */
 function agentOf(value: unknown): Loose | undefined {
   if (!isMap(value)) return undefined;
-  const kind = 'kind' in value ? value.kind : 'Agent';
-  if (typeof kind !== 'string') return undefined;
+  const kind = 'kind' in value ? value.kind : 'llm' in value ? 'Agent' : undefined;
+  if (kind !== 'Agent' && kind !== 'ACPAgent') return undefined;
   const agent: Loose = { kind };
   if ('llm' in value) {
-    const given = value.llm;
-    if (!isMap(given)) return undefined;
-    const model = 'model' in given ? given.model : DEFAULT_MODEL;
-    if (typeof model !== 'string') return undefined;
-    const llm: Loose = { model };
-    if (!copyRest(given, llm, ['model'])) return undefined;
+    const llm = llmOf(value.llm);
+    if (llm === undefined) return undefined;
     agent.llm = llm;
+  } else if (kind === 'Agent') return undefined;
+  if ('tools' in value) {
+    const tools = toolsOf(value.tools);
+    if (tools === undefined) return undefined;
+    agent.tools = tools;
   }
-  return copyRest(value, agent, ['kind', 'llm']) ? agent : undefined;
+  return copyRest(value, agent, ['kind', 'llm', 'tools']) ? agent : undefined;
 }
 
 /**

@@ -219,6 +219,169 @@ describe('POST /api/conversations', () => {
     });
   });
 
+  /** The create's answer to `agent` (the workspace and nothing else beside it). */
+  const withAgent = (agent: unknown, extra: Record<string, unknown> = {}) =>
+    call(`${AGENT}/api/conversations`, 'POST', { agent, workspace: WORKSPACE, ...extra });
+  /** A 422 of one pydantic error. */
+  const refusal = (error: Record<string, unknown>) => ({ status: 422, body: { detail: [error] } });
+  /** The words of `resolve_kind` for a kind none of a base's classes has. */
+  const unknownKind = (kind: string, base: string, kinds: string) => `Unknown kind '${kind}' for ${base}; Expected one of: [${kinds}]`;
+  const AGENT_BASE = 'openhands.sdk.agent.base.AgentBase';
+  const POLICY_BASE = 'openhands.sdk.security.confirmation_policy.ConfirmationPolicyBase';
+
+  // Each answer below as openhands-agent-server 1.58.2 gives it (test/real/agent-server.real.test.ts sends the same bodies).
+  it('refuses an llm without a model with value_error "model must be specified in LLM", as an empty or null model (llm/llm.py, LLM._coerce_inputs)', async () => {
+    await start();
+    for (const llm of [{}, { model: '' }, { model: null, usage_id: 'agent' }]) {
+      expect(await withAgent({ kind: 'Agent', llm })).toEqual(
+        refusal({
+          type: 'value_error',
+          loc: ['body', 'agent', 'llm'],
+          msg: 'Value error, model must be specified in LLM',
+          input: llm,
+          ctx: { error: 'model must be specified in LLM' },
+        }),
+      );
+    }
+    // No kind, but an llm: an Agent (conversation/request.py, StartConversationRequest._normalize_agent_source).
+    expect(await withAgent({ llm: {} })).toEqual(
+      refusal({
+        type: 'value_error',
+        loc: ['body', 'agent', 'llm'],
+        msg: 'Value error, model must be specified in LLM',
+        input: {},
+        ctx: { error: 'model must be specified in LLM' },
+      }),
+    );
+    expect(await call(`${AGENT}/api/conversations/count`)).toEqual({ status: 200, body: 0 });
+  });
+
+  it('refuses an llm that is no object with model_type for LLM (llm/llm.py, LLM)', async () => {
+    await start();
+    for (const llm of ['x', null])
+      expect(await withAgent({ kind: 'Agent', llm })).toEqual(
+        refusal({
+          type: 'model_type',
+          loc: ['body', 'agent', 'llm'],
+          msg: 'Input should be a valid dictionary or instance of LLM',
+          input: llm,
+          ctx: { class_name: 'LLM' },
+        }),
+      );
+  });
+
+  it('refuses tools that are no list with list_type, a tool without a name as missing, a tool that is no object with model_type (agent/base.py, AgentBase.tools; tool/spec.py, Tool.name)', async () => {
+    await start();
+    const llm = { model: 'x' };
+    expect(await withAgent({ kind: 'Agent', llm, tools: {} })).toEqual(
+      refusal({ type: 'list_type', loc: ['body', 'agent', 'tools'], msg: 'Input should be a valid list', input: {} }),
+    );
+    expect(await withAgent({ kind: 'Agent', llm, tools: [{}] })).toEqual(
+      refusal({ type: 'missing', loc: ['body', 'agent', 'tools', 0, 'name'], msg: 'Field required', input: {} }),
+    );
+    expect(await withAgent({ kind: 'Agent', llm, tools: [{ name: 'terminal' }, { params: {} }] })).toEqual(
+      refusal({ type: 'missing', loc: ['body', 'agent', 'tools', 1, 'name'], msg: 'Field required', input: { params: {} } }),
+    );
+    expect(await withAgent({ kind: 'Agent', llm, tools: [{ name: 5 }] })).toEqual(
+      refusal({ type: 'string_type', loc: ['body', 'agent', 'tools', 0, 'name'], msg: 'Input should be a valid string', input: 5 }),
+    );
+    expect(await withAgent({ kind: 'Agent', llm, tools: ['x'] })).toEqual(
+      refusal({
+        type: 'model_type',
+        loc: ['body', 'agent', 'tools', 0],
+        msg: 'Input should be a valid dictionary or instance of Tool',
+        input: 'x',
+        ctx: { class_name: 'Tool' },
+      }),
+    );
+  });
+
+  it('refuses an Agent without an llm as missing, with the dict its before-validator rewrote as the input (agent/base.py, AgentBase.llm; agent/agent.py, Agent._add_security_prompt_as_default)', async () => {
+    await start();
+    // pydantic reports the dict the model validated: the kind popped (utils/models.py, DiscriminatedUnionMixin._validate_subtype)
+    // and `system_prompt_kwargs.llm_security_analyzer` set by default, not the agent as sent.
+    expect(await withAgent({ kind: 'Agent' })).toEqual(
+      refusal({
+        type: 'missing',
+        loc: ['body', 'agent', 'llm'],
+        msg: 'Field required',
+        input: { system_prompt_kwargs: { llm_security_analyzer: true } },
+      }),
+    );
+    expect(await withAgent({ kind: 'Agent', system_prompt_kwargs: { a: 1 }, tools: [] })).toEqual(
+      refusal({
+        type: 'missing',
+        loc: ['body', 'agent', 'llm'],
+        msg: 'Field required',
+        input: { system_prompt_kwargs: { a: 1, llm_security_analyzer: true }, tools: [] },
+      }),
+    );
+  });
+
+  it('reads a temperature as pydantic\'s lax float does: "0.5" is 0.5, "hot" is float_parsing, a list float_type, -1 below its bound (llm/llm.py, LLM.temperature)', async () => {
+    await start();
+    const temperature = (value: unknown) => withAgent({ kind: 'Agent', llm: { model: 'x', temperature: value } });
+    const created = await temperature('0.5');
+    expect(created.status).toBe(201);
+    expect((created.body as { agent: { llm: { temperature: unknown } } }).agent.llm.temperature).toBe(0.5);
+    const loc = ['body', 'agent', 'llm', 'temperature'];
+    expect(await temperature('hot')).toEqual(
+      refusal({ type: 'float_parsing', loc, msg: 'Input should be a valid number, unable to parse string as a number', input: 'hot' }),
+    );
+    expect(await temperature([])).toEqual(refusal({ type: 'float_type', loc, msg: 'Input should be a valid number', input: [] }));
+    expect(await temperature(-1)).toEqual(
+      refusal({ type: 'greater_than_equal', loc, msg: 'Input should be greater than or equal to 0', input: -1, ctx: { ge: 0 } }),
+    );
+  });
+
+  it('refuses an agent of unknown kind, or of none without an llm, with value_error Unknown kind and the agent as sent; one that is no object with model_attributes_type (utils/models.py, DiscriminatedUnionMixin.resolve_kind)', async () => {
+    await start();
+    for (const [agent, kind] of [
+      [{ kind: 'Nope', llm: { model: 'x' } }, 'Nope'],
+      [{}, ''],
+      [{ kind: null, llm: { model: 'x' } }, ''],
+      [{ kind: 5, llm: { model: 'x' } }, '5'],
+    ] as const) {
+      const error = unknownKind(kind, AGENT_BASE, "'ACPAgent', 'Agent'");
+      expect(await withAgent(agent)).toEqual(
+        refusal({ type: 'value_error', loc: ['body', 'agent'], msg: `Value error, ${error}`, input: agent, ctx: { error } }),
+      );
+    }
+    // FastAPI validates the body with from_attributes=True, so an agent that is no object is no model_type (as its llm is, validated
+    // afresh by DiscriminatedUnionMixin._validate_subtype) but model_attributes_type.
+    expect(await withAgent('x')).toEqual(
+      refusal({
+        type: 'model_attributes_type',
+        loc: ['body', 'agent'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: 'x',
+      }),
+    );
+  });
+
+  it('refuses a confirmation policy of unknown kind, or of none, with value_error Unknown kind; one that is no object with model_attributes_type (conversation/request.py, ConversationConfig.confirmation_policy)', async () => {
+    await start();
+    const kinds = "'AlwaysConfirm', 'ConfirmRisky', 'NeverConfirm'";
+    for (const [policy, kind] of [
+      [{ kind: 'Nope' }, 'Nope'],
+      [{}, ''],
+    ] as const) {
+      const error = unknownKind(kind, POLICY_BASE, kinds);
+      expect(await withAgent(AGENT_SPEC, { confirmation_policy: policy })).toEqual(
+        refusal({ type: 'value_error', loc: ['body', 'confirmation_policy'], msg: `Value error, ${error}`, input: policy, ctx: { error } }),
+      );
+    }
+    // From FastAPI's from_attributes=True validation, as an agent that is no object.
+    expect(await withAgent(AGENT_SPEC, { confirmation_policy: null })).toEqual(
+      refusal({
+        type: 'model_attributes_type',
+        loc: ['body', 'confirmation_policy'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: null,
+      }),
+    );
+  });
+
   it('refuses a conversation_id that is no UUID with 422 uuid_parsing, one that is no string with uuid_type (request.py, ConversationConfig.conversation_id: UUID | None)', async () => {
     await start();
     const body = (conversation_id: unknown) => ({ agent: AGENT_SPEC, workspace: WORKSPACE, conversation_id });

@@ -31,13 +31,13 @@ const COMMON = [
     workspace: { working_dir: '/w', type: 'local' },
     agent: { tools: [{ name: 'terminal', params: {} }], llm: { usage_id: 'agent', model: 'm' } },
   },
-  { agent: {}, workspace: { working_dir: '' } },
-  { agent: { llm: {} }, workspace: { working_dir: '/w' }, max_iterations: 7, stuck_detection: false },
+  { agent: { llm: { model: 'm' }, tools: [{ params: {}, name: 'terminal' }] }, workspace: { working_dir: '' } },
+  { agent: { llm: { model: 'm' } }, workspace: { working_dir: '/w' }, max_iterations: 7, stuck_detection: false },
   {
     agent: { kind: 'ACPAgent', llm: { model: 'openai/gpt-5', stream: true, extra: { deep: [1, { x: null }] } }, mcp_config: {} },
     workspace: { working_dir: 'C:\\w ✓' },
   },
-  { max_iterations: 1, stuck_detection: true, agent: { kind: 'Agent' }, workspace: { working_dir: '/w' } },
+  { max_iterations: 1, stuck_detection: true, agent: { kind: 'Agent', llm: { model: 'm' } }, workspace: { working_dir: '/w' } },
 ];
 
 /** Values of every JSON kind a field is replaced by. */
@@ -58,6 +58,11 @@ const KINDS: unknown[] = [
   { kind: 'Agent' },
   { working_dir: '/w' },
   { model: 'm' },
+  { name: 'terminal' },
+  '0.5',
+  ' 1e1 ',
+  'hot',
+  { kind: 'Nope' },
 ];
 
 /** The common bodies, and each with one field (at any depth of the declared ones) replaced, removed or added. */
@@ -86,20 +91,27 @@ function bodies(): unknown[] {
     ])
       at((body) => (body[key] = value as Record<string, unknown>));
     for (const key of ['kind', 'llm', 'tools', 'other']) at((body) => (body.agent![key] = value));
-    for (const key of ['model', 'usage_id']) at((body) => ((body.agent!.llm as Record<string, unknown>)[key] = value));
+    for (const key of ['model', 'usage_id', 'temperature']) at((body) => ((body.agent!.llm as Record<string, unknown>)[key] = value));
+    at((body) => (body.agent!.tools = [value]));
+    for (const key of ['name', 'params']) at((body) => (body.agent!.tools = [{ name: 'terminal', [key]: value }]));
     for (const key of ['working_dir', 'kind']) at((body) => (body.workspace![key] = value));
   }
   for (const key of ['agent', 'workspace']) at((body) => delete body[key]);
   at((body) => delete body.agent!.kind);
   at((body) => delete body.agent!.llm);
+  at((body) => {
+    delete body.agent!.kind;
+    delete body.agent!.llm;
+  });
   at((body) => delete (body.agent!.llm as Record<string, unknown>).model);
   at((body) => delete body.workspace!.working_dir);
   // A `__proto__` key as JSON.parse makes it (an own key) at each level the quick check rebuilds.
   for (const text of [
-    '{"__proto__":{"x":1},"agent":{},"workspace":{"working_dir":"/w"}}',
-    '{"agent":{"__proto__":{"x":1}},"workspace":{"working_dir":"/w"}}',
-    '{"agent":{"llm":{"__proto__":{"x":1}}},"workspace":{"working_dir":"/w"}}',
-    '{"agent":{},"workspace":{"working_dir":"/w","__proto__":{"x":1}}}',
+    '{"__proto__":{"x":1},"agent":{"llm":{"model":"m"}},"workspace":{"working_dir":"/w"}}',
+    '{"agent":{"__proto__":{"x":1},"llm":{"model":"m"}},"workspace":{"working_dir":"/w"}}',
+    '{"agent":{"llm":{"model":"m","__proto__":{"x":1}}},"workspace":{"working_dir":"/w"}}',
+    '{"agent":{"llm":{"model":"m"},"tools":[{"name":"t","__proto__":{"x":1}}]},"workspace":{"working_dir":"/w"}}',
+    '{"agent":{"llm":{"model":"m"}},"workspace":{"working_dir":"/w","__proto__":{"x":1}}}',
   ])
     out.push(JSON.parse(text));
   return out;

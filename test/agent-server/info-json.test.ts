@@ -29,7 +29,8 @@ async function call(fake: FakeCore, path: string, method = 'GET', body?: unknown
 const CREATES: Record<string, unknown>[] = [
   {},
   { agent: { kind: 'ACPAgent', llm: { model: 'odd "model" ✓ \u0001 \\ /' } } },
-  { agent: { kind: 'Agent' } },
+  // An agent without an llm: an ACPAgent (an Agent must have one: agent/base.py, AgentBase.llm).
+  { agent: { kind: 'ACPAgent', acp_command: ['acp-server'] } },
   { agent: { kind: 'Agent', llm: { model: 'openai/gpt-5', stream: true } } },
   { secrets: { b: 'x', a: 'y', 10: 'z', 9: 'w', 'é"\n': 'v' } },
   { secrets: { only: 'one' } },

@@ -248,7 +248,11 @@ describe('POST /v1/chat/completions (openai/router.py, create_chat_completion)',
     await start();
     const created = await call('/api/conversations', {
       method: 'POST',
-      body: { agent: { kind: 'Agent' }, workspace: { working_dir: '/workspace/project' }, confirmation_policy: { kind: 'AlwaysConfirm' } },
+      body: {
+        agent: { kind: 'Agent', llm: { model: 'm' } },
+        workspace: { working_dir: '/workspace/project' },
+        confirmation_policy: { kind: 'AlwaysConfirm' },
+      },
     });
     const id = (created.body as { id: string }).id;
     expect(await complete({ model: 'openhands_default', messages: [user('Write a plan')] }, { [CONVERSATION_HEADER]: id })).toMatchObject({

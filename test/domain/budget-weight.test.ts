@@ -146,7 +146,8 @@ describe('hostRecordSize (the weight of a record the agent host builds on create
   /** Create bodies: the common one, then each field that reaches the record changed. */
   const BODIES: Record<string, unknown>[] = [
     {},
-    { agent: { kind: 'Agent' } },
+    // An agent without an llm: an ACPAgent (an Agent must have one: agent/base.py, AgentBase.llm).
+    { agent: { kind: 'ACPAgent', acp_command: ['acp-server'] } },
     { agent: { kind: 'ACPAgent', llm: { model: 'openai/gpt-5 "mini"\t🚀', stream: true } } },
     {
       agent: {
@@ -155,7 +156,7 @@ describe('hostRecordSize (the weight of a record the agent host builds on create
         agent_context: { registered_marketplaces: [{ name: 'mkt ✓' }, { x: 1 }] },
       },
     },
-    { agent: { kind: 'Agent', agent_context: {} } },
+    { agent: { kind: 'Agent', llm: { model: 'm' }, agent_context: {} } },
     { workspace: { working_dir: 'C:\\work "q" \u0001' } },
     { tags: { team: 'cœur', ticket: '42 "quoted"' } },
     { security_analyzer: { kind: 'LLMSecurityAnalyzer', nested: { deep: ['a', { b: null }] } } },

@@ -69,7 +69,7 @@ describe('POST /api/conversations on the agent host: the records it stores', () 
   it('writes a new conversation key for key in the order its schema writes it (a state file reads the same as before)', async () => {
     const fake = await createFakeCore({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
     const created = await post(fake, '/api/conversations', {
-      agent: { kind: 'Agent' },
+      agent: { kind: 'Agent', llm: { model: 'm' } },
       workspace: { working_dir: '/w' },
       confirmation_policy: { kind: 'AlwaysConfirm' },
     });
@@ -77,7 +77,7 @@ describe('POST /api/conversations on the agent host: the records it stores', () 
     const [conversation] = (await fake.snapshot()).conversations;
     expect(JSON.stringify(conversation)).toBe(JSON.stringify(ConversationRecord.parse(conversation)));
     expect(conversation!.agent_host).toMatchObject({ created_here: true, agent_kind: 'Agent', working_dir: '/w', max_iterations: 500 });
-    expect(conversation!.llm_model).toBeNull();
+    expect(conversation!.llm_model).toBe('m');
   });
 });
 
@@ -96,7 +96,9 @@ describe('sizeOf', () => {
 describe('constantEventSize', () => {
   it('weighs an event record of constant fields as sizeOf does (the system prompt of each new conversation, weighed once)', async () => {
     const fake = await createFakeCore({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
-    expect((await post(fake, '/api/conversations', { agent: { kind: 'Agent' }, workspace: { working_dir: '/w' } })).status).toBe(201);
+    expect(
+      (await post(fake, '/api/conversations', { agent: { kind: 'Agent', llm: { model: 'm' } }, workspace: { working_dir: '/w' } })).status,
+    ).toBe(201);
     const [prompt] = (await fake.snapshot()).events;
     expect(prompt!.event.kind).toBe(SYSTEM_PROMPT.kind);
     expect(constantEventSize(prompt!, SYSTEM_PROMPT)).toBe(sizeOf(prompt!));
