@@ -1,6 +1,6 @@
 /**
  * The real OpenHands servers, provisioned: each in a virtual environment of its own in a cache
- * folder, installed once from a pinned requirements file of this package (`src/real/requirements/`,
+ * folder, installed once from a pinned requirements file of this package (`real/requirements/`,
  * the whole `pip freeze` of a working install), with a Python ≥ 3.12 found on the machine. The
  * folder's name carries a hash of the requirements, so a new pin makes a new environment and an old
  * one is never half-reused. Hand-written: the job is finding an interpreter and running `venv` and
@@ -29,7 +29,7 @@ export const MIN_PYTHON: readonly [number, number] = [3, 12];
 
 /** The requirements file of a server. */
 export function requirementsFile(name: RealServerName): string {
-  return fileURLToPath(packageFile(`src/real/requirements/${name}.requirements.txt`));
+  return fileURLToPath(packageFile(`real/requirements/${name}.requirements.txt`));
 }
 
 /** The version a requirements file pins for `pkg`. */

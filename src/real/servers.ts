@@ -68,7 +68,7 @@ export async function startRealAgentServer(options: RealStartOptions = {}): Prom
  * Installs (once) and starts the real app server on a free loopback port with process sandboxes
  * (`RUNTIME=process`; each sandbox an agent server child process, started from port 8000 up),
  * `SESSION_API_KEY` set to `REAL_SESSION_KEY`, its SQLite and sandboxes in its temporary folder,
- * webhooks back to itself, git kept off the network. Started through `python/app_server.py`, which
+ * webhooks back to itself, git kept off the network. Started through the package's `real/app_server.py`, which
  * says what it changes in memory for process sandboxes to work here.
  */
 export async function startRealAppServer(options: RealStartOptions = {}): Promise<RealServer> {
@@ -76,7 +76,7 @@ export async function startRealAppServer(options: RealStartOptions = {}): Promis
   return startProcess({
     name: 'app-server',
     command: join(venvBin('app-server', options.env), 'python'),
-    args: [fileURLToPath(packageFile('src/real/python/app_server.py')), '{port}'],
+    args: [fileURLToPath(packageFile('real/app_server.py')), '{port}'],
     env: {
       ...COMMON_ENV,
       TMPDIR: '{dir}/tmp',

@@ -15,6 +15,12 @@ const SCRIPTS = [
   { match: 'plan', steps: [{ task_tracker: { tasks: [{ title: 'Read the code' }] } }, { message: 'Planned.' }] },
 ];
 
+/** The tools an agent lists (Chat Completions), the Responses API's and Anthropic's. */
+const TOOL_NAMES = ['terminal', 'think', 'finish', 'task_tracker', 'file_editor'];
+const TOOLS = TOOL_NAMES.map((name) => ({ type: 'function', function: { name, parameters: { type: 'object', properties: {} } } }));
+const RESPONSES_TOOLS = TOOL_NAMES.map((name) => ({ type: 'function', name, parameters: { type: 'object', properties: {} } }));
+const ANTHROPIC_TOOLS = TOOL_NAMES.map((name) => ({ name, input_schema: { type: 'object', properties: {} } }));
+
 const TERMINAL_TOOL = {
   type: 'function',
   function: {
@@ -91,10 +97,15 @@ describe('POST /v1/chat/completions', () => {
 
   it('answers the step the history has reached: one assistant turn after the user message is the second step', async () => {
     await start();
-    const second = await post('/v1/chat/completions', { model: 'm', messages: [user('list files'), called('terminal'), result('a\nb')] });
+    const second = await post('/v1/chat/completions', {
+      model: 'm',
+      tools: TOOLS,
+      messages: [user('list files'), called('terminal'), result('a\nb')],
+    });
     expect(second.json().choices[0].message.tool_calls[0].function).toEqual({ name: 'think', arguments: '{"thought":"Two files."}' });
     const third = await post('/v1/chat/completions', {
       model: 'm',
+      tools: TOOLS,
       messages: [user('list files'), called('terminal'), result('a\nb'), called('think'), result('ok')],
     });
     expect(third.json().choices[0].message.tool_calls[0].function).toEqual({
@@ -122,6 +133,7 @@ describe('POST /v1/chat/completions', () => {
       model: 'm',
       stream: true,
       stream_options: { include_usage: true },
+      tools: TOOLS,
       messages: [user('plan the work')],
     });
     expect(answer.status).toBe(200);
@@ -144,6 +156,26 @@ describe('POST /v1/chat/completions', () => {
     expect(chunks.at(-2).choices[0].finish_reason).toBe('tool_calls');
     expect(chunks.at(-1).choices).toEqual([]);
     expect(chunks.at(-1).usage.total_tokens).toBe(chunks.at(-1).usage.prompt_tokens + chunks.at(-1).usage.completion_tokens);
+  });
+
+  it('answers in text a request that lists no tools (a title to generate): a model cannot call a tool it was not given', async () => {
+    await start();
+    const title = await post('/v1/chat/completions', {
+      model: 'm',
+      messages: [{ role: 'system', content: 'Generate a title.' }, user('Please list files')],
+    });
+    expect(title.json().choices[0]).toEqual({
+      index: 0,
+      message: { role: 'assistant', content: "Hello from fakehands' scripted LLM." },
+      logprobs: null,
+      finish_reason: 'stop',
+    });
+  });
+
+  it('answers GET /v1/model/info, which LiteLLM asks an OpenAI-compatible base URL first, with no models', async () => {
+    await start();
+    const response = await fetch(`${server!.url}/v1/model/info`);
+    expect([response.status, await response.json()]).toEqual([200, { data: [] }]);
   });
 
   it("answers a rate limit step with OpenAI's 429 and its error body", async () => {
@@ -228,7 +260,7 @@ describe('GET /v1/models', () => {
 describe('POST /v1/responses', () => {
   it('answers a function_call item, then counts function calls in input as turns', async () => {
     await start();
-    const first = await post('/v1/responses', { model: 'gpt-5', input: [{ role: 'user', content: 'list files' }] });
+    const first = await post('/v1/responses', { model: 'gpt-5', tools: RESPONSES_TOOLS, input: [{ role: 'user', content: 'list files' }] });
     expect(first.status).toBe(200);
     expect(first.json().output).toEqual([
       {
@@ -242,6 +274,7 @@ describe('POST /v1/responses', () => {
     ]);
     const second = await post('/v1/responses', {
       model: 'gpt-5',
+      tools: RESPONSES_TOOLS,
       input: [
         { role: 'user', content: 'list files' },
         { type: 'function_call', call_id: 'x', name: 'terminal', arguments: '{}' },
@@ -253,7 +286,7 @@ describe('POST /v1/responses', () => {
 
   it('streams response.created first and response.completed last', async () => {
     await start();
-    const answer = await post('/v1/responses', { model: 'gpt-5', input: 'plan', stream: true });
+    const answer = await post('/v1/responses', { model: 'gpt-5', tools: RESPONSES_TOOLS, input: 'plan', stream: true });
     const types = answer.text
       .trim()
       .split('\n\n')
@@ -267,7 +300,12 @@ describe('POST /v1/responses', () => {
 describe('POST /v1/messages', () => {
   it('answers a tool_use block with stop_reason tool_use, and an Anthropic error body for a rate limit', async () => {
     await start();
-    const first = await post('/v1/messages', { model: 'claude-sonnet-4', max_tokens: 100, messages: [user('list files')] });
+    const first = await post('/v1/messages', {
+      model: 'claude-sonnet-4',
+      max_tokens: 100,
+      tools: ANTHROPIC_TOOLS,
+      messages: [user('list files')],
+    });
     expect(first.json()).toMatchObject({
       type: 'message',
       role: 'assistant',
@@ -284,6 +322,7 @@ describe('POST /v1/messages', () => {
     const second = await post('/v1/messages', {
       model: 'claude',
       max_tokens: 10,
+      tools: ANTHROPIC_TOOLS,
       messages: [
         user('list files'),
         { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'terminal', input: {} }] },
@@ -349,7 +388,7 @@ describe('createFake({ llmUrl })', () => {
     try {
       const response = await fetch('http://llm.test/v1/chat/completions', {
         method: 'POST',
-        body: JSON.stringify({ model: 'm', messages: [user('go')] }),
+        body: JSON.stringify({ model: 'm', tools: TOOLS, messages: [user('go')] }),
       });
       expect(response.status).toBe(200);
       expect(

@@ -1,5 +1,5 @@
 /**
- * The real agent server (openhands-agent-server, pinned in src/real/requirements/) and the fake's
+ * The real agent server (openhands-agent-server, pinned in real/requirements/) and the fake's
  * agent host, side by side: the same requests to each, compared status by status and body shape by
  * body shape; the same scripted runs (the real agent loop calls fakehands' scripted LLM, the fake's
  * agent plays the same script), compared event by event. Every difference is fixed in the fake or

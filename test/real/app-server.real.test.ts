@@ -1,5 +1,5 @@
 /**
- * The real app server (openhands-ai, pinned in src/real/requirements/, process sandboxes) and the
+ * The real app server (openhands-ai, pinned in real/requirements/, process sandboxes) and the
  * fake's app server, side by side on the seed's own flows: an app conversation started through its
  * start task, its sandbox through STARTING → RUNNING → PAUSED → RUNNING → deleted, searches, counts,
  * the 401, 404 and 422 bodies. The real server takes up to ~15 s to bring a sandbox up; the fake's

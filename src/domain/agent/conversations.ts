@@ -12,7 +12,7 @@ import type { AgentHostState, ConversationRecord } from '../../schemas/records.j
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
-import { agentStatus, runStepsTotal, type AgentEvent } from './status.js';
+import { runStepsTotal, type AgentEvent } from './status.js';
 import { SYSTEM_PROMPT } from './system-prompt.js';
 import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
@@ -27,11 +27,6 @@ import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent
 import { zipArchive } from './zip.js';
 import { worldOf } from '../agent-world/world.js';
 import { hostConversationRecord, hostRecordSize } from './host-record.js';
-
-/** `event_service.py`'s 409 detail of `goal` and `goal/resume`. */
-export const GOAL_CONFLICT = 'Conversation run or goal loop already running.';
-/** What the goal loop tells the agent when it resumes (the real one's `RESUME_PROMPT`, in our words). */
-const RESUME_MESSAGE = 'Continue working towards the goal where you left off.';
 
 /** The agent host's part of a conversation, with its defaults. */
 export function hostState(conversation: ConversationRecord): AgentHostState {
@@ -283,67 +278,6 @@ export async function runHostConversation(state: DomainState, conversation: Conv
     });
     await publishEvent(state, conversation.id, stateUpdate('execution_status', executionStatusOf(resumed)));
   }
-  return null;
-}
-
-/** A goal's status as the loop publishes it (`ConversationStateUpdateEvent` key `goal`). */
-async function publishGoal(
-  state: DomainState,
-  conversation: ConversationRecord,
-  goal: NonNullable<AgentHostState['goal']>,
-): Promise<ConversationRecord> {
-  await publishEvent(
-    state,
-    conversation.id,
-    stateUpdate('goal', {
-      active: goal.status === 'running',
-      status: goal.status,
-      iteration: goal.iteration,
-      max_iterations: goal.max_iterations,
-      objective: goal.objective,
-      verdict: null,
-    }),
-  );
-  return setHostState(state, conversation, { goal });
-}
-
-/** A goal whose run is over is judged done (the fake's judge passes every goal after one round). */
-async function settleGoal(state: DomainState, conversation: ConversationRecord): Promise<ConversationRecord> {
-  const goal = hostState(conversation).goal;
-  if (!goal || goal.status !== 'running' || executionStatusOf(conversation) === 'running') return conversation;
-  return publishGoal(state, conversation, { ...goal, status: agentStatus(conversation) === 'paused' ? 'interrupted' : 'complete' });
-}
-
-/** `POST .../goal` (`start_goal_loop`): the objective is sent and the agent runs on it; 409 while it runs, 400 for an empty objective. */
-export async function startGoal(
-  state: DomainState,
-  conversation: ConversationRecord,
-  objective: string,
-  maxIterations: number,
-): Promise<Refusal | null> {
-  if (objective.trim() === '') return refuse('bad_request', 'objective must not be empty');
-  const current = await settleGoal(state, conversation);
-  if (executionStatusOf(current) === 'running' || hostState(current).goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
-  const started = await publishGoal(state, current, { objective, max_iterations: maxIterations, iteration: 1, status: 'running' });
-  await deliverMessage(state, started, objective, true);
-  return null;
-}
-
-/** `POST .../goal/stop` (`stop_goal_loop`): a goal that is running is recorded `interrupted` (the run itself goes on); succeeds without one too. */
-export async function stopGoal(state: DomainState, conversation: ConversationRecord): Promise<void> {
-  const current = await settleGoal(state, conversation);
-  const goal = hostState(current).goal;
-  if (goal?.status === 'running') await publishGoal(state, current, { ...goal, status: 'interrupted' });
-}
-
-/** `POST .../goal/resume` (`resume_goal_loop`): an interrupted goal goes on; 400 `no_resumable_goal` without one (none, complete or capped), 409 while the agent runs. */
-export async function resumeGoal(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
-  const current = await settleGoal(state, conversation);
-  const goal = hostState(current).goal;
-  if (executionStatusOf(current) === 'running' || goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
-  if (!goal || goal.status === 'complete' || goal.status === 'capped') return refuse('bad_request', 'no_resumable_goal');
-  const resumed = await publishGoal(state, current, { ...goal, iteration: goal.iteration + 1, status: 'running' });
-  await deliverMessage(state, resumed, RESUME_MESSAGE, true);
   return null;
 }
 

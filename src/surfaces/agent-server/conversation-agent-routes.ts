@@ -5,15 +5,13 @@
  * `conversation_router.py`; `generate_title` from the published v1.11.4 document). Part of
  * `conversation-routes.ts`'s table, in its order.
  */
+import { resumeGoal, startGoal, stopGoal } from '../../domain/agent/goal.js';
 import * as z from 'zod/mini';
 import {
   interruptHostConversation,
   pauseHostConversation,
-  resumeGoal,
   runHostConversation,
   setSecurityAnalyzer,
-  startGoal,
-  stopGoal,
   switchAcpModel,
   switchLlm,
   switchProfile,
