@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bodyFacts, sequenceFacts, shapeOf, statusFact } from '../../src/real/compare.js';
-import { DECLARED_REAL_DIFFERENCES, declaredFor } from '../../src/real/declared.js';
 import { findPython, install, ProvisionError, REAL_PACKAGES } from '../../src/real/provision.js';
 import { runCommand } from '../../src/cli.js';
+import { DECLARED_CONTRACT_DIFFERENCES, DECLARED_REAL_DIFFERENCES, declaredContractFailure, declaredFor } from '../../src/real/declared.js';
+import { README } from '../support/readme.js';
 
 describe('shapeOf', () => {
   it('keeps keys and JSON types, normalises ids, times and id keys, and keeps the vocabulary fields as values', () => {
@@ -124,5 +125,27 @@ describe('the real servers on a machine without Python >= 3.12', () => {
     }
     expect(out).toEqual([]);
     expect(err.join('')).toMatch(/^fakehands real: no Python >= 3\.12 with venv found/);
+  });
+});
+
+describe("the README's table of declared differences from the real servers", () => {
+  it('lists every declared difference and declared contract failure with its reason', () => {
+    const table = README.slice(README.indexOf('### Declared differences from the real servers'));
+    const missing = [...DECLARED_REAL_DIFFERENCES.map((d) => d.reason), ...DECLARED_CONTRACT_DIFFERENCES.map((d) => d.reason)].filter(
+      (reason) => !table.includes(reason.replace(/\|/g, '\\|')),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('declaredContractFailure', () => {
+  it("covers a verify failure line of a V0 interaction on the 1.x app server, and not another interaction's", () => {
+    const v0 = 'interaction failed: Given the service is up - a request to store a git provider token (status: expected 200 but was 404)';
+    expect(declaredContractFailure(v0)?.kind).toBe('deliberate');
+    expect(
+      declaredContractFailure(
+        'interaction failed: Given the service is up - a request for the sandbox specs (status: expected 200 but was 500)',
+      ),
+    ).toBeNull();
   });
 });

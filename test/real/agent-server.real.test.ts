@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRealAgentServer } from '../../src/real/servers.js';
+import { README, readmeBlocks } from '../support/readme.js';
 import type { RealServer } from '../../src/real/processes.js';
 import { REAL_PACKAGES } from '../../src/real/provision.js';
 import { startLlmServer, type LlmServer } from '../../src/server/llm-server.js';
@@ -275,4 +276,58 @@ describe('POST /api/conversations/{id}/events (a message that runs the agent)', 
       expect(differences).toEqual([]);
     });
   }
+});
+
+describe('POST /api/conversations/{id}/pause, /run and /interrupt', () => {
+  it('pauses a conversation whose run has finished, lets it run again and interrupts it alike', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    await Promise.all([runToEnd(targets.real, ids[0], 'Please say hello'), runToEnd(targets.fake, ids[1], 'Please say hello')]);
+    const differences: string[] = [];
+    const step = async (name: string, method: string, suffix: string) => {
+      const answers = await Promise.all(
+        [targets.real, targets.fake].map((t, i) => call(t, method, `/api/conversations/${ids[i]}${suffix}`)),
+      );
+      differences.push(...compareAnswers(name, answers[0]!, answers[1]!));
+    };
+    const statuses = async (name: string) => {
+      const seen = await Promise.all([statusOf(targets.real, ids[0]), statusOf(targets.fake, ids[1])]);
+      differences.push(...compareValues(name, seen[0], seen[1]));
+    };
+    await step('POST /api/conversations/{id}/pause (after a finished run)', 'POST', '/pause');
+    await statuses('execution_status after pause');
+    await step('POST /api/conversations/{id}/run (paused)', 'POST', '/run');
+    await Promise.all([
+      until(
+        () => statusOf(targets.real, ids[0]),
+        (s) => s !== 'running',
+      ),
+      until(
+        () => statusOf(targets.fake, ids[1]),
+        (s) => s !== 'running',
+      ),
+    ]);
+    await statuses('execution_status after run');
+    await step('POST /api/conversations/{id}/interrupt', 'POST', '/interrupt');
+    await statuses('execution_status after interrupt');
+    await step('POST /api/conversations/{unknown}/pause', 'POST', '/../8a3a0c6f-6d3c-4c43-a5a8-3f0d8a1b2c3d/pause');
+    expect(differences).toEqual([]);
+  });
+});
+
+describe("the README's recipe: the real agent server offline", () => {
+  it('runs the real agent to finished on the conversation body the README prints, its LLM the scripted one', async () => {
+    const recipe = README.slice(README.indexOf('## Run the real agent server offline'));
+    const printed = readmeBlocks('json').find((block) => recipe.includes(block) && block.includes('"base_url"'))!;
+    const body = JSON.parse(printed.replace('http://127.0.0.1:4010', llm.url).replace('/tmp/work', workDir)) as Record<string, unknown>;
+    const created = await call(targets.real, 'POST', '/api/conversations', body);
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    expect(await runToEnd(targets.real, id, 'Please say hello')).toBe('finished');
+    const names = await eventNames(targets.real, id);
+    expect(names.filter((n) => n.startsWith('ActionEvent'))).toEqual(['ActionEvent:agent:terminal', 'ActionEvent:agent:finish']);
+    // The scripted LLM kept what the real agent sent it: the system prompt, the tools, the history.
+    const mentions = (text: string) => text.includes(id) || text.includes(id.replace(/-/g, ''));
+    const asked = llm.llm.requests().filter((r) => r.api === 'chat' && mentions(JSON.stringify(r)));
+    expect(asked.length).toBeGreaterThan(0);
+  });
 });
