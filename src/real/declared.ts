@@ -101,10 +101,16 @@ export const DECLARED_REAL_DIFFERENCES: readonly DeclaredDifference[] = [
   },
   // The agent server.
   {
-    fact: 'agent server › * › body › *stats.usage_to_metrics*',
+    fact: 'agent server › * › body › *stats.usage_to_metrics.*',
     kind: 'gap',
     reason:
-      "the fake registers the agent's LLM in a conversation's statistics when it starts, under the usage id 'agent' (the SDK's register_llm of Aug 2026); 1.58.2 starts with none and registers 'default' at the first LLM call",
+      "the fake keys a conversation's statistics by the usage id 'agent' (the app server's agents); 1.58.2 keys them by the LLM's own usage_id, 'default' unless the client names one",
+  },
+  {
+    fact: 'agent server › run a rate-limited LLM › events › *',
+    kind: 'real-bug',
+    reason:
+      "the real agent server publishes a rate-limited run's ConversationErrorEvent once or twice (seen both ways here), racing its running status; the fake publishes it once, after running, then the error status",
   },
   {
     fact: 'agent server › run * › events › stats updates published',

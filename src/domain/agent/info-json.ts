@@ -14,7 +14,7 @@ import { REDACTED } from '../store/redact.js';
 import type { DomainState } from '../store/state.js';
 import { agentInfo, executionStatusOf, INFO_TAIL_RUNTIME_TEXT, INFO_TAIL_TEXT } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
-import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, statsOfEvents } from './vocabulary-stats.js';
+import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents } from './vocabulary-stats.js';
 import type { AgentEvent } from './status.js';
 
 /** A kept value, walked without a list of keys made per match: an object's keys and values side by side. */
@@ -131,7 +131,8 @@ const emptyStatsTexts = new Map<string, string>();
  */
 function statsText(state: DomainState, conversation: ConversationRecord, model: string): string {
   const ids = state.store.eventIdsOf(conversation.id);
-  if (ids.length <= SHORT_LOG && !hasLlmCall(eventsOf(state, ids), model)) {
+  const events = ids.length <= SHORT_LOG ? eventsOf(state, ids) : null;
+  if (events !== null && !hasLlmCall(events, model) && !hasUserMessage(events)) {
     let text = emptyStatsTexts.get(model);
     if (text === undefined) {
       text = JSON.stringify(statsOfEvents([], model));

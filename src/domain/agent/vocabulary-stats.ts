@@ -205,6 +205,12 @@ function addCall(metrics: Metrics, call: LlmCall, at: number): void {
 }
 
 /** Whether any event of a log stands for an LLM call (`statsOfEvents` of a log without one is `statsOfEvents([], model)`). */
+/** Whether a log holds a user's message (after which the agent is ready and its LLM registered). */
+export function hasUserMessage(events: readonly AgentEvent[]): boolean {
+  return events.some((event) => event.kind === 'MessageEvent' && event.source === 'user');
+}
+
+/** Whether a log holds an LLM call. */
 export function hasLlmCall(events: readonly AgentEvent[], model: string): boolean {
   let lastResponse: string | undefined;
   for (let index = 0; index < events.length; index++) {
@@ -220,8 +226,9 @@ export function hasLlmCall(events: readonly AgentEvent[], model: string): boolea
  * usage id, the agent's first, then those that made a call in the order of their first call.
  */
 export function statsOfEvents(events: readonly AgentEvent[], model: string): ConversationStats {
-  // The agent's LLM is registered when the conversation starts, its metrics empty (`ConversationStats.register_llm`).
-  const usage: Record<string, Metrics> = { [AGENT_USAGE_ID]: emptyMetrics(model) };
+  // The agent's LLM is registered, its metrics empty, once the agent is made ready: at the first user message, not when the
+  // conversation starts (openhands-sdk 1.58.2 `local_conversation.py`, `_ensure_agent_ready`; `ConversationStats.register_llm`).
+  const usage: Record<string, Metrics> = hasUserMessage(events) ? { [AGENT_USAGE_ID]: emptyMetrics(model) } : {};
   let lastResponse: string | undefined;
   let index = 0;
   events.forEach((event) => {
