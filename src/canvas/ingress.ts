@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 
 /** Where the page's own agent server answers: the prefixes Canvas's static server forwards to it. */
 export const LOCAL_BACKEND_PREFIXES = [
@@ -104,6 +104,15 @@ function bootstrapScript(options: CanvasIngressOptions): string {
   );
 }
 
+/** A request path with its %-escapes decoded, or `null` for a malformed one (`decodeURIComponent` throws a URIError). */
+export function decodedPath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
 /** Starts the ingress; resolves once it listens. */
 export async function startCanvasIngress(options: CanvasIngressOptions): Promise<CanvasIngress> {
   const root = normalize(options.buildDir);
@@ -126,8 +135,16 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
       return;
     }
     if (isLocalBackendPath(path)) return forward(req, res);
-    const file = normalize(join(root, decodeURIComponent(path)));
-    if (!file.startsWith(root) || path === '/' || !extname(path)) return sendIndex(res);
+    const decoded = decodedPath(path);
+    if (decoded === null) {
+      // A malformed %-escape (`/%ZZ`): a 400 for this request, never an exception that ends the process.
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('Bad Request: malformed percent-encoding in the path');
+      return;
+    }
+    const file = normalize(join(root, decoded));
+    // Only files inside build/ (its own path and below): `/../build-secret.txt` also starts with the folder's name.
+    if ((file !== root && !file.startsWith(`${root}${sep}`)) || path === '/' || !extname(path)) return sendIndex(res);
     readFile(file).then(
       (body) => {
         res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
