@@ -1,13 +1,14 @@
 /**
  * One scripted session on the real agent server and on the fake's agent host, in the same run:
- * start-up (spawn to ready: the real `agent-server` on loopback; `fakehands serve` to listening) and
- * the session (a conversation created, a message sent, a terminal command and finish, until the last
+ * start-up (process spawn to ready: the real `agent-server` on loopback answering /ready; `fakehands serve` printing where it listens) and
+ * the session (a conversation created, a message sent, a terminal command and finish, until the
  * event `execution_status=finished` is in the log), each as a ratio real / fake. The real agent
  * calls fakehands' scripted LLM, the fake's agent plays the same script on a system clock with
  * instant timings. Rounds alternate real and fake (`BENCH_ROUNDS`, default 3) and the medians are
  * reported. Needs the real agent server installed (`npm run real:install`). Run:
- * `npm run bench:real`; writes bench/results/real-session.json.
+ * `npm run bench:real` (builds first); writes bench/results/real-session.json.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,10 +16,11 @@ import { join } from 'node:path';
 import { startRealAgentServer } from '../src/real/servers.js';
 import { REAL_PACKAGES } from '../src/real/provision.js';
 import { startLlmServer } from '../src/server/llm-server.js';
-import { startFakeServers } from '../src/server/start.js';
 import { median, round } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The fakehands command (built: `npm run build`). */
+const BIN = new URL('../bin/fakehands.js', import.meta.url).pathname;
 const SCRIPT = [{ match: 'say hello', steps: [{ terminal: { command: 'echo hello', output: 'hello' } }, { finish: 'Said hello.' }] }];
 
 /** A JSON request with a key. */
@@ -50,25 +52,49 @@ async function session(agentUrl: string, key: string, llmUrl: string): Promise<n
     run: true,
   });
   for (;;) {
-    const page = await call(`${agentUrl}/api/conversations/${id}/events/search?sort_order=TIMESTAMP_DESC&limit=1`, key, 'GET');
-    const last = (page.body.items as Record<string, unknown>[])[0];
-    if (last?.kind === 'ConversationStateUpdateEvent' && last.key === 'execution_status' && last.value === 'finished') break;
+    // The newest few: the real server may publish a statistics update after the final status.
+    const page = await call(`${agentUrl}/api/conversations/${id}/events/search?sort_order=TIMESTAMP_DESC&limit=5`, key, 'GET');
+    const newest = page.body.items as Record<string, unknown>[];
+    if (newest.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'execution_status' && e.value === 'finished')) break;
     if (performance.now() - started > 120_000) throw new Error('the session did not finish in 120 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return performance.now() - started;
 }
 
-/** A fake's agent server (a RUNNING sandbox's) with its key, and the time it took to start. */
+/** A fake's agent server (a RUNNING sandbox's) with its key, and the time from spawning `fakehands serve` to its banner. */
 async function startFake(): Promise<{ url: string; key: string; startMs: number; close: () => Promise<void> }> {
+  const scripts = join(mkdtempSync(join(tmpdir(), 'fakehands-bench-')), 'scripts.json');
+  await writeFile(scripts, JSON.stringify(SCRIPT));
   const t = performance.now();
-  const servers = await startFakeServers({ fake: { fixture: 'empty', timings: 'instant', agentScripts: SCRIPT } });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--port', '0', '--timings', 'instant', '--fixture', 'empty', '--agent-scripts', scripts],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let banner = '';
+  const urls = await new Promise<{ app: string; agent: string }>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const app = /listening on (http:\/\/\S+)/.exec(banner)?.[1];
+      const agent = /agent server: (http:\/\/\S+)/.exec(banner)?.[1];
+      if (app && agent) resolve({ app, agent });
+    });
+    child.once('exit', (code) => reject(new Error(`fakehands serve exited (${code}): ${banner}`)));
+  });
   const startMs = performance.now() - t;
-  const sandbox = await call(`${servers.url}/api/v1/sandboxes`, 'unused', 'POST', {});
-  const [running] = (await call(`${servers.url}/api/v1/sandboxes?id=${String(sandbox.body.id)}`, 'unused', 'GET')).body as unknown as {
+  const sandbox = await call(`${urls.app}/api/v1/sandboxes`, 'unused', 'POST', {});
+  const [running] = (await call(`${urls.app}/api/v1/sandboxes?id=${String(sandbox.body.id)}`, 'unused', 'GET')).body as unknown as {
     session_api_key: string;
   }[];
-  return { url: servers.agentUrl, key: running!.session_api_key, startMs, close: servers.close };
+  const close = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { url: urls.agent, key: running!.session_api_key, startMs, close };
 }
 
 const llm = await startLlmServer({ scripts: SCRIPT });
