@@ -235,14 +235,15 @@ describe('confirmation mode (POST .../confirmation_policy, .../events/respond_to
     expect(await json(`${base}/events/respond_to_confirmation`, { accept: false, reason: 'Not that file' })).toEqual({ success: true });
     const [rejection] = (await json(`${base}/events/search?kind=UserRejectObservation`)).items as Record<string, unknown>[];
     const edits = (await json(`${base}/events/search?kind=ActionEvent`)).items as Record<string, unknown>[];
+    // An observation's source, published after the idle status, as the real agent server 1.58.2 publishes them (test/real/agent-server.real.test.ts).
     expect(rejection).toMatchObject({
-      source: 'user',
+      source: 'environment',
       tool_name: 'file_editor',
       action_id: edits.at(-1)!.id,
       rejection_reason: 'Not that file',
       rejection_source: 'user',
     });
-    expect(await tail(2)).toEqual(['UserRejectObservation', 'execution_status=idle']);
+    expect(await tail(2)).toEqual(['execution_status=idle', 'UserRejectObservation']);
     expect(await status()).toBe('idle');
     expect(await json(`${base}/events/respond_to_confirmation`, { accept: 'yes' })).toMatchObject({
       detail: [{ type: 'bool_parsing', loc: ['body', 'accept'] }],

@@ -113,7 +113,7 @@ describe('GET /api/git/changes while a run goes on (finding: the Changes tab lag
     await rejected.respond(true);
     rejected.fake.clock.advance(RUN_MS);
     await rejected.respond(false);
-    expect((await rejected.events()).map(name).slice(-2)).toEqual(['UserRejectObservation', 'execution_status=idle']);
+    expect((await rejected.events()).map(name).slice(-2)).toEqual(['execution_status=idle', 'UserRejectObservation']);
     expect(await rejected.changes()).toEqual([]);
   });
 });

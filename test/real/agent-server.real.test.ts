@@ -314,6 +314,147 @@ describe('POST /api/conversations/{id}/pause, /run and /interrupt', () => {
   });
 });
 
+describe('GET /api/conversations/{id}/events/search and /count', () => {
+  it('pages, sorts, filters and counts a finished run alike', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    await Promise.all([runToEnd(targets.real, ids[0], 'Please say hello'), runToEnd(targets.fake, ids[1], 'Please say hello')]);
+    const differences: string[] = [];
+    for (const query of [
+      '/events/search?limit=2',
+      '/events/search?sort_order=TIMESTAMP_DESC&limit=3',
+      '/events/search?kind=MessageEvent',
+      '/events/search?source=user',
+      '/events/search?limit=0',
+      '/events/search?sort_order=SIDEWAYS',
+      '/events/count?kind=ActionEvent',
+    ]) {
+      const answers = await Promise.all([targets.real, targets.fake].map((t, i) => call(t, 'GET', `/api/conversations/${ids[i]}${query}`)));
+      differences.push(...compareAnswers(`GET /api/conversations/{id}${query}`, answers[0]!, answers[1]!));
+    }
+    const second = await Promise.all(
+      [targets.real, targets.fake].map(async (t, i) => {
+        const first = await call(t, 'GET', `/api/conversations/${ids[i]}/events/search?limit=2`);
+        const next = (first.body as { next_page_id: string | null }).next_page_id;
+        return call(t, 'GET', `/api/conversations/${ids[i]}/events/search?limit=2&page_id=${next}`);
+      }),
+    );
+    differences.push(...compareAnswers('GET /api/conversations/{id}/events/search (the second page)', second[0]!, second[1]!));
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('confirmation mode: POST .../confirmation_policy and .../events/respond_to_confirmation', () => {
+  for (const [name, accept] of [
+    ['accepts', true],
+    ['rejects', false],
+  ] as const) {
+    it(`${name} the action the agent waits on, to the same end and events`, async () => {
+      const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+      const differences: string[] = [];
+      const policy = await Promise.all(
+        [targets.real, targets.fake].map((t, i) =>
+          call(t, 'POST', `/api/conversations/${ids[i]}/confirmation_policy`, { policy: { kind: 'AlwaysConfirm' } }),
+        ),
+      );
+      differences.push(...compareAnswers('POST .../confirmation_policy', policy[0]!, policy[1]!));
+      await Promise.all(
+        [targets.real, targets.fake].map((t, i) =>
+          call(t, 'POST', `/api/conversations/${ids[i]}/events`, {
+            role: 'user',
+            content: [{ type: 'text', text: 'Please say hello' }],
+            run: true,
+          }),
+        ),
+      );
+      const waiting = await Promise.all(
+        [targets.real, targets.fake].map((t, i) =>
+          until(
+            () => statusOf(t, ids[i]!),
+            (s) => s !== 'running' && s !== 'idle',
+          ),
+        ),
+      );
+      differences.push(...compareValues(`confirmation ${name} › status before the answer`, waiting[0], waiting[1]));
+      const answered = await Promise.all(
+        [targets.real, targets.fake].map((t, i) =>
+          call(t, 'POST', `/api/conversations/${ids[i]}/events/respond_to_confirmation`, { accept, reason: 'Checked by the suite' }),
+        ),
+      );
+      differences.push(...compareAnswers(`POST .../respond_to_confirmation (accept ${accept})`, answered[0]!, answered[1]!));
+      const ends = await Promise.all(
+        [targets.real, targets.fake].map((t, i) =>
+          until(
+            () => statusOf(t, ids[i]!),
+            (s) => s !== 'running' && s !== 'waiting_for_confirmation',
+          ),
+        ),
+      );
+      differences.push(...compareValues(`confirmation ${name} › status after the answer`, ends[0], ends[1]));
+      const events = await Promise.all([eventNames(targets.real, ids[0]), eventNames(targets.fake, ids[1])]);
+      differences.push(...compareSequences(`confirmation ${name} › events`, events[0], events[1]));
+      expect(differences).toEqual([]);
+    });
+  }
+});
+
+describe('POST /api/conversations/{id}/fork', () => {
+  it('forks a finished conversation alike: the answer, and the fork read back', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    await Promise.all([runToEnd(targets.real, ids[0], 'Please say hello'), runToEnd(targets.fake, ids[1], 'Please say hello')]);
+    const forks = await Promise.all(
+      [targets.real, targets.fake].map((t, i) =>
+        call(t, 'POST', `/api/conversations/${ids[i]}/fork`, { title: 'A fork', tags: { from: 'suite' } }),
+      ),
+    );
+    const differences = compareAnswers('POST /api/conversations/{id}/fork', forks[0]!, forks[1]!);
+    const read = await Promise.all(
+      [targets.real, targets.fake].map((t, i) => call(t, 'GET', `/api/conversations/${(forks[i]!.body as { id: string }).id}`)),
+    );
+    differences.push(...compareAnswers('GET /api/conversations/{fork id}', read[0]!, read[1]!));
+    const events = await Promise.all([targets.real, targets.fake].map((t, i) => eventNames(t, (forks[i]!.body as { id: string }).id)));
+    differences.push(...compareSequences('fork › events', events[0]!, events[1]!));
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('POST /api/bash/execute_bash_command and GET /api/bash/bash_events/search', () => {
+  it('runs a command and lists its events alike', async () => {
+    const differences: string[] = [];
+    const ran = await both((t) => call(t, 'POST', '/api/bash/execute_bash_command', { command: 'echo hello', cwd: workDir }));
+    differences.push(...compareAnswers('POST /api/bash/execute_bash_command', ran.real, ran.fake));
+    const bad = await both((t) => call(t, 'POST', '/api/bash/execute_bash_command', {}));
+    differences.push(...compareAnswers('POST /api/bash/execute_bash_command without a command', bad.real, bad.fake));
+    const listed = await both((t) => call(t, 'GET', '/api/bash/bash_events/search?limit=5'));
+    differences.push(...compareAnswers('GET /api/bash/bash_events/search', listed.real, listed.fake));
+    expect(differences).toEqual([]);
+  });
+});
+
+describe('GET /api/settings, PATCH /api/settings and /api/settings/secrets', () => {
+  it('reads, changes and reads back settings and secrets alike (never a secret value)', async () => {
+    const differences: string[] = [];
+    for (const [name, method, path, body] of [
+      ['GET /api/settings', 'GET', '/api/settings', undefined],
+      [
+        'PUT /api/settings/secrets',
+        'PUT',
+        '/api/settings/secrets',
+        { name: 'SUITE_TOKEN', value: 'tok-never-returned', description: 'suite' },
+      ],
+      ['GET /api/settings/secrets', 'GET', '/api/settings/secrets', undefined],
+      ['GET /api/settings/secrets/{name}', 'GET', '/api/settings/secrets/SUITE_TOKEN', undefined],
+      ['DELETE /api/settings/secrets/{name}', 'DELETE', '/api/settings/secrets/SUITE_TOKEN', undefined],
+      ['DELETE /api/settings/secrets/{name} again', 'DELETE', '/api/settings/secrets/SUITE_TOKEN', undefined],
+      ['GET /api/profiles', 'GET', '/api/profiles', undefined],
+    ] as const) {
+      const { real: r, fake: f } = await both((t) => call(t, method, path, body));
+      expect(JSON.stringify(f.body)).not.toContain('tok-never-returned');
+      differences.push(...compareAnswers(name, r, f));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
 describe("the README's recipe: the real agent server offline", () => {
   it('runs the real agent to finished on the conversation body the README prints, its LLM the scripted one', async () => {
     const recipe = README.slice(README.indexOf('## Run the real agent server offline'));

@@ -54,6 +54,9 @@ function scriptFor(state: DomainState, message: string): { index: number; total:
   return { index, total: steps.length, editAfter };
 }
 
+/** The tools whose lone action never waits for confirmation. */
+const NEVER_CONFIRMED = new Set(['finish', 'think']);
+
 /** When a run started, in epoch ms. */
 const runStart = (conversation: ConversationRecord) => parseDateTime(conversation.agent_started_at ?? conversation.created_at);
 
@@ -145,8 +148,9 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
     if (fields.kind === 'ConversationStateUpdateEvent' && (fields.value === 'error' || fields.value === 'stuck')) ended = fields.value;
     ids.push(event.id);
     done++;
-    // Confirmation mode: an action is published, not run, until the client answers.
-    if (conversation.agent_confirm && fields.kind === 'ActionEvent') {
+    // Confirmation mode: an action is published, not run, until the client answers; a lone finish or think never waits
+    // (openhands-sdk 1.58.2 `agent.py`, `_analyze_for_confirmation`).
+    if (conversation.agent_confirm && fields.kind === 'ActionEvent' && !NEVER_CONFIRMED.has(String(fields.tool_name))) {
       await publishEvent(
         state,
         conversation.id,
@@ -263,16 +267,17 @@ export async function respondToConfirmation(
     return;
   }
   const action = state.store.events.get(state.store.eventIdsOf(conversation.id).at(-2) ?? '')?.event as AgentEvent | undefined;
+  // The status first, then the observation, an observation's source (local_conversation.py, `reject_pending_actions`), as the running 1.58.2 publishes them.
+  await publishEvent(state, conversation.id, stateUpdate('execution_status', 'idle'));
   await publishEvent(state, conversation.id, {
     kind: 'UserRejectObservation',
-    source: 'user',
+    source: 'environment',
     tool_name: String(action?.tool_name ?? 'terminal'),
     tool_call_id: String(action?.tool_call_id ?? ''),
     action_id: action?.id ?? '',
     rejection_reason: reason,
     rejection_source: 'user',
   });
-  await publishEvent(state, conversation.id, stateUpdate('execution_status', 'idle'));
   // A run rejected before its edit ran never edits: the workspace shows the turn without it.
   const editAfter = conversation.agent_edit_after ?? EDIT_DONE_AFTER;
   await state.store.conversations.update(conversation.id, {
