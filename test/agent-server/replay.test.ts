@@ -93,6 +93,24 @@ describe('POST /_fakehands/replay', () => {
     expect((await events(instant)).map(frameOf)).toEqual(BASIC_INTERACTIONS);
   });
 
+  it('bounds a replay that would outlast the calendar (speed 1e-300): every later request still answers', async () => {
+    await start();
+    const response = await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 1e-300 });
+    expect(response.status).toBe(201);
+    const started = (await response.json()) as Started;
+    // A message and a pause on the replayed conversation: 200, not 500 "Invalid time value".
+    const headers = { 'content-type': 'application/json', 'x-session-api-key': started.session_api_key };
+    const sent = await fetch(`${started.conversation_url}/events`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Still there?' }], run: false }),
+    });
+    expect(sent.status).toBe(200);
+    expect((await fetch(`${started.conversation_url}/pause`, { method: 'POST', headers })).status).toBe(200);
+    expect((await advance(1_000)).status).toBe(200);
+    expect((await events(started)).length).toBeGreaterThan(2);
+  });
+
   it('replays a V1 event log as events search gives it, with new ids that keep their references', async () => {
     await start();
     const recorded = (await (await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 'instant' })).json()) as Started;

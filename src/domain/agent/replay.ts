@@ -248,6 +248,14 @@ export function fromEvents(events: readonly V1RecordedEvent[]): Recorded[] {
 const FINAL_STATUSES = new Set(['finished', 'paused', 'error', 'stuck', 'idle', 'waiting_for_confirmation']);
 
 /**
+ * The longest a replay lasts on the fake's clock: a year. A recorded gap divided by `speed` 1e-300,
+ * or a timestamp of year +275760, would put an event past the last date JavaScript can write
+ * ("Invalid time value" on every later request of the conversation); such events come a year after
+ * the replay's start instead.
+ */
+export const MAX_REPLAY_SPAN_MS = 365 * 24 * 3600 * 1000;
+
+/**
  * Puts a recording on a conversation's timeline from now: each event at its recorded gap from the
  * first divided by `speed`; at the end the agent's status is the last one recorded when final,
  * else `finished` (published when the log did not say so).
@@ -265,7 +273,8 @@ export async function replayOnConversation(
   const idOf = (key: string) => ids.get(key);
   let last = start;
   const items: TimelineItem[] = recorded.map((r) => {
-    if (speed !== 'instant' && Number.isFinite(r.atMs)) last = start + Math.max(0, r.atMs - base) / speed;
+    // A gap divided by a tiny speed, or a timestamp far in the future, is held to a year: past it no date can be written.
+    if (speed !== 'instant' && Number.isFinite(r.atMs)) last = start + Math.min(MAX_REPLAY_SPAN_MS, Math.max(0, r.atMs - base) / speed);
     const fields = r.fields(idOf);
     return { kind: 'event', dueMs: last, id: (r.key !== undefined ? ids.get(r.key) : undefined) ?? newEventId(state), fields };
   });
