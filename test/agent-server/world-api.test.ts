@@ -206,6 +206,19 @@ describe('POST, PATCH, DELETE /api/settings/mcp/{settings_key} (settings_router.
     });
     expect((await call('/api/settings/mcp/bad', json('POST', { description: 'no url' }))).status).toBe(422);
   });
+
+  it("takes the names of Object.prototype's members as any other name: a server is there only once created", async () => {
+    for (const name of ['toString', 'valueOf', 'hasOwnProperty', 'constructor']) {
+      expect(await call(`/api/settings/mcp/${name}`, json('PATCH', { timeout: 30 })), name).toMatchObject({
+        status: 404,
+        body: { detail: `MCP server '${name}' was not found` },
+      });
+      expect((await call(`/api/settings/mcp/${name}`, { method: 'DELETE' })).status, name).toBe(404);
+      expect((await call(`/api/settings/mcp/${name}`, json('POST', { url: 'https://docs.example.com/mcp' }))).status, name).toBe(201);
+      expect((await call(`/api/settings/mcp/${name}`, json('POST', { url: 'https://docs.example.com/mcp' }))).status, name).toBe(409);
+      expect((await call(`/api/settings/mcp/${name}`, { method: 'DELETE' })).status, name).toBe(200);
+    }
+  });
 });
 
 describe('/api/settings/secrets (settings_router.py, list_secrets, create_secret, get_secret_value, delete_secret)', () => {

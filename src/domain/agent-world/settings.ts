@@ -209,19 +209,19 @@ const mcpOf = (state: DomainState): Record<string, unknown> =>
 
 /** `POST /api/settings/mcp/{key}` (201): 409 when the server exists. */
 export async function createMcpServer(state: DomainState, key: string, server: Record<string, unknown>) {
-  if (key in mcpOf(state)) return refuse('conflict', `MCP server '${key}' already exists`);
+  if (Object.hasOwn(mcpOf(state), key)) return refuse('conflict', `MCP server '${key}' already exists`);
   return updateAgentSettings(state, { agent_settings_diff: { mcp_config: { [key]: server } } }, []);
 }
 
 /** `PATCH /api/settings/mcp/{key}`: a sparse update; 404 when the server is not there. */
 export async function patchMcpServer(state: DomainState, key: string, patch: Record<string, unknown>) {
-  if (!(key in mcpOf(state))) return refuse('not_found', `MCP server '${key}' was not found`);
+  if (!Object.hasOwn(mcpOf(state), key)) return refuse('not_found', `MCP server '${key}' was not found`);
   return updateAgentSettings(state, { agent_settings_diff: { mcp_config: { [key]: patch } } }, []);
 }
 
 /** `DELETE /api/settings/mcp/{key}`: its siblings stay; 404 when it is not there. */
 export async function deleteMcpServer(state: DomainState, key: string) {
-  if (!(key in mcpOf(state))) return refuse('not_found', `MCP server '${key}' was not found`);
+  if (!Object.hasOwn(mcpOf(state), key)) return refuse('not_found', `MCP server '${key}' was not found`);
   return updateAgentSettings(state, { agent_settings_diff: { mcp_config: { [key]: null } } }, []);
 }
 
