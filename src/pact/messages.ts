@@ -182,6 +182,11 @@ const STATE_SETUPS: Record<string, StateSetup> = {
   [MESSAGE_STATES.failingStep]: async (session, satisfied, deadline) => {
     const before = await session.control('GET', '/agent-scripts');
     if (!before) throw new Error('the provider has no agent-script control route (PUT /_fakehands/agent-scripts) to make a step fail');
+    if (!Array.isArray(before.scripts)) {
+      throw new Error(
+        `GET /_fakehands/agent-scripts answered without a "scripts" list (got ${JSON.stringify(before).slice(0, 120)}): the provider's agent-script control route does not answer as fakehands' does`,
+      );
+    }
     const failing = {
       match: FAILING_MATCH,
       steps: [{ error: 'The command failed: verify made it fail.' }, { fail: { code: 'AgentError', detail: 'verify made the run fail' } }],

@@ -21,6 +21,7 @@ import { CONSUMER_NAME } from '../../src/pact/verify.js';
 import type { FakeServers } from '../../src/server/start.js';
 import { BIN, startCli } from '../support/cli.js';
 import { readmeBlocks } from '../support/readme.js';
+import { startBrokenProvider } from '../support/broken-provider.js';
 import { startSabotagedProvider, type SabotagedProvider } from './messages-sabotage.js';
 import { messageProvider, serverMessageCount, writeMessageContracts } from './messages.js';
 
@@ -270,4 +271,32 @@ describe('fakehands verify --messages', { timeout: 240_000 }, () => {
       expect(lastLine(stdout)).toMatch(counts(NEWEST_EVENTS, 0));
     });
   });
+});
+
+describe('fakehands verify --messages against a provider whose agent-script control route answers otherwise', () => {
+  it('names what the provider got wrong (no "scripts" list), not a TypeError of its own', async () => {
+    const provider = await startProvider();
+    try {
+      const broken = await startBrokenProvider(provider.url, (request) =>
+        request.method === 'GET' && request.path.startsWith('/_fakehands/agent-scripts') ? { status: 200, body: { success: true } } : null,
+      );
+      // Only the failing step's interactions: the state that reads the scripts.
+      const whole = JSON.parse(await readFile(contract(), 'utf8')) as { interactions: { providerStates?: { name: string }[] }[] };
+      const failing = whole.interactions.filter(
+        (i) => i.providerStates?.[0]?.name === "the agent's step failed and the run ended in an error",
+      );
+      expect(failing.length).toBeGreaterThan(0);
+      const dir = await mkdtemp(join(tmpdir(), 'fakehands-messages-scripts-'));
+      const pact = join(dir, 'failing-step.json');
+      await writeFile(pact, JSON.stringify({ ...whole, interactions: failing }));
+      const { code, stdout } = await verifyHere(broken, pact);
+      expect(code).toBe(1);
+      expect(stdout).toContain(
+        'GET /_fakehands/agent-scripts answered without a "scripts" list (got {"success":true}): the provider\'s agent-script control route does not answer as fakehands\' does',
+      );
+      expect(stdout).not.toContain('is not iterable');
+    } finally {
+      await provider.close();
+    }
+  }, 120_000);
 });
