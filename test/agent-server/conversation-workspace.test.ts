@@ -163,6 +163,11 @@ describe('GET /api/conversations/{id}/workspace/{file_path} (workspace_router.py
     });
     // The cookie opens the workspace files alone, as the real one does: no other route honours it.
     expect(await call(`${AGENT}/api/conversations/${id}`, { headers: { cookie } })).toMatchObject({ status: 401 });
+    // Its DELETE forgets the token: a copy of the cookie kept by a client opens nothing any more.
+    const cleared = await call(`${AGENT}/api/auth/workspace-session`, { method: 'DELETE', headers: { ...key(k), cookie } });
+    expect(cleared.headers.get('set-cookie')).toMatch(/^oh_workspace_session_key=""; Max-Age=0/);
+    expect(await call(`${root}/`, { headers: { cookie } })).toMatchObject({ status: 401 });
+    expect(await call(root, { headers: key(k) })).toMatchObject({ status: 200, body: '<p>hi</p>' });
   });
 
   it('remembers the newest 1,000 workspace sessions: the oldest cookie stops opening the files', async () => {

@@ -43,6 +43,15 @@ export function rememberWorkspaceSession(instance: RouteContext, token: string, 
   if (tokens.size > MAX_WORKSPACE_SESSIONS) tokens.delete(tokens.keys().next().value!);
 }
 
+/**
+ * Forgets the workspace-session token a request's cookie carries (`DELETE /api/auth/workspace-session`):
+ * the cookie no longer opens the workspace, whoever kept a copy of it.
+ */
+export function forgetWorkspaceSession(instance: RouteContext, headers: { get(name: string): string | null }): void {
+  const token = cookieValue(headers.get('cookie'), WORKSPACE_SESSION_COOKIE);
+  if (token !== null) sessions.get(instance)?.delete(token);
+}
+
 /** The value of cookie `name` in a `Cookie` header. */
 function cookieValue(header: string | null, name: string): string | null {
   for (const part of (header ?? '').split(';')) {

@@ -29,7 +29,7 @@ import { raw } from '../../http/responses.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
 import { skillRoutes } from './skill-routes.js';
-import { rememberWorkspaceSession, WORKSPACE_SESSION_COOKIE } from './request-keys.js';
+import { forgetWorkspaceSession, rememberWorkspaceSession, WORKSPACE_SESSION_COOKIE } from './request-keys.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 
 const Json = z.record(z.string(), z.unknown());
@@ -227,8 +227,12 @@ export const worldRoutes: readonly Route[] = hostWide([
     response: z.unknown(),
     untypedInDocument: true,
     errors: [401],
-    handle: async () =>
-      noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=""; Max-Age=0; Path=/api/conversations; SameSite=none; Secure` }),
+    handle: async (input, context) => {
+      // The token is forgotten too: a copy of the cookie kept by any client opens nothing any more (the real cookie is
+      // the key itself and cannot be revoked; the fake's is an opaque token, so it is).
+      forgetWorkspaceSession(context, input.headers);
+      return noContent({ 'set-cookie': `${WORKSPACE_SESSION_COOKIE}=""; Max-Age=0; Path=/api/conversations; SameSite=none; Secure` });
+    },
   }),
 ]);
 
