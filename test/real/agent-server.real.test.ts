@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startRealAgentServer } from '../../src/real/servers.js';
 import { README, readmeBlocks } from '../support/readme.js';
 import type { RealServer } from '../../src/real/processes.js';
@@ -454,6 +455,61 @@ describe('GET /api/settings, PATCH /api/settings and /api/settings/secrets', () 
     expect(differences).toEqual([]);
   });
 });
+
+/** The frames a socket on a conversation receives until `quietMs` pass without one, by event name. */
+async function socketFrames(t: Target, id: string, query: string, quietMs = 1500): Promise<string[]> {
+  const url = `${t.url.replace(/^http/, 'ws')}/sockets/events/${id}?session_api_key=${t.key}${query}`;
+  const socket = new WebSocket(url);
+  const names: string[] = [];
+  await new Promise<void>((resolve) => {
+    let timer = setTimeout(() => resolve(), quietMs * 2);
+    socket.on('message', (data) => {
+      names.push(eventName(JSON.parse(String(data)) as Record<string, unknown>));
+      clearTimeout(timer);
+      timer = setTimeout(() => resolve(), quietMs);
+    });
+    socket.on('error', () => resolve());
+    socket.on('close', () => resolve());
+  });
+  socket.close();
+  return names;
+}
+
+describe('WebSocket /sockets/events/{id}', () => {
+  it('sends the same frames on connect to a finished conversation: the state only, the whole history with resend_mode=all', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    await Promise.all([runToEnd(targets.real, ids[0], 'Please say hello'), runToEnd(targets.fake, ids[1], 'Please say hello')]);
+    const differences: string[] = [];
+    for (const [name, query] of [
+      ['no resend mode', ''],
+      ['resend_mode=all', '&resend_mode=all'],
+    ] as const) {
+      const frames = await Promise.all([socketFrames(targets.real, ids[0], query), socketFrames(targets.fake, ids[1], query)]);
+      differences.push(...compareSequences(`socket with ${name} › frames`, frames[0], frames[1]));
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('sends the frames of a run it sees live, in the order of the REST search', async () => {
+    const ids = await Promise.all([startConversation(targets.real), startConversation(targets.fake)]);
+    const listening = Promise.all([socketFrames(targets.real, ids[0], ''), socketFrames(targets.fake, ids[1], '')]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await Promise.all([runToEnd(targets.real, ids[0], 'Please say hello'), runToEnd(targets.fake, ids[1], 'Please say hello')]);
+    const frames = await listening;
+    const differences = compareSequences('socket during a run › frames', frames[0], frames[1]);
+    // Each side's socket order is its own REST search order (after the state it sends first).
+    const searched = await Promise.all([eventNames(targets.real, ids[0]), eventNames(targets.fake, ids[1])]);
+    for (const [i, side] of (['real', 'fake'] as const).entries()) {
+      const live = frames[i]!.filter((n) => !n.startsWith('state:full_state') && !n.startsWith('StreamingDelta'));
+      differences.push(...compareValues(`socket during a run › ${side} frames in search order`, true, searchedTail(searched[i]!, live)));
+    }
+    expect(differences).toEqual([]);
+  });
+});
+
+/** Whether `live` is the end of `searched`, in order (the frames of a socket opened before the message). */
+const searchedTail = (searched: readonly string[], live: readonly string[]) =>
+  JSON.stringify(searched.slice(-live.length)) === JSON.stringify(live);
 
 describe("the README's recipe: the real agent server offline", () => {
   it('runs the real agent to finished on the conversation body the README prints, its LLM the scripted one', async () => {
