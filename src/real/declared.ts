@@ -113,7 +113,7 @@ export const DECLARED_REAL_DIFFERENCES: readonly DeclaredDifference[] = [
       "the real agent server publishes a rate-limited run's ConversationErrorEvent once or twice (seen both ways here), racing its running status; the fake publishes it once, after running, then the error status",
   },
   {
-    fact: 'agent server › * › events › stats updates published',
+    fact: 'agent server › * › stats updates published',
     real: 'true',
     fake: 'false',
     kind: 'gap',
