@@ -96,11 +96,12 @@ async function readBody(
   helpers: ParseHelpers,
   nullable = false,
   nullIsValue = false,
+  maxValues = MAX_BODY_VALUES,
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
   const text = await request.text();
   if (optional && text.trim() === '') return { ok: true, value: {} };
   if (text.length === 0 || !isJsonContentType(request.headers.get('content-type'))) return { ok: false, error: MISSING_BODY };
-  const shape = scanJsonShape(text, MAX_JSON_DEPTH, MAX_BODY_VALUES);
+  const shape = scanJsonShape(text, MAX_JSON_DEPTH, maxValues);
   if (shape.kind === 'too_deep') {
     return {
       ok: false,
@@ -119,9 +120,9 @@ async function readBody(
       error: {
         type: 'too_long',
         loc: ['body'],
-        msg: `Body should have at most ${MAX_BODY_VALUES} values (lists, maps, their items and entries)`,
+        msg: `Body should have at most ${maxValues} values (lists, maps, their items and entries)`,
         input: {},
-        ctx: { max_length: MAX_BODY_VALUES },
+        ctx: { max_length: maxValues },
       },
     };
   }
@@ -189,7 +190,7 @@ export async function parseRequest(
   if (route.body) {
     const nullable = route.bodyNullable ?? false;
     const optional = (route.bodyOptional ?? false) || nullable;
-    const read = await readBody(request, optional, helpers, nullable, jsonNullBody === 'validated' && !optional);
+    const read = await readBody(request, optional, helpers, nullable, jsonNullBody === 'validated' && !optional, route.maxBodyValues);
     if (!read.ok) {
       errors.push(read.error);
     } else {

@@ -89,6 +89,8 @@ export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R e
   body?: B;
   /** An empty body reads as `{}` (control API); the document declares the body optional. */
   bodyOptional?: boolean;
+  /** Most values (lists, maps, their items and entries) its JSON body may hold (default `MAX_BODY_VALUES`, 2,000): a recorded session's replay holds many more. */
+  maxBodyValues?: number;
   /**
    * The body as the document declares it, when the real route declares a free-form object and checks
    * its keys in code (`payload: dict[str, Any]`): the fake still validates with `body`.

@@ -10,6 +10,8 @@ import * as z from 'zod/mini';
 
 /** Most events one replay holds. */
 export const MAX_REPLAY_EVENTS = 10_000;
+/** Most values a replay's JSON body may hold: 100 per event of `MAX_REPLAY_EVENTS` (a real session's events hold a few dozen each). */
+export const MAX_REPLAY_BODY_VALUES = 100 * MAX_REPLAY_EVENTS;
 
 /** One event of a V0 trajectory: an action (`action`) or an observation (`observation`), with its fields kept as they are. */
 export const V0TrajectoryEvent = z

@@ -93,6 +93,25 @@ describe('POST /_fakehands/replay', () => {
     expect((await events(instant)).map(frameOf)).toEqual(BASIC_INTERACTIONS);
   });
 
+  it("takes a real session's events, over the 2,000 values other bodies may hold (400 messages: 4,000+ values)", async () => {
+    await start();
+    const base = Date.UTC(2026, 11, 2, 8);
+    const recorded = Array.from({ length: 400 }, (_, i) => ({
+      kind: 'MessageEvent',
+      id: `recorded-${i}`,
+      timestamp: new Date(base + i * 10).toISOString().replace('Z', ''),
+      source: i % 2 === 0 ? 'user' : 'agent',
+      llm_message: { role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text: `message ${i}` }] },
+    }));
+    const response = await post('/_fakehands/replay', { events: recorded, speed: 'instant' });
+    expect(response.status).toBe(201);
+    const started = (await response.json()) as Started;
+    const count = await fetch(`${started.conversation_url}/events/count?kind=MessageEvent`, {
+      headers: { 'x-session-api-key': started.session_api_key },
+    });
+    expect(await count.json()).toBe(400);
+  });
+
   it('bounds a replay that would outlast the calendar (speed 1e-300): every later request still answers', async () => {
     await start();
     const response = await post('/_fakehands/replay', { trajectory: TRAJECTORY, speed: 1e-300 });

@@ -19,7 +19,7 @@ import {
   ResetRequest,
 } from '../../schemas/control.js';
 import { StateSnapshot } from '../../schemas/fixture.js';
-import { ReplayRequest, ReplayStarted, ReplayZipQuery } from '../../schemas/replay.js';
+import { MAX_REPLAY_BODY_VALUES, ReplayRequest, ReplayStarted, ReplayZipQuery } from '../../schemas/replay.js';
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
@@ -185,6 +185,8 @@ export const controlRoutes: readonly Route[] = [
     summary:
       'Replay a recorded session on a new RUNNING V1 conversation: {"trajectory": [...]} (V0) or {"events": [...]} (V1), "speed"? (a factor, or "instant")',
     body: ReplayRequest,
+    // A real session's events (thousands, each a few dozen values): its own bound, sized for MAX_REPLAY_EVENTS of them.
+    maxBodyValues: MAX_REPLAY_BODY_VALUES,
     response: ReplayStarted,
     successStatus: 201,
     handle: async ({ body }, context) => context.runner.run(startReplay, body),
