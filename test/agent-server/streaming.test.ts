@@ -186,3 +186,32 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
     socket.ws.close();
   });
 });
+
+describe('a streamed message of 160,000 tokens (a replayed session)', () => {
+  it('streams without ending every later request in a 500: the clock moves on and the other routes answer', async () => {
+    servers = await startFakeServers({
+      fake: { fixture: 'empty', auth: 'none', timings: 'instant', clock: 'manual', streaming: true },
+      server: { maxBodyBytes: 8 * 1024 * 1024 },
+    });
+    const text = Array.from({ length: 160_000 }, (_, i) => `w${i % 10}`).join(' ');
+    const events = [
+      {
+        kind: 'MessageEvent',
+        id: 'u',
+        timestamp: '2026-12-02T08:00:00',
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      },
+      {
+        kind: 'MessageEvent',
+        id: 'a',
+        timestamp: '2026-12-02T08:00:01',
+        source: 'agent',
+        llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
+      },
+    ];
+    expect((await post(`${servers.url}/_fakehands/replay`, { events })).status).toBe(201);
+    expect((await advance(5_000)).status).toBe(200);
+    expect((await fetch(`${servers.url}/api/v1/sandboxes/search`)).status).toBe(200);
+  }, 60_000);
+});

@@ -134,7 +134,10 @@ function expandStream(state: DomainState, timeline: TimelineItem[], item: Extrac
   const shift = tokens.length * step;
   for (const later of timeline) later.dueMs += shift;
   item.streamed = true;
-  timeline.unshift(...deltas);
+  // Put in front without spreading them as arguments: a message of 150,000 tokens overflowed the stack (`unshift(...deltas)`).
+  const rest = timeline.splice(0);
+  for (const delta of deltas) timeline.push(delta);
+  for (const later of rest) timeline.push(later);
 }
 
 /** Hands a transient event to the listeners of the state's clock. */
