@@ -59,11 +59,13 @@ export async function runLlm(argv: string[], env: NodeJS.ProcessEnv): Promise<Ll
       throw usage(`invalid --scripts ${JSON.stringify(values.scripts)}: ${reason} (see fakehands llm --help)`);
     }
   }
+  const port = intFlag('port', typeof values.port === 'string' ? values.port : env.FAKEHANDS_LLM_PORT, 0);
+  const latencyMs = intFlag('latency-ms', typeof values['latency-ms'] === 'string' ? values['latency-ms'] : undefined, 0);
   try {
     return await startLlmServer({
       host: typeof values.host === 'string' ? values.host : '127.0.0.1',
-      port: intFlag('port', typeof values.port === 'string' ? values.port : env.FAKEHANDS_LLM_PORT, 0),
-      latencyMs: intFlag('latency-ms', typeof values['latency-ms'] === 'string' ? values['latency-ms'] : undefined, 0),
+      port,
+      latencyMs,
       scripts: scripts as never,
       ...(typeof values['api-key'] === 'string' ? { apiKey: values['api-key'] } : {}),
     });
