@@ -9,8 +9,12 @@ import { ScriptedLlm, type ScriptedLlmOptions } from '../surfaces/llm/index.js';
 import { openAiError } from '../surfaces/llm/errors.js';
 import { BodyReadError, readBody } from './request-body.js';
 
-/** Largest request body taken: an agent's whole history with its tools (over it: 413). */
-export const MAX_LLM_BODY_BYTES = 32 * 1024 * 1024;
+/**
+ * Largest request body taken (over it: 413): an agent's whole history with its tools, a context of a
+ * million tokens; reading and checking one this size costs ~30 ms of the loop (JSON.parse of 7 MiB
+ * took 28 ms here), so no body keeps it busy past 50 ms.
+ */
+export const MAX_LLM_BODY_BYTES = 4 * 1024 * 1024;
 /** How long a request body may take to arrive. */
 const LLM_BODY_TIMEOUT_MS = 30_000;
 

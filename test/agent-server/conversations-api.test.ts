@@ -94,9 +94,16 @@ describe('POST /api/conversations', () => {
     expect(await kinds(info.id)).toEqual(['SystemPromptEvent']);
   });
 
+  // openhands-sdk 1.58.2 `llm/llm.py` (`LLM`, every field written) and openhands-agent-server `models.py` (`ConversationInfo`).
   it("writes the agent's LLM as the real agent server 1.58.2 does: the client's settings over the defaults, every credential null, none kept", async () => {
     await start();
-    const llm = { ...AGENT_SPEC.llm, base_url: 'http://127.0.0.1:9/v1', num_retries: 0, aws_secret_access_key: 'aws-never-returned' };
+    const llm = {
+      ...AGENT_SPEC.llm,
+      base_url: 'http://127.0.0.1:9/v1',
+      num_retries: 0,
+      aws_secret_access_key: 'aws-never-returned',
+      extra_headers: { Authorization: 'Bearer header-never-returned', 'X-Team': 'web' },
+    };
     const info = await create({ agent: { ...AGENT_SPEC, llm } });
     const written = (info.agent as { llm: Record<string, unknown> }).llm;
     expect(written).toMatchObject({
@@ -119,6 +126,10 @@ describe('POST /api/conversations', () => {
       runtime_info: null,
       tool_module_qualnames: { terminal: 'openhands.tools.terminal.definition' },
     });
+    // A secret elsewhere in the settings is masked too, in the answer and in what is kept.
+    expect(written.extra_headers).toEqual({ Authorization: '**********', 'X-Team': 'web' });
+    // No LLM is registered before the agent is made ready at the first message (local_conversation.py, _ensure_agent_ready).
+    expect(info.stats).toEqual({ usage_to_metrics: {} });
     const kept = JSON.stringify(await fake!.snapshot());
     expect(kept).toContain('http://127.0.0.1:9/v1');
     expect(kept).not.toMatch(/never-returned/);

@@ -235,7 +235,7 @@ describe('confirmation mode (POST .../confirmation_policy, .../events/respond_to
     expect(await json(`${base}/events/respond_to_confirmation`, { accept: false, reason: 'Not that file' })).toEqual({ success: true });
     const [rejection] = (await json(`${base}/events/search?kind=UserRejectObservation`)).items as Record<string, unknown>[];
     const edits = (await json(`${base}/events/search?kind=ActionEvent`)).items as Record<string, unknown>[];
-    // An observation's source, published after the idle status, as the real agent server 1.58.2 publishes them (test/real/agent-server.real.test.ts).
+    // An observation's source, after the idle status, as the real agent server 1.58.2 publishes them (local_conversation.py, reject_pending_actions).
     expect(rejection).toMatchObject({
       source: 'environment',
       tool_name: 'file_editor',
@@ -248,6 +248,33 @@ describe('confirmation mode (POST .../confirmation_policy, .../events/respond_to
     expect(await json(`${base}/events/respond_to_confirmation`, { accept: 'yes' })).toMatchObject({
       detail: [{ type: 'bool_parsing', loc: ['body', 'accept'] }],
     });
+  });
+});
+
+describe('confirmation mode and the finish and think tools', () => {
+  it('never waits on a lone finish or think (openhands-sdk agent.py, _analyze_for_confirmation): one accept runs a command, then the run finishes', async () => {
+    const { fake, send, events, status } = await withScripts([
+      { steps: [{ think: 'Look first.' }, { terminal: { command: 'ls', output: 'a' } }, { finish: 'Done.' }] },
+    ]);
+    const [conversation] = (await (await fake.fetch(new Request(`${APP}/api/v1/app-conversations/search`))).json()).items as {
+      id: string;
+      session_api_key: string;
+    }[];
+    const headers = { 'x-session-api-key': conversation!.session_api_key, 'content-type': 'application/json' };
+    const base = `${AGENT}/api/conversations/${conversation!.id}`;
+    await fake.fetch(
+      new Request(`${base}/confirmation_policy`, { method: 'POST', headers, body: JSON.stringify({ policy: { kind: 'AlwaysConfirm' } }) }),
+    );
+    await send('Go');
+    // The think ran at once; the terminal command waits.
+    expect(await status()).toBe('waiting_for_confirmation');
+    expect((await events()).filter((e) => e.kind === 'ActionEvent').map((e) => e.tool_name)).toEqual(['think', 'terminal']);
+    await fake.fetch(
+      new Request(`${base}/events/respond_to_confirmation`, { method: 'POST', headers, body: JSON.stringify({ accept: true }) }),
+    );
+    fake.clock.advance(60_000);
+    expect(await status()).toBe('finished');
+    expect((await events()).filter((e) => e.kind === 'ActionEvent').map((e) => e.tool_name)).toEqual(['think', 'terminal', 'finish']);
   });
 });
 

@@ -416,3 +416,14 @@ describe('createFake({ llmUrl })', () => {
     }
   });
 });
+
+describe('the scripted LLM on its own listener', () => {
+  it("refuses a body over MAX_LLM_BODY_BYTES with 413 in OpenAI's format, and answers the next request", async () => {
+    await start();
+    const { MAX_LLM_BODY_BYTES } = await import('../../src/server/llm-server.js');
+    const big = await post('/v1/chat/completions', { model: 'm', messages: [user('x'.repeat(MAX_LLM_BODY_BYTES))] });
+    expect(big.status).toBe(413);
+    expect(big.json().error.type).toBe('invalid_request_error');
+    expect((await post('/v1/chat/completions', { model: 'm', messages: [user('hi')] })).status).toBe(200);
+  });
+});

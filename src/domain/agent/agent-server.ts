@@ -16,6 +16,7 @@ import type { DomainState } from '../store/state.js';
 import { hostHolds, type AgentHost } from './host.js';
 import { deliverMessage } from './scripted-agent.js';
 import { conversationStats, DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
+import { LLM_CREDENTIALS } from './host-record.js';
 
 /** Filters of an event search and count. */
 export interface EventFilters {
@@ -262,9 +263,6 @@ const LLM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
   is_subscription: false,
 });
 
-/** The fields of an agent's LLM that hold a credential: written `null` whatever was given. */
-const LLM_CREDENTIAL_FIELDS = ['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token'] as const;
-
 /** The tools of the fake's agent, as a `ConversationInfo` lists them. */
 const AGENT_TOOLS = ['terminal', 'file_editor', 'task_tracker'] as const;
 
@@ -280,7 +278,8 @@ export const TOOL_MODULE_QUALNAMES: Readonly<Record<string, string>> = Object.fr
  */
 export function agentInfo(kind: string, model: string, llm: Readonly<Record<string, unknown>> = {}): AgentConversationInfo['agent'] {
   const settings: Record<string, unknown> = { model, ...LLM_DEFAULTS, ...llm };
-  for (const field of LLM_CREDENTIAL_FIELDS) settings[field] = null;
+  // Each credential written null whatever was given (the host never keeps one: `host-record.ts`).
+  for (const field of LLM_CREDENTIALS) settings[field] = null;
   settings.model = model;
   return {
     tools: AGENT_TOOLS.map((name) => ({ name, params: {} })),

@@ -9,16 +9,21 @@ import type { ConversationRecord } from '../../schemas/records.js';
 import type { DomainState } from '../store/state.js';
 import { fieldWeight, sizeOf, stringLength } from '../store/budget.js';
 import { registeredMarketplaces } from './plugins.js';
+import { redactSecrets } from '../store/redact.js';
 
 /** An LLM's fields that hold a credential: never kept (`ConversationInfo` shows them `null`, as the real server masks them). */
 export const LLM_CREDENTIALS = new Set(['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token']);
 
-/** The settings of a request's LLM worth keeping: every field but its model (kept as `llm_model`) and its credentials. */
+/**
+ * The settings of a request's LLM worth keeping: every field but its model (kept as `llm_model`) and
+ * its credentials, with any secret elsewhere in them masked (an `Authorization` in `extra_headers`,
+ * a password in `base_url`, a key in `litellm_extra_body`: `redactSecrets`).
+ */
 function llmSettings(llm: Record<string, unknown> | undefined): Record<string, unknown> {
   if (llm === undefined) return {};
   const kept: Record<string, unknown> = {};
   for (const key of Object.keys(llm)) if (key !== 'model' && !LLM_CREDENTIALS.has(key)) kept[key] = llm[key];
-  return kept;
+  return redactSecrets(kept) as Record<string, unknown>;
 }
 
 /**
