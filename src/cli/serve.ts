@@ -117,7 +117,10 @@ export function isLoopback(host: string): boolean {
 function logger(config: ServeConfig): ((line: RequestLogLine) => void) | undefined {
   if (config.quiet) return undefined;
   if (config.log === 'json') return (line) => process.stdout.write(`${JSON.stringify({ level: 'info', msg: 'request', ...line })}\n`);
-  return (line) => process.stdout.write(`${line.method} ${line.path} ${line.status} ${line.duration_ms.toFixed(1)} ms\n`);
+  return (line) =>
+    process.stdout.write(
+      `${line.method} ${line.path} ${line.status} ${line.duration_ms.toFixed(1)} ms${line.miss === undefined ? '' : ` (${line.miss})`}\n`,
+    );
 }
 
 /** Runs `fakehands serve` until SIGINT or SIGTERM; resolves once it listens, with the app server's and the agent host's URLs. */

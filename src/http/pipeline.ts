@@ -3,6 +3,9 @@
  *
  *   route (404/405) → (latency) → authorize (401) → inject faults → parse (422) → handle → check → answer
  *
+ * A 404 no route has, a 405 and a 422 carry one line saying why (`Answer.miss`, `misses.ts`), for
+ * the journal and the request log; what the client reads stays the real server's answer.
+ *
  * `answer(instance, surface, path, request)` answers one request that mounts have already placed:
  * which instance it reaches, which surface answers, and its path relative to the mount. Every
  * refusal, whatever stage made it, is a `Refusal` the surface answers in its own error shape.
@@ -23,6 +26,24 @@ import type { RouteMatch, Routing } from './router.js';
 type TakenFault = NonNullable<ReturnType<Instance['faults']['take']>>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The module that explains a miss (`misses.ts`), loaded with the first one. */
+let missesModule: Promise<typeof import('./misses.js')> | null = null;
+const misses = () => {
+  missesModule ??= import('./misses.js');
+  return missesModule;
+};
+
+/** `answer` with the line that says why it missed (`Answer.miss`): a new object, the surface's own left as it is. */
+const missed = (answer: Answer, miss: string): Answer => ({ ...answer, miss });
+
+/** The answer of a path no route has (404) or a method it does not allow (405), with why. */
+async function routeMiss(surface: Surface, refusal: Refusal, method: string, path: string): Promise<Answer> {
+  const explain = await misses();
+  const routes = surface.routes;
+  const miss = refusal.reason === 'not_found' ? explain.explainNoRoute(routes, method, path) : explain.explainMethod(routes, method, path);
+  return missed(surface.refusalAnswer(refusal), miss);
+}
 
 /** Marks the inspector's own requests, which stay out of the journal (it polls; the journal is the app's). */
 export const INSPECTOR_HEADER = 'x-fakehands-inspector';
@@ -87,7 +108,7 @@ async function serve(
   routing: Routing,
 ): Promise<Answer> {
   const match = route(routing);
-  if (isRefusal(match)) return surface.refusalAnswer(match);
+  if (isRefusal(match)) return routeMiss(surface, match, method, path);
   const refused = surface.authorize(instance, match.route, path, request);
   if (refused) return surface.refusalAnswer(refused);
   const taken = surface.faultable ? instance.faults.take(method, path) : null;
@@ -112,6 +133,9 @@ async function serve(
     }
   }
   if (isRawAnswer(result)) return result;
+  // A 422 (a body, query or path its schemas refused, or a handler's own) says which fields and why.
+  if (isRefusal(result) && result.errors.length > 0)
+    return missed(await respond(instance, surface, match.route, result, url), (await misses()).explainInvalid(result.errors));
   return respond(instance, surface, match.route, result, url);
 }
 
@@ -142,6 +166,7 @@ export async function answer(
       query: url.search,
       status: answered.status,
       duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      miss: answered.miss,
     });
   }
   return answered;

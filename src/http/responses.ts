@@ -15,6 +15,8 @@ export interface Answer {
   body: AnswerBody | null;
   /** Drop the connection instead of answering (an injected network error). */
   networkError?: boolean;
+  /** Why a request missed (no route, a method not allowed, a field refused), in one line for the log and the journal; never sent. */
+  miss?: string;
 }
 
 /** What the pipeline reads of a request's URL: a `URL` is one, and so is the standalone server's plain path (parsed without `URL`). */

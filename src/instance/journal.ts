@@ -1,6 +1,6 @@
 /**
  * The request journal: the last requests the fake answered, in a bounded ring, for tests that
- * assert what a UI called.
+ * assert what a UI called, and why any of them missed (`miss`: no route, a method, a field).
  */
 import type { JournalEntry } from '../schemas/control.js';
 import { redactQuery } from '../domain/store/redact.js';
@@ -14,8 +14,8 @@ export const DEFAULT_JOURNAL_SIZE = 500;
 export interface Journal {
   /** Records an answered request. */
   record(entry: Omit<JournalEntry, 'seq' | 'at'>): void;
-  /** The last `limit` entries, oldest first. */
-  entries(limit?: number): JournalEntry[];
+  /** The last `limit` entries, oldest first; with `misses`, the last `limit` of those that missed (a 404 no route has, a 405, a 422), each with its `miss`. */
+  entries(limit?: number, filter?: { misses?: boolean }): JournalEntry[];
   /** Forgets every entry. */
   clear(): void;
 }
@@ -48,6 +48,7 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
         query: lastRedacted,
         status: entry.status,
         duration_ms: entry.duration_ms,
+        miss: entry.miss,
       };
       if (kept.length < size) kept.push(line);
       else if (size > 0) {
@@ -55,17 +56,22 @@ export function createJournal(size = DEFAULT_JOURNAL_SIZE): Journal {
         start = (start + 1) % size;
       }
     },
-    entries(limit = size) {
+    entries(limit = size, filter = {}) {
       const ordered = start === 0 ? kept : [...kept.slice(start), ...kept.slice(0, start)];
-      return ordered.slice(-limit).map(({ atMs, ...e }) => ({
-        seq: e.seq,
-        at: new Date(atMs).toISOString(),
-        method: e.method,
-        path: e.path,
-        query: e.query,
-        status: e.status,
-        duration_ms: e.duration_ms,
-      }));
+      const chosen = filter.misses ? ordered.filter((e) => e.miss !== undefined) : ordered;
+      return chosen.slice(-limit).map(({ atMs, ...e }) => {
+        const shown: JournalEntry = {
+          seq: e.seq,
+          at: new Date(atMs).toISOString(),
+          method: e.method,
+          path: e.path,
+          query: e.query,
+          status: e.status,
+          duration_ms: e.duration_ms,
+        };
+        if (e.miss !== undefined) shown.miss = e.miss;
+        return shown;
+      });
     },
     clear() {
       kept = [];

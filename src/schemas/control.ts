@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { FaultSpec } from './faults.js';
+import { LaxBool } from './helpers.js';
 
 export { BUILT_IN_FIXTURES, FaultSpec, MAX_FAULT_PATH_CHARS, type FaultSpecInput } from './faults.js';
 
@@ -55,11 +56,13 @@ export const JournalEntry = z.object({
   status: z.int(),
   /** Time spent answering, in milliseconds. */
   duration_ms: z.number(),
+  /** Why it missed, in one line: the nearest routes of a 404 no route has, the methods a 405's path allows, the fields a 422 refused. Absent otherwise. */
+  miss: z.optional(z.string()),
 });
 /** One answered request. */
 export type JournalEntry = z.output<typeof JournalEntry>;
 
-/** `GET /_fakehands/requests?limit=`. */
+/** `GET /_fakehands/requests?limit=&misses=`. */
 export const JournalQuery = z.object({
   limit: z.optional(
     z.pipe(
@@ -67,6 +70,8 @@ export const JournalQuery = z.object({
       z.int().check(z.gt(0), z.lte(100_000)),
     ),
   ),
+  /** Only the misses (`miss` set): the last `limit` of them. */
+  misses: z.optional(LaxBool),
 });
 /** `GET /_fakehands/requests`. */
 export const JournalPage = z.object({ requests: z.array(JournalEntry) });

@@ -50,6 +50,8 @@ export interface RequestLogLine {
   path: string;
   status: number;
   duration_ms: number;
+  /** Why it missed (a 404 no route has, a 405, a 422), in one line: the nearest routes, the methods allowed, the fields refused. */
+  miss?: string;
 }
 
 /** Options of the standalone server. */
@@ -142,13 +144,22 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   };
   const log = options.log;
   /** The request log's line of an answer (only when a log is asked for). */
-  const logAnswer = (request: ServerRequest, rawUrl: string, status: number) => {
+  const logAnswer = (request: ServerRequest, rawUrl: string, status: number, miss?: string) => {
     if (!log) return;
     const duration = Math.round((performance.now() - request.started) * 1000) / 1000;
-    log({ method: request.method, path: rawUrl.split('?')[0]!, status, duration_ms: duration });
+    const line: RequestLogLine = { method: request.method, path: rawUrl.split('?')[0]!, status, duration_ms: duration };
+    if (miss !== undefined) line.miss = miss;
+    log(line);
   };
-  /** Writes an answer: its head (with CORS and the connection's persistence) and its body, whole or streamed. */
-  const finish = (request: ServerRequest, rawUrl: string, status: number, headers: Record<string, string>, body: AnswerBody | null) => {
+  /** Writes an answer: its head (with CORS and the connection's persistence) and its body, whole or streamed; `miss` is for the log. */
+  const finish = (
+    request: ServerRequest,
+    rawUrl: string,
+    status: number,
+    headers: Record<string, string>,
+    body: AnswerBody | null,
+    miss?: string,
+  ) => {
     const { response, allowedOrigin, method } = request;
     const head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
     if (!isStreamed(body)) {
@@ -165,7 +176,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
           writeAnswerHead(response, status, { ...head, 'content-length': String(length) }, request.persistence);
       } else writeAnswerHead(response, status, head, request.persistence);
       response.end(body ?? undefined);
-      logAnswer(request, rawUrl, status);
+      logAnswer(request, rawUrl, status, miss);
       return;
     }
     // A streamed body: each piece is written (and flushed) as it is produced.
@@ -275,10 +286,17 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       const unread = !request.bodyAsked && (declared > 0 || headers['transfer-encoding'] !== undefined);
       if (unread && headers['transfer-encoding'] === undefined && declared <= DRAINED_BODY_BYTES) {
         message.resume();
-        finish(request, rawUrl, answer.status, answer.headers, answer.body);
+        finish(request, rawUrl, answer.status, answer.headers, answer.body, answer.miss);
         return;
       }
-      finish(request, rawUrl, answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers, answer.body);
+      finish(
+        request,
+        rawUrl,
+        answer.status,
+        unread ? { ...answer.headers, connection: 'close' } : answer.headers,
+        answer.body,
+        answer.miss,
+      );
       if (unread) response.once('finish', () => message.socket.destroy());
     } catch (error) {
       // Any 5xx is logged and journaled with a request id, so it can be found and reported.

@@ -578,6 +578,30 @@ describe('the inspector at /_fakehands/', () => {
     expect(count).toBe(1);
   }, 60_000);
 
+  it('lists the requests that missed with why: the nearest routes of a typo, the methods a path allows', async () => {
+    const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'empty']);
+    await fetch(`${cli.url}/api/conversation`);
+    await fetch(`${cli.url}/api/conversations`, { method: 'PUT' });
+    await fetch(`${cli.url}/api/v1/sandboxes/search`);
+    const page = await newTab();
+    await page.goto(`${cli.url}/_fakehands/`);
+    await page.getByTestId('misses').locator('tr').nth(1).waitFor();
+    const rows = await page
+      .getByTestId('misses')
+      .locator('tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent)));
+    expect(rows).toEqual([
+      ['2', 'PUT', '/api/conversations', '405', 'PUT not allowed on /api/conversations; it allows POST, GET'],
+      [
+        '1',
+        'GET',
+        '/api/conversation',
+        '404',
+        'no route GET /api/conversation; nearest: GET /api/conversations, POST /api/conversations, GET /api/shared-conversations',
+      ],
+    ]);
+  }, 60_000);
+
   it('writes a screenshot of the inspector with the default fixture (for the README)', async () => {
     const cli = await startCli(['--quiet', '--auth', 'none', '--fixture', 'default']);
     const page = await newTab();

@@ -1,7 +1,7 @@
 /**
  * The inspector: one HTML page at `/_fakehands/`, no build step and no network beyond the fake.
  * It shows sandboxes, conversations and start tasks with their live status, the clock, the
- * request journal and the faults, polling once a second, and drives the fake through the control
+ * request journal, the requests that missed (with why) and the faults, polling once a second, and drives the fake through the control
  * API and the public routes only. Everything it shows is set as text, never as HTML.
  */
 
@@ -34,6 +34,7 @@ export const INSPECTOR_HTML = `<!doctype html>
   .grid { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
   .scroll { max-height: 230px; overflow: auto; }
   td { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 320px; }
+  td.why { white-space: normal; max-width: none; }
 </style>
 </head>
 <body>
@@ -60,6 +61,7 @@ export const INSPECTOR_HTML = `<!doctype html>
   </section>
   <section><h2>Requests</h2><div class="scroll"><table><thead><tr><th>#</th><th>method</th><th>path</th><th>status</th><th>ms</th></tr></thead><tbody data-testid="requests"></tbody></table></div></section>
 </div>
+<section><h2>Misses (no route, a method not allowed, a field refused)</h2><div class="scroll"><table><thead><tr><th>#</th><th>method</th><th>path</th><th>status</th><th>why</th></tr></thead><tbody data-testid="misses"></tbody></table></div></section>
 <script>
 (() => {
   const base = location.pathname.replace(/\\/_fakehands\\/?$/, '');
@@ -120,10 +122,11 @@ export const INSPECTOR_HTML = `<!doctype html>
   $('agent-reject').addEventListener('click', async () => { await agent('/events/respond_to_confirmation', { accept: false, reason: 'Rejected from the inspector' }); await refresh(); });
   const short = (id) => String(id).slice(0, 28);
   async function refresh() {
-    const [clock, sandboxes, conversations, tasks, faults, requests] = await Promise.all([
+    const [clock, sandboxes, conversations, tasks, faults, requests, misses] = await Promise.all([
       call('GET', '/_fakehands/clock'), call('GET', '/api/v1/sandboxes/search?limit=100'),
       call('GET', '/api/v1/app-conversations/search?limit=100&include_sub_conversations=true'),
       call('GET', '/api/v1/app-conversations/start-tasks/search?limit=50'), call('GET', '/_fakehands/faults'), call('GET', '/_fakehands/requests?limit=25'),
+      call('GET', '/_fakehands/requests?misses=true&limit=25'),
     ]);
     if (clock.status === 200) { $('clock').textContent = clock.body.now; $('banner').style.display = 'none'; }
     if (sandboxes.status === 200) fill('sandboxes', sandboxes.body.items.map((s) => row([s.id, { status: s.status }, s.status_detail, s.created_at.slice(0, 19).replace('T', ' ')], [
@@ -144,6 +147,12 @@ export const INSPECTOR_HTML = `<!doctype html>
     if (tasks.status === 200) fill('start-tasks', tasks.body.items.map((t) => row([short(t.id), { status: t.status }, t.detail, t.updated_at])));
     if (faults.status === 200) fill('faults', faults.body.faults.map((f) => row([f.id, f.method, f.path, f.kind + (f.status ? ' ' + f.status : ''), f.remaining === null ? 'sticky' : f.remaining])));
     if (requests.status === 200) fill('requests', requests.body.requests.slice().reverse().map((r) => row([r.seq, r.method, r.path + r.query, r.status, r.duration_ms])));
+    // Why each missed (the nearest routes, the methods allowed, the fields refused), wrapped rather than cut.
+    if (misses.status === 200) fill('misses', misses.body.requests.slice().reverse().map((r) => {
+      const tr = row([r.seq, r.method, r.path + r.query, r.status, r.miss]);
+      tr.lastChild.className = 'why';
+      return tr;
+    }));
   }
   $('save-key').addEventListener('click', () => { sessionStorage.setItem(KEY, $('api-key').value); void refresh(); });
   $('advance').addEventListener('click', async () => { await call('POST', '/_fakehands/clock', { advance_ms: Number($('advance-ms').value) }); await refresh(); });

@@ -209,10 +209,10 @@ export const controlRoutes: readonly Route[] = [
   defineRoute({
     method: 'GET',
     path: '/requests',
-    summary: 'The last requests answered',
+    summary: 'The last requests answered (?misses=true: only the 404s, 405s and 422s, each with why)',
     query: JournalQuery,
     response: JournalPage,
-    handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit) }),
+    handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit, { misses: query.misses === true }) }),
   }),
   defineRoute({
     method: 'DELETE',
