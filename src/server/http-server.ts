@@ -144,22 +144,15 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
   };
   const log = options.log;
   /** The request log's line of an answer (only when a log is asked for). */
-  const logAnswer = (request: ServerRequest, rawUrl: string, status: number, miss?: string) => {
+  const logAnswer = (request: ServerRequest, rawUrl: string, status: number) => {
     if (!log) return;
     const duration = Math.round((performance.now() - request.started) * 1000) / 1000;
     const line: RequestLogLine = { method: request.method, path: rawUrl.split('?')[0]!, status, duration_ms: duration };
-    if (miss !== undefined) line.miss = miss;
+    if (request.miss !== undefined) line.miss = request.miss;
     log(line);
   };
-  /** Writes an answer: its head (with CORS and the connection's persistence) and its body, whole or streamed; `miss` is for the log. */
-  const finish = (
-    request: ServerRequest,
-    rawUrl: string,
-    status: number,
-    headers: Record<string, string>,
-    body: AnswerBody | null,
-    miss?: string,
-  ) => {
+  /** Writes an answer: its head (with CORS and the connection's persistence) and its body, whole or streamed. */
+  const finish = (request: ServerRequest, rawUrl: string, status: number, headers: Record<string, string>, body: AnswerBody | null) => {
     const { response, allowedOrigin, method } = request;
     const head = allowedOrigin ? { ...headers, ...corsHeaders(allowedOrigin, cors) } : headers;
     if (!isStreamed(body)) {
@@ -176,7 +169,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
           writeAnswerHead(response, status, { ...head, 'content-length': String(length) }, request.persistence);
       } else writeAnswerHead(response, status, head, request.persistence);
       response.end(body ?? undefined);
-      logAnswer(request, rawUrl, status, miss);
+      logAnswer(request, rawUrl, status);
       return;
     }
     // A streamed body: each piece is written (and flushed) as it is produced.
@@ -275,6 +268,7 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         response.once('finish', () => message.socket.destroy());
         return;
       }
+      request.miss = answer.miss;
       if (answer.networkError) {
         // An injected network error: drop the connection without an answer.
         logAnswer(request, rawUrl, 0);
@@ -286,17 +280,10 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
       const unread = !request.bodyAsked && (declared > 0 || headers['transfer-encoding'] !== undefined);
       if (unread && headers['transfer-encoding'] === undefined && declared <= DRAINED_BODY_BYTES) {
         message.resume();
-        finish(request, rawUrl, answer.status, answer.headers, answer.body, answer.miss);
+        finish(request, rawUrl, answer.status, answer.headers, answer.body);
         return;
       }
-      finish(
-        request,
-        rawUrl,
-        answer.status,
-        unread ? { ...answer.headers, connection: 'close' } : answer.headers,
-        answer.body,
-        answer.miss,
-      );
+      finish(request, rawUrl, answer.status, unread ? { ...answer.headers, connection: 'close' } : answer.headers, answer.body);
       if (unread) response.once('finish', () => message.socket.destroy());
     } catch (error) {
       // Any 5xx is logged and journaled with a request id, so it can be found and reported.

@@ -95,6 +95,8 @@ export class ServerRequest implements RequestLike {
   readonly allowedOrigin: string | null;
   /** When it started (for the request log; 0 without one). */
   readonly started: number;
+  /** Why its answer missed (`Answer.miss`), for the request log. */
+  miss: string | undefined = undefined;
   readonly #message: IncomingMessage;
   readonly #limits: BodyLimits;
   readonly #bodies: Semaphore;
