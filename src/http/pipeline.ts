@@ -27,21 +27,32 @@ type TakenFault = NonNullable<ReturnType<Instance['faults']['take']>>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The module that explains a miss (`misses.ts`), loaded with the first one. */
-let missesModule: Promise<typeof import('./misses.js')> | null = null;
-const misses = () => {
-  missesModule ??= import('./misses.js');
-  return missesModule;
-};
+/** The module that explains a miss (`misses.ts`), loaded with the first one; `null` when it could not load. */
+let missesModule: Promise<typeof import('./misses.js') | null> | null = null;
+
+/**
+ * The line saying why a request missed, or `undefined` when the module that writes it cannot load
+ * (a page's chunk on a dropped connection: asked for again next time). The answer never waits on
+ * anything else, and never changes with it.
+ */
+async function whyMissed(explain: (module: typeof import('./misses.js')) => string): Promise<string | undefined> {
+  missesModule ??= import('./misses.js').catch(() => {
+    missesModule = null;
+    return null;
+  });
+  const module = await missesModule;
+  return module ? explain(module) : undefined;
+}
 
 /** `answer` with the line that says why it missed (`Answer.miss`): a new object, the surface's own left as it is. */
-const missed = (answer: Answer, miss: string): Answer => ({ ...answer, miss });
+const missed = (answer: Answer, miss: string | undefined): Answer => (miss === undefined ? answer : { ...answer, miss });
 
 /** The answer of a path no route has (404) or a method it does not allow (405), with why. */
 async function routeMiss(surface: Surface, refusal: Refusal, method: string, path: string): Promise<Answer> {
-  const explain = await misses();
   const routes = surface.routes;
-  const miss = refusal.reason === 'not_found' ? explain.explainNoRoute(routes, method, path) : explain.explainMethod(routes, method, path);
+  const miss = await whyMissed((explain) =>
+    refusal.reason === 'not_found' ? explain.explainNoRoute(routes, method, path) : explain.explainMethod(routes, method, path),
+  );
   return missed(surface.refusalAnswer(refusal), miss);
 }
 
@@ -135,7 +146,10 @@ async function serve(
   if (isRawAnswer(result)) return result;
   // A 422 (a body, query or path its schemas refused, or a handler's own) says which fields and why.
   if (isRefusal(result) && result.errors.length > 0)
-    return missed(await respond(instance, surface, match.route, result, url), (await misses()).explainInvalid(result.errors));
+    return missed(
+      await respond(instance, surface, match.route, result, url),
+      await whyMissed((explain) => explain.explainInvalid(result.errors)),
+    );
   return respond(instance, surface, match.route, result, url);
 }
 
