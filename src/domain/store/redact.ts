@@ -140,11 +140,6 @@ export function isSecretField(name: string): boolean {
   return SECRET_FIELD.test(fieldWord(name));
 }
 
-/** Whether every value of a map of this name is a secret (`env`, `provider_tokens`, `secrets`). */
-export function isSecretMap(name: string): boolean {
-  return SECRET_MAPS.has(name);
-}
-
 /** `given` at `place`, each masked part that reads as `stored` masked at the same place replaced by `stored`'s. */
 function unmaskedAtPlace(given: unknown, stored: unknown, place: Place): unknown {
   if (typeof given === 'string') {
