@@ -48,6 +48,11 @@ export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise
     cloud: { url, apiKey: config.apiKey },
     port: canvasPort,
     host: config.host,
+    allowedHosts:
+      config.allowedHosts
+        ?.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean) ?? [],
   });
   process.stdout.write(
     `Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`,

@@ -6,6 +6,11 @@
  * which needs its own dependencies installed, or a proxy library the fake does not otherwise need.
  * Its index.html registers the backends: the agent host as local backend and, when given, the app
  * server as a cloud backend.
+ *
+ * Only loopback Host names on its own port (and names given with `--allowed-host`) are served; any
+ * other Host gets 421, as the fake's listeners answer it, so a page reached through DNS rebinding
+ * never reads the keys in index.html. Forwarded requests keep the browser's Host header, so the
+ * agent host's own Host check sees it too.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
@@ -47,6 +52,8 @@ export interface CanvasIngressOptions {
   port?: number;
   /** Interface (default 127.0.0.1). */
   host?: string;
+  /** Host names served besides the loopback ones (`--allowed-host`; `*`: any); others get 421. */
+  allowedHosts?: readonly string[];
 }
 
 /** A running ingress. */
@@ -104,6 +111,31 @@ function bootstrapScript(options: CanvasIngressOptions): string {
   );
 }
 
+/** Loopback names the ingress serves (with its own port). */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
+/** The 421 answer's body: the fake's listeners' wording. */
+const MISDIRECTED = 'Misdirected Request: this host name is not served (fakehands serves loopback names; add others with --allowed-host)';
+
+/**
+ * Whether the ingress on `port` serves a request with this Host header: `127.0.0.1:PORT`,
+ * `localhost:PORT` or `[::1]:PORT` (the port may be left out on port 80), or a name in `allowed`
+ * (any port; `*` allows any Host).
+ * @example
+ * ingressHostServed('localhost:3001', 3001, []) // true
+ * ingressHostServed('evil.example:3001', 3001, []) // false
+ */
+export function ingressHostServed(header: string | undefined, port: number, allowed: readonly string[]): boolean {
+  if (header === undefined || header === '') return false;
+  if (allowed.includes('*')) return true;
+  const value = header.trim().toLowerCase();
+  const colon = value.startsWith('[') ? value.indexOf(':', value.indexOf(']')) : value.lastIndexOf(':');
+  const name = colon < 0 ? value : value.slice(0, colon);
+  const portText = colon < 0 ? '' : value.slice(colon + 1);
+  if (allowed.some((host) => host.toLowerCase() === name)) return true;
+  const samePort = portText === '' ? port === 80 : /^\d{1,5}$/.test(portText) && Number(portText) === port;
+  return samePort && (LOOPBACK_NAMES as readonly string[]).includes(name);
+}
+
 /** A request path with its %-escapes decoded, or `null` for a malformed one (`decodeURIComponent` throws a URIError). */
 export function decodedPath(path: string): string | null {
   try {
@@ -119,7 +151,15 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   const agent = new URL(options.agentUrl);
   const index = (await readFile(join(root, 'index.html'), 'utf8')).replace('<head>', `<head>${bootstrapScript(options)}`);
 
+  const allowedHosts = options.allowedHosts ?? [];
+  /** The port listened on, known once listening (no request comes before). */
+  let port = 0;
   const server = createServer((req, res) => {
+    if (!ingressHostServed(req.headers.host, port, allowedHosts)) {
+      res.writeHead(421, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: MISDIRECTED }));
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0]!;
     if (under(path, AUTOMATION_PREFIX)) {
       // The home page lists automations on a local backend and toasts a failure ("Request failed with status code 404",
@@ -169,7 +209,8 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
         port: agent.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: agent.host },
+        // The browser's Host is kept: the agent host checks it as it checks its own clients'.
+        headers: req.headers,
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -186,13 +227,18 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   // WebSocket upgrades under the local prefixes: the raw connection is piped to the agent server.
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0]!;
+    if (!ingressHostServed(req.headers.host, port, allowedHosts)) {
+      const body = JSON.stringify({ detail: MISDIRECTED });
+      socket.end(
+        `HTTP/1.1 421 Misdirected Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      return;
+    }
     if (!isLocalBackendPath(path)) return socket.destroy();
     const upstream = connect(Number(agent.port || 80), agent.hostname, () => {
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
-      for (let i = 0; i < req.rawHeaders.length; i += 2) {
-        const name = req.rawHeaders[i]!;
-        lines.push(`${name}: ${name.toLowerCase() === 'host' ? agent.host : req.rawHeaders[i + 1]}`);
-      }
+      // Every header as sent, the Host included (the agent host checks it).
+      for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length) upstream.write(head);
       upstream.pipe(socket);
@@ -213,6 +259,7 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as { port: number };
+  port = address.port;
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,

@@ -5,7 +5,7 @@
 import type * as z from 'zod/mini';
 import type { PydanticErrorParams } from '../schemas/helpers.js';
 import { UUID_TYPE_MESSAGE } from '../schemas/common.js';
-import { isSecretField, isSecretMap, redactSecrets } from '../domain/store/redact.js';
+import { redactAtLocation } from '../domain/store/redact.js';
 import type { ValidationErrorItem } from '../schemas/errors.js';
 
 /** Where a request value comes from: the first element of `loc`. */
@@ -28,15 +28,6 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /**
- * Whether a problem's location is a secret: a secret-named field, or a value inside a map of
- * secrets (`env`, `provider_tokens`), but not a map's `[key]`, which is a name.
- */
-function isSecretLocation(loc: ValidationErrorItem['loc']): boolean {
-  if (loc.at(-1) === '[key]') return false;
-  return loc.some((part, i) => typeof part === 'string' && (isSecretField(part) || (isSecretMap(part) && i < loc.length - 1)));
-}
-
-/**
  * One 422 item. FastAPI echoes the problem's input; here a token or key never is (one sent in
  * the wrong shape, or sitting next to the field in error), the one deliberate difference.
  */
@@ -47,7 +38,7 @@ function item(
   input: unknown,
   ctx?: Record<string, unknown>,
 ): ValidationErrorItem {
-  const shown = redactSecrets(input, isSecretLocation(loc));
+  const shown = redactAtLocation(input, loc);
   return ctx ? { type, loc, msg, input: shown, ctx } : { type, loc, msg, input: shown };
 }
 

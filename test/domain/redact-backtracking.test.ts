@@ -6,7 +6,7 @@
  * moves both sides alike.
  */
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../src/domain/store/redact.js';
+import { redactSecrets, unmaskedSecrets } from '../../src/domain/store/redact.js';
 
 const LENGTH = 60_000;
 /** Most a hostile text may cost, as a multiple of a plain one's (before the fix: over 1,000). */
@@ -42,5 +42,52 @@ describe('redactSecrets on free text', () => {
     expect(redactSecrets('see https://user:pa55@example.com/x')).toBe('see https://user:**********@example.com/x');
     expect(redactSecrets('https://mcp.example.com/sse?api_key=sk-1&x=2')).toBe('https://mcp.example.com/sse?api_key=**********&x=2');
     expect(redactSecrets('Authorization was Bearer abcdef123')).toBe('Authorization was Bearer **********');
+  });
+});
+
+/** Longer than any cut-off masking once had (65,536): a 130 KB body's string. */
+const LONG = 130_000;
+
+/** The fastest of three runs of `work`, in milliseconds (at least a tenth of one). */
+function costOf(work: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    work();
+    best = Math.min(best, performance.now() - start);
+  }
+  return Math.max(best, 0.1);
+}
+
+describe('redactSecrets on MCP servers, by place (130 KB strings)', () => {
+  const plain = costOf(() => redactSecrets({ title: 'a'.repeat(LONG) }));
+  const server = (fields: Record<string, unknown>) => ({ mcp_config: { s: fields } });
+  for (const [name, value] of [
+    ['a URL of 32,500 query pairs', server({ url: `https://h/?${'a=b&'.repeat(LONG / 4)}` })],
+    ['a URL of "@" and ":" runs', server({ url: `https://${'a:@'.repeat(LONG / 3)}/x` })],
+    ['a URL of "#" and "=" runs', server({ url: `https://h/${'#='.repeat(LONG / 2)}` })],
+    ['args of a long flag and a long header line', server({ args: [`--${'a'.repeat(LONG)}!`, 'x', '-H', `${' '.repeat(LONG)}:`] })],
+    ['args of 26,000 flags and values', server({ args: Array.from({ length: LONG / 5 }, (_, i) => (i % 2 ? 'v' : '--k')) })],
+    [
+      '15 such URLs (a 2 MB body)',
+      {
+        mcp_config: Object.fromEntries(
+          Array.from({ length: 15 }, (_, i) => [`s${i}`, { url: `https://u:p@h/?${'a=b&'.repeat(LONG / 4)}` }]),
+        ),
+      },
+    ],
+  ] as const) {
+    it(`masks ${name} in time linear in its length (under ${MAX_RATIO}× a plain text's per character)`, () => {
+      const chars = JSON.stringify(value).length;
+      expect(costOf(() => redactSecrets(value)) / chars / (plain / LONG)).toBeLessThan(MAX_RATIO);
+    });
+  }
+
+  it('puts back a URL of 32,500 masked query pairs sent back in time linear in its length', () => {
+    const stored = server({ url: `https://h/?${'a=b&'.repeat(LONG / 4)}` });
+    const answered = redactSecrets(stored);
+    const chars = JSON.stringify(stored).length;
+    expect(unmaskedSecrets(answered, stored)).toEqual(stored);
+    expect(costOf(() => unmaskedSecrets(answered, stored)) / chars / (plain / LONG)).toBeLessThan(MAX_RATIO);
   });
 });

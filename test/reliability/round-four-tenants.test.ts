@@ -223,13 +223,14 @@ describe('secrets in settings, the state and the journal (finding 7)', () => {
           journal.includes(secret),
         ]).toEqual([secret, false, false, false, false]);
       }
-      // What is shown says a secret was there, and keeps what is not secret.
+      // What is shown says a secret was there, and keeps what is not where a secret goes.
       expect(JSON.parse(shown).settings.agent_settings_extra).toEqual({
         condenser: { type: 'llm', llm: { model: 'gpt-4o-mini', api_key: REDACTED } },
         mcp_config: {
           mcpServers: {
-            search: { command: 'npx', args: ['-y', 'search-mcp'], env: { SEARCH_TOKEN: REDACTED, REGION: REDACTED } },
-            remote: { url: `https://mcp.example.com/sse?key=${REDACTED}&region=eu` },
+            // By place: the word after a flag and every query value (the real server answers both as given).
+            search: { command: 'npx', args: ['-y', REDACTED], env: { SEARCH_TOKEN: REDACTED, REGION: REDACTED } },
+            remote: { url: `https://mcp.example.com/sse?key=${REDACTED}&region=${REDACTED}` },
           },
         },
       });

@@ -254,7 +254,7 @@ describe('memory (finding 5)', () => {
 });
 
 describe('secrets under any name (finding 9)', () => {
-  it('masks camelCase and suffixed names, credentials in free text, URLs and stdio arguments, and leaves ordinary words alone', () => {
+  it('masks camelCase and suffixed names, credentials in free text, URLs, and every flag value of stdio arguments, and leaves ordinary words alone', () => {
     expect(
       redactSecrets({
         accessToken: 'a1',
@@ -280,9 +280,9 @@ describe('secrets under any name (finding 9)', () => {
         '--header',
         'Authorization: **********',
         '--header',
-        'Accept: json',
+        'Accept: **********',
         '--port',
-        '80',
+        '**********',
         'TOKEN=**********',
       ],
       max_tokens: 5,

@@ -5,6 +5,7 @@
  */
 import { startReadyConversation } from '../conversations/ready-conversation.js';
 import type { AgentRuntime } from '../store/state.js';
+import { stopRuntimeRuns } from './runtime-stop.js';
 import { deliverMessage, settleAgentRuns } from './scripted-agent.js';
 import { settleTimelines } from './streaming.js';
 import { combinedMetrics } from './vocabulary-stats.js';
@@ -16,4 +17,5 @@ export const agentRuntime: AgentRuntime = {
   settleTimelines,
   startConversation: startReadyConversation,
   combinedMetrics,
+  stopRuntimeRuns,
 };

@@ -3,7 +3,9 @@
  * time-driven steps (STARTING → RUNNING) are never written; its status is derived when read.
  */
 import type { Success } from '../../schemas/common.js';
-import type { SandboxRecord } from '../../schemas/records.js';
+import type { ConversationRecord, SandboxRecord } from '../../schemas/records.js';
+import { parseDateTime } from '../../schemas/datetime.js';
+import { agentStatus } from '../agent/status.js';
 import type { SandboxInfo } from '../../schemas/sandbox.js';
 import type { SandboxSpecInfo } from '../../schemas/sandbox-spec.js';
 import { notFound } from '../store/refusal.js';
@@ -80,10 +82,28 @@ export async function transitionSandbox(
   const record = state.settledNow(stored);
   const next = SANDBOX_TRANSITIONS[action][record.status];
   if (next === record.status) return record;
-  return state.store.sandboxes.update(id, {
+  const updated = await state.store.sandboxes.update(id, {
     status: next,
     status_changed_at: state.stamp(),
     status_detail: next === 'ERROR' ? detail : null,
+  });
+  // The runtime stops (paused or failed): the runs in it stop where they are (agent/runtime-stop.ts).
+  if ((record.status === 'RUNNING' || record.status === 'STARTING') && (next === 'PAUSED' || next === 'ERROR')) {
+    const running = runsIn(state, id);
+    if (running.length > 0) await (await state.loadAgent()).stopRuntimeRuns(state, running);
+  }
+  return updated;
+}
+
+/** The conversations of a sandbox whose agent is running now: a scripted run, or a fixture's run paced by time alone. */
+function runsIn(state: DomainState, sandboxId: string): ConversationRecord[] {
+  const now = state.now();
+  return state.store.conversations.all().filter((conversation) => {
+    if (conversation.sandbox_id !== sandboxId) return false;
+    const status = agentStatus(conversation);
+    if (status !== null) return status === 'running';
+    if (conversation.agent_turns === 0) return false;
+    return now < parseDateTime(conversation.agent_started_at ?? conversation.created_at) + state.options.timings.agentRunMs;
   });
 }
 

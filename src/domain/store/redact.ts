@@ -1,15 +1,18 @@
 /**
  * Secrets never leave the fake: what a secret reads as, and the one rule that masks every secret
- * in a value, whatever its JSON type and however deep it sits — a field named as a secret
- * (`api_key`, `token`, ...), every value of a secret map (`env`, `secrets`, `provider_tokens`), a
- * secret flag's word in `args`, and in any string a credential, a URL's password or a secret query
- * parameter (`?key=`). It is applied wherever a record is written or shown: request echoes, 422
- * inputs, snapshots (`GET /_fakehands/state`), the state file and its log, the settings answered,
- * the journal's queries.
+ * in a value, whatever its JSON type and however deep it sits. A secret is found by where it sits
+ * and, outside those places, by its name: a field named as a secret (`api_key`, `token`, ...),
+ * every value of a secret map (`env`, `secrets`, `provider_tokens`); in an MCP server, every header
+ * and environment value, its URL's userinfo, query and fragment values, the word after each flag of
+ * its `args` and the value of `--flag=value` (redact-positions.ts); in any string a credential, a
+ * URL's password or a secret query or fragment parameter (redact-text.ts). It is applied wherever a
+ * record is written or shown: request echoes, 422 inputs, snapshots (`GET /_fakehands/state`), the
+ * state file and its log, the settings answered, the journal's queries.
  */
+import { maskArgs, maskUrl, unmaskedUrl } from './redact-positions.js';
+import { REDACTED, redactText } from './redact-text.js';
 
-/** What a secret reads as in a snapshot, a state file, an echo or an error's `input`. */
-export const REDACTED = '**********';
+export { maskUrl, REDACTED };
 
 /**
  * Field names whose values are secrets wherever they appear, read without case, `_` or `-`:
@@ -20,78 +23,116 @@ const SECRET_FIELD =
   /(token|apikey|secret|secretkey|accesskey|accesskeyid|password|passwd|passphrase|privatekey|authorization|credential|credentials|cookie)$/;
 /** A field name as `SECRET_FIELD` reads it. */
 const fieldWord = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
-/**
- * A header line whose value is a secret (`Authorization: Bearer x`, `X-Api-Key: x`, `Cookie: x`).
- * Every run before and after a word is bounded (a header name is short): an unbounded `[\w-]*`
- * around an alternation backtracks quadratically on a long run of such words ("tokentoken...": 1.6 s
- * at 60,000 characters), in every place that masks text, unauthenticated 422 bodies included.
- */
-const SECRET_HEADER = /^\s*([\w-]{0,64}(?:authorization|api-?key|token|secret|cookie)[\w-]{0,64})\s*:\s*(\S.*)$/i;
-/** A credential scheme and its value (`Bearer x`, `Basic x`, `token x`). */
-const CREDENTIAL = /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/g;
-/** Userinfo in a URL (`https://user:pass@host`): a scheme of at most 32 characters (an unbounded one rescanned each run of "a+a+...": 4 s at 60,000 characters), a user and password of at most 1,024. */
-const URL_USERINFO = /(\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s/:@]{0,1024}:)[^\s/@]{1,1024}@/gi;
-/** A secret query parameter in a URL (`?api_key=x`, `&token=x`, `?key=x`, `&sig=x`). */
-const URL_SECRET_PARAM = /([?&](?:[\w-]{0,64}(?:token|key|secret|passw(?:or)?d|auth|credential|signature|sig)[\w-]{0,64})=)[^&#\s]+/gi;
 /** Objects whose every value is a secret (a stdio MCP server's environment, start-request secrets, provider tokens given as strings). */
 const SECRET_MAPS = new Set(['env', 'provider_tokens', 'secrets']);
-/** Command-line words that are, or announce, a secret (`--token`, `--pat`, `API_KEY=...`, `--header`). */
-const SECRET_WORD = /(token|api[_-]?key|secret|password|passwd|^--?pat$|credential|auth)/i;
+/** The lists of an MCP configuration's servers (`MCPConfig`: `sse_servers`, `shttp_servers`, `stdio_servers`). */
+const SERVER_LIST = /^(sse|shttp|stdio)_servers$/;
 
 /**
- * Secrets inside a free-text string: a credential after a scheme (`Bearer x`), the password of a
- * URL, a secret query parameter, the value of a secret header line.
+ * Where a value sits, which decides what of it is a secret: `plain` (by name, and free text),
+ * `secret` (all of it), a map whose every value is a secret, a provider-token map, a command line,
+ * an MCP configuration, its list or map of servers, one server, a server's `auth`, a URL.
  */
-function redactText(text: string): string {
-  if (text.length > 65_536) return text;
-  const header = SECRET_HEADER.exec(text);
-  if (header) return `${text.slice(0, text.indexOf(':') + 1)} ${REDACTED}`;
-  return text
-    .replace(CREDENTIAL, (_m, scheme: string) => `${scheme} ${REDACTED}`)
-    .replace(URL_USERINFO, (_m, before: string) => `${before}${REDACTED}@`)
-    .replace(URL_SECRET_PARAM, (_m, name: string) => `${name}${REDACTED}`);
+type Place = 'plain' | 'secret' | 'secretMap' | 'tokenMap' | 'args' | 'mcpConfig' | 'mcpServers' | 'mcpServer' | 'mcpAuth' | 'url';
+
+const isMap = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Where the value under `key` sits, inside a value at `place` (`value`: the one under `key`). */
+function childPlace(place: Place, key: string, value: unknown): Place {
+  switch (place) {
+    case 'secret':
+    case 'secretMap':
+      return 'secret';
+    case 'tokenMap':
+      return isMap(value) ? 'plain' : 'secret';
+    case 'mcpServers':
+      return 'mcpServer';
+    case 'mcpConfig':
+      if (key === 'mcpServers' || (SERVER_LIST.test(key) && Array.isArray(value))) return 'mcpServers';
+      // A configuration by server name (the agent settings' `mcp_config`): each value is a server.
+      if (isMap(value)) return 'mcpServer';
+      break;
+    case 'mcpServer':
+      if (key === 'url') return 'url';
+      if ((key === 'headers' || key === 'env') && isMap(value)) return 'secretMap';
+      if (key === 'auth' && isMap(value)) return 'mcpAuth';
+      break;
+    case 'mcpAuth':
+      if (key === 'value') return 'secret';
+      if (key === 'headers' && isMap(value)) return 'secretMap';
+      break;
+    default:
+  }
+  if (isMap(value) && SECRET_MAPS.has(key)) return key === 'provider_tokens' ? 'tokenMap' : 'secretMap';
+  if (key === 'args' && Array.isArray(value)) return 'args';
+  if (key === 'mcp_config') return 'mcpConfig';
+  if (key === 'mcpServers') return 'mcpServers';
+  return isSecretField(key) ? 'secret' : 'plain';
 }
 
-/** A stdio server's arguments with secrets masked: the word after a secret flag (`--token X`), the value of a secret assignment (`--api-key=X`, `API_KEY=X`). */
-function redactArgs(args: unknown[]): unknown[] {
-  return args.map((arg, i) => {
-    if (typeof arg !== 'string') return redactSecrets(arg);
-    const previous = args[i - 1];
-    if (typeof previous === 'string' && /^--?[\w-]+$/.test(previous) && (SECRET_WORD.test(previous) || /^--?(H|header)$/i.test(previous))) {
-      return SECRET_HEADER.test(arg) || !/^--?(H|header)$/i.test(previous) ? (SECRET_HEADER.test(arg) ? redactText(arg) : REDACTED) : arg;
-    }
-    const assignment = /^([\w-]+=)(.+)$/.exec(arg.replace(/^--?/, (dashes) => dashes));
-    if (assignment && SECRET_WORD.test(assignment[1]!)) return `${arg.slice(0, arg.indexOf('=') + 1)}${REDACTED}`;
-    return redactText(arg);
-  });
+/** Where each item of a list at `place` sits. */
+const itemPlace = (place: Place): Place => (place === 'secret' ? 'secret' : place === 'mcpServers' ? 'mcpServer' : 'plain');
+
+/** `value` at `place` with its secrets masked. */
+function redactAtPlace(value: unknown, place: Place): unknown {
+  if (value === null || value === undefined) return value;
+  if (typeof value !== 'object') {
+    if (place === 'secret') return value === '' ? value : REDACTED;
+    if (typeof value !== 'string') return value;
+    // A server given as a bare URL string (`sse_servers: ["https://..."]`) is its URL.
+    return place === 'url' || place === 'mcpServer' ? maskUrl(value) : redactText(value);
+  }
+  if (Array.isArray(value)) {
+    if (place === 'args') return maskArgs(value, redactPlain);
+    const inner = itemPlace(place);
+    return value.map((item) => redactAtPlace(item, inner));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = redactAtPlace(item, childPlace(place, key, item));
+  return out;
 }
+
+/** A value outside any secret place, masked. */
+const redactPlain = (value: unknown) => redactAtPlace(value, 'plain');
 
 /**
  * A copy of `value` with secrets replaced by `REDACTED`: the values of secret-named fields (of
- * any JSON type), every value of a secret map, and secret words in a stdio server's `args`.
+ * any JSON type), every value of a secret map, what sits in a secret place of an MCP configuration
+ * (under `mcp_config` or `mcpServers`) or of a command line (`args`), and secrets in free text.
  * @example
  * redactSecrets({ url: 'https://mcp', api_key: 'sk-1' }) // { url: 'https://mcp', api_key: '**********' }
  */
 export function redactSecrets(value: unknown, secret = false): unknown {
-  if (value === null || value === undefined) return value;
-  if (typeof value !== 'object') {
-    if (secret && value !== '') return REDACTED;
-    return typeof value === 'string' ? redactText(value) : value;
+  return redactAtPlace(value, secret ? 'secret' : 'plain');
+}
+
+/**
+ * An MCP configuration (`MCPConfig`'s server lists, or servers by name) with its secrets masked by
+ * place: every header and environment value, `auth` values, keys, URL userinfo, query and fragment
+ * values, and the values of flags in `args`.
+ * @example
+ * redactMcpConfig({ sse_servers: [{ url: 'https://h/sse?k=v', api_key: null }] }) // { sse_servers: [{ url: 'https://h/sse?k=**********', api_key: null }] }
+ */
+export function redactMcpConfig<T>(config: T): T {
+  return redactAtPlace(config, 'mcpConfig') as T;
+}
+
+/**
+ * The input of a 422 at `loc` (its first element says where: `body`, `query`...) with its secrets
+ * masked as they would be in place; a map's `[key]` is a name, not a secret.
+ * @example
+ * redactAtLocation('sk-1', ['body', 'mcp_config', 'fs', 'headers', 'X-Auth']) // '**********'
+ */
+export function redactAtLocation(input: unknown, loc: readonly (string | number)[]): unknown {
+  if (loc.at(-1) === '[key]') return redactPlain(input);
+  let place: Place = 'plain';
+  for (let i = 1; i < loc.length; i++) {
+    const key = loc[i]!;
+    // The value along the way: a list when the next step is an index, a map otherwise; the input at the end.
+    const value = i === loc.length - 1 ? input : typeof loc[i + 1] === 'number' ? [] : {};
+    place = typeof key === 'number' ? (place === 'args' ? 'plain' : itemPlace(place)) : childPlace(place, key, value);
   }
-  if (Array.isArray(value)) return value.map((item) => redactSecrets(item, secret));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (SECRET_MAPS.has(key) && item !== null && typeof item === 'object' && !Array.isArray(item)) {
-      out[key] = Object.fromEntries(
-        Object.entries(item).map(([k, v]) => [k, redactSecrets(v, key !== 'provider_tokens' || typeof v !== 'object' || v === null)]),
-      );
-    } else if (key === 'args' && Array.isArray(item)) {
-      out[key] = redactArgs(item);
-    } else {
-      out[key] = redactSecrets(item, secret || isSecretField(key));
-    }
-  }
-  return out;
+  return redactAtPlace(input, place);
 }
 
 /** Whether a field of this name holds a secret (`token`, `api_key`, ...). */
@@ -99,9 +140,32 @@ export function isSecretField(name: string): boolean {
   return SECRET_FIELD.test(fieldWord(name));
 }
 
-/** Whether every value of a map of this name is a secret (`env`, `provider_tokens`, `secrets`). */
-export function isSecretMap(name: string): boolean {
-  return SECRET_MAPS.has(name);
+/** `given` at `place`, each masked part that reads as `stored` masked at the same place replaced by `stored`'s. */
+function unmaskedAtPlace(given: unknown, stored: unknown, place: Place): unknown {
+  if (typeof given === 'string') {
+    if (!given.includes(REDACTED) || stored === null || stored === undefined || typeof stored === 'object') return given;
+    // A URL is put back part by part: a query value the client changed is kept, the masked ones beside it restored.
+    if ((place === 'url' || place === 'mcpServer') && typeof stored === 'string') return unmaskedUrl(given, stored);
+    return given === redactAtPlace(stored, place) ? stored : given;
+  }
+  if (given === null || typeof given !== 'object' || stored === null || typeof stored !== 'object') return given;
+  if (Array.isArray(given)) {
+    if (!Array.isArray(stored)) return given;
+    if (place === 'args') {
+      // A word of a command line is masked by its neighbour: compared with the stored line masked whole.
+      const masked = maskArgs(stored, redactPlain);
+      return given.map((word, i) =>
+        typeof word === 'string' && word.includes(REDACTED) && masked[i] === word ? stored[i] : unmaskedAtPlace(word, stored[i], 'plain'),
+      );
+    }
+    const inner = itemPlace(place);
+    return given.map((item, i) => unmaskedAtPlace(item, stored[i], inner));
+  }
+  if (Array.isArray(stored)) return given;
+  const before = stored as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(given).map(([key, value]) => [key, unmaskedAtPlace(value, before[key], childPlace(place, key, value))]),
+  );
 }
 
 /**
@@ -112,18 +176,20 @@ export function isSecretMap(name: string): boolean {
  * unmaskedSecrets({ llm: { api_key: '**********' } }, { llm: { api_key: 'sk-1' } }) // { llm: { api_key: 'sk-1' } }
  */
 export function unmaskedSecrets(given: unknown, stored: unknown): unknown {
-  if (typeof given === 'string') {
-    return given.includes(REDACTED) && typeof stored === 'string' && (given === REDACTED || given === redactText(stored)) ? stored : given;
-  }
-  if (given === null || typeof given !== 'object' || stored === null || typeof stored !== 'object') return given;
-  if (Array.isArray(given)) return Array.isArray(stored) ? given.map((item, i) => unmaskedSecrets(item, stored[i])) : given;
-  if (Array.isArray(stored)) return given;
-  const before = stored as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(given).map(([key, value]) => [key, unmaskedSecrets(value, before[key])]));
+  return unmaskedAtPlace(given, stored, 'plain');
+}
+
+/**
+ * One MCP server sent back from what was answered (`url`, `api_key`, `headers`, `env`, `args`,
+ * `auth`), its masked parts that read as the stored server's replaced by the stored ones.
+ * @example
+ * unmaskedMcpServer({ url: 'https://h?k=**********' }, { url: 'https://h?k=v' }) // { url: 'https://h?k=v' }
+ */
+export function unmaskedMcpServer<T>(given: T, stored: unknown): T {
+  return unmaskedAtPlace(given, stored, 'mcpServer') as T;
 }
 
 /** A URL query (`?a=1&key=x`) with its secret parameters masked, for the journal. */
 export function redactQuery(query: string): string {
-  if (query.length <= 65_536) return redactText(query);
-  return query.replace(URL_SECRET_PARAM, (_m, name: string) => `${name}${REDACTED}`);
+  return redactText(query);
 }

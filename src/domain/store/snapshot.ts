@@ -5,7 +5,7 @@
 import type { Fixture } from '../../schemas/fixture.js';
 import type { SandboxRecord } from '../../schemas/records.js';
 import type { ChangedEntity } from './events.js';
-import { REDACTED, redactSecrets } from './redact.js';
+import { REDACTED, redactMcpConfig, redactSecrets } from './redact.js';
 import type { Store } from './store.js';
 
 /**
@@ -27,7 +27,7 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     start_tasks: store.startTasks.all().map((task) => ({ ...task, request: redactSecrets(task.request) as typeof task.request })),
     events: store.events.all(),
     provider_tokens: tokens,
-    mcp_config: redactSecrets(store.mcpConfig) as Fixture['mcp_config'],
+    mcp_config: redactMcpConfig(store.mcpConfig),
     // The one rule, over the whole record: its keys, profiles, MCP servers and agent settings (a condenser's LLM key, `mcpServers.*.env`) alike.
     settings: store.settings && (redactSecrets(store.settings) as NonNullable<Fixture['settings']>),
     secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),

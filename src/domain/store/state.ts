@@ -39,6 +39,8 @@ export interface AgentRuntime {
   startConversation(state: DomainState, task: StartTaskRecord, atMs: number): Promise<void>;
   /** `vocabulary-stats.ts`'s `combinedMetrics`: what a conversation's LLM calls cost, read off its log (`DomainState.statsReader`). */
   combinedMetrics: StatsReader;
+  /** `runtime-stop.ts`'s `stopRuntimeRuns`: the runs of conversations whose sandbox's runtime stopped, stopped where they are. */
+  stopRuntimeRuns(state: DomainState, conversations: readonly ConversationRecord[]): Promise<void>;
 }
 
 /** Every usage's totals of a conversation's LLM calls as its log has them, or null before the first call (`vocabulary-stats.ts`). */

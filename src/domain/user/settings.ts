@@ -8,7 +8,7 @@
  */
 import type { ProviderType } from '../../schemas/common.js';
 import type { MCPConfig } from '../../schemas/mcp.js';
-import { REDACTED, redactSecrets } from '../store/redact.js';
+import { maskUrl, redactMcpConfig, redactSecrets, unmaskedMcpServer } from '../store/redact.js';
 import {
   UserSettingsRecord,
   type LegacySettingsInput,
@@ -26,32 +26,37 @@ import type { DomainState } from '../store/state.js';
 
 export { defaultUserSettings, userSettings } from './default-settings.js';
 
-/** An MCP configuration as answered: its servers' keys and environments masked (a secret never leaves the fake). */
-const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === null ? null : (redactSecrets(config) as MCPConfig));
+/** An MCP configuration as answered: every secret of its servers masked by place (a secret never leaves the fake). */
+const maskedMcp = (config: MCPConfig | null): MCPConfig | null => (config === null ? null : redactMcpConfig(config));
 
 /**
- * An MCP configuration saved back from what was answered: a key or environment value still masked
- * keeps the stored one of the same server (by URL, or by name for stdio), so a GET → edit → POST
- * round trip never stores the mask.
+ * An MCP configuration saved back from what was answered: each part still masked as answered keeps
+ * the stored one of the same server (found by its URL, as given or as answered masked; by name for
+ * stdio), so a GET → edit → POST round trip never stores the mask.
  */
 export function unmaskedMcp(given: MCPConfig | null | undefined, stored: MCPConfig | null | undefined): MCPConfig | null | undefined {
   if (!given || !stored) return given;
-  const keyOf = (list: { url: string; api_key: string | null }[], url: string) =>
-    list.find((server) => server.url === url)?.api_key ?? null;
+  /** The first of `list` under each key (one pass: then a lookup per server sent back). */
+  const index = <T>(list: T[], key: (item: T) => string) => {
+    const map = new Map<string, T>();
+    for (const item of list) if (!map.has(key(item))) map.set(key(item), item);
+    return map;
+  };
+  const remote = <T extends { url: string }>(list: T[], before: T[]) => {
+    const byUrl = index(before, (s) => s.url);
+    const byMaskedUrl = index(before, (s) => maskUrl(s.url));
+    return list.map((server) => {
+      const match = byUrl.get(server.url) ?? byMaskedUrl.get(server.url);
+      return match ? unmaskedMcpServer(server, match) : server;
+    });
+  };
+  const byName = index(stored.stdio_servers, (s) => s.name);
   return {
-    sse_servers: given.sse_servers.map((server) =>
-      server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.sse_servers, server.url) } : server,
-    ),
-    shttp_servers: given.shttp_servers.map((server) =>
-      server.api_key === REDACTED ? { ...server, api_key: keyOf(stored.shttp_servers, server.url) } : server,
-    ),
+    sse_servers: remote(given.sse_servers, stored.sse_servers),
+    shttp_servers: remote(given.shttp_servers, stored.shttp_servers),
     stdio_servers: given.stdio_servers.map((server) => {
-      const before = stored.stdio_servers.find((s) => s.name === server.name);
-      if (!before) return server;
-      const env = Object.fromEntries(
-        Object.entries(server.env).map(([name, value]) => [name, value === REDACTED ? (before.env[name] ?? value) : value]),
-      );
-      return { ...server, env };
+      const before = byName.get(server.name);
+      return before ? unmaskedMcpServer(server, before) : server;
     }),
   };
 }
