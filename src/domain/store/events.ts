@@ -17,6 +17,8 @@ export type ChangedEntity =
   | 'mcp_config'
   | 'settings'
   | 'secrets'
+  /** The agent host's host-wide state (`agent_world`: its profiles, workspaces, directories, skills, connections). */
+  | 'agent_world'
   /** The clock moved, so time-derived state (a sandbox's RUNNING) may read differently. */
   | 'clock'
   /** The whole state was replaced (a reset). */

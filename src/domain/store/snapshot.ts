@@ -32,6 +32,8 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     settings: store.settings && (redactSecrets(store.settings) as NonNullable<Fixture['settings']>),
     secrets: store.customSecrets.map((secret) => ({ ...secret, value: REDACTED })),
     ...(store.git ? { git: store.git } : {}),
+    // Its provider connections' keys, and any secret an agent profile or a misc setting holds, masked by the same rule.
+    ...(store.agentWorld ? { agent_world: redactSecrets(store.agentWorld) as NonNullable<Fixture['agent_world']> } : {}),
   });
 }
 
