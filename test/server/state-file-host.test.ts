@@ -13,7 +13,7 @@ import { createFakeCore } from '../../src/fake.js';
 import { REDACTED } from '../../src/domain/store/redact.js';
 import { createFakeServer } from '../../src/server/http-server.js';
 import { freePort, startFakeServers } from '../../src/server/start.js';
-import { StateFileWriter, type StateFileIo } from '../../src/server/state-file.js';
+import { StateFileWriter, readStateFile, type StateFileIo } from '../../src/server/state-file.js';
 import { startCli } from '../support/cli.js';
 
 const SECRETS = ['sk-profile-secret-1', 'npm-secret-2', 'sk-connection-secret-3'];
@@ -129,6 +129,38 @@ describe('fakehands serve --state-file', () => {
   }, 60_000);
 });
 
+describe('StateFileWriter', () => {
+  it('appends a host-wide write to the log as one line holding the agent world as it now is (keys masked), leaving the snapshot as it was; the file reads back with it', async () => {
+    const file = await stateFile();
+    const servers = await startFakeServers({ fake: { auth: 'none', fixture: 'empty', timings: 'instant' } });
+    const writer = new StateFileWriter(file);
+    await writer.write(await servers.fake.snapshot());
+    servers.fake.onChange((changes, state) => writer.record(changes, state));
+    const call = client(servers.agentUrl);
+    try {
+      const snapshot = await readFile(file, 'utf8');
+      await call('POST', '/api/workspaces', { workspaces: [{ id: 'todo', name: 'todo-app', path: '/projects/todo-app' }] });
+      await call('POST', '/api/llm/provider-connections', { display_name: 'Team key', provider: 'openai', api_key: SECRETS[2] });
+      const lines = (await readFile(`${file}.log`, 'utf8'))
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.map((line) => [line.op, line.part])).toEqual([
+        ['set', 'agent_world'],
+        ['set', 'agent_world'],
+      ]);
+      expect(await readFile(file, 'utf8')).toBe(snapshot);
+      const shown = (await (await fetch(`${servers.url}/_fakehands/state`)).json()) as { agent_world: Record<string, unknown> };
+      expect(lines[1]!.value).toEqual(shown.agent_world);
+      expect((shown.agent_world.provider_connections as { api_key: string }[]).map((c) => c.api_key)).toEqual([REDACTED]);
+      expect(((await readStateFile(file)) as { agent_world: unknown }).agent_world).toEqual(shown.agent_world);
+    } finally {
+      await writer.close();
+      await servers.close();
+    }
+  });
+});
+
 describe('GET /_fakehands/state', () => {
   it("shows the agent host's world with its secrets masked; a reset starts a fresh one", async () => {
     const servers = await startFakeServers({ fake: { auth: 'none', fixture: 'empty', timings: 'instant' } });
@@ -160,11 +192,14 @@ describe('POST /api/workspaces', () => {
       unlink,
       open: (async (path: string, flags: number, mode: number) => {
         const handle = await open(path, flags, mode);
-        if (!full) return handle;
+        const noSpace = () => Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        // The disk fills up once the test says so: for the log kept open as for a new snapshot.
         return Object.assign(Object.create(handle) as typeof handle, {
-          writeFile: async () => {
-            throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
-          },
+          write: (...args: Parameters<typeof handle.write>) => (full ? Promise.reject(noSpace()) : handle.write(...args)),
+          writeFile: (...args: Parameters<typeof handle.writeFile>) => (full ? Promise.reject(noSpace()) : handle.writeFile(...args)),
+          truncate: (length?: number) => handle.truncate(length),
+          stat: () => handle.stat(),
+          sync: () => handle.sync(),
           close: () => handle.close(),
         });
       }) as StateFileIo['open'],
