@@ -180,36 +180,6 @@ describe('POST /_fakehands/replay', () => {
   });
 });
 
-describe('POST /api/conversations with replay_json', () => {
-  it('replays the trajectory on the new conversation', async () => {
-    await start();
-    const response = await post('/api/conversations', { replay_json: JSON.stringify(TRAJECTORY) });
-    expect(response.status).toBe(200);
-    const { conversation_id } = (await response.json()) as { conversation_id: string };
-    await advance(400_000);
-    const page = (await (await fetch(`${servers!.url}/_fakehands/state`)).json()) as {
-      events: { conversation_id: string; event: Record<string, unknown> }[];
-      conversations: { id: string }[];
-    };
-    const id = page.conversations[0]!.id;
-    expect(id.replaceAll('-', '')).toBe(conversation_id);
-    expect(page.events.filter((e) => e.conversation_id === id).map((e) => frameOf(e.event))).toEqual(BASIC_INTERACTIONS.slice(1));
-  });
-
-  it('answers 422 for replay_json that is no JSON or no trajectory', async () => {
-    await start();
-    const broken = await post('/api/conversations', { replay_json: '[{' });
-    expect(broken.status).toBe(422);
-    expect(((await broken.json()) as { detail: { type: string; loc: unknown[] }[] }).detail[0]).toMatchObject({
-      type: 'json_invalid',
-      loc: ['body', 'replay_json'],
-    });
-    const notEvents = await post('/api/conversations', { replay_json: '[{"id": 1}]' });
-    expect(notEvents.status).toBe(422);
-    expect(((await notEvents.json()) as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(['body', 'replay_json', 0]);
-  });
-});
-
 describe('fakehands serve --replay FILE', () => {
   it('replays the file at start-up and names the conversation on the banner', async () => {
     const { serve } = await import('./support.js');
