@@ -18,11 +18,12 @@ function isFile(value: unknown): value is Blob & { name?: string } {
 export async function readForm(
   request: RequestLike,
   fields: FormFields,
+  maxBytes?: number,
 ): Promise<{ ok: true; value: Record<string, UploadedFile | UploadedFile[] | string> } | { ok: false; errors: ValidationErrorItem[] }> {
   const contentType = request.headers.get('content-type') ?? '';
   let form: FormData | null = null;
   if (contentType.toLowerCase().startsWith('multipart/form-data')) {
-    const bytes = request.arrayBuffer ? await request.arrayBuffer() : new TextEncoder().encode(await request.text());
+    const bytes = request.arrayBuffer ? await request.arrayBuffer(maxBytes) : new TextEncoder().encode(await request.text(maxBytes));
     form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData().catch(() => null);
   }
   const value: Record<string, UploadedFile | UploadedFile[] | string> = {};

@@ -97,8 +97,9 @@ async function readBody(
   nullable = false,
   nullIsValue = false,
   maxValues = MAX_BODY_VALUES,
+  maxBytes?: number,
 ): Promise<{ ok: true; value: unknown } | { ok: false; error: ValidationErrorItem }> {
-  const text = await request.text();
+  const text = await request.text(maxBytes);
   if (optional && text.trim() === '') return { ok: true, value: {} };
   if (text.length === 0 || !isJsonContentType(request.headers.get('content-type'))) return { ok: false, error: MISSING_BODY };
   const shape = scanJsonShape(text, MAX_JSON_DEPTH, maxValues);
@@ -190,7 +191,15 @@ export async function parseRequest(
   if (route.body) {
     const nullable = route.bodyNullable ?? false;
     const optional = (route.bodyOptional ?? false) || nullable;
-    const read = await readBody(request, optional, helpers, nullable, jsonNullBody === 'validated' && !optional, route.maxBodyValues);
+    const read = await readBody(
+      request,
+      optional,
+      helpers,
+      nullable,
+      jsonNullBody === 'validated' && !optional,
+      route.maxBodyValues,
+      route.maxBodyBytes,
+    );
     if (!read.ok) {
       errors.push(read.error);
     } else {
@@ -204,7 +213,7 @@ export async function parseRequest(
     }
   }
   if (route.form) {
-    const read = await helpers.readForm(request, route.form);
+    const read = await helpers.readForm(request, route.form, route.maxBodyBytes);
     if (read.ok) body = read.value;
     else errors.push(...read.errors);
   }

@@ -30,9 +30,10 @@ export interface RequestLike {
   /** `url` parsed already, when the transport had to parse it anyway (the standalone server): not parsed again. */
   readonly parsedUrl?: RequestUrl;
   readonly headers: { get(name: string): string | null };
-  text(): Promise<string>;
-  /** The body as bytes (a multipart form's files); without it the text is read. */
-  arrayBuffer?(): Promise<ArrayBuffer>;
+  /** The body as text; `maxBytes`: the route takes up to that many bytes, past the transport's own limit. */
+  text(maxBytes?: number): Promise<string>;
+  /** The body as bytes (a multipart form's files); without it the text is read. `maxBytes` as for `text`. */
+  arrayBuffer?(maxBytes?: number): Promise<ArrayBuffer>;
 }
 
 /** A JSON answer, written compactly as FastAPI writes it. */

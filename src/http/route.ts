@@ -91,6 +91,8 @@ export interface RouteSpec<Q extends z.ZodMiniType, B extends z.ZodMiniType, R e
   bodyOptional?: boolean;
   /** Most values (lists, maps, their items and entries) its JSON body may hold (default `MAX_BODY_VALUES`, 2,000): a recorded session's replay holds many more. */
   maxBodyValues?: number;
+  /** Largest body it reads, in bytes, when that is more than the server's limit (a recorded session's archive); the server's limit otherwise. */
+  maxBodyBytes?: number;
   /**
    * The body as the document declares it, when the real route declares a free-form object and checks
    * its keys in code (`payload: dict[str, Any]`): the fake still validates with `body`.

@@ -4,6 +4,7 @@
  * loads a built-in fixture (validated when the package was built) never downloads it (issue 23).
  */
 import * as z from 'zod/mini';
+import { AgentWorldRecord } from './agent-world.js';
 import { DateTime as WireDateTime, ProviderType } from './common.js';
 import { canonicalDateTime } from './datetime.js';
 import { ProviderToken } from './legacy.js';
@@ -38,6 +39,8 @@ export const Fixture = z.strictObject({
   secrets: z._default(z.array(CustomSecretRecord), []),
   /** The git world behind the provider tokens; absent: a generated one (the same for every fake). */
   git: z.optional(GitWorld),
+  /** The agent host's host-wide state (agent profiles, workspaces, directories, skills, provider connections...); absent: a fresh host's. */
+  agent_world: z.optional(AgentWorldRecord),
 });
 export type Fixture = z.infer<typeof Fixture>;
 /** A fixture as written by hand: defaults may be left out. */

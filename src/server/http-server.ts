@@ -235,12 +235,9 @@ export function createFakeServer(fake: FakeCore, options: FakeServerOptions = {}
         return;
       }
 
+      // A body declared larger than the limit is refused (413) when the route reads it, after routing
+      // and the key check (a route may take more: a recorded session's archive); one nobody reads is never buffered.
       const declared = Number(headers['content-length'] ?? 0);
-      if (declared > limits.maxBytes) {
-        refuse(request, rawUrl, 413, 'Request body too large', true);
-        response.once('finish', () => message.socket.destroy());
-        return;
-      }
 
       // Parsed once (a plain path without `URL`): the pipeline reads this URL rather than parsing its text again.
       const url = requestUrl(baseOrigin, rawUrl);

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestLike, RequestUrl } from '../http/responses.js';
 import type { Persistence } from './answer-head.js';
-import { type BodyLimits, type Semaphore, bufferedBody, readBody } from './request-body.js';
+import { BodyReadError, type BodyLimits, type Semaphore, bufferedBody, readBody } from './request-body.js';
 
 /** A request's headers read by name, as a Fetch `Headers` reads them (a repeated header joined with `, `). */
 class MessageHeaders {
@@ -132,22 +132,24 @@ export class ServerRequest implements RequestLike {
     return this.#body !== null;
   }
 
-  /** The body as text. */
-  text(): Promise<string> {
-    return this.#read().then(utf8);
+  /** The body as text (up to `maxBytes` when the route takes more than the server's limit). */
+  text(maxBytes?: number): Promise<string> {
+    return this.#read(maxBytes).then(utf8);
   }
 
-  /** The body as bytes. */
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await this.#read();
+  /** The body as bytes (up to `maxBytes` when the route takes more than the server's limit). */
+  async arrayBuffer(maxBytes?: number): Promise<ArrayBuffer> {
+    const bytes = await this.#read(maxBytes);
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
-  /** The body, read once. */
-  #read(): Promise<Buffer> {
+  /** The body, read once; one declared larger than the limit is refused (413) without reading a byte. */
+  #read(maxBytes?: number): Promise<Buffer> {
     if (this.#body) return this.#body;
     const message = this.#message;
-    const limits = this.#limits;
+    const limits = maxBytes !== undefined && maxBytes > this.#limits.maxBytes ? { ...this.#limits, maxBytes } : this.#limits;
+    if (Number(message.headers['content-length'] ?? 0) > limits.maxBytes)
+      return (this.#body = Promise.reject(new BodyReadError(413, 'Request body too large')));
     // A body that has arrived whole needs no place among the bodies being read.
     const whole = bufferedBody(message, limits.maxBytes);
     if (whole) return (this.#body = Promise.resolve(whole));

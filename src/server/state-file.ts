@@ -1,10 +1,12 @@
 /**
  * The `--state-file`: a snapshot plus an append-only change log beside it (`PATH.log`, one JSON
- * line per changed record). Each change is appended before it is answered, in groups (changes
+ * line per changed record, or per changed part that is one record of its own: the settings, the
+ * secrets, the agent world). Each change is appended before it is answered, in groups (changes
  * that arrive while a write is under way go out together), so acknowledged changes survive
- * `kill -9` and a burst of creates costs an append each, not a rewrite of everything. Every
- * `COMPACT_EVERY` lines, and on a reset, the snapshot is rewritten atomically (a temp file created
- * exclusively with an unpredictable name, written, fsynced, renamed) and the log starts over.
+ * `kill -9` and a burst of creates or a settings change costs an append each, not a rewrite of
+ * everything. Every `COMPACT_EVERY` lines or `COMPACT_BYTES` of log, and on a reset, the snapshot is
+ * rewritten atomically (a temp file created exclusively with an unpredictable name, written,
+ * fsynced, renamed) and the log starts over.
  * Files are private to their owner (mode 0600); no secret reaches them.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,12 +15,14 @@ import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal } from '../domain/store/refusal.js';
-import type { ChangedState, StateChange } from '../domain/store/events.js';
+import type { ChangedState, SnapshotPart, StateChange } from '../domain/store/events.js';
 import type { Fixture } from '../schemas/fixture.js';
-import { COLLECTION_OF, applyLog, logLineOf, logPath } from './state-log.js';
+import { COLLECTION_OF, PART_OF, applyLog, logLineOf, logPath, partLineOf } from './state-log.js';
 
 /** Log lines written before the snapshot is rewritten and the log starts over. */
 export const COMPACT_EVERY = 50_000;
+/** Log bytes written before the snapshot is rewritten (a part rewritten often, as a large agent world, would otherwise grow the log without bound). */
+export const COMPACT_BYTES = 64 * 1024 * 1024;
 /** Permissions of every file the state writer creates: its owner only. */
 const FILE_MODE = 0o600;
 
@@ -102,12 +106,20 @@ export class StateFileWriter {
   #log: Awaited<ReturnType<typeof open>> | null = null;
 
   readonly #compactEvery: number;
+  readonly #compactBytes: number;
+  /** Bytes of the lines waiting for the next append. */
+  #pendingBytes = 0;
 
-  /** Writes to `path` (through `io`, Node's file system by default); the log is folded into a new snapshot past `compactEvery` lines. */
-  constructor(path: string, io: StateFileIo = NODE_IO, { compactEvery = COMPACT_EVERY }: { compactEvery?: number } = {}) {
+  /** Writes to `path` (through `io`, Node's file system by default); the log is folded into a new snapshot past `compactEvery` lines or `compactBytes` bytes. */
+  constructor(
+    path: string,
+    io: StateFileIo = NODE_IO,
+    { compactEvery = COMPACT_EVERY, compactBytes = COMPACT_BYTES }: { compactEvery?: number; compactBytes?: number } = {},
+  ) {
     this.#path = path;
     this.#io = io;
     this.#compactEvery = compactEvery;
+    this.#compactBytes = compactBytes;
   }
 
   /** Removes the temp files a crash left beside the state file (`NAME.*.tmp`). */
@@ -169,14 +181,27 @@ export class StateFileWriter {
    */
   record(changes: readonly StateChange[], state: ChangedState): Promise<void> {
     this.#lastState = state;
+    const parts = new Set<SnapshotPart>();
     for (const change of changes) {
+      const part = PART_OF[change.entity];
+      if (part) {
+        parts.add(part);
+        continue;
+      }
       if (!COLLECTION_OF[change.entity] || change.id === undefined) {
         this.#compactPending = () => state.snapshot();
         continue;
       }
-      this.#pending.push(JSON.stringify(logLineOf(change, state.record(change.entity, change.id))));
+      this.#queue(JSON.stringify(logLineOf(change, state.record(change.entity, change.id))));
     }
-    if (this.#torn || this.#unwritten || this.#logLines + this.#pending.length > this.#compactEvery)
+    // A part changed twice by one operation is written once, as it now is.
+    for (const part of parts) this.#queue(JSON.stringify(partLineOf(part, state.part(part))));
+    if (
+      this.#torn ||
+      this.#unwritten ||
+      this.#logLines + this.#pending.length > this.#compactEvery ||
+      this.#logBytes + this.#pendingBytes > this.#compactBytes
+    )
       this.#compactPending ??= () => state.snapshot();
     // Group commit: one write carries every change that arrived while the previous one ran.
     this.#group ??= this.#enqueue(async () => {
@@ -184,6 +209,7 @@ export class StateFileWriter {
       const compact = this.#compactPending;
       const lines = this.#pending;
       this.#pending = [];
+      this.#pendingBytes = 0;
       this.#compactPending = null;
       if (compact) {
         await this.#writeSnapshot(`${JSON.stringify(compact())}\n`);
@@ -195,6 +221,12 @@ export class StateFileWriter {
       }
     });
     return this.#group;
+  }
+
+  /** Queues one log line for the next append. */
+  #queue(line: string): void {
+    this.#pending.push(line);
+    this.#pendingBytes += line.length + 1;
   }
 
   /** Resolves when every queued write is done. */

@@ -1,9 +1,10 @@
 /**
  * The change log of a `--state-file` (`PATH.log`, `state-file.ts`): one JSON line per changed record
- * (what it sets, unsets, appends, merges or drops), written from the state's change events and
- * applied in order to the snapshot when the file is read again.
+ * (what it sets, unsets, appends, merges or drops), or per changed part of the fixture that is one
+ * record of its own (the settings, the secrets, the agent world: the part as it now is), written
+ * from the state's change events and applied in order to the snapshot when the file is read again.
  */
-import type { ChangedEntity, StateChange } from '../domain/store/events.js';
+import type { ChangedEntity, SnapshotPart, StateChange } from '../domain/store/events.js';
 
 /** Where each kind of record lives in a fixture. */
 export const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes' | 'conversations' | 'start_tasks' | 'events'>> = {
@@ -14,8 +15,21 @@ export const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'san
   event: 'events',
 };
 
-/** One line of the change log: a whole new record, the fields an update set and the items it appended, or a delete. */
+/** The part of a fixture each change of a record of its own replaces whole. */
+export const PART_OF: Partial<Record<ChangedEntity, SnapshotPart>> = {
+  provider_tokens: 'provider_tokens',
+  mcp_config: 'mcp_config',
+  settings: 'settings',
+  secrets: 'secrets',
+  agent_world: 'agent_world',
+};
+
+/**
+ * One line of the change log: a whole new record, the fields an update set and the items it
+ * appended, a delete, or a part of the fixture as it now is (`set`; without a `value`: left out).
+ */
 type LogLine =
+  | { op: 'set'; part: SnapshotPart; value?: unknown }
   | { op: 'put'; entity: ChangedEntity; record: { id: string } }
   | {
       op: 'patch';
@@ -61,6 +75,11 @@ export function applyLog(state: Record<string, unknown>, text: string): { skippe
       skipped++;
       continue;
     }
+    if (entry.op === 'set') {
+      if (entry.value === undefined) delete state[entry.part];
+      else state[entry.part] = entry.value;
+      continue;
+    }
     const collection = COLLECTION_OF[entry.entity];
     if (!collection) continue;
     const records = (state[collection] ??= []) as ({ id: string } | null)[];
@@ -93,6 +112,9 @@ export function applyLog(state: Record<string, unknown>, text: string): { skippe
   for (const collection of indexes.keys()) state[collection] = (state[collection] as unknown[]).filter((r) => r !== null);
   return { skipped };
 }
+
+/** The log line of a part of the fixture (`PART_OF`) as it now is: `value` from `ChangedState.part`. */
+export const partLineOf = (part: SnapshotPart, value: unknown): LogLine => ({ op: 'set', part, value });
 
 /** The log line of one record's change: the whole record when created, what changed when updated. */
 export function logLineOf(change: StateChange, record: { id: string } | undefined): LogLine {

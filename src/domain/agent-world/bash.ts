@@ -7,6 +7,12 @@
  * a few commands (`echo`, `pwd`, `ls`, `cd`, `true`, `false`, `exit N`, `sleep N`, `whoami`,
  * `date`, and `find` in a conversation's workspace) from the host's directories, and "command not
  * found" (127) for the others.
+ *
+ * The shell's events stay in memory beside the store, per state (a WeakMap: a reset or a tenant
+ * starts afresh), not in the agent world (`world.ts`): they are the output of commands that ran,
+ * published as the clock reaches each line (the open sockets settle them every 25 ms) and streamed
+ * to live listeners. Kept in the store, each line published would be a change the state file
+ * writes. A restart starts the shell's history afresh (declared in the README).
  */
 import { naiveTimestamp } from '../fixtures/fixtures.js';
 import { formatDateTime } from '../../schemas/datetime.js';
@@ -14,7 +20,41 @@ import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { agentServerContext } from '../conversations/conversation-ops.js';
 import { isDirectory } from './host.js';
-import { HOME, worldOf, type BashEvent } from './world.js';
+import { HOME, worldOf } from './world.js';
+
+/** A bash event: a command, its output, or an error (`BashEventBase`). */
+export type BashEvent =
+  | { kind: 'BashCommand'; id: string; timestamp: string; command: string; cwd: string | null; timeout: number }
+  | {
+      kind: 'BashOutput';
+      id: string;
+      timestamp: string;
+      command_id: string;
+      order: number;
+      exit_code: number | null;
+      stdout: string | null;
+      stderr: string | null;
+    }
+  | { kind: 'BashError'; id: string; timestamp: string; code: string; detail: string };
+
+/** The shell of one state. */
+export interface Shell {
+  /** Bash events in the order they were published (outputs appear when the clock reaches them). */
+  bash: BashEvent[];
+  /** Outputs not yet published: each with the epoch ms it is due. */
+  pendingBash: { due: number; event: BashEvent }[];
+  /** Listeners of new bash events (the `/sockets/bash-events` sockets). */
+  bashListeners: Set<(event: BashEvent) => void>;
+}
+
+const shells = new WeakMap<DomainState, Shell>();
+
+/** The shell of `state` (made on first use). */
+export function shellOf(state: DomainState): Shell {
+  let shell = shells.get(state);
+  if (!shell) shells.set(state, (shell = { bash: [], pendingBash: [], bashListeners: new Set() }));
+  return shell;
+}
 
 /** Each output line of a command takes this share of the agent's run time (a 10 s run: 500 ms a line). */
 const LINE_SHARE = 20;
@@ -88,7 +128,7 @@ const stamp = (ms: number) => naiveTimestamp(formatDateTime(ms));
 
 /** Publishes `event` to the log and every listener. */
 function publish(state: DomainState, event: BashEvent): void {
-  const world = worldOf(state);
+  const world = shellOf(state);
   world.bash.push(event);
   if (world.bash.length > MAX_BASH_EVENTS) world.bash.splice(0, world.bash.length - MAX_BASH_EVENTS);
   for (const listener of world.bashListeners) listener(event);
@@ -96,7 +136,7 @@ function publish(state: DomainState, event: BashEvent): void {
 
 /** Publishes the outputs whose time has come, in order. */
 export function settleBash(state: DomainState): void {
-  const world = worldOf(state);
+  const world = shellOf(state);
   const now = state.clock.now();
   while (world.pendingBash.length > 0 && world.pendingBash[0]!.due <= now) publish(state, world.pendingBash.shift()!.event);
 }
@@ -118,9 +158,9 @@ export function startBashCommand(
   whole = false,
 ): { command: BashEvent; last: Output } | Refusal {
   settleBash(state);
-  if (worldOf(state).pendingBash.length >= MAX_BASH_EVENTS)
+  if (shellOf(state).pendingBash.length >= MAX_BASH_EVENTS)
     return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
-  const world = worldOf(state);
+  const world = shellOf(state);
   const now = state.clock.now();
   const cwd = request.cwd ?? HOME;
   const command: BashEvent = {
@@ -177,7 +217,7 @@ export function executeBashCommand(state: DomainState, request: ExecuteBashReque
   const started = startBashCommand(state, request, true);
   if (started instanceof Refusal) return started;
   const { command, last } = started;
-  const world = worldOf(state);
+  const world = shellOf(state);
   const mine = world.pendingBash.filter((p) => (p.event as Output).command_id === command.id);
   world.pendingBash = world.pendingBash.filter((p) => (p.event as Output).command_id !== command.id);
   for (const p of mine) publish(state, p.event);
@@ -199,7 +239,7 @@ export interface BashSearch {
 /** `GET /api/bash/bash_events/search`: a page; `page_id` is the id of the page's first event. */
 export function searchBashEvents(state: DomainState, search: BashSearch) {
   settleBash(state);
-  let events = worldOf(state).bash.filter(
+  let events = shellOf(state).bash.filter(
     (e) =>
       (!search.kind__eq || e.kind === search.kind__eq) &&
       (!search.command_id__eq ||
@@ -222,20 +262,20 @@ export function searchBashEvents(state: DomainState, search: BashSearch) {
 /** `GET /api/bash/bash_events/{id}`: 404 (no detail) when unknown. */
 export function getBashEvent(state: DomainState, id: string) {
   settleBash(state);
-  return worldOf(state).bash.find((e) => e.id === id) ?? refuse('not_found', 'Not Found');
+  return shellOf(state).bash.find((e) => e.id === id) ?? refuse('not_found', 'Not Found');
 }
 
 /** `GET /api/bash/bash_events/?event_ids=`: aligned, null for missing ones. */
 export function batchGetBashEvents(state: DomainState, ids: readonly string[]) {
   settleBash(state);
-  const byId = new Map(worldOf(state).bash.map((e) => [e.id, e]));
+  const byId = new Map(shellOf(state).bash.map((e) => [e.id, e]));
   return ids.map((id) => byId.get(id) ?? null);
 }
 
 /** `DELETE /api/bash/bash_events`: `{"cleared_count": n}`. */
 export function clearBashEvents(state: DomainState) {
   settleBash(state);
-  const world = worldOf(state);
+  const world = shellOf(state);
   const count = world.bash.length;
   world.bash = [];
   return { cleared_count: count };

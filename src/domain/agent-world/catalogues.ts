@@ -2,12 +2,12 @@
  * The catalogues an agent server's installation answers: LLM providers and models
  * (`llm_router.py`), tools (`tool_router.py`), skills (`skills_router.py`), plugins
  * (`plugins_router.py`), hooks (`hooks_router.py`) and sub-agents (`sub_agents_router.py`); the
- * skills and plugins installed on the host are kept in its world (`world.ts`).
+ * skills and plugins installed on the host are kept in its world (`world.ts`, a record of the store).
  */
 import { LLM_MODELS } from '../user/server-config.js';
 import { refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
-import { HOME, worldOf } from './world.js';
+import { changeWorld, HOME, upsertBy, worldOf, worldRecordOf } from './world.js';
 
 // ── Catalogues ───────────────────────────────────────────────────────────
 
@@ -94,15 +94,15 @@ export function getInstalledSkill(state: DomainState, name: string) {
 
 /** `PATCH /api/skills/installed/{name}`. */
 export function setSkillEnabled(state: DomainState, name: string, enabled: boolean) {
-  const skills = worldOf(state).skills;
-  if (!skills.has(name)) return refuse('not_found', `Skill '${name}' is not installed`);
-  skills.set(name, enabled);
+  if (!worldOf(state).skills.has(name)) return refuse('not_found', `Skill '${name}' is not installed`);
+  changeWorld(state, { skills: upsertBy(worldRecordOf(state).skills, (s) => s.name, { name, enabled }) });
   return { name, enabled };
 }
 
 /** `DELETE /api/skills/installed/{name}`. */
 export function uninstallSkill(state: DomainState, name: string) {
-  if (!worldOf(state).skills.delete(name)) return refuse('not_found', `Skill '${name}' is not installed`);
+  if (!worldOf(state).skills.has(name)) return refuse('not_found', `Skill '${name}' is not installed`);
+  changeWorld(state, { skills: worldRecordOf(state).skills.filter((s) => s.name !== name) });
   return { message: `Skill '${name}' uninstalled` };
 }
 
@@ -114,9 +114,8 @@ export function installSkill(state: DomainState, source: string, force: boolean)
     .replace(/^github:/, '');
   const skill = SKILLS.find((s) => s.name === name);
   if (!skill) return refuse('bad_request', `Could not install a skill from '${source}'`);
-  const skills = worldOf(state).skills;
-  if (skills.has(name) && !force) return refuse('conflict', `Skill '${name}' is already installed`);
-  skills.set(name, true);
+  if (worldOf(state).skills.has(name) && !force) return refuse('conflict', `Skill '${name}' is already installed`);
+  changeWorld(state, { skills: upsertBy(worldRecordOf(state).skills, (s) => s.name, { name, enabled: true }) });
   return installedSkill(name, true);
 }
 
@@ -221,15 +220,15 @@ export function getInstalledPlugin(state: DomainState, name: string) {
 
 /** `PATCH /api/plugins/installed/{name}`. */
 export function setPluginEnabled(state: DomainState, name: string, enabled: boolean) {
-  const plugins = worldOf(state).plugins;
-  if (!plugins.has(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
-  plugins.set(name, enabled);
+  if (!worldOf(state).plugins.has(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  changeWorld(state, { plugins: upsertBy(worldRecordOf(state).plugins, (p) => p.name, { name, enabled }) });
   return { name, enabled };
 }
 
 /** `DELETE /api/plugins/installed/{name}`. */
 export function uninstallPlugin(state: DomainState, name: string) {
-  if (!worldOf(state).plugins.delete(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  if (!worldOf(state).plugins.has(name)) return refuse('not_found', `Plugin '${name}' is not installed`);
+  changeWorld(state, { plugins: worldRecordOf(state).plugins.filter((p) => p.name !== name) });
   return { message: `Plugin '${name}' uninstalled` };
 }
 
@@ -240,8 +239,7 @@ export function installPlugin(state: DomainState, source: string, force: boolean
     .pop()!
     .replace(/^github:/, '');
   if (!PLUGINS.some((p) => p.name === name)) return refuse('bad_request', `Could not install a plugin from '${source}'`);
-  const plugins = worldOf(state).plugins;
-  if (plugins.has(name) && !force) return refuse('conflict', `Plugin '${name}' is already installed`);
-  plugins.set(name, true);
+  if (worldOf(state).plugins.has(name) && !force) return refuse('conflict', `Plugin '${name}' is already installed`);
+  changeWorld(state, { plugins: upsertBy(worldRecordOf(state).plugins, (p) => p.name, { name, enabled: true }) });
   return installedPlugin(name, true);
 }

@@ -14,11 +14,17 @@
  * before then answers "not connected" and keeps the login pending, one after it connects. Logout
  * forgets the credentials and every pending login. No token is ever answered.
  *
- * Kept per state like the rest of the agent world (a WeakMap: a reset or a tenant starts afresh).
+ * The connections (their keys) and the subscription's credentials are the agent world's
+ * (`world.ts`: a record of the store, kept by the state file with every key masked), as the real
+ * server keeps them on disk. The pending device logins stay in memory, per state (a WeakMap: a
+ * reset or a tenant starts afresh): the real server holds them in a module-level dict
+ * (`_PENDING_OPENAI_DEVICE_LOGINS`), so a restart forgets them there too.
  */
 import { toBase64 } from '../agent/base64.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
+import type { ProviderConnectionRecord } from '../../schemas/agent-world.js';
+import { changeWorld, worldRecordOf } from './world.js';
 
 /** Most provider connections a user keeps (`MAX_PROVIDER_CONNECTIONS`). */
 export const MAX_PROVIDER_CONNECTIONS = 64;
@@ -36,15 +42,7 @@ export const OPENAI_SUBSCRIPTION_MODELS: readonly string[] = Object.freeze(
 );
 
 /** A stored provider connection (`ProviderConnection`); `api_key` never leaves the module. */
-interface StoredConnection {
-  id: string;
-  display_name: string;
-  provider: string;
-  api_key: string;
-  base_url: string | null;
-  created_at: number;
-  updated_at: number;
-}
+type StoredConnection = ProviderConnectionRecord;
 
 /** `ProviderConnectionResponse`. */
 export interface ProviderConnectionResponse {
@@ -96,23 +94,17 @@ interface PendingLogin {
   expiresAt: number;
 }
 
-interface Connections {
-  connections: StoredConnection[];
-  pending: Map<string, PendingLogin>;
-  /** When the subscription's credentials expire (epoch ms), or null when signed out. */
-  credentialsExpireAt: number | null;
+/** The pending device logins of each state, by polling token. */
+const logins = new WeakMap<DomainState, Map<string, PendingLogin>>();
+
+function pendingOf(state: DomainState): Map<string, PendingLogin> {
+  let pending = logins.get(state);
+  if (!pending) logins.set(state, (pending = new Map()));
+  return pending;
 }
 
-const all = new WeakMap<DomainState, Connections>();
-
-function of(state: DomainState): Connections {
-  let held = all.get(state);
-  if (!held) {
-    held = { connections: [], pending: new Map(), credentialsExpireAt: null };
-    all.set(state, held);
-  }
-  return held;
-}
+/** The stored connections, oldest first (never changed in place: `changeWorld` replaces them). */
+const connectionsOf = (state: DomainState): readonly StoredConnection[] => worldRecordOf(state).provider_connections;
 
 const nowSeconds = (state: DomainState) => Math.floor(state.clock.now() / 1000);
 const answer = (c: StoredConnection, keySet = c.api_key !== ''): ProviderConnectionResponse => ({
@@ -130,18 +122,18 @@ const unprocessable = (detail: string) => new Refusal('invalid', detail, { body:
 
 /** Whether a provider connection with `id` exists (a profile naming a missing one is "broken"). */
 export function providerConnectionExists(state: DomainState, id: string): boolean {
-  return of(state).connections.some((c) => c.id === id);
+  return connectionsOf(state).some((c) => c.id === id);
 }
 
 /** `GET /api/llm/provider-connections` (list_provider_connections). */
 export function listProviderConnections(state: DomainState): ProviderConnectionResponse[] {
-  return of(state).connections.map((c) => answer(c));
+  return connectionsOf(state).map((c) => answer(c));
 }
 
 /** `POST /api/llm/provider-connections` (create_provider_connection): 409 past the limit. */
 export function createProviderConnection(state: DomainState, body: ProviderConnectionCreate): ProviderConnectionResponse | Refusal {
-  const held = of(state);
-  if (held.connections.length >= MAX_PROVIDER_CONNECTIONS)
+  const connections = connectionsOf(state);
+  if (connections.length >= MAX_PROVIDER_CONNECTIONS)
     return refuse('conflict', `Provider connection limit reached (${MAX_PROVIDER_CONNECTIONS}). Delete one before adding another.`);
   const now = nowSeconds(state);
   const connection: StoredConnection = {
@@ -153,7 +145,7 @@ export function createProviderConnection(state: DomainState, body: ProviderConne
     created_at: now,
     updated_at: now,
   };
-  held.connections.push(connection);
+  changeWorld(state, { provider_connections: [...connections, connection] });
   return answer(connection);
 }
 
@@ -165,14 +157,16 @@ export function updateProviderConnection(
 ): ProviderConnectionResponse | Refusal {
   const fields = Object.keys(body).filter((k) => (body as Record<string, unknown>)[k] !== undefined);
   if (fields.length === 0) return unprocessable('Provide at least one provider connection field to update');
-  const connection = of(state).connections.find((c) => c.id === id);
-  if (!connection) return notFound(id);
+  const connections = connectionsOf(state);
+  const stored = connections.find((c) => c.id === id);
+  if (!stored) return notFound(id);
   if ('api_key' in body && body.api_key === null) return unprocessable('api_key cannot be cleared; provide a new key to rotate it');
+  const connection: StoredConnection = { ...stored, updated_at: nowSeconds(state) };
   if (typeof body.display_name === 'string') connection.display_name = body.display_name;
   if (typeof body.provider === 'string') connection.provider = body.provider;
   if (body.base_url !== undefined) connection.base_url = body.base_url;
   if (typeof body.api_key === 'string') connection.api_key = body.api_key;
-  connection.updated_at = nowSeconds(state);
+  changeWorld(state, { provider_connections: connections.map((c) => (c === stored ? connection : c)) });
   return answer(connection);
 }
 
@@ -186,8 +180,8 @@ export function deleteProviderConnection(
   id: string,
   references: { profileNames: readonly string[]; activeReference: boolean },
 ): ProviderConnectionResponse | Refusal {
-  const held = of(state);
-  const connection = held.connections.find((c) => c.id === id);
+  const connections = connectionsOf(state);
+  const connection = connections.find((c) => c.id === id);
   if (!connection) return notFound(id);
   const reasons: string[] = [];
   if (references.profileNames.length > 0) reasons.push(`referenced by LLM profile(s): ${[...references.profileNames].sort().join(', ')}`);
@@ -197,7 +191,7 @@ export function deleteProviderConnection(
       'conflict',
       `Provider connection cannot be deleted while it is ${reasons.join(' and ')}. Update those references before deleting it.`,
     );
-  held.connections = held.connections.filter((c) => c !== connection);
+  changeWorld(state, { provider_connections: connections.filter((c) => c !== connection) });
   return answer(connection, false);
 }
 
@@ -213,12 +207,13 @@ const status = (connected: boolean, expiresAt: number | null = null): Subscripti
 /** Forgets the device logins whose time is up (`_drop_expired_device_logins`). */
 function dropExpired(state: DomainState): void {
   const now = state.clock.now();
-  for (const [token, login] of of(state).pending) if (login.expiresAt <= now) of(state).pending.delete(token);
+  const pending = pendingOf(state);
+  for (const [token, login] of pending) if (login.expiresAt <= now) pending.delete(token);
 }
 
 /** `GET /api/llm/subscription/openai/status` (get_openai_subscription_status): connected while unexpired credentials are kept. */
 export function subscriptionStatus(state: DomainState): SubscriptionStatus {
-  const expiresAt = of(state).credentialsExpireAt;
+  const expiresAt = worldRecordOf(state).subscription_expires_at;
   return expiresAt !== null && expiresAt > state.clock.now() ? status(true, expiresAt) : status(false);
 }
 
@@ -237,7 +232,7 @@ export function startSubscriptionLogin(state: DomainState): SubscriptionDeviceSt
     .toUpperCase()
     .replace(/[^A-Z0-9]/g, '');
   const login: PendingLogin = { startedAt: now, expiresAt: now + DEVICE_CODE_TIMEOUT_MS };
-  of(state).pending.set(token, login);
+  pendingOf(state).set(token, login);
   return {
     device_code: token,
     user_code: `${letters.slice(0, 4)}-${letters.slice(4, 9)}`,
@@ -255,20 +250,20 @@ export function startSubscriptionLogin(state: DomainState): SubscriptionDeviceSt
  */
 export function pollSubscriptionLogin(state: DomainState, deviceCode: string): SubscriptionStatus | Refusal {
   dropExpired(state);
-  const held = of(state);
-  const login = held.pending.get(deviceCode);
+  const pending = pendingOf(state);
+  const login = pending.get(deviceCode);
   if (!login) return refuse('not_found', 'Subscription device login not found or expired');
   const now = state.clock.now();
   if (now < login.startedAt + DEVICE_POLL_INTERVAL_SECONDS * 1000) return status(false);
-  held.pending.delete(deviceCode);
-  held.credentialsExpireAt = now + CREDENTIALS_LIFETIME_MS;
-  return status(true, held.credentialsExpireAt);
+  pending.delete(deviceCode);
+  const expiresAt = now + CREDENTIALS_LIFETIME_MS;
+  changeWorld(state, { subscription_expires_at: expiresAt });
+  return status(true, expiresAt);
 }
 
 /** `POST /api/llm/subscription/openai/logout` (logout_openai_subscription): forgets the credentials and every pending login. */
 export function logoutSubscription(state: DomainState): SubscriptionStatus {
-  const held = of(state);
-  held.pending.clear();
-  held.credentialsExpireAt = null;
+  pendingOf(state).clear();
+  if (worldRecordOf(state).subscription_expires_at !== null) changeWorld(state, { subscription_expires_at: null });
   return status(false);
 }

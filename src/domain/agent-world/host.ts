@@ -1,6 +1,6 @@
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
-import { HOME, worldOf, type WorkspaceItem, type WorkspaceParentItem } from './world.js';
+import { changeWorld, HOME, upsertBy, worldOf, worldRecordOf, type WorkspaceItem, type WorkspaceParentItem } from './world.js';
 
 /** Most saved workspaces, parents and host directories the fake keeps (a client cannot grow them without bound). */
 export const MAX_HOST_ITEMS = 10_000;
@@ -67,7 +67,7 @@ export function saveAgentProfile(state: DomainState, name: string, body: Record<
   if (!existing && world.agentProfiles.size >= MAX_AGENT_PROFILES)
     return refuse('conflict', `Agent profile limit reached (${MAX_AGENT_PROFILES}). Delete a profile before saving a new one.`);
   const { id: _id, name: _name, revision: _revision, agent_kind: _kind, llm_profile_ref: _llm, mcp_server_refs: _mcp, ...config } = body;
-  world.agentProfiles.set(name, {
+  const profile = {
     id: existing?.id ?? state.random.uuid(),
     name,
     revision: (existing?.revision ?? 0) + 1,
@@ -75,7 +75,8 @@ export function saveAgentProfile(state: DomainState, name: string, body: Record<
     llm_profile_ref: llmRef as string | null,
     mcp_server_refs: mcpRefs as string[] | null,
     config,
-  });
+  };
+  changeWorld(state, { agent_profiles: upsertBy(worldRecordOf(state).agent_profiles, (p) => p.name, profile) });
   return { name, message: `Agent profile '${name}' saved` };
 }
 
@@ -84,8 +85,10 @@ export function deleteAgentProfile(state: DomainState, name: string) {
   const world = worldOf(state);
   const p = world.agentProfiles.get(name);
   if (!p) return agentProfileGone(name);
-  world.agentProfiles.delete(name);
-  if (world.active_agent_profile_id === p.id) world.active_agent_profile_id = null;
+  changeWorld(state, {
+    agent_profiles: worldRecordOf(state).agent_profiles.filter((other) => other.name !== name),
+    ...(world.active_agent_profile_id === p.id ? { active_agent_profile_id: null } : {}),
+  });
   return { name, message: `Agent profile '${name}' deleted` };
 }
 
@@ -96,8 +99,10 @@ export function renameAgentProfile(state: DomainState, name: string, newName: st
   if (!p) return agentProfileGone(name);
   if (newName === name) return { name, message: `Agent profile '${name}' unchanged (same name)` };
   if (world.agentProfiles.has(newName)) return refuse('conflict', `Agent profile '${newName}' already exists`);
-  world.agentProfiles.delete(name);
-  world.agentProfiles.set(newName, { ...p, name: newName });
+  // Renamed, it goes to the end, as a profile saved anew.
+  changeWorld(state, {
+    agent_profiles: [...worldRecordOf(state).agent_profiles.filter((other) => other.name !== name), { ...p, name: newName }],
+  });
   return { name: newName, message: `Agent profile '${name}' renamed to '${newName}'` };
 }
 
@@ -106,7 +111,7 @@ export function activateAgentProfile(state: DomainState, idOrName: string) {
   const world = worldOf(state);
   const p = [...world.agentProfiles.values()].find((x) => x.id === idOrName || x.name === idOrName);
   if (!p) return agentProfileGone(idOrName);
-  world.active_agent_profile_id = p.id;
+  changeWorld(state, { active_agent_profile_id: p.id });
   return { id: p.id, message: `Agent profile '${p.name}' activated`, agent_settings_applied: false };
 }
 
@@ -122,32 +127,48 @@ export function listWorkspaces(state: DomainState) {
 export function addWorkspaces(state: DomainState, items: WorkspaceItem[]) {
   const world = worldOf(state);
   if (world.workspaces.length + items.length > MAX_HOST_ITEMS) return full('workspaces');
-  for (const item of items) if (!world.workspaces.some((w) => w.path === item.path)) world.workspaces.push(item);
+  const workspaces = [...world.workspaces];
+  const paths = new Set(workspaces.map((w) => w.path));
+  for (const item of items) {
+    if (paths.has(item.path)) continue;
+    paths.add(item.path);
+    workspaces.push(item);
+  }
+  if (workspaces.length > world.workspaces.length) changeWorld(state, { workspaces });
   return listWorkspaces(state);
 }
 
 /** `DELETE /api/workspaces?path=`: 404 "Workspace not found". */
 export function deleteWorkspace(state: DomainState, path: string) {
-  const world = worldOf(state);
-  const before = world.workspaces.length;
-  world.workspaces = world.workspaces.filter((w) => w.path !== path);
-  return world.workspaces.length === before ? refuse('not_found', 'Workspace not found') : { deleted: true as const };
+  const { workspaces } = worldOf(state);
+  const kept = workspaces.filter((w) => w.path !== path);
+  if (kept.length === workspaces.length) return refuse('not_found', 'Workspace not found');
+  changeWorld(state, { workspaces: kept });
+  return { deleted: true as const };
 }
 
 /** `POST /api/workspaces/parents`: appended, deduplicated by path. */
 export function addWorkspaceParents(state: DomainState, items: WorkspaceParentItem[]) {
   const world = worldOf(state);
   if (world.parents.length + items.length > MAX_HOST_ITEMS) return full('workspace parents');
-  for (const item of items) if (!world.parents.some((p) => p.path === item.path)) world.parents.push(item);
+  const parents = [...world.parents];
+  const paths = new Set(parents.map((p) => p.path));
+  for (const item of items) {
+    if (paths.has(item.path)) continue;
+    paths.add(item.path);
+    parents.push(item);
+  }
+  if (parents.length > world.parents.length) changeWorld(state, { workspace_parents: parents });
   return listWorkspaces(state);
 }
 
 /** `DELETE /api/workspaces/parents?path=`: 404 "Workspace parent not found". */
 export function deleteWorkspaceParent(state: DomainState, path: string) {
-  const world = worldOf(state);
-  const before = world.parents.length;
-  world.parents = world.parents.filter((p) => p.path !== path);
-  return world.parents.length === before ? refuse('not_found', 'Workspace parent not found') : { deleted: true as const };
+  const { parents } = worldOf(state);
+  const kept = parents.filter((p) => p.path !== path);
+  if (kept.length === parents.length) return refuse('not_found', 'Workspace parent not found');
+  changeWorld(state, { workspace_parents: kept });
+  return { deleted: true as const };
 }
 
 // ── The host's directories ───────────────────────────────────────────────
@@ -193,7 +214,10 @@ export function createDirectory(state: DomainState, path: string) {
   if (!path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
   const directories = worldOf(state).directories;
   if (directories.size + path.split('/').length > MAX_HOST_ITEMS) return full('directories');
-  for (let dir = normal(path); dir !== '/'; dir = parentOf(dir)) directories.add(dir);
+  const made: string[] = [];
+  for (let dir = normal(path); dir !== '/'; dir = parentOf(dir)) if (!directories.has(dir)) made.unshift(dir);
+  // An existing directory changes nothing (no write).
+  if (made.length > 0) changeWorld(state, { directories: [...worldRecordOf(state).directories, ...made] });
   return { success: true as const };
 }
 

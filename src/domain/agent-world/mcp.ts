@@ -13,6 +13,10 @@
  * loopback callback: a callback with a `code` completes it, one with an `error` (or no code) fails it
  * as the callback server's HTTP 400. The real probe returns the OAuth tokens it acquired as
  * `oauth_state`; the fake acquires none and answers none.
+ *
+ * The OAuth jobs stay in memory beside the store, per state (a WeakMap: a reset or a tenant starts
+ * afresh), not in the agent world (`world.ts`): the real server keeps them in a module-level dict
+ * (`_oauth_probe_jobs`) for 15 minutes, so a restart forgets them there too; a probe saves nothing.
  */
 import { badRequest, type Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';

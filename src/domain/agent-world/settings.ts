@@ -14,7 +14,7 @@ import { redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { defaultUserSettings } from '../user/settings.js';
-import { worldOf } from './world.js';
+import { changeWorld, worldOf } from './world.js';
 
 /** `SettingsResponse`. */
 export interface AgentSettingsResponse {
@@ -198,8 +198,9 @@ export async function updateAgentSettings(
   if (presentKeys.includes('active_profile')) next.active_llm_profile = update.active_profile ?? null;
   const parsed = UserSettingsRecord.safeParse(next);
   if (!parsed.success) return invalid();
-  if (update.misc_settings_diff) world.misc_settings = deepMerge(world.misc_settings, update.misc_settings_diff);
-  if (presentKeys.includes('active_agent_profile_id')) world.active_agent_profile_id = update.active_agent_profile_id ?? null;
+  if (update.misc_settings_diff) changeWorld(state, { misc_settings: deepMerge(world.misc_settings, update.misc_settings_diff) });
+  if (presentKeys.includes('active_agent_profile_id'))
+    changeWorld(state, { active_agent_profile_id: update.active_agent_profile_id ?? null });
   await state.store.setSettings(parsed.data);
   return agentSettings(state);
 }

@@ -22,9 +22,14 @@ export function agentHostFor(state: DomainState, key: string | null, anyKey: boo
   return anyKey && holder.kind === 'none' ? { kind: 'local' } : null;
 }
 
-/** Whether the host holds `conversation`: a V1 conversation of its sandbox (local: of any RUNNING sandbox). */
+/**
+ * Whether the host holds `conversation`: a V1 conversation of its sandbox (local: of any RUNNING
+ * sandbox), or a V0 one whose agent publishes events there (a `replay_json` replay: its `url`
+ * names the host); other V0 conversations have no agent in the fake.
+ */
 export function hostHolds(state: DomainState, host: AgentHost, conversation: ConversationRecord): boolean {
-  if (conversation.version !== 'V1') return false;
+  if (conversation.version !== 'V1' && state.store.eventIdsOf(conversation.id).length === 0 && !state.timelines.has(conversation.id))
+    return false;
   if (host.kind === 'sandbox') return conversation.sandbox_id === host.sandbox.id;
   const sandbox = state.store.sandboxes.get(conversation.sandbox_id);
   return sandbox !== undefined && state.settledNow(sandbox).status === 'RUNNING';

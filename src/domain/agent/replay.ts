@@ -17,6 +17,7 @@
 import type { ReplaySpeed, ReplayStarted, V0TrajectoryEvent, V1RecordedEvent } from '../../schemas/replay.js';
 import { V0Trajectory } from '../../schemas/replay.js';
 import type { ConversationRecord } from '../../schemas/records.js';
+import { breathe } from '../store/mutex.js';
 import { invalid } from '../store/refusal.js';
 import { toHex } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
@@ -272,12 +273,15 @@ export async function replayOnConversation(
   for (const r of recorded) if (r.key !== undefined) ids.set(r.key, newEventId(state));
   const idOf = (key: string) => ids.get(key);
   let last = start;
-  const items: TimelineItem[] = recorded.map((r) => {
+  const items: TimelineItem[] = [];
+  for (const r of recorded) {
+    // A recording of thousands of events: the event loop gets a turn every 10 ms.
+    await breathe();
     // A gap divided by a tiny speed, or a timestamp far in the future, is held to a year: past it no date can be written.
     if (speed !== 'instant' && Number.isFinite(r.atMs)) last = start + Math.min(MAX_REPLAY_SPAN_MS, Math.max(0, r.atMs - base) / speed);
     const fields = r.fields(idOf);
-    return { kind: 'event', dueMs: last, id: (r.key !== undefined ? ids.get(r.key) : undefined) ?? newEventId(state), fields };
-  });
+    items.push({ kind: 'event', dueMs: last, id: (r.key !== undefined ? ids.get(r.key) : undefined) ?? newEventId(state), fields });
+  }
   const statuses = items.flatMap((i) =>
     i.kind === 'event' && i.fields.kind === 'ConversationStateUpdateEvent' && i.fields.key === 'execution_status'
       ? [String(i.fields.value)]

@@ -15,6 +15,7 @@
  */
 import { formatDateTime } from '../../schemas/datetime.js';
 import { naiveTimestamp } from '../fixtures/load.js';
+import { breathe } from '../store/mutex.js';
 import type { DomainState } from '../store/state.js';
 import type { AgentEvent, EventFields, TimelineEntry } from './status.js';
 import { storeEvent } from './store-event.js';
@@ -103,6 +104,8 @@ async function settleTimeline(state: DomainState, conversationId: string): Promi
   }
   const now = state.now();
   while (timeline.length > 0 && timeline[0]!.dueMs <= now) {
+    // Thousands due at once (a replay at `instant` speed): the event loop gets a turn every 10 ms.
+    await breathe();
     const item = timeline[0]!;
     if (item.kind === 'event' && !item.streamed && isStreamed(state, conversationId, item.fields)) {
       expandStream(state, timeline, item);

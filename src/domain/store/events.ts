@@ -17,6 +17,8 @@ export type ChangedEntity =
   | 'mcp_config'
   | 'settings'
   | 'secrets'
+  /** The agent host's host-wide state (`agent_world`: its profiles, workspaces, directories, skills, connections). */
+  | 'agent_world'
   /** The clock moved, so time-derived state (a sandbox's RUNNING) may read differently. */
   | 'clock'
   /** The whole state was replaced (a reset). */
@@ -38,12 +40,17 @@ export interface StateChange {
   merged?: Readonly<Record<string, readonly string[]>>;
 }
 
+/** The parts of a fixture that a change replaces whole (each one record of its own, not a list of them). */
+export type SnapshotPart = 'provider_tokens' | 'mcp_config' | 'settings' | 'secrets' | 'agent_world';
+
 /** What a change listener can read of the state it is told about. */
 export interface ChangedState {
   /** The whole state at this instant, as a fixture (tokens redacted). */
   snapshot(): Fixture;
   /** One record as a fixture holds it (secrets redacted), or `undefined` when it is gone. */
   record(entity: ChangedEntity, id: string): { id: string } | undefined;
+  /** One part of the fixture as `snapshot()` would hold it (secrets redacted), or `undefined` when the fixture leaves it out. */
+  part(name: SnapshotPart): unknown;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { formatDateTime } from '../../schemas/datetime.js';
 import type { Fixture } from '../../schemas/fixture.js';
-import type { ChangeListener, ChangedEntity, StateChange } from './events.js';
+import type { ChangeListener, ChangedEntity, SnapshotPart, StateChange } from './events.js';
 import type * as Snapshot from './snapshot.js';
 import { settleStartTasks } from '../conversations/settle-start-tasks.js';
 import { Mutex } from './mutex.js';
@@ -184,6 +184,7 @@ export class OperationRunner {
       const view = {
         snapshot: () => this.#snapshotNow(),
         record: (entity: ChangedEntity, id: string) => snapshots.recordOf(this.#state, entity, id),
+        part: (name: SnapshotPart) => snapshots.partOf(this.#state.store, name),
       };
       for (const listener of [...this.#listeners]) await listener(changes, view);
     } catch (error) {

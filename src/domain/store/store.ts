@@ -9,6 +9,7 @@ import type { MCPConfig } from '../../schemas/mcp.js';
 import type { GitWorld } from '../../schemas/user-git.js';
 import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
 import type { UserSettingsRecord } from '../../schemas/user-settings.js';
+import type { AgentWorldRecord } from '../../schemas/agent-world.js';
 import type { ChangeSink } from './events.js';
 import { StoreBudget, Table, type UndoSink } from './table.js';
 import type { ProviderType } from '../../schemas/common.js';
@@ -293,6 +294,25 @@ export class Store {
     });
     this.#customSecrets = secrets;
     this.onChange({ entity: 'secrets', action: 'replaced' });
+  }
+
+  /** The agent host's host-wide state; `null` until first changed (a fresh host's). */
+  #agentWorld: AgentWorldRecord | null = null;
+
+  /** The agent host's host-wide state, or `null` while it is a fresh host's (never changed in place: `setAgentWorld` replaces it). */
+  get agentWorld(): AgentWorldRecord | null {
+    return this.#agentWorld;
+  }
+
+  /** Replaces the agent host's host-wide state (a change the state file keeps, undone with the operation's transaction). */
+  setAgentWorld(world: AgentWorldRecord | null): void {
+    const previous = this.#agentWorld;
+    this.#swapBytes(previous, world);
+    this.#record(() => {
+      this.#agentWorld = previous;
+    });
+    this.#agentWorld = world;
+    this.onChange({ entity: 'agent_world', action: 'replaced' });
   }
 
   /**

@@ -7,8 +7,7 @@
  * when wrong; none needed under `--auth none`); `resend_mode=all` (and the deprecated `resend_all`)
  * sends the history first; 1013 past the subscriber cap; a bad frame gets a `BashError`.
  */
-import { settleBash, startBashCommand } from '../../domain/agent-world/bash.js';
-import { worldOf, type BashEvent } from '../../domain/agent-world/world.js';
+import { settleBash, shellOf, startBashCommand, type BashEvent } from '../../domain/agent-world/bash.js';
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import type { DomainState } from '../../domain/store/state.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
@@ -69,7 +68,7 @@ export function openBashSocket(
   const outbox: SocketOutbox = new SocketOutbox(
     (text, written) => peer.send(text, written),
     () => {
-      if (subscribed) subscribed.state && worldOf(subscribed.state).bashListeners.delete(subscribed.listener);
+      if (subscribed) subscribed.state && shellOf(subscribed.state).bashListeners.delete(subscribed.listener);
       end(SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON);
     },
   );
@@ -86,7 +85,7 @@ export function openBashSocket(
     instance.runner.run((state) => {
       if (ended) return;
       if (!open && keyHolder(state, key).kind !== 'running') return end(4001, 'Authentication failed');
-      const world = worldOf(state);
+      const world = shellOf(state);
       if (world.bashListeners.size >= MAX_BASH_SUBSCRIBERS) return end(1013, 'Too many bash event connections');
       settleBash(state);
       const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
@@ -143,7 +142,7 @@ export function openBashSocket(
       if (authTimer) clearTimeout(authTimer);
       const current = subscribed as { state: DomainState; listener: (event: BashEvent) => void; stop: () => void } | null;
       if (current) {
-        worldOf(current.state).bashListeners.delete(current.listener);
+        shellOf(current.state).bashListeners.delete(current.listener);
         current.stop();
       }
       subscribed = null;

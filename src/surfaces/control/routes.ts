@@ -29,7 +29,7 @@ import { invalid, refuse } from '../../domain/store/refusal.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext, type UploadedFile } from '../../http/route.js';
 import { failSandbox } from '../../domain/sandboxes/sandboxes.js';
-import { eventsOfTrajectoryZip } from '../../domain/agent/replay-zip.js';
+import { MAX_REPLAY_ZIP_BYTES, eventsOfTrajectoryZip } from '../../domain/agent/replay-zip.js';
 
 const clockTime = (context: RouteContext) => ({ now: new Date(context.clock.now()).toISOString() });
 
@@ -198,6 +198,8 @@ export const controlRoutes: readonly Route[] = [
       "Replay a V1 conversation's downloaded ZIP (GET /api/file/download-trajectory/{id}) on a new RUNNING conversation: multipart field `file`, ?speed= (a factor, or instant)",
     query: ReplayZipQuery,
     form: { file: 'file' },
+    // A real session's archive (thousands of event files) is past the server's 1 MiB: its own bound.
+    maxBodyBytes: MAX_REPLAY_ZIP_BYTES,
     response: ReplayStarted,
     successStatus: 201,
     handle: async ({ body, query }, context) => {

@@ -2,8 +2,8 @@
  * A legacy conversation's own routes (`/api/conversations/{id}/...`): config for both versions,
  * start and stop, and the workspace, events, microagents, trajectory and feedback of a running V0
  * conversation (openhands `server/routes/conversation.py`, `files.py`, `manage_conversations.py`,
- * `feedback.py`, `trajectory.py`). The V0 agent's event stream is not modelled: its events and
- * trajectory are empty (a V0 conversation in the fake has no agent; V1 ones do).
+ * `feedback.py`, `trajectory.py`). A V0 conversation in the fake has no agent of its own: its events
+ * and trajectory are those a `replay_json` replay published (`v0-events.ts`), else none.
  */
 import * as z from 'zod/mini';
 import {
@@ -19,6 +19,7 @@ import {
   zipWorkspace,
 } from '../../../domain/legacy/conversation-ops.js';
 import { badRequest, isRefusal } from '../../../domain/store/refusal.js';
+import { v0EventPage, v0Trajectory } from '../../../domain/legacy/v0-events.js';
 import { gitChanges, gitDiff, type ReadyContext } from '../../../domain/conversations/conversation-ops.js';
 import type { DomainState } from '../../../domain/store/state.js';
 import { LaxBool, laxInt } from '../../../schemas/helpers.js';
@@ -146,7 +147,7 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET',
     path: `${BASE}/events`,
-    summary: 'A page of the V0 event stream (the fake models none)',
+    summary: "A page of the V0 event stream: a replay_json replay's events (conversation.py, search_events)",
     params: Param,
     query: z.object({
       start_id: z._default(laxInt(z.int()), 0),
@@ -158,8 +159,8 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
     response: z.object({ events: z.array(z.unknown()), has_more: z.boolean() }),
     errors: [400, 404],
     handle: ({ params, query }, context) =>
-      onAttached(params.conversation_id, context, () =>
-        query.limit < 0 || query.limit > 100 ? badRequest('Invalid limit') : { events: [], has_more: false },
+      onAttached(params.conversation_id, context, (attached, state) =>
+        query.limit < 0 || query.limit > 100 ? badRequest('Invalid limit') : v0EventPage(state, attached.conversation.id, query),
       ),
   }),
   defineRoute({
@@ -186,12 +187,13 @@ export const legacyConversationRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'GET',
     path: `${BASE}/trajectory`,
-    summary: 'The V0 trajectory (empty: the fake models no V0 agent)',
+    summary: "The V0 trajectory: a replay_json replay's events (trajectory.py, get_trajectory)",
     params: Param,
     untypedInDocument: true,
     response: z.object({ trajectory: z.array(z.unknown()) }),
     errors: [404],
-    handle: ({ params }, context) => onAttached(params.conversation_id, context, () => ({ trajectory: [] })),
+    handle: ({ params }, context) =>
+      onAttached(params.conversation_id, context, (attached, state) => ({ trajectory: v0Trajectory(state, attached.conversation.id) })),
   }),
   defineRoute({
     method: 'POST',
