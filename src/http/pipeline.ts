@@ -20,6 +20,7 @@ import { JsonText } from './json-text.js';
 import { parseRequest, type Parsed } from './parse.js';
 import { isRawAnswer, json, networkError, type Answer, type RequestLike, type RequestUrl } from './responses.js';
 import type { Route } from './route.js';
+import type * as Misses from './misses.js';
 import type { RouteMatch, Routing } from './router.js';
 
 /** A fault `Faults.take` matched to a request, with the path parameters its pattern matched. */
@@ -27,20 +28,13 @@ type TakenFault = NonNullable<ReturnType<Instance['faults']['take']>>;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The module that explains a miss (`misses.ts`), loaded with the first one; `null` when it could not load. */
-let missesModule: Promise<typeof import('./misses.js') | null> | null = null;
-
 /**
- * The line saying why a request missed, or `undefined` when the module that writes it cannot load
- * (a page's chunk on a dropped connection: asked for again next time). The answer never waits on
- * anything else, and never changes with it.
+ * The line saying why a request missed, or `undefined` when the module that writes it (the surface's
+ * `misses`, loaded with the first miss) cannot load: a page's chunk on a dropped connection, asked
+ * for again next time. The answer never waits on anything else, and never changes with it.
  */
-async function whyMissed(explain: (module: typeof import('./misses.js')) => string): Promise<string | undefined> {
-  missesModule ??= import('./misses.js').catch(() => {
-    missesModule = null;
-    return null;
-  });
-  const module = await missesModule;
+async function whyMissed(surface: Surface, explain: (module: typeof Misses) => string): Promise<string | undefined> {
+  const module = await surface.misses().catch(() => null);
   return module ? explain(module) : undefined;
 }
 
@@ -50,7 +44,7 @@ const missed = (answer: Answer, miss: string | undefined): Answer => (miss === u
 /** The answer of a path no route has (404) or a method it does not allow (405), with why. */
 async function routeMiss(surface: Surface, refusal: Refusal, method: string, path: string): Promise<Answer> {
   const routes = surface.routes;
-  const miss = await whyMissed((explain) =>
+  const miss = await whyMissed(surface, (explain) =>
     refusal.reason === 'not_found' ? explain.explainNoRoute(routes, method, path) : explain.explainMethod(routes, method, path),
   );
   return missed(surface.refusalAnswer(refusal), miss);
@@ -148,7 +142,7 @@ async function serve(
   if (isRefusal(result) && result.errors.length > 0)
     return missed(
       await respond(instance, surface, match.route, result, url),
-      await whyMissed((explain) => explain.explainInvalid(result.errors)),
+      await whyMissed(surface, (explain) => explain.explainInvalid(result.errors)),
     );
   return respond(instance, surface, match.route, result, url);
 }

@@ -18,6 +18,7 @@ import type { Instance } from '../instance/instance.js';
 import type { Answer, RequestLike } from '../http/responses.js';
 import type { Route } from '../http/route.js';
 import type { ParseHelpers } from '../http/parse.js';
+import type * as Misses from '../http/misses.js';
 import type { checkAnswer } from '../http/check.js';
 import { Router, type Routing } from '../http/router.js';
 
@@ -65,6 +66,8 @@ export interface Surface extends Readonly<Omit<SurfaceSpec, 'routes' | 'later'>>
   owns(path: string): boolean;
   /** What parsing its requests loads on first need: the 422 mapping, Python's JSON errors, forms. */
   parseHelpers: ParseHelpers;
+  /** The module that says why a request missed (`http/misses.ts`): a chunk of its own in a page, loaded with the first 404, 405 or 422. */
+  misses(): Promise<typeof Misses>;
   /** The contract check of an answer (option `checkResponses`): `http/check.ts`, loaded the first time it is asked for. */
   checkAnswer(...args: Parameters<typeof checkAnswer>): Promise<void>;
 }
@@ -113,6 +116,7 @@ export function defineSurface(spec: SurfaceSpec): Surface {
     ...rest,
     parseHelpers,
     checkAnswer: checkAnswerLater,
+    misses: () => import('../http/misses.js'),
     get routes() {
       return routes;
     },
