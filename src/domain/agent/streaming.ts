@@ -108,42 +108,51 @@ async function settleTimeline(state: DomainState, conversationId: string): Promi
       expandStream(state, timeline, item);
       continue;
     }
+    if (item.kind === 'stream') {
+      emitDueTokens(state, conversationId, item, now);
+      if (item.next < item.tokens.length) break;
+      timeline.shift();
+      continue;
+    }
     timeline.shift();
     if (item.kind === 'event') await storeEvent(state, conversationId, item.fields, item.dueMs, item.id);
-    else if (item.kind === 'step') await item.run(state);
-    else
-      emitTransient(state, conversationId, {
-        ...item.fields,
-        id: globalThis.crypto.randomUUID(),
-        timestamp: naiveTimestamp(formatDateTime(item.dueMs)),
-      } as AgentEvent);
+    else await item.run(state);
   }
   if (timeline.length === 0) state.timelines.delete(conversationId);
 }
 
-/** Puts a message's deltas before it, one token each at the streaming pace, and moves it and what follows back by the stream's length. */
+/**
+ * Puts a message's tokens before it as one stream entry (each token due at the streaming pace),
+ * and moves it and what follows back by the stream's length. The entry hands out its tokens as they
+ * come due: a message of 110,000 tokens was 110,000 entries, each taken off the front of the list
+ * (a copy of the rest each time: 5 s for one clock advance).
+ */
 function expandStream(state: DomainState, timeline: TimelineItem[], item: Extract<TimelineItem, { kind: 'event' }>): void {
   const tokens = tokensOf(messageText(item.fields));
-  const step = tokenMs(state);
-  const start = item.dueMs;
-  const deltas: TimelineItem[] = tokens.map((token, i) => ({
-    kind: 'transient',
-    dueMs: start + i * step,
-    fields: { kind: 'StreamingDeltaEvent', source: 'agent', content: token },
-  }));
-  const shift = tokens.length * step;
+  const stepMs = tokenMs(state);
+  const startMs = item.dueMs;
+  const shift = tokens.length * stepMs;
   for (const later of timeline) later.dueMs += shift;
   item.streamed = true;
-  // Put in front without spreading them as arguments: a message of 150,000 tokens overflowed the stack (`unshift(...deltas)`).
-  const rest = timeline.splice(0);
-  for (const delta of deltas) timeline.push(delta);
-  for (const later of rest) timeline.push(later);
+  if (tokens.length > 0) timeline.unshift({ kind: 'stream', dueMs: startMs, startMs, stepMs, tokens, next: 0 });
 }
 
-/** Hands a transient event to the listeners of the state's clock. */
-function emitTransient(state: DomainState, conversationId: string, event: AgentEvent): void {
+/** Sends a stream's tokens due by `now`, in order, as `StreamingDeltaEvent`s (built only when someone listens). */
+function emitDueTokens(state: DomainState, conversationId: string, stream: Extract<TimelineItem, { kind: 'stream' }>, now: number): void {
   const set = listeners.get(state.clock);
-  if (!set || set.size === 0) return;
   const storedBefore = state.store.eventIdsOf(conversationId).length;
-  for (const listener of set) listener(conversationId, event, storedBefore);
+  while (stream.next < stream.tokens.length && stream.dueMs <= now) {
+    if (set && set.size > 0) {
+      const event = {
+        kind: 'StreamingDeltaEvent',
+        source: 'agent',
+        content: stream.tokens[stream.next]!,
+        id: globalThis.crypto.randomUUID(),
+        timestamp: naiveTimestamp(formatDateTime(stream.dueMs)),
+      } as unknown as AgentEvent;
+      for (const listener of set) listener(conversationId, event, storedBefore);
+    }
+    stream.next++;
+    stream.dueMs = stream.startMs + stream.next * stream.stepMs;
+  }
 }

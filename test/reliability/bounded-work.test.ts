@@ -1,0 +1,76 @@
+/**
+ * Work that stays proportional to what a request asks for: a streamed message's tokens, a fork's
+ * events, a replay's count check. Each test counts what the fake does or holds (entries, parses,
+ * items checked), never how long it takes: the figures at full scale are in bench/reliability.ts.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFake, type Fake } from '../../src/index.js';
+import { DomainState, type SavedIndexes } from '../../src/domain/store/state.js';
+
+const APP = 'http://localhost:3000';
+const AGENT = 'http://localhost:3001';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Calls the in-process fake and reads its JSON answer. */
+async function call(fake: Fake, url: string, method = 'GET', body?: unknown) {
+  const response = await fake.fetch(
+    new Request(url, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('POST /_fakehands/clock past a streamed message', () => {
+  it('holds a message of 20,000 tokens as one stream entry: what each request copies to roll back stays 3 entries, not one per token', async () => {
+    const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', streaming: true });
+    const text = Array.from({ length: 20_000 }, (_, i) => `w${i % 10}`).join(' ');
+    const events = [
+      {
+        kind: 'MessageEvent',
+        id: 'u',
+        timestamp: '2026-12-02T08:00:00',
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      },
+      {
+        kind: 'MessageEvent',
+        id: 'a',
+        timestamp: '2026-12-02T08:00:01',
+        source: 'agent',
+        llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
+      },
+    ];
+    const replayed = await call(fake, `${APP}/_fakehands/replay`, 'POST', { events });
+    expect(replayed.status).toBe(201);
+    expect((await call(fake, `${APP}/_fakehands/clock`, 'POST', { advance_ms: 5_000 })).status).toBe(200);
+
+    const saved: (SavedIndexes | null)[] = [];
+    const save = DomainState.prototype.saveIndexes;
+    vi.spyOn(DomainState.prototype, 'saveIndexes').mockImplementation(function (this: DomainState) {
+      const indexes = save.call(this);
+      saved.push(indexes);
+      return indexes;
+    });
+    expect((await call(fake, `${APP}/api/v1/sandboxes/search`)).status).toBe(200);
+    // The stream (its next token), the agent's message, the replay's last step.
+    expect(saved.at(-1)?.timelines.map(([, entries]) => entries.length)).toEqual([3]);
+
+    // Past the stream's end (20,000 tokens at 50 a second): the message is stored, nothing is held.
+    expect((await call(fake, `${APP}/_fakehands/clock`, 'POST', { advance_ms: 500_000 })).status).toBe(200);
+    const id = String((replayed.body as { conversation_id?: string; id?: string }).conversation_id ?? replayed.body.id);
+    const page = await call(fake, `${AGENT}/api/conversations/${id}/events/search?limit=100`);
+    const agent = (page.body.items as { source: string; llm_message?: { content: { text: string }[] } }[]).filter(
+      (e) => e.source === 'agent',
+    );
+    expect(agent.at(-1)?.llm_message?.content[0]?.text).toBe(text);
+    saved.length = 0;
+    await call(fake, `${APP}/api/v1/sandboxes/search`);
+    expect(saved.at(-1)).toBeNull();
+  });
+});
