@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFake, type Fake } from '../../src/index.js';
 import { DomainState, type SavedIndexes } from '../../src/domain/store/state.js';
+import { Table } from '../../src/domain/store/table.js';
+import { V0Trajectory } from '../../src/schemas/replay.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -72,5 +74,76 @@ describe('POST /_fakehands/clock past a streamed message', () => {
     saved.length = 0;
     await call(fake, `${APP}/api/v1/sandboxes/search`);
     expect(saved.at(-1)).toBeNull();
+  });
+});
+
+/** A replayed conversation of `count` messages, all stored: its id. */
+async function conversationOf(fake: Fake, count: number): Promise<string> {
+  const events = Array.from({ length: count }, (_, i) => ({
+    kind: 'MessageEvent',
+    id: `e${i}`,
+    timestamp: '2026-12-02T08:00:00',
+    source: i % 2 ? 'agent' : 'user',
+    llm_message: { role: i % 2 ? 'assistant' : 'user', content: [{ type: 'text', text: `message ${i}` }] },
+  }));
+  const replayed = await call(fake, `${APP}/_fakehands/replay`, 'POST', { events, speed: 'instant' });
+  expect(replayed.status).toBe(201);
+  await call(fake, `${APP}/_fakehands/clock`, 'POST', { advance_ms: 1_000 });
+  return String(replayed.body.conversation_id);
+}
+
+describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conversation)', () => {
+  it('copies 2,000 events without validating any again, stamped at the fork: they follow every stored event instead of being sorted in among them', async () => {
+    const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
+    const id = await conversationOf(fake, 2_000);
+    const before = (await fake.snapshot()).events.length;
+    const inserts = vi.spyOn(Table.prototype, 'insert');
+    const forked = await call(fake, `${AGENT}/api/conversations/${id}/fork`, 'POST', {});
+    expect(forked.status).toBe(201);
+    expect(inserts.mock.calls.filter(([record]) => (record as { event?: unknown }).event !== undefined)).toHaveLength(0);
+
+    const events = (await fake.snapshot()).events;
+    const fork = String(forked.body.id).replaceAll('-', '');
+    const ofFork = events.map((e, i) => [i, e.conversation_id.replaceAll('-', '')] as const).filter(([, c]) => c === fork);
+    // Every event of the source up to its last (2,000 messages and the replay's state updates), after all of them.
+    expect(ofFork.length).toBe(events.length - before);
+    expect(ofFork.length).toBeGreaterThanOrEqual(2_000);
+    expect(ofFork[0]![0]).toBe(before);
+    // In the source's order, each naming the one before it.
+    const page = await call(fake, `${AGENT}/api/conversations/${fork}/events/search?limit=100`);
+    const items = page.body.items as { id: string; parent_id?: string | null; llm_message?: { content: { text: string }[] } }[];
+    expect(
+      items
+        .filter((e) => e.llm_message)
+        .map((e) => e.llm_message!.content[0]!.text)
+        .slice(0, 3),
+    ).toEqual(['message 0', 'message 1', 'message 2']);
+    for (let i = 1; i < items.length; i++) expect(items[i]!.parent_id).toBe(items[i - 1]!.id);
+  });
+});
+
+describe('POST /api/conversations with replay_json (legacy)', () => {
+  it('refuses a trajectory of 330,000 items with the count 422 before checking any of them', async () => {
+    const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
+    const checks = vi.spyOn(V0Trajectory, 'safeParse');
+    const answer = await call(fake, `${APP}/api/conversations`, 'POST', {
+      replay_json: JSON.stringify(Array.from({ length: 330_000 }, () => ({}))),
+    });
+    expect(answer).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'replay_json'],
+            msg: 'Value error, Too big: expected array to have <=10000 items',
+            input: null,
+            ctx: { error: {} },
+          },
+        ],
+      },
+    });
+    expect(checks).not.toHaveBeenCalled();
+    expect((await fake.snapshot()).conversations).toHaveLength(0);
   });
 });
