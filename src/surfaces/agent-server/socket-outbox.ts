@@ -57,9 +57,12 @@ const sends = {
 /** Where frames go: the transport's send, which calls `written` once the frame left (or could not). */
 export type SendFrame = (text: string, written: () => void) => void;
 
+/** Frames made one at a time as the socket has room for them (a history sent on connect): the next one's text, or `undefined` at the end. */
+export type FrameSource = () => string | undefined;
+
 /** One socket's frames on their way out, in order. */
 export class SocketOutbox {
-  #queue: { text: string; live: boolean }[] = [];
+  #queue: ({ text: string; live: boolean } | { source: FrameSource })[] = [];
   #head = 0;
   #inFlight = 0;
   #liveWaiting = 0;
@@ -86,6 +89,17 @@ export class SocketOutbox {
     this.#flush();
   }
 
+  /**
+   * Queues frames that `source` makes one at a time, each only once the socket has room for it (its
+   * window and the turn's slice): a history of 600 MB is never held as text, and a turn writes at
+   * most a slice of it. Not live: they do not count against the backlog bound.
+   */
+  pushSource(source: FrameSource): void {
+    if (this.#closed) return;
+    this.#queue.push({ source });
+    this.#flush();
+  }
+
   /** Drops what is queued; nothing more is sent. */
   close(): void {
     this.#closed = true;
@@ -104,7 +118,19 @@ export class SocketOutbox {
           sends.waiting.add(this.#resumable);
           break;
         }
-        const frame = this.#queue[this.#head++]!;
+        const entry = this.#queue[this.#head]!;
+        let frame: { text: string; live: boolean };
+        if ('source' in entry) {
+          const text = entry.source();
+          if (text === undefined) {
+            this.#head++;
+            continue;
+          }
+          frame = { text, live: false };
+        } else {
+          frame = entry;
+          this.#head++;
+        }
         this.#inFlight += frame.text.length;
         sends.handed += frame.text.length;
         this.send(frame.text, () => {

@@ -1,0 +1,138 @@
+/**
+ * What the agent host keeps host-wide stays bounded by count and by size: bash history and output,
+ * the history a bash socket resends, MCP OAuth probe jobs, saved workspaces, `misc_settings`. Each
+ * test asserts the bound (counts, characters, exact refusals), not a time: the figures at full
+ * scale are in bench/reliability.ts.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { createFake, type Fake } from '../../src/index.js';
+import { startFakeServers, type FakeServers } from '../../src/server.js';
+import { MAX_BASH_HISTORY_CHARS, MAX_BASH_OUTPUT_CHARS, truncationMarker } from '../../src/domain/agent-world/bash.js';
+import { SEND_WINDOW_CHARS, SocketOutbox } from '../../src/surfaces/agent-server/socket-outbox.js';
+
+const APP = 'http://localhost:3000';
+const AGENT = 'http://localhost:3001';
+
+const running: FakeServers[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(running.splice(0).map((servers) => servers.close()));
+});
+
+/** A fresh in-process fake whose agent host answers under `AGENT`. */
+const inProcess = () => createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
+
+/** Calls the in-process agent host and reads its JSON answer. */
+async function call(fake: Fake, path: string, method = 'GET', body?: unknown) {
+  const response = await fake.fetch(
+    new Request(`${AGENT}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('POST /api/bash/execute_bash_command (bash_router.py, execute_bash_command)', () => {
+  it('keeps at most MAX_BASH_HISTORY_CHARS of history: after 20 commands of 1 MB, only the newest that fit remain', async () => {
+    const fake = await inProcess();
+    const command = `echo ${'x'.repeat(1_000_000)}`;
+    const stdout = `${'x'.repeat(1_000_000)}\n`;
+    for (let i = 0; i < 20; i++) expect((await call(fake, '/api/bash/execute_bash_command', 'POST', { command })).status).toBe(200);
+    // The newest events that fit, newest first: each output, then its command (`bashEventChars`: its strings and 200).
+    let kept = 0;
+    let chars = 0;
+    for (const weight of Array.from({ length: 20 }, () => [200 + stdout.length, 200 + command.length]).flat()) {
+      if (chars + weight > MAX_BASH_HISTORY_CHARS) break;
+      chars += weight;
+      kept++;
+    }
+    expect(await call(fake, '/api/bash/bash_events', 'DELETE')).toEqual({ status: 200, body: { cleared_count: kept } });
+    expect(kept).toBeLessThan(40);
+  });
+
+  it('cuts an output past MAX_BASH_OUTPUT_CHARS, the marker saying how much there was', async () => {
+    const fake = await inProcess();
+    const text = 'y'.repeat(MAX_BASH_OUTPUT_CHARS + 500_000);
+    const answer = await call(fake, '/api/bash/execute_bash_command', 'POST', { command: `echo ${text}` });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ kind: 'BashOutput', exit_code: 0, stderr: null });
+    expect(answer.body.stdout).toBe(`${text.slice(0, MAX_BASH_OUTPUT_CHARS)}\n${truncationMarker(text.length + 1)}\n`);
+    expect(truncationMarker(text.length + 1)).toBe(
+      `[fakehands: output truncated: the first 1048576 of ${text.length + 1} characters kept]`,
+    );
+  });
+
+  it('cuts a long "command not found" the same way (its stderr)', async () => {
+    const fake = await inProcess();
+    const name = 'z'.repeat(MAX_BASH_OUTPUT_CHARS);
+    const answer = await call(fake, '/api/bash/execute_bash_command', 'POST', { command: name });
+    const line = `bash: ${name}: command not found`;
+    expect(answer.body).toMatchObject({
+      exit_code: 127,
+      stdout: null,
+      stderr: `${line.slice(0, MAX_BASH_OUTPUT_CHARS)}\n${truncationMarker(line.length + 1)}\n`,
+    });
+  });
+});
+
+describe('/sockets/bash-events?resend_mode=all (sockets.py, bash_events_socket)', () => {
+  it('makes the history frames one at a time as the client takes them, never queuing it whole, then the live events in order', async () => {
+    const servers = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'none' } });
+    running.push(servers);
+    const post = (command: string) =>
+      fetch(`${servers.agentUrl}/api/bash/execute_bash_command`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ command }),
+      }).then((r) => r.arrayBuffer());
+    for (let i = 0; i < 30; i++) await post(`echo ${i}`);
+    const queued = vi.spyOn(SocketOutbox.prototype, 'push');
+    const ws = new WebSocket(`${servers.agentUrl.replace('http', 'ws')}/sockets/bash-events?resend_mode=all`);
+    const frames: { kind: string; stdout?: string | null }[] = [];
+    ws.on('message', (data) => frames.push(JSON.parse(String(data))));
+    await new Promise((resolve) => ws.on('open', resolve));
+    for (let i = 0; i < 500 && frames.length < 60; i++) await new Promise((r) => setTimeout(r, 10));
+    // No history frame went through the queue of texts (before: 60 texts queued at once).
+    expect(queued.mock.calls.filter(([, live]) => live === false)).toHaveLength(0);
+    await post('echo live');
+    for (let i = 0; i < 500 && frames.length < 62; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(frames.filter((f) => f.kind === 'BashOutput').map((f) => f.stdout)).toEqual([
+      ...Array.from({ length: 30 }, (_, i) => `${i}\n`),
+      'live\n',
+    ]);
+    ws.close();
+  });
+});
+
+describe('SocketOutbox.pushSource', () => {
+  it('makes a frame only when the window has room: a client that reads nothing gets at most a window of them', async () => {
+    const handed: { text: string; written: () => void }[] = [];
+    const outbox = new SocketOutbox(
+      (text, written) => handed.push({ text, written }),
+      () => undefined,
+    );
+    const frame = 'h'.repeat(100 * 1024);
+    let made = 0;
+    outbox.pushSource(() => (made < 100 ? `${made++}:${frame}` : undefined));
+    outbox.push('live');
+    const window = Math.ceil(SEND_WINDOW_CHARS / frame.length);
+    expect(made).toBe(window);
+    expect(handed).toHaveLength(window);
+    // As the client reads, the rest come (a slice a turn), the live frame after the last of them.
+    const sent: string[] = [];
+    for (let turn = 0; turn < 100 && handed.length > 0; turn++) {
+      while (handed.length > 0) {
+        const next = handed.shift()!;
+        sent.push(next.text);
+        next.written();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(made).toBe(100);
+    expect(sent.at(-1)).toBe('live');
+    expect(sent.slice(0, -1).map((t) => Number(t.split(':')[0]))).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
