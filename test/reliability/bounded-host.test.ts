@@ -10,6 +10,7 @@ import { createFake, type Fake } from '../../src/index.js';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
 import { MAX_BASH_HISTORY_CHARS, MAX_BASH_OUTPUT_CHARS, truncationMarker } from '../../src/domain/agent-world/bash.js';
 import { SEND_WINDOW_CHARS, SocketOutbox } from '../../src/surfaces/agent-server/socket-outbox.js';
+import { MAX_OAUTH_JOB_CHARS, MAX_OAUTH_JOBS } from '../../src/domain/agent-world/mcp.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -134,5 +135,52 @@ describe('SocketOutbox.pushSource', () => {
     expect(made).toBe(100);
     expect(sent.at(-1)).toBe('live');
     expect(sent.slice(0, -1).map((t) => Number(t.split(':')[0]))).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+describe('/api/mcp/oauth/* (mcp_router.py, start_mcp_oauth, get_mcp_oauth_status)', () => {
+  const server = { type: 'http', url: 'https://mcp.example.com/mcp', auth: { strategy: 'oauth2' } };
+  const start = async (fake: Fake, body: Record<string, unknown> = {}) => {
+    const answer = await call(fake, '/api/mcp/oauth/start', 'POST', { server, ...body });
+    return answer.body as { job_id: string; authorization_url: string };
+  };
+
+  it('keeps at most MAX_OAUTH_JOBS: past it the oldest finished ones go first, then the oldest; a job gone answers 404', async () => {
+    const fake = await inProcess();
+    const early = [];
+    for (let i = 0; i < 5; i++) early.push(await start(fake));
+    for (const done of [early[1]!, early[3]!]) {
+      const redirect = new URL(done.authorization_url).searchParams.get('redirect_uri')!;
+      const finished = await call(fake, `/api/mcp/oauth/callback/${done.job_id}`, 'POST', { callback_url: `${redirect}?code=abc` });
+      expect(finished.body).toMatchObject({ status: 'succeeded' });
+    }
+    for (let i = 0; i < MAX_OAUTH_JOBS - 2; i++) await start(fake);
+    const gone = { status: 404, body: { detail: 'MCP OAuth job not found' } };
+    expect(await call(fake, `/api/mcp/oauth/status/${early[1]!.job_id}`)).toEqual(gone);
+    expect(await call(fake, `/api/mcp/oauth/status/${early[3]!.job_id}`)).toEqual(gone);
+    expect(await call(fake, `/api/mcp/oauth/status/${early[0]!.job_id}`)).toEqual(gone);
+    for (const kept of [early[2]!, early[4]!])
+      expect(await call(fake, `/api/mcp/oauth/status/${kept.job_id}`)).toMatchObject({ status: 200, body: { status: 'authorizing' } });
+  });
+
+  it("refuses a job that would hold more than MAX_OAUTH_JOB_CHARS with a 400, keeping nothing; a tool call's arguments are not kept", async () => {
+    const fake = await inProcess();
+    const name = 't'.repeat(MAX_OAUTH_JOB_CHARS);
+    const refused = await call(fake, '/api/mcp/oauth/start', 'POST', { server, tool_call: { name } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(
+      new RegExp(
+        `^MCP OAuth probe too large: its URLs, tool call name and outcome hold \\d+ characters, at most ${MAX_OAUTH_JOB_CHARS} \\(a fakehands bound\\)$`,
+      ),
+    );
+    // 900 KB of arguments: accepted, and the job's outcome still names the tool.
+    const big = await start(fake, { tool_call: { name: 'fetch', arguments: { blob: 'a'.repeat(900_000) } } });
+    const redirect = new URL(big.authorization_url).searchParams.get('redirect_uri')!;
+    expect(
+      (await call(fake, `/api/mcp/oauth/callback/${big.job_id}`, 'POST', { callback_url: `${redirect}?code=abc` })).body,
+    ).toMatchObject({
+      status: 'succeeded',
+      tool_result: { is_error: false, text: 'ok' },
+    });
   });
 });
