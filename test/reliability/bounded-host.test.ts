@@ -11,6 +11,8 @@ import { startFakeServers, type FakeServers } from '../../src/server.js';
 import { MAX_BASH_HISTORY_CHARS, MAX_BASH_OUTPUT_CHARS, truncationMarker } from '../../src/domain/agent-world/bash.js';
 import { SEND_WINDOW_CHARS, SocketOutbox } from '../../src/surfaces/agent-server/socket-outbox.js';
 import { MAX_OAUTH_JOB_CHARS, MAX_OAUTH_JOBS } from '../../src/domain/agent-world/mcp.js';
+import { MAX_WORKSPACE_CHARS, MAX_WORKSPACES } from '../../src/domain/agent-world/host.js';
+import { MAX_MISC_SETTINGS_CHARS, MAX_MISC_SETTINGS_VALUES } from '../../src/domain/agent-world/misc-settings.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -182,5 +184,110 @@ describe('/api/mcp/oauth/* (mcp_router.py, start_mcp_oauth, get_mcp_oauth_status
       status: 'succeeded',
       tool_result: { is_error: false, text: 'ok' },
     });
+  });
+});
+
+describe('POST /api/workspaces (workspaces_router.py, add_workspaces)', () => {
+  const item = (i: number, length = 20) => {
+    const path = `/w/${i}/${'p'.repeat(Math.max(0, length - 4 - String(i).length))}`;
+    return { id: path, name: `w${i}`, path };
+  };
+
+  it('keeps at most MAX_WORKSPACES: a save past it is refused with a 507 and adds none; paths already saved do not count', async () => {
+    const fake = await inProcess();
+    const first = Array.from({ length: MAX_WORKSPACES - 1 }, (_, i) => item(i));
+    // A request body holds at most 2,000 values: 400 items (3 entries and their map each) a request.
+    for (let at = 0; at < first.length; at += 400)
+      expect((await call(fake, '/api/workspaces', 'POST', { workspaces: first.slice(at, at + 400) })).status).toBe(200);
+    // Paths already saved again (and one twice within the request) and one new one: fits.
+    const again = await call(fake, '/api/workspaces', 'POST', {
+      workspaces: [...first.slice(0, 300), item(MAX_WORKSPACES), item(MAX_WORKSPACES)],
+    });
+    expect((again.body.workspaces as unknown[]).length).toBe(MAX_WORKSPACES);
+    expect(await call(fake, '/api/workspaces', 'POST', { workspaces: [item(MAX_WORKSPACES + 1)] })).toEqual({
+      status: 507,
+      body: { detail: `Insufficient Storage: the fake keeps at most ${MAX_WORKSPACES} workspaces` },
+    });
+    expect(((await call(fake, '/api/workspaces')).body.workspaces as unknown[]).length).toBe(MAX_WORKSPACES);
+  });
+
+  it('keeps at most MAX_WORKSPACE_CHARS of ids, names and paths with the parents: past it a 507, nothing added', async () => {
+    const fake = await inProcess();
+    // 4,000-character paths (as id and path): 8,000 and the name each.
+    const long = Array.from({ length: 600 }, (_, i) => item(i, 4_000));
+    const perItem = long[0]!.id.length + long[0]!.path.length + long[0]!.name.length;
+    const fit = Math.floor(MAX_WORKSPACE_CHARS / (perItem + 1));
+    for (let at = 0; at < fit; at += 300)
+      expect((await call(fake, '/api/workspaces', 'POST', { workspaces: long.slice(at, Math.min(fit, at + 300)) })).status).toBe(200);
+    expect(await call(fake, '/api/workspaces/parents', 'POST', { parents: long.slice(fit, fit + 20) })).toEqual({
+      status: 507,
+      body: {
+        detail: `Insufficient Storage: the fake keeps at most ${MAX_WORKSPACE_CHARS} characters of saved workspaces and parents (ids, names, paths)`,
+      },
+    });
+    const listed = (await call(fake, '/api/workspaces')).body;
+    expect([(listed.workspaces as unknown[]).length, (listed.workspaceParents as unknown[]).length]).toEqual([fit, 0]);
+  });
+
+  it('refuses a path longer than the real 4,096 characters with its 422', async () => {
+    const fake = await inProcess();
+    const path = `/${'p'.repeat(4096)}`;
+    const refused = await call(fake, '/api/workspaces', 'POST', { workspaces: [{ id: 'x', name: 'x', path }] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toMatchObject([
+      { type: 'string_too_long', loc: ['body', 'workspaces', 0, 'path'], ctx: { max_length: 4096 } },
+    ]);
+  });
+});
+
+describe('PATCH /api/settings misc_settings_diff (settings_router.py, update_settings)', () => {
+  const patch = (fake: Fake, diff: Record<string, unknown>) => call(fake, '/api/settings', 'PATCH', { misc_settings_diff: diff });
+  const keys = (from: number, count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${from + i}`, i]));
+
+  it("refuses a merge past MAX_MISC_SETTINGS_VALUES with a 422 in FastAPI's detail list; the settings stay as they were", async () => {
+    const fake = await inProcess();
+    for (let from = 0; from < MAX_MISC_SETTINGS_VALUES; from += 1_000) expect((await patch(fake, keys(from, 1_000))).status).toBe(200);
+    expect(await patch(fake, { one_more: true })).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'too_long',
+            loc: ['body', 'misc_settings_diff'],
+            msg: `misc_settings should have at most ${MAX_MISC_SETTINGS_VALUES} values (maps, lists, their entries and items) once merged`,
+            input: {},
+            ctx: { max_length: MAX_MISC_SETTINGS_VALUES },
+          },
+        ],
+      },
+    });
+    const misc = (await call(fake, '/api/settings')).body.misc_settings as Record<string, unknown>;
+    expect(Object.keys(misc)).toHaveLength(MAX_MISC_SETTINGS_VALUES);
+    expect(misc.one_more).toBeUndefined();
+    // A value replaced, or a key removed, still fits.
+    expect((await patch(fake, { k0: 'changed' })).status).toBe(200);
+  });
+
+  it('refuses a merge past MAX_MISC_SETTINGS_CHARS of JSON with its 422', async () => {
+    const fake = await inProcess();
+    const big = 'v'.repeat(600_000);
+    expect((await patch(fake, { a: big })).status).toBe(200);
+    const refused = await patch(fake, { b: big });
+    const chars = JSON.stringify({ a: big, b: big }).length;
+    expect(refused).toEqual({
+      status: 422,
+      body: {
+        detail: [
+          {
+            type: 'too_long',
+            loc: ['body', 'misc_settings_diff'],
+            msg: `misc_settings should take at most ${MAX_MISC_SETTINGS_CHARS} characters of JSON once merged, not ${chars}`,
+            input: {},
+            ctx: { max_length: MAX_MISC_SETTINGS_CHARS, actual_length: chars },
+          },
+        ],
+      },
+    });
+    expect(Object.keys((await call(fake, '/api/settings')).body.misc_settings as object)).toEqual(['a']);
   });
 });

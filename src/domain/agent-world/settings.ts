@@ -15,6 +15,7 @@ import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { defaultUserSettings } from '../user/settings.js';
 import { worldOf } from './world.js';
+import { miscSettingsTooLarge } from './misc-settings.js';
 
 /** `SettingsResponse`. */
 export interface AgentSettingsResponse {
@@ -198,7 +199,12 @@ export async function updateAgentSettings(
   if (presentKeys.includes('active_profile')) next.active_llm_profile = update.active_profile ?? null;
   const parsed = UserSettingsRecord.safeParse(next);
   if (!parsed.success) return invalid();
-  if (update.misc_settings_diff) world.misc_settings = deepMerge(world.misc_settings, update.misc_settings_diff);
+  if (update.misc_settings_diff) {
+    const misc = deepMerge(world.misc_settings, update.misc_settings_diff);
+    const refused = miscSettingsTooLarge(misc);
+    if (refused) return refused;
+    world.misc_settings = misc;
+  }
   if (presentKeys.includes('active_agent_profile_id')) world.active_agent_profile_id = update.active_agent_profile_id ?? null;
   await state.store.setSettings(parsed.data);
   return agentSettings(state);
