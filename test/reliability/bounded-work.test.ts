@@ -3,11 +3,15 @@
  * events, a replay's count check. Each test counts what the fake does or holds (entries, parses,
  * items checked), never how long it takes: the figures at full scale are in bench/reliability.ts.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFake, type Fake } from '../../src/index.js';
 import { DomainState, type SavedIndexes } from '../../src/domain/store/state.js';
 import { Table } from '../../src/domain/store/table.js';
 import { V0Trajectory } from '../../src/schemas/replay.js';
+import { verifyMessages } from '../../src/pact/messages.js';
+import { MAX_PROVIDER_ANSWER_BYTES } from '../../src/pact/message-session.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -146,4 +150,39 @@ describe('POST /api/conversations with replay_json (legacy)', () => {
     expect(checks).not.toHaveBeenCalled();
     expect((await fake.snapshot()).conversations).toHaveLength(0);
   });
+});
+
+describe('fakehands verify --messages against a provider whose answer never ends', () => {
+  it('stops reading the create answer past MAX_PROVIDER_ANSWER_BYTES and fails naming the route and the cap', async () => {
+    // A provider (127.0.0.1) whose conversation create answers 200 and then writes for as long as it is read.
+    let written = 0;
+    const provider = createServer((request, response) => {
+      request.resume();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!response.destroyed && written < 8 * MAX_PROVIDER_ANSWER_BYTES) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end();
+      };
+      response.write('[');
+      more();
+    });
+    await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
+    try {
+      const verified = verifyMessages({ baseUrl: url, apiKey: '', files: [], report: () => undefined, timeoutMs: 30_000 });
+      await expect(verified).rejects.toMatchObject({
+        code: 'contract_violation',
+        message: `POST /api/v1/app-conversations: the provider's answer is larger than ${MAX_PROVIDER_ANSWER_BYTES} bytes (16 MiB), the most fakehands verify --messages reads of one answer; it stopped reading there`,
+      });
+      // What was written before the read stopped: the cap and what the connection's buffers held.
+      expect(written).toBeLessThan(4 * MAX_PROVIDER_ANSWER_BYTES);
+    } finally {
+      provider.closeAllConnections();
+      await new Promise((resolve) => provider.close(resolve));
+    }
+  }, 30_000);
 });
