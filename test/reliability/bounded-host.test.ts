@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { createFake, type Fake } from '../../src/index.js';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
 import { MAX_BASH_HISTORY_CHARS, MAX_BASH_OUTPUT_CHARS, truncationMarker } from '../../src/domain/agent-world/bash.js';
-import { SEND_WINDOW_CHARS, SocketOutbox } from '../../src/surfaces/agent-server/socket-outbox.js';
+import { SEND_SLICE_FRAMES, SEND_WINDOW_CHARS, SEND_WINDOW_FRAMES, SocketOutbox } from '../../src/surfaces/agent-server/socket-outbox.js';
 import { MAX_OAUTH_JOB_CHARS, MAX_OAUTH_JOBS } from '../../src/domain/agent-world/mcp.js';
 import { MAX_WORKSPACE_CHARS, MAX_WORKSPACES } from '../../src/domain/agent-world/host.js';
 import { MAX_MISC_SETTINGS_CHARS, MAX_MISC_SETTINGS_VALUES } from '../../src/domain/agent-world/misc-settings.js';
@@ -110,8 +110,40 @@ describe('/sockets/bash-events?resend_mode=all (sockets.py, bash_events_socket)'
   });
 });
 
+describe('SocketOutbox frame budgets', () => {
+  it("hands out at most SEND_WINDOW_FRAMES unwritten frames a socket, and SEND_SLICE_FRAMES of sources' frames a turn across sockets", async () => {
+    const held: (() => void)[] = [];
+    const slow = new SocketOutbox(
+      (_text, written) => held.push(written),
+      () => undefined,
+    );
+    for (let i = 0; i < 2 * SEND_WINDOW_FRAMES; i++) slow.push('x', false);
+    expect(held).toHaveLength(SEND_WINDOW_FRAMES);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Sockets that write at once: a turn's slice of frames, the rest on later turns.
+    let sent = 0;
+    const outboxes = Array.from(
+      { length: 4 },
+      () =>
+        new SocketOutbox(
+          (_text, written) => (sent++, written()),
+          () => undefined,
+        ),
+    );
+    for (const outbox of outboxes) {
+      let made = 0;
+      outbox.pushSource(() => (made++ < SEND_SLICE_FRAMES ? 'y' : undefined));
+    }
+    expect(sent).toBe(SEND_SLICE_FRAMES);
+    for (let turn = 0; turn < 10 && sent < 4 * SEND_SLICE_FRAMES; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toBe(4 * SEND_SLICE_FRAMES);
+  });
+});
+
 describe('SocketOutbox.pushSource', () => {
   it('makes a frame only when the window has room: a client that reads nothing gets at most a window of them', async () => {
+    // A turn of its own: the slice of a turn is shared by every socket of the process.
+    await new Promise((resolve) => setImmediate(resolve));
     const handed: { text: string; written: () => void }[] = [];
     const outbox = new SocketOutbox(
       (text, written) => handed.push({ text, written }),

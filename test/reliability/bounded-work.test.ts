@@ -6,7 +6,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import { createFake, type Fake } from '../../src/index.js';
+import { startFakeServers } from '../../src/server.js';
 import { DomainState, type SavedIndexes } from '../../src/domain/store/state.js';
 import { Table } from '../../src/domain/store/table.js';
 import { V0Trajectory } from '../../src/schemas/replay.js';
@@ -79,6 +81,60 @@ describe('POST /_fakehands/clock past a streamed message', () => {
     await call(fake, `${APP}/api/v1/sandboxes/search`);
     expect(saved.at(-1)).toBeNull();
   });
+});
+
+describe('/sockets/events/{conversation_id} while the clock moves past a streamed message', () => {
+  it('sends every one of 40,000 deltas in order, then the message, and keeps the socket open (6 MB of frames at once is no slow reader)', async () => {
+    const servers = await startFakeServers({
+      fake: { fixture: 'empty', auth: 'none', timings: 'instant', clock: 'manual', streaming: true },
+      server: { maxBodyBytes: 8 * 1024 * 1024 },
+    });
+    try {
+      const text = Array.from({ length: 40_000 }, (_, i) => `w${i % 10}`).join(' ');
+      const events = [
+        {
+          kind: 'MessageEvent',
+          id: 'u',
+          timestamp: '2026-12-02T08:00:00',
+          source: 'user',
+          llm_message: { role: 'user', content: [{ type: 'text', text: 'go' }] },
+        },
+        {
+          kind: 'MessageEvent',
+          id: 'a',
+          timestamp: '2026-12-02T08:00:01',
+          source: 'agent',
+          llm_message: { role: 'assistant', content: [{ type: 'text', text }] },
+        },
+      ];
+      const post = (path: string, body: unknown) =>
+        fetch(`${servers.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const replayed = (await (await post('/_fakehands/replay', { events })).json()) as { conversation_id: string };
+      const ws = new WebSocket(`${servers.agentUrl.replace('http', 'ws')}/sockets/events/${replayed.conversation_id}`);
+      const deltas: string[] = [];
+      let closed: number | null = null;
+      const ended = new Promise<void>((resolve) => {
+        ws.on('message', (data) => {
+          const frame = JSON.parse(String(data)) as { kind: string; content?: string; source?: string };
+          if (frame.kind === 'StreamingDeltaEvent') deltas.push(frame.content!);
+          if (frame.kind === 'MessageEvent' && frame.source === 'agent') resolve();
+        });
+        ws.on('close', (code) => {
+          closed = code;
+          resolve();
+        });
+      });
+      await new Promise((resolve) => ws.once('open', resolve));
+      expect((await post('/_fakehands/clock', { advance_ms: 1_000_000 })).status).toBe(200);
+      await ended;
+      expect(closed).toBeNull();
+      expect(deltas).toHaveLength(40_000);
+      expect(deltas.join('')).toBe(text);
+      ws.close();
+    } finally {
+      await servers.close();
+    }
+  }, 60_000);
 });
 
 /** A replayed conversation of `count` messages, all stored: its id. */

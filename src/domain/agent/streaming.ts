@@ -22,8 +22,31 @@ import { storeEvent } from './store-event.js';
 /** One entry of a timeline on the domain's state (`status.ts`'s `TimelineEntry`). */
 export type TimelineItem = TimelineEntry<DomainState>;
 
-/** Who hears a conversation's transient frames (the socket hub), with how many events the conversation had stored when it came (it goes after those). */
-export type TransientListener = (conversationId: string, event: AgentEvent, storedBefore: number) => void;
+/** A message's tokens that came due together: `tokens[from]` up to (not with) `tokens[to]`, token `i` due at `startMs + i * stepMs`. */
+export interface TokenRun {
+  readonly tokens: readonly string[];
+  readonly from: number;
+  readonly to: number;
+  readonly startMs: number;
+  readonly stepMs: number;
+}
+
+/** The `StreamingDeltaEvent` of token `i` of a run, with an id of its own. */
+export const deltaEvent = (run: TokenRun, i: number): AgentEvent =>
+  ({
+    kind: 'StreamingDeltaEvent',
+    source: 'agent',
+    content: run.tokens[i]!,
+    id: globalThis.crypto.randomUUID(),
+    timestamp: naiveTimestamp(formatDateTime(run.startMs + i * run.stepMs)),
+  }) as unknown as AgentEvent;
+
+/**
+ * Who hears a conversation's transient frames (the socket hub): the streamed tokens that came due
+ * together (one run, however many: a clock moved past 110,000 of them is one call), with how many
+ * events the conversation had stored when they came (they go after those).
+ */
+export type TransientListener = (conversationId: string, run: TokenRun, storedBefore: number) => void;
 
 /** Listeners by the clock of the states they follow (an instance keeps its clock across resets). */
 const listeners = new WeakMap<object, Set<TransientListener>>();
@@ -137,22 +160,19 @@ function expandStream(state: DomainState, timeline: TimelineItem[], item: Extrac
   if (tokens.length > 0) timeline.unshift({ kind: 'stream', dueMs: startMs, startMs, stepMs, tokens, next: 0 });
 }
 
-/** Sends a stream's tokens due by `now`, in order, as `StreamingDeltaEvent`s (built only when someone listens). */
+/** Hands a stream's tokens due by `now` to the listeners as one run (the frames are theirs to make). */
 function emitDueTokens(state: DomainState, conversationId: string, stream: Extract<TimelineItem, { kind: 'stream' }>, now: number): void {
+  const from = stream.next;
+  const at = (i: number) => stream.startMs + i * stream.stepMs;
+  // The tokens due: each one whose time is not after now (the division's rounding put right).
+  let to = Math.min(stream.tokens.length, Math.max(from, Math.floor((now - stream.startMs) / stream.stepMs) + 1));
+  while (to < stream.tokens.length && at(to) <= now) to++;
+  while (to > from && at(to - 1) > now) to--;
+  stream.next = to;
+  stream.dueMs = at(to);
   const set = listeners.get(state.clock);
+  if (to === from || !set || set.size === 0) return;
+  const run: TokenRun = { tokens: stream.tokens, from, to, startMs: stream.startMs, stepMs: stream.stepMs };
   const storedBefore = state.store.eventIdsOf(conversationId).length;
-  while (stream.next < stream.tokens.length && stream.dueMs <= now) {
-    if (set && set.size > 0) {
-      const event = {
-        kind: 'StreamingDeltaEvent',
-        source: 'agent',
-        content: stream.tokens[stream.next]!,
-        id: globalThis.crypto.randomUUID(),
-        timestamp: naiveTimestamp(formatDateTime(stream.dueMs)),
-      } as unknown as AgentEvent;
-      for (const listener of set) listener(conversationId, event, storedBefore);
-    }
-    stream.next++;
-    stream.dueMs = stream.startMs + stream.next * stream.stepMs;
-  }
+  for (const listener of set) listener(conversationId, run, storedBefore);
 }
