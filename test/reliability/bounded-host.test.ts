@@ -126,7 +126,10 @@ describe('SocketOutbox frame budgets', () => {
       { length: 4 },
       () =>
         new SocketOutbox(
-          (_text, written) => (sent++, written()),
+          (_text, written) => {
+            sent++;
+            written();
+          },
           () => undefined,
         ),
     );
