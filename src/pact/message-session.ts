@@ -7,6 +7,39 @@ import { FakehandsError } from '../domain/store/errors.js';
 
 /** How long without a frame (and no run going) counts as a provider done with a state. */
 const QUIET_MS = 1500;
+/** Most bytes read of one answer of the provider, or of one socket frame (16 MiB): past them the read stops and the verification fails, naming the cap. */
+export const MAX_PROVIDER_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The text of an answer's body, read up to `MAX_PROVIDER_ANSWER_BYTES`: past them the read is
+ * cancelled and a `contract_violation` names the route and the cap (an answer that never ended
+ * was read at 110 MB/s until the time limit, 11.8 GB in memory).
+ * @example
+ * const text = await answerText(await fetch(url), 'GET /api/v1/app-conversations')
+ */
+export async function answerText(response: Response, route: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_PROVIDER_ANSWER_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new FakehandsError(
+        'contract_violation',
+        `${route}: the provider's answer is larger than ${MAX_PROVIDER_ANSWER_BYTES} bytes (16 MiB), the most fakehands verify --messages reads of one answer; it stopped reading there`,
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The JSON of an answer's body, read as `answerText` reads it. */
+const answerJson = async (response: Response, route: string): Promise<unknown> => JSON.parse(await answerText(response, route));
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +66,7 @@ export class Session {
   async open(deadline: number): Promise<void> {
     const ws = new WebSocket(
       `${this.agentUrl.replace(/^http/, 'ws')}/sockets/events/${this.id}?resend_mode=all&session_api_key=${encodeURIComponent(this.key)}`,
+      { maxPayload: MAX_PROVIDER_ANSWER_BYTES },
     );
     this.#ws = ws;
     ws.on('error', () => undefined);
@@ -107,7 +141,7 @@ export class Session {
       headers: { 'content-type': 'application/json', 'x-session-api-key': this.key },
       body: JSON.stringify(body),
     });
-    await response.arrayBuffer();
+    await answerText(response, `POST /api/conversations/{id}${path}`);
     this.lastSentAt = Date.now();
     if (!response.ok) throw new Error(`POST /api/conversations/{id}${path} answered ${response.status}`);
   }
@@ -115,7 +149,7 @@ export class Session {
   /** Reads the agent server's conversation route `path` with the sandbox's key; throws naming the route on an error status. */
   async agentGet(path: string): Promise<Json> {
     const response = await fetch(`${this.agentUrl}/api/conversations/${this.id}${path}`, { headers: { 'x-session-api-key': this.key } });
-    const text = await response.text();
+    const text = await answerText(response, `GET /api/conversations/{id}${path}`);
     if (!response.ok) throw new Error(`GET /api/conversations/{id}${path} answered ${response.status}`);
     return JSON.parse(text) as Json;
   }
@@ -127,7 +161,7 @@ export class Session {
       headers: { 'content-type': 'application/json', 'x-session-api-key': this.apiKey },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    const text = await response.text();
+    const text = await answerText(response, `${method} /_fakehands${path}`);
     return response.ok ? (JSON.parse(text) as Json) : null;
   }
 
@@ -138,7 +172,7 @@ export class Session {
       method: 'DELETE',
       headers: { 'x-session-api-key': this.apiKey },
     }).then(
-      (r) => r.arrayBuffer(),
+      (r) => answerText(r, 'DELETE /api/v1/app-conversations/{id}').catch(() => undefined),
       () => undefined,
     );
   }
@@ -151,22 +185,27 @@ export async function startConversation(
   deadline: number,
 ): Promise<{ agentUrl: string; id: string; key: string }> {
   const headers = { 'content-type': 'application/json', 'x-session-api-key': apiKey };
-  const task = (await (
+  const task = (await answerJson(
     await fetch(`${baseUrl}/api/v1/app-conversations`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ initial_message: { role: 'user', content: [{ type: 'text', text: 'Fix the flaky test' }] } }),
-    })
-  ).json()) as { id: string };
+    }),
+    'POST /api/v1/app-conversations',
+  )) as { id: string };
   while (Date.now() < deadline) {
-    const [current] = (await (await fetch(`${baseUrl}/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers })).json()) as {
+    const [current] = (await answerJson(
+      await fetch(`${baseUrl}/api/v1/app-conversations/start-tasks?ids=${task.id}`, { headers }),
+      'GET /api/v1/app-conversations/start-tasks',
+    )) as {
       status: string;
       app_conversation_id: string;
     }[];
     if (current?.status === 'READY') {
-      const [conversation] = (await (
-        await fetch(`${baseUrl}/api/v1/app-conversations?ids=${current.app_conversation_id}`, { headers })
-      ).json()) as { id: string; session_api_key: string; conversation_url: string }[];
+      const [conversation] = (await answerJson(
+        await fetch(`${baseUrl}/api/v1/app-conversations?ids=${current.app_conversation_id}`, { headers }),
+        'GET /api/v1/app-conversations',
+      )) as { id: string; session_api_key: string; conversation_url: string }[];
       return {
         agentUrl: conversation!.conversation_url.replace(/\/api\/conversations\/.*$/, ''),
         id: conversation!.id,

@@ -60,6 +60,75 @@ export function shellOf(state: DomainState): Shell {
 const LINE_SHARE = 20;
 /** Most bash events kept; the oldest go first. */
 export const MAX_BASH_EVENTS = 10_000;
+/**
+ * Most characters the kept bash events hold (commands and output, 32 Mi); the oldest go first, the
+ * newest event is always kept. Output still to be published is bounded the same way (a new command
+ * is refused past it). The real server keeps every event in a file until its retention time
+ * (`bash_events_retention_seconds`, none by default).
+ */
+export const MAX_BASH_HISTORY_CHARS = 32 * 1024 * 1024;
+/**
+ * Most characters of one command's output kept (1 Mi, the real server's `MAX_CONTENT_CHAR_LENGTH`,
+ * where it starts a new `BashOutput`); the rest is cut, and `truncationMarker` says how much.
+ */
+export const MAX_BASH_OUTPUT_CHARS = 1024 * 1024;
+/** The line that ends an output cut at `MAX_BASH_OUTPUT_CHARS` of its `total` characters. */
+export const truncationMarker = (total: number) =>
+  `[fakehands: output truncated: the first ${MAX_BASH_OUTPUT_CHARS} of ${total} characters kept]`;
+
+/** What a bash event weighs against the bounds: its strings' lengths and a little for its other fields. */
+export function bashEventChars(event: BashEvent): number {
+  if (event.kind === 'BashCommand') return 200 + event.command.length + (event.cwd?.length ?? 0);
+  if (event.kind === 'BashOutput') return 200 + (event.stdout?.length ?? 0) + (event.stderr?.length ?? 0);
+  return 200 + event.code.length + event.detail.length;
+}
+
+/**
+ * The weight of a history (a `world.bash` list) and how many events were dropped off its front since
+ * it was made (a socket sending the history counts its place from there). Kept beside the list, by
+ * the list itself: a list made elsewhere (cleared, loaded) is weighed on first use.
+ */
+const ledgers = new WeakMap<BashEvent[], { chars: number; dropped: number }>();
+/** The weight of a list of pending outputs. */
+const pendingWeights = new WeakMap<object, number>();
+
+/** The ledger of a history list. */
+export function historyLedger(history: BashEvent[]): { chars: number; dropped: number } {
+  let ledger = ledgers.get(history);
+  if (!ledger) {
+    let chars = 0;
+    for (const event of history) chars += bashEventChars(event);
+    ledgers.set(history, (ledger = { chars, dropped: 0 }));
+  }
+  return ledger;
+}
+
+/** What the outputs not yet published weigh. */
+function pendingChars(world: Shell): number {
+  let chars = pendingWeights.get(world.pendingBash);
+  if (chars === undefined) {
+    chars = 0;
+    for (const p of world.pendingBash) chars += bashEventChars(p.event);
+    pendingWeights.set(world.pendingBash, chars);
+  }
+  return chars;
+}
+
+/** Cuts output lines to `MAX_BASH_OUTPUT_CHARS` characters in all (newlines counted), the marker last. */
+function boundedLines(lines: string[]): string[] {
+  let total = 0;
+  for (const line of lines) total += line.length + 1;
+  if (total <= MAX_BASH_OUTPUT_CHARS) return lines;
+  const kept: string[] = [];
+  let room = MAX_BASH_OUTPUT_CHARS;
+  for (const line of lines) {
+    if (room <= 0) break;
+    kept.push(line.length + 1 <= room ? line : line.slice(0, room));
+    room -= line.length + 1;
+  }
+  kept.push(truncationMarker(total));
+  return kept;
+}
 
 type Output = Extract<BashEvent, { kind: 'BashOutput' }>;
 
@@ -126,11 +195,21 @@ function workspaceFiles(state: DomainState, cwd: string): string[] {
 
 const stamp = (ms: number) => naiveTimestamp(formatDateTime(ms));
 
-/** Publishes `event` to the log and every listener. */
+/** Publishes `event` to the log and every listener; the oldest events go past `MAX_BASH_EVENTS` or `MAX_BASH_HISTORY_CHARS`. */
 function publish(state: DomainState, event: BashEvent): void {
   const world = shellOf(state);
+  const ledger = historyLedger(world.bash);
   world.bash.push(event);
-  if (world.bash.length > MAX_BASH_EVENTS) world.bash.splice(0, world.bash.length - MAX_BASH_EVENTS);
+  ledger.chars += bashEventChars(event);
+  let drop = Math.max(0, world.bash.length - MAX_BASH_EVENTS);
+  let chars = ledger.chars;
+  for (let i = 0; i < drop; i++) chars -= bashEventChars(world.bash[i]!);
+  while (chars > MAX_BASH_HISTORY_CHARS && drop < world.bash.length - 1) chars -= bashEventChars(world.bash[drop++]!);
+  if (drop > 0) {
+    world.bash.splice(0, drop);
+    ledger.dropped += drop;
+    ledger.chars = chars;
+  }
   for (const listener of world.bashListeners) listener(event);
 }
 
@@ -138,7 +217,14 @@ function publish(state: DomainState, event: BashEvent): void {
 export function settleBash(state: DomainState): void {
   const world = shellOf(state);
   const now = state.clock.now();
-  while (world.pendingBash.length > 0 && world.pendingBash[0]!.due <= now) publish(state, world.pendingBash.shift()!.event);
+  let due = 0;
+  while (due < world.pendingBash.length && world.pendingBash[due]!.due <= now) due++;
+  if (due === 0) return;
+  let chars = pendingChars(world);
+  const published = world.pendingBash.splice(0, due);
+  for (const p of published) chars -= bashEventChars(p.event);
+  pendingWeights.set(world.pendingBash, chars);
+  for (const p of published) publish(state, p.event);
 }
 
 /** `ExecuteBashRequest`, validated. */
@@ -158,9 +244,15 @@ export function startBashCommand(
   whole = false,
 ): { command: BashEvent; last: Output } | Refusal {
   settleBash(state);
-  if (shellOf(state).pendingBash.length >= MAX_BASH_EVENTS)
-    return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
   const world = shellOf(state);
+  if (world.pendingBash.length >= MAX_BASH_EVENTS)
+    return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
+  const pendingBefore = pendingChars(world);
+  if (pendingBefore >= MAX_BASH_HISTORY_CHARS)
+    return new Refusal(
+      'too_many',
+      `Too many commands still running (${MAX_BASH_HISTORY_CHARS} characters of output pending); wait for them to end`,
+    );
   const now = state.clock.now();
   const cwd = request.cwd ?? HOME;
   const command: BashEvent = {
@@ -173,6 +265,8 @@ export function startBashCommand(
   };
   publish(state, command);
   const result = outcome(state, request.command, cwd);
+  result.lines = boundedLines(result.lines);
+  if (result.stderr !== null) result.stderr = boundedLines([result.stderr]).join('\n');
   const lineMs = Math.round(state.options.timings.agentRunMs / LINE_SHARE);
   const timedOut = result.extraMs > request.timeout * 1000;
   const chunks: { stdout: string | null; stderr: string | null }[] = whole
@@ -202,7 +296,10 @@ export function startBashCommand(
     };
     world.pendingBash.push({ due, event: last });
   });
+  let chars = pendingBefore;
+  for (const p of world.pendingBash.slice(-chunks.length)) chars += bashEventChars(p.event);
   world.pendingBash.sort((a, b) => a.due - b.due);
+  pendingWeights.set(world.pendingBash, chars);
   settleBash(state);
   return { command, last: last! };
 }
@@ -219,7 +316,10 @@ export function executeBashCommand(state: DomainState, request: ExecuteBashReque
   const { command, last } = started;
   const world = shellOf(state);
   const mine = world.pendingBash.filter((p) => (p.event as Output).command_id === command.id);
+  let chars = pendingChars(world);
+  for (const p of mine) chars -= bashEventChars(p.event);
   world.pendingBash = world.pendingBash.filter((p) => (p.event as Output).command_id !== command.id);
+  pendingWeights.set(world.pendingBash, chars);
   for (const p of mine) publish(state, p.event);
   return last;
 }

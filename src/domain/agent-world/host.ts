@@ -123,17 +123,43 @@ export function listWorkspaces(state: DomainState) {
   return { workspaces: world.workspaces.map((w) => ({ ...w })), workspaceParents: world.parents.map((p) => ({ ...p })) };
 }
 
+/**
+ * Most saved workspaces a host keeps, and most workspace parents (the real server keeps any number;
+ * its fields are at most 4,096 characters, names 256, as here).
+ */
+export const MAX_WORKSPACES = MAX_HOST_ITEMS;
+/** Most characters the saved workspaces and parents hold together (their ids, names and paths: 4 Mi). */
+export const MAX_WORKSPACE_CHARS = 4 * 1024 * 1024;
+
+/** The characters a saved workspace or parent holds. */
+const itemChars = (item: WorkspaceItem) => item.id.length + item.name.length + item.path.length + (item.parentPath?.length ?? 0);
+
+/**
+ * Appends the items whose path is new (to the list and within the request), or refuses with a 507
+ * past `MAX_WORKSPACES` or `MAX_WORKSPACE_CHARS`, changing nothing. One set of the paths: checking
+ * each item against the whole list made saving 9,800 paths quadratic (1-2 s a request).
+ */
+function appendNew<T extends WorkspaceItem>(state: DomainState, list: readonly T[], items: T[], what: string): T[] | Refusal {
+  const world = worldOf(state);
+  const seen = new Set(list.map((item) => item.path));
+  const fresh = items.filter((item) => !seen.has(item.path) && seen.add(item.path));
+  if (list.length + fresh.length > MAX_WORKSPACES)
+    return new Refusal('storage_full', `Insufficient Storage: the fake keeps at most ${MAX_WORKSPACES} ${what}`);
+  let chars = 0;
+  for (const item of [...world.workspaces, ...world.parents, ...fresh]) chars += itemChars(item);
+  if (chars > MAX_WORKSPACE_CHARS)
+    return new Refusal(
+      'storage_full',
+      `Insufficient Storage: the fake keeps at most ${MAX_WORKSPACE_CHARS} characters of saved workspaces and parents (ids, names, paths)`,
+    );
+  return [...list, ...fresh];
+}
+
 /** `POST /api/workspaces`: appended, deduplicated by path. */
 export function addWorkspaces(state: DomainState, items: WorkspaceItem[]) {
   const world = worldOf(state);
-  if (world.workspaces.length + items.length > MAX_HOST_ITEMS) return full('workspaces');
-  const workspaces = [...world.workspaces];
-  const paths = new Set(workspaces.map((w) => w.path));
-  for (const item of items) {
-    if (paths.has(item.path)) continue;
-    paths.add(item.path);
-    workspaces.push(item);
-  }
+  const workspaces = appendNew(state, world.workspaces, items, 'workspaces');
+  if (workspaces instanceof Refusal) return workspaces;
   if (workspaces.length > world.workspaces.length) changeWorld(state, { workspaces });
   return listWorkspaces(state);
 }
@@ -150,14 +176,8 @@ export function deleteWorkspace(state: DomainState, path: string) {
 /** `POST /api/workspaces/parents`: appended, deduplicated by path. */
 export function addWorkspaceParents(state: DomainState, items: WorkspaceParentItem[]) {
   const world = worldOf(state);
-  if (world.parents.length + items.length > MAX_HOST_ITEMS) return full('workspace parents');
-  const parents = [...world.parents];
-  const paths = new Set(parents.map((p) => p.path));
-  for (const item of items) {
-    if (paths.has(item.path)) continue;
-    paths.add(item.path);
-    parents.push(item);
-  }
+  const parents = appendNew(state, world.parents, items, 'workspace parents');
+  if (parents instanceof Refusal) return parents;
   if (parents.length > world.parents.length) changeWorld(state, { workspace_parents: parents });
   return listWorkspaces(state);
 }

@@ -27,6 +27,14 @@ export const MCP_TOOLS: readonly string[] = Object.freeze(['fetch', 'list_resour
 const LAUNCHERS = new Set(['npx', 'uvx', 'node', 'python', 'python3', 'docker', 'deno', 'bunx']);
 /** How long an OAuth job is kept (`_OAUTH_PROBE_JOB_TTL_SECONDS`), in ms. */
 export const OAUTH_JOB_TTL_MS = 15 * 60 * 1000;
+/**
+ * Most OAuth jobs one host keeps: a new one lets go of the oldest finished job first, else the
+ * oldest (its status then answers 404, as an expired one). The real server keeps every job until
+ * its time to live, each with its whole request.
+ */
+export const MAX_OAUTH_JOBS = 100;
+/** Most characters one OAuth job keeps (its URLs, the tool it calls, its outcome); a start whose job would hold more is refused with a 400. */
+export const MAX_OAUTH_JOB_CHARS = 8 * 1024;
 
 /** A candidate server, as validated (`_StdioMCPServerSpec` or `_RemoteMCPServerSpec`, after normalisation). */
 export type McpServerSpec =
@@ -71,7 +79,8 @@ export interface McpOAuthStatus {
 
 interface OAuthJob {
   id: string;
-  request: McpTestRequest;
+  /** What the job needs of its request: the tool call's name (never its arguments). */
+  request: Pick<McpTestRequest, 'tool_call'>;
   createdAt: number;
   authorizationUrl: string | null;
   callbackUrl: string | null;
@@ -108,7 +117,7 @@ function unreachable(server: McpServerSpec): McpTestResponse | null {
 }
 
 /** What a server that connected answers: its tools, and the requested tool call's outcome (`_run_tool_call`). */
-function connected(request: McpTestRequest): McpTestResponse {
+function connected(request: Pick<McpTestRequest, 'tool_call'>): McpTestResponse {
   const tools = [...MCP_TOOLS];
   if (!request.tool_call) return { ok: true, tools };
   const { name } = request.tool_call;
@@ -132,6 +141,30 @@ function sweep(state: DomainState): void {
   for (const [id, job] of jobsOf(state)) if (now - job.createdAt > OAUTH_JOB_TTL_MS) jobsOf(state).delete(id);
 }
 
+/** The characters a job holds. */
+const jobChars = (job: OAuthJob) =>
+  (job.authorizationUrl?.length ?? 0) +
+  (job.callbackUrl?.length ?? 0) +
+  (job.request.tool_call?.name.length ?? 0) +
+  (job.result?.ok === false ? job.result.error.length : 0);
+
+/** Keeps a new job, letting go of the oldest finished one (else the oldest) at `MAX_OAUTH_JOBS`. */
+function keep(state: DomainState, job: OAuthJob): void {
+  const held = jobsOf(state);
+  if (held.size >= MAX_OAUTH_JOBS) {
+    let oldest: string | undefined;
+    for (const [id, other] of held) {
+      oldest ??= id;
+      if (other.result !== null) {
+        oldest = id;
+        break;
+      }
+    }
+    held.delete(oldest!);
+  }
+  held.set(job.id, job);
+}
+
 /** `POST /api/mcp/oauth/start` (start_mcp_oauth): 400 unless the server's auth is OAuth 2. */
 export function startMcpOAuth(state: DomainState, request: McpTestRequest): McpOAuthStart | Refusal {
   const { server } = request;
@@ -139,16 +172,18 @@ export function startMcpOAuth(state: DomainState, request: McpTestRequest): McpO
   sweep(state);
   const job: OAuthJob = {
     id: state.random.uuid().replaceAll('-', ''),
-    request,
+    request: { tool_call: request.tool_call ? { name: request.tool_call.name, arguments: {} } : null },
     createdAt: state.clock.now(),
     authorizationUrl: null,
     callbackUrl: null,
     result: null,
   };
-  jobsOf(state).set(job.id, job);
   const failure = unreachable(server);
   if (failure && !failure.ok) {
     job.result = failure;
+    const refused = tooLarge(job);
+    if (refused) return refused;
+    keep(state, job);
     return { ok: false, job_id: job.id, error: failure.error, error_kind: failure.error_kind };
   }
   // FastMCP's callback server listens on a free loopback port; the redirect names it.
@@ -162,7 +197,20 @@ export function startMcpOAuth(state: DomainState, request: McpTestRequest): McpO
   }).toString();
   job.authorizationUrl = authorize.toString();
   job.callbackUrl = callback;
+  const refused = tooLarge(job);
+  if (refused) return refused;
+  keep(state, job);
   return { ok: true, job_id: job.id, authorization_url: job.authorizationUrl };
+}
+
+/** The 400 of a job that would hold more than `MAX_OAUTH_JOB_CHARS`, or null. */
+function tooLarge(job: OAuthJob): Refusal | null {
+  const chars = jobChars(job);
+  return chars > MAX_OAUTH_JOB_CHARS
+    ? badRequest(
+        `MCP OAuth probe too large: its URLs, tool call name and outcome hold ${chars} characters, at most ${MAX_OAUTH_JOB_CHARS} (a fakehands bound)`,
+      )
+    : null;
 }
 
 /** A job's status (`_MCPOAuthProbeJob.to_status_response`). */

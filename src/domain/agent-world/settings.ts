@@ -14,6 +14,7 @@ import { redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { defaultUserSettings } from '../user/settings.js';
+import { miscSettingsTooLarge } from './misc-settings.js';
 import { changeWorld, worldOf } from './world.js';
 
 /** `SettingsResponse`. */
@@ -198,7 +199,12 @@ export async function updateAgentSettings(
   if (presentKeys.includes('active_profile')) next.active_llm_profile = update.active_profile ?? null;
   const parsed = UserSettingsRecord.safeParse(next);
   if (!parsed.success) return invalid();
-  if (update.misc_settings_diff) changeWorld(state, { misc_settings: deepMerge(world.misc_settings, update.misc_settings_diff) });
+  if (update.misc_settings_diff) {
+    const misc = deepMerge(world.misc_settings, update.misc_settings_diff);
+    const refused = miscSettingsTooLarge(misc);
+    if (refused) return refused;
+    changeWorld(state, { misc_settings: misc });
+  }
   if (presentKeys.includes('active_agent_profile_id'))
     changeWorld(state, { active_agent_profile_id: update.active_agent_profile_id ?? null });
   await state.store.setSettings(parsed.data);

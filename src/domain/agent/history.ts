@@ -12,6 +12,7 @@ import { publishEvent } from './publish.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import { type Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
+import { breathe } from '../store/mutex.js';
 
 import { hostState, hostConversationInfo, setHostState } from './conversations.js';
 
@@ -106,13 +107,18 @@ export async function forkConversation(
   });
   const renamed = new Map<string, string>();
   let previous: string | null = null;
-  for (const oldId of ids.slice(0, upTo)) {
+  for (let at = 0; at < upTo; at++) {
+    // A long history is copied with the event loop given a turn every 10 ms (`breathe`): 10,000 events take ~120 ms.
+    if (at % 64 === 63) await breathe();
+    const oldId = ids[at]!;
     const record = state.store.events.get(oldId)!;
     const newId = state.random.uuid();
     renamed.set(oldId, newId);
+    // A stored event is never changed in place: the copy shares its nested values and is stored without a second parse,
+    // stamped now (after every stored record: appended, where its source's time put it in the middle of every event kept).
     const event = { ...(record.event as AgentEvent), id: newId, parent_id: previous } as AgentEvent;
     if (typeof event.action_id === 'string' && renamed.has(event.action_id)) event.action_id = renamed.get(event.action_id)!;
-    await state.store.appendEvent({ id: newId, conversation_id: id, created_at: record.created_at, event });
+    state.store.appendBuiltEvent({ id: newId, conversation_id: id, created_at: state.stamp(), event });
     previous = newId;
   }
   const headed = await setHostState(state, fork, { leaf_event_id: request.from_event_id ? previous : null });

@@ -46,8 +46,12 @@ export function agentStatus(
 /** An event's fields before it has an id and a timestamp. */
 export type EventFields = Omit<AgentEvent, 'id' | 'timestamp'>;
 
-/** One entry of a timeline: an event to store (its id drawn when it was held), a transient frame, or a step to run on `State`. */
+/**
+ * One entry of a timeline: an event to store (its id drawn when it was held), a message's tokens
+ * streamed one at a time (`dueMs` the next token's; `next` advances as they go out: one entry
+ * however long the message), or a step to run on `State`.
+ */
 export type TimelineEntry<State> =
   | { kind: 'event'; dueMs: number; id: string; fields: EventFields; streamed?: boolean }
-  | { kind: 'transient'; dueMs: number; fields: EventFields }
+  | { kind: 'stream'; dueMs: number; startMs: number; stepMs: number; tokens: readonly string[]; next: number }
   | { kind: 'step'; dueMs: number; run(state: State): Promise<void> };

@@ -23,8 +23,31 @@ import { storeEvent } from './store-event.js';
 /** One entry of a timeline on the domain's state (`status.ts`'s `TimelineEntry`). */
 export type TimelineItem = TimelineEntry<DomainState>;
 
-/** Who hears a conversation's transient frames (the socket hub), with how many events the conversation had stored when it came (it goes after those). */
-export type TransientListener = (conversationId: string, event: AgentEvent, storedBefore: number) => void;
+/** A message's tokens that came due together: `tokens[from]` up to (not with) `tokens[to]`, token `i` due at `startMs + i * stepMs`. */
+export interface TokenRun {
+  readonly tokens: readonly string[];
+  readonly from: number;
+  readonly to: number;
+  readonly startMs: number;
+  readonly stepMs: number;
+}
+
+/** The `StreamingDeltaEvent` of token `i` of a run, with an id of its own. */
+export const deltaEvent = (run: TokenRun, i: number): AgentEvent =>
+  ({
+    kind: 'StreamingDeltaEvent',
+    source: 'agent',
+    content: run.tokens[i]!,
+    id: globalThis.crypto.randomUUID(),
+    timestamp: naiveTimestamp(formatDateTime(run.startMs + i * run.stepMs)),
+  }) as unknown as AgentEvent;
+
+/**
+ * Who hears a conversation's transient frames (the socket hub): the streamed tokens that came due
+ * together (one run, however many: a clock moved past 110,000 of them is one call), with how many
+ * events the conversation had stored when they came (they go after those).
+ */
+export type TransientListener = (conversationId: string, run: TokenRun, storedBefore: number) => void;
 
 /** Listeners by the clock of the states they follow (an instance keeps its clock across resets). */
 const listeners = new WeakMap<object, Set<TransientListener>>();
@@ -111,42 +134,48 @@ async function settleTimeline(state: DomainState, conversationId: string): Promi
       expandStream(state, timeline, item);
       continue;
     }
+    if (item.kind === 'stream') {
+      emitDueTokens(state, conversationId, item, now);
+      if (item.next < item.tokens.length) break;
+      timeline.shift();
+      continue;
+    }
     timeline.shift();
     if (item.kind === 'event') await storeEvent(state, conversationId, item.fields, item.dueMs, item.id);
-    else if (item.kind === 'step') await item.run(state);
-    else
-      emitTransient(state, conversationId, {
-        ...item.fields,
-        id: globalThis.crypto.randomUUID(),
-        timestamp: naiveTimestamp(formatDateTime(item.dueMs)),
-      } as AgentEvent);
+    else await item.run(state);
   }
   if (timeline.length === 0) state.timelines.delete(conversationId);
 }
 
-/** Puts a message's deltas before it, one token each at the streaming pace, and moves it and what follows back by the stream's length. */
+/**
+ * Puts a message's tokens before it as one stream entry (each token due at the streaming pace),
+ * and moves it and what follows back by the stream's length. The entry hands out its tokens as they
+ * come due: a message of 110,000 tokens was 110,000 entries, each taken off the front of the list
+ * (a copy of the rest each time: 5 s for one clock advance).
+ */
 function expandStream(state: DomainState, timeline: TimelineItem[], item: Extract<TimelineItem, { kind: 'event' }>): void {
   const tokens = tokensOf(messageText(item.fields));
-  const step = tokenMs(state);
-  const start = item.dueMs;
-  const deltas: TimelineItem[] = tokens.map((token, i) => ({
-    kind: 'transient',
-    dueMs: start + i * step,
-    fields: { kind: 'StreamingDeltaEvent', source: 'agent', content: token },
-  }));
-  const shift = tokens.length * step;
+  const stepMs = tokenMs(state);
+  const startMs = item.dueMs;
+  const shift = tokens.length * stepMs;
   for (const later of timeline) later.dueMs += shift;
   item.streamed = true;
-  // Put in front without spreading them as arguments: a message of 150,000 tokens overflowed the stack (`unshift(...deltas)`).
-  const rest = timeline.splice(0);
-  for (const delta of deltas) timeline.push(delta);
-  for (const later of rest) timeline.push(later);
+  if (tokens.length > 0) timeline.unshift({ kind: 'stream', dueMs: startMs, startMs, stepMs, tokens, next: 0 });
 }
 
-/** Hands a transient event to the listeners of the state's clock. */
-function emitTransient(state: DomainState, conversationId: string, event: AgentEvent): void {
+/** Hands a stream's tokens due by `now` to the listeners as one run (the frames are theirs to make). */
+function emitDueTokens(state: DomainState, conversationId: string, stream: Extract<TimelineItem, { kind: 'stream' }>, now: number): void {
+  const from = stream.next;
+  const at = (i: number) => stream.startMs + i * stream.stepMs;
+  // The tokens due: each one whose time is not after now (the division's rounding put right).
+  let to = Math.min(stream.tokens.length, Math.max(from, Math.floor((now - stream.startMs) / stream.stepMs) + 1));
+  while (to < stream.tokens.length && at(to) <= now) to++;
+  while (to > from && at(to - 1) > now) to--;
+  stream.next = to;
+  stream.dueMs = at(to);
   const set = listeners.get(state.clock);
-  if (!set || set.size === 0) return;
+  if (to === from || !set || set.size === 0) return;
+  const run: TokenRun = { tokens: stream.tokens, from, to, startMs: stream.startMs, stepMs: stream.stepMs };
   const storedBefore = state.store.eventIdsOf(conversationId).length;
-  for (const listener of set) listener(conversationId, event, storedBefore);
+  for (const listener of set) listener(conversationId, run, storedBefore);
 }

@@ -7,7 +7,7 @@
  * when wrong; none needed under `--auth none`); `resend_mode=all` (and the deprecated `resend_all`)
  * sends the history first; 1013 past the subscriber cap; a bad frame gets a `BashError`.
  */
-import { settleBash, shellOf, startBashCommand, type BashEvent } from '../../domain/agent-world/bash.js';
+import { historyLedger, settleBash, shellOf, startBashCommand, type BashEvent } from '../../domain/agent-world/bash.js';
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import type { DomainState } from '../../domain/store/state.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
@@ -39,6 +39,31 @@ function listen(instance: Instance): () => void {
     if (--ticker.count > 0) return;
     clearInterval(ticker.timer);
     tickers.delete(instance);
+  };
+}
+
+/** The frame of the event published last, made once for every socket that sends it (a one-entry cache: nothing is kept beyond it). */
+let lastFrame: { event: BashEvent; text: string } | null = null;
+const frameOf = (event: BashEvent): string => {
+  if (lastFrame?.event !== event) lastFrame = { event, text: JSON.stringify(event) };
+  return lastFrame.text;
+};
+
+/**
+ * The history kept when the socket subscribed, one frame at a time as the socket takes them (its
+ * place counted from the list's start, so events dropped meanwhile are skipped; a cleared history
+ * ends it). Events published after it come as live frames.
+ */
+function historyFrames(state: DomainState) {
+  const history = shellOf(state).bash;
+  const ledger = historyLedger(history);
+  let next = ledger.dropped;
+  const end = ledger.dropped + history.length;
+  return (): string | undefined => {
+    if (shellOf(state).bash !== history) return undefined;
+    next = Math.max(next, ledger.dropped);
+    if (next >= end) return undefined;
+    return JSON.stringify(history[next++ - ledger.dropped]);
   };
 }
 
@@ -89,8 +114,8 @@ export function openBashSocket(
       if (world.bashListeners.size >= MAX_BASH_SUBSCRIBERS) return end(1013, 'Too many bash event connections');
       settleBash(state);
       const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
-      if (mode === 'all') for (const event of world.bash) outbox.push(JSON.stringify(event), false);
-      const listener = (event: BashEvent) => outbox.push(JSON.stringify(event));
+      if (mode === 'all') outbox.pushSource(historyFrames(state));
+      const listener = (event: BashEvent) => outbox.push(frameOf(event));
       world.bashListeners.add(listener);
       subscribed = { state, listener, stop: listen(instance) };
     });

@@ -13,6 +13,8 @@
 
 /** Most characters handed to the transport and not yet written out, per socket (1 MiB). */
 export const SEND_WINDOW_CHARS = 1024 * 1024;
+/** Most frames handed to the transport and not yet written out, per socket: the frames waiting in a socket's buffer are written out together when it drains (7,000 small ones in one `writev`: 60 ms). */
+export const SEND_WINDOW_FRAMES = 500;
 /** Most characters of live events a socket may have waiting (queued or not yet written out): 4 MiB; past it, it is closed. */
 export const MAX_SOCKET_BACKLOG_CHARS = 4 * 1024 * 1024;
 /** The close code of a slow reader: 1008, policy violation. */
@@ -22,6 +24,12 @@ export const SLOW_READER_CLOSE_REASON = 'Slow reader: more than 4 MiB of events 
 
 /** Most characters the sockets together hand to their transports in one turn of the event loop (4 MiB, a few ms of writing); the rest go on a later turn. */
 export const SEND_SLICE_CHARS = 4 * 1024 * 1024;
+/**
+ * Most frames made from sources (`pushSource`) the sockets together hand out in one turn: small
+ * frames cost by their count, made and written (28,000 streamed tokens of 150 characters fit the
+ * characters' slice: 280 ms; 1,000 take ~20 ms). Frames pushed as text count by characters only.
+ */
+export const SEND_SLICE_FRAMES = 1_000;
 
 // The real timer functions, taken when the module loads: a test's fake timers must not hold frames back.
 const realSetImmediate = typeof setImmediate === 'function' ? setImmediate : null;
@@ -37,14 +45,17 @@ const nextTurn = (run: () => void) => (realSetImmediate ? realSetImmediate(run) 
 const sends = {
   /** Characters handed out this turn; -1 before the first send of a turn. */
   handed: -1,
+  /** Frames made from sources this turn. */
+  frames: 0,
   waiting: new Set<{ resume(): void }>(),
-  /** Whether this turn's slice has room for more (the first send of a turn opens it, the next turn closes it). */
-  inSlice(): boolean {
+  /** Whether this turn's slice has room for more, of a source's frames with `sourced` (the first send of a turn opens it, the next turn closes it). */
+  inSlice(sourced: boolean): boolean {
     if (sends.handed < 0) {
       sends.handed = 0;
+      sends.frames = 0;
       nextTurn(sends.nextSlice);
     }
-    return sends.handed < SEND_SLICE_CHARS;
+    return sends.handed < SEND_SLICE_CHARS && (!sourced || sends.frames < SEND_SLICE_FRAMES);
   },
   nextSlice(): void {
     sends.handed = -1;
@@ -57,11 +68,15 @@ const sends = {
 /** Where frames go: the transport's send, which calls `written` once the frame left (or could not). */
 export type SendFrame = (text: string, written: () => void) => void;
 
+/** Frames made one at a time as the socket has room for them (a history sent on connect): the next one's text, or `undefined` at the end. */
+export type FrameSource = () => string | undefined;
+
 /** One socket's frames on their way out, in order. */
 export class SocketOutbox {
-  #queue: { text: string; live: boolean }[] = [];
+  #queue: ({ text: string; live: boolean } | { source: FrameSource })[] = [];
   #head = 0;
   #inFlight = 0;
+  #inFlightFrames = 0;
   #liveWaiting = 0;
   #flushing = false;
   #closed = false;
@@ -86,6 +101,17 @@ export class SocketOutbox {
     this.#flush();
   }
 
+  /**
+   * Queues frames that `source` makes one at a time, each only once the socket has room for it (its
+   * window and the turn's slice): a history of 600 MB is never held as text, and a turn writes at
+   * most a slice of it. Not live: they do not count against the backlog bound.
+   */
+  pushSource(source: FrameSource): void {
+    if (this.#closed) return;
+    this.#queue.push({ source });
+    this.#flush();
+  }
+
   /** Drops what is queued; nothing more is sent. */
   close(): void {
     this.#closed = true;
@@ -99,16 +125,36 @@ export class SocketOutbox {
     if (this.#flushing) return;
     this.#flushing = true;
     try {
-      while (!this.#closed && this.#head < this.#queue.length && this.#inFlight < SEND_WINDOW_CHARS) {
-        if (!sends.inSlice()) {
+      while (
+        !this.#closed &&
+        this.#head < this.#queue.length &&
+        this.#inFlight < SEND_WINDOW_CHARS &&
+        this.#inFlightFrames < SEND_WINDOW_FRAMES
+      ) {
+        const entry = this.#queue[this.#head]!;
+        if (!sends.inSlice('source' in entry)) {
           sends.waiting.add(this.#resumable);
           break;
         }
-        const frame = this.#queue[this.#head++]!;
+        let frame: { text: string; live: boolean };
+        if ('source' in entry) {
+          const text = entry.source();
+          if (text === undefined) {
+            this.#head++;
+            continue;
+          }
+          sends.frames++;
+          frame = { text, live: false };
+        } else {
+          frame = entry;
+          this.#head++;
+        }
         this.#inFlight += frame.text.length;
+        this.#inFlightFrames++;
         sends.handed += frame.text.length;
         this.send(frame.text, () => {
           this.#inFlight -= frame.text.length;
+          this.#inFlightFrames--;
           if (frame.live) this.#liveWaiting -= frame.text.length;
           this.#flush();
         });
