@@ -662,6 +662,46 @@ describe('POST /api/conversations/{id}/goal, /goal/stop, /goal/resume', () => {
     expect((await call(goal, 'POST', { objective: '' })).status).toBe(400);
     expect((await call(goal, 'POST', { objective: 'x', max_iterations: 0 })).status).toBe(422);
   });
+
+  /** The `goal` status updates of a conversation, oldest first. */
+  const goals = async (id: string) =>
+    (await events(id)).filter((e) => e.key === 'goal').map((e) => e.value as { active: boolean; status: string; iteration: number });
+
+  it('publishes the goal judged when its run ends, without another request: complete after the first audit, with its verdict (event_service.py, _run_goal_loop; goal/controller.py, on_run_finished)', async () => {
+    await start();
+    const info = await create();
+    const goal = `${AGENT}/api/conversations/${info.id}/goal`;
+    expect(await call(goal, 'POST', { objective: 'All tests pass', max_iterations: 3 })).toEqual({ status: 200, body: { success: true } });
+    expect(await goals(info.id)).toEqual([
+      { active: true, status: 'running', iteration: 0, max_iterations: 3, objective: 'All tests pass', verdict: null },
+      {
+        active: false,
+        status: 'complete',
+        iteration: 1,
+        max_iterations: 3,
+        objective: 'All tests pass',
+        verdict: { score: 1, complete: true, missing: '' },
+      },
+    ]);
+    const order = await kinds(info.id);
+    expect(order.at(-1)).toBe('goal=complete');
+    expect(order.indexOf('execution_status=finished')).toBeGreaterThan(order.indexOf('goal=running'));
+    expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 400, body: { detail: 'no_resumable_goal' } });
+  });
+
+  it('a pause ends the goal interrupted, no round counted; resume goes on from that round (_run_goal_loop: a paused run halts it; resume_goal_loop)', async () => {
+    await start('none', { timings: { agentRunMs: 60_000 } });
+    const info = await create();
+    const goal = `${AGENT}/api/conversations/${info.id}/goal`;
+    await call(goal, 'POST', { objective: 'Ship it', max_iterations: 2 });
+    await call(`${AGENT}/api/conversations/${info.id}/pause`, 'POST');
+    expect((await goals(info.id)).map((g) => [g.status, g.iteration])).toEqual([
+      ['running', 0],
+      ['interrupted', 0],
+    ]);
+    expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    expect((await goals(info.id)).at(-1)).toMatchObject({ active: true, status: 'running', iteration: 0 });
+  });
 });
 
 describe('POST /api/conversations/{id}/ask_agent and GET .../agent_final_response', () => {
