@@ -1,6 +1,6 @@
 /**
  * What one fake's agent server holds besides conversations (a host-wide "world"): the settings the
- * frontend owns (`misc_settings`), agent profiles, saved workspaces and their parents, the host's
+ * frontend owns (`misc_settings`), agent profiles and meta-profiles, saved workspaces and their parents, the host's
  * directories, installed skills and plugins, bash commands and their output, workspace sessions.
  * The user's settings, LLM profiles and custom secrets are the instance's own (`state.store`), so
  * the agent host and the app server read one user. One world per `DomainState`: a reset or a new
@@ -31,6 +31,13 @@ export interface AgentProfileRecord {
   mcp_server_refs: string[] | null;
   config: Record<string, unknown>;
 }
+/** A meta-profile (`MetaProfile`, dumped: every field written): a classifier profile and classes, or a direct-routing prompt. */
+export interface MetaProfile {
+  classifier_model: string;
+  classes: { description: string; model: string }[];
+  prompt_template: string | null;
+  model_table: string | null;
+}
 /** A bash event: a command, its output, or an error (`BashEventBase`). */
 export type BashEvent =
   | { kind: 'BashCommand'; id: string; timestamp: string; command: string; cwd: string | null; timeout: number }
@@ -51,6 +58,9 @@ export interface AgentWorld {
   misc_settings: Record<string, unknown>;
   active_agent_profile_id: string | null;
   agentProfiles: Map<string, AgentProfileRecord>;
+  /** Meta-profiles by name, and the active one's name. */
+  metaProfiles: Map<string, MetaProfile>;
+  active_meta_profile: string | null;
   workspaces: WorkspaceItem[];
   parents: WorkspaceParentItem[];
   /** Directories of the host (absolute paths), besides the home's defaults. */
@@ -97,6 +107,8 @@ export function worldOf(state: DomainState): AgentWorld {
       misc_settings: {},
       active_agent_profile_id: null,
       agentProfiles: new Map(),
+      metaProfiles: new Map(),
+      active_meta_profile: null,
       workspaces: [],
       parents: [],
       directories: new Set(HOST_DIRECTORIES),
