@@ -300,7 +300,10 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
     meta_profiles: [{ name: 'router', classifier_model: 'quick', num_classes: 1 }],
     active_meta_profile: null,
   });
-  expect(got['metaProfiles.getMetaProfile']).toMatchObject({ name: 'router', config: { classifier_model: 'quick', prompt_template: null } });
+  expect(got['metaProfiles.getMetaProfile']).toMatchObject({
+    name: 'router',
+    config: { classifier_model: 'quick', prompt_template: null },
+  });
   expect(got['metaProfiles.activateMetaProfile']).toEqual({ name: 'router', message: "Meta-profile 'router' activated", applied: true });
   expect(got['metaProfiles.deleteMetaProfile']).toEqual({ name: 'router', message: "Meta-profile 'router' deleted" });
   for (const name of Object.keys(got).filter((n) => n.startsWith('shared.'))) expect([name, got[name]]).toEqual([name, 404]);

@@ -46,7 +46,11 @@ export async function resumeGoal(state: DomainState, conversation: ConversationR
   if (executionStatusOf(current) === 'running' || goal?.status === 'running') return refuse('conflict', GOAL_CONFLICT);
   if (!goal || goal.status === 'complete' || goal.status === 'capped') return refuse('bad_request', 'no_resumable_goal');
   // The loop goes on from the round it had reached, one round kept in hand (`resume_goal_loop`).
-  const resumed = await publishGoal(state, current, { ...goal, iteration: Math.min(goal.iteration, goal.max_iterations - 1), status: 'running' });
+  const resumed = await publishGoal(state, current, {
+    ...goal,
+    iteration: Math.min(goal.iteration, goal.max_iterations - 1),
+    status: 'running',
+  });
   await deliverMessage(state, resumed, RESUME_MESSAGE, true);
   return null;
 }

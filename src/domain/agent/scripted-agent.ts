@@ -168,7 +168,10 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
   }
   if (done === conversation.agent_steps_done) return conversation;
   if (done >= script.length) state.activeRuns.delete(conversation.id);
-  const updated = await state.store.conversations.update(conversation.id, { agent_steps_done: done, ...(ended ? { agent_status: ended } : {}) });
+  const updated = await state.store.conversations.update(conversation.id, {
+    agent_steps_done: done,
+    ...(ended ? { agent_status: ended } : {}),
+  });
   // A run under a goal is judged when it ends, as the goal loop audits each run (`goal-judge.ts`).
   return done >= script.length || ended ? judgeGoal(state, updated) : updated;
 }
