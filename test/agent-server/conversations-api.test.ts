@@ -17,6 +17,13 @@ const AGENT_SPEC = {
   tools: [],
 };
 const WORKSPACE = { working_dir: '/workspace/project' };
+/** A condenser that condenses when asked (openhands-sdk `llm_summarizing_condenser.py`). */
+const SUMMARIZER = {
+  kind: 'LLMSummarizingCondenser',
+  llm: { model: 'openai/gpt-5-mini', usage_id: 'condenser' },
+  max_size: 80,
+  keep_first: 4,
+};
 
 let fake: FakeCore | null = null;
 afterEach(() => {
@@ -727,7 +734,7 @@ describe('POST /api/conversations/{id}/ask_agent and GET .../agent_final_respons
 describe('POST /api/conversations/{id}/condense', () => {
   it('publishes a Condensation that forgets what came before the last user message; 404 "Conversation not found" for an unknown id (condense_conversation)', async () => {
     await start();
-    const info = await create({ initial_message: message('One', true) });
+    const info = await create({ agent: { ...AGENT_SPEC, condenser: SUMMARIZER }, initial_message: message('One', true) });
     await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Two', true));
     expect(await call(`${AGENT}/api/conversations/${info.id}/condense`, 'POST')).toEqual({ status: 200, body: { success: true } });
     const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search?kind=Condensation`)).body as {
@@ -738,6 +745,22 @@ describe('POST /api/conversations/{id}/condense', () => {
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/condense`, 'POST')).toEqual({
       status: 404,
       body: { detail: 'Conversation not found' },
+    });
+  });
+
+  it('409 for an agent without a condenser, or with one that condenses only on its own, and nothing published (event_service.py, condense: CondensationUnavailable)', async () => {
+    await start();
+    const none = await create({ initial_message: message('One', true) });
+    const before = await kinds(none.id);
+    expect(await call(`${AGENT}/api/conversations/${none.id}/condense`, 'POST')).toEqual({
+      status: 409,
+      body: { detail: 'Cannot condense conversation: No condenser configured' },
+    });
+    expect(await kinds(none.id)).toEqual(before);
+    const noOp = await create({ agent: { ...AGENT_SPEC, condenser: { kind: 'NoOpCondenser' } } });
+    expect(await call(`${AGENT}/api/conversations/${noOp.id}/condense`, 'POST')).toEqual({
+      status: 409,
+      body: { detail: 'Cannot condense conversation: Condenser NoOpCondenser does not handle condensation requests' },
     });
   });
 });

@@ -11,11 +11,12 @@ import { ConversationManager, RemoteConversation, RemoteWorkspace } from '@openh
 import { createFake } from '../../src/index.js';
 import { serve } from './support.js';
 
-/** What the client sends as its agent (the fake never answers the key back). */
+/** What the client sends as its agent (the fake never answers the key back), with a condenser that condenses when asked. */
 const AGENT = {
   kind: 'Agent',
   llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-client-key', usage_id: 'agent' },
   tools: [],
+  condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'openai/gpt-5-mini', usage_id: 'condenser' } },
 };
 const message = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 

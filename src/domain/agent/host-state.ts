@@ -23,6 +23,7 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     marketplaces: [],
     goal: null,
     llm: {},
+    condenser: 'LLMSummarizingCondenser',
     ...conversation.agent_host,
   };
 }
