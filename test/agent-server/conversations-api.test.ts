@@ -874,14 +874,19 @@ describe('POST /api/conversations/{id}/confirmation_policy', () => {
 });
 
 describe('POST /api/conversations/{id}/switch_llm, /switch_profile, /switch_acp_model', () => {
-  it('switches the LLM; a profile by name (404 "Profile \'x\' not found"); an ACP model only for an ACP agent (400) (switch_conversation_llm, switch_conversation_profile, switch_conversation_acp_model)', async () => {
+  it('switches the LLM; to a profile the user saved, by name (404 "Profile \'x\' not found" for one not saved); an ACP model only for an ACP agent (400) (switch_conversation_llm, switch_conversation_profile with local_conversation.py switch_profile, switch_conversation_acp_model)', async () => {
     await start();
     const info = await create();
     const url = `${AGENT}/api/conversations/${info.id}`;
     expect(await call(`${url}/switch_llm`, 'POST', { llm: { model: 'openai/gpt-5' } })).toEqual({ status: 200, body: { success: true } });
     expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5' } } });
-    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'fast' })).toEqual({ status: 200, body: { success: true } });
-    expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5-mini-2025-08-07' } } });
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'smart' })).toEqual({
+      status: 404,
+      body: { detail: "Profile 'smart' not found" },
+    });
+    expect((await call(`${AGENT}/api/profiles/smart`, 'POST', { llm: { model: 'anthropic/claude-opus-4-1-20250805' } })).status).toBe(201);
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'smart' })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'anthropic/claude-opus-4-1-20250805' } } });
     expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'nope' })).toEqual({
       status: 404,
       body: { detail: "Profile 'nope' not found" },

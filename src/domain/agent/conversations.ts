@@ -17,7 +17,6 @@ import { SYSTEM_PROMPT } from './system-prompt.js';
 import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
-import { LLM_PROFILES } from '../conversations/conversation-ops.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import { REDACTED } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
@@ -282,10 +281,15 @@ export async function switchLlm(state: DomainState, conversation: ConversationRe
   });
 }
 
-/** `POST .../switch_profile` (`switch_profile`): the profile's model; 404 `Profile '<name>' not found` for one the host does not hold. */
+/**
+ * `POST .../switch_profile` (`switch_profile`; openhands-sdk `local_conversation.py`, which loads it
+ * from the host's `LLMProfileStore`): the model of the LLM profile the user saved under that name
+ * (`/api/profiles`); 404 `Profile '<name>' not found` for one not saved.
+ */
 export async function switchProfile(state: DomainState, conversation: ConversationRecord, name: string): Promise<Refusal | null> {
-  const model = LLM_PROFILES[name];
-  if (!Object.hasOwn(LLM_PROFILES, name) || !model) return refuse('not_found', `Profile '${name}' not found`);
+  const profiles = state.store.settings?.llm_profiles ?? {};
+  const model = Object.hasOwn(profiles, name) ? profiles[name]?.model : null;
+  if (!model) return refuse('not_found', `Profile '${name}' not found`);
   await switchLlm(state, conversation, model);
   return null;
 }
