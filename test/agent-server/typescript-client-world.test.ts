@@ -291,7 +291,7 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
   expect(got['desktop.getUrl']).toBe(503);
   expect(got['vscode.getUrl']).toMatch(/\?tkn=[^&]+&folder=workspace$/);
   expect(got['vscode.getStatus']).toEqual({ running: true, enabled: true });
-  expect(got['files.uploadTextFile']).toEqual({ success: true });
+  expect(got['files.uploadTextFile']).toEqual({ success: true, file_size: 6 });
   expect(got['files.downloadTextFile']).toBe('notes\n');
   expect(got['files.downloadFile']).toEqual([1, 2, 3]);
   // A ZIP's first bytes, "PK".
