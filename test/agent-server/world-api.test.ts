@@ -300,6 +300,10 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
       body: { message: "Profile 'quick' deleted" },
     });
     expect(await call('/api/profiles/quick')).toMatchObject({ status: 404, body: { detail: "Profile 'quick' not found" } });
+    // A delete is idempotent: one not saved is deleted too (delete_profile).
+    expect(await call('/api/profiles/quick', { method: 'DELETE' })).toEqual(
+      expect.objectContaining({ status: 200, body: { name: 'quick', message: "Profile 'quick' deleted" } }),
+    );
     expect((await call('/api/profiles/bad name!')).status).toBe(422);
     expect(await call('/api/profiles/x', json('POST', { include_secrets: true }))).toMatchObject({
       status: 422,
