@@ -1,7 +1,7 @@
 /**
  * What the agent host keeps for the whole host besides the user's settings, LLM profiles and
  * secrets (`domain/agent-world/world.ts`): the frontend's `misc_settings`, agent profiles and the
- * active one, saved workspaces and their parents, the directories made on the host, the installed
+ * active one, meta-profiles and the active one, saved workspaces and their parents, the directories made on the host, the installed
  * skills and plugins, the LLM provider connections and the ChatGPT subscription's sign-in. A record
  * of the store like the settings: a fixture may hold it (`agent_world`), a snapshot and the state
  * file show it, each secret in it masked. A field left out reads as a fresh host's.
@@ -35,6 +35,16 @@ export const AgentProfileRecord = z.object({
 });
 export type AgentProfileRecord = z.infer<typeof AgentProfileRecord>;
 
+/** A meta-profile (`MetaProfile`, every field written) under its name: a classifier profile and classes, or a direct-routing prompt. */
+export const MetaProfileRecord = z.object({
+  name: z.string(),
+  classifier_model: z.string(),
+  classes: z.array(z.object({ description: z.string(), model: z.string() })),
+  prompt_template: z.nullable(z.string()),
+  model_table: z.nullable(z.string()),
+});
+export type MetaProfileRecord = z.infer<typeof MetaProfileRecord>;
+
 /** An installed skill or plugin and whether it is enabled. */
 export const InstalledRecord = z.object({ name: z.string(), enabled: z.boolean() });
 export type InstalledRecord = z.infer<typeof InstalledRecord>;
@@ -56,6 +66,9 @@ export const AgentWorldRecord = z.strictObject({
   misc_settings: z.optional(Json),
   active_agent_profile_id: z.optional(z.nullable(z.string())),
   agent_profiles: z.optional(z.array(AgentProfileRecord)),
+  /** The meta-profiles, and the active one's name. */
+  meta_profiles: z.optional(z.array(MetaProfileRecord)),
+  active_meta_profile: z.optional(z.nullable(z.string())),
   workspaces: z.optional(z.array(WorkspaceItem)),
   workspace_parents: z.optional(z.array(WorkspaceParentItem)),
   /** Directories made on the host (absolute paths), besides a fresh host's. */

@@ -78,6 +78,8 @@ export const AgentHostState = z.strictObject({
   ),
   /** The settings of the agent's LLM the client gave besides its model, its credentials left out (`ConversationInfo` shows them over the defaults). */
   llm: z._default(z.record(z.string(), z.unknown()), {}),
+  /** The kind of the agent's condenser (`agent.condenser.kind`), `null` without one; an agent the app server starts has its summarizing one. */
+  condenser: z._default(z.nullable(z.string()), 'LLMSummarizingCondenser'),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

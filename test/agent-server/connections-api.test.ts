@@ -224,12 +224,6 @@ describe('GET /api/desktop/url (desktop_router.py, get_desktop_url)', () => {
   });
 });
 
-describe('/api/meta-profiles (the TypeScript client 1.39.0 MetaProfilesClient)', () => {
-  it('answers 404 Not Found, as the newest agent server does: no router of software-agent-sdk (Aug 2026) serves it', async () => {
-    expect(await call('/api/meta-profiles')).toEqual({ status: 404, body: { detail: 'Not Found' } });
-  });
-});
-
 describe('in process (msw)', () => {
   it('the same connections and sign-in answer through the msw handlers', async () => {
     const fake = await createFake({ timings: 'instant', fixture: 'empty', auth: 'none', agentUrl: 'http://agent.test', clock: 'manual' });

@@ -17,6 +17,13 @@ const AGENT_SPEC = {
   tools: [],
 };
 const WORKSPACE = { working_dir: '/workspace/project' };
+/** A condenser that condenses when asked (openhands-sdk `llm_summarizing_condenser.py`). */
+const SUMMARIZER = {
+  kind: 'LLMSummarizingCondenser',
+  llm: { model: 'openai/gpt-5-mini', usage_id: 'condenser' },
+  max_size: 80,
+  keep_first: 4,
+};
 
 let fake: FakeCore | null = null;
 afterEach(() => {
@@ -662,6 +669,46 @@ describe('POST /api/conversations/{id}/goal, /goal/stop, /goal/resume', () => {
     expect((await call(goal, 'POST', { objective: '' })).status).toBe(400);
     expect((await call(goal, 'POST', { objective: 'x', max_iterations: 0 })).status).toBe(422);
   });
+
+  /** The `goal` status updates of a conversation, oldest first. */
+  const goals = async (id: string) =>
+    (await events(id)).filter((e) => e.key === 'goal').map((e) => e.value as { active: boolean; status: string; iteration: number });
+
+  it('publishes the goal judged when its run ends, without another request: complete after the first audit, with its verdict (event_service.py, _run_goal_loop; goal/controller.py, on_run_finished)', async () => {
+    await start();
+    const info = await create();
+    const goal = `${AGENT}/api/conversations/${info.id}/goal`;
+    expect(await call(goal, 'POST', { objective: 'All tests pass', max_iterations: 3 })).toEqual({ status: 200, body: { success: true } });
+    expect(await goals(info.id)).toEqual([
+      { active: true, status: 'running', iteration: 0, max_iterations: 3, objective: 'All tests pass', verdict: null },
+      {
+        active: false,
+        status: 'complete',
+        iteration: 1,
+        max_iterations: 3,
+        objective: 'All tests pass',
+        verdict: { score: 1, complete: true, missing: '' },
+      },
+    ]);
+    const order = await kinds(info.id);
+    expect(order.at(-1)).toBe('goal=complete');
+    expect(order.indexOf('execution_status=finished')).toBeGreaterThan(order.indexOf('goal=running'));
+    expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 400, body: { detail: 'no_resumable_goal' } });
+  });
+
+  it('a pause ends the goal interrupted, no round counted; resume goes on from that round (_run_goal_loop: a paused run halts it; resume_goal_loop)', async () => {
+    await start('none', { timings: { agentRunMs: 60_000 } });
+    const info = await create();
+    const goal = `${AGENT}/api/conversations/${info.id}/goal`;
+    await call(goal, 'POST', { objective: 'Ship it', max_iterations: 2 });
+    await call(`${AGENT}/api/conversations/${info.id}/pause`, 'POST');
+    expect((await goals(info.id)).map((g) => [g.status, g.iteration])).toEqual([
+      ['running', 0],
+      ['interrupted', 0],
+    ]);
+    expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 200, body: { success: true } });
+    expect((await goals(info.id)).at(-1)).toMatchObject({ active: true, status: 'running', iteration: 0 });
+  });
 });
 
 describe('POST /api/conversations/{id}/ask_agent and GET .../agent_final_response', () => {
@@ -687,7 +734,7 @@ describe('POST /api/conversations/{id}/ask_agent and GET .../agent_final_respons
 describe('POST /api/conversations/{id}/condense', () => {
   it('publishes a Condensation that forgets what came before the last user message; 404 "Conversation not found" for an unknown id (condense_conversation)', async () => {
     await start();
-    const info = await create({ initial_message: message('One', true) });
+    const info = await create({ agent: { ...AGENT_SPEC, condenser: SUMMARIZER }, initial_message: message('One', true) });
     await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Two', true));
     expect(await call(`${AGENT}/api/conversations/${info.id}/condense`, 'POST')).toEqual({ status: 200, body: { success: true } });
     const page = (await call(`${AGENT}/api/conversations/${info.id}/events/search?kind=Condensation`)).body as {
@@ -698,6 +745,22 @@ describe('POST /api/conversations/{id}/condense', () => {
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/condense`, 'POST')).toEqual({
       status: 404,
       body: { detail: 'Conversation not found' },
+    });
+  });
+
+  it('409 for an agent without a condenser, or with one that condenses only on its own, and nothing published (event_service.py, condense: CondensationUnavailable)', async () => {
+    await start();
+    const none = await create({ initial_message: message('One', true) });
+    const before = await kinds(none.id);
+    expect(await call(`${AGENT}/api/conversations/${none.id}/condense`, 'POST')).toEqual({
+      status: 409,
+      body: { detail: 'Cannot condense conversation: No condenser configured' },
+    });
+    expect(await kinds(none.id)).toEqual(before);
+    const noOp = await create({ agent: { ...AGENT_SPEC, condenser: { kind: 'NoOpCondenser' } } });
+    expect(await call(`${AGENT}/api/conversations/${noOp.id}/condense`, 'POST')).toEqual({
+      status: 409,
+      body: { detail: 'Cannot condense conversation: Condenser NoOpCondenser does not handle condensation requests' },
     });
   });
 });
@@ -811,14 +874,19 @@ describe('POST /api/conversations/{id}/confirmation_policy', () => {
 });
 
 describe('POST /api/conversations/{id}/switch_llm, /switch_profile, /switch_acp_model', () => {
-  it('switches the LLM; a profile by name (404 "Profile \'x\' not found"); an ACP model only for an ACP agent (400) (switch_conversation_llm, switch_conversation_profile, switch_conversation_acp_model)', async () => {
+  it('switches the LLM; to a profile the user saved, by name (404 "Profile \'x\' not found" for one not saved); an ACP model only for an ACP agent (400) (switch_conversation_llm, switch_conversation_profile with local_conversation.py switch_profile, switch_conversation_acp_model)', async () => {
     await start();
     const info = await create();
     const url = `${AGENT}/api/conversations/${info.id}`;
     expect(await call(`${url}/switch_llm`, 'POST', { llm: { model: 'openai/gpt-5' } })).toEqual({ status: 200, body: { success: true } });
     expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5' } } });
-    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'fast' })).toEqual({ status: 200, body: { success: true } });
-    expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'openai/gpt-5-mini-2025-08-07' } } });
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'smart' })).toEqual({
+      status: 404,
+      body: { detail: "Profile 'smart' not found" },
+    });
+    expect((await call(`${AGENT}/api/profiles/smart`, 'POST', { llm: { model: 'anthropic/claude-opus-4-1-20250805' } })).status).toBe(201);
+    expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'smart' })).toEqual({ status: 200, body: { success: true } });
+    expect((await call(url)).body).toMatchObject({ agent: { llm: { model: 'anthropic/claude-opus-4-1-20250805' } } });
     expect(await call(`${url}/switch_profile`, 'POST', { profile_name: 'nope' })).toEqual({
       status: 404,
       body: { detail: "Profile 'nope' not found" },

@@ -6,16 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupServer } from 'msw/node';
-import { ConversationClient } from '@openhands/typescript-client/clients';
+import { ConversationClient, ProfilesClient } from '@openhands/typescript-client/clients';
 import { ConversationManager, RemoteConversation, RemoteWorkspace } from '@openhands/typescript-client';
 import { createFake } from '../../src/index.js';
 import { serve } from './support.js';
 
-/** What the client sends as its agent (the fake never answers the key back). */
+/** What the client sends as its agent (the fake never answers the key back), with a condenser that condenses when asked. */
 const AGENT = {
   kind: 'Agent',
   llm: { model: 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-client-key', usage_id: 'agent' },
   tools: [],
+  condenser: { kind: 'LLMSummarizingCondenser', llm: { model: 'openai/gpt-5-mini', usage_id: 'condenser' } },
 };
 const message = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
 
@@ -81,7 +82,14 @@ async function exercise(host: string): Promise<void> {
   ).toBeNull();
   await client.switchLLM(id, { model: 'openai/gpt-5' } as never);
   expect((await client.getConversation(id)).agent.llm.model).toBe('openai/gpt-5');
+  // A profile the user saved (switch_profile loads it from the host's profile store).
+  for (const [name, model] of [
+    ['fast', 'openai/gpt-5-mini-2025-08-07'],
+    ['reasoning', 'openai/gpt-5-2025-08-07'],
+  ] as const)
+    await new ProfilesClient({ host }).saveProfile(name, { llm: { model } } as never);
   await client.switchProfile(id, 'fast');
+  expect((await client.getConversation(id)).agent.llm.model).toBe('openai/gpt-5-mini-2025-08-07');
   const acp = (await client.createConversation({
     agent: { kind: 'ACPAgent', acp_command: ['claude-code-acp'] },
     workspace: { working_dir: '/workspace/project' },

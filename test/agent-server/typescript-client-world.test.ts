@@ -2,7 +2,7 @@
  * The official TypeScript client (`@openhands/typescript-client` 1.39.0) against the fake's agent
  * host: every one of its non-conversation agent-server methods (server details, settings, LLM and
  * agent profiles, LLM lists, skills, plugins, hooks, tools, sub-agents, workspaces, host files,
- * bash, the workspace session), standalone (node:http) and in process (msw). The conversation
+ * bash, the workspace session, meta-profiles), standalone (node:http) and in process (msw). The conversation
  * methods are tested with the conversation routes.
  */
 import { syncBuiltinESMExports } from 'node:module';
@@ -183,34 +183,20 @@ async function everyMethod(host: string, getBodies = true): Promise<Record<strin
   await record('workspace.startWorkspaceSession', () => workspace.startWorkspaceSession('c0ffee'));
   await record('workspace.deleteWorkspaceSession', () => workspace.deleteWorkspaceSession().then(() => 'deleted'));
   await record('workspace.executeCommand', () => workspace.executeCommand('echo there'));
-  // Routes the newest agent server does not have, answered 404 as it answers them: meta-profiles
-  // (only on software-agent-sdk's feature branches, never merged) and the shared conversations of
-  // the app server (OpenHands Cloud's `/api/shared-*`, which the fake's app server serves).
+  // Meta-profiles (meta_profiles_router.py).
+  const router = { classifier_model: 'quick', classes: [{ description: 'UI work', model: 'quick' }] };
+  await record('metaProfiles.saveMetaProfile', () => client.metaProfiles.saveMetaProfile('router', router as never));
+  await record('metaProfiles.listMetaProfiles', () => client.metaProfiles.listMetaProfiles());
+  await record('metaProfiles.getMetaProfile', () => client.metaProfiles.getMetaProfile('router'));
+  await record('metaProfiles.activateMetaProfile', () => client.metaProfiles.activateMetaProfile('router'));
+  await record('metaProfiles.deleteMetaProfile', () => client.metaProfiles.deleteMetaProfile('router'));
+  // Routes no agent server has, answered 404 as it answers them: the shared conversations of the
+  // app server (OpenHands Cloud's `/api/shared-*`, which the fake's app server serves).
   const status = (call: () => Promise<unknown>) => () =>
     call().then(
       () => 'answered',
       (error: { status?: number }) => error.status,
     );
-  await record(
-    'metaProfiles.listMetaProfiles',
-    status(() => client.metaProfiles.listMetaProfiles()),
-  );
-  await record(
-    'metaProfiles.getMetaProfile',
-    status(() => client.metaProfiles.getMetaProfile('router')),
-  );
-  await record(
-    'metaProfiles.saveMetaProfile',
-    status(() => client.metaProfiles.saveMetaProfile('router', {} as never)),
-  );
-  await record(
-    'metaProfiles.activateMetaProfile',
-    status(() => client.metaProfiles.activateMetaProfile('router')),
-  );
-  await record(
-    'metaProfiles.deleteMetaProfile',
-    status(() => client.metaProfiles.deleteMetaProfile('router')),
-  );
   const someId = '00000000-0000-4000-8000-000000000000';
   await record(
     'shared.getSharedConversations',
@@ -305,13 +291,22 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
   expect(got['desktop.getUrl']).toBe(503);
   expect(got['vscode.getUrl']).toMatch(/\?tkn=[^&]+&folder=workspace$/);
   expect(got['vscode.getStatus']).toEqual({ running: true, enabled: true });
-  expect(got['files.uploadTextFile']).toEqual({ success: true });
+  expect(got['files.uploadTextFile']).toEqual({ success: true, file_size: 6 });
   expect(got['files.downloadTextFile']).toBe('notes\n');
   expect(got['files.downloadFile']).toEqual([1, 2, 3]);
   // A ZIP's first bytes, "PK".
   expect([...(got['files.downloadTrajectory'] as Uint8Array)]).toEqual([0x50, 0x4b]);
-  for (const name of Object.keys(got).filter((n) => n.startsWith('metaProfiles.') || n.startsWith('shared.')))
-    expect([name, got[name]]).toEqual([name, 404]);
+  expect(got['metaProfiles.listMetaProfiles']).toEqual({
+    meta_profiles: [{ name: 'router', classifier_model: 'quick', num_classes: 1 }],
+    active_meta_profile: null,
+  });
+  expect(got['metaProfiles.getMetaProfile']).toMatchObject({
+    name: 'router',
+    config: { classifier_model: 'quick', prompt_template: null },
+  });
+  expect(got['metaProfiles.activateMetaProfile']).toEqual({ name: 'router', message: "Meta-profile 'router' activated", applied: true });
+  expect(got['metaProfiles.deleteMetaProfile']).toEqual({ name: 'router', message: "Meta-profile 'router' deleted" });
+  for (const name of Object.keys(got).filter((n) => n.startsWith('shared.'))) expect([name, got[name]]).toEqual([name, 404]);
 }
 
 describe('@openhands/typescript-client against the agent host', () => {

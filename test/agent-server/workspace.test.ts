@@ -173,7 +173,7 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
     });
   });
 
-  it('refuses as the real helpers do: a relative path 400, a missing file 404, a directory 400 (download) or 500 (upload), no file 422; nothing changes', async () => {
+  it('refuses as the real helpers do: a relative path 400, a missing file 404, a directory 400, a path under a file 400, no file 422; nothing changes (file_router.py, _upload_file, _download_file)', async () => {
     const cli = await serve(['--timings', 'instant']);
     const c = await startConversation(cli);
     const key = c.session_api_key;
@@ -186,8 +186,20 @@ describe('POST /api/file/upload, GET /api/file/download on the agent host', () =
       body: { detail: 'Path must be absolute' },
     });
     expect(await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/src`, key, { method: 'POST', body: form('x') })).toMatchObject({
-      status: 500,
-      body: { detail: `Failed to upload file: [Errno 21] Is a directory: '${PROJECT}/src'` },
+      status: 400,
+      body: { detail: 'Path is a directory' },
+    });
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload?path=/home/openhands/projects`, key, { method: 'POST', body: form('x') }),
+    ).toMatchObject({
+      status: 400,
+      body: { detail: 'Path is a directory' },
+    });
+    expect(
+      await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/README.md/x`, key, { method: 'POST', body: form('x') }),
+    ).toMatchObject({
+      status: 400,
+      body: { detail: 'A parent of the path is not a directory' },
     });
     expect(
       await call(`${cli.agentUrl}/api/file/upload?path=${PROJECT}/x`, key, {

@@ -300,6 +300,10 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
       body: { message: "Profile 'quick' deleted" },
     });
     expect(await call('/api/profiles/quick')).toMatchObject({ status: 404, body: { detail: "Profile 'quick' not found" } });
+    // A delete is idempotent: one not saved is deleted too (delete_profile).
+    expect(await call('/api/profiles/quick', { method: 'DELETE' })).toEqual(
+      expect.objectContaining({ status: 200, body: { name: 'quick', message: "Profile 'quick' deleted" } }),
+    );
     expect((await call('/api/profiles/bad name!')).status).toBe(422);
     expect(await call('/api/profiles/x', json('POST', { include_secrets: true }))).toMatchObject({
       status: 422,
@@ -495,6 +499,24 @@ describe('/api/file/{home,search_subdirs,create_directory,archive} (file_router.
     const archive = await fetch(`${servers.agentUrl}/api/file/archive?path=/home/openhands/projects`);
     expect(archive.status).toBe(200);
     expect(new Uint8Array(await archive.arrayBuffer()).slice(0, 2)).toEqual(new Uint8Array([0x50, 0x4b]));
+  });
+
+  it('lists the folders an upload made (_upload_file: mkdir(parents=True)); the upload answers the bytes written (FileUploadResult)', async () => {
+    const upload = (path: string, text: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([text]), 'notes.md');
+      return call(`/api/file/upload?path=${encodeURIComponent(path)}`, { method: 'POST', body: form });
+    };
+    expect(await upload('/srv/clients/alpha/notes.md', 'notes\n')).toMatchObject({ status: 200, body: { success: true, file_size: 6 } });
+    expect((await upload('/srv/clients/beta/data.bin', 'xyz')).status).toBe(200);
+    expect((await call('/api/file/search_subdirs?path=/srv/clients&limit=1')).body).toEqual({
+      items: [{ name: 'alpha', path: '/srv/clients/alpha' }],
+      next_page_id: 'beta',
+    });
+    expect((await call('/api/file/search_subdirs?path=/srv')).body).toEqual({
+      items: [{ name: 'clients', path: '/srv/clients' }],
+      next_page_id: null,
+    });
   });
 });
 

@@ -21,6 +21,8 @@ const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
     'GET /api/settings/secrets', 'GET /api/settings/secrets/{name}', 'PUT /api/settings/secrets', 'DELETE /api/settings/secrets/{name}',
   ],
   'profiles_router.py': ['GET /api/profiles', 'GET /api/profiles/{name}', 'POST /api/profiles/{name}', 'POST /api/profiles/{name}/validate', 'DELETE /api/profiles/{name}', 'POST /api/profiles/{name}/rename', 'POST /api/profiles/{name}/activate'],
+  // In the release after the Aug 2026 source: openhands-agent-server 1.58.2 (PyPI), its /openapi.json.
+  'meta_profiles_router.py': ['GET /api/meta-profiles', 'GET /api/meta-profiles/{name}', 'POST /api/meta-profiles/{name}', 'DELETE /api/meta-profiles/{name}', 'POST /api/meta-profiles/{name}/activate'],
   'agent_profiles_router.py': ['GET /api/agent-profiles', 'GET /api/agent-profiles/{name}', 'POST /api/agent-profiles/{name}', 'DELETE /api/agent-profiles/{name}', 'POST /api/agent-profiles/{name}/rename', 'POST /api/agent-profiles/{profile_id}/activate', 'POST /api/agent-profiles/{name}/materialize'],
   'llm_router.py': [
     'GET /api/llm/providers', 'GET /api/llm/models', 'GET /api/llm/models/verified',

@@ -232,13 +232,18 @@ export function searchSubdirs(
 /** `POST /api/file/create_directory?path=`: idempotent, with its parents. */
 export function createDirectory(state: DomainState, path: string) {
   if (!path.startsWith('/')) return refuse('bad_request', 'Path must be absolute');
+  return addDirectories(state, path) ?? { success: true as const };
+}
+
+/** Records the absolute `path` and its parents as directories of the host (`mkdir(parents=True)`); a refusal past the bound. */
+export function addDirectories(state: DomainState, path: string): Refusal | null {
   const directories = worldOf(state).directories;
   if (directories.size + path.split('/').length > MAX_HOST_ITEMS) return full('directories');
   const made: string[] = [];
   for (let dir = normal(path); dir !== '/'; dir = parentOf(dir)) if (!directories.has(dir)) made.unshift(dir);
   // An existing directory changes nothing (no write).
   if (made.length > 0) changeWorld(state, { directories: [...worldRecordOf(state).directories, ...made] });
-  return { success: true as const };
+  return null;
 }
 
 /** Whether `path` is a directory of the host. */

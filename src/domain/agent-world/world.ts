@@ -16,6 +16,7 @@ import type {
   AgentProfileRecord,
   AgentWorldRecord,
   InstalledRecord,
+  MetaProfileRecord,
   WorkspaceItem,
   WorkspaceParentItem,
 } from '../../schemas/agent-world.js';
@@ -23,12 +24,18 @@ import type { DomainState } from '../store/state.js';
 
 export type { AgentProfileRecord, WorkspaceItem, WorkspaceParentItem } from '../../schemas/agent-world.js';
 
+/** A meta-profile as answered (`MetaProfile`): its record without its name. */
+export type MetaProfile = Omit<MetaProfileRecord, 'name'>;
+
 /** The world of one state, as read (build the next one with `changeWorld`). */
 export interface AgentWorld {
   readonly misc_settings: Readonly<Record<string, unknown>>;
   readonly active_agent_profile_id: string | null;
   /** The agent profiles by name. */
   readonly agentProfiles: ReadonlyMap<string, AgentProfileRecord>;
+  /** Meta-profiles by name, and the active one's name. */
+  readonly metaProfiles: ReadonlyMap<string, MetaProfile>;
+  readonly active_meta_profile: string | null;
   readonly workspaces: readonly WorkspaceItem[];
   readonly parents: readonly WorkspaceParentItem[];
   /** Directories of the host (absolute paths), a fresh host's included. */
@@ -73,6 +80,8 @@ export function worldRecordOf(state: DomainState): Required<AgentWorldRecord> {
     misc_settings: stored.misc_settings ?? {},
     active_agent_profile_id: stored.active_agent_profile_id ?? null,
     agent_profiles: stored.agent_profiles ?? [],
+    meta_profiles: stored.meta_profiles ?? [],
+    active_meta_profile: stored.active_meta_profile ?? null,
     workspaces: stored.workspaces ?? [],
     workspace_parents: stored.workspace_parents ?? [],
     directories: stored.directories ?? [],
@@ -101,6 +110,8 @@ export function worldOf(state: DomainState): AgentWorld {
     misc_settings: record.misc_settings,
     active_agent_profile_id: record.active_agent_profile_id,
     agentProfiles: new Map(record.agent_profiles.map((p) => [p.name, p])),
+    metaProfiles: new Map(record.meta_profiles.map(({ name, ...profile }) => [name, profile])),
+    active_meta_profile: record.active_meta_profile,
     workspaces: record.workspaces,
     parents: record.workspace_parents,
     directories: new Set([...HOST_DIRECTORIES, ...record.directories]),

@@ -8,7 +8,7 @@
  * kind of record: each lives in a sandbox, whose agent server holds it.
  */
 import type { AgentConversationInfo } from '../../schemas/agent-server.js';
-import type { AgentHostState, ConversationRecord } from '../../schemas/records.js';
+import type { ConversationRecord } from '../../schemas/records.js';
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
@@ -17,7 +17,6 @@ import { SYSTEM_PROMPT } from './system-prompt.js';
 import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
-import { LLM_PROFILES } from '../conversations/conversation-ops.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import { REDACTED } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
@@ -27,38 +26,10 @@ import { deliverMessage, runAgent, runOnWaitingMessages } from './scripted-agent
 import { zipArchive } from './zip.js';
 import { worldOf } from '../agent-world/world.js';
 import { hostConversationRecord, hostRecordSize } from './host-record.js';
+import { hostState, setHostState } from './host-state.js';
+import { judgeGoal } from './goal-judge.js';
 
-/** The agent host's part of a conversation, with its defaults. */
-export function hostState(conversation: ConversationRecord): AgentHostState {
-  return {
-    created_here: false,
-    agent_kind: 'Agent',
-    max_iterations: 500,
-    stuck_detection: true,
-    security_analyzer: null,
-    secret_names: [],
-    leaf_event_id: null,
-    forked_from_conversation_id: null,
-    forked_from_event_id: null,
-    acp_model: null,
-    marketplaces: [],
-    goal: null,
-    llm: {},
-    ...conversation.agent_host,
-  };
-}
-
-/** Changes the agent host's part of a conversation. */
-export async function setHostState(
-  state: DomainState,
-  conversation: ConversationRecord,
-  changes: Partial<AgentHostState>,
-): Promise<ConversationRecord> {
-  return state.store.conversations.update(conversation.id, {
-    agent_host: { ...hostState(conversation), ...changes },
-    updated_at: state.stamp(),
-  });
-}
+export { hostState, setHostState };
 
 /** The id of a conversation's newest user message, found from the end (a long log is not walked for it); `null` before any. */
 export function lastUserMessageId(state: DomainState, conversationId: string): string | null {
@@ -231,12 +202,14 @@ export function deleteHostConversation(state: DomainState, conversation: Convers
 async function pauseWith(state: DomainState, conversation: ConversationRecord, kind: 'PauseEvent' | 'InterruptEvent'): Promise<void> {
   await publishEvent(state, conversation.id, { kind, source: 'user' });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'paused'));
-  await state.store.conversations.update(conversation.id, {
+  const paused = await state.store.conversations.update(conversation.id, {
     agent_status: 'paused',
     agent_paused_at: formatDateTime(state.clock.now()),
     updated_at: state.stamp(),
   });
   state.activeRuns.delete(conversation.id);
+  // A goal whose run is paused stops there, interrupted (`_run_goal_loop`: a paused run halts the loop).
+  await judgeGoal(state, paused);
 }
 
 /**
@@ -308,10 +281,15 @@ export async function switchLlm(state: DomainState, conversation: ConversationRe
   });
 }
 
-/** `POST .../switch_profile` (`switch_profile`): the profile's model; 404 `Profile '<name>' not found` for one the host does not hold. */
+/**
+ * `POST .../switch_profile` (`switch_profile`; openhands-sdk `local_conversation.py`, which loads it
+ * from the host's `LLMProfileStore`): the model of the LLM profile the user saved under that name
+ * (`/api/profiles`); 404 `Profile '<name>' not found` for one not saved.
+ */
 export async function switchProfile(state: DomainState, conversation: ConversationRecord, name: string): Promise<Refusal | null> {
-  const model = LLM_PROFILES[name];
-  if (!Object.hasOwn(LLM_PROFILES, name) || !model) return refuse('not_found', `Profile '${name}' not found`);
+  const profiles = state.store.settings?.llm_profiles ?? {};
+  const model = Object.hasOwn(profiles, name) ? profiles[name]?.model : null;
+  if (!model) return refuse('not_found', `Profile '${name}' not found`);
   await switchLlm(state, conversation, model);
   return null;
 }

@@ -10,6 +10,7 @@ import type { AgentHost } from './host.js';
 import { fromBase64, toBase64 } from './base64.js';
 import { badRequest, isRefusal, refuse, type Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
+import { addDirectories, isDirectory as isHostDirectory } from '../agent-world/host.js';
 
 /** A file the agent server sends back: its name and bytes. */
 export interface DownloadedFile {
@@ -48,24 +49,41 @@ function isDirectory(state: DomainState, sandbox: SandboxRecord, host: AgentHost
   );
 }
 
-/** `POST /api/file/upload`: the file is written at `path` (absolute), replacing what was there. */
+/** Whether `path` is a file of the sandbox: uploaded, or in a conversation's workspace. */
+function isFile(state: DomainState, sandbox: SandboxRecord, host: AgentHost, path: string): boolean {
+  if (Object.hasOwn(sandbox.uploaded_files ?? {}, path)) return true;
+  const context = workspaceFor(state, host, path);
+  if (isRefusal(context) || !path.startsWith(`${context.workspace.projectDir}/`)) return false;
+  return Object.hasOwn(context.workspace.current, path.slice(context.workspace.projectDir.length + 1));
+}
+
+/**
+ * `POST /api/file/upload` (`_upload_file`): the file is written at `path` (absolute), replacing what
+ * was there, its folders made (`mkdir(parents=True)`: the host then lists them); 400 for a path that
+ * is a directory or under a file; answers the bytes written.
+ */
 export async function uploadFile(
   state: DomainState,
   sandbox: SandboxRecord,
   host: AgentHost,
   path: string,
   bytes: Uint8Array,
-): Promise<{ success: true } | Refusal> {
+): Promise<{ success: true; file_size: number } | Refusal> {
   const target = absolute(path);
   if (target === null) return badRequest('Path must be absolute');
-  if (target === '/' || isDirectory(state, sandbox, host, target))
-    return refuse('internal', `Failed to upload file: [Errno 21] Is a directory: '${target}'`);
+  if (target === '/' || isDirectory(state, sandbox, host, target) || isHostDirectory(state, target))
+    return badRequest('Path is a directory');
+  const folder = target.slice(0, target.lastIndexOf('/')) || '/';
+  for (let dir = folder; dir !== '/'; dir = dir.slice(0, dir.lastIndexOf('/')) || '/')
+    if (isFile(state, sandbox, host, dir)) return badRequest('A parent of the path is not a directory');
   const uploads = { ...(sandbox.uploaded_files ?? {}) };
   if (!(target in uploads) && Object.keys(uploads).length >= MAX_UPLOADED_FILES)
     return refuse('storage_full', `A sandbox keeps at most ${MAX_UPLOADED_FILES} uploaded files`);
+  const made = addDirectories(state, folder);
+  if (made) return made;
   uploads[target] = toBase64(bytes);
   await state.store.sandboxes.update(sandbox.id, { uploaded_files: uploads });
-  return { success: true };
+  return { success: true, file_size: bytes.length };
 }
 
 /** `GET /api/file/download`: the file at `path`, uploaded or in a conversation's workspace. */

@@ -16,6 +16,9 @@ import { breathe } from '../store/mutex.js';
 
 import { hostState, hostConversationInfo, setHostState } from './conversations.js';
 
+/** The condensers that condense when asked (`handles_condensation_requests`): the summarizing one, and a pipeline (taken to hold one). */
+const CONDENSING_ON_REQUEST = new Set(['LLMSummarizingCondenser', 'PipelineCondenser']);
+
 /** The text of an event's message content. */
 const contentText = (content: unknown) => (Array.isArray(content) ? content.map((c) => (c as { text?: string }).text ?? '').join('') : '');
 
@@ -39,7 +42,12 @@ export function askAgent(state: DomainState, conversation: ConversationRecord, q
 }
 
 /** `POST .../condense` (`condense`): the history before the last user message is forgotten behind a summary (a `Condensation` event). */
-export async function condense(state: DomainState, conversation: ConversationRecord): Promise<void> {
+export async function condense(state: DomainState, conversation: ConversationRecord): Promise<Refusal | null> {
+  // An agent without a condenser, or with one that condenses only on its own, cannot be asked to (event_service.py, condense: 409).
+  const condenser = hostState(conversation).condenser;
+  if (condenser === null) return refuse('conflict', 'Cannot condense conversation: No condenser configured');
+  if (!CONDENSING_ON_REQUEST.has(condenser))
+    return refuse('conflict', `Cannot condense conversation: Condenser ${condenser} does not handle condensation requests`);
   const ids = state.store.eventIdsOf(conversation.id);
   const events = ids.map((id) => state.store.events.get(id)!.event as AgentEvent);
   const lastUser = events.map((e) => e.kind === 'MessageEvent' && e.source === 'user').lastIndexOf(true);
@@ -55,6 +63,7 @@ export async function condense(state: DomainState, conversation: ConversationRec
     summary_offset: 1,
     llm_response_id: `condense_${toHex(state.random.uuid())}`,
   });
+  return null;
 }
 
 /**

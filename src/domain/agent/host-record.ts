@@ -26,6 +26,14 @@ function llmSettings(llm: Record<string, unknown> | undefined): Record<string, u
   return redactSecrets(kept) as Record<string, unknown>;
 }
 
+/** The kind of an agent's condenser, `null` without one (a pipeline names its own kind). */
+function condenserKind(agent: Readonly<Record<string, unknown>>): string | null {
+  const condenser = agent.condenser;
+  if (condenser === null || typeof condenser !== 'object') return null;
+  const kind = (condenser as { kind?: unknown }).kind;
+  return typeof kind === 'string' ? kind : 'LLMSummarizingCondenser';
+}
+
 /**
  * A new host conversation's record: the request's values (validated by its own schema, as strict
  * as the record's), the state's ids and stamp, the record's defaults.
@@ -75,6 +83,7 @@ export function hostConversationRecord(
       marketplaces: registeredMarketplaces(request),
       goal: null,
       llm: llmSettings(agent.llm),
+      condenser: condenserKind(agent),
     },
     created_at: made.now,
     updated_at: made.now,
@@ -105,6 +114,7 @@ const HOST_VARYING = [
   'secret_names',
   'marketplaces',
   'llm',
+  'condenser',
 ] as const;
 
 /** What the fields every host record has the same weigh (with the record's and `agent_host`'s braces): measured on the first record. */

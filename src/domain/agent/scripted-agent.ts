@@ -23,6 +23,7 @@ import { SHOWCASE_INDEX, SHOWCASE_MATCH, SHOWCASE_SCRIPT } from './showcase.js';
 import { compileScript } from './steps.js';
 import type { DomainState } from '../store/state.js';
 import { workspaceOf } from './workspace.js';
+import { judgeGoal } from './goal-judge.js';
 import { conversationStats, statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
 
 export { RUN_STEPS, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
@@ -167,7 +168,12 @@ async function publishDueSteps(state: DomainState, conversation: ConversationRec
   }
   if (done === conversation.agent_steps_done) return conversation;
   if (done >= script.length) state.activeRuns.delete(conversation.id);
-  return state.store.conversations.update(conversation.id, { agent_steps_done: done, ...(ended ? { agent_status: ended } : {}) });
+  const updated = await state.store.conversations.update(conversation.id, {
+    agent_steps_done: done,
+    ...(ended ? { agent_status: ended } : {}),
+  });
+  // A run under a goal is judged when it ends, as the goal loop audits each run (`goal-judge.ts`).
+  return done >= script.length || ended ? judgeGoal(state, updated) : updated;
 }
 
 /** The ids of the events the current run published, in step order (the last `agent_steps_done` run events of the log). */

@@ -212,18 +212,16 @@ export const conversationAgentRoutes: readonly Route[] = Object.freeze([
   defineRoute({
     method: 'POST',
     path: `${BASE}/condense`,
-    summary: 'Condense the history (a Condensation event) (condense_conversation)',
+    summary:
+      'Condense the history (a Condensation event); 409 for an agent without a condenser that condenses on request (condense_conversation)',
     params: ConversationParam,
     response: AgentSuccess,
-    errors: [404],
+    errors: [404, 409],
     handle: (input, context) =>
       onHeldConversation(
         input,
         context,
-        async (state, conversation) => {
-          await condense(state, conversation);
-          return SUCCESS;
-        },
+        async (state, conversation) => (await condense(state, conversation)) ?? SUCCESS,
         () => refuse('not_found', 'Conversation not found'),
       ),
   }),

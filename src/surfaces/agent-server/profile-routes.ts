@@ -122,11 +122,16 @@ export const profileRoutes: readonly Route[] = hostWide([
   defineRoute({
     method: 'DELETE',
     path: '/api/profiles/:name',
-    summary: 'Delete an LLM profile (profiles_router.py, delete_profile)',
+    summary: 'Delete an LLM profile, one not saved too (profiles_router.py, delete_profile: idempotent)',
     params: ProfileParam,
     response: ProfileMutation,
-    errors: [404, 409],
-    handle: ({ params }, context) => onSettings(context, (state) => deleteProfile(state, params.name)),
+    errors: [409],
+    handle: ({ params }, context) =>
+      onSettings(context, (state) =>
+        state.store.settings?.llm_profiles[params.name]
+          ? deleteProfile(state, params.name)
+          : { name: params.name, message: `Profile '${params.name}' deleted` },
+      ),
   }),
   defineRoute({
     method: 'POST',

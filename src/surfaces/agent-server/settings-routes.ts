@@ -21,6 +21,7 @@ import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
 import { onSettings } from './on-settings.js';
 import { profileRoutes } from './profile-routes.js';
+import { metaProfileRoutes } from './meta-profile-routes.js';
 import { AGENT_SETTINGS_SCHEMA, CONVERSATION_SETTINGS_SCHEMA } from '../../domain/agent-world/settings-schema.js';
 
 const Json = z.record(z.string(), z.unknown());
@@ -155,4 +156,5 @@ export const settingsRoutes: readonly Route[] = hostWide([
     handle: ({ params }, context) => onSettings(context, (state) => deleteAgentSecret(state, params.name)),
   }),
   ...profileRoutes,
+  ...metaProfileRoutes,
 ]);

@@ -12,11 +12,14 @@ import { editorPage } from './editor-page.js';
 import { workspaceFor } from '../../domain/agent/agent-server.js';
 import { gitChanges, gitDiff } from '../../domain/conversations/conversation-ops.js';
 import { isRefusal, refuse } from '../../domain/store/refusal.js';
-import { AgentSuccess, VSCodeUrlResponse } from '../../schemas/agent-server.js';
+import { VSCodeUrlResponse } from '../../schemas/agent-server.js';
 import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext, type RouteInput, type UploadedFile } from '../../http/route.js';
 import { onHostSandbox } from './host.js';
+
+/** `FileUploadResult` (models.py): success, and the bytes written. */
+const FileUploadResult = z.object({ success: z.boolean(), file_size: z.int() });
 
 const PathQuery = z.object({ path: z.string() });
 
@@ -104,7 +107,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     summary: 'Write a file at ?path= (file_router.py, upload_file_query)',
     query: PathQuery,
     form: { file: 'file' },
-    response: AgentSuccess,
+    response: FileUploadResult,
     errors: [400, 404, 500, 507],
     handle: (input, context) => uploadAt(input, context, input.query.path),
   }),
@@ -113,7 +116,7 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     path: '/api/file/upload/:path*',
     summary: 'Write a file at path (file_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
     form: { file: 'file' },
-    response: AgentSuccess,
+    response: FileUploadResult,
     errors: [400, 404, 500, 507],
     handle: (input, context) => uploadAt(input, context, input.params.path),
   }),
