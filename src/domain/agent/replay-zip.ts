@@ -20,6 +20,11 @@ const SLICE = 1024;
 
 /** An event file of the persistence folder: `events/event-00001-<id>.json`, at any depth (a zipped folder). */
 const EVENT_FILE = /(^|\/)events\/event-\d+-[^/]+\.json$/;
+/** The conversation's `ConversationInfo` in the persistence folder, at any depth. */
+const BASE_STATE_FILE = /(^|\/)base_state\.json$/;
+
+/** Why an archive with no event file is refused. */
+const NO_EVENTS = 'the archive holds no events/event-*.json file (a ZIP from GET /api/file/download-trajectory/{conversation_id})';
 
 const refusal = (msg: string, input: unknown = null): Refusal =>
   invalid([{ type: 'value_error', loc: ['body', 'file'], msg: `Value error, ${msg}`, input, ctx: { error: {} } }]);
@@ -35,18 +40,35 @@ export async function eventsOfTrajectoryZip(
   bytes: Uint8Array,
   maxInflated: number = MAX_REPLAY_ZIP_INFLATED,
 ): Promise<V1RecordedEvent[] | Refusal> {
+  const read = await trajectoryZipContents(bytes, maxInflated);
+  if (!('events' in read)) return read;
+  return read.events.length > 0 ? read.events : refusal(NO_EVENTS);
+}
+
+/**
+ * What a downloaded conversation ZIP holds: its events (as `eventsOfTrajectoryZip` reads them) and
+ * its `base_state.json` (the conversation's `ConversationInfo`; `null` when absent or not a JSON
+ * object), under the same bounds; an archive with a `base_state.json` may hold no event.
+ */
+export async function trajectoryZipContents(
+  bytes: Uint8Array,
+  maxInflated: number = MAX_REPLAY_ZIP_INFLATED,
+): Promise<{ events: V1RecordedEvent[]; baseState: Record<string, unknown> | null } | Refusal> {
   const files = new Map<string, Uint8Array[]>();
+  let baseState = null as Uint8Array[] | null;
   let inflated = 0;
   let failure: string | null = null;
   const open: UnzipFile[] = [];
   const unzip = new Unzip((file) => {
-    if (!EVENT_FILE.test(file.name)) return;
-    if (files.size >= MAX_REPLAY_EVENTS) {
+    const isBase = baseState === null && BASE_STATE_FILE.test(file.name);
+    if (!isBase && !EVENT_FILE.test(file.name)) return;
+    if (!isBase && files.size >= MAX_REPLAY_EVENTS) {
       failure = `the archive holds more than ${MAX_REPLAY_EVENTS} events`;
       return;
     }
     const chunks: Uint8Array[] = [];
-    files.set(file.name, chunks);
+    if (isBase) baseState = chunks;
+    else files.set(file.name, chunks);
     open.push(file);
     file.ondata = (error, data) => {
       if (failure) return;
@@ -74,27 +96,38 @@ export async function eventsOfTrajectoryZip(
     for (const file of open) file.terminate();
     return refusal(failure);
   }
-  if (files.size === 0)
-    return refusal('the archive holds no events/event-*.json file (a ZIP from GET /api/file/download-trajectory/{conversation_id})');
+  if (files.size === 0 && baseState === null) return refusal(NO_EVENTS);
   const decoder = new TextDecoder('utf-8', { fatal: false });
-  const events: V1RecordedEvent[] = [];
-  for (const name of [...files.keys()].sort()) {
-    const chunks = files.get(name)!;
+  const textOf = (chunks: Uint8Array[]) => {
     const whole = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
     let offset = 0;
     for (const chunk of chunks) {
       whole.set(chunk, offset);
       offset += chunk.length;
     }
+    return decoder.decode(whole);
+  };
+  const events: V1RecordedEvent[] = [];
+  for (const name of [...files.keys()].sort()) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(decoder.decode(whole));
+      parsed = JSON.parse(textOf(files.get(name)!));
     } catch {
       return refusal(`the archive's ${name} is not JSON`, name);
     }
     const event = V1RecordedEventSchema.safeParse(parsed);
     if (!event.success) return refusal(`the archive's ${name} is not an agent-server event (it needs a kind and a source)`, name);
-    events.push(event.data);
+    // The event as written (its keys in their order), once it is known to be one.
+    events.push(parsed as V1RecordedEvent);
   }
-  return events;
+  let base: unknown = null;
+  try {
+    base = baseState === null ? null : JSON.parse(textOf(baseState));
+  } catch {
+    base = null;
+  }
+  return {
+    events,
+    baseState: typeof base === 'object' && base !== null && !Array.isArray(base) ? (base as Record<string, unknown>) : null,
+  };
 }

@@ -17,6 +17,9 @@ export interface SeenConversation {
   info: JsonObject | null;
   /** Its events by id, in the order first seen. */
   readonly events: Map<string, JsonObject>;
+  /** When (in exchanges and frames read) its info was last answered, and a new event last seen: the info is current when it came after. */
+  infoAt: number;
+  eventAt: number;
 }
 
 /** One exchange: its method, URL, status and bodies (parsed when JSON). */
@@ -74,12 +77,14 @@ export class TrafficModel {
   readonly secrets = new Map<string, string | null>();
   /** Conversations whose events changed since `takeChanged` was last called. */
   private readonly changed = new Set<string>();
+  /** Exchanges and frames read so far. */
+  private clock = 0;
 
   /** The conversation `id` (any form), made when new. */
   conversation(id: string): SeenConversation {
     const key = idOf(id);
     let seen = this.conversations.get(key);
-    if (!seen) this.conversations.set(key, (seen = { info: null, events: new Map() }));
+    if (!seen) this.conversations.set(key, (seen = { info: null, events: new Map(), infoAt: -1, eventAt: -1 }));
     return seen;
   }
 
@@ -94,19 +99,25 @@ export class TrafficModel {
   event(id: string, event: JsonObject): void {
     const seen = this.conversation(id);
     const eventId = event.id as string;
-    if (!seen.events.has(eventId) && seen.events.size >= MAX_EVENTS_PER_CONVERSATION) return;
+    if (!seen.events.has(eventId)) {
+      if (seen.events.size >= MAX_EVENTS_PER_CONVERSATION) return;
+      seen.eventAt = this.clock;
+    }
     seen.events.set(eventId, event);
     this.changed.add(idOf(id));
   }
 
   /** Keeps a `ConversationInfo`. */
   private info(info: JsonObject): void {
-    this.conversation(info.id as string).info = info;
+    const seen = this.conversation(info.id as string);
+    seen.info = info;
+    seen.infoAt = this.clock;
     this.changed.add(idOf(info.id as string));
   }
 
   /** A frame an agent server sent on `/sockets/events/{id}`: an event (a delta or a `full_state` is not one the log keeps). */
   frame(url: URL, data: unknown): void {
+    this.clock++;
     const match = /^\/sockets\/events\/([^/]+)$/.exec(url.pathname);
     if (!match || !isEvent(data)) return;
     if (data.kind === 'StreamingDeltaEvent' || (data.kind === 'ConversationStateUpdateEvent' && data.key === 'full_state')) return;
@@ -115,6 +126,7 @@ export class TrafficModel {
 
   /** One exchange: what its answer (or, for a delete, its success) says the server holds. */
   exchange({ method, url, status, request, response }: Exchange): void {
+    this.clock++;
     if (status < 200 || status >= 300) return;
     const path = url.pathname;
     if (method === 'DELETE') return this.deleted(path);
