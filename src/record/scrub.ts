@@ -23,6 +23,19 @@ const SECRET_ANSWER_PATH = /^\/api\/settings\/secrets\/[^/]+$/;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * `masked` with each number put back where the masking hid one: a number under a secret-looking
+ * name is a count (the real agent server's `per_turn_token`, a token count), never a credential.
+ */
+function keepCounts(original: unknown, masked: unknown, depth = 0): unknown {
+  if (typeof original === 'number' && masked === REDACTED) return original;
+  if (depth > 64 || original === null || typeof original !== 'object' || masked === null || typeof masked !== 'object') return masked;
+  if (Array.isArray(original) && Array.isArray(masked)) return masked.map((item, i) => keepCounts(original[i], item, depth + 1));
+  if (Array.isArray(original) || Array.isArray(masked)) return masked;
+  const before = original as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(masked).map(([key, item]) => [key, keepCounts(before[key], item, depth + 1)]));
+}
+
 /** Masks secrets in what a recording keeps; learns each one it masks. */
 export class Scrubber {
   private readonly known = new Set<string>();
@@ -125,7 +138,7 @@ export class Scrubber {
       this.learn(value);
       return REDACTED;
     }
-    let masked = redactSecrets(value);
+    let masked = keepCounts(value, redactSecrets(value));
     if (side === 'request' && SECRET_VALUE_PATH.test(path) && isObject(masked) && typeof masked.value === 'string') {
       masked = { ...masked, value: REDACTED };
     }

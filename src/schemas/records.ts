@@ -78,6 +78,17 @@ export const AgentHostState = z.strictObject({
   ),
   /** The settings of the agent's LLM the client gave besides its model, its credentials left out (`ConversationInfo` shows them over the defaults). */
   llm: z._default(z.record(z.string(), z.unknown()), {}),
+  /**
+   * What a recording answered of the conversation that the fake does not make from its records: its
+   * `stats` and a socket's `full_state` value, shown while the log is the `events` long it was then.
+   */
+  recorded: z.optional(
+    z.strictObject({
+      events: z.int().check(z.gte(0)),
+      stats: z.optional(z.record(z.string(), z.unknown())),
+      full_state: z.optional(z.record(z.string(), z.unknown())),
+    }),
+  ),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

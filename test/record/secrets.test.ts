@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { FakeServers } from '../../src/server/start.js';
+import { Scrubber } from '../../src/record/scrub.js';
 import { harOf, recordInto, runConversation, startBody, startTarget, textsOf } from './support.js';
 
 const SESSION = 'marker-session-key-51c7';
@@ -98,5 +99,16 @@ describe('a recording of a session that carries secrets', () => {
     const entries = (await harOf(out)).log.entries;
     const bash = entries.find((e) => e.request.url.endsWith('/api/bash/execute_bash_command'))!;
     expect(JSON.parse(bash.request.postData!.text!)).toEqual({ command: 'echo **********' });
+  });
+});
+
+describe('the masking of a recorded body', () => {
+  it('keeps a count under a secret-looking name (openhands/sdk/llm/utils/metrics.py TokenUsage.per_turn_token) and masks the credential beside it', () => {
+    const scrubber = new Scrubber();
+    const usage = { accumulated_token_usage: { per_turn_token: 42, prompt_tokens: 7 }, api_key: 'sk-beside-the-count' };
+    expect(scrubber.json(usage, '/api/conversations/x/events/search', 'response')).toEqual({
+      accumulated_token_usage: { per_turn_token: 42, prompt_tokens: 7 },
+      api_key: '**********',
+    });
   });
 });

@@ -132,3 +132,40 @@ describe('fakehands serve --from-recording', () => {
     });
   });
 });
+
+describe('what the fake does not make from its records', () => {
+  it("shows the recorded statistics and socket state until the conversation's log moves on", async () => {
+    const har = await harOf(out);
+    const stats = { usage_to_metrics: { default: { model_name: 'recorded-model', accumulated_cost: 0.25, costs: [], token_usages: [] } } };
+    const state = { id: recorded.id, execution_status: 'finished', agent: { kind: 'Agent', llm: { model: 'recorded-model' } } };
+    for (const entry of har.log.entries) {
+      const body = entry.response.content.text;
+      if (entry.request.url.includes('/api/conversations/search')) {
+        const page = JSON.parse(body!) as { items: Record<string, unknown>[] };
+        page.items[0]!.stats = stats;
+        entry.response.content.text = JSON.stringify(page);
+      }
+      const first = entry._webSocketMessages?.find((m) => m.type === 'receive');
+      if (first) first.data = JSON.stringify({ ...JSON.parse(first.data), value: state });
+    }
+    const servers = await startFakeServers({ fake: { recording: { har }, auth: 'none', timings: 'instant' } });
+    try {
+      const read = async () =>
+        ((await (await fetch(`${servers.agentUrl}/api/conversations/${recorded.id}`)).json()) as { stats: unknown }).stats;
+      expect(await read()).toEqual(stats);
+      const { frames } = await socketFrames(`${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${recorded.id}`);
+      expect(JSON.parse(frames[0]!)).toMatchObject({ kind: 'ConversationStateUpdateEvent', key: 'full_state', value: state });
+      await fetch(`${servers.agentUrl}/api/conversations/${recorded.id}/events`, {
+        method: 'POST',
+        headers: jsonHeaders(),
+        body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Go on' }], run: true }),
+      });
+      // The log moved on: the fake's own statistics and state, read from its records.
+      expect(Object.keys(((await read()) as { usage_to_metrics: object }).usage_to_metrics)).toEqual(['agent']);
+      const after = await socketFrames(`${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${recorded.id}`);
+      expect(JSON.parse(after.frames[0]!).value.agent).toBeUndefined();
+    } finally {
+      await servers.close();
+    }
+  });
+});

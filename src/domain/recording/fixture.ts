@@ -179,6 +179,7 @@ function conversationRecord(
       forked_from_conversation_id: str(info?.forked_from_conversation_id),
       forked_from_event_id: str(info?.forked_from_event_id),
       llm: llmOf(info),
+      ...recordedOf(seen, current, events, lastStatus),
     },
     created_at: created,
     updated_at: [...updated, created]
@@ -186,6 +187,27 @@ function conversationRecord(
       .sort()
       .at(-1),
   };
+}
+
+/**
+ * What the server answered that the fake does not make from its records, while the log is the one
+ * it had then: the info's `stats` when the info is current, a socket's last `full_state` when it
+ * came after the last new event or says the status the log ends with.
+ */
+function recordedOf(
+  seen: SeenConversation | undefined,
+  current: boolean,
+  events: readonly JsonObject[],
+  lastStatus: JsonObject | undefined,
+) {
+  const stats = current && isObject(seen?.info?.stats) && isObject(seen.info.stats.usage_to_metrics) ? seen.info.stats : undefined;
+  const state = seen?.fullState;
+  const fullState =
+    state && (seen.fullStateAt > seen.eventAt || (lastStatus !== undefined && state.execution_status === lastStatus.value))
+      ? state
+      : undefined;
+  if (stats === undefined && fullState === undefined) return {};
+  return { recorded: { events: events.length, ...(stats ? { stats } : {}), ...(fullState ? { full_state: fullState } : {}) } };
 }
 
 /** The agent server's port a sandbox's `exposed_urls` name (`AGENT_SERVER`), else 8000. */

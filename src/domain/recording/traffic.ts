@@ -20,6 +20,9 @@ export interface SeenConversation {
   /** When (in exchanges and frames read) its info was last answered, and a new event last seen: the info is current when it came after. */
   infoAt: number;
   eventAt: number;
+  /** The value of the last `full_state` a socket sent, and when it came. */
+  fullState: JsonObject | null;
+  fullStateAt: number;
 }
 
 /** One exchange: its method, URL, status and bodies (parsed when JSON). */
@@ -84,7 +87,8 @@ export class TrafficModel {
   conversation(id: string): SeenConversation {
     const key = idOf(id);
     let seen = this.conversations.get(key);
-    if (!seen) this.conversations.set(key, (seen = { info: null, events: new Map(), infoAt: -1, eventAt: -1 }));
+    if (!seen)
+      this.conversations.set(key, (seen = { info: null, events: new Map(), infoAt: -1, eventAt: -1, fullState: null, fullStateAt: -1 }));
     return seen;
   }
 
@@ -120,7 +124,14 @@ export class TrafficModel {
     this.clock++;
     const match = /^\/sockets\/events\/([^/]+)$/.exec(url.pathname);
     if (!match || !isEvent(data)) return;
-    if (data.kind === 'StreamingDeltaEvent' || (data.kind === 'ConversationStateUpdateEvent' && data.key === 'full_state')) return;
+    if (data.kind === 'ConversationStateUpdateEvent' && data.key === 'full_state') {
+      if (!isObject(data.value)) return;
+      const seen = this.conversation(decodeURIComponent(match[1]!));
+      seen.fullState = data.value;
+      seen.fullStateAt = this.clock;
+      return;
+    }
+    if (data.kind === 'StreamingDeltaEvent') return;
     this.event(decodeURIComponent(match[1]!), data);
   }
 
