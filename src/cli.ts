@@ -70,6 +70,10 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Com
       process.once('SIGTERM', stop);
       return null;
     }
+    if (argv[0] === 'record') {
+      const { runRecord } = await import('./record/command.js');
+      return await runRecord(argv.slice(1), io.stdout, io.stderr);
+    }
     if (argv[0] === 'drift') {
       const { runDrift } = await import('./drift/command.js');
       return await runDrift(argv.slice(1), io.stdout);

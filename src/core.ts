@@ -15,7 +15,8 @@ import { isRefusal } from './domain/store/refusal.js';
 import type { Journal } from './instance/journal.js';
 import { defaultMounts, type Mounts } from './mounts/mounts.js';
 import { lazyService } from './service-facade.js';
-import type { FakeOptionsInput, ResolvedFakeOptions } from './options.js';
+import { resolveOptions, type FakeOptionsInput, type ResolvedFakeOptions } from './options.js';
+import { FakehandsError } from './domain/store/errors.js';
 import type { Fixture, FixtureInput } from './schemas/fixture.js';
 
 export { BUILT_IN_FIXTURES } from './schemas/faults.js';
@@ -63,7 +64,8 @@ export interface FakeCore {
  * @example
  * const core = await createCore({ clock: 'system' }, environment)
  */
-export async function createCore(input: FakeOptionsInput, environment: Environment): Promise<FakeCore> {
+export async function createCore(given: FakeOptionsInput, environment: Environment): Promise<FakeCore> {
+  const input = await withRecording(given, environment);
   const instance = await createInstance(input, environment);
   const tenants = new Tenants(
     (name, saved) =>
@@ -107,4 +109,31 @@ export async function createCore(input: FakeOptionsInput, environment: Environme
   };
   const root = coreOf(instance, null);
   return root;
+}
+
+/**
+ * The options with a `recording` read into the fixture it seeds (its module loaded only then): by
+ * path through the environment (Node's file system), or as given. Both `fixture` and `recording`
+ * given is an `invalid_options` error.
+ */
+async function withRecording(input: FakeOptionsInput, environment: Environment): Promise<FakeOptionsInput> {
+  const options = resolveOptions(input);
+  if (options.recording === null) return input;
+  if (input.fixture !== undefined)
+    throw new FakehandsError(
+      'invalid_options',
+      'Failed to create the fake: invalid options (recording: give a fixture or a recording, not both). See "Options" in the README.',
+    );
+  let recording = options.recording;
+  if (typeof recording === 'string') {
+    if (!environment.readRecording)
+      throw new FakehandsError(
+        'invalid_options',
+        'Failed to create the fake: invalid options (recording: a path needs a file system; pass the recording parsed, { har, conversations }). See "Options" in the README.',
+      );
+    recording = await environment.readRecording(recording);
+  }
+  const { fixtureOfRecording } = await import('./domain/recording/fixture.js');
+  const { fixture } = await fixtureOfRecording(recording, { apiKey: options.apiKey });
+  return { ...input, recording: null, fixture };
 }

@@ -70,6 +70,7 @@ const NODE_ENVIRONMENT: Environment = {
   readFixture,
   readNamedFixture,
   loadDomain,
+  readRecording: async (path) => (await import('./record/read.js')).readRecording(path),
   get version() {
     return packageVersion();
   },

@@ -76,3 +76,4 @@ export {
 export type { FakeService, Page, PageRequest, AppConversationFilters, StartTaskFilters } from './domain/service.js';
 export * as schemas from './schemas/index.js';
 export type { Fixture, FixtureInput } from './schemas/fixture.js';
+export type { Har, HarEntry, Recording } from './domain/recording/har.js';

@@ -8,6 +8,7 @@ import type { AgentScript } from './schemas/agent-script.js';
 import { FakehandsError } from './domain/store/errors.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_MAX_STORE_BYTES } from './domain/store/table.js';
 import type { FixtureInput } from './schemas/fixture.js';
+import type { Recording } from './domain/recording/har.js';
 
 /** The documented default session API key of the fake (it is not a secret of anyone's). */
 export const DEFAULT_API_KEY = 'fakehands-dev-key';
@@ -78,6 +79,23 @@ export const FakeOptions = z.strictObject({
       z.custom<() => FixtureInput>((v) => typeof v === 'function', 'expected a fixture name, path, object or function'),
     ]),
     'default',
+  ),
+  /**
+   * A recording to start from instead of `fixture`: a folder `fakehands record` wrote or a HAR file
+   * (by path, in Node), or one parsed (`{ har, conversations }`). Its conversations and their events,
+   * sandboxes, settings and secret names (never values) seed the store; `null` (default): none.
+   */
+  recording: z._default(
+    z.nullable(
+      z.union([
+        z.string().check(z.minLength(1)),
+        z.custom<Recording>(
+          (v) => typeof v === 'object' && v !== null && 'har' in v,
+          'expected a path, or a recording { har, conversations }',
+        ),
+      ]),
+    ),
+    null,
   ),
   /** How long time-driven steps take: `realistic` (default), `instant`, or per-step milliseconds. */
   timings: z._default(z.union([z.enum(['realistic', 'instant']), TimingsObject]), 'realistic'),

@@ -7,6 +7,7 @@ const COMMANDS = [
   ['verify', 'Verify the Pact contracts against a running implementation (the fake or a real server)'],
   ['drift', "Compare the fake's OpenAPI document with a provider's, operation by operation"],
   ['llm', 'Serve the scripted LLM (OpenAI and Anthropic APIs answering from agent scripts) for a real agent server'],
+  ['record', 'Record a real app server or agent server session through a proxy (HAR and conversation exports), to serve it offline'],
   ['real', 'Install and start the real OpenHands agent server and app server (pinned, on loopback), for the differential suite'],
   ['canvas', 'Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends'],
 ] as const;

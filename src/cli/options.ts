@@ -173,6 +173,12 @@ export const SERVE_FLAGS = {
     env: 'FAKEHANDS_REPLAY',
     help: 'A file to replay at start-up on a new RUNNING conversation: a V0 trajectory [...], {"trajectory"|"events": [...], "speed"?}, or a V1 conversation\'s downloaded ZIP (see the README)',
   },
+  'from-recording': {
+    key: 'recording',
+    type: 'string',
+    env: 'FAKEHANDS_FROM_RECORDING',
+    help: "Start from a recording instead of a fixture: a folder `fakehands record` wrote, or a HAR file from a browser's devtools (its OpenHands hosts; others are skipped and counted)",
+  },
   streaming: {
     key: 'streaming',
     type: 'boolean',
@@ -235,6 +241,7 @@ export const ServeOptions = z.extend(
     cors: z.optional(z.string().check(z.minLength(1))),
     quiet: z._default(z.boolean(), false),
     replay: z.optional(z.string().check(z.minLength(1))),
+    recording: z.optional(z.string().check(z.minLength(1))),
     streaming: z._default(z.boolean(), false),
     log: z._default(z.enum(['pretty', 'json']), 'pretty'),
   },
@@ -324,6 +331,8 @@ export function parseServeArgs(
     const where = source[key]?.startsWith('"') ? source[key] : `--${flag}`;
     throw usage(`invalid ${where} ${JSON.stringify(given[key])}: ${message} (see fakehands --help)`);
   }
+  if (raw.recording !== undefined && raw.fixture !== undefined)
+    throw usage(`${source.recording} and ${source.fixture} both say what to start from: give one (see fakehands serve --help)`);
   // A key that no route checks is a mistake, not a setting: say so rather than serve without it (the environment's key, shared with `fakehands verify`, is left alone).
   if (result.data.auth === 'none' && raw.apiKey !== undefined && !source.apiKey!.startsWith('FAKEHANDS_')) {
     throw usage(

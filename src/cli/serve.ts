@@ -109,6 +109,26 @@ async function replayAtStart(
   return answer;
 }
 
+/** `--from-recording PATH`: the fixture the recording seeds, and the one line that says what was read (the hosts skipped counted). */
+async function importRecording(config: ServeConfig): Promise<{ fixture: FixtureInput; line: string }> {
+  const { readRecording } = await import('../record/read.js');
+  const { fixtureOfRecording } = await import('../domain/recording/fixture.js');
+  let read: Awaited<ReturnType<typeof fixtureOfRecording>>;
+  try {
+    read = await fixtureOfRecording(await readRecording(config.recording!), { apiKey: config.apiKey });
+  } catch (error) {
+    throw usage(`${(error as Error).message.replace(/^invalid recording/, 'invalid --from-recording')} (see fakehands serve --help)`);
+  }
+  const skipped =
+    read.skipped === 0
+      ? 'no other host'
+      : `skipped ${read.skipped} exchange(s) of ${read.skippedHosts.length} other host(s) (${read.skippedHosts.join(', ')})`;
+  return {
+    fixture: read.fixture,
+    line: `from recording ${config.recording}: ${read.conversations} conversation(s), ${read.events} event(s) from ${read.exchanges} exchange(s) of ${read.hosts.join(', ') || 'no OpenHands host'}; ${skipped}`,
+  };
+}
+
 /** Whether `host` is a loopback address or name; binding anything else prints a warning. */
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -131,6 +151,9 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
   let stateFile: StateFileWriter | undefined;
   let seed = config.seed;
   let restarted = false;
+  const imported =
+    config.recording && !(config.stateFile && (await readStateFile(config.stateFile)) !== null) ? await importRecording(config) : null;
+  if (imported) fixture = imported.fixture;
   if (config.stateFile) {
     const saved = await readStateFile(config.stateFile);
     if (saved !== null) {
@@ -276,6 +299,11 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
   const nonLoopback = isLoopback(config.host)
     ? null
     : `listening on ${config.host}, reachable from other machines; the fake is meant for loopback only`;
+  // What a recording seeded, before the banner's last line (what a caller waits for).
+  if (imported)
+    process.stdout.write(
+      `${config.log === 'json' ? JSON.stringify({ level: 'info', msg: 'recording', line: imported.line }) : imported.line}\n`,
+    );
   if (config.log === 'json') {
     // JSON lines only: the banner is one line too, with no key in it.
     process.stdout.write(

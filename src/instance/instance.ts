@@ -22,6 +22,7 @@ import { BUILT_IN_FIXTURES } from '../schemas/faults.js';
 import type { AgentScript } from '../schemas/agent-server.js';
 import type { AgentScript as AgentScriptSchema } from '../schemas/agent-script.js';
 import type { Fixture, FixtureInput } from '../schemas/fixture.js';
+import type { Recording } from '../domain/recording/har.js';
 import { createFaults, type Faults } from './faults.js';
 import { createJournal, type Journal } from './journal.js';
 
@@ -36,6 +37,8 @@ export interface Environment {
   readNamedFixture(dir: string, name: string): Promise<FixtureInput>;
   /** The version of fakehands, for the OpenAPI document. */
   version: string;
+  /** Reads a recording by path (a `fakehands record` folder or a HAR file); absent where there is no file system. */
+  readRecording?(path: string): Promise<Recording>;
   /** Loads what a state needs only sometimes: `loadDomain` of `service-facade.ts` (in a page, the facade's chunk). */
   loadDomain(): Promise<LaterDomain>;
 }

@@ -80,6 +80,17 @@ export const AgentHostState = z.strictObject({
   llm: z._default(z.record(z.string(), z.unknown()), {}),
   /** The kind of the agent's condenser (`agent.condenser.kind`), `null` without one; an agent the app server starts has its summarizing one. */
   condenser: z._default(z.nullable(z.string()), 'LLMSummarizingCondenser'),
+  /**
+   * What a recording answered of the conversation that the fake does not make from its records: its
+   * `stats` and a socket's `full_state` value, shown while the log is the `events` long it was then.
+   */
+  recorded: z.optional(
+    z.strictObject({
+      events: z.int().check(z.gte(0)),
+      stats: z.optional(z.record(z.string(), z.unknown())),
+      full_state: z.optional(z.record(z.string(), z.unknown())),
+    }),
+  ),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

@@ -125,7 +125,7 @@ describe('fakehands --help (finding 8)', () => {
     const { code, stdout } = await runCliInProcess(['--help']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines.slice(2, 11)).toEqual([
+    expect(lines.slice(2, 12)).toEqual([
       'Usage: fakehands [COMMAND] [options]',
       '',
       'Commands:',
@@ -133,11 +133,51 @@ describe('fakehands --help (finding 8)', () => {
       '  verify   Verify the Pact contracts against a running implementation (the fake or a real server)',
       "  drift    Compare the fake's OpenAPI document with a provider's, operation by operation",
       '  llm      Serve the scripted LLM (OpenAI and Anthropic APIs answering from agent scripts) for a real agent server',
+      '  record   Record a real app server or agent server session through a proxy (HAR and conversation exports), to serve it offline',
       '  real     Install and start the real OpenHands agent server and app server (pinned, on loopback), for the differential suite',
       '  canvas   Serve Agent Canvas (npm @openhands/agent-canvas, fetched on first use) routed to the fake: local and cloud backends',
     ]);
-    expect(lines[12]).toBe('Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).');
+    expect(lines[13]).toBe('Run `fakehands COMMAND --help` for the options of a command (`fakehands serve --help`).');
     expect(stdout).not.toContain('--state-file');
+  });
+});
+
+describe('fakehands record --help and its flags', () => {
+  it('prints every option of the command', async () => {
+    const { code, stdout } = await runCliInProcess(['record', '--help']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n').slice(0, 9)).toEqual([
+      'Usage: fakehands record --target URL --out DIR [options]',
+      '',
+      '  --target URL        The real app server or agent server to record (http or https)',
+      '  --out DIR           Folder the recording is written to (made when missing; one holding a recording is refused)',
+      '  --port N            Port of the proxy (default 0: a free one; the address is printed)',
+      '  --host H            Interface to bind (default 127.0.0.1)',
+      '  --max-bytes N       Most bytes the recording holds (default 268435456, 256 MiB); past it bodies, then exchanges, are no longer recorded, and it says so',
+      '  --compare           Also ask an in-process fake every request; print each difference and write DIR/differences.jsonl',
+      "  --agent-scripts F   The agent scripts the compared fake plays (a JSON array), as the real agent's scripted LLM does",
+    ]);
+  });
+
+  it('refuses a missing or bad flag in one line, exit 2', async () => {
+    expect(await runCliInProcess(['record', '--out', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'fakehands: --target URL is required: the server to record (see fakehands record --help)\n',
+    });
+    expect(await runCliInProcess(['record', '--target', 'ftp://x', '--out', 'x'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'fakehands: invalid --target "ftp://x": expected an http or https URL (see fakehands record --help)\n',
+    });
+    expect(await runCliInProcess(['record', '--target', 'http://127.0.0.1:1', '--out', 'x', '--max-bytes', '10'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'fakehands: invalid --max-bytes "10": expected a whole number from 4096 to 9007199254740991 (see fakehands record --help)\n',
+    });
+    expect((await runCliInProcess(['record', '--target', 'http://127.0.0.1:1', '--out', 'x', '--nope'])).stderr).toBe(
+      'fakehands: unknown option --nope (see fakehands record --help)\n',
+    );
   });
 });
 

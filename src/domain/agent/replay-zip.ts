@@ -43,6 +43,11 @@ const SMALL_ENTRY = 4096;
 
 /** An event file of the persistence folder: `events/event-00001-<id>.json`, at any depth (a zipped folder). */
 const EVENT_FILE = /(^|\/)events\/event-\d+-[^/]+\.json$/;
+/** The conversation's `ConversationInfo` in the persistence folder, at any depth. */
+const BASE_STATE_FILE = /(^|\/)base_state\.json$/;
+
+/** Why an archive with no event file is refused. */
+const NO_EVENTS = 'the archive holds no events/event-*.json file (a ZIP from GET /api/file/download-trajectory/{conversation_id})';
 
 const refusal = (msg: string, input: unknown = null): Refusal =>
   invalid([{ type: 'value_error', loc: ['body', 'file'], msg: `Value error, ${msg}`, input, ctx: { error: {} } }]);
@@ -95,12 +100,27 @@ export async function eventsOfTrajectoryZip(
   maxInflated: number = MAX_REPLAY_ZIP_INFLATED,
   maxEvent: number = MAX_REPLAY_EVENT_BYTES,
 ): Promise<V1RecordedEvent[] | Refusal> {
+  const read = await trajectoryZipContents(bytes, maxInflated, maxEvent);
+  if (!('events' in read)) return read;
+  return read.events.length > 0 ? read.events : refusal(NO_EVENTS);
+}
+
+/**
+ * What a downloaded conversation ZIP holds: its events (as `eventsOfTrajectoryZip` reads them) and
+ * its `base_state.json` (the conversation's `ConversationInfo`; `null` when absent, past the one-event
+ * bound or not a JSON object), under the same bounds; an archive with a `base_state.json` may hold no event.
+ */
+export async function trajectoryZipContents(
+  bytes: Uint8Array,
+  maxInflated: number = MAX_REPLAY_ZIP_INFLATED,
+  maxEvent: number = MAX_REPLAY_EVENT_BYTES,
+): Promise<{ events: V1RecordedEvent[]; baseState: Record<string, unknown> | null } | Refusal> {
   const entries = zipEntries(bytes);
   if (typeof entries === 'string') return refusal(entries);
   const files = entries.filter((entry) => EVENT_FILE.test(entry.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (files.length > MAX_REPLAY_EVENTS) return refusal(`the archive holds more than ${MAX_REPLAY_EVENTS} events`);
-  if (files.length === 0)
-    return refusal('the archive holds no events/event-*.json file (a ZIP from GET /api/file/download-trajectory/{conversation_id})');
+  const base = entries.find((entry) => BASE_STATE_FILE.test(entry.name));
+  if (files.length === 0 && !base) return refusal(NO_EVENTS);
   const decoder = new TextDecoder('utf-8', { fatal: false });
   const events: V1RecordedEvent[] = [];
   let total = 0;
@@ -127,5 +147,17 @@ export async function eventsOfTrajectoryZip(
     if (!event.success) return refusal(`the archive's ${file.name} is not an agent-server event (it needs a kind and a source)`, file.name);
     events.push(event.data);
   }
-  return events;
+  return { events, baseState: base ? await baseStateOf(base, maxEvent, decoder) : null };
+}
+
+/** A `base_state.json` entry as a JSON object, or `null` (past `limit` bytes, unreadable, or not an object). */
+async function baseStateOf(entry: ZipEntry, limit: number, decoder: TextDecoder): Promise<Record<string, unknown> | null> {
+  const bytesOf = await inflated(entry, limit);
+  if (typeof bytesOf === 'string') return null;
+  try {
+    const parsed: unknown = JSON.parse(decoder.decode(bytesOf));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

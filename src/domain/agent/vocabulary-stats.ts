@@ -14,7 +14,7 @@
  * records under its own usage id and model (as the real telemetry logs the same response the
  * metrics count). Prompts grow with the log; the previous prompt of a usage is read from the cache.
  */
-import type { ConversationRecord } from '../../schemas/records.js';
+import type { AgentHostState, ConversationRecord } from '../../schemas/records.js';
 import type { DomainState } from '../store/state.js';
 import type { MetricsSnapshot, TokenUsage } from './metrics.js';
 
@@ -299,12 +299,21 @@ const lastRead = new WeakMap<object, Map<string, { length: number; last: string 
 /** Most conversations whose statistics are kept per store (a store of 100,000 new conversations kept each one's). */
 const KEPT_STATS = 4096;
 
+/** What a recording answered of a conversation (`AgentHostState.recorded`), while its log is the one it had then; else `undefined`. */
+export function recordedNow(state: DomainState, conversation: ConversationRecord): NonNullable<AgentHostState['recorded']> | undefined {
+  const recorded = conversation.agent_host?.recorded;
+  return recorded !== undefined && recorded.events === state.store.eventIdsOf(conversation.id).length ? recorded : undefined;
+}
+
 /**
  * The statistics of a conversation as its log has them now (read again only when its log or model
  * changed: a page of conversations reads each once). Callers do not change what it returns.
  */
 export function conversationStats(state: DomainState, conversation: ConversationRecord): ConversationStats {
   const ids = state.store.eventIdsOf(conversation.id);
+  // A served recording's conversation shows the statistics the real server answered until its log moves on.
+  const recorded = recordedNow(state, conversation);
+  if (recorded?.stats) return recorded.stats as unknown as ConversationStats;
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
   const last = ids.at(-1);
   let byConversation = lastRead.get(state.store);

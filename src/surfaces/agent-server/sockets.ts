@@ -27,7 +27,8 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 import type { ServedSocket, SocketPeer } from '../surface.js';
 import { deltaEvent, onTransientEvent, type TokenRun } from '../../domain/agent/streaming.js';
-import { conversationStats } from '../../domain/agent/vocabulary-stats.js';
+import { conversationStats, recordedNow } from '../../domain/agent/vocabulary-stats.js';
+import { stateUpdate } from '../../domain/agent/vocabulary.js';
 
 export type { SocketPeer } from '../surface.js';
 
@@ -263,12 +264,15 @@ export function openEventSocket(
         JSON.stringify({
           id: globalThis.crypto.randomUUID(),
           timestamp: now(),
-          ...fullState(
-            conversation,
-            executionStatusOf(conversation),
-            conversationStats(state, conversation),
-            lastUserMessageIdOf(state, conversation.id),
-          ),
+          // A served recording's conversation: the state its real server sent, while its log is the one it had then.
+          ...(recordedNow(state, conversation)?.full_state
+            ? stateUpdate('full_state', recordedNow(state, conversation)!.full_state)
+            : fullState(
+                conversation,
+                executionStatusOf(conversation),
+                conversationStats(state, conversation),
+                lastUserMessageIdOf(state, conversation.id),
+              )),
         }),
         false,
       );

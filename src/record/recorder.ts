@@ -1,0 +1,316 @@
+/**
+ * `fakehands record`'s recorder: a forwarding proxy (`proxy.ts`) whose every exchange and socket
+ * goes, secrets masked (`scrub.ts`), into the folder's `recording.har` (HAR 1.2, appended as they
+ * come), and whose answers and frames say what the server holds (`TrafficModel`): each
+ * conversation's events written as the agent server exports them (`conversations/<id>.zip`:
+ * `base_state.json` and `events/event-NNNNN-<id>.json`, what the replay reads). Bounded by
+ * `maxBytes` (`RecordingBudget`): past it, bodies are no longer recorded, then nothing, each said once.
+ */
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { zipArchive } from '../domain/agent/zip.js';
+import { RECORDING_CONVERSATIONS, RECORDING_HAR, type HarEntry, type HarNameValue } from '../domain/recording/har.js';
+import { TrafficModel } from '../domain/recording/traffic.js';
+import { packageVersion } from '../package-root.js';
+import { HarWriter, RecordingBudget } from './har-writer.js';
+import { CAPTURE_BYTES, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket } from './proxy.js';
+import { Scrubber } from './scrub.js';
+
+/** The default `--max-bytes`: 256 MiB. */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** How long after a change a conversation's ZIP is written. */
+const ZIP_DELAY_MS = 300;
+
+/** What compares each exchange with an in-process fake (`--compare`). */
+export interface ExchangeCheck {
+  /** Checks one exchange in the background. */
+  check(exchange: ProxiedExchange): void;
+  /** Waits for the checks under way; the summary line. */
+  close(): Promise<string>;
+}
+
+/** Options of a recorder. */
+export interface RecorderOptions {
+  /** The server recorded. */
+  target: URL;
+  /** The folder written (made when missing; one that holds a recording is refused). */
+  out: string;
+  host: string;
+  port: number;
+  maxBytes: number;
+  /** Where notes go (one line each: the target down, the limit reached). */
+  note(line: string): void;
+  /** The `--compare` check, if any (given the scrubber, so nothing it writes holds a secret). */
+  compare?: (scrubber: Scrubber) => ExchangeCheck;
+}
+
+/** A running recorder. */
+export interface Recorder {
+  /** Where the proxy listens. */
+  url: string;
+  /** Stops: closes the sockets (written as they stood), writes every ZIP, masks late-learned secrets; the summary line. */
+  close(): Promise<string>;
+}
+
+const decoders: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+/** A header's value (the first), by name. */
+const header = (pairs: readonly [string, string][], name: string) => pairs.find(([n]) => n.toLowerCase() === name)?.[1];
+
+/** Whether a media type is text. */
+const isText = (mime: string) => mime === '' || /json|text|xml|javascript|x-www-form-urlencoded|event-stream|graphql/i.test(mime);
+
+/**
+ * Starts recording `target` into `out`.
+ * @example
+ * const recorder = await startRecorder({ target: new URL('http://127.0.0.1:8000'), out: 'rec', host: '127.0.0.1', port: 0, maxBytes: DEFAULT_MAX_BYTES, note: console.error })
+ */
+export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
+  const { target, out, note } = options;
+  await mkdir(join(out, RECORDING_CONVERSATIONS), { recursive: true });
+  const har = await HarWriter.create(join(out, RECORDING_HAR), { name: 'fakehands record', version: packageVersion() });
+  const budget = new RecordingBudget(options.maxBytes, () => har.size);
+  const scrubber = new Scrubber();
+  const model = new TrafficModel();
+  const compare = options.compare?.(scrubber);
+  let chain: Promise<void> = Promise.resolve();
+  const later = (work: () => Promise<void>) => {
+    chain = chain.then(work).catch((error: unknown) => note(`fakehands record: ${(error as Error).message}`));
+  };
+  const said = new Set<string>();
+  const once = (key: string, line: string) => {
+    if (!said.has(key)) note(line);
+    said.add(key);
+  };
+  let down = false;
+  let dropped = 0;
+  let sockets = 0;
+  const limit = `--max-bytes ${options.maxBytes}`;
+
+  /** A body as the HAR keeps it (text masked, or why it is absent), and its parsed JSON for the model. */
+  const bodyOf = async (bytes: Buffer | null, size: number, headers: [string, string][], path: string, side: 'request' | 'response') => {
+    const mime = header(headers, 'content-type') ?? '';
+    if (size === 0) return { mimeType: mime, parsed: undefined };
+    if (bytes === null) return { mimeType: mime, comment: `not recorded: larger than ${CAPTURE_BYTES} bytes`, parsed: undefined };
+    if (!isText(mime)) return { mimeType: mime, comment: 'not recorded: a binary body', parsed: undefined };
+    if (!budget.bodyFits(size)) {
+      once('bodies', `fakehands record: ${limit} reached: bodies are no longer recorded (exchanges still are)`);
+      return { mimeType: mime, comment: `not recorded: ${limit} reached`, parsed: undefined };
+    }
+    const encoding = (header(headers, 'content-encoding') ?? '').toLowerCase();
+    let plain = bytes;
+    if (decoders[encoding]) {
+      try {
+        plain = await decoders[encoding](bytes, { maxOutputLength: CAPTURE_BYTES });
+      } catch {
+        return {
+          mimeType: mime,
+          comment: `not recorded: ${encoding} body that does not decode within ${CAPTURE_BYTES} bytes`,
+          parsed: undefined,
+        };
+      }
+    }
+    const masked = scrubber.body(plain.toString('utf8'), path, side);
+    return { mimeType: mime, text: masked.text, parsed: masked.parsed };
+  };
+
+  /** Writes an entry when it fits, else counts it. */
+  const append = async (entry: HarEntry) => {
+    const clean = scrubber.deep(entry);
+    if (!budget.entryFits(HarWriter.sizeOf(clean))) {
+      dropped++;
+      once('entries', `fakehands record: ${limit} reached: nothing more is recorded (the proxy still forwards)`);
+      return;
+    }
+    await har.append(clean);
+  };
+
+  const cookiesOf = (headers: [string, string][], name: 'cookie' | 'set-cookie') =>
+    scrubber.cookies(
+      name,
+      headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v),
+    );
+  const queryOf = (url: URL): HarNameValue[] => [...new URL(scrubber.url(url)).searchParams].map(([name, value]) => ({ name, value }));
+
+  const exchange = (x: ProxiedExchange) =>
+    later(async () => {
+      const url = new URL(x.path, target);
+      const request = await bodyOf(x.requestBody, x.requestSize, x.requestHeaders, url.pathname, 'request');
+      const response = await bodyOf(x.responseBody, x.responseSize, x.responseHeaders, url.pathname, 'response');
+      const { parsed: requestParsed, ...postData } = request;
+      const { parsed: responseParsed, ...content } = response;
+      await append({
+        startedDateTime: new Date(x.startedAt).toISOString(),
+        time: x.durationMs,
+        request: {
+          method: x.method,
+          url: scrubber.url(url),
+          httpVersion: 'HTTP/1.1',
+          cookies: cookiesOf(x.requestHeaders, 'cookie'),
+          headers: scrubber.headers(x.requestHeaders),
+          queryString: queryOf(url),
+          ...(x.requestSize > 0 ? { postData } : {}),
+          headersSize: -1,
+          bodySize: x.requestSize,
+        },
+        response: {
+          status: x.status,
+          statusText: x.statusText,
+          httpVersion: 'HTTP/1.1',
+          cookies: cookiesOf(x.responseHeaders, 'set-cookie'),
+          headers: scrubber.headers(x.responseHeaders),
+          content: { size: x.responseSize, ...content },
+          redirectURL: header(x.responseHeaders, 'location') ?? '',
+          headersSize: -1,
+          bodySize: x.responseSize,
+        },
+        cache: {},
+        timings: { send: 0, wait: x.durationMs, receive: 0 },
+        ...(x.error ? { comment: `the target did not answer (${x.error}): the proxy answered 502` } : {}),
+      });
+      model.exchange({ method: x.method, url, status: x.status, request: requestParsed, response: responseParsed });
+      scheduleZips();
+    });
+
+  /** A frame kept (masked) while the budget allows, and what it says of the conversation. */
+  const frame = (socket: ProxiedSocket, f: ProxiedFrame): ProxiedFrame | null => {
+    if (f.binary) return { ...f, data: Buffer.alloc(0) };
+    if (!budget.bodyFits(f.data.length)) {
+      once('bodies', `fakehands record: ${limit} reached: bodies are no longer recorded (exchanges still are)`);
+      return null;
+    }
+    const url = new URL(socket.path, target);
+    const masked = scrubber.body(f.data.toString('utf8'), url.pathname, f.type === 'receive' ? 'response' : 'request');
+    if (f.type === 'receive') {
+      model.frame(url, masked.parsed);
+      scheduleZips();
+    }
+    return { ...f, data: Buffer.from(masked.text) };
+  };
+
+  const socketEntry = (s: ProxiedSocket) =>
+    later(async () => {
+      sockets++;
+      const url = new URL(s.path, target);
+      url.protocol = target.protocol === 'https:' ? 'wss:' : 'ws:';
+      await append({
+        startedDateTime: new Date(s.startedAt).toISOString(),
+        time: 0,
+        request: {
+          method: 'GET',
+          url: scrubber.url(url),
+          httpVersion: 'HTTP/1.1',
+          cookies: cookiesOf(s.requestHeaders, 'cookie'),
+          headers: scrubber.headers(s.requestHeaders),
+          queryString: queryOf(url),
+          headersSize: -1,
+          bodySize: 0,
+        },
+        response: {
+          status: s.status,
+          statusText: s.status === 101 ? 'Switching Protocols' : '',
+          httpVersion: 'HTTP/1.1',
+          cookies: cookiesOf(s.responseHeaders, 'set-cookie'),
+          headers: scrubber.headers(s.responseHeaders),
+          content: { size: 0, mimeType: '' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: 0,
+        },
+        cache: {},
+        timings: { send: 0, wait: 0, receive: 0 },
+        _resourceType: 'websocket',
+        _webSocketMessages: s.frames.map((f) => ({ type: f.type, time: f.time, opcode: f.binary ? 2 : 1, data: f.data.toString('utf8') })),
+        ...(s.closed ? {} : { comment: 'still open when the recording stopped' }),
+        ...(s.error ? { comment: `the target did not answer (${s.error}): the proxy answered 502` } : {}),
+      });
+    });
+
+  let zipTimer: NodeJS.Timeout | null = null;
+  const scheduleZips = () => {
+    if (zipTimer) return;
+    zipTimer = setTimeout(() => {
+      zipTimer = null;
+      later(writeZips);
+    }, ZIP_DELAY_MS);
+  };
+  /** Writes the ZIP of each conversation that changed (removes a deleted one's). */
+  const writeZips = async () => {
+    for (const id of model.takeChanged()) {
+      if (!/^[\w-]{1,100}$/.test(id)) continue;
+      const file = join(out, RECORDING_CONVERSATIONS, `${id}.zip`);
+      const seen = model.conversations.get(id);
+      if (!seen) {
+        await rm(file, { force: true });
+        budget.zipWritten(file, 0);
+        continue;
+      }
+      const files: Record<string, string> = {};
+      if (seen.info) files['base_state.json'] = `${JSON.stringify(scrubber.deep(seen.info), null, 2)}\n`;
+      TrafficModel.ordered(seen).forEach((event, i) => {
+        files[`events/event-${String(i).padStart(5, '0')}-${String(event.id)}.json`] = `${JSON.stringify(scrubber.deep(event))}\n`;
+      });
+      if (Object.keys(files).length === 0) continue;
+      const bytes = zipArchive(files, Date.now());
+      if (!budget.zipFits(file, bytes.length)) {
+        once('zips', `fakehands record: ${limit} reached: conversation ${id}'s events are no longer written`);
+        continue;
+      }
+      await writeFile(file, bytes);
+      budget.zipWritten(file, (await stat(file)).size);
+    }
+  };
+
+  const proxy = await startProxy({
+    target,
+    host: options.host,
+    port: options.port,
+    hooks: {
+      exchange: (x) => {
+        exchange(x);
+        if (!x.error) compare?.check(x);
+      },
+      socket: socketEntry,
+      frame,
+      unreachable: (reason) => {
+        if (!down) note(`fakehands record: the target ${target.origin} is down (${reason}); answering 502 until it is back`);
+        down = true;
+      },
+      reachable: () => {
+        if (down) note(`fakehands record: the target ${target.origin} answers again`);
+        down = false;
+      },
+    },
+  });
+  // A target that is down at the start is said at once, not at the first request.
+  void fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(5000) }).then(
+    () => undefined,
+    (error: { cause?: { code?: string }; name?: string }) => {
+      if (error.name === 'TimeoutError') return;
+      if (!down)
+        note(
+          `fakehands record: the target ${target.origin} is down (${error.cause?.code ?? 'unreachable'}); answering 502 until it is back`,
+        );
+      down = true;
+    },
+  );
+  return {
+    url: proxy.url,
+    close: async () => {
+      for (const s of await proxy.close()) socketEntry(s);
+      if (zipTimer) clearTimeout(zipTimer);
+      later(writeZips);
+      await chain;
+      await har.close((text) => scrubber.text(text));
+      const compared = compare ? ` ${await compare.close()}` : '';
+      const lost = dropped > 0 ? `, ${dropped} not recorded (${limit})` : '';
+      return `recorded ${har.count} exchange(s) (${sockets} socket(s)${lost}) and ${model.conversations.size} conversation(s) into ${out}.${compared}`;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * `fakehands record --compare`: the client is answered by the target (a fake standing in for the
+ * real agent server, a fault making it differ), and each request is asked, in the background, of an
+ * in-process fake too; each difference is reported in the differential suite's format
+ * (`scope › METHOD path › status` or `› body › path`, real and fake) on stdout and in
+ * differences.jsonl. Ids the target handed out are followed to the ones the fake handed out.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveCompare } from '../../src/record/compare.js';
+import { startRecorder } from '../../src/record/recorder.js';
+import type { FakeServers } from '../../src/server/start.js';
+import { BIN } from '../support/cli.js';
+import { freshDir, jsonHeaders, startBody, startTarget } from './support.js';
+
+let target: FakeServers;
+
+beforeAll(async () => {
+  target = await startTarget();
+  target.fake.faults.add({ kind: 'status', method: 'GET', path: '/api/conversations/count', status: 503, sticky: true });
+});
+
+afterAll(async () => {
+  await target.close();
+});
+
+describe('record --compare', () => {
+  it("answers from the target, and reports each difference from the fake's answer in the suite's format", async () => {
+    const out = await freshDir();
+    const printed: string[] = [];
+    const compare = await liveCompare({ kind: 'agent', agentScripts: [], out, print: (line) => printed.push(line) });
+    const recorder = await startRecorder({
+      target: new URL(target.agentUrl),
+      out,
+      host: '127.0.0.1',
+      port: 0,
+      maxBytes: 1 << 24,
+      note: () => undefined,
+      compare,
+    });
+    const created = await fetch(`${recorder.url}/api/conversations`, {
+      method: 'POST',
+      headers: jsonHeaders(),
+      body: JSON.stringify(startBody()),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await fetch(`${recorder.url}/api/conversations/${id}`, { headers: jsonHeaders() })).status).toBe(200);
+    const count = await fetch(`${recorder.url}/api/conversations/count`, { headers: jsonHeaders() });
+    expect(count.status).toBe(503);
+    const summary = await recorder.close();
+    expect(printed).toEqual(['difference: agent server › GET /api/conversations/count › status: real 503, fake 200']);
+    const lines = (await readFile(join(out, 'differences.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      { id: 'agent server › GET /api/conversations/count › status', real: '503', fake: '200', agree: false, declared: null },
+    ]);
+    // The create and the read of the conversation the target made agree: the fake's own id stood in for the target's.
+    expect(summary).toMatch(/ compare: (\d+)\/(\d+) facts agree, 1 difference\(s\) \(0 declared\) in .*differences\.jsonl$/);
+    const [, agree, total] = /compare: (\d+)\/(\d+)/.exec(summary)!.map(Number);
+    expect(total! - agree!).toBe(1);
+    expect(total).toBeGreaterThan(50);
+  });
+
+  it('is said by the command, which finds out the target is an agent server', async () => {
+    const out = await freshDir();
+    const proc = spawn(process.execPath, [BIN, 'record', '--target', target.agentUrl, '--out', out, '--compare'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    try {
+      for (let i = 0; i < 300 && !stdout.includes('comparing'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stdout).toContain(
+        `comparing every answer with an in-process fake (agent server); differences in ${join(out, 'differences.jsonl')}\n`,
+      );
+      const url = /listening on (\S+)/.exec(stdout)![1]!;
+      expect((await fetch(`${url}/api/conversations/count`, { headers: jsonHeaders() })).status).toBe(503);
+      for (let i = 0; i < 100 && !stdout.includes('difference:'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(stdout).toContain('difference: agent server › GET /api/conversations/count › status: real 503, fake 200\n');
+    } finally {
+      proc.kill('SIGTERM');
+      await new Promise((resolve) => proc.on('close', resolve));
+    }
+    expect(stdout).toMatch(/compare: 0\/1 facts agree, 1 difference\(s\) \(0 declared\)/);
+  });
+});
