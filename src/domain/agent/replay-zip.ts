@@ -145,7 +145,8 @@ export async function trajectoryZipContents(
     }
     const event = V1RecordedEventSchema.safeParse(parsed);
     if (!event.success) return refusal(`the archive's ${file.name} is not an agent-server event (it needs a kind and a source)`, file.name);
-    events.push(event.data);
+    // The event as written (its keys in their order, so a replay answers it byte for byte), once it is known to be one.
+    events.push(parsed as V1RecordedEvent);
   }
   return { events, baseState: base ? await baseStateOf(base, maxEvent, decoder) : null };
 }
