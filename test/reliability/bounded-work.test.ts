@@ -154,14 +154,20 @@ async function conversationOf(fake: Fake, count: number): Promise<string> {
 }
 
 describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conversation)', () => {
-  it('copies 2,000 events without validating any again, stamped at the fork: they follow every stored event instead of being sorted in among them', async () => {
+  it("copies 2,000 events without validating any again, stamped at the fork (after every stored event, not sorted in among them), its statistics its source's", async () => {
     const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
     const id = await conversationOf(fake, 2_000);
+    const source = await call(fake, `${AGENT}/api/conversations/${id}`);
     const before = (await fake.snapshot()).events.length;
     const inserts = vi.spyOn(Table.prototype, 'insert');
+    const reads = vi.spyOn(Table.prototype, 'get');
     const forked = await call(fake, `${AGENT}/api/conversations/${id}/fork`, 'POST', {});
     expect(forked.status).toBe(201);
     expect(inserts.mock.calls.filter(([record]) => (record as { event?: unknown }).event !== undefined)).toHaveLength(0);
+    // Each source event read once to be copied; the fork's statistics are its source's, not read again from its 2,000 copies.
+    const eventReads = reads.mock.calls.length;
+    expect(eventReads).toBeLessThan(2_100);
+    expect(forked.body.stats).toEqual(source.body.stats);
 
     const events = (await fake.snapshot()).events;
     const fork = String(forked.body.id).replaceAll('-', '');
