@@ -14,7 +14,7 @@ import { Table } from '../../src/domain/store/table.js';
 import { V0Trajectory } from '../../src/schemas/replay.js';
 import { listLongerThan } from '../../src/domain/agent/json-list.js';
 import { verifyMessages } from '../../src/pact/messages.js';
-import { MAX_PROVIDER_ANSWER_BYTES } from '../../src/pact/message-session.js';
+import { MAX_PROVIDER_ANSWER_BYTES } from '../../src/pact/answer-text.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
