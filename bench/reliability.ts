@@ -246,7 +246,11 @@ const LOADS: Record<
   fork: {
     label: '10 forks of a conversation of 10,000 events',
     flags: ['--max-body-kb', '8192'],
-    prepare: (url) => replayed(url, Array.from({ length: 10_000 }, (_, i) => message(i, `message number ${i} with some words in it`))),
+    prepare: (url) =>
+      replayed(
+        url,
+        Array.from({ length: 10_000 }, (_, i) => message(i, `message number ${i} with some words in it`)),
+      ),
     run: async (_url, _agent, prepared) => {
       const { id, agent } = prepared as { id: string; agent: string };
       const ms: number[] = [];
@@ -350,7 +354,14 @@ async function verifyEndless(): Promise<Row> {
     's to end': round((performance.now() - started) / 1000, 1),
     'provider wrote MB': round(written / MB, 0),
     'peak RSS MB': round(peakMb, 0),
-    says: output.split('\n').find((line) => line.includes('16 MiB'))?.trim().slice(0, 200) ?? output.trim().split('\n').at(-1) ?? '',
+    says:
+      output
+        .split('\n')
+        .find((line) => line.includes('16 MiB'))
+        ?.trim()
+        .slice(0, 200) ??
+      output.trim().split('\n').at(-1) ??
+      '',
   };
 }
 
@@ -386,4 +397,9 @@ if (only.length === 0 || only.includes('verify-endless')) {
   rows.push(row);
   console.log(JSON.stringify(row));
 }
-for (const row of rows) console.log(`| ${Object.entries(row).map(([k, v]) => `${k}: ${v}`).join(' | ')} |`);
+for (const row of rows)
+  console.log(
+    `| ${Object.entries(row)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(' | ')} |`,
+  );
