@@ -6,7 +6,8 @@
 //   longest turn in work done (Linux: /proc/self/task/PID/schedstat, in ns); time spent descheduled
 //   and other threads' work (concurrent GC, the thread pool) do not count. Elsewhere, the process's
 //   CPU time (`process.cpuUsage`), which counts every thread.
-// Messages: 'reset' (answers {reset: true}), 'read' (answers the figures since the last reset).
+// Messages: 'reset' (answers {reset: true}), 'read' (answers the figures since the last reset, and
+// the process's memory: `rssMb`, `heapMb` after a full GC when started with --expose-gc).
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -53,12 +54,10 @@ if (process.send) {
       process.send({ reset: true });
     } else if (message === 'read') {
       const used = process.cpuUsage(cpu);
-      process.send({
-        maxMs: delay.max / 1e6,
-        p99Ms: delay.percentile(99) / 1e6,
-        maxCpuMs,
-        cpuMs: (used.user + used.system) / 1e3,
-      });
+      const figures = { maxMs: delay.max / 1e6, p99Ms: delay.percentile(99) / 1e6, maxCpuMs, cpuMs: (used.user + used.system) / 1e3 };
+      globalThis.gc?.();
+      const memory = process.memoryUsage();
+      process.send({ ...figures, rssMb: memory.rss / 2 ** 20, heapMb: (memory.heapUsed + memory.external) / 2 ** 20 });
     }
   });
   // The channel must not keep a server alive that would otherwise end.

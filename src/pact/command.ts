@@ -90,7 +90,11 @@ export function parseVerifyArgs(argv: string[], env: NodeJS.ProcessEnv): VerifyC
 /** Fails fast, with one line, when the provider does not answer at all. */
 async function assertReachable(baseUrl: string): Promise<void> {
   try {
-    await fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(REACH_TIMEOUT_MS) });
+    const answer = await fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, {
+      signal: AbortSignal.timeout(REACH_TIMEOUT_MS),
+    });
+    // That it answers is enough: its body is not read.
+    await answer.body?.cancel();
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause;
     const reason =

@@ -2,6 +2,7 @@
  * Whether the provider is still there while Pact's verifier runs (`verify.ts`): a liveness question
  * every second (sooner after a refused connection), and Pact's own proxy crashing on a refused connection.
  */
+import { answerText } from './answer-text.js';
 
 /** How often the provider is asked whether it is still there while the verifier runs, and how many misses in a row mean it died. */
 const WATCH_EVERY_MS = 1000;
@@ -41,7 +42,8 @@ export function watchProvider(baseUrl: string): { died: Promise<string>; stop():
       // The next question at the usual pace, whatever this one's fate (a slow answer does not delay it).
       timer = setTimeout(ask, WATCH_EVERY_MS);
       fetch(`${baseUrl.replace(/\/+$/, '')}/api/v1/sandbox-specs/search?limit=1`, { signal: AbortSignal.timeout(WATCH_TIMEOUT_MS) })
-        .then((response) => response.arrayBuffer())
+        // Read as every answer of the provider is (at most 16 MiB): one that never ends is a miss, not a read until the timeout.
+        .then((response) => answerText(response, 'GET /api/v1/sandbox-specs/search'))
         .then(
           () => {
             misses = 0;

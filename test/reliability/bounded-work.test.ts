@@ -12,8 +12,9 @@ import { startFakeServers } from '../../src/server.js';
 import { DomainState, type SavedIndexes } from '../../src/domain/store/state.js';
 import { Table } from '../../src/domain/store/table.js';
 import { V0Trajectory } from '../../src/schemas/replay.js';
+import { listLongerThan } from '../../src/domain/agent/json-list.js';
 import { verifyMessages } from '../../src/pact/messages.js';
-import { MAX_PROVIDER_ANSWER_BYTES } from '../../src/pact/message-session.js';
+import { MAX_PROVIDER_ANSWER_BYTES } from '../../src/pact/answer-text.js';
 
 const APP = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
@@ -153,14 +154,20 @@ async function conversationOf(fake: Fake, count: number): Promise<string> {
 }
 
 describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conversation)', () => {
-  it('copies 2,000 events without validating any again, stamped at the fork: they follow every stored event instead of being sorted in among them', async () => {
+  it("copies 2,000 events without validating any again, stamped at the fork (after every stored event, not sorted in among them), its statistics its source's", async () => {
     const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
     const id = await conversationOf(fake, 2_000);
+    const source = await call(fake, `${AGENT}/api/conversations/${id}`);
     const before = (await fake.snapshot()).events.length;
     const inserts = vi.spyOn(Table.prototype, 'insert');
+    const reads = vi.spyOn(Table.prototype, 'get');
     const forked = await call(fake, `${AGENT}/api/conversations/${id}/fork`, 'POST', {});
     expect(forked.status).toBe(201);
     expect(inserts.mock.calls.filter(([record]) => (record as { event?: unknown }).event !== undefined)).toHaveLength(0);
+    // Each source event read once to be copied; the fork's statistics are its source's, not read again from its 2,000 copies.
+    const eventReads = reads.mock.calls.length;
+    expect(eventReads).toBeLessThan(2_100);
+    expect(forked.body.stats).toEqual(source.body.stats);
 
     const events = (await fake.snapshot()).events;
     const fork = String(forked.body.id).replaceAll('-', '');
@@ -183,12 +190,12 @@ describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conver
 });
 
 describe('POST /api/conversations with replay_json (legacy)', () => {
-  it('refuses a trajectory of 330,000 items with the count 422 before checking any of them', async () => {
+  it('refuses a trajectory of 330,000 items with the count 422 before parsing or checking any of them', async () => {
     const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
+    const replayJson = JSON.stringify(Array.from({ length: 330_000 }, () => ({})));
     const checks = vi.spyOn(V0Trajectory, 'safeParse');
-    const answer = await call(fake, `${APP}/api/conversations`, 'POST', {
-      replay_json: JSON.stringify(Array.from({ length: 330_000 }, () => ({}))),
-    });
+    const parses = vi.spyOn(JSON, 'parse');
+    const answer = await call(fake, `${APP}/api/conversations`, 'POST', { replay_json: replayJson });
     expect(answer).toEqual({
       status: 422,
       body: {
@@ -204,7 +211,19 @@ describe('POST /api/conversations with replay_json (legacy)', () => {
       },
     });
     expect(checks).not.toHaveBeenCalled();
+    // Counted on its text: the 330,000 items were never parsed.
+    expect(parses.mock.calls.filter(([text]) => text === replayJson)).toHaveLength(0);
     expect((await fake.snapshot()).conversations).toHaveLength(0);
+  });
+});
+
+describe('listLongerThan (a replay_json counted on its text)', () => {
+  it('counts the items of the outermost list only, never a comma or bracket inside a string or a nested value', () => {
+    expect(listLongerThan('[1, 2, 3]', 2)).toBe(true);
+    expect(listLongerThan(' [1,2] ', 2)).toBe(false);
+    expect(listLongerThan('[]', 0)).toBe(false);
+    expect(listLongerThan('[{"a": [1, 2, 3], "b": "x,y]"}, "\\",]"]', 2)).toBe(false);
+    expect(listLongerThan('{"a": [1, 2, 3]}', 1)).toBe(false);
   });
 });
 

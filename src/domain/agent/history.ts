@@ -13,6 +13,7 @@ import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import { type Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { breathe } from '../store/mutex.js';
+import { sameStatsAs } from './vocabulary-stats.js';
 
 import { hostState, hostConversationInfo, setHostState } from './conversations.js';
 
@@ -130,6 +131,7 @@ export async function forkConversation(
     state.store.appendBuiltEvent({ id: newId, conversation_id: id, created_at: state.stamp(), event });
     previous = newId;
   }
+  if (upTo === ids.length) sameStatsAs(state, source, fork);
   const headed = await setHostState(state, fork, { leaf_event_id: request.from_event_id ? previous : null });
   return hostConversationInfo(state, headed);
 }
