@@ -6,20 +6,28 @@
  * `base_state.json` and `events/event-NNNNN-<id>.json`, what the replay reads). Bounded by
  * `maxBytes` (`RecordingBudget`): past it, bodies are no longer recorded, then nothing, each said once.
  */
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import { zipArchive } from '../domain/agent/zip.js';
-import { RECORDING_CONVERSATIONS, RECORDING_HAR, type HarEntry, type HarNameValue } from '../domain/recording/har.js';
+import { zipPieces } from '../domain/agent/zip.js';
+import {
+  RECORDING_CONVERSATIONS,
+  RECORDING_HAR,
+  type HarEntry,
+  type HarNameValue,
+  type HarWebSocketMessage,
+} from '../domain/recording/har.js';
 import { TrafficModel } from '../domain/recording/traffic.js';
 import { packageVersion } from '../package-root.js';
 import { HarWriter, RecordingBudget } from './har-writer.js';
 import { CAPTURE_BYTES, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket } from './proxy.js';
-import { Scrubber } from './scrub.js';
+import { MAX_PLAIN_TEXT, Scrubber } from './scrub.js';
 
 /** The default `--max-bytes`: 256 MiB. */
 export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** The largest body a recording keeps (masked a slice at a time); a larger one is forwarded, its size recorded. */
+export const RECORDED_BODY_BYTES = 4 * 1024 * 1024;
 /** How long after a change a conversation's ZIP is written. */
 const ZIP_DELAY_MS = 300;
 
@@ -116,7 +124,11 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         };
       }
     }
-    const masked = scrubber.body(plain.toString('utf8'), path, side);
+    if (plain.length > RECORDED_BODY_BYTES)
+      return { mimeType: mime, comment: `not recorded: larger than ${RECORDED_BODY_BYTES} bytes`, parsed: undefined };
+    const masked = await scrubber.body(plain.toString('utf8'), path, side);
+    if (masked.text === null)
+      return { mimeType: mime, comment: `not recorded: a text over ${MAX_PLAIN_TEXT} bytes that is no JSON`, parsed: undefined };
     return { mimeType: mime, text: masked.text, parsed: masked.parsed };
   };
 
@@ -178,25 +190,40 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       scheduleZips();
     });
 
-  /** A frame kept (masked) while the budget allows, and what it says of the conversation. */
-  const frame = (socket: ProxiedSocket, f: ProxiedFrame): ProxiedFrame | null => {
-    if (f.binary) return { ...f, data: Buffer.alloc(0) };
-    if (!budget.bodyFits(f.data.length)) {
+  /** Each socket's frames as the HAR keeps them (masked, a binary one's data left out), in order. */
+  const framesOf = new Map<ProxiedSocket, HarWebSocketMessage[]>();
+  /** A frame kept, masked, while the budget allows (masked in turn with the exchanges), and what it says of the conversation. */
+  const frame = (socket: ProxiedSocket, f: ProxiedFrame): null => {
+    let kept = framesOf.get(socket);
+    if (!kept) framesOf.set(socket, (kept = []));
+    const list = kept;
+    if (f.binary) {
+      list.push({ type: f.type, time: f.time, opcode: 2, data: '' });
+      return null;
+    }
+    if (!budget.bodyFits(f.data.length) || f.data.length > RECORDED_BODY_BYTES) {
       once('bodies', `fakehands record: ${limit} reached: bodies are no longer recorded (exchanges still are)`);
       return null;
     }
     const url = new URL(socket.path, target);
-    const masked = scrubber.body(f.data.toString('utf8'), url.pathname, f.type === 'receive' ? 'response' : 'request');
-    if (f.type === 'receive') {
-      model.frame(url, masked.parsed);
-      scheduleZips();
-    }
-    return { ...f, data: Buffer.from(masked.text) };
+    const text = f.data.toString('utf8');
+    later(async () => {
+      const masked = await scrubber.body(text, url.pathname, f.type === 'receive' ? 'response' : 'request');
+      list.push({ type: f.type, time: f.time, opcode: 1, data: masked.text ?? '' });
+      if (f.type === 'receive') {
+        model.frame(url, masked.parsed);
+        scheduleZips();
+      }
+    });
+    return null;
   };
 
   const socketEntry = (s: ProxiedSocket) =>
     later(async () => {
       sockets++;
+      // Its frames were masked before, in turn: the list is the entry's now.
+      const messages = framesOf.get(s) ?? [];
+      framesOf.delete(s);
       const url = new URL(s.path, target);
       url.protocol = target.protocol === 'https:' ? 'wss:' : 'ws:';
       await append({
@@ -226,7 +253,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         cache: {},
         timings: { send: 0, wait: 0, receive: 0 },
         _resourceType: 'websocket',
-        _webSocketMessages: s.frames.map((f) => ({ type: f.type, time: f.time, opcode: f.binary ? 2 : 1, data: f.data.toString('utf8') })),
+        _webSocketMessages: messages,
         ...(s.closed ? {} : { comment: 'still open when the recording stopped' }),
         ...(s.error ? { comment: `the target did not answer (${s.error}): the proxy answered 502` } : {}),
       });
@@ -253,16 +280,30 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       }
       const files: Record<string, string> = {};
       if (seen.info) files['base_state.json'] = `${JSON.stringify(scrubber.deep(seen.info), null, 2)}\n`;
-      TrafficModel.ordered(seen).forEach((event, i) => {
-        files[`events/event-${String(i).padStart(5, '0')}-${String(event.id)}.json`] = `${JSON.stringify(scrubber.deep(event))}\n`;
-      });
+      let size = 22;
+      let since = performance.now();
+      for (const [i, event] of TrafficModel.ordered(seen).entries()) {
+        const name = `events/event-${String(i).padStart(5, '0')}-${String(event.id)}.json`;
+        files[name] = `${JSON.stringify(scrubber.deep(event))}\n`;
+        size += 2 * (46 + name.length) + Buffer.byteLength(files[name]);
+        if (performance.now() - since > 8) {
+          await new Promise((resolve) => setImmediate(resolve));
+          since = performance.now();
+        }
+      }
       if (Object.keys(files).length === 0) continue;
-      const bytes = zipArchive(files, Date.now());
-      if (!budget.zipFits(file, bytes.length)) {
+      if (!budget.zipFits(file, size + (files['base_state.json']?.length ?? 0) + 100)) {
         once('zips', `fakehands record: ${limit} reached: conversation ${id}'s events are no longer written`);
         continue;
       }
-      await writeFile(file, bytes);
+      // Written beside, then moved in place: the folder always holds a whole archive.
+      const handle = await open(`${file}.part`, 'w');
+      try {
+        for await (const piece of zipPieces(files, Date.now())) await handle.write(piece);
+      } finally {
+        await handle.close();
+      }
+      await rename(`${file}.part`, file);
       budget.zipWritten(file, (await stat(file)).size);
     }
   };

@@ -36,18 +36,33 @@ function keepCounts(original: unknown, masked: unknown, depth = 0): unknown {
   return Object.fromEntries(Object.entries(masked).map(([key, item]) => [key, keepCounts(before[key], item, depth + 1)]));
 }
 
+/** A body longer than this is masked a slice at a time. */
+const SLICED_BODY = 64 * 1024;
+/** The longest a slice runs before the event loop gets a turn. */
+const SLICE_MS = 8;
+/** The longest text that is no JSON a recording keeps: the text rules read up to it (`redact.ts`). */
+export const MAX_PLAIN_TEXT = 65_536;
+
 /** Masks secrets in what a recording keeps; learns each one it masks. */
 export class Scrubber {
   private readonly known = new Set<string>();
-  /** The learned values, longest first (a value inside a longer one is masked after it). */
-  private ordered: string[] = [];
+  /** The learned values' forms (as they are, JSON-escaped once and twice), longest value first (a value inside a longer one is masked after it). */
+  private forms: string[] = [];
+  /** The forms as one pattern (one pass over a text, however many were learned); `null` before the first. */
+  private pattern: RegExp | null = null;
 
   /** Learns `value` as a secret. */
   learn(value: string): void {
     const trimmed = value.trim();
     if (trimmed.length < MIN_SECRET_LENGTH || trimmed === REDACTED || this.known.has(trimmed) || this.known.size >= MAX_KNOWN) return;
     this.known.add(trimmed);
-    this.ordered = [...this.known].sort((a, b) => b.length - a.length);
+    this.forms = [...this.known]
+      .sort((a, b) => b.length - a.length)
+      .flatMap((secret) => {
+        const escaped = JSON.stringify(secret).slice(1, -1);
+        return [...new Set([secret, escaped, JSON.stringify(escaped).slice(1, -1)])];
+      });
+    this.pattern = new RegExp(this.forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   }
 
   /** How many values were learned. */
@@ -57,15 +72,7 @@ export class Scrubber {
 
   /** `text` with every learned value masked (also in its JSON-escaped forms, as it sits inside JSON text). */
   text(text: string): string {
-    let out = text;
-    for (const secret of this.ordered) {
-      if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
-      const escaped = JSON.stringify(secret).slice(1, -1);
-      if (escaped !== secret && out.includes(escaped)) out = out.replaceAll(escaped, REDACTED);
-      const twice = JSON.stringify(escaped).slice(1, -1);
-      if (twice !== escaped && out.includes(twice)) out = out.replaceAll(twice, REDACTED);
-    }
-    return out;
+    return this.pattern === null ? text : text.replace(this.pattern, REDACTED);
   }
 
   /** Every string of `value` passed through `text` (a HAR entry, an event). */
@@ -162,19 +169,64 @@ export class Scrubber {
   }
 
   /**
-   * A body's text masked: JSON through `json` (the text kept as it was when nothing changed),
-   * anything else through the text rules; then every learned value.
+   * `json` over a large body a slice at a time, the event loop given a turn every few milliseconds:
+   * the items of a list (at the top or under a plain field, such as a page's `items`) one by one,
+   * each as it would be masked in place; anything else at once.
    */
-  body(text: string, path: string, side: 'request' | 'response'): { text: string; parsed: unknown } {
+  private async jsonSliced(value: unknown, path: string, side: 'request' | 'response'): Promise<unknown> {
+    let since = performance.now();
+    const each = async (items: unknown[]) => {
+      const out: unknown[] = [];
+      for (const item of items) {
+        out.push(this.json(item, path, side));
+        if (performance.now() - since > SLICE_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          since = performance.now();
+        }
+      }
+      return out;
+    };
+    if (Array.isArray(value)) return each(value);
+    if (!isObject(value) || (side === 'request' && SECRET_VALUE_PATH.test(path))) return this.json(value, path, side);
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      // A list under a field that is no secret and no command line: its items are masked as they would be in place.
+      out[key] =
+        Array.isArray(item) && key !== 'args' && !isSecretField(key)
+          ? await each(item)
+          : (this.json({ [key]: item }, path, side) as Record<string, unknown>)[key];
+    }
+    return out;
+  }
+
+  /**
+   * A body's text masked: JSON through `json` (the text kept as it was when nothing changed),
+   * anything else through the text rules (a text over 64 KiB that is no JSON is not kept: the rules
+   * read no further); then every learned value.
+   */
+  async body(text: string, path: string, side: 'request' | 'response'): Promise<{ text: string | null; parsed: unknown }> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      const masked = redactSecrets(text) as string;
-      return { text: this.text(SECRET_ANSWER_PATH.test(path) && side === 'response' ? this.learnWhole(text) : masked), parsed: undefined };
+      if (SECRET_ANSWER_PATH.test(path) && side === 'response') return { text: this.learnWhole(text), parsed: undefined };
+      if (text.length > MAX_PLAIN_TEXT) return { text: null, parsed: undefined };
+      return { text: this.text(redactSecrets(text) as string), parsed: undefined };
     }
-    const masked = this.deep(this.json(parsed, path, side));
-    return { text: JSON.stringify(masked) === JSON.stringify(parsed) ? text : JSON.stringify(masked), parsed: masked };
+    const large = text.length > SLICED_BODY;
+    // A large body's steps each in a turn of its own.
+    const turn = () => (large ? new Promise((resolve) => setImmediate(resolve)) : undefined);
+    await turn();
+    const masked = large ? await this.jsonSliced(parsed, path, side) : this.json(parsed, path, side);
+    await turn();
+    const serialized = JSON.stringify(masked);
+    await turn();
+    // The learned values are masked in the text (in their JSON-escaped forms too): one pass, not one per string.
+    const written = this.text(serialized);
+    // Nothing masked: the text as it came (compact JSON is the same text; other spacing is kept too).
+    if (written === text) return { text, parsed: masked };
+    await turn();
+    return { text: written === JSON.stringify(parsed) ? text : written, parsed: masked };
   }
 
   /** Learns a whole text as a secret; its mask. */

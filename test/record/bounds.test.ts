@@ -114,11 +114,16 @@ describe('--max-bytes', () => {
     const summary = await recorder.close();
     const sizes = [...(await filesOf(out)).values()].reduce((n, bytes) => n + bytes.length, 0);
     expect(sizes).toBeLessThanOrEqual(maxBytes);
-    expect(notes).toEqual([
+    // Each said once. Whether the conversation's archive, written after a pause, still fits depends on
+    // when it is written: when it does not, that is said once too.
+    expect(new Set(notes).size).toBe(notes.length);
+    expect(notes.filter((line) => !line.endsWith("'s events are no longer written"))).toEqual([
       'fakehands record: --max-bytes 65536 reached: bodies are no longer recorded (exchanges still are)',
       'fakehands record: --max-bytes 65536 reached: nothing more is recorded (the proxy still forwards)',
-      `fakehands record: --max-bytes 65536 reached: conversation ${created.id}'s events are no longer written`,
     ]);
+    expect(notes.filter((line) => line.endsWith("'s events are no longer written"))).toEqual(
+      notes.length === 3 ? [`fakehands record: --max-bytes 65536 reached: conversation ${created.id}'s events are no longer written`] : [],
+    );
     expect(summary).toMatch(/, \d+ not recorded \(--max-bytes 65536\)\)/);
     const entries = (await harOf(out)).log.entries;
     expect(entries[0]!.response.content.text).toContain('"id"');

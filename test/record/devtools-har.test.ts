@@ -119,6 +119,7 @@ beforeAll(async () => {
         entry('GET', `${APP}/api/v1/sandboxes/search?limit=100`, 200, await get('/api/v1/sandboxes/search?limit=100')),
         entry('GET', `${APP}/api/v1/sandbox-specs/search`, 200, await get('/api/v1/sandbox-specs/search')),
         entry('GET', `${APP}/api/v1/settings`, 200, settings),
+        entry('GET', `${APP}/api/secrets`, 200, await get('/api/secrets')),
         entry(
           'POST',
           `${APP}/api/secrets`,
@@ -126,7 +127,6 @@ beforeAll(async () => {
           { message: 'Secret created successfully' },
           { name: 'DEPLOY_KEY', value: '**********', description: 'made in the session' },
         ),
-        entry('GET', `${APP}/api/secrets`, 200, await get('/api/secrets')),
         entry('GET', `${APP}/assets/root-BkQ3x.js`, 200, 'export {}'),
         entry('POST', 'https://o4507.ingest.sentry.io/api/4507/envelope/?sentry_key=abc', 200, {}),
         entry('GET', 'https://fonts.gstatic.com/s/inter/v13/a.woff2', 200, ''),
@@ -159,9 +159,9 @@ describe('a devtools HAR as a recording', () => {
     ]);
     expect(await get('/api/secrets')).toEqual({
       custom_secrets: [
-        { name: 'DEPLOY_KEY', description: 'made in the session' },
         { name: 'NPM_TOKEN', description: 'Publishes the packages' },
         { name: 'SENTRY_DSN', description: null },
+        { name: 'DEPLOY_KEY', description: 'made in the session' },
       ],
     });
   });

@@ -105,6 +105,25 @@ describe('WebSocket /sockets/events/{id} through the proxy', () => {
   });
 });
 
+describe('WebSocket /sockets/bash-events through the proxy', () => {
+  it('passes the bash events of a resend as the server sends them', async () => {
+    const ran = await fetch(`${proxy}/api/bash/execute_bash_command`, {
+      method: 'POST',
+      headers: jsonHeaders(),
+      body: JSON.stringify({ command: 'echo through the proxy' }),
+    });
+    expect(ran.status).toBe(200);
+    const path = '/sockets/bash-events?session_api_key=fakehands-dev-key&resend_mode=all';
+    const [through, direct] = [
+      await socketFrames(`${proxy.replace(/^http/, 'ws')}${path}`),
+      await socketFrames(`${target.agentUrl.replace(/^http/, 'ws')}${path}`),
+    ];
+    expect(through.frames.length).toBeGreaterThan(0);
+    expect(through.frames).toEqual(direct.frames);
+    expect(through.frames.some((f) => f.includes('echo through the proxy'))).toBe(true);
+  });
+});
+
 describe('the recording', () => {
   let entries: HarEntry[];
   beforeAll(async () => {
@@ -171,7 +190,7 @@ describe('the recording', () => {
 
   it("holds a socket's frames in order, each way (Chromium's _webSocketMessages)", () => {
     const sockets = entries.filter((e) => e._resourceType === 'websocket');
-    expect(sockets.map((e) => e.response.status)).toEqual([101, 101, 101]);
+    expect(sockets.map((e) => e.response.status)).toEqual([101, 101, 101, 101]);
     const sent = sockets.flatMap((e) => e._webSocketMessages!.filter((m) => m.type === 'send'));
     expect(sent.map((m) => JSON.parse(m.data).content[0].text)).toEqual(['And once more']);
     const resend = sockets[0]!._webSocketMessages!;

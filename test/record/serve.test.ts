@@ -169,3 +169,57 @@ describe('what the fake does not make from its records', () => {
     }
   });
 });
+
+describe('a recording of the app server', () => {
+  it('serves its conversations, sandboxes, settings and secret names (never a value)', async () => {
+    const target = await startTarget({ fixture: 'default' });
+    const recording = await recordInto(target.url);
+    const url = recording.recorder.url;
+    const json = { 'content-type': 'application/json' };
+    await fetch(`${url}/api/v1/settings`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ language: 'fr', llm_api_key: 'sk-app-marker-9f1' }),
+    });
+    await fetch(`${url}/api/secrets`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'DEPLOY_KEY', value: 'value-marker-77b', description: 'deploys' }),
+    });
+    const answered = {
+      conversations: (await (await fetch(`${url}/api/v1/app-conversations/search?limit=100`)).json()) as {
+        items: Record<string, unknown>[];
+      },
+      sandboxes: (await (await fetch(`${url}/api/v1/sandboxes/search?limit=100`)).json()) as { items: Record<string, unknown>[] },
+      settings: (await (await fetch(`${url}/api/v1/settings`)).json()) as Record<string, unknown>,
+      secrets: await (await fetch(`${url}/api/secrets`)).json(),
+    };
+    await recording.recorder.close();
+    await target.close();
+    const fake = await createFake({ recording: recording.out, auth: 'none' });
+    const get = async (path: string) =>
+      (await fake.fetch(new Request(`http://localhost:3000${path}`))).json() as Promise<Record<string, unknown>>;
+    const shown = (c: Record<string, unknown>) => [
+      c.id,
+      c.title,
+      c.sandbox_id,
+      c.sandbox_status,
+      c.selected_repository,
+      c.created_at,
+      c.updated_at,
+    ];
+    expect(((await get('/api/v1/app-conversations/search?limit=100')) as typeof answered.conversations).items.map(shown)).toEqual(
+      answered.conversations.items.map(shown),
+    );
+    const sandbox = (s: Record<string, unknown>) => [s.id, s.status, s.sandbox_spec_id, s.created_at];
+    expect(((await get('/api/v1/sandboxes/search?limit=100')) as typeof answered.sandboxes).items.map(sandbox)).toEqual(
+      answered.sandboxes.items.map(sandbox),
+    );
+    const settings = await get('/api/v1/settings');
+    expect([settings.language, settings.llm_api_key_set]).toEqual(['fr', true]);
+    expect(await get('/api/secrets')).toEqual(answered.secrets);
+    const snapshot = JSON.stringify(await fake.snapshot());
+    expect(snapshot).not.toContain('sk-app-marker-9f1');
+    expect(snapshot).not.toContain('value-marker-77b');
+  });
+});

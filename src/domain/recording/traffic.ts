@@ -163,7 +163,10 @@ export class TrafficModel {
     if (path === '/api/secrets' || path === '/api/v1/secrets' || path === '/api/v1/secrets/search') {
       if (method === 'POST' && isObject(request) && typeof request.name === 'string')
         this.secrets.set(request.name, str(request.description) ?? null);
+      if (method !== 'GET') return;
+      // A list answered is every secret there is (a search's first page starts it), in the server's order.
       const listed = isObject(response) && Array.isArray(response.custom_secrets) ? response.custom_secrets : itemsOf(response);
+      if (path !== '/api/v1/secrets/search' || url.searchParams.get('page_id') === null) this.secrets.clear();
       for (const secret of listed)
         if (isObject(secret) && typeof secret.name === 'string') this.secrets.set(secret.name, str(secret.description) ?? null);
       return;
