@@ -164,18 +164,6 @@ export const DECLARED_REAL_DIFFERENCES: readonly DeclaredDifference[] = [
       "a fork on 1.58.2 starts with empty statistics (its agent not yet made ready); the fake's fork carries the source's agent usage",
   },
   {
-    fact: 'agent server › GET /api/settings › body › *',
-    kind: 'gap',
-    reason:
-      "the fake's host-wide settings are the Aug 2026 model; 1.58.2's adds the agent context, condenser, verification and meta-profile fields, writes every LLM field, and the conversation settings' runtime, container and worktree fields; the fake's active profile is its seeded default",
-  },
-  {
-    fact: 'agent server › GET /api/profiles › body › *',
-    kind: 'deliberate',
-    reason:
-      "the fake seeds one LLM profile, 'default', active (built from the fake's model), so a client's profile screens have one to show; a fresh real agent server has none and no active profile",
-  },
-  {
     fact: 'agent server › GET /api/settings/secrets/{name} › status',
     real: '200',
     fake: '404',
