@@ -69,12 +69,16 @@ export function hostConversationRecord(
       security_analyzer: request.security_analyzer ?? null,
       secret_names: made.secretNames,
       leaf_event_id: null,
+      head_is_empty: false,
+      copied_events: 0,
+      copied_metrics: false,
       forked_from_conversation_id: null,
       forked_from_event_id: null,
       acp_model: null,
       marketplaces: registeredMarketplaces(request),
       goal: null,
       llm: llmSettings(agent.llm),
+      tools: agent.tools?.map((tool) => tool.name) ?? null,
     },
     created_at: made.now,
     updated_at: made.now,
@@ -105,6 +109,7 @@ const HOST_VARYING = [
   'secret_names',
   'marketplaces',
   'llm',
+  'tools',
 ] as const;
 
 /** What the fields every host record has the same weigh (with the record's and `agent_host`'s braces): measured on the first record. */
