@@ -17,7 +17,7 @@ const FACTS = join(ROOT, '.tmp', 'real-facts');
 /** `fakehands real install`'s exit code when the machine cannot run the real servers. */
 const EXIT_UNAVAILABLE = 3;
 
-if (!existsSync(join(ROOT, 'dist', 'cli.js'))) spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+if (!existsSync(join(ROOT, 'dist', 'cli.bundle.js'))) spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 const installed = spawnSync(process.execPath, [join(ROOT, 'bin', 'fakehands.js'), 'real', 'install'], {
   cwd: ROOT,
   stdio: ['ignore', 'ignore', 'pipe'],

@@ -166,3 +166,21 @@ export async function executeBashCommand(origin: string, key: string | undefined
   if (!response.ok) throw new WrongShapeError(`${route} answered ${response.status}: ${excerpt(body)}`);
   return expectShape(route, 'a bash output', BashOutput, body);
 }
+
+/**
+ * Saves an LLM profile on the agent host at `origin` and makes it the active one
+ * (`POST /api/profiles/{name}`, `POST /api/profiles/{name}/activate`): a fresh agent server has none.
+ */
+export async function saveActiveProfile(origin: string, key: string | undefined, name: string, llm: Record<string, unknown>) {
+  const headers = { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-session-api-key': key }) };
+  for (const [route, body] of [
+    [`/api/profiles/${name}`, { llm }],
+    [`/api/profiles/${name}/activate`, {}],
+  ] as const) {
+    const response = await fetch(`${origin}${route}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (!response.ok) {
+      const answer: unknown = await response.json().catch(() => undefined);
+      throw new WrongShapeError(`POST ${route} (agent server) answered ${response.status}: ${excerpt(answer)}`);
+    }
+  }
+}

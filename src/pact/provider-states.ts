@@ -4,7 +4,15 @@
  */
 import { createAgentClient, type Client } from '../client/index.js';
 import type { Forwarder } from './forwarder.js';
-import { checkedAgent, checkedClient, excerpt, executeBashCommand, WrongShapeError, type CheckedClient } from './provider-answers.js';
+import {
+  checkedAgent,
+  checkedClient,
+  excerpt,
+  executeBashCommand,
+  saveActiveProfile,
+  WrongShapeError,
+  type CheckedClient,
+} from './provider-answers.js';
 
 /** How often a state handler polls while it waits. */
 const POLL_INTERVAL_MS = 100;
@@ -252,9 +260,16 @@ export function agentStateSetups(
       flags.sendKey = false;
       return undefined;
     },
-    // The host-wide routes (settings, profiles, the shell) on the agent host of a conversation the app server started.
+    // The host-wide routes (settings, profiles, the shell) on the agent host of a conversation the app server
+    // started, its user with an active LLM profile (a fresh agent server has none).
     'an agent server is running': async () => {
       await finishedRun();
+      const origin = target.forwarder.target;
+      if (origin === null) throw new Error('no agent host to save an LLM profile on');
+      await saveActiveProfile(origin, target.key, 'default', {
+        model: 'anthropic/claude-sonnet-4-5-20250929',
+        api_key: 'sk-contract-check',
+      });
       return undefined;
     },
     'a shell command has run on the agent server': async () => {

@@ -59,7 +59,14 @@ export const AgentHostState = z.strictObject({
   stuck_detection: z._default(z.boolean(), true),
   security_analyzer: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
   secret_names: z._default(z.array(z.string()), []),
+  /** HEAD when a client moved it (`navigate`) or a fork set it; `null`: the log's last event that is no state update. */
   leaf_event_id: z._default(z.nullable(z.string()), null),
+  /** HEAD moved to the empty tree (`navigate` to `null`): the next event is a new root. */
+  head_is_empty: z._default(z.boolean(), false),
+  /** Events at the start of the log a fork copied: its state (last user message, statistics) starts after them. */
+  copied_events: z._default(z.int().check(z.gte(0)), 0),
+  /** Whether the fork kept the source's statistics (`reset_metrics` false). */
+  copied_metrics: z._default(z.boolean(), false),
   forked_from_conversation_id: z._default(z.nullable(z.string()), null),
   forked_from_event_id: z._default(z.nullable(z.string()), null),
   acp_model: z._default(z.nullable(z.string()), null),
@@ -91,6 +98,8 @@ export const AgentHostState = z.strictObject({
       full_state: z.optional(z.record(z.string(), z.unknown())),
     }),
   ),
+  /** The tools the start request named its agent (`null`: none named). */
+  tools: z._default(z.nullable(z.array(z.string())), null),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

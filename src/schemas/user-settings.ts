@@ -66,6 +66,8 @@ export const UserSettingsRecord = z.strictObject({
   default_sandbox_spec_id: z._default(nullableString, null),
   /** Agent settings besides the LLM's model, base URL and key (which are the flat `llm_*` fields). */
   agent_settings_extra: z._default(z.record(z.string(), z.unknown()), {}),
+  /** Conversation settings besides the iterations, confirmation mode and analyzer (the runtime, worktree and container fields). */
+  conversation_settings_extra: z._default(z.record(z.string(), z.unknown()), {}),
   llm_profiles: z._default(z.record(z.string(), LLMProfile), {}),
   active_llm_profile: z._default(nullableString, null),
 });

@@ -21,9 +21,10 @@ describe('createAgentClient', () => {
     for await (const event of events) {
       seen.push(name(event as Record<string, unknown>));
       if (seen.length === 2 + ONE_RUN.length) events.send('More, please');
-      if (seen.length === 2 + 2 * ONE_RUN.length) events.stop();
+      // The run's events, then the state the agent server sends once the run has ended (event_service.py, _publish_state_update).
+      if (seen.length === 3 + 2 * ONE_RUN.length) events.stop();
     }
-    expect(seen).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN]);
+    expect(seen).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN, 'full_state=finished']);
     expect(events.closed?.code).toBe(1005);
     await agent.sendMessage('And again', { run: false });
     // The message and its last_user_message_id update.

@@ -98,7 +98,8 @@ describe('POST /api/conversations', () => {
       agent: { kind: 'Agent', llm: { model: AGENT_SPEC.llm.model } },
     });
     expect(JSON.stringify(info)).not.toContain('sk-never-returned');
-    expect(await kinds(info.id)).toEqual(['SystemPromptEvent']);
+    // No event yet: the agent is made ready, its system prompt published, at the first message (local_conversation.py, _ensure_agent_ready).
+    expect(await kinds(info.id)).toEqual([]);
   });
 
   // openhands-sdk 1.58.2 `llm/llm.py` (`LLM`, every field written) and openhands-agent-server `models.py` (`ConversationInfo`).
@@ -603,13 +604,13 @@ describe('POST /api/conversations/{id}/run', () => {
 });
 
 describe('POST /api/conversations/{id}/pause', () => {
-  it('pauses an idle conversation too and publishes a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 404 for an unknown id (pause_conversation)', async () => {
+  it('pauses an idle conversation too: paused, then a PauseEvent; a paused or finished one stays (local_conversation.py, pause); 404 for an unknown id (pause_conversation)', async () => {
     await start();
     const idle = await create();
     expect(await call(`${AGENT}/api/conversations/${idle.id}/pause`, 'POST')).toEqual({ status: 200, body: { success: true } });
-    expect(await kinds(idle.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
+    expect(await kinds(idle.id)).toEqual(['execution_status=paused', 'PauseEvent']);
     await call(`${AGENT}/api/conversations/${idle.id}/pause`, 'POST');
-    expect(await kinds(idle.id)).toHaveLength(3);
+    expect(await kinds(idle.id)).toHaveLength(2);
     const finished = await create({ initial_message: message('Go', true) });
     const before = (await kinds(finished.id)).length;
     await call(`${AGENT}/api/conversations/${finished.id}/pause`, 'POST');
@@ -622,11 +623,11 @@ describe('POST /api/conversations/{id}/pause', () => {
 });
 
 describe('POST /api/conversations/{id}/interrupt', () => {
-  it('cancels a running agent at once with an InterruptEvent, then paused; run goes on (local_conversation.py, interrupt)', async () => {
+  it('cancels a running agent at once: paused, then an InterruptEvent; run goes on (local_conversation.py, interrupt and arun)', async () => {
     await start('none', { timings: { agentRunMs: 60_000 } });
     const info = await create({ initial_message: message('Go', true) });
     expect(await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST')).toEqual({ status: 200, body: { success: true } });
-    expect((await kinds(info.id)).slice(-2)).toEqual(['InterruptEvent', 'execution_status=paused']);
+    expect((await kinds(info.id)).slice(-2)).toEqual(['execution_status=paused', 'InterruptEvent']);
     expect(await status(info.id)).toBe('paused');
     await call(`${AGENT}/api/conversations/${info.id}/run`, 'POST');
     expect(await status(info.id)).toBe('running');
@@ -636,7 +637,7 @@ describe('POST /api/conversations/{id}/interrupt', () => {
     await start();
     const info = await create();
     await call(`${AGENT}/api/conversations/${info.id}/interrupt`, 'POST');
-    expect(await kinds(info.id)).toEqual(['SystemPromptEvent', 'PauseEvent', 'execution_status=paused']);
+    expect(await kinds(info.id)).toEqual(['execution_status=paused', 'PauseEvent']);
     expect(await call(`${AGENT}/api/conversations/00000000-0000-4000-8000-000000000000/interrupt`, 'POST')).toEqual({
       status: 404,
       body: { detail: 'Not Found' },
@@ -651,8 +652,10 @@ describe('POST /api/conversations/{id}/goal, /goal/stop, /goal/resume', () => {
     const goal = `${AGENT}/api/conversations/${info.id}/goal`;
     expect(await call(`${goal}/resume`, 'POST')).toEqual({ status: 400, body: { detail: 'no_resumable_goal' } });
     expect(await call(goal, 'POST', { objective: 'All tests pass' })).toEqual({ status: 200, body: { success: true } });
-    expect((await kinds(info.id)).slice(1, 5)).toEqual([
+    // The goal's message makes the agent ready: its system prompt comes before it (local_conversation.py, _ensure_agent_ready).
+    expect((await kinds(info.id)).slice(0, 5)).toEqual([
       'goal=running',
+      'SystemPromptEvent',
       'MessageEvent',
       'last_user_message_id',
       'execution_status=running',
@@ -766,24 +769,45 @@ describe('POST /api/conversations/{id}/condense', () => {
 });
 
 describe('POST /api/conversations/{id}/fork', () => {
-  it('forks: 201, an idle copy of the history whose events chain by parent_id, up to from_event_id; 409 for an id in use, 404 for an unknown event (conversation_router.py, fork_conversation)', async () => {
+  // openhands-sdk local_conversation.py LocalConversation.fork: the log copied with its parents, the source's HEAD; a fresh state.
+  it("forks: 201, an idle copy of the history naming the same parents, the source's HEAD, no last user message and empty statistics (conversation_router.py, fork_conversation)", async () => {
     await start();
     const source = await create({ initial_message: message('Go', true) });
     const fork = await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { title: 'Try B', tags: { branch: 'b' } });
     expect(fork.status).toBe(201);
-    const forked = fork.body as { id: string; execution_status: string; title: string; forked_from_conversation_id: string };
-    expect(forked).toMatchObject({ execution_status: 'idle', title: 'Try B', forked_from_conversation_id: source.id });
+    const forked = fork.body as Record<string, unknown> & { id: string };
+    const sourceInfo = (await call(`${AGENT}/api/conversations/${source.id}`)).body as {
+      leaf_event_id: string;
+      last_user_message_id: string;
+    };
+    expect(forked).toMatchObject({
+      execution_status: 'idle',
+      title: 'Try B',
+      forked_from_conversation_id: source.id,
+      last_user_message_id: null,
+      stats: { usage_to_metrics: {} },
+    });
+    expect(sourceInfo.last_user_message_id).toEqual(expect.any(String));
     expect(await kinds(forked.id)).toEqual(await kinds(source.id));
-    const events = (
-      (await call(`${AGENT}/api/conversations/${forked.id}/events/search`)).body as { items: { id: string; parent_id: string | null }[] }
-    ).items;
-    expect(events.map((e) => e.parent_id)).toEqual([null, ...events.slice(0, -1).map((e) => e.id)]);
-    const second = ((await call(`${AGENT}/api/conversations/${source.id}/events/search`)).body as { items: { id: string }[] }).items[1]!.id;
-    const partial = (await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: second })).body as {
+    // Each copy names the copy of its original's parent: the same tree, position for position.
+    const tree = async (id: string) => {
+      const items = (await events(id)) as { id: string; parent_id?: string }[];
+      return {
+        at: items.map((e) => e.id),
+        parents: items.map((e) => (e.parent_id === undefined ? null : items.findIndex((p) => p.id === e.parent_id))),
+      };
+    };
+    const [original, copy] = await Promise.all([tree(source.id), tree(forked.id)]);
+    expect(copy.parents).toEqual(original.parents);
+    expect(copy.at.indexOf(forked.leaf_event_id as string)).toBe(original.at.indexOf(sourceInfo.leaf_event_id));
+    // A fork at an event copies the branch that ends there (path_to_root: no state update), HEAD at its copy.
+    const action = original.at[(await kinds(source.id)).indexOf('ActionEvent')]!;
+    const partial = (await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: action })).body as {
       id: string;
       leaf_event_id: string;
     };
-    expect(await kinds(partial.id)).toEqual(['SystemPromptEvent', 'MessageEvent']);
+    expect(await kinds(partial.id)).toEqual(['SystemPromptEvent', 'MessageEvent', 'ActionEvent']);
+    expect(partial.leaf_event_id).toBe((await tree(partial.id)).at[2]);
     expect((await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { id: forked.id })).status).toBe(409);
     expect(await call(`${AGENT}/api/conversations/${source.id}/fork`, 'POST', { from_event_id: 'nope' })).toEqual({
       status: 404,
@@ -796,22 +820,34 @@ describe('POST /api/conversations/{id}/fork', () => {
   });
 });
 
-describe('POST /api/conversations/{id}/navigate', () => {
-  it('moves HEAD to an event (leaf_event_id), null for the empty tree; 404 for an unknown event (navigate_conversation)', async () => {
+describe('parent_id and leaf_event_id (the conversation tree)', () => {
+  // openhands-sdk conversation/state.py _stamp_parent_id, append_event and _resolve_active_leaf.
+  it("names HEAD as each new event's parent; a state update never becomes HEAD; the first event has none, one after state updates alone the root marker", async () => {
     await start();
-    const info = await create({ initial_message: message('Go', true) });
-    const first = ((await call(`${AGENT}/api/conversations/${info.id}/events/search`)).body as { items: { id: string }[] }).items[0]!.id;
-    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: first })).body).toMatchObject({
-      id: info.id,
-      leaf_event_id: first,
-    });
-    expect((await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: null })).body).toMatchObject({
-      leaf_event_id: null,
-    });
-    expect(await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: 'nope' })).toEqual({
-      status: 404,
-      body: { detail: 'Unknown event_id: nope' },
-    });
+    const info = await create({ confirmation_policy: { kind: 'NeverConfirm' } });
+    await call(`${AGENT}/api/conversations/${info.id}/confirmation_policy`, 'POST', { policy: { kind: 'AlwaysConfirm' } });
+    await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Go'));
+    const items = (await events(info.id)) as { id: string; kind: string; parent_id?: string }[];
+    expect(items.map((e) => e.kind)).toEqual([
+      'ConversationStateUpdateEvent',
+      'SystemPromptEvent',
+      'MessageEvent',
+      'ConversationStateUpdateEvent',
+    ]);
+    expect(items.map((e) => e.parent_id)).toEqual([undefined, '__root__', items[1]!.id, items[2]!.id]);
+    expect(((await call(`${AGENT}/api/conversations/${info.id}`)).body as { leaf_event_id: string }).leaf_event_id).toBe(items[2]!.id);
+  });
+
+  it('hangs the next event under the event navigated to, then HEAD follows it (navigate_conversation)', async () => {
+    await start();
+    const info = await create({ initial_message: message('Go') });
+    const prompt = ((await events(info.id)) as { id: string }[])[0]!.id;
+    await call(`${AGENT}/api/conversations/${info.id}/navigate`, 'POST', { event_id: prompt });
+    await call(`${AGENT}/api/conversations/${info.id}/events`, 'POST', message('Another way'));
+    const items = (await events(info.id)) as { id: string; kind: string; parent_id?: string }[];
+    const another = items.findLast((e) => e.kind === 'MessageEvent')!;
+    expect(another.parent_id).toBe(prompt);
+    expect(((await call(`${AGENT}/api/conversations/${info.id}`)).body as { leaf_event_id: string }).leaf_event_id).toBe(another.id);
   });
 });
 

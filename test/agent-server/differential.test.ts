@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { createFake } from '../../src/index.js';
 import { ONE_RUN, describe as name, openSocket, serve, startConversation } from './support.js';
 
-/** Frames of a session: connect with the history, send one message, read its run. */
+/** Frames of a session: connect with the history, send one message, read its run and the state after it. */
 async function session(open: () => { send(text: string): void; frames: Record<string, unknown>[]; close(): void }): Promise<string[]> {
   const socket = open();
   const until = async (count: number) => {
@@ -19,7 +19,8 @@ async function session(open: () => { send(text: string): void; frames: Record<st
   };
   await until(10);
   socket.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'And a test' }] }));
-  await until(10 + ONE_RUN.length);
+  // The run's events, then the state the agent server sends once the run has ended (event_service.py, _publish_state_update).
+  await until(10 + ONE_RUN.length + 1);
   socket.close();
   return socket.frames.map(name);
 }
@@ -70,7 +71,7 @@ describe('one scripted session through every transport', () => {
         };
       });
       expect(viaMsw).toEqual(standalone);
-      expect(standalone).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN]);
+      expect(standalone).toEqual(['full_state=finished', 'SystemPromptEvent', ...ONE_RUN, ...ONE_RUN, 'full_state=finished']);
     } finally {
       server.close();
       Object.assign(globalThis, { WebSocket: previous });

@@ -112,9 +112,10 @@ describe('ConversationInfo written as JSON (the create and GET /api/conversation
     for (let step = 0; step < 400; step++) {
       const info = JSON.parse(await expectSameText(fake, ids.at(-2)!)) as {
         execution_status: string;
-        stats: { usage_to_metrics: { agent: { costs: unknown[] } } };
+        stats: { usage_to_metrics: { default: { costs: unknown[] } } };
       };
-      calls = info.stats.usage_to_metrics.agent.costs.length;
+      // Under the LLM's usage id, `default` when the client names none (openhands-sdk llm/llm.py, usage_id).
+      calls = info.stats.usage_to_metrics.default.costs.length;
       if (info.execution_status === 'finished') break;
       await fake.clock.advance(100);
     }

@@ -11,11 +11,20 @@ import { createFake } from '../../src/index.js';
 import { createFakeCore, type FakeCore } from '../../src/fake.js';
 import { startFakeServers } from '../../src/server/start.js';
 import { OpenAIChatCompletion, OpenAIChatCompletionChunk } from '../../src/schemas/openai-gateway.js';
+import { emptyFixture } from '../../src/domain/fixtures/generate-core.js';
+import { userSettings } from '../../src/domain/user/default-settings.js';
 
 const BASE = 'http://localhost:3000';
 const AGENT = 'http://localhost:3001';
 const CONVERSATION_HEADER = 'x-openhands-serverconversation-id';
 const FINAL = 'Done: I changed PLAN.md. Have a look at the Changes tab.';
+
+/**
+ * No data but a user whose LLM has a key (the default fixture's settings): the host mirrors it into
+ * the `default` LLM profile the gateway's `openhands_default` model names (agent_profiles_router.py,
+ * _seed_default_llm_profile); a fresh host has no profile, so no model.
+ */
+const CONFIGURED = () => ({ ...emptyFixture(), settings: userSettings() });
 
 let fake: FakeCore | null = null;
 afterEach(() => {
@@ -28,7 +37,7 @@ async function start(options: Record<string, unknown> = {}): Promise<FakeCore> {
     baseUrl: BASE,
     agentUrl: AGENT,
     auth: 'none',
-    fixture: 'empty',
+    fixture: CONFIGURED,
     timings: 'instant',
     checkResponses: true,
     ...options,
@@ -67,6 +76,11 @@ describe('GET /v1/models (openai/router.py, get_openai_models)', () => {
     const ids = ((await call('/v1/models')).body as { data: { id: string }[] }).data.map((m) => m.id);
     // Python sorts by code point: upper case before lower case.
     expect(ids).toEqual(['openhands_Zeta', 'openhands_alpha', 'openhands_default']);
+  });
+
+  it('lists no model on a fresh host: its LLM has no key, so no profile mirrors it (_llm_has_real_config)', async () => {
+    await start({ fixture: 'empty' });
+    expect(await call('/v1/models')).toMatchObject({ status: 200, body: { object: 'list', data: [] } });
   });
 
   it("takes the sandbox's key as X-Session-API-Key or as a bearer token (check_openai_api_key); 401 without", async () => {
@@ -153,7 +167,7 @@ describe('POST /v1/chat/completions (openai/router.py, create_chat_completion)',
   });
 
   it('streams with stream=true: role, content, finish and (include_usage) usage chunks as SSE data lines, then data: [DONE] (iter_openai_chat_completion_sse)', async () => {
-    const servers = await startFakeServers({ fake: { timings: 'instant', fixture: 'empty', auth: 'none' } });
+    const servers = await startFakeServers({ fake: { timings: 'instant', fixture: CONFIGURED, auth: 'none' } });
     try {
       const response = await fetch(`${servers.agentUrl}/v1/chat/completions`, {
         method: 'POST',
@@ -191,7 +205,7 @@ describe('POST /v1/chat/completions (openai/router.py, create_chat_completion)',
   });
 
   it("streams alike through msw in process (createFake's handlers), and the workspace route serves the agent's file there", async () => {
-    const inProcess = await createFake({ fixture: 'empty', auth: 'none', timings: 'instant', agentUrl: 'http://agent.test' });
+    const inProcess = await createFake({ fixture: CONFIGURED, auth: 'none', timings: 'instant', agentUrl: 'http://agent.test' });
     const server = setupServer(...inProcess.handlers);
     server.listen({ onUnhandledRequest: 'error' });
     try {

@@ -105,7 +105,7 @@ describe('GET /api/conversations/{id}/events/count, /events/{event_id}, /events?
 });
 
 describe('POST /api/conversations/{id}/events, /pause, /run', () => {
-  it('a message with run: true runs the agent; pause stops it mid-run (PauseEvent, paused), run goes on, run while running is 409', async () => {
+  it('a message with run: true runs the agent; pause stops it mid-run (paused, then a PauseEvent: local_conversation.py, pause), run goes on, run while running is 409', async () => {
     // Realistic timings: a run takes 10 s of the server's clock, so it can be caught running. The
     // sandbox's start is walked through on the fake's clock, half a step at a time (no run yet).
     const cli = await serve(['--timings', 'realistic']);
@@ -121,7 +121,7 @@ describe('POST /api/conversations/{id}/events, /pause, /run', () => {
     expect(await call(`${base}/pause`, c.session_api_key, 'POST')).toEqual({ status: 200, body: { success: true } });
     const kinds = async () =>
       ((await call(`${base}/events/search`, c.session_api_key)).body as { items: Record<string, unknown>[] }).items.map(name);
-    expect((await kinds()).slice(-2)).toEqual(['PauseEvent', 'execution_status=paused']);
+    expect((await kinds()).slice(-2)).toEqual(['execution_status=paused', 'PauseEvent']);
     const [paused] = (await (await fetch(`${cli.url}/api/v1/app-conversations?ids=${c.id}`)).json()) as { execution_status: string }[];
     expect(paused!.execution_status).toBe('paused');
     expect(await call(`${base}/run`, c.session_api_key, 'POST')).toEqual({ status: 200, body: { success: true } });
@@ -146,9 +146,11 @@ describe('POST /api/conversations/{id}/events, /pause, /run', () => {
     expect(rest).toEqual([]);
     expect(quiet).toMatchObject({ kind: 'MessageEvent', source: 'user', llm_message: { content: [{ text: 'Just so you know' }] } });
     // state.py, __setattr__: the changed field as a ConversationStateUpdateEvent of the environment.
+    // Its parent is HEAD, the message (conversation/state.py, _stamp_parent_id).
     expect(quietKept).toEqual({
       id: expect.any(String),
       timestamp: expect.any(String),
+      parent_id: quiet!.id,
       kind: 'ConversationStateUpdateEvent',
       source: 'environment',
       key: 'last_user_message_id',

@@ -205,3 +205,37 @@ group('the sandbox decides', () => {
     reopened.ws.close();
   });
 });
+
+// openhands-agent-server event_service.py: `_publish_state_update` once a run's task ends, and in `pause`.
+group('the events socket: the state after a run and a pause', () => {
+  it('sends the whole state (full_state) after the run it saw end, and after a pause, never stored', async () => {
+    const cli = await serve(['--timings', 'instant']);
+    const conversation = await startConversation(cli);
+    const socket = openSocket(cli.agentUrl, conversation.id, `session_api_key=${conversation.session_api_key}`);
+    await socket.received(1);
+    socket.ws.send(JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'And a test' }] }));
+    const run = await socket.received(2 + ONE_RUN.length);
+    expect(run.map(describe)).toEqual(['full_state=finished', ...ONE_RUN, 'full_state=finished']);
+    socket.ws.close();
+    // A new conversation on the agent host, paused while idle: paused, the PauseEvent, then the state.
+    const key = { 'x-session-api-key': conversation.session_api_key, 'content-type': 'application/json' };
+    const created = await fetch(`${cli.agentUrl}/api/conversations`, {
+      method: 'POST',
+      headers: key,
+      body: JSON.stringify({ agent: { kind: 'Agent', llm: { model: 'm' } }, workspace: { working_dir: '/workspace/project' } }),
+    });
+    const idle = ((await created.json()) as { id: string }).id;
+    const listening = openSocket(cli.agentUrl, idle, `session_api_key=${conversation.session_api_key}`);
+    await listening.received(1);
+    await fetch(`${cli.agentUrl}/api/conversations/${idle}/pause`, { method: 'POST', headers: key });
+    expect((await listening.received(4)).map(describe)).toEqual([
+      'full_state=idle',
+      'execution_status=paused',
+      'PauseEvent',
+      'full_state=paused',
+    ]);
+    const count = await (await fetch(`${cli.agentUrl}/api/conversations/${idle}/events/count`, { headers: key })).json();
+    expect(count).toBe(2);
+    listening.ws.close();
+  });
+});

@@ -126,8 +126,10 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
         headers,
       );
     await advance(1_000);
-    const streamedFrames = await streamedSocket.received(9);
+    // The first message makes the agent ready: its system prompt goes first, live (local_conversation.py, _ensure_agent_ready).
+    const streamedFrames = await streamedSocket.received(10);
     expect(streamedFrames.slice(1).map(frameOf)).toEqual([
+      'SystemPromptEvent',
       'MessageEvent:user',
       'last_user_message_id',
       'execution_status=running',
@@ -137,8 +139,9 @@ describe('StreamingDeltaEvent on /sockets/events/{conversation_id}', () => {
       'MessageEvent:assistant',
       'execution_status=finished',
     ]);
-    const plainFrames = await plainSocket.received(6);
+    const plainFrames = await plainSocket.received(7);
     expect(plainFrames.slice(1).map(frameOf)).toEqual([
+      'SystemPromptEvent',
       'MessageEvent:user',
       'last_user_message_id',
       'execution_status=running',

@@ -233,7 +233,11 @@ function clientMethods(): string[] {
 /** What every transport must answer alike. */
 function expectWorking(got: Record<string, unknown>, host: string, getBodies = true) {
   expect(got['server.getServerInfo']).toMatchObject({ version: expect.stringMatching(/^1\.\d+\.\d+$/) });
-  expect(got['settings.getSettings']).toMatchObject({ llm_api_key_is_set: true, agent_settings: { llm: { api_key: '**********' } } });
+  // A fresh host, as a fresh 1.58.2 agent server: its LLM has no key (settings_router.py get_settings).
+  expect(got['settings.getSettings']).toMatchObject({
+    llm_api_key_is_set: false,
+    agent_settings: { schema_version: 9, llm: { api_key: null } },
+  });
   expect(got['settings.updateSettings']).toMatchObject({ conversation_settings: { max_iterations: 99 } });
   expect(got['settings.createMcpServer']).toMatchObject({
     agent_settings: { mcp_config: { docs: { url: 'https://docs.example.com/mcp' } } },

@@ -294,7 +294,7 @@ describe('step vision_inspect (openhands-sdk tool/builtins/vision_inspect.py)', 
     });
     expect(log[2]!.observation).toEqual({
       kind: 'VisionInspectObservation',
-      content: [{ type: 'text', text: 'A cat.' }],
+      content: [{ cache_prompt: false, type: 'text', text: 'A cat.' }],
       is_error: false,
       image_index: 0,
       question: 'What is it?',

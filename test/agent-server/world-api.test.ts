@@ -52,25 +52,145 @@ describe('who may call the host-wide routes (sockets.py / dependencies.py, check
 });
 
 describe('GET /api/settings (settings_router.py, get_settings)', () => {
-  it('answers SettingsResponse with a configured LLM whose key is masked, so Agent Canvas counts the LLM as configured', async () => {
+  // openhands-agent-server 1.58.2 settings_router.py get_settings on a fresh host: PersistedSettings()
+  // dumped whole (openhands-sdk settings/model.py OpenHandsAgentSettings and ConversationSettings, llm/llm.py LLM).
+  it("answers 1.58.2's SettingsResponse on a fresh host: every agent and conversation setting at its default, no LLM key, no profile", async () => {
     const { status, body } = await call('/api/settings');
     expect(status).toBe(200);
     expect(body).toEqual({
-      agent_settings: expect.objectContaining({
-        schema_version: 1,
+      agent_settings: {
+        schema_version: 9,
         agent_kind: 'openhands',
-        llm: { model: 'anthropic/claude-sonnet-4-5-20250929', base_url: null, api_key: '**********' },
+        agent: 'CodeActAgent',
+        llm: {
+          model: 'gpt-5.6',
+          api_key: null,
+          provider_connection_id: null,
+          auth_type: 'api_key',
+          subscription_vendor: null,
+          base_url: null,
+          api_version: null,
+          aws_access_key_id: null,
+          aws_secret_access_key: null,
+          aws_session_token: null,
+          aws_region_name: null,
+          aws_profile_name: null,
+          aws_role_name: null,
+          aws_session_name: null,
+          aws_bedrock_runtime_endpoint: null,
+          openrouter_site_url: 'https://docs.all-hands.dev/',
+          openrouter_app_name: 'OpenHands',
+          num_retries: 5,
+          retry_multiplier: 8.0,
+          retry_min_wait: 8,
+          retry_max_wait: 64,
+          timeout: 300,
+          stream_idle_timeout: 300.0,
+          max_message_chars: 30000,
+          temperature: null,
+          top_p: null,
+          top_k: null,
+          max_input_tokens: null,
+          max_output_tokens: null,
+          model_canonical_name: null,
+          api_mode: 'auto',
+          capability_overrides: {},
+          extra_headers: null,
+          input_cost_per_token: null,
+          output_cost_per_token: null,
+          ollama_base_url: null,
+          stream: false,
+          drop_params: true,
+          disable_vision: null,
+          disable_stop_word: false,
+          caching_prompt: true,
+          log_completions: false,
+          log_completions_folder: 'logs/completions',
+          custom_tokenizer: null,
+          native_tool_calling: true,
+          force_string_serializer: null,
+          inline_image_urls: null,
+          reasoning_effort: 'high',
+          reasoning_summary: null,
+          enable_encrypted_reasoning: true,
+          prompt_cache_retention: '24h',
+          extended_thinking_budget: 200000,
+          seed: null,
+          usage_id: 'default',
+          litellm_extra_body: {},
+          is_subscription: false,
+        },
+        tools: null,
+        enable_classify_and_switch_llm_tool: false,
+        active_meta_profile: null,
+        meta_profile: null,
+        meta_profile_llms: {},
+        tool_concurrency_limit: 1,
         mcp_config: {},
-      }),
-      conversation_settings: { schema_version: 1, max_iterations: 500, confirmation_mode: false, security_analyzer: 'llm' },
-      llm_api_key_is_set: true,
-      active_profile: 'default',
+        persona: null,
+        agent_context: {
+          skills: [],
+          system_message_suffix: null,
+          user_message_suffix: null,
+          load_user_skills: false,
+          load_public_skills: false,
+          marketplace_path: 'marketplaces/default.json',
+          registered_marketplaces: [],
+          load_project_skills: false,
+          load_memory: false,
+          disabled_skills: [],
+          secrets: null,
+          current_datetime: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        },
+        condenser: {
+          condenser_kind: 'llm_summarizing',
+          enabled: true,
+          max_size: 240,
+          max_tokens: null,
+          keep_first: 2,
+          minimum_progress: 0.1,
+          hard_context_reset_max_retries: 5,
+          hard_context_reset_context_scaling: 0.8,
+        },
+        verification: {
+          critic_enabled: false,
+          critic_mode: 'finish_and_message',
+          enable_iterative_refinement: false,
+          critic_threshold: 0.6,
+          max_refinement_iterations: 3,
+          critic_server_url: null,
+          critic_model_name: null,
+          critic_api_key: null,
+        },
+      },
+      conversation_settings: {
+        schema_version: 1,
+        max_iterations: 500,
+        confirmation_mode: false,
+        security_analyzer: 'llm',
+        default_runtime: 'local',
+        worktree_base: 'default_branch',
+        worktree_base_ref: null,
+        worktree_branch_prefix: 'openhands/',
+        container_memory: null,
+        container_cpus: null,
+        container_browser: true,
+      },
+      llm_api_key_is_set: false,
+      active_profile: null,
       active_agent_profile_id: null,
+      active_meta_profile: null,
       misc_settings: {},
     });
   });
 
-  it("mirrors the live LLM into an active `default` profile on first use, which Agent Canvas's local backend reads (agent_profiles_router.py, _seed_default_llm_profile)", async () => {
+  // agent_profiles_router.py _seed_default_llm_profile and _llm_has_real_config: a keyless LLM is not mirrored.
+  it("lists no LLM profile on a fresh host; a configured LLM (a key) is mirrored into an active `default` profile, which Agent Canvas's local backend reads", async () => {
+    expect((await call('/api/profiles')).body).toEqual({ profiles: [], active_profile: null });
+    await call(
+      '/api/settings',
+      json('PATCH', { agent_settings_diff: { llm: { model: 'anthropic/claude-sonnet-4-5-20250929', api_key: 'sk-1' } } }),
+    );
     expect((await call('/api/profiles')).body).toEqual({
       profiles: [
         {
@@ -158,6 +278,73 @@ describe('PATCH /api/settings (settings_router.py, update_settings and _resolve_
       status: 404,
       body: { detail: "Profile 'nope' not found" },
     });
+  });
+
+  // openhands-sdk settings/model.py apply_agent_settings_diff and _merge_patch (agent), persistence/models.py
+  // PersistedSettings.update and _deep_merge (conversation); settings_router.py _require_pointer_targets.
+  it('merge-patches the agent diff as 1.58.2 does: null resets a field to its default, unknown keys are dropped, a new agent_kind starts afresh', async () => {
+    type Settings = {
+      status: number;
+      body: {
+        agent_settings: Record<string, unknown> & { llm?: Record<string, unknown>; condenser?: Record<string, unknown> };
+        conversation_settings: Record<string, unknown>;
+        llm_api_key_is_set: boolean;
+      };
+    };
+    const patch = async (body: unknown) => (await call('/api/settings', json('PATCH', body))) as Settings;
+    const set = await patch({
+      agent_settings_diff: { tool_concurrency_limit: 3, bogus: 1, llm: { temperature: 0.5, aws_access_key_id: 'AKIA-secret', bogus: 2 } },
+      conversation_settings_diff: { default_runtime: 'docker', container_memory: '4g', container_cpus: 2, bogus: 3 },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.agent_settings).toMatchObject({
+      tool_concurrency_limit: 3,
+      llm: { temperature: 0.5, aws_access_key_id: '**********' },
+    });
+    expect(set.body.agent_settings).not.toHaveProperty('bogus');
+    expect(set.body.agent_settings.llm).not.toHaveProperty('bogus');
+    expect(set.body.conversation_settings).toMatchObject({ default_runtime: 'docker', container_memory: '4g', container_cpus: 2 });
+    expect(set.body.conversation_settings).not.toHaveProperty('bogus');
+    expect(JSON.stringify(set.body)).not.toContain('AKIA-secret');
+    const reset = await patch({ agent_settings_diff: { tool_concurrency_limit: null, condenser: { condenser_kind: 'no_op' } } });
+    expect(reset.body.agent_settings).toMatchObject({ tool_concurrency_limit: 1, llm: { temperature: 0.5 } });
+    expect(reset.body.agent_settings.condenser).toEqual({ condenser_kind: 'no_op', enabled: true });
+    const acp = await patch({ agent_settings_diff: { agent_kind: 'acp' } });
+    expect(acp.body.agent_settings).toMatchObject({ schema_version: 9, agent_kind: 'acp', acp_server: 'claude-code', agent_context: null });
+    expect(acp.body.agent_settings).not.toHaveProperty('llm');
+    expect(acp.body.llm_api_key_is_set).toBe(false);
+    const back = await patch({ agent_settings_diff: { agent_kind: 'openhands' } });
+    expect(back.body.agent_settings).toMatchObject({ tool_concurrency_limit: 1, llm: { model: 'gpt-5.6', temperature: null } });
+  });
+
+  it('answers 422 "Settings validation failed" for a value out of 1.58.2\'s bounds and 404 for a pointer to nothing; nothing changes', async () => {
+    const before = (await call('/api/settings')).body as { conversation_settings: unknown };
+    for (const body of [
+      { agent_settings_diff: { llm: { temperature: 'hot' } } },
+      { agent_settings_diff: { condenser: { max_size: 10 } } },
+      { agent_settings_diff: { tool_concurrency_limit: 0 } },
+      { conversation_settings_diff: { max_iterations: null } },
+      { conversation_settings_diff: { worktree_base: 'ref' } },
+      { conversation_settings_diff: { default_runtime: 'cloud' } },
+    ]) {
+      expect(await call('/api/settings', json('PATCH', body))).toMatchObject({
+        status: 422,
+        body: { detail: 'Settings validation failed' },
+      });
+    }
+    expect(await call('/api/settings', json('PATCH', { active_meta_profile: 'nope' }))).toMatchObject({
+      status: 404,
+      body: { detail: "Meta-profile 'nope' not found" },
+    });
+    const id = '8a3a0c6f-6d3c-4c43-a5a8-3f0d8a1b2c3d';
+    expect(await call('/api/settings', json('PATCH', { active_agent_profile_id: id }))).toMatchObject({
+      status: 404,
+      body: { detail: `Agent profile with id '${id}' not found` },
+    });
+    expect((await call('/api/settings', json('PATCH', { active_meta_profile: null }))).status).toBe(200);
+    expect(((await call('/api/settings')).body as { conversation_settings: unknown }).conversation_settings).toEqual(
+      before.conversation_settings,
+    );
   });
 
   it("is kept per tenant: one tenant's change is not another's", async () => {
@@ -252,14 +439,6 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
     expect((await call('/api/profiles')).body).toEqual({
       profiles: [
         {
-          name: 'default',
-          model: 'anthropic/claude-sonnet-4-5-20250929',
-          base_url: null,
-          api_key_set: true,
-          provider_connection_id: null,
-          provider_connection_broken: false,
-        },
-        {
           name: 'fast',
           model: 'openai/gpt-5-mini-2025-08-07',
           base_url: null,
@@ -276,7 +455,7 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
           provider_connection_broken: false,
         },
       ],
-      active_profile: 'default',
+      active_profile: null,
     });
     expect(await call('/api/profiles/fast')).toMatchObject({
       status: 200,

@@ -94,10 +94,18 @@ describe('sizeOf', () => {
 });
 
 describe('constantEventSize', () => {
-  it('weighs an event record of constant fields as sizeOf does (the system prompt of each new conversation, weighed once)', async () => {
+  it('weighs an event record of constant fields as sizeOf does (the system prompt of each conversation, weighed once)', async () => {
     const fake = await createFakeCore({ baseUrl: BASE, agentUrl: AGENT, auth: 'none', fixture: 'empty', timings: 'instant' });
+    // The system prompt is published at the first message (local_conversation.py, _ensure_agent_ready).
+    const initial_message = { role: 'user', content: [{ type: 'text', text: 'Hi' }] };
     expect(
-      (await post(fake, '/api/conversations', { agent: { kind: 'Agent', llm: { model: 'm' } }, workspace: { working_dir: '/w' } })).status,
+      (
+        await post(fake, '/api/conversations', {
+          agent: { kind: 'Agent', llm: { model: 'm' } },
+          workspace: { working_dir: '/w' },
+          initial_message,
+        })
+      ).status,
     ).toBe(201);
     const [prompt] = (await fake.snapshot()).events;
     expect(prompt!.event.kind).toBe(SYSTEM_PROMPT.kind);

@@ -1,19 +1,29 @@
 /**
- * The agent server's settings (`/api/settings`): the user's settings read as the newest agent
- * server answers them (`SettingsResponse`), a partial update by deep-merged diffs, one MCP server at
- * a time, and the custom secrets (names and descriptions; values only go in). Copies
- * openhands-agent-server `settings_router.py` (get_settings, update_settings,
- * `_resolve_active_profile_llm`, create/patch/delete_mcp_server, list_secrets, create_secret,
- * delete_secret). The settings are the instance's (`state.store.settings`): the agent host and the
- * app server read one user. Before the first save the fake's agent server reads the fixture's
- * defaults, an LLM with a key: the scripted agent needs none, and Agent Canvas counts the LLM as
- * configured (a deliberate difference: the real one starts without a key).
+ * The agent server's settings (`/api/settings`): the user's settings read as openhands-agent-server
+ * 1.58.2 answers them (`SettingsResponse`, its model in `settings-model.ts`), a partial update by
+ * diffs, one MCP server at a time, and the custom secrets (names and descriptions; values only go
+ * in). Copies `settings_router.py` (get_settings, update_settings, `_require_pointer_targets`,
+ * `_with_profile_llm`, create/patch/delete_mcp_server, list_secrets, create_secret, delete_secret).
+ * The settings are the instance's (`state.store.settings`): the agent host and the app server read
+ * one user. Before the first save the host is a fresh one (no LLM key, no profile); a fixture that
+ * holds the user's settings (the default one, an LLM with a key) is read as saved.
  */
 import { UserSettingsRecord } from '../../schemas/user-settings.js';
 import { redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
-import { defaultUserSettings } from '../user/settings.js';
+import {
+  agentSettingsDefaults,
+  conversationSettingsDefaults,
+  DEFAULT_LLM_MODEL,
+  defaultLlmSettings,
+  differences,
+  LLM_SECRET_FIELDS,
+  mergePatch,
+  validAgentSettings,
+  validConversationSettings,
+  withDefaults,
+} from './settings-model.js';
 import { miscSettingsTooLarge } from './misc-settings.js';
 import { changeWorld, worldOf } from './world.js';
 
@@ -24,6 +34,7 @@ export interface AgentSettingsResponse {
   llm_api_key_is_set: boolean;
   active_profile: string | null;
   active_agent_profile_id: string | null;
+  active_meta_profile: string | null;
   misc_settings: Record<string, unknown>;
 }
 
@@ -34,22 +45,21 @@ export interface AgentSettingsUpdate {
   misc_settings_diff?: Record<string, unknown> | null | undefined;
   active_profile?: string | null | undefined;
   active_agent_profile_id?: string | null | undefined;
+  active_meta_profile?: string | null | undefined;
 }
 
-/** The version of the agent settings' schema the fake answers. */
-const AGENT_SETTINGS_SCHEMA_VERSION = 1;
 /** A secret's name (`SECRET_NAME_PATTERN`). */
 export const SECRET_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 const isSet = (value: string | null | undefined): boolean => typeof value === 'string' && value.trim() !== '';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The stored settings, or the defaults a fresh fake's agent server has. */
-export const currentSettings = (state: DomainState): UserSettingsRecord => state.store.settings ?? defaultUserSettings();
+/** The stored settings, or a fresh agent server's (no LLM key, no profile: `PersistedSettings()`). */
+export const currentSettings = (state: DomainState): UserSettingsRecord => state.store.settings ?? UserSettingsRecord.parse({});
 
 /**
  * Deep-merges `diff` into `base`: nested objects merge, a `null` inside a nested map deletes that
- * entry, anything else replaces (`PersistedSettings.update`).
+ * entry, anything else replaces (`_deep_merge`).
  */
 export function deepMerge(base: Record<string, unknown>, diff: Record<string, unknown>, nested = false): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
@@ -62,44 +72,73 @@ export function deepMerge(base: Record<string, unknown>, diff: Record<string, un
   return out;
 }
 
-/** The agent settings as stored, the key included (never answered as such). */
-function agentSettingsOf(s: UserSettingsRecord): Record<string, unknown> {
-  const { mcp_config: mcp, condenser, ...extra } = s.agent_settings_extra as { mcp_config?: unknown; condenser?: unknown };
-  return {
-    schema_version: AGENT_SETTINGS_SCHEMA_VERSION,
-    agent_kind: 'openhands',
-    agent: s.agent ?? 'CodeActAgent',
+/** The time the agent context reads as now (`AgentContext.current_datetime`'s default). */
+const nowOf = (state: DomainState) => new Date(state.clock.now()).toISOString();
+
+/**
+ * The agent settings as stored, complete and with their secrets (never answered as such): the
+ * flat LLM model, base URL and key, agent and condenser fields over the rest (`agent_settings_extra`).
+ */
+function agentSettingsOf(s: UserSettingsRecord, now: string): Record<string, unknown> {
+  const { llm, condenser, ...extra } = s.agent_settings_extra;
+  if (extra.agent_kind === 'acp') return validAgentSettings(extra, now) ?? agentSettingsDefaults('acp', now);
+  const stored = {
     ...extra,
-    llm: { model: s.llm_model, base_url: s.llm_base_url, api_key: s.llm_api_key },
-    condenser: { ...(isObject(condenser) ? condenser : {}), enabled: s.enable_default_condenser, max_size: s.condenser_max_size ?? 120 },
-    mcp_config: isObject(mcp) ? mcp : {},
+    agent: s.agent ?? 'CodeActAgent',
+    llm: { ...(isObject(llm) ? llm : {}), model: s.llm_model ?? DEFAULT_LLM_MODEL, base_url: s.llm_base_url, api_key: s.llm_api_key },
+    condenser: {
+      ...(isObject(condenser) ? condenser : {}),
+      enabled: s.enable_default_condenser,
+      ...(s.condenser_max_size === null ? {} : { max_size: s.condenser_max_size }),
+    },
   };
+  return validAgentSettings(stored, now) ?? withDefaults(agentSettingsDefaults(extra.agent_kind, now), stored);
 }
 
+/** The conversation settings as stored, complete. */
 function conversationSettingsOf(s: UserSettingsRecord): Record<string, unknown> {
-  return {
-    schema_version: 1,
+  const stored = {
+    ...s.conversation_settings_extra,
     max_iterations: s.max_iterations ?? 500,
     confirmation_mode: s.confirmation_mode ?? false,
     security_analyzer: s.security_analyzer === 'none' ? 'none' : 'llm',
   };
+  return validConversationSettings(stored) ?? { ...conversationSettingsDefaults(), ...stored };
+}
+
+/** A secret as answered: `**********` when set. */
+const masked = (value: unknown) => (typeof value === 'string' && value !== '' ? REDACTED : value);
+
+/** Agent settings as answered: the LLM's credentials and the critic's key masked, and any secret in MCP servers, headers and the agent context. */
+function maskedAgentSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...settings };
+  if (isObject(settings.llm)) {
+    const llm: Record<string, unknown> = { ...settings.llm };
+    for (const key of LLM_SECRET_FIELDS) llm[key] = masked(llm[key]);
+    llm.extra_headers = redactSecrets(llm.extra_headers);
+    llm.litellm_extra_body = redactSecrets(llm.litellm_extra_body);
+    out.llm = llm;
+  }
+  if (isObject(settings.verification))
+    out.verification = { ...settings.verification, critic_api_key: masked(settings.verification.critic_api_key) };
+  for (const key of ['mcp_config', 'agent_context', 'meta_profile_llms'] as const)
+    if (key in settings) out[key] = redactSecrets(settings[key]);
+  return out;
 }
 
 /** `GET /api/settings`: every secret masked (`**********`), whatever `X-Expose-Secrets` asks. */
 export function agentSettings(state: DomainState): AgentSettingsResponse {
   const s = currentSettings(state);
   const world = worldOf(state);
-  const agent = agentSettingsOf(s);
-  const llm = agent.llm as Record<string, unknown>;
+  const agent = agentSettingsOf(s, nowOf(state));
+  const openhands = agent.agent_kind !== 'acp';
   return {
-    agent_settings: {
-      ...(redactSecrets(agent) as Record<string, unknown>),
-      llm: { ...llm, api_key: isSet(s.llm_api_key) ? REDACTED : null },
-    },
+    agent_settings: maskedAgentSettings(agent),
     conversation_settings: conversationSettingsOf(s),
-    llm_api_key_is_set: isSet(s.llm_api_key),
+    llm_api_key_is_set: openhands && isSet(s.llm_api_key),
     active_profile: s.active_llm_profile,
     active_agent_profile_id: world.active_agent_profile_id,
+    active_meta_profile: openhands ? ((agent.active_meta_profile as string | null) ?? null) : null,
     misc_settings: structuredClone(world.misc_settings),
   };
 }
@@ -107,18 +146,60 @@ export function agentSettings(state: DomainState): AgentSettingsResponse {
 /** A 422 whose `detail` is a sentence (an `HTTPException`), not a list of problems. */
 export const unprocessable = (detail: string) => new Refusal('invalid', detail, { body: { detail } });
 const invalid = () => unprocessable('Settings validation failed');
-const CONVERSATION_KEYS: Record<string, (value: unknown) => boolean> = {
-  schema_version: (v) => Number.isInteger(v) && (v as number) >= 1,
-  max_iterations: (v) => Number.isInteger(v) && (v as number) >= 1,
-  confirmation_mode: (v) => typeof v === 'boolean',
-  security_analyzer: (v) => v === null || v === 'llm' || v === 'none',
-};
+
+/** The LLM a profile loads into the settings (`_with_profile_llm`: the profile's whole LLM, a key it lacks cleared). */
+const profileLlm = (profile: Record<string, unknown>) => ({ ...defaultLlmSettings(), ...profile, api_key: profile.api_key ?? null });
+
+/** Whether the agent context's current time was set by a client (then it is kept; otherwise it reads now). */
+const pinnedTime = (value: unknown) => isObject(value) && isObject(value.agent_context) && 'current_datetime' in value.agent_context;
 
 /**
- * `PATCH /api/settings`: the diffs deep-merged; `active_profile` loads that profile's LLM unless the
- * diff names one (404 for an unknown profile); 400 with nothing to change; 422 "Settings validation
- * failed" for a value the settings cannot take (nothing changes). With `replaceMcpConfig` (the app
- * server's `POST /api/v1/settings`), an `mcp_config` in the agent diff replaces the stored one whole.
+ * Writes complete agent settings into `next`: the flat LLM, agent and condenser fields, and what
+ * else differs from the defaults as `agent_settings_extra` (the MCP servers always; the agent
+ * context's time only when a client set it).
+ */
+function storeAgentSettings(next: UserSettingsRecord, settings: Record<string, unknown>, keepTime: boolean, now: string): void {
+  const { schema_version: _v, llm, agent, condenser, mcp_config: mcp, ...rest } = settings;
+  const kept = differences(agentSettingsDefaults(rest.agent_kind, now), rest);
+  if (isObject(kept.agent_context) && !keepTime) {
+    const { current_datetime: _now, ...context } = kept.agent_context;
+    if (Object.keys(context).length > 0) kept.agent_context = context;
+    else delete kept.agent_context;
+  }
+  if (rest.agent_kind === 'acp') {
+    // The ACP variant has no LLM of its own: the live one is gone, as a kind switch starts afresh.
+    next.llm_model = null;
+    next.llm_base_url = null;
+    next.llm_api_key = null;
+    next.agent_settings_extra = { agent_kind: 'acp', ...kept, mcp_config: mcp };
+    return;
+  }
+  const { model, base_url: baseUrl, api_key: key, ...llmRest } = llm as Record<string, unknown>;
+  const { enabled, max_size: maxSize, ...condenserRest } = condenser as Record<string, unknown>;
+  next.llm_model = model as string;
+  next.llm_base_url = baseUrl as string | null;
+  next.llm_api_key = key as string | null;
+  next.agent = agent as string;
+  next.enable_default_condenser = enabled as boolean;
+  if (typeof maxSize === 'number') next.condenser_max_size = maxSize;
+  const llmKept = differences(defaultLlmSettings(), llmRest);
+  const condenserKept = differences(agentSettingsDefaults('openhands', now).condenser as Record<string, unknown>, condenserRest);
+  next.agent_settings_extra = {
+    ...kept,
+    ...(Object.keys(llmKept).length > 0 ? { llm: llmKept } : {}),
+    ...(Object.keys(condenserKept).length > 0 ? { condenser: condenserKept } : {}),
+    mcp_config: mcp,
+  };
+}
+
+/**
+ * `PATCH /api/settings`: the agent diff merge-patched (a new `agent_kind` starts from its variant's
+ * defaults), the conversation and misc diffs deep-merged; `active_profile` loads that profile's LLM
+ * unless the diff names one (404 for an unknown profile); a non-null `active_agent_profile_id` or
+ * `active_meta_profile` must name a stored one (404); 400 with nothing to change; 422 "Settings
+ * validation failed" for a value the settings cannot take (nothing changes). With
+ * `replaceMcpConfig` (the app server's `POST /api/v1/settings`), an `mcp_config` in the agent diff
+ * replaces the stored one whole.
  */
 export async function updateAgentSettings(
   state: DomainState,
@@ -126,75 +207,57 @@ export async function updateAgentSettings(
   presentKeys: readonly string[],
   { replaceMcpConfig = false }: { replaceMcpConfig?: boolean } = {},
 ): Promise<AgentSettingsResponse | Refusal> {
+  const pointers = ['active_profile', 'active_agent_profile_id', 'active_meta_profile'] as const;
   const given = (key: keyof AgentSettingsUpdate) =>
-    key === 'active_profile' || key === 'active_agent_profile_id'
-      ? presentKeys.includes(key)
-      : update[key] !== undefined && update[key] !== null;
-  if (
-    !(
-      ['agent_settings_diff', 'conversation_settings_diff', 'misc_settings_diff', 'active_profile', 'active_agent_profile_id'] as const
-    ).some(given)
-  ) {
+    (pointers as readonly string[]).includes(key) ? presentKeys.includes(key) : update[key] !== undefined && update[key] !== null;
+  if (!(['agent_settings_diff', 'conversation_settings_diff', 'misc_settings_diff', ...pointers] as const).some(given)) {
     return refuse(
       'bad_request',
-      'At least one of agent_settings_diff, conversation_settings_diff, misc_settings_diff, active_profile, or active_agent_profile_id must be provided',
+      'At least one of agent_settings_diff, conversation_settings_diff, misc_settings_diff, active_profile, active_agent_profile_id, or active_meta_profile must be provided',
     );
   }
-  const current = currentSettings(state);
   const world = worldOf(state);
+  const profileId = update.active_agent_profile_id;
+  if (typeof profileId === 'string' && ![...world.agentProfiles.values()].some((p) => p.id === profileId))
+    return refuse('not_found', `Agent profile with id '${profileId}' not found`);
+  // The fake keeps no meta-profiles (`/api/meta-profiles`): every name is unknown.
+  if (typeof update.active_meta_profile === 'string') return refuse('not_found', `Meta-profile '${update.active_meta_profile}' not found`);
+  const current = currentSettings(state);
+  const now = nowOf(state);
   let agentDiff = update.agent_settings_diff ?? undefined;
   if (update.active_profile && !(agentDiff && 'llm' in agentDiff)) {
     const profile = current.llm_profiles[update.active_profile];
     if (!profile) return refuse('not_found', `Profile '${update.active_profile}' not found`);
-    agentDiff = {
-      ...agentDiff,
-      llm: { model: profile.model, base_url: profile.base_url, ...(isSet(profile.api_key) ? { api_key: profile.api_key } : {}) },
-    };
+    if ((agentDiff?.agent_kind ?? current.agent_settings_extra.agent_kind) !== 'acp')
+      agentDiff = { ...agentDiff, llm: profileLlm(profile) };
   }
   const next: UserSettingsRecord = { ...current };
   if (agentDiff) {
-    const stored = agentSettingsOf(current);
+    const stored = agentSettingsOf(current, now);
+    const kind = agentDiff.agent_kind;
+    const base = typeof kind === 'string' && kind !== stored.agent_kind ? { agent_kind: kind } : stored;
     // A masked secret sent back as it was answered keeps the stored one.
-    const merged = unmaskedSecrets(deepMerge(stored, agentDiff), stored) as Record<string, unknown>;
+    const merged = unmaskedSecrets(mergePatch(base, agentDiff), stored) as Record<string, unknown>;
     // The app server's Settings.update replaces the MCP configuration whole (a masked secret sent back keeps the stored one).
     if (replaceMcpConfig && 'mcp_config' in agentDiff) merged.mcp_config = unmaskedSecrets(agentDiff.mcp_config ?? {}, stored.mcp_config);
-    const { llm, agent, condenser, mcp_config: mcp, schema_version: _v, agent_kind: kind, ...extra } = merged;
-    if (
-      !isObject(llm) ||
-      (llm.model !== null && typeof llm.model !== 'string') ||
-      (llm.base_url !== null && llm.base_url !== undefined && typeof llm.base_url !== 'string')
-    )
-      return invalid();
-    if (llm.api_key !== null && llm.api_key !== undefined && typeof llm.api_key !== 'string') return invalid();
-    if (kind !== 'openhands' && kind !== 'acp') return invalid();
-    if (typeof agent !== 'string' || !isObject(mcp) || !isObject(condenser)) return invalid();
-    // The servers by name, or under `mcpServers` (fastmcp's MCPConfig, as Agent Canvas reads both).
-    const servers = isObject(mcp.mcpServers) && !('url' in mcp.mcpServers) && !('command' in mcp.mcpServers) ? mcp.mcpServers : mcp;
-    if (
-      !Object.values(servers).every((server) => isObject(server) && (typeof server.url === 'string' || typeof server.command === 'string'))
-    )
-      return invalid();
-    next.llm_model = (llm.model as string | null) ?? null;
-    next.llm_base_url = (llm.base_url as string | null | undefined) ?? null;
-    // The masked key a client read back keeps the stored one.
-    if (llm.api_key !== REDACTED) next.llm_api_key = (llm.api_key as string | null | undefined) ?? null;
-    next.agent = agent;
-    const { enabled, max_size: maxSize, ...condenserRest } = condenser;
-    if (typeof enabled === 'boolean') next.enable_default_condenser = enabled;
-    if (Number.isInteger(maxSize)) next.condenser_max_size = maxSize as number;
-    next.agent_settings_extra = {
-      ...extra,
-      ...(kind === 'acp' ? { agent_kind: kind } : {}),
-      ...(Object.keys(condenserRest).length > 0 ? { condenser: condenserRest } : {}),
-      mcp_config: mcp,
-    };
+    const settings = validAgentSettings(merged, now);
+    if (!settings) return invalid();
+    storeAgentSettings(next, settings, pinnedTime(agentDiff) || pinnedTime(current.agent_settings_extra), now);
   }
   if (update.conversation_settings_diff) {
-    const merged = deepMerge(conversationSettingsOf(current), update.conversation_settings_diff);
-    for (const [key, value] of Object.entries(merged)) if (!CONVERSATION_KEYS[key]?.(value)) return invalid();
-    next.max_iterations = merged.max_iterations as number;
-    next.confirmation_mode = merged.confirmation_mode as boolean;
-    next.security_analyzer = (merged.security_analyzer as string | null) ?? 'llm';
+    const settings = validConversationSettings(deepMerge(conversationSettingsOf(current), update.conversation_settings_diff));
+    if (!settings) return invalid();
+    const {
+      schema_version: _v,
+      max_iterations: iterations,
+      confirmation_mode: confirmation,
+      security_analyzer: analyzer,
+      ...rest
+    } = settings;
+    next.max_iterations = iterations as number;
+    next.confirmation_mode = confirmation as boolean;
+    next.security_analyzer = (analyzer as string | null) ?? 'llm';
+    next.conversation_settings_extra = differences(conversationSettingsDefaults(), rest);
   }
   if (presentKeys.includes('active_profile')) next.active_llm_profile = update.active_profile ?? null;
   const parsed = UserSettingsRecord.safeParse(next);
@@ -212,7 +275,7 @@ export async function updateAgentSettings(
 }
 
 const mcpOf = (state: DomainState): Record<string, unknown> =>
-  agentSettingsOf(currentSettings(state)).mcp_config as Record<string, unknown>;
+  agentSettingsOf(currentSettings(state), nowOf(state)).mcp_config as Record<string, unknown>;
 
 /** `POST /api/settings/mcp/{key}` (201): 409 when the server exists. */
 export async function createMcpServer(state: DomainState, key: string, server: Record<string, unknown>) {

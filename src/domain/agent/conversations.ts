@@ -13,7 +13,6 @@ import type { StartConversationRequest } from '../../schemas/agent-conversations
 import { formatDateTime } from '../../schemas/datetime.js';
 import { conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
 import { runStepsTotal, type AgentEvent } from './status.js';
-import { SYSTEM_PROMPT } from './system-prompt.js';
 import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
@@ -30,11 +29,16 @@ import { hostState, setHostState } from './host-state.js';
 import { judgeGoal } from './goal-judge.js';
 
 export { hostState, setHostState };
+import { leafOf } from './event-tree.js';
 
-/** The id of a conversation's newest user message, found from the end (a long log is not walked for it); `null` before any. */
+/**
+ * The id of a conversation's newest user message, found from the end (a long log is not walked for
+ * it); `null` before any. A fork's state starts empty: the messages it copied do not count.
+ */
 export function lastUserMessageId(state: DomainState, conversationId: string): string | null {
   const ids = state.store.eventIdsOf(conversationId);
-  for (let i = ids.length - 1; i >= 0; i--) {
+  const copied = state.store.conversations.get(conversationId)?.agent_host?.copied_events ?? 0;
+  for (let i = ids.length - 1; i >= copied; i--) {
     const event = state.store.events.get(ids[i]!)!.event as AgentEvent;
     if (event.kind === 'MessageEvent' && event.source === 'user') return ids[i]!;
   }
@@ -56,7 +60,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
   });
   return Object.assign(info, {
     last_user_message_id: lastUserMessageId(state, conversation.id),
-    leaf_event_id: host.leaf_event_id,
+    leaf_event_id: leafOf(state, conversation),
     forked_from_conversation_id: host.forked_from_conversation_id,
     forked_from_event_id: host.forked_from_event_id,
     parent_conversation_id: conversation.parent_conversation_id,
@@ -130,7 +134,6 @@ export async function startHostConversation<T = AgentConversationInfo>(
       ? state.store.conversations.insertValidated(built, hostRecordSize(built))
       : await state.store.conversations.insert({ ...built, llm_model: profileModel });
   if (parentId) state.store.linkChild(parentId, id);
-  await publishEvent(state, id, SYSTEM_PROMPT);
   let current = record;
   if (request.initial_message && request.initial_message.content.length > 0) {
     current = await deliverMessage(state, current, messageText(request.initial_message.content), request.initial_message.run);
@@ -198,10 +201,10 @@ export function deleteHostConversation(state: DomainState, conversation: Convers
   state.activeRuns.delete(conversation.id);
 }
 
-/** Pauses it with `kind` (`PauseEvent` or `InterruptEvent`) and `paused`. */
+/** Pauses it: `paused`, then `kind` (`PauseEvent` or `InterruptEvent`), as `pause` and `arun` set the status before they publish the event. */
 async function pauseWith(state: DomainState, conversation: ConversationRecord, kind: 'PauseEvent' | 'InterruptEvent'): Promise<void> {
-  await publishEvent(state, conversation.id, { kind, source: 'user' });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'paused'));
+  await publishEvent(state, conversation.id, { kind, source: 'user' });
   const paused = await state.store.conversations.update(conversation.id, {
     agent_status: 'paused',
     agent_paused_at: formatDateTime(state.clock.now()),
@@ -214,7 +217,7 @@ async function pauseWith(state: DomainState, conversation: ConversationRecord, k
 
 /**
  * `POST .../pause` (`local_conversation.py`, `pause`): an idle or running conversation is paused
- * (a `PauseEvent`, then `paused`); a paused one stays as it is, and so does one that finished,
+ * (`paused`, then a `PauseEvent`); a paused one stays as it is, and so does one that finished,
  * failed, is stuck or waits for a confirmation.
  */
 export async function pauseHostConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
@@ -224,7 +227,7 @@ export async function pauseHostConversation(state: DomainState, conversation: Co
 
 /**
  * `POST .../interrupt` (`local_conversation.py`, `interrupt`): a run in flight is cancelled at once
- * (an `InterruptEvent`, then `paused`); without a run it falls back to `pause`.
+ * (`paused`, then an `InterruptEvent`); without a run it falls back to `pause`.
  */
 export async function interruptHostConversation(state: DomainState, conversation: ConversationRecord): Promise<void> {
   if (executionStatusOf(conversation) === 'running') await pauseWith(state, conversation, 'InterruptEvent');

@@ -17,6 +17,20 @@ export const TERMINAL_RENAME_VERSION = '1.3.0';
  */
 export const LAST_USER_MESSAGE_ID_VERSION = '1.11.5';
 
+/**
+ * The first version whose events form a tree: each names its parent (`parent_id`) and the
+ * conversation its HEAD (`leaf_event_id`) (software-agent-sdk commit 6575534, "feat(sdk):
+ * conversation history tree (parent_id, leaf HEAD, fork-from-event, navigate) (#3922)", Jul 2026,
+ * in v1.31.0).
+ */
+export const EVENT_TREE_VERSION = '1.31.0';
+
+/** The first version whose `ActionEvent` carries a `summary` (software-agent-sdk commit 1220936, "Add action summary feature for tool calls (#1339)", Jan 2026, in v1.8.0). */
+export const ACTION_SUMMARY_VERSION = '1.8.0';
+
+/** The first version whose `ObservationEvent` carries `extended_content` (software-agent-sdk commit 7ce74f7, "feat(skills): add path-triggered rules (#3994)", Jul 2026, in v1.34.0). */
+export const OBSERVATION_EXTENDED_CONTENT_VERSION = '1.34.0';
+
 /** What each newest name was called before the rename. */
 const BEFORE_TERMINAL_RENAME: Readonly<Record<string, string>> = Object.freeze({
   TerminalAction: 'ExecuteBashAction',
@@ -75,6 +89,11 @@ export function tracksLastUserMessage(version: string | undefined): boolean {
   return version === undefined || compareVersions(version, LAST_USER_MESSAGE_ID_VERSION) >= 0;
 }
 
+/** Whether agent server `version` (absent: the newest) stamps each event with its `parent_id`. */
+export function stampsParents(version: string | undefined): boolean {
+  return version === undefined || compareVersions(version, EVENT_TREE_VERSION) >= 0;
+}
+
 /**
  * An event's fields as agent server `version` writes them: the inner `action`/`observation` kind
  * renamed when that version predates the rename; the same object otherwise.
@@ -82,6 +101,24 @@ export function tracksLastUserMessage(version: string | undefined): boolean {
  * inDialect({ kind: 'ActionEvent', action: { kind: 'TerminalAction' } }, '1.1.0') // action.kind: 'ExecuteBashAction'
  */
 export function inDialect<T extends Record<string, unknown>>(fields: T, version: string | undefined): T {
+  if (
+    version !== undefined &&
+    fields.kind === 'ActionEvent' &&
+    'summary' in fields &&
+    compareVersions(version, ACTION_SUMMARY_VERSION) < 0
+  ) {
+    const { summary: _summary, ...older } = fields;
+    return inDialect(older as T, version);
+  }
+  if (
+    version !== undefined &&
+    fields.kind === 'ObservationEvent' &&
+    'extended_content' in fields &&
+    compareVersions(version, OBSERVATION_EXTENDED_CONTENT_VERSION) < 0
+  ) {
+    const { extended_content: _content, ...older } = fields;
+    return inDialect(older as T, version);
+  }
   if (version !== undefined && compareVersions(version, TOOL_DEFINITIONS_VERSION) < 0 && Array.isArray(fields.tools))
     return { ...fields, tools: fields.tools.map(asFunction) };
   if (!speaksExecuteBash(version)) return fields;

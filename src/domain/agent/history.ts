@@ -13,9 +13,9 @@ import { toHex, toHyphenatedUuid } from '../store/ids.js';
 import { type Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import { breathe } from '../store/mutex.js';
-import { sameStatsAs } from './vocabulary-stats.js';
 
 import { hostState, hostConversationInfo, setHostState } from './conversations.js';
+import { leafOf, pathToRoot } from './event-tree.js';
 
 /** The condensers that condense when asked (`handles_condensation_requests`): the summarizing one, and a pipeline (taken to hold one). */
 const CONDENSING_ON_REQUEST = new Set(['LLMSummarizingCondenser', 'PipelineCondenser']);
@@ -68,9 +68,11 @@ export async function condense(state: DomainState, conversation: ConversationRec
 }
 
 /**
- * `POST .../fork` (`fork_conversation`): a new conversation in the same sandbox with a copy of the
- * history (up to `from_event_id`, its HEAD then), each copied event naming the one before it as its
- * `parent_id`; it starts `idle`. 409 for an id in use, 404 for an unknown `from_event_id`.
+ * `POST .../fork` (`fork_conversation`, openhands-sdk `LocalConversation.fork`): a new conversation
+ * in the same sandbox with a copy of the history — the whole log with the source's HEAD, or the
+ * branch that ends at `from_event_id` with HEAD there — each copy naming the copy of its parent;
+ * it starts `idle`, with no last user message and, unless `reset_metrics` is false, empty
+ * statistics. 409 for an id in use, 404 for an unknown `from_event_id`.
  */
 export async function forkConversation(
   state: DomainState,
@@ -85,14 +87,10 @@ export async function forkConversation(
 ): Promise<AgentConversationInfo | Refusal> {
   const id = request.id ? toHyphenatedUuid(request.id)! : state.newConversationId();
   if (state.store.conversations.get(id)) return refuse('conflict', `Conversation with id ${toHex(id)} already exists`);
-  const ids = state.store.eventIdsOf(source.id);
-  let upTo = ids.length;
-  if (request.from_event_id) {
-    const at = ids.indexOf(request.from_event_id);
-    if (at < 0) return refuse('not_found', `Unknown from_event_id: ${request.from_event_id}`);
-    upTo = at + 1;
-  }
-  state.store.budget.assertRoom(1 + upTo, 4096);
+  const from = request.from_event_id;
+  if (from && state.store.events.get(from)?.conversation_id !== source.id) return refuse('not_found', `Unknown from_event_id: ${from}`);
+  const ids = from ? pathToRoot(state, source.id, from) : state.store.eventIdsOf(source.id);
+  state.store.budget.assertRoom(1 + ids.length, 4096);
   const now = state.stamp();
   const host = hostState(source);
   const fork = await state.store.conversations.insert({
@@ -109,30 +107,36 @@ export async function forkConversation(
       created_here: true,
       goal: null,
       forked_from_conversation_id: source.id,
-      forked_from_event_id: request.from_event_id ?? null,
+      forked_from_event_id: from ?? null,
       leaf_event_id: null,
+      head_is_empty: false,
+      copied_events: ids.length,
+      copied_metrics: !request.reset_metrics,
     },
     created_at: now,
     updated_at: now,
   });
   const renamed = new Map<string, string>();
-  let previous: string | null = null;
-  for (let at = 0; at < upTo; at++) {
+  for (const oldId of ids) renamed.set(oldId, state.random.uuid());
+  for (let at = 0; at < ids.length; at++) {
     // A long history is copied with the event loop given a turn every 10 ms (`breathe`): 10,000 events take ~120 ms.
     if (at % 64 === 63) await breathe();
     const oldId = ids[at]!;
     const record = state.store.events.get(oldId)!;
-    const newId = state.random.uuid();
-    renamed.set(oldId, newId);
+    const newId = renamed.get(oldId)!;
     // A stored event is never changed in place: the copy shares its nested values and is stored without a second parse,
     // stamped now (after every stored record: appended, where its source's time put it in the middle of every event kept).
-    const event = { ...(record.event as AgentEvent), id: newId, parent_id: previous } as AgentEvent;
+    const event = { ...(record.event as AgentEvent), id: newId } as AgentEvent;
+    if (typeof event.parent_id === 'string') event.parent_id = renamed.get(event.parent_id) ?? event.parent_id;
     if (typeof event.action_id === 'string' && renamed.has(event.action_id)) event.action_id = renamed.get(event.action_id)!;
     state.store.appendBuiltEvent({ id: newId, conversation_id: id, created_at: state.stamp(), event });
-    previous = newId;
   }
-  if (upTo === ids.length) sameStatsAs(state, source, fork);
-  const headed = await setHostState(state, fork, { leaf_event_id: request.from_event_id ? previous : null });
+  // HEAD: the branch point, or the source's (`fork_leaf`), as the copy names it.
+  const leaf = from ?? (host.head_is_empty ? null : leafOf(state, source));
+  const headed = await setHostState(state, fork, {
+    leaf_event_id: leaf === null ? null : (renamed.get(leaf) ?? null),
+    head_is_empty: from ? false : host.head_is_empty,
+  });
   return hostConversationInfo(state, headed);
 }
 
@@ -144,7 +148,7 @@ export async function navigateConversation(
 ): Promise<AgentConversationInfo | Refusal> {
   if (eventId !== null && state.store.events.get(eventId)?.conversation_id !== conversation.id)
     return refuse('not_found', `Unknown event_id: ${eventId}`);
-  return hostConversationInfo(state, await setHostState(state, conversation, { leaf_event_id: eventId }));
+  return hostConversationInfo(state, await setHostState(state, conversation, { leaf_event_id: eventId, head_is_empty: eventId === null }));
 }
 
 /** `POST .../generate_title` (v1.11.4 `generate_conversation_title`): the first user message, cut to `max_length` (with "..."), kept as the title. */

@@ -77,6 +77,9 @@ export function hostConversationRecord(
       security_analyzer: request.security_analyzer ?? null,
       secret_names: made.secretNames,
       leaf_event_id: null,
+      head_is_empty: false,
+      copied_events: 0,
+      copied_metrics: false,
       forked_from_conversation_id: null,
       forked_from_event_id: null,
       acp_model: null,
@@ -84,6 +87,7 @@ export function hostConversationRecord(
       goal: null,
       llm: llmSettings(agent.llm),
       condenser: condenserKind(agent),
+      tools: agent.tools?.map((tool) => tool.name) ?? null,
     },
     created_at: made.now,
     updated_at: made.now,
@@ -115,6 +119,7 @@ const HOST_VARYING = [
   'marketplaces',
   'llm',
   'condenser',
+  'tools',
 ] as const;
 
 /** What the fields every host record has the same weigh (with the record's and `agent_host`'s braces): measured on the first record. */

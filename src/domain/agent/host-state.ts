@@ -17,6 +17,9 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     security_analyzer: null,
     secret_names: [],
     leaf_event_id: null,
+    head_is_empty: false,
+    copied_events: 0,
+    copied_metrics: false,
     forked_from_conversation_id: null,
     forked_from_event_id: null,
     acp_model: null,
@@ -24,6 +27,7 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     goal: null,
     llm: {},
     condenser: 'LLMSummarizingCondenser',
+    tools: null,
     ...conversation.agent_host,
   };
 }

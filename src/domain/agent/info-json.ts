@@ -14,7 +14,8 @@ import { REDACTED } from '../store/redact.js';
 import type { DomainState } from '../store/state.js';
 import { agentInfo, executionStatusOf, INFO_TAIL_RUNTIME_TEXT, INFO_TAIL_TEXT } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
-import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents } from './vocabulary-stats.js';
+import { leafOf } from './event-tree.js';
+import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents, statsStartOf } from './vocabulary-stats.js';
 import type { AgentEvent } from './status.js';
 
 /** A kept value, walked without a list of keys made per match: an object's keys and values side by side. */
@@ -130,7 +131,9 @@ const emptyStatsTexts = new Map<string, string>();
  * written from the kept texts.
  */
 function statsText(state: DomainState, conversation: ConversationRecord, model: string): string {
-  const ids = state.store.eventIdsOf(conversation.id);
+  const all = state.store.eventIdsOf(conversation.id);
+  const start = statsStartOf(conversation);
+  const ids = start === 0 ? all : all.slice(start);
   const events = ids.length <= SHORT_LOG ? eventsOf(state, ids) : null;
   if (events !== null && !hasLlmCall(events, model) && !hasUserMessage(events)) {
     let text = emptyStatsTexts.get(model);
@@ -197,7 +200,7 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
     `,"stats":${statsText(state, conversation, model)}` +
     `,"secret_registry":{"secret_sources":${secrets}},"agent_state":{}${field('title', conversation.title)},"metrics":null` +
     `${field('created_at', conversation.created_at)}${field('updated_at', conversation.updated_at)}` +
-    `${field('last_user_message_id', lastUserMessageId(state, conversation.id))}${field('leaf_event_id', host.leaf_event_id)}` +
+    `${field('last_user_message_id', lastUserMessageId(state, conversation.id))}${field('leaf_event_id', leafOf(state, conversation))}` +
     `${field('forked_from_conversation_id', host.forked_from_conversation_id)}${field('forked_from_event_id', host.forked_from_event_id)}` +
     `${field('parent_conversation_id', conversation.parent_conversation_id)}` +
     `,"sub_conversation_ids":${children === undefined || children.length === 0 ? '[]' : JSON.stringify(children)}` +

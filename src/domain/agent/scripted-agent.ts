@@ -28,6 +28,7 @@ import { conversationStats, statsForFullState, statsSnapshot, type ConversationS
 
 export { RUN_STEPS, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';
+import { systemPromptFor } from './system-prompt.js';
 export { publishEvent } from './publish.js';
 
 /** The run steps of the script a conversation's current run follows. */
@@ -58,6 +59,13 @@ function scriptFor(state: DomainState, message: string): { index: number; total:
 /** The tools whose lone action never waits for confirmation. */
 const NEVER_CONFIRMED = new Set(['finish', 'think']);
 
+/** Whether a conversation's log holds an event besides state updates (its agent has been made ready). */
+function hasHistory(state: DomainState, conversationId: string): boolean {
+  for (const id of state.store.eventIdsOf(conversationId))
+    if ((state.store.events.get(id)?.event as { kind?: string } | undefined)?.kind !== 'ConversationStateUpdateEvent') return true;
+  return false;
+}
+
 /** When a run started, in epoch ms. */
 const runStart = (conversation: ConversationRecord) => parseDateTime(conversation.agent_started_at ?? conversation.created_at);
 
@@ -75,6 +83,9 @@ export async function deliverMessage(
 ): Promise<ConversationRecord> {
   let current = conversation;
   if (agentStatus(current) === 'running') current = await publishDueSteps(state, current, Number.POSITIVE_INFINITY);
+  // The agent is made ready at the first message, which publishes its system prompt (openhands-sdk
+  // local_conversation.py, `_ensure_agent_ready`), after any state update set before it.
+  if (!hasHistory(state, current.id)) await publishEvent(state, current.id, systemPromptFor(current.agent_host?.tools ?? null), atMs);
   const sent = await publishEvent(
     state,
     current.id,
@@ -83,7 +94,7 @@ export async function deliverMessage(
       source: 'user',
       activated_skills: [],
       extended_content: [],
-      llm_message: { role: 'user', content: text(message) },
+      llm_message: { role: 'user', content: text(message), thinking_blocks: [] },
     },
     atMs,
   );
@@ -197,11 +208,11 @@ export async function settleAgentRuns(state: DomainState): Promise<void> {
   }
 }
 
-/** `POST .../pause` on the agent server: a running agent stops where it is (`PauseEvent`, then `paused`). */
+/** `POST .../pause` on the agent server: a running agent stops where it is (`paused`, then a `PauseEvent`: local_conversation.py, `pause`). */
 export async function pauseAgent(state: DomainState, conversation: ConversationRecord): Promise<void> {
   if (agentStatus(conversation) !== 'running') return;
-  await publishEvent(state, conversation.id, { kind: 'PauseEvent', source: 'user' });
   await publishEvent(state, conversation.id, stateUpdate('execution_status', 'paused'));
+  await publishEvent(state, conversation.id, { kind: 'PauseEvent', source: 'user' });
   await state.store.conversations.update(conversation.id, { agent_status: 'paused', agent_paused_at: formatDateTime(state.clock.now()) });
 }
 

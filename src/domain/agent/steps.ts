@@ -23,7 +23,8 @@ export function stepEvents(step: AgentScriptStep, slot: Slot): Scripted[] {
       const { command, output, exit_code } = body(step, kind);
       const action = { kind: 'TerminalAction', command, is_input: false, reset: false };
       return [
-        { event: (c) => events.action('terminal', c.callId(index), action, 'Let me look at the files of the project first.', { command }) },
+        // No thought: the scripted LLM says nothing beside a terminal call (`domain/llm/turns.ts`), so the real agent has none either.
+        { event: (c) => events.action('terminal', c.callId(index), action, '', { command }) },
         {
           event: (c) =>
             events.observation('terminal', c.callId(index), c.ids[index], {

@@ -7,7 +7,8 @@ import type { AgentEventRecord } from '../../schemas/records.js';
 import { naiveTimestamp } from '../fixtures/load.js';
 import { stringLength, weightOf } from '../store/budget.js';
 import type { DomainState } from '../store/state.js';
-import { inDialect } from './dialect.js';
+import { inDialect, stampsParents } from './dialect.js';
+import { isTreeNode, parentOfNext } from './event-tree.js';
 import { combinedMetrics } from './vocabulary-stats.js';
 import type { AgentEvent } from './status.js';
 
@@ -29,13 +30,23 @@ export async function storeEvent(
   );
   const spoken = inDialect(fields, state.options.agentServerVersion);
   const timestamp = naiveTimestamp(stamp);
-  const event = { id, timestamp, ...spoken } as AgentEvent;
+  // Each event names HEAD as its parent (`event-tree.ts`), the first none.
+  const conversation = state.store.conversations.get(conversationId);
+  const parent =
+    'parent_id' in spoken || !stampsParents(state.options.agentServerVersion) ? null : parentOfNext(state, conversation, conversationId);
+  const event = (parent === null ? { id, timestamp, ...spoken } : { id, timestamp, parent_id: parent, ...spoken }) as AgentEvent;
   // Built here from a stamp and a drawn id: stored without a second parse (`Store.appendBuiltEvent`).
   const record = { id: event.id, conversation_id: conversationId, created_at: stamp, event } satisfies AgentEventRecord;
   state.store.appendBuiltEvent(
     record,
-    Object.isFrozen(spoken) && !('id' in spoken || 'timestamp' in spoken) ? constantEventSize(record, spoken) : undefined,
+    parent === null && Object.isFrozen(spoken) && !('id' in spoken || 'timestamp' in spoken)
+      ? constantEventSize(record, spoken)
+      : undefined,
   );
+  // The new node is HEAD: a HEAD a client moved follows the log again.
+  const host = conversation?.agent_host;
+  if (host && (host.leaf_event_id !== null || host.head_is_empty) && isTreeNode(event))
+    await state.store.conversations.update(conversationId, { agent_host: { ...host, leaf_event_id: null, head_is_empty: false } });
   return event;
 }
 

@@ -25,8 +25,31 @@ type AgentEvent = Record<string, unknown> & { kind: string; id: string; timestam
 
 /** The model of a conversation's agent when it names none. */
 export const DEFAULT_AGENT_MODEL = 'litellm_proxy/anthropic/claude-sonnet-4-5-20250929';
-/** The usage id of the agent's own LLM (the `usage_id` its `ConversationInfo` names). */
+/** The usage id of the agent's own LLM in a conversation the app server started (its agents' LLMs are `agent`). */
 export const AGENT_USAGE_ID = 'agent';
+/** The usage id of an LLM the client names none for (`LLM.usage_id`'s default). */
+export const DEFAULT_USAGE_ID = 'default';
+
+/**
+ * The usage id the agent's LLM calls count under: the one the client gave its LLM, else `default`
+ * on a conversation started on the agent server (openhands-sdk `llm/llm.py`, `usage_id`) and
+ * `agent` on one the app server started.
+ */
+export function agentUsageIdOf(conversation: ConversationRecord): string {
+  const host = conversation.agent_host;
+  const given = host?.llm.usage_id;
+  if (typeof given === 'string' && given !== '') return given;
+  return host?.created_here ? DEFAULT_USAGE_ID : AGENT_USAGE_ID;
+}
+
+/**
+ * Where a conversation's statistics start in its log: after what a fork copied, unless the fork
+ * kept the source's statistics (`fork`'s `reset_metrics`).
+ */
+export function statsStartOf(conversation: ConversationRecord): number {
+  const host = conversation.agent_host;
+  return host === undefined || host.copied_metrics ? 0 : host.copied_events;
+}
 /** The condenser's usage id. */
 export const CONDENSER_USAGE_ID = 'condenser';
 /** Tokens of the system prompt and the tools, before any event. */
@@ -89,10 +112,10 @@ function loggedUsage(logData: unknown): { prompt: number; completion: number } |
 }
 
 /** The LLM call `event` stands for (the `index`th event of its log that is in prompts), or none. */
-function callOf(event: AgentEvent, index: number, model: string, lastResponse: string | undefined): LlmCall | null {
+function callOf(event: AgentEvent, index: number, model: string, lastResponse: string | undefined, usageId: string): LlmCall | null {
   const prompt = PROMPT_BASE + PROMPT_PER_EVENT * index;
   const agent = (completion: string, responseId: string): LlmCall => ({
-    usageId: AGENT_USAGE_ID,
+    usageId,
     model,
     prompt,
     completion: tokenCount(completion),
@@ -215,7 +238,7 @@ export function hasLlmCall(events: readonly AgentEvent[], model: string): boolea
   let lastResponse: string | undefined;
   for (let index = 0; index < events.length; index++) {
     const event = events[index]!;
-    if (callOf(event, index, model, lastResponse)) return true;
+    if (callOf(event, index, model, lastResponse, AGENT_USAGE_ID)) return true;
     if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
   }
   return false;
@@ -225,14 +248,14 @@ export function hasLlmCall(events: readonly AgentEvent[], model: string): boolea
  * The statistics of a conversation whose log is `events`, its agent on `model`: one `Metrics` per
  * usage id, the agent's first, then those that made a call in the order of their first call.
  */
-export function statsOfEvents(events: readonly AgentEvent[], model: string): ConversationStats {
+export function statsOfEvents(events: readonly AgentEvent[], model: string, usageId: string = AGENT_USAGE_ID): ConversationStats {
   // The agent's LLM is registered, its metrics empty, once the agent is made ready: at the first user message, not when the
   // conversation starts (openhands-sdk 1.58.2 `local_conversation.py`, `_ensure_agent_ready`; `ConversationStats.register_llm`).
-  const usage: Record<string, Metrics> = hasUserMessage(events) ? { [AGENT_USAGE_ID]: emptyMetrics(model) } : {};
+  const usage: Record<string, Metrics> = hasUserMessage(events) ? { [usageId]: emptyMetrics(model) } : {};
   let lastResponse: string | undefined;
   let index = 0;
   events.forEach((event) => {
-    const call = callOf(event, index, model, lastResponse);
+    const call = callOf(event, index, model, lastResponse, usageId);
     if (inPrompt(event)) index++;
     if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
     else if (call) lastResponse = undefined;
@@ -322,8 +345,9 @@ export function conversationStats(state: DomainState, conversation: Conversation
   // The same log (its length and last event) and model: no text made to compare them.
   if (cached !== undefined && cached.length === ids.length && cached.last === last && cached.model === model) return cached.stats;
   const stats = statsOfEvents(
-    ids.map((id) => state.store.events.get(id)!.event as AgentEvent),
+    ids.slice(statsStartOf(conversation)).map((id) => state.store.events.get(id)!.event as AgentEvent),
     model,
+    agentUsageIdOf(conversation),
   );
   // Past the most kept, all are dropped at once (dropping the oldest one by one walks the map's freed slots each time).
   if (cached === undefined && byConversation.size >= KEPT_STATS) byConversation.clear();

@@ -15,10 +15,22 @@ import { EventKind } from '../../schemas/event-kind.js';
 export type EventSource = 'user' | 'agent' | 'environment' | 'hook';
 
 /** A message's content as the agent server writes it. */
-export type TextContent = { type: 'text'; text: string }[];
+export type TextContent = { cache_prompt: boolean; type: 'text'; text: string }[];
 
-/** A message's content as the agent server writes it. */
-export const text = (value: string): TextContent => [{ type: 'text', text: value }];
+/** A message's content as the agent server writes it (`TextContent`, `cache_prompt` off). */
+export const text = (value: string): TextContent => [{ cache_prompt: false, type: 'text', text: value }];
+
+/** Python's `json.dumps` of a JSON value (`", "` and `": "` between items, non-ASCII escaped), as the SDK writes an action's default summary. */
+export function pythonJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const written = JSON.stringify(value ?? null);
+    return written.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${pythonJson(key)}: ${pythonJson(item)}`)
+    .join(', ')}}`;
+}
 
 /** An action or observation of a tool: its `kind` and its model's fields. */
 export type ToolPayload = { kind: string } & Record<string, unknown>;
@@ -37,29 +49,35 @@ type Fields<K extends string, S extends EventSource, F> = { kind: K; source: S; 
 
 /** Every event's fields but `id` and `timestamp`, discriminated by `kind`. */
 export type EventFields =
-  | Fields<'SystemPromptEvent', 'agent', { system_prompt: { type: 'text'; text: string }; tools: unknown[] }>
+  | Fields<'SystemPromptEvent', 'agent', { system_prompt: { cache_prompt: boolean; type: 'text'; text: string }; tools: unknown[] }>
   | Fields<
       'MessageEvent',
       'user' | 'agent',
-      { activated_skills: string[]; extended_content: unknown[]; llm_message: { role: 'user' | 'assistant'; content: TextContent } }
+      {
+        activated_skills: string[];
+        extended_content: unknown[];
+        llm_message: { role: 'user' | 'assistant'; content: TextContent; thinking_blocks: unknown[] };
+      }
     >
   | Fields<
       'ActionEvent',
       'agent',
       {
         thought: TextContent;
+        thinking_blocks: unknown[];
         action: ToolPayload;
         tool_name: string;
         tool_call_id: string;
         tool_call: ToolCall;
         llm_response_id: string;
         security_risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
+        summary: string;
       }
     >
   | Fields<
       'ObservationEvent',
       'environment',
-      { tool_name: string; tool_call_id: string; action_id: string | undefined; observation: ToolPayload }
+      { tool_name: string; tool_call_id: string; action_id: string | undefined; observation: ToolPayload; extended_content: unknown[] }
     >
   | Fields<
       'UserRejectObservation',
@@ -146,7 +164,7 @@ export const events = {
   systemPrompt: (prompt: string, tools: unknown[]): FieldsOf<'SystemPromptEvent'> => ({
     kind: 'SystemPromptEvent',
     source: 'agent',
-    system_prompt: { type: 'text', text: prompt },
+    system_prompt: { cache_prompt: false, type: 'text', text: prompt },
     tools,
   }),
   /** `MessageEvent` (`llm_convertible/message.py`): a user's or the agent's message. */
@@ -155,9 +173,13 @@ export const events = {
     source: role === 'user' ? 'user' : 'agent',
     activated_skills: [],
     extended_content: [],
-    llm_message: { role, content: text(value) },
+    llm_message: { role, content: text(value), thinking_blocks: [] },
   }),
-  /** `ActionEvent` (`llm_convertible/action.py`): the agent calls `tool` with `action`. */
+  /**
+   * `ActionEvent` (`llm_convertible/action.py`): the agent calls `tool` with `action`; what the model
+   * said before the call is the thought (none: `[]`), the summary the SDK's default
+   * (`agent.py`, `_extract_summary`: the tool's name and its arguments as `json.dumps` writes them).
+   */
   action: (
     tool: string,
     callId: string,
@@ -167,13 +189,15 @@ export const events = {
   ): FieldsOf<'ActionEvent'> => ({
     kind: 'ActionEvent',
     source: 'agent',
-    thought: text(thought),
+    thought: thought === '' ? [] : text(thought),
+    thinking_blocks: [],
     action,
     tool_name: tool,
     tool_call_id: callId,
     tool_call: { id: callId, name: tool, arguments: JSON.stringify(args), origin: 'completion' },
     llm_response_id: `resp_${callId}`,
     security_risk: 'LOW',
+    summary: `${tool}: ${pythonJson(args)}`,
   }),
   /** `ObservationEvent` (`llm_convertible/observation.py`): what `tool` returned for the action `actionId`. */
   observation: (tool: string, callId: string, actionId: string | undefined, observation: ToolPayload): FieldsOf<'ObservationEvent'> => ({
@@ -181,8 +205,9 @@ export const events = {
     source: 'environment',
     tool_name: tool,
     tool_call_id: callId,
-    action_id: actionId,
     observation,
+    action_id: actionId,
+    extended_content: [],
   }),
   /** `UserRejectObservation` (`llm_convertible/observation.py`): the user rejected the action `actionId`. */
   reject: (tool: string, callId: string, actionId: string, reason: string): FieldsOf<'UserRejectObservation'> => ({

@@ -5,9 +5,7 @@
  * never the first chunks (issue 30).
  */
 import type { StartTaskRecord } from '../../schemas/records.js';
-import { publishEvent } from '../agent/publish.js';
 import { RUN_STEPS } from '../agent/status.js';
-import { SYSTEM_PROMPT } from '../agent/system-prompt.js';
 import { toHyphenatedUuid } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { messageText } from './start-tasks.js';
@@ -68,8 +66,7 @@ export async function startReadyConversation(state: DomainState, task: StartTask
     updated_at: at,
   });
   if (record.parent_conversation_id) state.store.linkChild(record.parent_conversation_id, record.id);
-  // A new conversation's log starts as the real one does: the system prompt, then the first message and its run.
-  await publishEvent(state, record.id, SYSTEM_PROMPT, atMs);
+  // A new conversation's log is empty until its first message, which publishes the system prompt first (`deliverMessage`).
   if (!hasMessage && state.store.queuedCount(record.id) === 0) return;
   const { deliverMessage } = await state.loadAgent();
   let current = hasMessage ? await deliverMessage(state, record, messageText(request.initial_message!.content), true, atMs) : record;

@@ -33,6 +33,7 @@ const SettingsResponse = z.object({
   llm_api_key_is_set: z.boolean(),
   active_profile: nullableString,
   active_agent_profile_id: nullableString,
+  active_meta_profile: nullableString,
   misc_settings: Json,
 });
 /** `SettingsUpdateRequest`. */
@@ -42,6 +43,7 @@ const SettingsUpdateRequest = z.object({
   misc_settings_diff: z.optional(z.nullable(Json)),
   active_profile: z.optional(nullableString),
   active_agent_profile_id: z.optional(nullableString),
+  active_meta_profile: z.optional(nullableString),
 });
 /** `SettingsSchema`: sections of fields a form renders. */
 const SettingsSchema = z.object({

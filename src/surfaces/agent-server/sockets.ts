@@ -20,6 +20,7 @@ import { fullState, type AgentEvent } from '../../domain/agent/scripted-agent.js
 import { naiveTimestamp } from '../../domain/fixtures/fixtures.js';
 import { messageText } from '../../domain/conversations/start-tasks.js';
 import type { DomainState } from '../../domain/store/state.js';
+import type { ConversationRecord } from '../../schemas/records.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { MAX_ERROR_DETAIL_CHARS, readClientFrame } from './socket-frames.js';
 import { SLOW_READER_CLOSE_CODE, SLOW_READER_CLOSE_REASON, SocketOutbox } from './socket-outbox.js';
@@ -73,6 +74,33 @@ const frameOf = (event: AgentEvent): string => {
 };
 const serverError = (code: string, detail: string) =>
   JSON.stringify({ kind: 'ServerErrorEvent', id: globalThis.crypto.randomUUID(), timestamp: now(), source: 'environment', code, detail });
+
+/**
+ * The conversation's whole state as a frame (`ConversationStateUpdateEvent.from_conversation_state`),
+ * never stored; a served recording's conversation: the state its real server sent, while its log is the one it had then.
+ */
+const fullStateFrame = (state: DomainState, conversation: ConversationRecord) => {
+  const recorded = recordedNow(state, conversation)?.full_state;
+  return JSON.stringify({
+    id: globalThis.crypto.randomUUID(),
+    timestamp: now(),
+    ...(recorded
+      ? stateUpdate('full_state', recorded)
+      : fullState(
+          conversation,
+          executionStatusOf(conversation),
+          conversationStats(state, conversation),
+          lastUserMessageIdOf(state, conversation.id),
+        )),
+  });
+};
+
+/** The statuses a run stops at (its task ends) and the pause events: after them the agent server sends the state (event_service.py, `_publish_state_update`). */
+const RUN_ENDS = new Set(['finished', 'error', 'stuck', 'paused', 'waiting_for_confirmation']);
+const endsRun = (event: AgentEvent) =>
+  event.kind === 'PauseEvent' ||
+  event.kind === 'InterruptEvent' ||
+  (event.kind === 'ConversationStateUpdateEvent' && event.key === 'execution_status' && RUN_ENDS.has(String(event.value)));
 
 /** The sockets of one instance: who listens to which conversation, fed by the instance's changes. */
 class SocketHub {
@@ -135,11 +163,15 @@ class SocketHub {
     this.#unhearTransient = null;
   }
 
-  /** Sends each new event to its conversation's subscribers, in order; drops the sockets of sandboxes that stopped. */
+  /**
+   * Sends each new event to its conversation's subscribers, in order, and after a run ends or the
+   * conversation is paused, the whole state (`full_state`) once; drops the sockets of sandboxes that stopped.
+   */
   #deliver(
     changes: readonly StateChange[],
     state: { record(entity: 'event', id: string): { event?: AgentEvent; conversation_id?: string } | undefined },
   ): void {
+    const settled = new Set<string>();
     for (const change of changes) {
       if (change.entity === 'event' && change.action === 'created' && change.id) {
         const record = state.record('event', change.id);
@@ -148,10 +180,18 @@ class SocketHub {
         for (const subscriber of this.#byConversation.get(record.conversation_id ?? '') ?? []) subscriber.outbox.push(text);
         const sent = this.#stored.get(record.conversation_id ?? '');
         if (sent !== undefined) this.#stored.set(record.conversation_id!, sent + 1);
+        if (endsRun(record.event) && this.#byConversation.has(record.conversation_id ?? '')) settled.add(record.conversation_id!);
         this.#sendTransient(record.conversation_id ?? '');
       } else if (change.entity === 'sandbox' || change.entity === 'state') {
         this.#dropStopped(this.instance.runner.state);
       }
+    }
+    for (const conversationId of settled) {
+      const current = this.instance.runner.state;
+      const conversation = current.store.conversations.get(conversationId);
+      if (!conversation) continue;
+      const text = fullStateFrame(current, conversation);
+      for (const subscriber of this.#byConversation.get(conversationId) ?? []) subscriber.outbox.push(text);
     }
   }
 
@@ -260,22 +300,7 @@ export function openEventSocket(
       const candidate: Subscriber = { peer, outbox, conversationId: conversation.id, sandboxId: conversation.sandbox_id };
       if (!hubOf(instance).add(candidate)) return end(1013, 'Too many connections for this conversation');
       subscriber = candidate;
-      outbox.push(
-        JSON.stringify({
-          id: globalThis.crypto.randomUUID(),
-          timestamp: now(),
-          // A served recording's conversation: the state its real server sent, while its log is the one it had then.
-          ...(recordedNow(state, conversation)?.full_state
-            ? stateUpdate('full_state', recordedNow(state, conversation)!.full_state)
-            : fullState(
-                conversation,
-                executionStatusOf(conversation),
-                conversationStats(state, conversation),
-                lastUserMessageIdOf(state, conversation.id),
-              )),
-        }),
-        false,
-      );
+      outbox.push(fullStateFrame(state, conversation), false);
       const mode = url.searchParams.get('resend_mode') ?? (url.searchParams.get('resend_all') === 'true' ? 'all' : null);
       if (mode === 'all') for (const event of eventsOf(state, conversation.id)) outbox.push(frameOf(event), false);
       if (mode === 'since') {
