@@ -161,7 +161,9 @@ describe('what the fake does not make from its records', () => {
         body: JSON.stringify({ role: 'user', content: [{ type: 'text', text: 'Go on' }], run: true }),
       });
       // The log moved on: the fake's own statistics and state, read from its records.
-      expect(Object.keys(((await read()) as { usage_to_metrics: object }).usage_to_metrics)).toEqual(['agent']);
+      const own = (await read()) as { usage_to_metrics: Record<string, { model_name: string; accumulated_cost: number }> };
+      expect(Object.keys(own.usage_to_metrics)).toEqual(['default']);
+      expect(own.usage_to_metrics.default!.model_name).not.toBe('recorded-model');
       const after = await socketFrames(`${servers.agentUrl.replace(/^http/, 'ws')}/sockets/events/${recorded.id}`);
       expect(JSON.parse(after.frames[0]!).value.agent).toBeUndefined();
     } finally {

@@ -154,7 +154,7 @@ async function conversationOf(fake: Fake, count: number): Promise<string> {
 }
 
 describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conversation)', () => {
-  it("copies 2,000 events without validating any again, stamped at the fork (after every stored event, not sorted in among them), its statistics its source's", async () => {
+  it('copies 2,000 events without validating any again, stamped at the fork (after every stored event, not sorted in among them), its parents renamed', async () => {
     const fake = await createFake({ baseUrl: APP, agentUrl: AGENT, auth: 'none', fixture: 'empty', clock: 'manual', timings: 'instant' });
     const id = await conversationOf(fake, 2_000);
     const source = await call(fake, `${AGENT}/api/conversations/${id}`);
@@ -164,10 +164,11 @@ describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conver
     const forked = await call(fake, `${AGENT}/api/conversations/${id}/fork`, 'POST', {});
     expect(forked.status).toBe(201);
     expect(inserts.mock.calls.filter(([record]) => (record as { event?: unknown }).event !== undefined)).toHaveLength(0);
-    // Each source event read once to be copied; the fork's statistics are its source's, not read again from its 2,000 copies.
-    const eventReads = reads.mock.calls.length;
-    expect(eventReads).toBeLessThan(2_100);
-    expect(forked.body.stats).toEqual(source.body.stats);
+    // Each source event read a bounded number of times to be copied (its path to the root, then its copy); not once per copy made.
+    expect(reads.mock.calls.length).toBeLessThan(6_100);
+    // A fork starts with empty statistics, as on the real agent server 1.58.2 (its copied agent not yet made ready).
+    expect(source.body.stats).not.toEqual({ usage_to_metrics: {} });
+    expect(forked.body.stats).toEqual({ usage_to_metrics: {} });
 
     const events = (await fake.snapshot()).events;
     const fork = String(forked.body.id).replaceAll('-', '');
@@ -176,7 +177,7 @@ describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conver
     expect(ofFork.length).toBe(events.length - before);
     expect(ofFork.length).toBeGreaterThanOrEqual(2_000);
     expect(ofFork[0]![0]).toBe(before);
-    // In the source's order, each naming the one before it.
+    // In the source's order, each naming as its parent an event copied before it (renamed), or none.
     const page = await call(fake, `${AGENT}/api/conversations/${fork}/events/search?limit=100`);
     const items = page.body.items as { id: string; parent_id?: string | null; llm_message?: { content: { text: string }[] } }[];
     expect(
@@ -185,7 +186,12 @@ describe('POST /api/conversations/{id}/fork (conversation_router.py, fork_conver
         .map((e) => e.llm_message!.content[0]!.text)
         .slice(0, 3),
     ).toEqual(['message 0', 'message 1', 'message 2']);
-    for (let i = 1; i < items.length; i++) expect(items[i]!.parent_id).toBe(items[i - 1]!.id);
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (item.parent_id != null) expect(seen.has(item.parent_id)).toBe(true);
+      seen.add(item.id);
+    }
+    expect(items.filter((item) => item.parent_id != null).length).toBeGreaterThan(items.length / 2);
   });
 });
 
