@@ -11,6 +11,7 @@ import { request as httpRequest, createServer, type IncomingMessage, type Outgoi
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { hostAllowed } from '../server/host-check.js';
 
 /** Most bytes of one body handed to the caller; a longer body is forwarded whole and handed on without its bytes. */
 export const CAPTURE_BYTES = 8 * 1024 * 1024;
@@ -119,6 +120,51 @@ class Capture {
   }
 }
 
+/**
+ * Where a request's target (its path and query, as the client sent it) goes on `target`: under the
+ * target's own path; `null` for anything but a path (an absolute URL, `*`), which is never sent on.
+ * @example
+ * forwardUrl(new URL('http://127.0.0.1:8000'), '//elsewhere/x') // http://127.0.0.1:8000//elsewhere/x
+ */
+export function forwardUrl(target: URL, path: string): URL | null {
+  if (!path.startsWith('/')) return null;
+  try {
+    return new URL(`${target.origin}${target.pathname.replace(/\/$/, '')}${path}`);
+  } catch {
+    return null;
+  }
+}
+
+/** A one-off answer written on a raw socket (an upgrade the proxy refuses). */
+const rawAnswer = (status: number, reason: string, body: string) =>
+  `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+
+/** Why the proxy refuses a request before it sends it on: its status, reason and `{"detail"}` body; `null` when it goes on. */
+function refusal(
+  req: IncomingMessage,
+  target: URL,
+  allowedHosts: readonly string[],
+): { status: number; reason: string; body: string } | null {
+  if (!hostAllowed(req.headers.host, allowedHosts))
+    return {
+      status: 421,
+      reason: 'Misdirected Request',
+      body: JSON.stringify({
+        detail: 'Misdirected Request: this host name is not served (the proxy serves loopback names; add others with --allowed-host)',
+      }),
+    };
+  if (forwardUrl(target, req.url ?? '') === null)
+    return { status: 400, reason: 'Bad Request', body: JSON.stringify({ detail: 'Bad Request: the request target is not a path' }) };
+  return null;
+}
+
+/** Whether an upgrade is a WebSocket handshake the proxy can accept (RFC 6455 section 4.2.1, as `ws` checks it). */
+const isHandshake = (req: IncomingMessage) =>
+  req.method === 'GET' &&
+  req.headers.upgrade?.toLowerCase() === 'websocket' &&
+  /^[+/0-9A-Za-z]{22}==$/.test(req.headers['sec-websocket-key'] ?? '') &&
+  (req.headers['sec-websocket-version'] === '13' || req.headers['sec-websocket-version'] === '8');
+
 /** A running proxy. */
 export interface Proxy {
   /** Where it listens (`http://HOST:PORT`). */
@@ -135,13 +181,32 @@ const badGateway = (target: string, reason: string) => JSON.stringify({ detail: 
  * @example
  * const proxy = await startProxy({ target: new URL('http://127.0.0.1:8000'), host: '127.0.0.1', port: 0, hooks })
  */
-export async function startProxy(options: { target: URL; host: string; port: number; hooks: ProxyHooks }): Promise<Proxy> {
+export async function startProxy(options: {
+  target: URL;
+  host: string;
+  port: number;
+  hooks: ProxyHooks;
+  /** Host names served besides loopback ones (`*`: any); others get 421, against DNS rebinding. */
+  allowedHosts?: readonly string[];
+}): Promise<Proxy> {
   const { target, hooks } = options;
+  const allowedHosts = options.allowedHosts ?? [];
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const sockets = new Map<ProxiedSocket, { client?: WebSocket; upstream: WebSocket }>();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
 
   const server: Server = createServer((req, res) => {
+    const refused = refusal(req, target, allowedHosts);
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, refused.reason, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(refused.body),
+        connection: 'close',
+      });
+      res.end(refused.body);
+      return;
+    }
     const startedAt = Date.now();
     const requestHeaders = pairsOf(req.rawHeaders);
     const sent = new Capture();
@@ -167,7 +232,7 @@ export async function startProxy(options: { target: URL; host: string; port: num
       });
     };
     const upstream = send(
-      new URL(req.url ?? '/', target),
+      forwardUrl(target, req.url ?? '/')!,
       { method: req.method, headers: { ...forwardable(requestHeaders), host: target.host } },
       (answer) => {
         hooks.reachable();
@@ -194,7 +259,10 @@ export async function startProxy(options: { target: URL; host: string; port: num
       hooks.unreachable(reason);
       const body = badGateway(target.origin, reason);
       got.add(Buffer.from(body));
-      const headers: [string, string][] = [['content-type', 'application/json']];
+      const headers: [string, string][] = [
+        ['content-type', 'application/json'],
+        ['content-length', String(Buffer.byteLength(body))],
+      ];
       res.writeHead(502, 'Bad Gateway', headers.flat());
       res.end(body);
       finish(502, 'Bad Gateway', headers, reason);
@@ -211,6 +279,16 @@ export async function startProxy(options: { target: URL; host: string; port: num
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refused =
+      refusal(req, target, allowedHosts) ??
+      (isHandshake(req)
+        ? null
+        : { status: 400, reason: 'Bad Request', body: JSON.stringify({ detail: 'Bad Request: not a WebSocket handshake' }) });
+    if (refused) {
+      socket.end(rawAnswer(refused.status, refused.reason, refused.body));
+      return;
+    }
     const requestHeaders = pairsOf(req.rawHeaders);
     const record: ProxiedSocket = {
       path: req.url ?? '/',
@@ -225,7 +303,7 @@ export async function startProxy(options: { target: URL; host: string; port: num
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean);
-    const wsTarget = new URL(req.url ?? '/', target);
+    const wsTarget = forwardUrl(target, req.url ?? '/')!;
     wsTarget.protocol = target.protocol === 'https:' ? 'wss:' : 'ws:';
     const upstream = new WebSocket(wsTarget, protocols, {
       headers: forwardable(requestHeaders, (name) => name.startsWith('sec-websocket-')) as Record<string, string>,
@@ -241,6 +319,10 @@ export async function startProxy(options: { target: URL; host: string; port: num
       hooks.socket(record);
     };
     socket.on('error', () => upstream.terminate());
+    // A client gone before the target answered: the target's socket is closed too.
+    socket.on('close', () => {
+      if (!entry.client) upstream.terminate();
+    });
     upstream.on('upgrade', (answer) => {
       record.status = answer.statusCode ?? 101;
       record.responseHeaders = pairsOf(answer.rawHeaders);
@@ -271,10 +353,7 @@ export async function startProxy(options: { target: URL; host: string; port: num
       record.status = 502;
       record.error = reason;
       record.responseHeaders = [['content-type', 'application/json']];
-      if (socket.writable)
-        socket.end(
-          `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-        );
+      if (socket.writable) socket.end(rawAnswer(502, 'Bad Gateway', body));
       ended();
     });
     upstream.on('open', () => {
