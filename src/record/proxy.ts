@@ -4,14 +4,15 @@
  * every WebSocket upgrade is opened to the target first (with the client's headers and
  * subprotocols) and then accepted, its frames passed both ways unchanged (text stays text, binary
  * binary; close codes and reasons too). A refused upgrade answers the client as the target did.
- * Each exchange and socket is handed to the caller with its bodies (up to `captureBytes` each);
- * a target that cannot be reached answers 502 `{"detail": ...}` (FastAPI's error body).
+ * Each exchange and socket is handed to the caller with its bodies (up to `CAPTURE_BYTES` each);
+ * a target that cannot be reached answers 502 `{"detail": ...}` (FastAPI's error body), and what
+ * is never sent on is refused first (`forward.ts`).
  */
-import { request as httpRequest, createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { hostAllowed } from '../server/host-check.js';
+import { HOP_BY_HOP, badGateway, forwardUrl, forwardable, isHandshake, pairsOf, rawAnswer, refusal } from './forward.js';
 
 /** Most bytes of one body handed to the caller; a longer body is forwarded whole and handed on without its bytes. */
 export const CAPTURE_BYTES = 8 * 1024 * 1024;
@@ -71,38 +72,6 @@ export interface ProxyHooks {
   reachable(): void;
 }
 
-/** Headers that belong to one connection, never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-/** A message's raw headers as pairs. */
-const pairsOf = (raw: readonly string[]): [string, string][] => {
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
-  return pairs;
-};
-
-/** Headers to send on: all but the hop-by-hop ones (and `host`, which becomes the target's). */
-function forwardable(pairs: readonly [string, string][], drop: (name: string) => boolean = () => false): OutgoingHttpHeaders {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of pairs) {
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower === 'host' || drop(lower)) continue;
-    const had = out[name];
-    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-  }
-  return out;
-}
-
 /** A close code a peer may send (1005, 1006 and 1015 only ever describe a close). */
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
 
@@ -120,51 +89,6 @@ class Capture {
   }
 }
 
-/**
- * Where a request's target (its path and query, as the client sent it) goes on `target`: under the
- * target's own path; `null` for anything but a path (an absolute URL, `*`), which is never sent on.
- * @example
- * forwardUrl(new URL('http://127.0.0.1:8000'), '//elsewhere/x') // http://127.0.0.1:8000//elsewhere/x
- */
-export function forwardUrl(target: URL, path: string): URL | null {
-  if (!path.startsWith('/')) return null;
-  try {
-    return new URL(`${target.origin}${target.pathname.replace(/\/$/, '')}${path}`);
-  } catch {
-    return null;
-  }
-}
-
-/** A one-off answer written on a raw socket (an upgrade the proxy refuses). */
-const rawAnswer = (status: number, reason: string, body: string) =>
-  `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
-
-/** Why the proxy refuses a request before it sends it on: its status, reason and `{"detail"}` body; `null` when it goes on. */
-function refusal(
-  req: IncomingMessage,
-  target: URL,
-  allowedHosts: readonly string[],
-): { status: number; reason: string; body: string } | null {
-  if (!hostAllowed(req.headers.host, allowedHosts))
-    return {
-      status: 421,
-      reason: 'Misdirected Request',
-      body: JSON.stringify({
-        detail: 'Misdirected Request: this host name is not served (the proxy serves loopback names; add others with --allowed-host)',
-      }),
-    };
-  if (forwardUrl(target, req.url ?? '') === null)
-    return { status: 400, reason: 'Bad Request', body: JSON.stringify({ detail: 'Bad Request: the request target is not a path' }) };
-  return null;
-}
-
-/** Whether an upgrade is a WebSocket handshake the proxy can accept (RFC 6455 section 4.2.1, as `ws` checks it). */
-const isHandshake = (req: IncomingMessage) =>
-  req.method === 'GET' &&
-  req.headers.upgrade?.toLowerCase() === 'websocket' &&
-  /^[+/0-9A-Za-z]{22}==$/.test(req.headers['sec-websocket-key'] ?? '') &&
-  (req.headers['sec-websocket-version'] === '13' || req.headers['sec-websocket-version'] === '8');
-
 /** A running proxy. */
 export interface Proxy {
   /** Where it listens (`http://HOST:PORT`). */
@@ -172,9 +96,6 @@ export interface Proxy {
   /** Stops listening and closes every connection and socket; resolves with the sockets that were still open, as recorded so far. */
   close(): Promise<ProxiedSocket[]>;
 }
-
-/** The 502 a client gets when the target cannot be reached. */
-const badGateway = (target: string, reason: string) => JSON.stringify({ detail: `Bad Gateway: ${target} did not answer (${reason})` });
 
 /**
  * Starts a proxy to `target` on `host:port` (0: a free port).

@@ -21,7 +21,8 @@ import {
 import { TrafficModel } from '../domain/recording/traffic.js';
 import { packageVersion } from '../package-root.js';
 import { HarWriter, RecordingBudget } from './har-writer.js';
-import { CAPTURE_BYTES, forwardUrl, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket } from './proxy.js';
+import { forwardUrl } from './forward.js';
+import { CAPTURE_BYTES, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket } from './proxy.js';
 import { MAX_PLAIN_TEXT, Scrubber } from './scrub.js';
 
 /** The default `--max-bytes`: 256 MiB. */
