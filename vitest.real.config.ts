@@ -11,6 +11,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 900_000,
+    // record.real.test.ts runs the built command: dist/ is rebuilt first when a source is newer.
+    globalSetup: ['test/support/build-dist.ts'],
     reporters: process.env.FAKEHANDS_VITEST_JSON ? ['default', ['json', { outputFile: process.env.FAKEHANDS_VITEST_JSON }]] : ['default'],
   },
 });

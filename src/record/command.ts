@@ -23,6 +23,7 @@ export const RECORD_HELP = [
   '  --out DIR           Folder the recording is written to (made when missing; one holding a recording is refused)',
   '  --port N            Port of the proxy (default 0: a free one; the address is printed)',
   '  --host H            Interface to bind (default 127.0.0.1)',
+  '  --allowed-host N    Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)',
   `  --max-bytes N       Most bytes the recording holds (default ${DEFAULT_MAX_BYTES}, 256 MiB); past it bodies, then exchanges, are no longer recorded, and it says so`,
   '  --compare           Also ask an in-process fake every request; print each difference and write DIR/differences.jsonl',
   "  --agent-scripts F   The agent scripts the compared fake plays (a JSON array), as the real agent's scripted LLM does",
@@ -38,6 +39,7 @@ export interface RecordConfig {
   out: string;
   port: number;
   host: string;
+  allowedHosts: string[];
   maxBytes: number;
   compare: boolean;
   agentScripts: unknown[];
@@ -62,6 +64,7 @@ export async function parseRecordArgs(argv: string[]): Promise<RecordConfig | 'h
         out: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
+        'allowed-host': { type: 'string' },
         'max-bytes': { type: 'string' },
         compare: { type: 'boolean' },
         'agent-scripts': { type: 'string' },
@@ -103,6 +106,13 @@ export async function parseRecordArgs(argv: string[]): Promise<RecordConfig | 'h
     out,
     port: intFlag('port', values.port as string | undefined, 0, 0, 65535),
     host: typeof values.host === 'string' ? values.host : '127.0.0.1',
+    allowedHosts:
+      typeof values['allowed-host'] === 'string'
+        ? values['allowed-host']
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean)
+        : [],
     maxBytes: intFlag('max-bytes', values['max-bytes'] as string | undefined, DEFAULT_MAX_BYTES, MIN_MAX_BYTES, Number.MAX_SAFE_INTEGER),
     compare: values.compare === true,
     agentScripts,
@@ -134,6 +144,7 @@ export async function record(config: RecordConfig, out: (text: string) => void, 
       out: config.out,
       host: config.host,
       port: config.port,
+      allowedHosts: config.allowedHosts,
       maxBytes: config.maxBytes,
       note: (line) => err(`${line}\n`),
       ...(compare ? { compare } : {}),

@@ -4,13 +4,15 @@
  * every WebSocket upgrade is opened to the target first (with the client's headers and
  * subprotocols) and then accepted, its frames passed both ways unchanged (text stays text, binary
  * binary; close codes and reasons too). A refused upgrade answers the client as the target did.
- * Each exchange and socket is handed to the caller with its bodies (up to `captureBytes` each);
- * a target that cannot be reached answers 502 `{"detail": ...}` (FastAPI's error body).
+ * Each exchange and socket is handed to the caller with its bodies (up to `CAPTURE_BYTES` each);
+ * a target that cannot be reached answers 502 `{"detail": ...}` (FastAPI's error body), and what
+ * is never sent on is refused first (`forward.ts`).
  */
-import { request as httpRequest, createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { HOP_BY_HOP, badGateway, forwardUrl, forwardable, isHandshake, pairsOf, rawAnswer, refusal } from './forward.js';
 
 /** Most bytes of one body handed to the caller; a longer body is forwarded whole and handed on without its bytes. */
 export const CAPTURE_BYTES = 8 * 1024 * 1024;
@@ -70,38 +72,6 @@ export interface ProxyHooks {
   reachable(): void;
 }
 
-/** Headers that belong to one connection, never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-/** A message's raw headers as pairs. */
-const pairsOf = (raw: readonly string[]): [string, string][] => {
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
-  return pairs;
-};
-
-/** Headers to send on: all but the hop-by-hop ones (and `host`, which becomes the target's). */
-function forwardable(pairs: readonly [string, string][], drop: (name: string) => boolean = () => false): OutgoingHttpHeaders {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of pairs) {
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower === 'host' || drop(lower)) continue;
-    const had = out[name];
-    out[name] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-  }
-  return out;
-}
-
 /** A close code a peer may send (1005, 1006 and 1015 only ever describe a close). */
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
 
@@ -127,21 +97,37 @@ export interface Proxy {
   close(): Promise<ProxiedSocket[]>;
 }
 
-/** The 502 a client gets when the target cannot be reached. */
-const badGateway = (target: string, reason: string) => JSON.stringify({ detail: `Bad Gateway: ${target} did not answer (${reason})` });
-
 /**
  * Starts a proxy to `target` on `host:port` (0: a free port).
  * @example
  * const proxy = await startProxy({ target: new URL('http://127.0.0.1:8000'), host: '127.0.0.1', port: 0, hooks })
  */
-export async function startProxy(options: { target: URL; host: string; port: number; hooks: ProxyHooks }): Promise<Proxy> {
+export async function startProxy(options: {
+  target: URL;
+  host: string;
+  port: number;
+  hooks: ProxyHooks;
+  /** Host names served besides loopback ones (`*`: any); others get 421, against DNS rebinding. */
+  allowedHosts?: readonly string[];
+}): Promise<Proxy> {
   const { target, hooks } = options;
+  const allowedHosts = options.allowedHosts ?? [];
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   const sockets = new Map<ProxiedSocket, { client?: WebSocket; upstream: WebSocket }>();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
 
   const server: Server = createServer((req, res) => {
+    const refused = refusal(req, target, allowedHosts);
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, refused.reason, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(refused.body),
+        connection: 'close',
+      });
+      res.end(refused.body);
+      return;
+    }
     const startedAt = Date.now();
     const requestHeaders = pairsOf(req.rawHeaders);
     const sent = new Capture();
@@ -167,7 +153,7 @@ export async function startProxy(options: { target: URL; host: string; port: num
       });
     };
     const upstream = send(
-      new URL(req.url ?? '/', target),
+      forwardUrl(target, req.url ?? '/')!,
       { method: req.method, headers: { ...forwardable(requestHeaders), host: target.host } },
       (answer) => {
         hooks.reachable();
@@ -194,7 +180,10 @@ export async function startProxy(options: { target: URL; host: string; port: num
       hooks.unreachable(reason);
       const body = badGateway(target.origin, reason);
       got.add(Buffer.from(body));
-      const headers: [string, string][] = [['content-type', 'application/json']];
+      const headers: [string, string][] = [
+        ['content-type', 'application/json'],
+        ['content-length', String(Buffer.byteLength(body))],
+      ];
       res.writeHead(502, 'Bad Gateway', headers.flat());
       res.end(body);
       finish(502, 'Bad Gateway', headers, reason);
@@ -211,6 +200,16 @@ export async function startProxy(options: { target: URL; host: string; port: num
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refused =
+      refusal(req, target, allowedHosts) ??
+      (isHandshake(req)
+        ? null
+        : { status: 400, reason: 'Bad Request', body: JSON.stringify({ detail: 'Bad Request: not a WebSocket handshake' }) });
+    if (refused) {
+      socket.end(rawAnswer(refused.status, refused.reason, refused.body));
+      return;
+    }
     const requestHeaders = pairsOf(req.rawHeaders);
     const record: ProxiedSocket = {
       path: req.url ?? '/',
@@ -225,7 +224,7 @@ export async function startProxy(options: { target: URL; host: string; port: num
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean);
-    const wsTarget = new URL(req.url ?? '/', target);
+    const wsTarget = forwardUrl(target, req.url ?? '/')!;
     wsTarget.protocol = target.protocol === 'https:' ? 'wss:' : 'ws:';
     const upstream = new WebSocket(wsTarget, protocols, {
       headers: forwardable(requestHeaders, (name) => name.startsWith('sec-websocket-')) as Record<string, string>,
@@ -241,6 +240,10 @@ export async function startProxy(options: { target: URL; host: string; port: num
       hooks.socket(record);
     };
     socket.on('error', () => upstream.terminate());
+    // A client gone before the target answered: the target's socket is closed too.
+    socket.on('close', () => {
+      if (!entry.client) upstream.terminate();
+    });
     upstream.on('upgrade', (answer) => {
       record.status = answer.statusCode ?? 101;
       record.responseHeaders = pairsOf(answer.rawHeaders);
@@ -271,10 +274,7 @@ export async function startProxy(options: { target: URL; host: string; port: num
       record.status = 502;
       record.error = reason;
       record.responseHeaders = [['content-type', 'application/json']];
-      if (socket.writable)
-        socket.end(
-          `HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-        );
+      if (socket.writable) socket.end(rawAnswer(502, 'Bad Gateway', body));
       ended();
     });
     upstream.on('open', () => {

@@ -21,6 +21,7 @@ import {
 import { TrafficModel } from '../domain/recording/traffic.js';
 import { packageVersion } from '../package-root.js';
 import { HarWriter, RecordingBudget } from './har-writer.js';
+import { forwardUrl } from './forward.js';
 import { CAPTURE_BYTES, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket } from './proxy.js';
 import { MAX_PLAIN_TEXT, Scrubber } from './scrub.js';
 
@@ -48,6 +49,8 @@ export interface RecorderOptions {
   host: string;
   port: number;
   maxBytes: number;
+  /** Host names served besides loopback ones (`*`: any). */
+  allowedHosts?: readonly string[];
   /** Where notes go (one line each: the target down, the limit reached). */
   note(line: string): void;
   /** The `--compare` check, if any (given the scrubber, so nothing it writes holds a secret). */
@@ -152,7 +155,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 
   const exchange = (x: ProxiedExchange) =>
     later(async () => {
-      const url = new URL(x.path, target);
+      const url = forwardUrl(target, x.path) ?? new URL(target);
       const request = await bodyOf(x.requestBody, x.requestSize, x.requestHeaders, url.pathname, 'request');
       const response = await bodyOf(x.responseBody, x.responseSize, x.responseHeaders, url.pathname, 'response');
       const { parsed: requestParsed, ...postData } = request;
@@ -205,7 +208,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       once('bodies', `fakehands record: ${limit} reached: bodies are no longer recorded (exchanges still are)`);
       return null;
     }
-    const url = new URL(socket.path, target);
+    const url = forwardUrl(target, socket.path) ?? new URL(target);
     const text = f.data.toString('utf8');
     later(async () => {
       const masked = await scrubber.body(text, url.pathname, f.type === 'receive' ? 'response' : 'request');
@@ -224,7 +227,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       // Its frames were masked before, in turn: the list is the entry's now.
       const messages = framesOf.get(s) ?? [];
       framesOf.delete(s);
-      const url = new URL(s.path, target);
+      const url = forwardUrl(target, s.path) ?? new URL(target);
       url.protocol = target.protocol === 'https:' ? 'wss:' : 'ws:';
       await append({
         startedDateTime: new Date(s.startedAt).toISOString(),
@@ -312,6 +315,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     target,
     host: options.host,
     port: options.port,
+    allowedHosts: options.allowedHosts ?? [],
     hooks: {
       exchange: (x) => {
         exchange(x);

@@ -146,13 +146,14 @@ describe('fakehands record --help and its flags', () => {
   it('prints every option of the command', async () => {
     const { code, stdout } = await runCliInProcess(['record', '--help']);
     expect(code).toBe(0);
-    expect(stdout.split('\n').slice(0, 9)).toEqual([
+    expect(stdout.split('\n').slice(0, 10)).toEqual([
       'Usage: fakehands record --target URL --out DIR [options]',
       '',
       '  --target URL        The real app server or agent server to record (http or https)',
       '  --out DIR           Folder the recording is written to (made when missing; one holding a recording is refused)',
       '  --port N            Port of the proxy (default 0: a free one; the address is printed)',
       '  --host H            Interface to bind (default 127.0.0.1)',
+      '  --allowed-host N    Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)',
       '  --max-bytes N       Most bytes the recording holds (default 268435456, 256 MiB); past it bodies, then exchanges, are no longer recorded, and it says so',
       '  --compare           Also ask an in-process fake every request; print each difference and write DIR/differences.jsonl',
       "  --agent-scripts F   The agent scripts the compared fake plays (a JSON array), as the real agent's scripted LLM does",

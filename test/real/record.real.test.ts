@@ -7,7 +7,7 @@
  * shape, event by event, frame by frame: `src/real/compare.ts`). The facts count in the `real:` line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,6 +157,7 @@ afterAll(async () => {
   writeFacts(import.meta.filename, { 'agent server': REAL_PACKAGES['agent-server'].version });
   for (const proc of started) proc.kill('SIGKILL');
   await Promise.all([real?.stop(), llm?.close()]);
+  for (const folder of [dir, workDir]) rmSync(folder, { recursive: true, force: true });
 });
 
 describe('a recorded session served by the fake', () => {

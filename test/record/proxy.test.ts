@@ -10,6 +10,7 @@ import type { HarEntry } from '../../src/domain/recording/har.js';
 import type { FakeServers } from '../../src/server/start.js';
 import { filesOf, harOf, jsonHeaders, recordInto, runConversation, socketFrames, startTarget } from './support.js';
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 
 let target: FakeServers;
@@ -65,6 +66,46 @@ describe('REST through the proxy', () => {
     const through = await answer(`${proxy}/api/no-such-route`);
     expect(through).toEqual(await answer(`${target.agentUrl}/api/no-such-route`));
     expect(through.status).toBe(404);
+  });
+});
+
+/** What the proxy answers a raw request (its status line and body). */
+function raw(text: string): Promise<{ status: string; body: string }> {
+  return new Promise((resolve) => {
+    const { port } = new URL(proxy);
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+    let got = '';
+    socket.on('data', (chunk) => {
+      got += chunk;
+    });
+    socket.on('close', () => resolve({ status: got.split('\r\n')[0]!, body: got.slice(got.indexOf('\r\n\r\n') + 4) }));
+  });
+}
+
+describe('what the proxy does not send on', () => {
+  it('refuses a host name that is not a loopback one (against DNS rebinding): 421 with a detail', async () => {
+    expect(await raw('GET /api/conversations/count HTTP/1.1\r\nHost: rebound.example\r\nConnection: close\r\n\r\n')).toEqual({
+      status: 'HTTP/1.1 421 Misdirected Request',
+      body: JSON.stringify({
+        detail: 'Misdirected Request: this host name is not served (the proxy serves loopback names; add others with --allowed-host)',
+      }),
+    });
+  });
+
+  it('refuses a request target that is no path (an absolute URL): 400, and keeps a path that starts with // on the target', async () => {
+    expect(await raw('GET http://elsewhere.example/x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')).toEqual({
+      status: 'HTTP/1.1 400 Bad Request',
+      body: JSON.stringify({ detail: 'Bad Request: the request target is not a path' }),
+    });
+    const kept = await raw('GET //elsewhere.example/api/conversations/count HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(kept.status).toBe('HTTP/1.1 404 Not Found');
+  });
+
+  it('refuses an upgrade that is no WebSocket handshake: 400, the target never asked', async () => {
+    expect(await raw('GET /sockets/events/x HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n')).toEqual({
+      status: 'HTTP/1.1 400 Bad Request',
+      body: JSON.stringify({ detail: 'Bad Request: not a WebSocket handshake' }),
+    });
   });
 });
 

@@ -3,7 +3,8 @@
  * recorder in front of it writing into a fresh folder, and what the folder holds (its HAR, the
  * conversations' ZIPs, every file's text, the ZIPs' inflated too).
  */
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -13,8 +14,18 @@ import { startRecorder, type Recorder } from '../../src/record/recorder.js';
 import type { FakeOptionsInput } from '../../src/options.js';
 import { startFakeServers, type FakeServers } from '../../src/server/start.js';
 
-/** A fresh folder. */
-export const freshDir = (prefix = 'fakehands-record-') => mkdtemp(join(tmpdir(), prefix));
+/** The folders made for this file's tests: removed after them. */
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fresh folder (removed after the file's tests). */
+export async function freshDir(prefix = 'fakehands-record-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 /** The fake's servers as the target (an empty fake, instant, any key opening its agent host unless `fake` says otherwise). */
 export const startTarget = (fake: Omit<FakeOptionsInput, 'agentUrl'> = {}): Promise<FakeServers> =>
