@@ -127,7 +127,8 @@ async function exercise(host: string): Promise<void> {
   await remote.setTitle('Remote');
   await remote.setConfirmationPolicy({ kind: 'NeverConfirm' } as never);
   await remote.sendConfirmationResponse(true);
-  await remote.switchProfile('default');
+  // A profile saved above (a fresh host has none: profiles_router.py).
+  await remote.switchProfile('reasoning');
   await remote.switchLlm({ model: 'anthropic/claude-opus-4' } as never);
   await expect(remote.switchAcpModel('opus')).rejects.toMatchObject({ status: 400 });
   await remote.startGoal('Ship it', 3);

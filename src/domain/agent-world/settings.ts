@@ -9,7 +9,7 @@
  * holds the user's settings (the default one, an LLM with a key) is read as saved.
  */
 import { UserSettingsRecord } from '../../schemas/user-settings.js';
-import { redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
+import { redactMcpConfig, redactSecrets, REDACTED, unmaskedSecrets } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
 import {
@@ -121,8 +121,9 @@ function maskedAgentSettings(settings: Record<string, unknown>): Record<string, 
   }
   if (isObject(settings.verification))
     out.verification = { ...settings.verification, critic_api_key: masked(settings.verification.critic_api_key) };
-  for (const key of ['mcp_config', 'agent_context', 'meta_profile_llms'] as const)
-    if (key in settings) out[key] = redactSecrets(settings[key]);
+  // The MCP servers masked by place (every header, env and auth value, a URL's userinfo, query and fragment, flags' values).
+  if ('mcp_config' in settings) out.mcp_config = redactMcpConfig(settings.mcp_config);
+  for (const key of ['agent_context', 'meta_profile_llms'] as const) if (key in settings) out[key] = redactSecrets(settings[key]);
   return out;
 }
 
