@@ -48,7 +48,7 @@ describe('createAgentClient', () => {
     const project = info.workspace.working_dir;
     expect(await agent.gitChanges(project)).toEqual([{ status: 'ADDED', path: 'PLAN.md' }]);
     expect((await agent.gitDiff(`${project}/PLAN.md`)).modified).toMatch(/^# Plan/);
-    expect(await agent.uploadFile(`${project}/notes.md`, 'hello')).toEqual({ success: true });
+    expect(await agent.uploadFile(`${project}/notes.md`, 'hello')).toEqual({ success: true, file_size: 5 });
     expect(new TextDecoder().decode(await agent.downloadFile(`${project}/notes.md`))).toBe('hello');
     expect(await agent.vscodeUrl()).toMatch(/\?tkn=vsc-[0-9a-f]{8}&folder=workspace$/);
     await agent.setConfirmationPolicy('AlwaysConfirm');
