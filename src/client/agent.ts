@@ -136,11 +136,11 @@ export function createAgentClient(options: AgentClientOptions) {
     gitChanges: async (path: string) => json<GitChange[]>(await send('GET', onHost('/api/git/changes', { path }))),
     /** `GET /api/git/diff?path=`: one file before and after. */
     gitDiff: async (path: string) => json<GitChangeDiff>(await send('GET', onHost('/api/git/diff', { path }))),
-    /** `POST /api/file/upload?path=`: writes `content` at the absolute `path`. */
+    /** `POST /api/file/upload?path=`: writes `content` at the absolute `path`; answers the bytes written. */
     uploadFile: async (path: string, content: Blob | Uint8Array | string, filename = path.split('/').at(-1) ?? 'file') => {
       const form = new FormData();
       form.append('file', content instanceof Blob ? content : new Blob([content as BlobPart]), filename);
-      return json<{ success: true }>(await send('POST', onHost('/api/file/upload', { path }), { form }));
+      return json<{ success: true; file_size: number }>(await send('POST', onHost('/api/file/upload', { path }), { form }));
     },
     /** `GET /api/file/download?path=`: the file's bytes. */
     downloadFile: async (path: string) => new Uint8Array(await (await send('GET', onHost('/api/file/download', { path }))).arrayBuffer()),

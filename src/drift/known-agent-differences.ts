@@ -140,6 +140,58 @@ const CANVAS_EXTENSIONS_ROUTES: readonly string[] = [
   'DELETE /api/canvas-extensions/installed/{extension_name}',
   'GET /api/canvas-extensions/installed/{extension_name}/bundle',
 ];
+/** Why the agent host serves routes the running 1.58.2 has and no document the drift test compares. */
+export const RELEASE_1_58_SOURCE =
+  'the running agent server 1.58.2 (PyPI) serves it (its own /openapi.json: meta_profiles_router.py, runtime_router.py, conversation_router.py, the catalogs, canvas app backends, openai/router.py); the documents the drift test compares are older';
+/** A conversation runtime's routes (`runtime_router.py`): the host's shell, file, git and VS Code routes again, bound to a conversation. */
+const RUNTIME_ROUTES: readonly string[] = [
+  'GET /bash/bash_events/search',
+  'GET /bash/bash_events/{event_id}',
+  'GET /bash/bash_events/',
+  'POST /bash/start_bash_command',
+  'POST /bash/execute_bash_command',
+  'DELETE /bash/bash_events',
+  'POST /bash/bash_commands/{command_id}/stop',
+  'POST /file/upload',
+  'GET /file/download',
+  'POST /file/create_directory',
+  'GET /file/download-trajectory/{conversation_id}',
+  'GET /file/archive',
+  'GET /git/changes',
+  'GET /git/diff',
+  'GET /git/commits',
+  'GET /git/commits/{sha}/changes',
+  'GET /vscode/url',
+  'GET /vscode/status',
+].map((route) => route.replace(' /', ' /api/conversations/{runtime_conversation_id}/'));
+/** The routes of 1.58.2 the fake serves that the compared documents lack. */
+const RELEASE_1_58_ROUTES: readonly string[] = [
+  'GET /api/meta-profiles',
+  'GET /api/meta-profiles/{name}',
+  'POST /api/meta-profiles/{name}',
+  'DELETE /api/meta-profiles/{name}',
+  'POST /api/meta-profiles/{name}/activate',
+  ...RUNTIME_ROUTES,
+  'GET /api/conversations/{conversation_id}/runtime',
+  'POST /api/conversations/{conversation_id}/runtime/reprovision',
+  'POST /api/conversations/{conversation_id}/children',
+  'POST /api/bash/bash_commands/{command_id}/stop',
+  'GET /api/tools/catalog',
+  'GET /api/skills/catalog',
+  'POST /api/plugins/fetch',
+  'GET /api/git/repositories/search',
+  'POST /api/acp/models',
+  'GET /api/canvas-extensions/installed/{extension_name}/icon',
+  'GET /api/canvas-extensions/installed/{extension_name}/backend',
+  'POST /api/canvas-extensions/installed/{extension_name}/backend/prepare',
+  'POST /api/canvas-extensions/installed/{extension_name}/backend/start',
+  'POST /api/canvas-extensions/installed/{extension_name}/backend/stop',
+  'GET /api/canvas-extensions/installed/{extension_name}/backend/logs',
+  'DELETE /api/canvas-extensions/installed/{extension_name}/backend/data',
+  'POST /app-backends/{extension_name}/session',
+  'DELETE /app-backends/{extension_name}/session',
+  'POST /v1/responses',
+];
 /** Why bash events differ: the fake declares its three kinds as a union, the real document merges them into BashEventBase. */
 const BASH_EVENTS_REASON =
   'the fake declares the bash events as a union of BashCommand, BashOutput and BashError (each with its own required fields); the real document declares the merged fields of BashEventBase';
@@ -228,6 +280,12 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
         location: 'operation',
         aspect: 'served' as const,
         reason: NEWEST_AGENT_SOURCE,
+      })),
+      ...RELEASE_1_58_ROUTES.map((operation) => ({
+        operation,
+        location: 'operation',
+        aspect: 'served' as const,
+        reason: RELEASE_1_58_SOURCE,
       })),
       ...CANVAS_EXTENSIONS_ROUTES.map((operation) => ({
         operation,

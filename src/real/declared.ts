@@ -6,6 +6,7 @@
  * named here, never copied.
  */
 import type { Fact } from './compare.js';
+import { DECLARED_CLIENT_DIFFERENCES } from './declared-client.js';
 
 /** Why a difference stands. */
 export type DifferenceKind =
@@ -136,6 +137,8 @@ export const DECLARED_REAL_DIFFERENCES: readonly DeclaredDifference[] = [
     reason:
       'the real agent server answers 500 Internal Server Error (the LocalWorkspace without working_dir fails after validation); the fake answers the 422 missing at ["body", "workspace", "working_dir"] the model implies: a crash is named, not copied',
   },
+  // The official TypeScript client's calls (test/real/typescript-client.real.test.ts).
+  ...DECLARED_CLIENT_DIFFERENCES,
 ];
 
 /** A pattern as a regular expression (`*` any run of characters, the rest as it is). */

@@ -875,7 +875,11 @@ describe('POST /api/conversations/{id}/secrets', () => {
     const got = (await call(`${AGENT}/api/conversations/${info.id}`)).body as {
       secret_registry: { secret_sources: Record<string, unknown> };
     };
-    expect(Object.keys(got.secret_registry.secret_sources)).toEqual(['GITHUB_TOKEN', 'NPM']);
+    // As 1.58.2 writes them: each value and description null.
+    expect(got.secret_registry.secret_sources).toEqual({
+      GITHUB_TOKEN: { description: null, value: null, kind: 'StaticSecret' },
+      NPM: { description: null, value: null, kind: 'StaticSecret' },
+    });
     expect(JSON.stringify(got)).not.toMatch(/ghp_secret|npm_secret/);
     expect(JSON.stringify(fake!.snapshot())).not.toMatch(/ghp_secret|npm_secret/);
   });

@@ -333,3 +333,92 @@ describe('POST /v1/chat/completions (openai/router.py, create_chat_completion)',
     expect(((await call(`${BASE}/api/v1/sandboxes/search`)).body as { items: unknown[] }).items).toEqual([]);
   });
 });
+
+describe('POST /v1/responses (openai/router.py, create_response; openai/service.py, run_response, 1.58.2)', () => {
+  const respond = (body: unknown) => call('/v1/responses', { method: 'POST', body });
+
+  it("answers the agent's final response to the input as a completed Response, its conversation in the header", async () => {
+    await start();
+    const answer = await respond({ model: 'openhands_default', input: 'Write a plan', instructions: 'Be brief', metadata: { run: 'ci' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      id: expect.stringMatching(/^resp_[0-9a-f]{32}$/),
+      instructions: 'Be brief',
+      metadata: { run: 'ci' },
+      model: 'openhands_default',
+      object: 'response',
+      output: [
+        {
+          id: expect.stringMatching(/^msg_[0-9a-f]{32}$/),
+          content: [{ annotations: [], text: FINAL, type: 'output_text' }],
+          role: 'assistant',
+          status: 'completed',
+          type: 'message',
+        },
+      ],
+      parallel_tool_calls: false,
+      status: 'completed',
+      tool_choice: 'none',
+      tools: [],
+      usage: {
+        input_tokens_details: { cached_tokens: expect.any(Number) },
+        output_tokens_details: { reasoning_tokens: expect.any(Number) },
+      },
+    });
+    expect(answer.body).not.toHaveProperty('previous_response_id');
+    const id = answer.headers.get(CONVERSATION_HEADER)!;
+    expect((await call(`/api/conversations/${id}`)).body).toMatchObject({ execution_status: 'finished' });
+  });
+
+  it('takes input messages: a lone user message as it is, several wrapped by role; system and developer ones as instructions', async () => {
+    await start();
+    const answer = await respond({
+      model: 'openhands_default',
+      input: [
+        { role: 'developer', content: 'Answer in English' },
+        { role: 'user', content: [{ type: 'input_text', text: 'Write a plan' }] },
+        { role: 'assistant', content: [{ type: 'output_text', text: 'Which one?' }] },
+        { role: 'user', content: 'The release plan' },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    const id = answer.headers.get(CONVERSATION_HEADER)!;
+    const events = (await call(`/api/conversations/${id}/events/search?kind=MessageEvent&source=user`)).body as {
+      items: { llm_message: { content: { text: string }[] } }[];
+    };
+    // The fake's agent keeps a message's text parts as one text, a line each.
+    expect(
+      events.items[0]!.llm_message.content.map((p) => p.text)
+        .join('')
+        .replaceAll('\n', ''),
+    ).toBe(
+      '<message role="user">Write a plan</message><message role="assistant">Which one?</message><message role="user">The release plan</message>',
+    );
+  });
+
+  it('refuses what the real one does not support (400) and an unknown model (404), starting nothing', async () => {
+    await start();
+    const refused = async (body: Record<string, unknown>, detail: string) =>
+      expect(await respond({ model: 'openhands_default', input: 'Hi', ...body })).toMatchObject({ status: 400, body: { detail } });
+    await refused({ stream: true }, 'Streaming responses are not supported yet');
+    await refused({ store: true }, 'Persistent response storage (store=True) is not supported yet');
+    await refused({ previous_response_id: 'resp_1' }, 'previous_response_id is not supported; replay input items instead');
+    await refused({ input: '' }, 'Responses input must not be empty');
+    await refused({ input: [{ role: 'system', content: 'x' }] }, 'Responses input must include a user message');
+    await refused({ input: [{ role: 'user', content: [{ type: 'input_file' }] }] }, 'Unsupported Responses content part type: input_file');
+    expect(await respond({ model: 'x', input: 'Hi' })).toMatchObject({
+      status: 404,
+      body: { detail: "Unknown OpenHands model 'x'. Use GET /v1/models." },
+    });
+    expect(await respond({})).toMatchObject({
+      status: 422,
+      body: {
+        detail: [
+          { type: 'missing', loc: ['body', 'model'] },
+          { type: 'missing', loc: ['body', 'input'] },
+        ],
+      },
+    });
+    expect(await call('/api/conversations/count')).toMatchObject({ body: 0 });
+  });
+});

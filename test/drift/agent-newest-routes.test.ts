@@ -22,6 +22,24 @@ const NEWEST_SOURCE_ROUTES: Readonly<Record<string, readonly string[]>> = {
   ],
   'profiles_router.py': ['GET /api/profiles', 'GET /api/profiles/{name}', 'POST /api/profiles/{name}', 'POST /api/profiles/{name}/validate', 'DELETE /api/profiles/{name}', 'POST /api/profiles/{name}/rename', 'POST /api/profiles/{name}/activate'],
   // In the release after the Aug 2026 source: openhands-agent-server 1.58.2 (PyPI), its /openapi.json.
+  'runtime_router.py (1.58.2)': [
+    ...['GET /bash/bash_events/search', 'GET /bash/bash_events/{event_id}', 'GET /bash/bash_events/', 'POST /bash/start_bash_command'],
+    ...['POST /bash/execute_bash_command', 'DELETE /bash/bash_events', 'POST /bash/bash_commands/{command_id}/stop', 'POST /file/upload'],
+    ...['GET /file/download', 'POST /file/create_directory', 'GET /file/download-trajectory/{conversation_id}', 'GET /file/archive'],
+    ...['GET /git/changes', 'GET /git/diff', 'GET /git/commits', 'GET /git/commits/{sha}/changes', 'GET /vscode/url', 'GET /vscode/status'],
+  ].map((route) => route.replace(' /', ' /api/conversations/{runtime_conversation_id}/')),
+  'conversation_router.py, bash_router.py, catalogs, acp_router.py, openai/router.py (1.58.2)': [
+    'GET /api/conversations/{conversation_id}/runtime', 'POST /api/conversations/{conversation_id}/runtime/reprovision',
+    'POST /api/conversations/{conversation_id}/children', 'POST /api/bash/bash_commands/{command_id}/stop', 'GET /api/tools/catalog',
+    'GET /api/skills/catalog', 'POST /api/plugins/fetch', 'GET /api/git/repositories/search', 'POST /api/acp/models', 'POST /v1/responses',
+  ],
+  'canvas_extensions_router.py, canvas_extensions_bridge_router.py (1.58.2)': [
+    'GET /api/canvas-extensions/installed/{extension_name}/icon', 'GET /api/canvas-extensions/installed/{extension_name}/backend',
+    'POST /api/canvas-extensions/installed/{extension_name}/backend/prepare', 'POST /api/canvas-extensions/installed/{extension_name}/backend/start',
+    'POST /api/canvas-extensions/installed/{extension_name}/backend/stop', 'GET /api/canvas-extensions/installed/{extension_name}/backend/logs',
+    'DELETE /api/canvas-extensions/installed/{extension_name}/backend/data', 'POST /app-backends/{extension_name}/session',
+    'DELETE /app-backends/{extension_name}/session',
+  ],
   'meta_profiles_router.py': ['GET /api/meta-profiles', 'GET /api/meta-profiles/{name}', 'POST /api/meta-profiles/{name}', 'DELETE /api/meta-profiles/{name}', 'POST /api/meta-profiles/{name}/activate'],
   'agent_profiles_router.py': ['GET /api/agent-profiles', 'GET /api/agent-profiles/{name}', 'POST /api/agent-profiles/{name}', 'DELETE /api/agent-profiles/{name}', 'POST /api/agent-profiles/{name}/rename', 'POST /api/agent-profiles/{profile_id}/activate', 'POST /api/agent-profiles/{name}/materialize'],
   'llm_router.py': [

@@ -89,6 +89,21 @@ export function compareAnswers(step: string, real: Answered, fake: Answered): st
   return undeclared(judge(status.agree ? [status, ...bodyFacts(`${step} › body`, real.body, fake.body)] : [status]));
 }
 
+/** What a client call came to: `ok` with its result, or `HTTP <status>` with the error's body, or `throws`. */
+export interface CallOutcome {
+  readonly outcome: string;
+  readonly value: unknown;
+}
+
+/**
+ * Compares two outcomes of one client call: the outcome, and when they agree the shape of what
+ * each answered (`body`: its result, or its error's body); returns the undeclared differences.
+ */
+export function compareOutcomes(step: string, real: CallOutcome, fake: CallOutcome): string[] {
+  const outcome = { id: `${step} › outcome`, real: real.outcome, fake: fake.outcome, agree: real.outcome === fake.outcome };
+  return undeclared(judge(outcome.agree ? [outcome, ...bodyFacts(`${step} › body`, real.value, fake.value)] : [outcome]));
+}
+
 /** A state update of the LLM's statistics: published around each LLM call, in an order that races the others on the real server. */
 const STATS = 'state:stats';
 

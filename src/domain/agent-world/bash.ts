@@ -380,3 +380,36 @@ export function clearBashEvents(state: DomainState) {
   world.bash = [];
   return { cleared_count: count };
 }
+
+/**
+ * `POST /api/bash/bash_commands/{id}/stop` (`stop_bash_command`): a command still running is
+ * stopped (its remaining output dropped, a last `BashOutput` with the exit code a SIGTERM gives,
+ * -15); stopping a finished one succeeds too; `false` for an id that names no command (the 404).
+ */
+export function stopBashCommand(state: DomainState, commandId: string): boolean {
+  settleBash(state);
+  const world = shellOf(state);
+  // A UUID with or without its hyphens names the same command.
+  const hex = (text: string) => text.replaceAll('-', '').toLowerCase();
+  const command = world.bash.find((e) => e.kind === 'BashCommand' && hex(e.id) === hex(commandId));
+  if (!command) return false;
+  const id = command.id;
+  const pending = world.pendingBash.filter((p) => (p.event as Output).command_id === id);
+  if (pending.length === 0) return true;
+  let chars = pendingChars(world);
+  for (const p of pending) chars -= bashEventChars(p.event);
+  world.pendingBash = world.pendingBash.filter((p) => (p.event as Output).command_id !== id);
+  pendingWeights.set(world.pendingBash, chars);
+  const order = Math.min(...pending.map((p) => (p.event as Output).order));
+  publish(state, {
+    kind: 'BashOutput',
+    id: state.random.uuid(),
+    timestamp: stamp(state.clock.now()),
+    command_id: id,
+    order,
+    exit_code: -15,
+    stdout: null,
+    stderr: null,
+  });
+  return true;
+}

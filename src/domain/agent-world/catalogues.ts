@@ -113,7 +113,8 @@ export function installSkill(state: DomainState, source: string, force: boolean)
     .pop()!
     .replace(/^github:/, '');
   const skill = SKILLS.find((s) => s.name === name);
-  if (!skill) return refuse('bad_request', `Could not install a skill from '${source}'`);
+  // A source the fake cannot fetch (skills_router.py, install_skill: 400).
+  if (!skill) return refuse('bad_request', 'Failed to fetch skill source. Check that the source is valid.');
   if (worldOf(state).skills.has(name) && !force) return refuse('conflict', `Skill '${name}' is already installed`);
   changeWorld(state, { skills: upsertBy(worldRecordOf(state).skills, (s) => s.name, { name, enabled: true }) });
   return installedSkill(name, true);
@@ -238,7 +239,8 @@ export function installPlugin(state: DomainState, source: string, force: boolean
     .split('/')
     .pop()!
     .replace(/^github:/, '');
-  if (!PLUGINS.some((p) => p.name === name)) return refuse('bad_request', `Could not install a plugin from '${source}'`);
+  // A source the fake cannot fetch (plugins_router.py, install_plugin: 400).
+  if (!PLUGINS.some((p) => p.name === name)) return refuse('bad_request', 'Failed to fetch plugin source. Check that the source is valid.');
   if (worldOf(state).plugins.has(name) && !force) return refuse('conflict', `Plugin '${name}' is already installed`);
   changeWorld(state, { plugins: upsertBy(worldRecordOf(state).plugins, (p) => p.name, { name, enabled: true }) });
   return installedPlugin(name, true);

@@ -17,7 +17,6 @@ import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
 import { hostedConversations, sandboxForNewConversation, type AgentHost } from './host.js';
 import { toHex, toHyphenatedUuid } from '../store/ids.js';
-import { REDACTED } from '../store/redact.js';
 import { Refusal, refuse } from '../store/refusal.js';
 import { messageText } from '../conversations/start-tasks.js';
 import type { DomainState } from '../store/state.js';
@@ -56,7 +55,8 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     max_iterations: host.max_iterations,
     stuck_detection: host.stuck_detection,
     security_analyzer: host.security_analyzer,
-    secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])),
+    // Each secret as 1.58.2 writes it in a ConversationInfo: its value and description null, never the value.
+    secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { description: null, value: null, kind: 'StaticSecret' }])),
   });
   return Object.assign(info, {
     last_user_message_id: lastUserMessageId(state, conversation.id),

@@ -10,7 +10,6 @@
  */
 import type { ConversationRecord } from '../../schemas/records.js';
 import { readyProjectDir } from '../conversations/conversation-ops.js';
-import { REDACTED } from '../store/redact.js';
 import type { DomainState } from '../store/state.js';
 import { agentInfo, executionStatusOf, INFO_TAIL_RUNTIME_TEXT, INFO_TAIL_TEXT } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
@@ -208,6 +207,6 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
   );
 }
 
-/** `secret_registry.secret_sources` of secret names, as `hostConversationInfo` makes it (each value redacted). */
+/** `secret_registry.secret_sources` of secret names, as `hostConversationInfo` makes it (each value and description null). */
 const secretSourcesText = (names: readonly string[]) =>
-  JSON.stringify(Object.fromEntries(names.map((name) => [name, { kind: 'StaticSecret', value: REDACTED }])));
+  JSON.stringify(Object.fromEntries(names.map((name) => [name, { description: null, value: null, kind: 'StaticSecret' }])));

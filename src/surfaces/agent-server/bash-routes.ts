@@ -10,8 +10,9 @@ import {
   getBashEvent,
   searchBashEvents,
   startBashCommand,
+  stopBashCommand,
 } from '../../domain/agent-world/bash.js';
-import { Refusal } from '../../domain/store/refusal.js';
+import { Refusal, refuse } from '../../domain/store/refusal.js';
 import { laxInt } from '../../schemas/helpers.js';
 import { Uuid } from '../../schemas/common.js';
 import { defineRoute, type Route } from '../../http/route.js';
@@ -128,5 +129,15 @@ export const bashRoutes: readonly Route[] = hostWide([
     summary: 'Clear every bash event (bash_router.py, clear_all_bash_events)',
     response: z.record(z.string(), z.int()),
     handle: (_input, context) => context.runner.run(clearBashEvents),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/bash/bash_commands/:command_id/stop',
+    summary: 'Stop a running command; a finished one succeeds too, 404 for an unknown id (bash_router.py, stop_bash_command)',
+    params: z.object({ command_id: Uuid }),
+    response: z.object({ success: z.boolean() }),
+    errors: [404],
+    handle: ({ params }, context) =>
+      context.runner.run((state) => (stopBashCommand(state, params.command_id) ? { success: true } : refuse('not_found', 'Not Found'))),
   }),
 ]);

@@ -6,10 +6,12 @@
  * `AGENT_SERVER_ROUTE_PREFIXES`, `getLocalServiceRoutes`), so the agent server is where the route
  * lives. Its router is software-agent-sdk's `canvas_extensions_router.py` (commit 030b04c, Aug 2026,
  * pull request #4395, not yet in a release); each route below names the function it copies. The
- * fake fetches no source, so an install answers as a source that cannot be fetched does.
+ * fake fetches no source, so an install answers as a source that cannot be fetched does. The routes
+ * of a Canvas App's backend (its lifecycle, logs, data, icon; 1.58.2) answer as for an app not installed.
  */
 import * as z from 'zod/mini';
-import { refuse } from '../../domain/store/refusal.js';
+import { Refusal, refuse } from '../../domain/store/refusal.js';
+import { laxInt } from '../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
 
@@ -30,6 +32,26 @@ const InstalledCanvasExtension = z.object({
   install_path: z.string(),
 });
 const notInstalled = (name: string) => refuse('not_found', `Canvas extension '${name}' is not installed`);
+/** `BackendStatus`. */
+const BackendStatus = z.object({
+  name: z.string(),
+  state: z.string(),
+  revision: z.nullable(z.string()),
+  prepared_revision: z.nullable(z.string()),
+  pid: z.nullable(z.int()),
+  port: z.nullable(z.int()),
+  detail: z.nullable(z.string()),
+});
+/** The backend of an extension that is not installed (`CanvasExtensionBackendManager`: state `missing`). */
+const missingBackend = (name: string) => ({
+  name,
+  state: 'missing',
+  revision: null,
+  prepared_revision: null,
+  pid: null,
+  port: null,
+  detail: 'Canvas App is not installed or its manifest is invalid',
+});
 
 /** The Canvas Extensions routes of the agent server. */
 export const canvasExtensionRoutes: readonly Route[] = hostWide([
@@ -91,4 +113,64 @@ export const canvasExtensionRoutes: readonly Route[] = hostWide([
     errors: [404],
     handle: async ({ params }) => refuse('not_found', `Canvas extension '${params.extension_name}' bundle not found`),
   }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/canvas-extensions/installed/:extension_name/icon',
+    summary: "A canvas extension's SVG icon (canvas_extensions_router.py, get_canvas_extension_icon_endpoint)",
+    params: NameParam,
+    response: z.string(),
+    errors: [404],
+    handle: async ({ params }) => refuse('not_found', `Canvas extension '${params.extension_name}' icon not found`),
+  }),
+  // ── A Canvas App's backend (1.58.2): the lifecycle of an extension that is not installed is `missing` ──
+  ...(
+    [
+      ['GET', '', 'get_canvas_extension_backend_status_endpoint', 'Its state'],
+      ['POST', '/prepare', 'prepare_canvas_extension_backend_endpoint', 'Prepare a revision'],
+      ['POST', '/start', 'start_canvas_extension_backend_endpoint', 'Start a prepared revision'],
+      ['POST', '/stop', 'stop_canvas_extension_backend_endpoint', 'Stop it'],
+      ['DELETE', '/data', 'delete_canvas_extension_backend_data_endpoint', 'Delete its data'],
+    ] as const
+  ).map(([method, path, real, what]) =>
+    defineRoute({
+      method,
+      path: `/api/canvas-extensions/installed/:extension_name/backend${path}`,
+      summary: `${what}: missing, as no extension is installed (canvas_extensions_router.py, ${real})`,
+      params: NameParam,
+      ...(path === '/prepare' || path === '/start' ? { body: z.object({ revision: z.string() }) } : {}),
+      response: BackendStatus,
+      handle: async ({ params }: { params: Record<string, string> }) => missingBackend(params.extension_name!),
+    }),
+  ),
+  defineRoute({
+    method: 'GET',
+    path: '/api/canvas-extensions/installed/:extension_name/backend/logs',
+    summary: "Its backend's latest log: none (canvas_extensions_router.py, get_canvas_extension_backend_logs_endpoint)",
+    params: NameParam,
+    query: z.object({ limit_bytes: z._default(laxInt(z.int().check(z.gte(1), z.lte(256 * 1024))), 64 * 1024) }),
+    response: z.object({ name: z.string(), logs: z.string(), truncated: z.boolean() }),
+    handle: async ({ params }) => ({ name: params.extension_name, logs: '', truncated: false }),
+  }),
 ]);
+
+/**
+ * The browser session of a Canvas App's backend (`/app-backends/{name}/session`,
+ * `canvas_extensions_bridge_router.py`): the fake has no app ingress configured, and answers as the
+ * real one does without one (503, its error handler's body).
+ */
+export const appBackendRoutes: readonly Route[] = Object.freeze(
+  (['POST', 'DELETE'] as const).map((method) =>
+    defineRoute({
+      method,
+      path: '/app-backends/:extension_name/session',
+      summary: `${method === 'POST' ? 'Open' : 'Revoke'} a Canvas App backend's browser session: no ingress is configured, 503 (canvas_extensions_bridge_router.py, ${method === 'POST' ? 'create' : 'delete'}_app_backend_session_endpoint)`,
+      params: NameParam,
+      response: z.object({ ingress_url: z.string(), expires_at: z.string(), iframe_sandbox: z.string() }),
+      errors: [503],
+      handle: async () =>
+        new Refusal('unavailable', 'Canvas App backend ingress is not configured', {
+          body: { detail: 'Internal Server Error', exception: '503: Canvas App backend ingress is not configured' },
+        }),
+    }),
+  ),
+);

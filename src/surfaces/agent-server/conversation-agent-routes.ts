@@ -1,6 +1,6 @@
 /**
  * The agent server's routes that ask one conversation's agent something: pause, interrupt, run;
- * goal; secrets, security analyzer, LLM, profile and ACP model; ask, condense, fork, navigate,
+ * goal; secrets, security analyzer, LLM, profile and ACP model; ask, condense, a child, fork, navigate,
  * title. Each route names the real function it copies (openhands-agent-server
  * `conversation_router.py`; `generate_title` from the published v1.11.4 document). Part of
  * `conversation-routes.ts`'s table, in its order.
@@ -20,6 +20,7 @@ import {
 import { askAgent, condense, forkConversation, generateTitle, navigateConversation } from '../../domain/agent/history.js';
 import { refuse } from '../../domain/store/refusal.js';
 import { loadPlugin } from '../../domain/agent/plugins.js';
+import { startChildConversation } from '../../domain/agent/children.js';
 import {
   AgentTextResponse,
   AskAgentRequest,
@@ -223,6 +224,35 @@ export const conversationAgentRoutes: readonly Route[] = Object.freeze([
         context,
         async (state, conversation) => (await condense(state, conversation)) ?? SUCCESS,
         () => refuse('not_found', 'Conversation not found'),
+      ),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: `${BASE}/children`,
+    summary: "Start a child conversation on the parent's agent and workspace, its task its first message (start_child_conversation)",
+    params: ConversationParam,
+    body: z.object({
+      task: z.string().check(z.minLength(1)),
+      title: z.optional(z.nullable(z.string())),
+      isolation: z._default(z.enum(['worktree', 'shared']), 'worktree'),
+    }),
+    response: z.object({
+      conversation_id: z.string(),
+      parent_conversation_id: z.string(),
+      status: z.string(),
+      title: z.nullable(z.string()),
+      url: z.nullable(z.string()),
+      workspace: z.nullable(z.string()),
+      isolation: z.nullable(z.enum(['worktree', 'shared'])),
+    }),
+    successStatus: 201,
+    errors: [404],
+    handle: (input, context) =>
+      onHeldConversation(
+        input,
+        context,
+        (state, parent, host) => startChildConversation(state, host, parent, input.body),
+        () => refuse('not_found', 'Parent conversation not found'),
       ),
   }),
   defineRoute({

@@ -1,6 +1,7 @@
 /**
  * The agent server's OpenAI-compatible routes, at the host's root (not under `/api`): copies
- * `openhands-agent-server`'s `openai/router.py` (`get_openai_models`, `create_chat_completion`),
+ * `openhands-agent-server`'s `openai/router.py` (`get_openai_models`, `create_chat_completion`,
+ * `create_response` of 1.58.2),
  * mounted by `api.py` with `check_openai_api_key` (`X-Session-API-Key` or `Authorization: Bearer`,
  * `request-keys.ts`). A chat completion waits for the scripted agent's run, as the real gateway
  * polls its conversation (`_wait_for_completion`), up to 120 s (504 after); the wait reads the
@@ -16,6 +17,7 @@ import {
   startChatCompletion,
   type PendingCompletion,
 } from '../../domain/agent/openai-gateway.js';
+import { chatRequestOf, responseOutcome } from '../../domain/agent/openai-responses.js';
 import { isRefusal, Refusal, refuse } from '../../domain/store/refusal.js';
 import { Uuid } from '../../schemas/common.js';
 import { OpenAIChatCompletion, OpenAIChatCompletionRequest, OpenAIModelList } from '../../schemas/openai-gateway.js';
@@ -65,6 +67,30 @@ async function* streamed(chunks: readonly string[]): AsyncIterable<string> {
   for (const chunk of chunks) yield chunk;
 }
 
+/** `OpenAIResponseRequest` (extra fields ignored). */
+const OpenAIResponseRequest = z.looseObject({
+  model: z.string(),
+  input: z.union([
+    z.string(),
+    z.array(
+      z.looseObject({
+        role: z.enum(['system', 'developer', 'user', 'assistant']),
+        content: z.union([
+          z.string(),
+          z.array(
+            z.looseObject({ type: z.string(), text: z.optional(z.nullable(z.string())), image_url: z.optional(z.nullable(z.string())) }),
+          ),
+        ]),
+      }),
+    ),
+  ]),
+  instructions: z.optional(z.nullable(z.string())),
+  previous_response_id: z.optional(z.nullable(z.string())),
+  store: z._default(z.boolean(), false),
+  stream: z._default(z.boolean(), false),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
+});
+
 /** The OpenAI-compatible routes (registered in `routes.ts`). */
 export const openAiRoutes: readonly Route[] = takingKeyAs('bearer', [
   defineRoute({
@@ -96,6 +122,36 @@ export const openAiRoutes: readonly Route[] = takingKeyAs('bearer', [
       if (!input.body.stream) return raw(200, JSON.stringify(outcome), 'application/json', header);
       const chunks = completionChunks(outcome, input.body.stream_options?.include_usage === true);
       return raw(200, streamed(chunks), 'text/event-stream; charset=utf-8', header);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/v1/responses',
+    summary:
+      "The agent's final response to the input, run in a new conversation, as an OpenAI Response; no streaming, storage or chaining (openai/router.py, create_response)",
+    body: OpenAIResponseRequest,
+    response: z.looseObject({ id: z.string(), object: z.literal('response'), output: z.array(z.unknown()) }),
+    errors: [400, 404, 409, 500, 504],
+    handle: async (input, context) => {
+      const chat = chatRequestOf(input.body);
+      if (isRefusal(chat)) return chat;
+      const pending = await context.runner.run(async (state) => {
+        const host = agentHostFor(state, requestKey(context, input.headers, 'bearer'), anyKey(context));
+        if (!host) return refuse('not_found', 'Not Found');
+        const started = await startChatCompletion(state, host, chat, null);
+        return isRefusal(started) ? started : { ...started, createdAt: state.clock.now() / 1000 };
+      });
+      if (isRefusal(pending)) return pending;
+      const deadline = Date.now() + GATEWAY_TIMEOUT_MS;
+      for (;;) {
+        const outcome = await context.runner.run(responseOutcome, pending, input.body, pending.createdAt);
+        if (outcome !== null) {
+          if (isRefusal(outcome)) return outcome;
+          return raw(200, JSON.stringify(outcome), 'application/json', { [CONVERSATION_HEADER.toLowerCase()]: pending.conversationId });
+        }
+        if (Date.now() >= deadline) return refuse('gateway_timeout', 'Agent run timed out');
+        await pause(POLL_MS);
+      }
     },
   }),
 ]);

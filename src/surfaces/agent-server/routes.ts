@@ -29,8 +29,10 @@ import { initRoutes, worldRoutes } from './world-routes.js';
 import { bashRoutes } from './bash-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { mcpRoutes } from './mcp-routes.js';
-import { canvasExtensionRoutes } from './canvas-extension-routes.js';
+import { appBackendRoutes, canvasExtensionRoutes } from './canvas-extension-routes.js';
 import { asyncApiRoute } from './asyncapi.js';
+import { runtimeRoutes } from './runtime-routes.js';
+import { catalogRoutes } from './catalog-routes.js';
 import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
 import { QueryDateTime } from '../app-server/routes/query.js';
 
@@ -252,6 +254,11 @@ export const agentRoutes: readonly Route[] = Object.freeze([
   ...mcpRoutes,
   // Agent Canvas's extensions API, as a host with none installed: canvas-extension-routes.ts.
   ...canvasExtensionRoutes,
+  ...appBackendRoutes,
+  // What 1.58.2 offers for configuring an agent (catalogs, plugin fetch, repositories, ACP models): catalog-routes.ts.
+  ...catalogRoutes,
+  // A conversation's runtime: the shell, file, git and VS Code routes bound to it (runtime_router.py): runtime-routes.ts.
+  ...runtimeRoutes([...workspaceRoutes, ...conversationRoutes, ...worldRoutes, ...bashRoutes]),
   // The AsyncAPI document of the sockets: asyncapi.ts.
   asyncApiRoute,
 ]);

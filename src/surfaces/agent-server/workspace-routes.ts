@@ -12,7 +12,7 @@ import { editorPage } from './editor-page.js';
 import { workspaceFor } from '../../domain/agent/agent-server.js';
 import { gitChanges, gitDiff } from '../../domain/conversations/conversation-ops.js';
 import { isRefusal, refuse } from '../../domain/store/refusal.js';
-import { VSCodeUrlResponse } from '../../schemas/agent-server.js';
+import { AgentSuccess, VSCodeUrlResponse } from '../../schemas/agent-server.js';
 import { GitChange, GitChangeDiff } from '../../schemas/conversation-ops.js';
 import { raw } from '../../http/responses.js';
 import { defineRoute, type Route, type RouteContext, type RouteInput, type UploadedFile } from '../../http/route.js';
@@ -116,9 +116,13 @@ export const workspaceRoutes: readonly Route[] = Object.freeze([
     path: '/api/file/upload/:path*',
     summary: 'Write a file at path (file_router.py, removed in v1.20.0; the Nov 2025 web client calls it)',
     form: { file: 'file' },
-    response: FileUploadResult,
+    response: AgentSuccess,
     errors: [400, 404, 500, 507],
-    handle: (input, context) => uploadAt(input, context, input.params.path),
+    // Older servers answered `Success`, without the size.
+    handle: async (input, context) => {
+      const written = await uploadAt(input, context, input.params.path);
+      return isRefusal(written) ? written : { success: written.success };
+    },
   }),
   defineRoute({
     method: 'GET',
