@@ -30,20 +30,6 @@ const UPDATE_REASON =
 /** Why `ServerInfo` has fields the document lacks. */
 const RUNNING_SERVER_INFO_REASON =
   'the running agent server 1.58.2 writes ServerInfo with its packages, build, tools, runtime and capabilities (server_details_router.py; test/real/agent-server.real.test.ts compares the two); the Feb 2026 document lacks them';
-/** Why the agent host serves routes that came after the newest source it copied (the running server's own document lists them). */
-const RUNNING_AGENT_ROUTE =
-  'the running agent server 1.58.2 (Oct 2026, meta_profiles_router.py) serves it and lists it in its own /openapi.json; the Feb 2026 document lacks it';
-/** Routes of the running agent server 1.58.2 that came after the Aug 2026 source. */
-const RUNNING_AGENT_ROUTES: readonly string[] = [
-  'GET /api/meta-profiles',
-  'GET /api/meta-profiles/{name}',
-  'POST /api/meta-profiles/{name}',
-  'DELETE /api/meta-profiles/{name}',
-  'POST /api/meta-profiles/{name}/activate',
-];
-/** Why an upload answers its size. */
-const RUNNING_UPLOAD_REASON =
-  'the running agent server 1.58.2 answers an upload with the file_size it wrote (file_router.py upload_file); the Feb 2026 document lacks it';
 /** Why the agent host serves routes its published document lacks: the document is older than the source the fake copies. */
 export const NEWEST_AGENT_SOURCE =
   'the published agent-server document is from Feb 2026; the newest source the fake copies (software-agent-sdk, Aug 2026, *_router.py) has this route';
@@ -247,13 +233,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
       },
       { operation: 'GET /server_info', location: 'response', reason: RUNNING_SERVER_INFO_REASON },
       { operation: 'GET /', location: 'response', reason: RUNNING_SERVER_INFO_REASON },
-      ...RUNNING_AGENT_ROUTES.map((operation) => ({
-        operation,
-        location: 'operation',
-        aspect: 'served' as const,
-        reason: RUNNING_AGENT_ROUTE,
-      })),
-      { operation: 'POST /api/file/upload/{path}', location: 'response file_size', reason: RUNNING_UPLOAD_REASON },
       { operation: 'GET /api/conversations/{conversation_id}', location: 'response', reason: CONVERSATION_INFO_REASON },
       { operation: 'GET /api/conversations', location: 'response', reason: CONVERSATION_INFO_REASON },
       { operation: 'GET /api/conversations/search', location: 'response items', reason: CONVERSATION_INFO_REASON },

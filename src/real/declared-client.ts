@@ -116,9 +116,9 @@ export const DECLARED_CLIENT_DIFFERENCES: readonly {
       "1.58.2 leaves a forked conversation's secrets behind, and registers none a RemoteConversation sends as StaticSecret objects; the fake keeps the names of both",
   },
   {
-    fact: 'agent server › typescript-client remote.conversationStats › body › usage_to_metrics.*',
+    fact: 'agent server › typescript-client * › body › *usage_to_metrics.*',
     kind: 'gap',
     reason:
-      "the fake keys a conversation's statistics by the usage id 'agent' (the app server's agents); 1.58.2 keys them by the LLM's own usage_id, 'default' unless the client names one, and ask_agent's under 'ask-agent-llm'",
+      "1.58.2 keeps a usage per LLM that answered (the conversation's 'default', ask_agent's 'ask-agent-llm', a switched profile's 'profile:NAME'), each with its costs; the fake keeps the conversation's one usage, 'default', with a cost per call",
   },
 ];

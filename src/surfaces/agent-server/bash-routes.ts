@@ -3,15 +3,8 @@
  * names its function). Its socket, `/sockets/bash-events`, is `bash-socket.ts`.
  */
 import * as z from 'zod/mini';
-import {
-  batchGetBashEvents,
-  clearBashEvents,
-  executeBashCommand,
-  getBashEvent,
-  searchBashEvents,
-  startBashCommand,
-  stopBashCommand,
-} from '../../domain/agent-world/bash.js';
+import { clearBashEvents, executeBashCommand, startBashCommand, stopBashCommand } from '../../domain/agent-world/bash.js';
+import { batchGetBashEvents, getBashEvent, searchBashEvents } from '../../domain/agent-world/bash-search.js';
 import { Refusal, refuse } from '../../domain/store/refusal.js';
 import { laxInt } from '../../schemas/helpers.js';
 import { Uuid } from '../../schemas/common.js';
