@@ -356,20 +356,6 @@ export function conversationStats(state: DomainState, conversation: Conversation
 }
 
 /**
- * Notes that `copy`'s log holds the same events as `source`'s (a fork of the whole history): its
- * statistics are the source's, not read again event by event (10,000 events: ~40 ms).
- */
-export function sameStatsAs(state: DomainState, source: ConversationRecord, copy: ConversationRecord): void {
-  const stats = conversationStats(state, source);
-  const ids = state.store.eventIdsOf(copy.id);
-  const model = copy.llm_model ?? DEFAULT_AGENT_MODEL;
-  if (model !== (source.llm_model ?? DEFAULT_AGENT_MODEL) || ids.length !== state.store.eventIdsOf(source.id).length) return;
-  const byConversation = lastRead.get(state.store)!;
-  if (byConversation.size >= KEPT_STATS) byConversation.clear();
-  byConversation.set(copy.id, { length: ids.length, last: ids.at(-1), model, stats });
-}
-
-/**
  * Every usage's totals of a conversation as its log has them now, or null before the first call:
  * what the app server's `metrics` show (`views.ts` reads it through `DomainState.statsReader`).
  */
