@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { built } from './support/built.js';
 import { startCli } from './support/cli.js';
 import { withPortLock } from './support/port-lock.js';
-import { README, nodeExamples, readmeBlocks as blocks, readmeFile } from './support/readme.js';
+import { README, README_FILE, nodeExamples, readmeBlocks as blocks, readmeFile, section } from './support/readme.js';
 const TMP = new URL('../.tmp/', import.meta.url);
 
 describe('README', () => {
@@ -24,7 +24,7 @@ describe('README', () => {
   });
 
   it('has the two set-up commands', () => {
-    expect(blocks('sh').slice(0, 2)).toEqual(['npm ci && npm start\n', 'npm ci && npm test\n']);
+    expect(blocks('sh', README_FILE).slice(0, 2)).toEqual(['npm ci && npm start\n', 'npm ci && npm test\n']);
   });
 
   // The setup-file recipe and the browser example run elsewhere (a vitest run below, Chromium in test/browser).
@@ -168,7 +168,7 @@ describe('README', () => {
       expect(README.match(/\bissues? \d+/gi)).toBeNull();
       expect(README).not.toContain('VITE_API_BASE_URL');
       expect(README).toContain('VITE_BACKEND_BASE_URL=127.0.0.1:3000');
-      const setUp = README.slice(README.indexOf('## Set-up'), README.indexOf('## Install'));
+      const setUp = section('## Set-up', README_FILE);
       expect(setUp).toContain('`/usr/bin/chromium`, or the path in `CHROMIUM_PATH`');
       expect(setUp).toMatch(/`npm test` \([^)]*\) took \d+(?:\.\d+)? minutes on a 2-core machine/);
     });

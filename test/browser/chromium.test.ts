@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage, launchChromium, serveStatic } from '../support/browser.js';
 import { startCli } from '../support/cli.js';
 import { OPTIONS, SEQUENCE, playThroughSetupServer, type Step } from '../support/sequence.js';
+import { readmeBlocks } from '../support/readme.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 let browser: Browser;
@@ -175,8 +176,7 @@ async function runReadmeExample(
   entry: string,
   check: () => Promise<unknown>,
 ): Promise<{ errors: string[]; checked: unknown }> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.startsWith(firstLine))!;
+  const example = readmeBlocks('ts').find((code) => code.startsWith(firstLine))!;
   await mkdir(join(ROOT, '.tmp'), { recursive: true });
   const dir = await mkdtemp(join(ROOT, '.tmp/readme-browser-'));
   const assertThrows = "console.assert = (c, ...d) => { if (!c) throw new Error('README assertion failed ' + d.join(' ')); };\n";
