@@ -9,6 +9,7 @@ import { bodyFacts, sequenceFacts, shapeOf, statusFact } from '../../src/real/co
 import { findPython, install, ProvisionError, REAL_PACKAGES } from '../../src/real/provision.js';
 import { runCommand } from '../../src/cli.js';
 import { DECLARED_CONTRACT_DIFFERENCES, DECLARED_REAL_DIFFERENCES, declaredContractFailure, declaredFor } from '../../src/real/declared.js';
+import { cell } from '../../scripts/docs-reference.js';
 import { docPage } from '../support/readme.js';
 
 describe('shapeOf', () => {
@@ -133,7 +134,7 @@ describe('the reference page of declared differences', () => {
     const page = docPage('docs/reference/differences.md');
     const table = page.slice(page.indexOf('## Against the running real servers'));
     const missing = [...DECLARED_REAL_DIFFERENCES.map((d) => d.reason), ...DECLARED_CONTRACT_DIFFERENCES.map((d) => d.reason)].filter(
-      (reason) => !table.includes(reason.replace(/\|/g, '\\|')),
+      (reason) => !table.includes(cell(reason)),
     );
     expect(missing).toEqual([]);
   });
