@@ -1,30 +1,21 @@
 /**
- * Every example in the README runs here: the TypeScript blocks as modules (with console.assert
- * made to throw, so a false claim fails), the control API's curl block against the real CLI.
+ * Every example of the README and the guides runs here: the TypeScript blocks as modules (each
+ * asserting with vitest's `expect`, so a false claim fails), the control API's curl block against
+ * the real CLI.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { built } from './support/built.js';
 import { startCli } from './support/cli.js';
 import { withPortLock } from './support/port-lock.js';
-import { README, nodeExamples, readmeBlocks as blocks, readmeFile } from './support/readme.js';
+import { README, README_FILE, nodeExamples, readmeBlocks as blocks, readmeFile, section } from './support/readme.js';
 const TMP = new URL('../.tmp/', import.meta.url);
 
 describe('README', () => {
-  const original = console.assert;
-  beforeEach(() => {
-    console.assert = (condition?: boolean, ...data: unknown[]) => {
-      if (!condition) throw new Error(`README assertion failed ${data.join(' ')}`);
-    };
-  });
-  afterEach(() => {
-    console.assert = original;
-  });
-
   it('has the two set-up commands', () => {
-    expect(blocks('sh').slice(0, 2)).toEqual(['npm ci && npm start\n', 'npm ci && npm test\n']);
+    expect(blocks('sh', README_FILE).slice(0, 2)).toEqual(['npm ci && npm start\n', 'npm ci && npm test\n']);
   });
 
   // The setup-file recipe and the browser example run elsewhere (a vitest run below, Chromium in test/browser).
@@ -34,7 +25,9 @@ describe('README', () => {
     const file = new URL(`readme-example-${n}.ts`, TMP);
     await writeFile(file, `${code}\nexport {};\n`);
     await import(/* @vite-ignore */ `${file.href}?t=${Date.now()}`);
-    expect(code).toContain('console.assert');
+    expect(code).toContain("import { expect } from 'vitest';");
+    expect(code).toMatch(/^\s*expect\(/m);
+    expect(code).not.toContain('console.assert');
   });
 
   it('finding 3: the vitest setup-file recipe and its test file run as printed in a real vitest run, following conversation_url to the agent host', async () => {
@@ -168,7 +161,7 @@ describe('README', () => {
       expect(README.match(/\bissues? \d+/gi)).toBeNull();
       expect(README).not.toContain('VITE_API_BASE_URL');
       expect(README).toContain('VITE_BACKEND_BASE_URL=127.0.0.1:3000');
-      const setUp = README.slice(README.indexOf('## Set-up'), README.indexOf('## Install'));
+      const setUp = section('## Set-up', README_FILE);
       expect(setUp).toContain('`/usr/bin/chromium`, or the path in `CHROMIUM_PATH`');
       expect(setUp).toMatch(/`npm test` \([^)]*\) took \d+(?:\.\d+)? minutes on a 2-core machine/);
     });

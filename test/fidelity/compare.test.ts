@@ -9,7 +9,8 @@ import { bodyFacts, sequenceFacts, shapeOf, statusFact } from '../../src/real/co
 import { findPython, install, ProvisionError, REAL_PACKAGES } from '../../src/real/provision.js';
 import { runCommand } from '../../src/cli.js';
 import { DECLARED_CONTRACT_DIFFERENCES, DECLARED_REAL_DIFFERENCES, declaredContractFailure, declaredFor } from '../../src/real/declared.js';
-import { README } from '../support/readme.js';
+import { cell } from '../../scripts/docs-reference.js';
+import { docPage } from '../support/readme.js';
 
 describe('shapeOf', () => {
   it('keeps keys and JSON types, normalises ids, times and id keys, and keeps the vocabulary fields as values', () => {
@@ -128,11 +129,12 @@ describe('the real servers on a machine without Python >= 3.12', () => {
   });
 });
 
-describe("the README's table of declared differences from the real servers", () => {
+describe('the reference page of declared differences', () => {
   it('lists every declared difference and declared contract failure with its reason', () => {
-    const table = README.slice(README.indexOf('### Declared differences from the real servers'));
+    const page = docPage('docs/reference/differences.md');
+    const table = page.slice(page.indexOf('## Against the running real servers'));
     const missing = [...DECLARED_REAL_DIFFERENCES.map((d) => d.reason), ...DECLARED_CONTRACT_DIFFERENCES.map((d) => d.reason)].filter(
-      (reason) => !table.includes(reason.replace(/\|/g, '\\|')),
+      (reason) => !table.includes(cell(reason)),
     );
     expect(missing).toEqual([]);
   });

@@ -1,6 +1,7 @@
 /**
  * What a user installs is what CI tests: `npm pack`, then a fresh project installs the tarball
- * with the lowest supported msw (2.8.0) and without Pact, runs the README's in-test examples,
+ * with the lowest supported msw (2.8.0) and without Pact, runs the docs' in-test examples (each
+ * asserting with vitest's `expect`),
  * `require`s every entry from CommonJS, type-checks imports under each `moduleResolution`, runs
  * `npx fakehands serve`; then adds Pact and runs `npx fakehands verify` against it.
  *
@@ -33,10 +34,6 @@ const sh = (command: string, args: string[], timeout = 240_000) =>
     env: { ...process.env, PACT_DO_NOT_TRACK: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
   });
 
-/** The line that makes `console.assert` throw, so a README example's false claim fails its run. */
-const THROWING_ASSERT =
-  "console.assert = (condition?: boolean, ...data: unknown[]) => { if (!condition) throw new Error('README assertion failed ' + data.join(' ')); };";
-
 /**
  * Runs README examples in the consumer project with tsx, each written as its own module
  * (`NAME-N.ts`) and imported in turn by one process; the first that throws ends the run, named.
@@ -51,7 +48,6 @@ async function runExamples(codes: string[], name: string): Promise<void> {
   await writeFile(
     join(project, `${name}s.ts`),
     [
-      THROWING_ASSERT,
       `for (const file of ${JSON.stringify(files)}) {`,
       '  try {',
       "    await import('./' + file);",
@@ -160,6 +156,8 @@ describe('the packed package in a fresh project', () => {
       `msw@${LOWEST_MSW}`,
       '@openhands/typescript-client@1.39.0',
       'tsx@^4',
+      // The examples assert with vitest's `expect`, as a test file of the project would.
+      'vitest@^4',
       'typescript@~5.9.3',
       '@types/node@^20',
     ]);
