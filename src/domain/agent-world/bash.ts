@@ -138,8 +138,11 @@ function outcome(
   command: string,
   cwd: string,
 ): { lines: string[]; stderr: string | null; exit: number; extraMs: number } {
-  const [name = '', ...args] = command.trim().split(/\s+/);
-  const rest = command.trim().slice(name.length).trim();
+  const trimmed = command.trim();
+  const name = /^\S*/.exec(trimmed)![0];
+  const rest = trimmed.slice(name.length).trim();
+  // The words after the name, up to the two any command reads (a 1 MB `echo` is not split into its words).
+  const args = rest === '' ? [] : rest.split(/\s+/, 2);
   switch (name) {
     case '':
     case 'true':
