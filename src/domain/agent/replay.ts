@@ -15,12 +15,11 @@
  * snapshot keeps the events published so far, not the rest.
  */
 import type { ReplaySpeed, ReplayStarted, V0TrajectoryEvent, V1RecordedEvent } from '../../schemas/replay.js';
-import { MAX_REPLAY_EVENT_BYTES, MAX_REPLAY_EVENTS, V0Trajectory } from '../../schemas/replay.js';
+import { MAX_REPLAY_EVENTS, V0Trajectory } from '../../schemas/replay.js';
 import { listLongerThan } from './json-list.js';
 import type { ConversationRecord } from '../../schemas/records.js';
-import { weightOf } from '../store/budget.js';
 import { breathe } from '../store/mutex.js';
-import { invalid, type Refusal } from '../store/refusal.js';
+import { invalid } from '../store/refusal.js';
 import { toHex } from '../store/ids.js';
 import type { DomainState } from '../store/state.js';
 import { createSandbox } from '../sandboxes/sandboxes.js';
@@ -354,29 +353,6 @@ const tooManyEvents = (loc: string[]) =>
       ctx: { error: {} },
     },
   ]);
-
-/**
- * The 422 of a replay body with an event of more than `MAX_REPLAY_EVENT_BYTES` of JSON (its place
- * `body.events.N` or `body.trajectory.N`), the bound the ZIP route holds each event file to; `null`
- * when every event is within it.
- */
-export function oversizedReplayEvent(source: {
-  trajectory?: readonly object[] | undefined;
-  events?: readonly object[] | undefined;
-}): Refusal | null {
-  const [field, items] = source.trajectory ? ['trajectory', source.trajectory] : ['events', source.events ?? []];
-  const at = items.findIndex((item) => weightOf(item) > MAX_REPLAY_EVENT_BYTES);
-  if (at < 0) return null;
-  return invalid([
-    {
-      type: 'value_error',
-      loc: ['body', field, at],
-      msg: `Value error, the event holds more than ${MAX_REPLAY_EVENT_BYTES} bytes of JSON (one event may hold at most that)`,
-      input: null,
-      ctx: { error: {} },
-    },
-  ]);
-}
 
 /**
  * `POST /_fakehands/replay` and `serve --replay`: a new V1 conversation on a sandbox that is RUNNING

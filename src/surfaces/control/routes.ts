@@ -2,7 +2,8 @@
  * The control API's routes (health, reset, state, clock, faults, request journal, the inspector),
  * relative to where the control surface is mounted (`/_fakehands`). A new control route goes here.
  */
-import { oversizedReplayEvent, startReplay } from '../../domain/agent/replay.js';
+import { startReplay } from '../../domain/agent/replay.js';
+import { oversizedReplayEvent } from '../../domain/agent/replay-bounds.js';
 import { INSPECTOR_HTML } from './inspector-page.js';
 import {
   ClockAdvance,
