@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { zipSync, strToU8 } from 'fflate';
 import WebSocket from 'ws';
 import { round, spawnServer, type ChildServer } from './lib.js';
 
@@ -256,6 +257,56 @@ const LOADS: Record<
       const ms: number[] = [];
       for (let i = 0; i < 10; i++) ms.push((await call(`${agent}/api/conversations/${id}/fork`, 'POST', {})).ms);
       return { 'fork ms (median / max)': `${round(ms.sort((a, b) => a - b)[5]!, 0)} / ${round(ms.at(-1)!, 0)}` };
+    },
+  },
+  'replay-zip': {
+    label: "10 replays of a 10,000-event conversation's downloaded ZIP (POST /_fakehands/replay/zip)",
+    prepare: async () => {
+      const files: Record<string, Uint8Array> = {};
+      for (let i = 0; i < 10_000; i++)
+        files[`events/event-${String(i).padStart(5, '0')}-e${i}.json`] = strToU8(
+          JSON.stringify(message(i, `message number ${i} with some words in it`)),
+        );
+      return zipSync(files, { level: 6 });
+    },
+    run: async (url, _agent, zip) => {
+      const ms: number[] = [];
+      let status = 0;
+      for (let i = 0; i < 10; i++) {
+        const form = new FormData();
+        form.append('file', new Blob([zip as Uint8Array<ArrayBuffer>]), 'conversation.zip');
+        const started = performance.now();
+        const answer = await fetch(`${url}/_fakehands/replay/zip?speed=instant`, { method: 'POST', body: form });
+        await answer.text();
+        ms.push(performance.now() - started);
+        status = answer.status;
+      }
+      return {
+        status,
+        'archive MB': round((zip as Uint8Array).length / MB, 1),
+        'replay ms (median / max)': `${round(ms.sort((a, b) => a - b)[5]!, 0)} / ${round(ms.at(-1)!, 0)}`,
+      };
+    },
+  },
+  'replay-events': {
+    label: '10 replays of 10,000 events as JSON (POST /_fakehands/replay, no --max-body-kb)',
+    run: async (url) => {
+      const body = JSON.stringify({
+        events: Array.from({ length: 10_000 }, (_, i) => message(i, `message number ${i} with some words in it`)),
+        speed: 'instant',
+      });
+      const ms: number[] = [];
+      let status = 0;
+      for (let i = 0; i < 10; i++) {
+        const answer = await call(`${url}/_fakehands/replay`, 'POST', body);
+        ms.push(answer.ms);
+        status = answer.status;
+      }
+      return {
+        status,
+        'body MB': round(body.length / MB, 1),
+        'replay ms (median / max)': `${round(ms.sort((a, b) => a - b)[5]!, 0)} / ${round(ms.at(-1)!, 0)}`,
+      };
     },
   },
   'replay-json': {

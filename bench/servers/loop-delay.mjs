@@ -8,7 +8,10 @@
 //   CPU time (`process.cpuUsage`), which counts every thread.
 // Messages: 'reset' (answers {reset: true}), 'read' (answers the figures since the last reset, and
 // the process's memory: `rssMb`, `heapMb` after a full GC when started with --expose-gc).
-import { readFileSync } from 'node:fs';
+// LOOP_DELAY_PROFILE=FILE: a CPU profile (V8's, as --cpu-prof writes) from each 'reset' to the next
+// 'read', written to FILE (the process is stopped with SIGKILL, so --cpu-prof would write nothing).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
@@ -45,7 +48,23 @@ if (process.send) {
     lastCpu = now;
   }, 1);
   tick.unref();
-  process.on('message', (message) => {
+  const profileFile = process.env.LOOP_DELAY_PROFILE;
+  const session = profileFile ? new Session() : undefined;
+  session?.connect();
+  const post = (method, params = {}) =>
+    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  if (session) await post('Profiler.enable');
+  let profiling = false;
+  process.on('message', async (message) => {
+    if (session && message === 'reset' && !profiling) {
+      await post('Profiler.setSamplingInterval', { interval: 200 });
+      await post('Profiler.start');
+      profiling = true;
+    }
+    if (session && message === 'read' && profiling) {
+      writeFileSync(profileFile, JSON.stringify((await post('Profiler.stop')).profile));
+      profiling = false;
+    }
     if (message === 'reset') {
       delay.reset();
       cpu = process.cpuUsage();

@@ -7,6 +7,7 @@
  */
 import type { ValidationErrorItem } from '../schemas/errors.js';
 import { MAX_JSON_DEPTH, scanJsonShape } from './json-shape.js';
+import { yieldTurn } from '../domain/store/mutex.js';
 import type { RequestLike, RequestUrl } from './responses.js';
 import type { Route } from './route.js';
 import type * as Validation from './validation.js';
@@ -79,6 +80,9 @@ function emptyQueryOf(route: Route): Readonly<Record<string, unknown>> | null {
   return parsed;
 }
 
+/** A JSON body of at least this many characters is handled in a turn of the event loop after the one that parsed it (a 1 MB command held one turn for ~50 ms). */
+export const LARGE_BODY_CHARS = 256 * 1024;
+
 function isJsonContentType(value: string | null): boolean {
   if (value === null || value === 'application/json') return true;
   const mediaType = value.split(';')[0]!.trim().toLowerCase();
@@ -129,6 +133,8 @@ async function readBody(
   }
   try {
     const value: unknown = JSON.parse(text);
+    // A large body is read and parsed in one turn of the event loop, and validated and handled in the next.
+    if (text.length >= LARGE_BODY_CHARS) await yieldTurn();
     if (value === null && !nullIsValue) return nullable ? { ok: true, value: {} } : { ok: false, error: MISSING_BODY };
     return { ok: true, value };
   } catch {

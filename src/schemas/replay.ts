@@ -10,6 +10,18 @@ import * as z from 'zod/mini';
 
 /** Most events one replay holds. */
 export const MAX_REPLAY_EVENTS = 10_000;
+/**
+ * Most bytes one replayed event may hold (an event file of a ZIP inflated, an event of a JSON body as JSON): as much as any request body the fake takes (1 MiB), so
+ * a replayed event is no larger than one a client could send, and reading it holds the loop for
+ * tens of milliseconds at most. A real event is far smaller (the SDK cuts a terminal's output at
+ * 30,000 characters, `MAX_CMD_OUTPUT_SIZE` in openhands-tools `terminal/constants.py`).
+ */
+export const MAX_REPLAY_EVENT_BYTES = 1024 * 1024;
+/**
+ * Largest JSON body `POST /_fakehands/replay` reads (64 MiB, past the server's 1 MiB): as much as
+ * the ZIP route's events may inflate to, so a session replays by either route. Past it: 413.
+ */
+export const MAX_REPLAY_JSON_BYTES = 64 * 1024 * 1024;
 /** Most values a replay's JSON body may hold: 100 per event of `MAX_REPLAY_EVENTS` (a real session's events hold a few dozen each). */
 export const MAX_REPLAY_BODY_VALUES = 100 * MAX_REPLAY_EVENTS;
 

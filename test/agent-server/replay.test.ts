@@ -6,9 +6,12 @@
  * and `load_replay_log`'s (`openhands/core/main.py`: the first event is the user's message).
  */
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeServers, type FakeServers } from '../../src/server.js';
 import { openSocket, describe as frameOf } from './support.js';
+import { MAX_REPLAY_EVENT_BYTES } from '../../src/domain/agent/replay-zip.js';
+import { MAX_REPLAY_JSON_BYTES } from '../../src/schemas/replay.js';
 
 const TRAJECTORY = JSON.parse(readFileSync(new URL('../../fixtures/replay-basic-interactions.json', import.meta.url), 'utf8')) as Record<
   string,
@@ -110,6 +113,63 @@ describe('POST /_fakehands/replay', () => {
       headers: { 'x-session-api-key': started.session_api_key },
     });
     expect(await count.json()).toBe(400);
+  });
+
+  it("takes a real session's 10,000 events, past the server's 1 MiB body limit", async () => {
+    await start();
+    const recorded = Array.from({ length: 10_000 }, (_, i) => ({
+      kind: 'MessageEvent',
+      id: `recorded-${i}`,
+      timestamp: '2026-12-02T08:00:00',
+      source: i % 2 === 0 ? 'user' : 'agent',
+      llm_message: { role: i % 2 === 0 ? 'user' : 'assistant', content: [{ type: 'text', text: `message ${i} with a few words in it` }] },
+    }));
+    const body = JSON.stringify({ events: recorded, speed: 'instant' });
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    const response = await post('/_fakehands/replay', JSON.parse(body));
+    expect(response.status).toBe(201);
+    const started = (await response.json()) as Started;
+    const count = await fetch(`${started.conversation_url}/events/count?kind=MessageEvent`, {
+      headers: { 'x-session-api-key': started.session_api_key },
+    });
+    expect(await count.json()).toBe(10_000);
+  }, 60_000);
+
+  it(`refuses one event of more than ${MAX_REPLAY_EVENT_BYTES} bytes of JSON with a 422 at its place, as the ZIP route does, and makes nothing`, async () => {
+    await start();
+    const big = { kind: 'MessageEvent', source: 'user', pad: 'x'.repeat(MAX_REPLAY_EVENT_BYTES) };
+    const response = await post('/_fakehands/replay', { events: [{ kind: 'MessageEvent', source: 'user' }, big], speed: 'instant' });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'events', 1],
+          msg: `Value error, the event holds more than ${MAX_REPLAY_EVENT_BYTES} bytes of JSON (one event may hold at most that)`,
+          input: null,
+          ctx: { error: {} },
+        },
+      ],
+    });
+    const search = (await (await fetch(`${servers!.url}/api/v1/app-conversations/search`)).json()) as { items: unknown[] };
+    expect(search.items).toEqual([]);
+  });
+
+  it(`refuses a body declared past ${MAX_REPLAY_JSON_BYTES} bytes with 413 before reading it`, async () => {
+    await start();
+    const { port } = new URL(servers!.url);
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.write(
+        `POST /_fakehands/replay HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${MAX_REPLAY_JSON_BYTES + 1}\r\n\r\n{"events":`,
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413[\s\S]*\{"detail":"Request body too large"\}$/);
   });
 
   it('bounds a replay that would outlast the calendar (speed 1e-300): every later request still answers', async () => {

@@ -138,8 +138,11 @@ function outcome(
   command: string,
   cwd: string,
 ): { lines: string[]; stderr: string | null; exit: number; extraMs: number } {
-  const [name = '', ...args] = command.trim().split(/\s+/);
-  const rest = command.trim().slice(name.length).trim();
+  const trimmed = command.trim();
+  const name = /^\S*/.exec(trimmed)![0];
+  const rest = trimmed.slice(name.length).trim();
+  // The first word after the name, the only one a command reads (a 1 MB `echo` is not split into its words).
+  const first = (): string | undefined => /^\S*/.exec(rest)![0] || undefined;
   switch (name) {
     case '':
     case 'true':
@@ -148,7 +151,7 @@ function outcome(
     case 'false':
       return { lines: [], stderr: null, exit: 1, extraMs: 0 };
     case 'exit':
-      return { lines: [], stderr: null, exit: Number.parseInt(args[0] ?? '0', 10) & 255 || 0, extraMs: 0 };
+      return { lines: [], stderr: null, exit: Number.parseInt(first() ?? '0', 10) & 255 || 0, extraMs: 0 };
     case 'echo':
       return { lines: [rest.replace(/^(['"])(.*)\1$/, '$2')], stderr: null, exit: 0, extraMs: 0 };
     case 'pwd':
@@ -158,11 +161,12 @@ function outcome(
     case 'date':
       return { lines: [new Date(state.clock.now()).toUTCString()], stderr: null, exit: 0, extraMs: 0 };
     case 'sleep':
-      return { lines: [], stderr: null, exit: 0, extraMs: Math.min(3600, Math.max(0, Number(args[0]) || 0)) * 1000 };
+      return { lines: [], stderr: null, exit: 0, extraMs: Math.min(3600, Math.max(0, Number(first()) || 0)) * 1000 };
     case 'ls': {
-      const dir = args[0] ? (args[0].startsWith('/') ? args[0] : `${cwd}/${args[0]}`) : cwd;
+      const arg = first();
+      const dir = arg ? (arg.startsWith('/') ? arg : `${cwd}/${arg}`) : cwd;
       if (!isDirectory(state, dir))
-        return { lines: [], stderr: `ls: cannot access '${args[0]}': No such file or directory`, exit: 2, extraMs: 0 };
+        return { lines: [], stderr: `ls: cannot access '${arg}': No such file or directory`, exit: 2, extraMs: 0 };
       const names = [...worldOf(state).directories].filter(
         (d) =>
           d !== dir &&

@@ -15,20 +15,15 @@
  */
 import { Inflate, inflateSync } from 'fflate';
 import type { V1RecordedEvent } from '../../schemas/replay.js';
-import { MAX_REPLAY_EVENTS, V1RecordedEvent as V1RecordedEventSchema } from '../../schemas/replay.js';
+import { MAX_REPLAY_EVENT_BYTES, MAX_REPLAY_EVENTS, V1RecordedEvent as V1RecordedEventSchema } from '../../schemas/replay.js';
 import { breathe } from '../store/mutex.js';
 import { invalid, type Refusal } from '../store/refusal.js';
 import { zipEntries, type ZipEntry } from './zip-entries.js';
 
 /** Most bytes the event files of one archive may inflate to, in all. */
 export const MAX_REPLAY_ZIP_INFLATED = 64 * 1024 * 1024;
-/**
- * Most bytes one event file may inflate to: as much as any request body the fake takes (1 MiB), so
- * a replayed event is no larger than one a client could send, and reading it holds the loop for
- * tens of milliseconds at most. A real event is far smaller (the SDK cuts a terminal's output at
- * 30,000 characters, `MAX_CMD_OUTPUT_SIZE` in openhands-tools `terminal/constants.py`).
- */
-export const MAX_REPLAY_EVENT_BYTES = 1024 * 1024;
+/** Most bytes one event file may inflate to (`schemas/replay.ts`). */
+export { MAX_REPLAY_EVENT_BYTES };
 /**
  * Largest archive `POST /_fakehands/replay/zip` reads (its multipart body): the events' own bound,
  * enough for an archive whose events are stored uncompressed. A real session's 10,000 events

@@ -65,6 +65,12 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => (realSetImmediate 
 /** When the event loop last had a turn (as far as operations know). */
 let lastYield = now();
 
+/** Gives the event loop a turn now, whenever it last had one (after work as long as a large body's parse). */
+export async function yieldTurn(): Promise<void> {
+  await yieldToEventLoop();
+  lastYield = now();
+}
+
 /**
  * Gives the event loop a turn when operations have run for `YIELD_EVERY_MS` without one: called
  * between queued operations, and inside long ones (settling hundreds of start tasks).

@@ -3,6 +3,7 @@
  * relative to where the control surface is mounted (`/_fakehands`). A new control route goes here.
  */
 import { startReplay } from '../../domain/agent/replay.js';
+import { oversizedReplayEvent } from '../../domain/agent/replay-bounds.js';
 import { INSPECTOR_HTML } from './inspector-page.js';
 import {
   ClockAdvance,
@@ -19,7 +20,7 @@ import {
   ResetRequest,
 } from '../../schemas/control.js';
 import { StateSnapshot } from '../../schemas/fixture.js';
-import { MAX_REPLAY_BODY_VALUES, ReplayRequest, ReplayStarted, ReplayZipQuery } from '../../schemas/replay.js';
+import { MAX_REPLAY_BODY_VALUES, MAX_REPLAY_JSON_BYTES, ReplayRequest, ReplayStarted, ReplayZipQuery } from '../../schemas/replay.js';
 import * as z from 'zod/mini';
 import { SandboxInfo } from '../../schemas/sandbox.js';
 import { AgentScript } from '../../schemas/agent-server.js';
@@ -187,9 +188,11 @@ export const controlRoutes: readonly Route[] = [
     body: ReplayRequest,
     // A real session's events (thousands, each a few dozen values): its own bound, sized for MAX_REPLAY_EVENTS of them.
     maxBodyValues: MAX_REPLAY_BODY_VALUES,
+    // Past the server's 1 MiB, as the ZIP route: each event held to the ZIP route's bound for one event file.
+    maxBodyBytes: MAX_REPLAY_JSON_BYTES,
     response: ReplayStarted,
     successStatus: 201,
-    handle: async ({ body }, context) => context.runner.run(startReplay, body),
+    handle: async ({ body }, context) => oversizedReplayEvent(body) ?? context.runner.run(startReplay, body),
   }),
   defineRoute({
     method: 'POST',
