@@ -44,7 +44,7 @@ const sharedModules = [
   'test/agent-server/{conversations-api,replay,rest,showcase-schemas}.test.ts',
   'test/reliability/{round-four-data,round-four-loop}.test.ts',
   'test/{tenants/tenants,drift/agent-newest-routes,web-canvas/canvas-extensions-api,server/state-file}.test.ts',
-  'test/{layering/file-size,layering/import-cycles,package/public-api,web-canvas/canvas-command,web-canvas/canvas-package}.test.ts',
+  'test/{layering/file-size,layering/dependency-rules,package/public-api,web-canvas/canvas-command,web-canvas/canvas-package}.test.ts',
 ];
 
 /**
