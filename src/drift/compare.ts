@@ -123,6 +123,13 @@ const normalize = (operation: string) => {
 };
 
 /**
+ * Whether two operations (`METHOD /path`) are the same, whatever their parameters are named.
+ * @example
+ * operationNamesMatch('GET /a/{id}', 'GET /a/{name}') // true
+ */
+export const operationNamesMatch = (a: string, b: string): boolean => normalize(a) === normalize(b);
+
+/**
  * Compares the fake's operations with the provider's. `inScope` says which provider paths the
  * fake is expected to serve (their absence is a difference).
  * @example

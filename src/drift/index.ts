@@ -7,6 +7,7 @@ import { apiRoutes } from '../surfaces/app-server/routes/all.js';
 import { agentRoutes } from '../surfaces/agent-server/routes.js';
 import { compareOperations, type DriftReport, type KnownDifference } from './compare.js';
 import { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
+import { newestAgentRoutes } from './known-agent-differences.js';
 import { loadDocument } from './load.js';
 import { operationFacts, type OperationFacts } from './operations.js';
 
@@ -121,7 +122,10 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
     for (const path of Object.keys((document as { paths?: object }).paths ?? {})) generations.add(partOf(path));
     for (const [key, operation] of operationFacts(document, relevant)) provider.set(key, operation);
   }
-  const builtIn = options.agent ? KNOWN_AGENT_DIFFERENCES : KNOWN_DIFFERENCES;
+  const covered = (path: string) => generations.has(partOf(path));
+  // The agent host's routes the documents lack, declared from its route table (`newestAgentRoutes`).
+  const lacking = [...fake].filter(([key, op]) => !provider.has(key) && covered(op.name.split(' ')[1]!)).map(([, op]) => op.name);
+  const builtIn = options.agent ? [...KNOWN_AGENT_DIFFERENCES, ...newestAgentRoutes(lacking)] : KNOWN_DIFFERENCES;
   const known = [...(options.known ?? builtIn), ...(options.extraKnown ?? [])];
-  return compareOperations(provider, fake, inScope, known, (path) => generations.has(partOf(path)), new Set(builtIn));
+  return compareOperations(provider, fake, inScope, known, covered, new Set(builtIn));
 }

@@ -3,7 +3,7 @@
  * OpenAPI document (`fakehands drift --agent`), each with its reason; the app server's are in
  * `known-differences.ts`, which re-exports these.
  */
-import { markBuiltIn, type KnownDifference } from './compare.js';
+import { markBuiltIn, operationNamesMatch, type KnownDifference } from './compare.js';
 import { CONVERSATION_INFO_REASON, EVENTS_REASON, PATH_QUERY_REASON } from './reasons.js';
 
 /** Why the agent host serves conversation routes the compared document lacks (issue 31). */
@@ -33,87 +33,6 @@ const RUNNING_SERVER_INFO_REASON =
 /** Why the agent host serves routes its published document lacks: the document is older than the source the fake copies. */
 export const NEWEST_AGENT_SOURCE =
   'the published agent-server document is from Feb 2026; the newest source the fake copies (software-agent-sdk, Aug 2026, *_router.py) has this route';
-/** Routes of the newest agent server (Aug 2026) that the Feb 2026 document lacks and the fake serves. */
-const NEWEST_AGENT_ROUTES: readonly string[] = [
-  'GET /api/settings/agent-schema',
-  'GET /api/settings/conversation-schema',
-  'GET /api/settings',
-  'PATCH /api/settings',
-  'POST /api/settings/mcp/{settings_key}',
-  'PATCH /api/settings/mcp/{settings_key}',
-  'DELETE /api/settings/mcp/{settings_key}',
-  'GET /api/settings/secrets',
-  'PUT /api/settings/secrets',
-  'GET /api/settings/secrets/{name}',
-  'DELETE /api/settings/secrets/{name}',
-  'GET /api/profiles',
-  'GET /api/profiles/{name}',
-  'POST /api/profiles/{name}',
-  'DELETE /api/profiles/{name}',
-  'POST /api/profiles/{name}/validate',
-  'POST /api/profiles/{name}/rename',
-  'POST /api/profiles/{name}/activate',
-  'GET /api/agent-profiles',
-  'GET /api/agent-profiles/{name}',
-  'POST /api/agent-profiles/{name}',
-  'DELETE /api/agent-profiles/{name}',
-  'POST /api/agent-profiles/{name}/rename',
-  'POST /api/agent-profiles/{profile_id}/activate',
-  'POST /api/agent-profiles/{name}/materialize',
-  'GET /api/llm/providers',
-  'GET /api/llm/models',
-  'GET /api/llm/models/verified',
-  'GET /api/llm/provider-connections',
-  'POST /api/llm/provider-connections',
-  'PATCH /api/llm/provider-connections/{connection_id}',
-  'DELETE /api/llm/provider-connections/{connection_id}',
-  'GET /api/llm/subscription/openai/models',
-  'GET /api/llm/subscription/openai/status',
-  'POST /api/llm/subscription/openai/device/start',
-  'POST /api/llm/subscription/openai/device/poll',
-  'POST /api/llm/subscription/openai/logout',
-  'POST /api/mcp/test',
-  'POST /api/mcp/oauth/start',
-  'GET /api/mcp/oauth/status/{job_id}',
-  'POST /api/mcp/oauth/callback/{job_id}',
-  'POST /api/skills/install',
-  'GET /api/skills/installed',
-  'GET /api/skills/installed/{name}',
-  'PATCH /api/skills/installed/{name}',
-  'DELETE /api/skills/installed/{name}',
-  'POST /api/skills/installed/{name}/refresh',
-  'GET /api/skills/marketplace',
-  'POST /api/plugins',
-  'POST /api/plugins/install',
-  'GET /api/plugins/installed',
-  'GET /api/plugins/installed/{name}',
-  'PATCH /api/plugins/installed/{name}',
-  'DELETE /api/plugins/installed/{name}',
-  'POST /api/plugins/installed/{name}/refresh',
-  'GET /api/plugins/marketplace',
-  'POST /api/sub-agents',
-  'GET /api/workspaces',
-  'POST /api/workspaces',
-  'DELETE /api/workspaces',
-  'POST /api/workspaces/parents',
-  'DELETE /api/workspaces/parents',
-  'GET /api/file/home',
-  'GET /api/file/search_subdirs',
-  'POST /api/file/create_directory',
-  'GET /api/file/archive',
-  'GET /api/git/commits',
-  'GET /api/git/commits/{sha}/changes',
-  'POST /api/auth/workspace-session',
-  'DELETE /api/auth/workspace-session',
-  'GET /api/init',
-  'POST /api/init',
-  // A conversation's workspace files (workspace_router.py), the OpenAI-compatible gateway (openai/router.py), load_plugin (conversation_router.py).
-  'GET /api/conversations/{conversation_id}/workspace',
-  'GET /api/conversations/{conversation_id}/workspace/{file_path}',
-  'GET /v1/models',
-  'POST /v1/chat/completions',
-  'POST /api/conversations/{conversation_id}/load_plugin',
-];
 /** Why the agent host serves the Canvas Extensions routes no release has yet. */
 export const CANVAS_EXTENSIONS_SOURCE =
   "software-agent-sdk's canvas_extensions_router.py (pull request #4395, Aug 2026, not yet in a release) serves it and Agent Canvas 1.20.0 calls it; the fake answers as a host with no extension installed";
@@ -253,13 +172,6 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
         reason:
           'the fake reads the policy kind only (AlwaysConfirm, NeverConfirm, ConfirmRisky) and asks for it; the real union gives each kind a default and ConfirmRisky a threshold',
       },
-      // The host-wide routes (settings, profiles, catalogues, workspaces, files, the shell).
-      ...NEWEST_AGENT_ROUTES.map((operation) => ({
-        operation,
-        location: 'operation',
-        aspect: 'served' as const,
-        reason: NEWEST_AGENT_SOURCE,
-      })),
       ...RELEASE_1_58_ROUTES.map((operation) => ({
         operation,
         location: 'operation',
@@ -331,3 +243,21 @@ export const KNOWN_AGENT_DIFFERENCES: readonly Readonly<KnownDifference>[] = Obj
 );
 
 markBuiltIn(KNOWN_AGENT_DIFFERENCES);
+
+/**
+ * The operations of the agent host's route table that the compared documents lack and no
+ * declaration above names, each declared served with `NEWEST_AGENT_SOURCE`: the route table is the
+ * one list of what the fake serves, so a route added there is declared here with no other edit
+ * (`test/drift/agent-newest-routes.test.ts` holds every served route against the newest source's
+ * routers, so none is invented). `lacking` is what `checkDrift` found the documents lack.
+ * @example
+ * newestAgentRoutes(['GET /api/settings']) // [{ operation: 'GET /api/settings', location: 'operation', aspect: 'served', reason: NEWEST_AGENT_SOURCE }]
+ */
+export function newestAgentRoutes(lacking: readonly string[]): readonly Readonly<KnownDifference>[] {
+  const declared = KNOWN_AGENT_DIFFERENCES.filter((known) => known.location === 'operation');
+  const derived = lacking
+    .filter((operation) => !declared.some((known) => operationNamesMatch(known.operation, operation)))
+    .map((operation) => Object.freeze({ operation, location: 'operation', aspect: 'served' as const, reason: NEWEST_AGENT_SOURCE }));
+  markBuiltIn(derived);
+  return derived;
+}

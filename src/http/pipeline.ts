@@ -15,7 +15,7 @@ import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal, invalid, isRefusal } from '../domain/store/refusal.js';
 import { applyTakenFault } from '../instance/faults.js';
 import type { Instance } from '../instance/instance.js';
-import type { Surface } from '../surfaces/surface.js';
+import type { Surface } from './surface-types.js';
 import { JsonText } from './json-text.js';
 import { parseRequest, type Parsed } from './parse.js';
 import { isRawAnswer, json, networkError, type Answer, type RequestLike, type RequestUrl } from './responses.js';

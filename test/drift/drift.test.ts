@@ -201,7 +201,9 @@ describe('fakehands drift', () => {
     // process has exited, which makes that loss certain instead of a race with the reader.
     const { readFile } = await import('node:fs/promises');
     const real = JSON.parse(await readFile(REAL_AGENT, 'utf8')) as Json;
-    delete real.paths['/api/conversations/count'];
+    // A route the provider serves and the fake does not (a route the fake serves beyond the document
+    // is declared from its route table, so deleting one from the document would not do).
+    real.paths['/api/conversations/count/all'] = real.paths['/api/conversations/count'];
     const spec = await file('agent.json', JSON.stringify(real));
     const { spawn } = await import('node:child_process');
     const proc = spawn(process.execPath, [BIN, 'drift', '--agent', '--spec', spec], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -219,7 +221,7 @@ describe('fakehands drift', () => {
         stdout += chunk;
       });
       expect(await closed).toBe(1);
-      expect(stdout).toContain('GET /api/conversations/count → operation: provider absent, fake served\n');
+      expect(stdout).toContain('GET /api/conversations/count/all → operation: provider served, fake absent\n');
       expect(stdout.length).toBeGreaterThan(100_000);
       expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n$/);
     } finally {

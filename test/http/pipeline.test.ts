@@ -13,7 +13,7 @@ import { Fault as FaultSchema } from '../../src/schemas/control.js';
 import { createJournal } from '../../src/instance/journal.js';
 import type { Instance } from '../../src/instance/instance.js';
 import { defineSurface } from '../../src/surfaces/surface.js';
-import { fastApiRefusal } from '../../src/surfaces/app-server/errors.js';
+import { fastApiRefusal } from '../../src/http/fastapi-refusal.js';
 
 const BASE = 'http://localhost:3000';
 const KEY = 'pipeline-key';

@@ -10,6 +10,7 @@
  */
 import type * as z from 'zod/mini';
 import { EventKind } from '../../schemas/event-kind.js';
+import type { EVENT_KINDS_SCHEMAS, EventSchemaKind } from '../../schemas/sdk-events/event-union.js';
 
 /** Who an event comes from (`event/types.py`, `SourceType`). */
 export type EventSource = 'user' | 'agent' | 'environment' | 'hook';
@@ -335,5 +336,11 @@ export const stateUpdate = events.stateUpdate;
 
 /** Every event kind a builder makes, in the SDK's list order: the kinds of the `EventKind` schema (the compiler holds the builders and the schema to the same kinds, both ways). */
 export const EVENT_KINDS: readonly EventKindName[] = Object.freeze([...EventKind.options]);
-// Every builder's kind is a kind of the `EventKind` schema (the other way round is `EVENT_KINDS`'s type): fails to compile otherwise.
-void ([] as EventKindName[] satisfies z.infer<typeof EventKind>[]);
+// The builders' kinds are the event schemas' kinds, both ways, and each kind's fields (with an id and a
+// time) are an event its schema takes: fails to compile otherwise (type-only: no schema in a page).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type FieldsMatchSchema = {
+  [K in EventKindName]: FieldsOf<K> & { id: string; timestamp: string } extends z.input<(typeof EVENT_KINDS_SCHEMAS)[K]> ? true : K;
+};
+void (true satisfies Same<EventKindName, EventSchemaKind>);
+void (true satisfies FieldsMatchSchema[EventKindName]);

@@ -3,6 +3,11 @@
  * 4.3.12, 4.3.16): name, method, sizes and where its data starts. Nothing is inflated here, so the
  * names and the count can be checked before any work is done on an entry (`replay-zip.ts`). ZIP64
  * archives (past 65,535 entries or 4 GiB) are not read: a recorded session is far smaller.
+ * Kept by hand against fflate 0.8.3's reader (`bench/zip.ts`): fflate's `unzipSync` lists 10,000
+ * entries faster (3 ms, 12 ms here) but gives no entry's compressed bytes without inflating them,
+ * and trusts a declared size: a 205 KB entry declaring 1 KiB and inflating to 200 MB took 2.8 s of
+ * inflating and came back cut to 1,024 bytes without an error, where this reader with the bounded
+ * inflate of `replay-zip.ts` refuses it in 275 ms.
  */
 
 /** One entry of an archive. */

@@ -1,8 +1,14 @@
 /**
  * A minimal ZIP writer (stored entries, no compression, ZIP64 past 65,535 entries or 4 GiB), enough
  * for a real archive any unzip reads. Pure: no Node built-in, so it works in every transport, the
- * browser too. Written by hand because the small browser-friendly ZIP libraries (fflate, JSZip)
- * write no ZIP64, and the ones that do (zip.js) would weigh more than the rest of the browser entry.
+ * browser too. Kept by hand against fflate 0.8.3 (already a dependency), measured by `bench/zip.ts`
+ * (Node 20, 2 busy cores): fflate writes no ZIP64, so 70,000 entries read back as 4,464 (its own
+ * reader; Info-ZIP scans past the wrapped count), where this writer's archive reads back whole; an
+ * 80 MB workspace of 2,000 files streams in 527 ms here, 469 ms with fflate's `Zip` +
+ * `ZipPassThrough`, but fflate holds the event loop for the whole archive (639 ms) where this one
+ * gives it a turn every `ZIP_SLICE_BYTES` (32 ms at most); in one call 669 ms here, 595 ms
+ * `zipSync` (level 0), both about 160 MB. zip.js writes ZIP64 but would weigh more than the rest of
+ * the browser entry.
  */
 
 import { breathe } from '../store/mutex.js';

@@ -258,8 +258,12 @@ export const PauseEvent = z.object({
   kind: z.literal('PauseEvent'),
 });
 
-/** Every event kind, by kind. */
-export const EVENT_KINDS_SCHEMAS = {
+/**
+ * The event schemas, one per kind: the one list of the agent server's event kinds. `Event`, the
+ * schemas by kind, `EventKind` (`../event-kind.ts`, checked against this list by the compiler) and
+ * the vocabulary's kinds (`domain/agent/vocabulary.ts`, checked too) follow it.
+ */
+export const EVENT_SCHEMAS = [
   ServerErrorEvent,
   ACPToolCallEvent,
   Condensation,
@@ -279,27 +283,18 @@ export const EVENT_KINDS_SCHEMAS = {
   TokenEvent,
   InterruptEvent,
   PauseEvent,
-} as const;
+] as const;
+
+/** One event schema. */
+type EventSchema = (typeof EVENT_SCHEMAS)[number];
+
+/** The name of an event kind, as the schemas spell it. */
+export type EventSchemaKind = z.output<EventSchema>['kind'];
+
+/** Every event kind's schema, by kind (from `EVENT_SCHEMAS`). */
+export const EVENT_KINDS_SCHEMAS = Object.freeze(
+  Object.fromEntries(EVENT_SCHEMAS.map((schema) => [schema.shape.kind.def.values[0], schema])),
+) as { readonly [S in EventSchema as z.output<S>['kind']]: S };
 
 /** `Event`: every event kind, told apart by `kind`. */
-export const Event = z.discriminatedUnion('kind', [
-  ServerErrorEvent,
-  ACPToolCallEvent,
-  Condensation,
-  CondensationRequest,
-  CondensationSummaryEvent,
-  ConversationErrorEvent,
-  ConversationStateUpdateEvent,
-  HookExecutionEvent,
-  LLMCompletionLogEvent,
-  ActionEvent,
-  MessageEvent,
-  AgentErrorEvent,
-  ObservationEvent,
-  UserRejectObservation,
-  SystemPromptEvent,
-  StreamingDeltaEvent,
-  TokenEvent,
-  InterruptEvent,
-  PauseEvent,
-]);
+export const Event = z.discriminatedUnion('kind', EVENT_SCHEMAS);

@@ -9,7 +9,7 @@ import { Refusal, refuse } from '../../domain/store/refusal.js';
 import { laxInt } from '../../schemas/helpers.js';
 import { Uuid } from '../../schemas/common.js';
 import { defineRoute, type Route } from '../../http/route.js';
-import { QueryDateTime } from '../app-server/routes/query.js';
+import { QueryDateTime } from '../../schemas/query-datetime.js';
 import { hostWide } from './host-wide.js';
 
 /** `ExecuteBashRequest`. */

@@ -10,7 +10,7 @@
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import { refuse } from '../../domain/store/refusal.js';
 import { networkError } from '../../http/responses.js';
-import { fastApiRefusal } from '../app-server/errors.js';
+import { fastApiRefusal } from '../../http/fastapi-refusal.js';
 import { defineSurface } from '../surface.js';
 import { isHostWide } from './host-wide.js';
 import { keyShapeOf, requestKey } from './request-keys.js';

@@ -34,7 +34,7 @@ import { asyncApiRoute } from './asyncapi.js';
 import { runtimeRoutes } from './runtime-routes.js';
 import { catalogRoutes } from './catalog-routes.js';
 import { defineRoute, type Route, type RouteContext } from '../../http/route.js';
-import { QueryDateTime } from '../app-server/routes/query.js';
+import { QueryDateTime } from '../../schemas/query-datetime.js';
 
 /** The version the fake's agent server reports. */
 export const AGENT_SERVER_VERSION = '1.43.0';

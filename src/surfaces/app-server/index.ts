@@ -9,7 +9,7 @@ import { SESSION_API_KEY_HEADER, keyMatches } from '../../http/auth.js';
 import type { Route } from '../../http/route.js';
 import type { Instance } from '../../instance/instance.js';
 import { defineSurface } from '../surface.js';
-import { fastApiRefusal } from './errors.js';
+import { fastApiRefusal } from '../../http/fastapi-refusal.js';
 import { OPENAPI_PATH } from './paths.js';
 import { firstRoutes } from './routes/index.js';
 

@@ -6,7 +6,7 @@
  */
 import { refuse } from '../../domain/store/refusal.js';
 import { SESSION_API_KEY_HEADER, keyMatches } from '../../http/auth.js';
-import { fastApiRefusal } from '../app-server/errors.js';
+import { fastApiRefusal } from '../../http/fastapi-refusal.js';
 import { defineSurface } from '../surface.js';
 
 /** Path prefix the control surface is mounted at, under the base URL. */

@@ -15,7 +15,7 @@ import { defineRoute, type Route } from '../../../http/route.js';
 import { messageText } from '../../../domain/conversations/start-tasks.js';
 import { queuePendingMessage } from '../../../domain/conversations/pending-messages.js';
 import { SendMessageRequest } from '../../../schemas/app-conversation.js';
-import { QueryDateTime } from './query.js';
+import { QueryDateTime } from '../../../schemas/query-datetime.js';
 
 const Filters = z.object({
   kind__eq: z.optional(EventKind),

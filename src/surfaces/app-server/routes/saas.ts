@@ -21,7 +21,7 @@ import { activateProfile, deleteProfile, getProfile, listProfiles, renameProfile
 import { EventKind, EventSortOrder } from '../../../schemas/agent-server.js';
 import { EventPage } from '../../../schemas/event-page.js';
 import { laxInt } from '../../../schemas/helpers.js';
-import { QueryDateTime } from './query.js';
+import { QueryDateTime } from '../../../schemas/query-datetime.js';
 import {
   AgentProfileDetailResponse,
   AgentProfileListResponse,
