@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createFakeCore } from '../fake.js';
 import { bodyFacts, statusFact, type Fact } from '../real/compare.js';
 import { declaredFor } from '../real/declared.js';
-import type { ExchangeCheck } from './recorder.js';
+import type { Answerer, ExchangeCheck } from './recorder.js';
 import type { ProxiedExchange } from './proxy.js';
 import type { Scrubber } from './scrub.js';
 
@@ -115,9 +115,10 @@ export async function liveCompare(options: {
         for (const k of Object.keys(real)) learn((real as Record<string, unknown>)[k], (fake as Record<string, unknown>)[k], k, depth + 1);
     };
 
-    const check = async (x: ProxiedExchange) => {
+    const check = async (x: ProxiedExchange, answerer: Answerer) => {
       const path = x.path.split('?')[0]!;
-      const kind = options.kind ?? (path.startsWith('/api/v1/') ? 'app' : 'agent');
+      // A server the target handed out is a sandbox's agent server.
+      const kind = answerer === 'handed-out' ? 'agent' : (options.kind ?? (path.startsWith('/api/v1/') ? 'app' : 'agent'));
       const body = x.requestBody && x.requestBody.length > 0 ? follow(x.requestBody.toString('utf8')) : undefined;
       const type = x.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
       const answer = await fake.fetch(
@@ -150,8 +151,8 @@ export async function liveCompare(options: {
     };
 
     return {
-      check(x) {
-        chain = chain.then(() => check(x)).catch((error: unknown) => options.print(`compare: ${(error as Error).message}`));
+      check(x, answerer) {
+        chain = chain.then(() => check(x, answerer)).catch((error: unknown) => options.print(`compare: ${(error as Error).message}`));
       },
       async close() {
         await chain;

@@ -12,6 +12,7 @@ import { request as httpRequest, createServer, type IncomingMessage, type Server
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { REWRITE_BYTES } from './handed-out.js';
 import { HOP_BY_HOP, badGateway, forwardUrl, forwardable, isHandshake, pairsOf, rawAnswer, refusal } from './forward.js';
 
 /** Most bytes of one body handed to the caller; a longer body is forwarded whole and handed on without its bytes. */
@@ -70,6 +71,12 @@ export interface ProxyHooks {
   unreachable(error: string): void;
   /** The target answered. */
   reachable(): void;
+  /**
+   * A JSON answer (up to `REWRITE_BYTES`), before it is sent on: the body the client gets instead
+   * (decoded: the answer loses its `content-encoding`), or `null` to send it on as it came. `host`
+   * is the Host the client asked for. The exchange handed on keeps the target's own body.
+   */
+  rewrite?(body: Buffer, headers: readonly [string, string][], host: string | undefined): Promise<Buffer | null>;
 }
 
 /** A close code a peer may send (1005, 1006 and 1015 only ever describe a close). */
@@ -159,14 +166,39 @@ export async function startProxy(options: {
         hooks.reachable();
         const responseHeaders = pairsOf(answer.rawHeaders);
         const headers: [string, string][] = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers.flat());
+        const status = answer.statusCode ?? 502;
+        // A JSON answer is held until it ends, to be rewritten; a longer one goes on as it came from there.
+        let held: Buffer[] | null = hooks.rewrite && /json/i.test(answer.headers['content-type'] ?? '') ? [] : null;
+        let heldSize = 0;
+        if (held === null) res.writeHead(status, answer.statusMessage, headers.flat());
         answer.on('data', (chunk: Buffer) => {
           got.add(chunk);
-          res.write(chunk);
+          if (held === null) {
+            res.write(chunk);
+            return;
+          }
+          held.push(chunk);
+          heldSize += chunk.length;
+          if (heldSize > REWRITE_BYTES) {
+            res.writeHead(status, answer.statusMessage, headers.flat());
+            res.write(Buffer.concat(held));
+            held = null;
+          }
         });
-        answer.on('end', () => {
-          res.end();
-          finish(answer.statusCode ?? 502, answer.statusMessage ?? '', responseHeaders);
+        answer.on('end', async () => {
+          if (held !== null) {
+            const body = Buffer.concat(held);
+            const rewritten = await hooks.rewrite!(body, responseHeaders, req.headers.host).catch(() => null);
+            if (rewritten === null) {
+              res.writeHead(status, answer.statusMessage, headers.flat());
+              res.end(body);
+            } else {
+              const kept = headers.filter(([name]) => !/^content-(length|encoding)$/i.test(name));
+              res.writeHead(status, answer.statusMessage, [...kept, ['content-length', String(rewritten.length)]].flat());
+              res.end(rewritten);
+            }
+          } else res.end();
+          finish(status, answer.statusMessage ?? '', responseHeaders);
         });
         answer.on('error', () => res.destroy());
       },
