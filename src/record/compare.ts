@@ -3,17 +3,20 @@
  * background, of an in-process fake too (the agent host or the app server, as the target is one or
  * the other), and the two answers are compared as the differential suite compares them
  * (`real/compare.ts`: the status, then the body's shape; `real/declared.ts`: the declared
- * differences with their reasons). Ids the real server handed out are followed: an id the fake
+ * differences with their reasons). Each event socket is opened on the fake too while the client's
+ * is open, the client's frames handed to both, and the events each sent are compared when it ends
+ * (`compare-sockets.ts`). Ids the real server handed out are followed: an id the fake
  * answered in the same place stands for it in later requests. Each difference is one line on
  * stdout and one JSON line in `differences.jsonl`; nothing of it holds a secret.
  */
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFakeCore } from '../fake.js';
-import { bodyFacts, statusFact, type Fact } from '../real/compare.js';
+import { bodyFacts, eventSequenceFacts, statusFact, type Fact } from '../real/compare.js';
+import { frameName, mirrorSocket, type MirroredSocket } from './compare-sockets.js';
 import { declaredFor } from '../real/declared.js';
 import type { Answerer, ExchangeCheck } from './recorder.js';
-import type { ProxiedExchange } from './proxy.js';
+import type { ProxiedExchange, ProxiedSocket } from './proxy.js';
 import type { Scrubber } from './scrub.js';
 
 /** Which server the target is. */
@@ -133,7 +136,11 @@ export async function liveCompare(options: {
       learn(realBody, fakeBody, '');
       const step = `${kind} server › ${x.method} ${stepPath(path)}`;
       const status = statusFact(step, x.status, answer.status);
-      const facts: Fact[] = status.agree ? [status, ...bodyFacts(`${step} › body`, realBody, fakeBody)] : [status];
+      await report(status.agree ? [status, ...bodyFacts(`${step} › body`, realBody, fakeBody)] : [status]);
+    };
+
+    /** Counts facts; prints and writes each difference. */
+    const report = async (facts: readonly Fact[]) => {
       const lines: string[] = [];
       for (const fact of facts) {
         total++;
@@ -150,9 +157,46 @@ export async function liveCompare(options: {
       if (lines.length > 0) await appendFile(file, lines.join(''));
     };
 
+    /** Each event socket open, with the names of the events the real server sent on it and its mirror on the fake. */
+    const sockets = new Map<ProxiedSocket, { step: string; real: string[]; mirror: Promise<MirroredSocket> | null }>();
+    const later = (work: () => Promise<void>) => {
+      chain = chain.then(work).catch((error: unknown) => options.print(`compare: ${(error as Error).message}`));
+    };
+
     return {
       check(x, answerer) {
-        chain = chain.then(() => check(x, answerer)).catch((error: unknown) => options.print(`compare: ${(error as Error).message}`));
+        later(() => check(x, answerer));
+      },
+      opened(socket) {
+        if (!/^\/sockets\/events\/[^/?]+(?:\?|$)/.test(socket.path)) return;
+        const state = {
+          step: `agent server › socket ${stepPath(socket.path)} › frames`,
+          real: [] as string[],
+          mirror: null as Promise<MirroredSocket> | null,
+        };
+        sockets.set(socket, state);
+        // Opened in turn with the exchanges before it, so the fake's socket sees what the real one saw.
+        later(async () => {
+          state.mirror = mirrorSocket(fake, new URL(`${AGENT_ORIGIN}${follow(socket.path)}`));
+          await state.mirror;
+        });
+      },
+      frame(socket, frame) {
+        const state = sockets.get(socket);
+        if (!state || frame.binary) return;
+        const text = frame.data.toString('utf8');
+        if (frame.type === 'receive') state.real.push(frameName(text));
+        else later(async () => (await state.mirror)?.send(follow(text)));
+      },
+      ended(socket) {
+        const state = sockets.get(socket);
+        if (!state) return;
+        sockets.delete(socket);
+        later(async () => {
+          const mirror = await state.mirror;
+          await mirror?.close();
+          await report(eventSequenceFacts(state.step, state.real, mirror?.names ?? []));
+        });
       },
       async close() {
         await chain;

@@ -63,6 +63,8 @@ export interface ProxiedSocket {
 export interface ProxyHooks {
   /** An exchange ended (its answer sent). */
   exchange(exchange: ProxiedExchange): void;
+  /** A socket was opened both ways (its frames follow). */
+  opened?(socket: ProxiedSocket): void;
   /** A socket ended, or was refused. */
   socket(socket: ProxiedSocket): void;
   /** A frame passed on an open socket: what to keep of it in the socket's record (`null`: nothing). */
@@ -313,6 +315,7 @@ export async function startProxy(options: {
       hooks.reachable();
       wss.handleUpgrade(req, socket, head, (client) => {
         entry.client = client;
+        hooks.opened?.(record);
         const pass = (type: 'send' | 'receive', to: WebSocket) => (data: Buffer | ArrayBuffer | Buffer[], binary: boolean) => {
           const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
           const frame: ProxiedFrame = { type, time: Date.now() / 1000, binary, data: bytes };

@@ -39,6 +39,12 @@ export type Answerer = 'target' | 'handed-out';
 export interface ExchangeCheck {
   /** Checks one exchange in the background. */
   check(exchange: ProxiedExchange, answerer: Answerer): void;
+  /** A socket was opened (its frames follow). */
+  opened(socket: ProxiedSocket): void;
+  /** A frame passed on an open socket. */
+  frame(socket: ProxiedSocket, frame: ProxiedFrame): void;
+  /** A socket ended (or was still open when the recorder stopped): its frames are compared. */
+  ended(socket: ProxiedSocket): void;
   /** Waits for the checks under way; the summary line. */
   close(): Promise<string>;
 }
@@ -258,6 +264,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       });
     });
 
+  /** A socket ended (or is cut by the recorder's stop): recorded, and compared. */
+  const socketDone = (s: ProxiedSocket, server: URL) => {
+    socketEntry(s, server);
+    compare?.ended(s);
+  };
+
   let zipTimer: NodeJS.Timeout | null = null;
   const scheduleZips = () => {
     if (zipTimer) return;
@@ -315,8 +327,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       exchange(x, server);
       if (!x.error) compare?.check(x, answerer);
     },
-    socket: (s) => socketEntry(s, server),
-    frame: (s, f) => frame(s, f, server),
+    opened: (s) => compare?.opened(s),
+    socket: (s) => socketDone(s, server),
+    frame: (s, f) => {
+      compare?.frame(s, f);
+      return frame(s, f, server);
+    },
     unreachable: (reason) => {
       if (!down.has(server.origin))
         note(
@@ -367,8 +383,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   return {
     url: proxy.url,
     close: async () => {
-      for (const s of await proxy.close()) socketEntry(s, target);
-      for (const [server, open] of await handedOut.close()) for (const s of open) socketEntry(s, server);
+      for (const s of await proxy.close()) socketDone(s, target);
+      for (const [server, open] of await handedOut.close()) for (const s of open) socketDone(s, server);
       if (zipTimer) clearTimeout(zipTimer);
       later(writeZips);
       await chain;
