@@ -173,7 +173,8 @@ describe("a web app's session with the real app server, recorded", () => {
       .filter((f) => f.id.includes('› socket '));
     process.stderr.write(`record --compare of the real app session: ${/compare: .*/.exec(summary)?.[0]}\n`);
     expect(summary).toMatch(/compare: \d+\/\d+ facts agree, \d+ difference\(s\) \(\d+ declared\) in /);
-    // The socket's events agree with the fake's but for what the suite declares.
+    // The socket's events agree with the fake's but for what the suite declares (the real agent's statistics updates).
+    expect(socket.map((f) => f.id)).toEqual(['agent server › socket /sockets/events/{id} › frames › stats updates published']);
     expect(socket.filter((f) => f.declared === null)).toEqual([]);
   });
 });
