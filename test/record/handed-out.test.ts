@@ -81,6 +81,16 @@ describe('a JSON answer of the target naming servers it hands out', () => {
     ]);
   });
 
+  it("has a URL of the target's own origin rewritten to the recorder itself, no other proxy started", async () => {
+    answers.own = JSON.stringify({ conversation_url: `${stubUrl}/api/conversations/abc` });
+    const { recorder, notes } = await recordInto(stubUrl);
+    const body = await (await fetch(`${recorder.url}/answer/own`)).json();
+    const summary = await recorder.close();
+    expect(body).toEqual({ conversation_url: `${recorder.url}/api/conversations/abc` });
+    expect(notes).toEqual([]);
+    expect(summary).not.toContain('proxy(ies)');
+  });
+
   it('keeps URLs of other hosts, and loopback URLs in other fields, as the target sent them', async () => {
     answers.others = JSON.stringify({
       conversation_url: 'https://app.example.com/api/conversations/abc',
@@ -119,6 +129,7 @@ describe('a web app pointed at a recorder in front of an app server', () => {
   let conversationUrl: string;
   let events: { items: { id: string }[] };
   let frames: string[];
+  let sandboxKey: string;
 
   beforeAll(async () => {
     target = await startTarget();
@@ -143,6 +154,7 @@ describe('a web app pointed at a recorder in front of an app server', () => {
       { conversation_url: string; session_api_key: string },
     ];
     conversationUrl = conversation.conversation_url;
+    sandboxKey = conversation.session_api_key;
     const key = { 'X-Session-API-Key': conversation.session_api_key };
     for (let i = 0; i < 100; i++) {
       const info = (await (await fetch(conversationUrl, { headers: key })).json()) as { execution_status: string };
@@ -175,6 +187,9 @@ describe('a web app pointed at a recorder in front of an app server', () => {
     ]);
     const texts = await textsOf(out);
     expect([...texts.keys()].filter((name) => name.includes('!events/')).length).toBe(events.items.length);
+    // The sandbox's key, in the app server's answers, the agent server's request headers and the socket's query, is masked everywhere.
+    expect(sandboxKey.length).toBeGreaterThan(20);
+    expect([...texts].filter(([, text]) => text.includes(sandboxKey)).map(([name]) => name)).toEqual([]);
   });
 
   it("serves the app conversation with the events the client read from the sandbox's agent server", async () => {
