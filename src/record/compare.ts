@@ -28,7 +28,11 @@ const AGENT_ORIGIN = 'http://agent.fakehands.invalid';
 /** The file the differences are written to, in the recording's folder. */
 export const DIFFERENCES_FILE = 'differences.jsonl';
 
-const ID = /^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{24,64}|oh-[\w-]{8,})$/i;
+const UUID_OR_HEX = /^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{24,64}|oh-[\w-]{8,})$/i;
+/** A process sandbox's id: 16 random bytes in base62 (openhands `process_sandbox_service.py`, `base62.encodebytes(os.urandom(16))`). */
+const BASE62_ID = /^(?=[^/]*\d)(?=[^/]*[A-Z])(?=[^/]*[a-z])[0-9A-Za-z]{20,22}$/;
+/** Whether a value is an id the server made. */
+const ID = { test: (text: string) => UUID_OR_HEX.test(text) || BASE62_ID.test(text) };
 
 /** Which server `target` is: its `/server_info` names an agent server's tools, an app server's machine; `null` when it does not answer. */
 export async function serverKind(target: URL): Promise<ServerKind | null> {

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveCompare } from '../../src/record/compare.js';
 import { startRecorder } from '../../src/record/recorder.js';
+import type { ProxiedExchange } from '../../src/record/proxy.js';
+import { Scrubber } from '../../src/record/scrub.js';
+import { createFakeCore } from '../../src/fake.js';
 import type { FakeServers } from '../../src/server/start.js';
 import { BIN } from '../support/cli.js';
 import { freshDir, jsonHeaders, socketFrames, startBody, startTarget } from './support.js';
@@ -155,5 +158,40 @@ describe('record --compare on a socket', () => {
       agree: false,
       declared: null,
     });
+  });
+});
+
+describe('record --compare in front of an app server', () => {
+  it("follows a sandbox id the real server made (base62, as a process sandbox's is) to the fake's own in later requests", async () => {
+    // Another fake stands in for the real app server, its sandbox's id swapped for one of the real form.
+    const realApp = await createFakeCore({ fixture: 'empty', timings: 'instant', auth: 'none' });
+    const realId = '5hvKKbgdHRjRC3HmRFpTBq';
+    let madeId = '';
+    const exchange = async (method: string, path: string): Promise<ProxiedExchange> => {
+      const answer = await realApp.fetch(new Request(`http://localhost:3000${path.replace(realId, madeId)}`, { method }));
+      const text = await answer.text();
+      madeId ||= (JSON.parse(text) as { id: string }).id;
+      const body = Buffer.from(text.replaceAll(madeId, realId));
+      return {
+        ...{ method, path, requestHeaders: [], requestBody: Buffer.alloc(0), requestSize: 0, status: answer.status, statusText: '' },
+        ...{
+          responseHeaders: [['content-type', 'application/json']],
+          responseBody: body,
+          responseSize: body.length,
+          startedAt: 0,
+          durationMs: 0,
+        },
+      };
+    };
+    const printed: string[] = [];
+    const check = (await liveCompare({ kind: 'app', agentScripts: [], out: await freshDir(), print: (line) => printed.push(line) }))(
+      new Scrubber(),
+    );
+    check.check(await exchange('POST', '/api/v1/sandboxes'), 'target');
+    check.check(await exchange('GET', `/api/v1/sandboxes?id=${realId}`), 'target');
+    check.check(await exchange('POST', `/api/v1/sandboxes/${realId}/pause`), 'target');
+    const summary = await check.close();
+    expect(printed).toEqual([]);
+    expect(summary).toMatch(/^compare: (\d+)\/\1 facts agree, 0 difference\(s\)/);
   });
 });
