@@ -125,6 +125,15 @@ beforeAll(async () => {
     key: conversation.session_api_key,
   };
   const hex = recorded.id.replace(/-/g, '');
+  // The agent server titles the conversation with an LLM call of its own after the message; its last state update comes with the title.
+  await until(
+    async () => {
+      await sleep(500);
+      return call(agent, 'GET', `/api/conversations/${hex}`);
+    },
+    (a) => typeof (a.body as { title?: unknown }).title === 'string',
+    60_000,
+  );
   recorded.events = await call(agent, 'GET', `/api/conversations/${hex}/events/search?limit=100`);
   recorded.frames = await frames(
     `${agent.url.replace(/^http/, 'ws')}/sockets/events/${hex}?session_api_key=${conversation.session_api_key}&resend_mode=all`,
