@@ -81,6 +81,9 @@ export interface ProxyHooks {
   rewrite?(body: Buffer, headers: readonly [string, string][], host: string | undefined): Promise<Buffer | null>;
 }
 
+/** A JSON document's media type (`application/json`, `application/problem+json`), not a stream of them. */
+const JSON_DOCUMENT = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
 /** A close code a peer may send (1005, 1006 and 1015 only ever describe a close). */
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
 
@@ -169,8 +172,8 @@ export async function startProxy(options: {
         const responseHeaders = pairsOf(answer.rawHeaders);
         const headers: [string, string][] = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
         const status = answer.statusCode ?? 502;
-        // A JSON answer is held until it ends, to be rewritten; a longer one goes on as it came from there.
-        let held: Buffer[] | null = hooks.rewrite && /json/i.test(answer.headers['content-type'] ?? '') ? [] : null;
+        // A JSON document is held until it ends, to be rewritten (a stream of them, NDJSON, is not); a longer one goes on as it came from there.
+        let held: Buffer[] | null = hooks.rewrite && JSON_DOCUMENT.test(answer.headers['content-type'] ?? '') ? [] : null;
         let heldSize = 0;
         if (held === null) res.writeHead(status, answer.statusMessage, headers.flat());
         answer.on('data', (chunk: Buffer) => {
