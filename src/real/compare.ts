@@ -133,3 +133,40 @@ export function sequenceFacts(prefix: string, real: readonly string[], fake: rea
   }
   return facts;
 }
+
+/** A state update of the LLM's statistics: published around each LLM call, in an order that races the others on the real server. */
+const STATS = 'state:stats';
+
+/**
+ * The facts of two sequences of event names (`eventName`): without the statistics updates, position
+ * by position, and whether each side published any.
+ */
+export function eventSequenceFacts(prefix: string, real: readonly string[], fake: readonly string[]): Fact[] {
+  const facts = sequenceFacts(
+    prefix,
+    real.filter((name) => name !== STATS),
+    fake.filter((name) => name !== STATS),
+  );
+  facts.push({
+    id: `${prefix} › stats updates published`,
+    real: String(real.includes(STATS)),
+    fake: String(fake.includes(STATS)),
+    agree: real.includes(STATS) === fake.includes(STATS),
+  });
+  return facts;
+}
+
+/**
+ * An event's name in a sequence: kind, source and tool, or a state update's key (with the value of `execution_status`).
+ * @example
+ * eventName({ kind: 'ActionEvent', source: 'agent', tool_name: 'terminal' }) // 'ActionEvent:agent:terminal'
+ */
+export function eventName(event: Record<string, unknown>): string {
+  if (event.kind === 'ConversationStateUpdateEvent') {
+    if (event.key === 'execution_status') return `state:execution_status=${String(event.value)}`;
+    if (event.key === 'full_state') return `state:full_state=${String((event.value as { execution_status?: string })?.execution_status)}`;
+    return `state:${String(event.key)}`;
+  }
+  const tool = typeof event.tool_name === 'string' ? `:${event.tool_name}` : '';
+  return `${String(event.kind)}:${String(event.source)}${tool}`;
+}

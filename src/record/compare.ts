@@ -3,17 +3,20 @@
  * background, of an in-process fake too (the agent host or the app server, as the target is one or
  * the other), and the two answers are compared as the differential suite compares them
  * (`real/compare.ts`: the status, then the body's shape; `real/declared.ts`: the declared
- * differences with their reasons). Ids the real server handed out are followed: an id the fake
+ * differences with their reasons). Each event socket is opened on the fake too while the client's
+ * is open, the client's frames handed to both, and the events each sent are compared when it ends
+ * (`compare-sockets.ts`). Ids the real server handed out are followed: an id the fake
  * answered in the same place stands for it in later requests. Each difference is one line on
  * stdout and one JSON line in `differences.jsonl`; nothing of it holds a secret.
  */
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFakeCore } from '../fake.js';
-import { bodyFacts, statusFact, type Fact } from '../real/compare.js';
+import { bodyFacts, eventSequenceFacts, statusFact, type Fact } from '../real/compare.js';
+import { frameName, mirrorSocket, type MirroredSocket } from './compare-sockets.js';
 import { declaredFor } from '../real/declared.js';
-import type { ExchangeCheck } from './recorder.js';
-import type { ProxiedExchange } from './proxy.js';
+import type { Answerer, ExchangeCheck } from './recorder.js';
+import type { ProxiedExchange, ProxiedSocket } from './proxy.js';
 import type { Scrubber } from './scrub.js';
 
 /** Which server the target is. */
@@ -25,7 +28,11 @@ const AGENT_ORIGIN = 'http://agent.fakehands.invalid';
 /** The file the differences are written to, in the recording's folder. */
 export const DIFFERENCES_FILE = 'differences.jsonl';
 
-const ID = /^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{24,64}|oh-[\w-]{8,})$/i;
+const UUID_OR_HEX = /^(?:[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}|[0-9a-f]{24,64}|oh-[\w-]{8,})$/i;
+/** A process sandbox's id: 16 random bytes in base62 (openhands `process_sandbox_service.py`, `base62.encodebytes(os.urandom(16))`). */
+const BASE62_ID = /^(?=[^/]*\d)(?=[^/]*[A-Z])(?=[^/]*[a-z])[0-9A-Za-z]{20,22}$/;
+/** Whether a value is an id the server made. */
+const ID = { test: (text: string) => UUID_OR_HEX.test(text) || BASE62_ID.test(text) };
 
 /** Which server `target` is: its `/server_info` names an agent server's tools, an app server's machine; `null` when it does not answer. */
 export async function serverKind(target: URL): Promise<ServerKind | null> {
@@ -115,9 +122,10 @@ export async function liveCompare(options: {
         for (const k of Object.keys(real)) learn((real as Record<string, unknown>)[k], (fake as Record<string, unknown>)[k], k, depth + 1);
     };
 
-    const check = async (x: ProxiedExchange) => {
+    const check = async (x: ProxiedExchange, answerer: Answerer) => {
       const path = x.path.split('?')[0]!;
-      const kind = options.kind ?? (path.startsWith('/api/v1/') ? 'app' : 'agent');
+      // A server the target handed out is a sandbox's agent server.
+      const kind = answerer === 'handed-out' ? 'agent' : (options.kind ?? (path.startsWith('/api/v1/') ? 'app' : 'agent'));
       const body = x.requestBody && x.requestBody.length > 0 ? follow(x.requestBody.toString('utf8')) : undefined;
       const type = x.requestHeaders.find(([n]) => n.toLowerCase() === 'content-type')?.[1];
       const answer = await fake.fetch(
@@ -132,7 +140,11 @@ export async function liveCompare(options: {
       learn(realBody, fakeBody, '');
       const step = `${kind} server › ${x.method} ${stepPath(path)}`;
       const status = statusFact(step, x.status, answer.status);
-      const facts: Fact[] = status.agree ? [status, ...bodyFacts(`${step} › body`, realBody, fakeBody)] : [status];
+      await report(status.agree ? [status, ...bodyFacts(`${step} › body`, realBody, fakeBody)] : [status]);
+    };
+
+    /** Counts facts; prints and writes each difference. */
+    const report = async (facts: readonly Fact[]) => {
       const lines: string[] = [];
       for (const fact of facts) {
         total++;
@@ -149,9 +161,46 @@ export async function liveCompare(options: {
       if (lines.length > 0) await appendFile(file, lines.join(''));
     };
 
+    /** Each event socket open, with the names of the events the real server sent on it and its mirror on the fake. */
+    const sockets = new Map<ProxiedSocket, { step: string; real: string[]; mirror: Promise<MirroredSocket> | null }>();
+    const later = (work: () => Promise<void>) => {
+      chain = chain.then(work).catch((error: unknown) => options.print(`compare: ${(error as Error).message}`));
+    };
+
     return {
-      check(x) {
-        chain = chain.then(() => check(x)).catch((error: unknown) => options.print(`compare: ${(error as Error).message}`));
+      check(x, answerer) {
+        later(() => check(x, answerer));
+      },
+      opened(socket) {
+        if (!/^\/sockets\/events\/[^/?]+(?:\?|$)/.test(socket.path)) return;
+        const state = {
+          step: `agent server › socket ${stepPath(socket.path)} › frames`,
+          real: [] as string[],
+          mirror: null as Promise<MirroredSocket> | null,
+        };
+        sockets.set(socket, state);
+        // Opened in turn with the exchanges before it, so the fake's socket sees what the real one saw.
+        later(async () => {
+          state.mirror = mirrorSocket(fake, new URL(`${AGENT_ORIGIN}${follow(socket.path)}`));
+          await state.mirror;
+        });
+      },
+      frame(socket, frame) {
+        const state = sockets.get(socket);
+        if (!state || frame.binary) return;
+        const text = frame.data.toString('utf8');
+        if (frame.type === 'receive') state.real.push(frameName(text));
+        else later(async () => (await state.mirror)?.send(follow(text)));
+      },
+      ended(socket) {
+        const state = sockets.get(socket);
+        if (!state) return;
+        sockets.delete(socket);
+        later(async () => {
+          const mirror = await state.mirror;
+          await mirror?.close();
+          await report(eventSequenceFacts(state.step, state.real, mirror?.names ?? []));
+        });
       },
       async close() {
         await chain;

@@ -12,6 +12,7 @@ import { request as httpRequest, createServer, type IncomingMessage, type Server
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { REWRITE_BYTES } from './handed-out.js';
 import { HOP_BY_HOP, badGateway, forwardUrl, forwardable, isHandshake, pairsOf, rawAnswer, refusal } from './forward.js';
 
 /** Most bytes of one body handed to the caller; a longer body is forwarded whole and handed on without its bytes. */
@@ -62,6 +63,8 @@ export interface ProxiedSocket {
 export interface ProxyHooks {
   /** An exchange ended (its answer sent). */
   exchange(exchange: ProxiedExchange): void;
+  /** A socket was opened both ways (its frames follow). */
+  opened?(socket: ProxiedSocket): void;
   /** A socket ended, or was refused. */
   socket(socket: ProxiedSocket): void;
   /** A frame passed on an open socket: what to keep of it in the socket's record (`null`: nothing). */
@@ -70,7 +73,16 @@ export interface ProxyHooks {
   unreachable(error: string): void;
   /** The target answered. */
   reachable(): void;
+  /**
+   * A JSON answer (up to `REWRITE_BYTES`), before it is sent on: the body the client gets instead
+   * (decoded: the answer loses its `content-encoding`), or `null` to send it on as it came. `host`
+   * is the Host the client asked for. The exchange handed on keeps the target's own body.
+   */
+  rewrite?(body: Buffer, headers: readonly [string, string][], host: string | undefined): Promise<Buffer | null>;
 }
+
+/** A JSON document's media type (`application/json`, `application/problem+json`), not a stream of them. */
+const JSON_DOCUMENT = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A close code a peer may send (1005, 1006 and 1015 only ever describe a close). */
 const sendable = (code: number) => (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
@@ -159,14 +171,39 @@ export async function startProxy(options: {
         hooks.reachable();
         const responseHeaders = pairsOf(answer.rawHeaders);
         const headers: [string, string][] = responseHeaders.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers.flat());
+        const status = answer.statusCode ?? 502;
+        // A JSON document is held until it ends, to be rewritten (a stream of them, NDJSON, is not); a longer one goes on as it came from there.
+        let held: Buffer[] | null = hooks.rewrite && JSON_DOCUMENT.test(answer.headers['content-type'] ?? '') ? [] : null;
+        let heldSize = 0;
+        if (held === null) res.writeHead(status, answer.statusMessage, headers.flat());
         answer.on('data', (chunk: Buffer) => {
           got.add(chunk);
-          res.write(chunk);
+          if (held === null) {
+            res.write(chunk);
+            return;
+          }
+          held.push(chunk);
+          heldSize += chunk.length;
+          if (heldSize > REWRITE_BYTES) {
+            res.writeHead(status, answer.statusMessage, headers.flat());
+            res.write(Buffer.concat(held));
+            held = null;
+          }
         });
-        answer.on('end', () => {
-          res.end();
-          finish(answer.statusCode ?? 502, answer.statusMessage ?? '', responseHeaders);
+        answer.on('end', async () => {
+          if (held !== null) {
+            const body = Buffer.concat(held);
+            const rewritten = await hooks.rewrite!(body, responseHeaders, req.headers.host).catch(() => null);
+            if (rewritten === null) {
+              res.writeHead(status, answer.statusMessage, headers.flat());
+              res.end(body);
+            } else {
+              const kept = headers.filter(([name]) => !/^content-(length|encoding)$/i.test(name));
+              res.writeHead(status, answer.statusMessage, [...kept, ['content-length', String(rewritten.length)]].flat());
+              res.end(rewritten);
+            }
+          } else res.end();
+          finish(status, answer.statusMessage ?? '', responseHeaders);
         });
         answer.on('error', () => res.destroy());
       },
@@ -281,6 +318,7 @@ export async function startProxy(options: {
       hooks.reachable();
       wss.handleUpgrade(req, socket, head, (client) => {
         entry.client = client;
+        hooks.opened?.(record);
         const pass = (type: 'send' | 'receive', to: WebSocket) => (data: Buffer | ArrayBuffer | Buffer[], binary: boolean) => {
           const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
           const frame: ProxiedFrame = { type, time: Date.now() / 1000, binary, data: bytes };

@@ -8,8 +8,6 @@
  */
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { zipPieces } from '../domain/agent/zip.js';
 import {
   RECORDING_CONVERSATIONS,
@@ -22,7 +20,9 @@ import { TrafficModel } from '../domain/recording/traffic.js';
 import { packageVersion } from '../package-root.js';
 import { HarWriter, RecordingBudget } from './har-writer.js';
 import { forwardUrl } from './forward.js';
-import { CAPTURE_BYTES, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket } from './proxy.js';
+import { HandedOutProxies } from './handed-out-proxies.js';
+import { BODY_DECODERS, rewriteAnswer } from './handed-out.js';
+import { CAPTURE_BYTES, startProxy, type ProxiedExchange, type ProxiedFrame, type ProxiedSocket, type ProxyHooks } from './proxy.js';
 import { MAX_PLAIN_TEXT, Scrubber } from './scrub.js';
 
 /** The default `--max-bytes`: 256 MiB. */
@@ -32,10 +32,19 @@ export const RECORDED_BODY_BYTES = 4 * 1024 * 1024;
 /** How long after a change a conversation's ZIP is written. */
 const ZIP_DELAY_MS = 300;
 
+/** Which server answered: the target, or an agent server the target handed out (`handed-out.ts`). */
+export type Answerer = 'target' | 'handed-out';
+
 /** What compares each exchange with an in-process fake (`--compare`). */
 export interface ExchangeCheck {
   /** Checks one exchange in the background. */
-  check(exchange: ProxiedExchange): void;
+  check(exchange: ProxiedExchange, answerer: Answerer): void;
+  /** A socket was opened (its frames follow). */
+  opened(socket: ProxiedSocket): void;
+  /** A frame passed on an open socket. */
+  frame(socket: ProxiedSocket, frame: ProxiedFrame): void;
+  /** A socket ended (or was still open when the recorder stopped): its frames are compared. */
+  ended(socket: ProxiedSocket): void;
   /** Waits for the checks under way; the summary line. */
   close(): Promise<string>;
 }
@@ -65,12 +74,6 @@ export interface Recorder {
   close(): Promise<string>;
 }
 
-const decoders: Record<string, (input: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>> = {
-  gzip: promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
-
 /** A header's value (the first), by name. */
 const header = (pairs: readonly [string, string][], name: string) => pairs.find(([n]) => n.toLowerCase() === name)?.[1];
 
@@ -99,7 +102,6 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     if (!said.has(key)) note(line);
     said.add(key);
   };
-  let down = false;
   let dropped = 0;
   let sockets = 0;
   const limit = `--max-bytes ${options.maxBytes}`;
@@ -116,9 +118,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     }
     const encoding = (header(headers, 'content-encoding') ?? '').toLowerCase();
     let plain = bytes;
-    if (decoders[encoding]) {
+    if (BODY_DECODERS[encoding]) {
       try {
-        plain = await decoders[encoding](bytes, { maxOutputLength: CAPTURE_BYTES });
+        plain = await BODY_DECODERS[encoding](bytes, { maxOutputLength: CAPTURE_BYTES });
       } catch {
         return {
           mimeType: mime,
@@ -153,9 +155,9 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     );
   const queryOf = (url: URL): HarNameValue[] => [...new URL(scrubber.url(url)).searchParams].map(([name, value]) => ({ name, value }));
 
-  const exchange = (x: ProxiedExchange) =>
+  const exchange = (x: ProxiedExchange, server: URL) =>
     later(async () => {
-      const url = forwardUrl(target, x.path) ?? new URL(target);
+      const url = forwardUrl(server, x.path) ?? new URL(server);
       const request = await bodyOf(x.requestBody, x.requestSize, x.requestHeaders, url.pathname, 'request');
       const response = await bodyOf(x.responseBody, x.responseSize, x.responseHeaders, url.pathname, 'response');
       const { parsed: requestParsed, ...postData } = request;
@@ -196,7 +198,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   /** Each socket's frames as the HAR keeps them (masked, a binary one's data left out), in order. */
   const framesOf = new Map<ProxiedSocket, HarWebSocketMessage[]>();
   /** A frame kept, masked, while the budget allows (masked in turn with the exchanges), and what it says of the conversation. */
-  const frame = (socket: ProxiedSocket, f: ProxiedFrame): null => {
+  const frame = (socket: ProxiedSocket, f: ProxiedFrame, server: URL): null => {
     let kept = framesOf.get(socket);
     if (!kept) framesOf.set(socket, (kept = []));
     const list = kept;
@@ -208,7 +210,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       once('bodies', `fakehands record: ${limit} reached: bodies are no longer recorded (exchanges still are)`);
       return null;
     }
-    const url = forwardUrl(target, socket.path) ?? new URL(target);
+    const url = forwardUrl(server, socket.path) ?? new URL(server);
     const text = f.data.toString('utf8');
     later(async () => {
       const masked = await scrubber.body(text, url.pathname, f.type === 'receive' ? 'response' : 'request');
@@ -221,14 +223,14 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     return null;
   };
 
-  const socketEntry = (s: ProxiedSocket) =>
+  const socketEntry = (s: ProxiedSocket, server: URL) =>
     later(async () => {
       sockets++;
       // Its frames were masked before, in turn: the list is the entry's now.
       const messages = framesOf.get(s) ?? [];
       framesOf.delete(s);
-      const url = forwardUrl(target, s.path) ?? new URL(target);
-      url.protocol = target.protocol === 'https:' ? 'wss:' : 'ws:';
+      const url = forwardUrl(server, s.path) ?? new URL(server);
+      url.protocol = server.protocol === 'https:' ? 'wss:' : 'ws:';
       await append({
         startedDateTime: new Date(s.startedAt).toISOString(),
         time: 0,
@@ -261,6 +263,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         ...(s.error ? { comment: `the target did not answer (${s.error}): the proxy answered 502` } : {}),
       });
     });
+
+  /** A socket ended (or is cut by the recorder's stop): recorded, and compared. */
+  const socketDone = (s: ProxiedSocket, server: URL) => {
+    socketEntry(s, server);
+    compare?.ended(s);
+  };
 
   let zipTimer: NodeJS.Timeout | null = null;
   const scheduleZips = () => {
@@ -311,51 +319,80 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     }
   };
 
+  /** Whether each server is down (said once until it answers again). */
+  const down = new Set<string>();
+  /** What a proxy in front of `server` tells the recorder. */
+  const hooksFor = (server: URL, answerer: Answerer): ProxyHooks => ({
+    exchange: (x) => {
+      exchange(x, server);
+      if (!x.error) compare?.check(x, answerer);
+    },
+    opened: (s) => compare?.opened(s),
+    socket: (s) => socketDone(s, server),
+    frame: (s, f) => {
+      compare?.frame(s, f);
+      return frame(s, f, server);
+    },
+    unreachable: (reason) => {
+      if (!down.has(server.origin))
+        note(
+          `fakehands record: ${answerer === 'target' ? 'the target' : 'the server'} ${server.origin} is down (${reason}); answering 502 until it is back`,
+        );
+      down.add(server.origin);
+    },
+    reachable: () => {
+      if (down.delete(server.origin))
+        note(`fakehands record: ${answerer === 'target' ? 'the target' : 'the server'} ${server.origin} answers again`);
+    },
+    rewrite: (body, headers, host) =>
+      rewriteAnswer(body, header(headers, 'content-encoding') ?? '', target, (origin) => handedOut.proxyFor(origin, host)),
+  });
+  const handedOut = new HandedOutProxies({
+    target,
+    host: options.host,
+    start: (origin) =>
+      startProxy({
+        target: origin,
+        host: options.host,
+        port: 0,
+        allowedHosts: options.allowedHosts ?? [],
+        hooks: hooksFor(origin, 'handed-out'),
+      }),
+    note,
+  });
   const proxy = await startProxy({
     target,
     host: options.host,
     port: options.port,
     allowedHosts: options.allowedHosts ?? [],
-    hooks: {
-      exchange: (x) => {
-        exchange(x);
-        if (!x.error) compare?.check(x);
-      },
-      socket: socketEntry,
-      frame,
-      unreachable: (reason) => {
-        if (!down) note(`fakehands record: the target ${target.origin} is down (${reason}); answering 502 until it is back`);
-        down = true;
-      },
-      reachable: () => {
-        if (down) note(`fakehands record: the target ${target.origin} answers again`);
-        down = false;
-      },
-    },
+    hooks: hooksFor(target, 'target'),
   });
+  handedOut.main = proxy;
   // A target that is down at the start is said at once, not at the first request.
   void fetch(target, { method: 'HEAD', signal: AbortSignal.timeout(5000) }).then(
     () => undefined,
     (error: { cause?: { code?: string }; name?: string }) => {
       if (error.name === 'TimeoutError') return;
-      if (!down)
+      if (!down.has(target.origin))
         note(
           `fakehands record: the target ${target.origin} is down (${error.cause?.code ?? 'unreachable'}); answering 502 until it is back`,
         );
-      down = true;
+      down.add(target.origin);
     },
   );
   return {
     url: proxy.url,
     close: async () => {
-      for (const s of await proxy.close()) socketEntry(s);
+      for (const s of await proxy.close()) socketDone(s, target);
+      for (const [server, open] of await handedOut.close()) for (const s of open) socketDone(s, server);
       if (zipTimer) clearTimeout(zipTimer);
       later(writeZips);
       await chain;
       await har.close((text) => scrubber.text(text));
       const compared = compare ? ` ${await compare.close()}` : '';
       const lost = dropped > 0 ? `, ${dropped} not recorded (${limit})` : '';
-      return `recorded ${har.count} exchange(s) (${sockets} socket(s)${lost}) and ${model.conversations.size} conversation(s) into ${out}.${compared}`;
+      const servers = handedOut.size > 0 ? `, through ${handedOut.size} proxy(ies) of the servers it hands out` : '';
+      return `recorded ${har.count} exchange(s) (${sockets} socket(s)${lost}${servers}) and ${model.conversations.size} conversation(s) into ${out}.${compared}`;
     },
   };
 }

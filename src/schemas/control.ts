@@ -62,7 +62,7 @@ export const JournalEntry = z.object({
 /** One answered request. */
 export type JournalEntry = z.output<typeof JournalEntry>;
 
-/** `GET /_fakehands/requests?limit=&misses=`. */
+/** `GET /_fakehands/journal?limit=&misses=` (and `/_fakehands/requests`, its earlier name). */
 export const JournalQuery = z.object({
   limit: z.optional(
     z.pipe(
@@ -73,9 +73,9 @@ export const JournalQuery = z.object({
   /** Only the misses (`miss` set): the last `limit` of them. */
   misses: z.optional(LaxBool),
 });
-/** `GET /_fakehands/requests`. */
+/** `GET /_fakehands/journal`. */
 export const JournalPage = z.object({ requests: z.array(JournalEntry) });
-/** `DELETE /_fakehands/requests`. */
+/** `DELETE /_fakehands/journal`. */
 export const JournalCleared = z.object({ cleared: z.literal(true) });
 
 /** `POST /_fakehands/reset`. */

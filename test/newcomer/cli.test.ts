@@ -155,7 +155,7 @@ describe('fakehands record --help and its flags', () => {
       '  --host H            Interface to bind (default 127.0.0.1)',
       '  --allowed-host N    Host names served besides loopback ones: NAME[,NAME] or * (others get 421, against DNS rebinding)',
       '  --max-bytes N       Most bytes the recording holds (default 268435456, 256 MiB); past it bodies, then exchanges, are no longer recorded, and it says so',
-      '  --compare           Also ask an in-process fake every request; print each difference and write DIR/differences.jsonl',
+      '  --compare           Also ask an in-process fake every request and open every event socket on it; print each difference (answers, socket events) and write DIR/differences.jsonl',
       "  --agent-scripts F   The agent scripts the compared fake plays (a JSON array), as the real agent's scripted LLM does",
     ]);
   });

@@ -7,7 +7,7 @@
  * shape, event by event, frame by frame: `src/real/compare.ts`). The facts count in the `real:` line.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +164,15 @@ describe('a recorded session served by the fake', () => {
   it('was recorded with its --compare report', () => {
     expect(compareSummary).toMatch(/^compare: \d+\/\d+ facts agree, \d+ difference\(s\) \(\d+ declared\) in /);
     process.stderr.write(`record --compare of the real session: ${compareSummary}\n`);
+    // Each socket's events were compared with the fake's socket too: they differ only as the suite declares.
+    const facts = readFileSync(join(session, 'differences.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; declared: string | null });
+    const socket = facts.filter((f) => f.id.includes('› socket /sockets/events/{id} › frames'));
+    // The real agent's statistics updates, which the fake's scripts do not publish, are among them (declared).
+    expect(socket.map((f) => f.id)).toContain('agent server › socket /sockets/events/{id} › frames › stats updates published');
+    expect(socket.filter((f) => f.declared === null)).toEqual([]);
   });
 
   it('lists and counts the conversations as the real server did', async () => {

@@ -6,7 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { bodyFacts, type Fact, sequenceFacts, statusFact } from '../../src/real/compare.js';
+import { bodyFacts, eventSequenceFacts, type Fact, statusFact } from '../../src/real/compare.js';
+
+export { eventName } from '../../src/real/compare.js';
 import { declaredFor } from '../../src/real/declared.js';
 
 /** One side of a comparison: where it listens and the key it takes. */
@@ -104,26 +106,12 @@ export function compareOutcomes(step: string, real: CallOutcome, fake: CallOutco
   return undeclared(judge(outcome.agree ? [outcome, ...bodyFacts(`${step} › body`, real.value, fake.value)] : [outcome]));
 }
 
-/** A state update of the LLM's statistics: published around each LLM call, in an order that races the others on the real server. */
-const STATS = 'state:stats';
-
 /**
  * Compares two sequences (of event names): without the statistics updates, position by position,
- * and whether each side published any; returns the undeclared differences.
+ * and whether each side published any (`eventSequenceFacts`); returns the undeclared differences.
  */
 export function compareSequences(step: string, real: readonly string[], fake: readonly string[]): string[] {
-  const facts = sequenceFacts(
-    step,
-    real.filter((name) => name !== STATS),
-    fake.filter((name) => name !== STATS),
-  );
-  facts.push({
-    id: `${step} › stats updates published`,
-    real: String(real.includes(STATS)),
-    fake: String(fake.includes(STATS)),
-    agree: real.includes(STATS) === fake.includes(STATS),
-  });
-  return undeclared(judge(facts));
+  return undeclared(judge(eventSequenceFacts(step, real, fake)));
 }
 
 /** Compares one value each side read (a status after a step); returns the undeclared differences. */
@@ -151,15 +139,4 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
     if (done(value) || Date.now() > deadline) return value;
     await sleep(250);
   }
-}
-
-/** An event's name in a sequence: kind, source and tool, or a state update's key (with the value of `execution_status`). */
-export function eventName(event: Record<string, unknown>): string {
-  if (event.kind === 'ConversationStateUpdateEvent') {
-    if (event.key === 'execution_status') return `state:execution_status=${String(event.value)}`;
-    if (event.key === 'full_state') return `state:full_state=${String((event.value as { execution_status?: string })?.execution_status)}`;
-    return `state:${String(event.key)}`;
-  }
-  const tool = typeof event.tool_name === 'string' ? `:${event.tool_name}` : '';
-  return `${String(event.kind)}:${String(event.source)}${tool}`;
 }

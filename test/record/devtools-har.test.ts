@@ -174,6 +174,28 @@ describe('a devtools HAR as a recording', () => {
     expect(page.items).toEqual(events);
   });
 
+  it("keeps an app conversation's tags as the app server answered them, when its agent server's info has others", async () => {
+    // The real app server adds tags of its own (archiveworkspacepath) that the sandbox's agent server does not hold.
+    const app = structuredClone(answers.conversations.items.find((c) => c.id === running)!);
+    app.tags = { archiveworkspacepath: '/workspace/archive' };
+    const info = { id: running, agent: { kind: 'Agent', llm: { model: 'openai/fakehands' } }, execution_status: 'finished', tags: {} };
+    const both: Har = {
+      log: {
+        ...har.log,
+        entries: [
+          ...har.log.entries,
+          entry('GET', `${APP}/api/v1/app-conversations?ids=${running}`, 200, [app]),
+          entry('GET', `${AGENT}/api/conversations/${running.replace(/-/g, '')}`, 200, info),
+        ],
+      },
+    };
+    const fake = await createFake({ recording: { har: both }, auth: 'none', agentUrl: AGENT, baseUrl: APP });
+    const [served] = (await (await fake.fetch(new Request(`${APP}/api/v1/app-conversations?ids=${running}`))).json()) as [
+      { tags: Record<string, string> },
+    ];
+    expect(served.tags).toEqual({ archiveworkspacepath: '/workspace/archive' });
+  });
+
   it('is served by fakehands serve --from-recording FILE.har, the other hosts counted in one line', async () => {
     const file = join(await freshDir(), 'session.har');
     await writeFile(file, JSON.stringify(har));

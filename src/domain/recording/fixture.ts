@@ -144,7 +144,8 @@ function conversationRecord(
   const policy = isObject(info?.confirmation_policy) ? info.confirmation_policy : {};
   const secrets =
     isObject(info?.secret_registry) && isObject(info.secret_registry.secret_sources) ? info.secret_registry.secret_sources : {};
-  const tags = isObject(info?.tags) ? info.tags : isObject(app?.tags) ? app.tags : {};
+  // An app conversation's tags are the app server's (it adds its own, such as archiveworkspacepath); the agent server's otherwise.
+  const tags = isObject(app?.tags) ? app.tags : isObject(info?.tags) ? info.tags : {};
   const parent = str(info?.parent_conversation_id) ?? str(app?.parent_conversation_id);
   return {
     id,

@@ -125,8 +125,8 @@ export const INSPECTOR_HTML = `<!doctype html>
     const [clock, sandboxes, conversations, tasks, faults, requests, misses] = await Promise.all([
       call('GET', '/_fakehands/clock'), call('GET', '/api/v1/sandboxes/search?limit=100'),
       call('GET', '/api/v1/app-conversations/search?limit=100&include_sub_conversations=true'),
-      call('GET', '/api/v1/app-conversations/start-tasks/search?limit=50'), call('GET', '/_fakehands/faults'), call('GET', '/_fakehands/requests?limit=25'),
-      call('GET', '/_fakehands/requests?misses=true&limit=25'),
+      call('GET', '/api/v1/app-conversations/start-tasks/search?limit=50'), call('GET', '/_fakehands/faults'), call('GET', '/_fakehands/journal?limit=25'),
+      call('GET', '/_fakehands/journal?misses=true&limit=25'),
     ]);
     if (clock.status === 200) { $('clock').textContent = clock.body.now; $('banner').style.display = 'none'; }
     if (sandboxes.status === 200) fill('sandboxes', sandboxes.body.items.map((s) => row([s.id, { status: s.status }, s.status_detail, s.created_at.slice(0, 19).replace('T', ' ')], [

@@ -43,6 +43,34 @@ const inspector = async () =>
     'content-security-policy': "frame-ancestors 'none'",
   });
 
+/** The request journal's paths: `/journal`, its documented name, and `/requests`, the name it had first (kept working). */
+const JOURNAL_PATHS = ['/journal', '/requests'] as const;
+
+/** The journal's routes (read, forget) under one of its paths: the same definitions, the same schemas, under each name. */
+const journalRoutes = (path: (typeof JOURNAL_PATHS)[number]): Route[] => {
+  const alias = path === '/journal' ? '' : ' (the same as /_fakehands/journal, its earlier name)';
+  return [
+    defineRoute({
+      method: 'GET',
+      path,
+      summary: `The last requests answered (?misses=true: only the 404s, 405s and 422s, each with why)${alias}`,
+      query: JournalQuery,
+      response: JournalPage,
+      handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit, { misses: query.misses === true }) }),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path,
+      summary: `Forget the journal${alias}`,
+      response: JournalCleared,
+      handle: async (_input, context) => {
+        context.journal.clear();
+        return { cleared: true as const };
+      },
+    }),
+  ];
+};
+
 /** The control routes. */
 export const controlRoutes: readonly Route[] = [
   defineRoute({
@@ -211,24 +239,7 @@ export const controlRoutes: readonly Route[] = [
       return context.runner.run((state) => startReplay(state, { events, ...(query.speed === undefined ? {} : { speed: query.speed }) }));
     },
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/requests',
-    summary: 'The last requests answered (?misses=true: only the 404s, 405s and 422s, each with why)',
-    query: JournalQuery,
-    response: JournalPage,
-    handle: async ({ query }, context) => ({ requests: context.journal.entries(query.limit, { misses: query.misses === true }) }),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/requests',
-    summary: 'Forget the journal',
-    response: JournalCleared,
-    handle: async (_input, context) => {
-      context.journal.clear();
-      return { cleared: true as const };
-    },
-  }),
+  ...JOURNAL_PATHS.flatMap(journalRoutes),
   defineRoute({
     method: 'GET',
     path: '/tenants',
