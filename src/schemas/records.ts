@@ -100,6 +100,37 @@ export const AgentHostState = z.strictObject({
   ),
   /** The tools the start request named its agent (`null`: none named). */
   tools: z._default(z.nullable(z.array(z.string())), null),
+  /**
+   * The agent's LLM switches (`switch_llm`, `switch_profile`), oldest first: from the log's `at`th
+   * event on, its calls count under `usage_id`; `from_*` is what it was before.
+   */
+  llm_switches: z._default(
+    z.array(
+      z.strictObject({
+        at: z.int().check(z.gte(0)),
+        usage_id: z.string(),
+        model: z.string(),
+        from_usage_id: z.string(),
+        from_model: z.string(),
+      }),
+    ),
+    [],
+  ),
+  /** LLM calls that publish no event (`ask_agent`'s), oldest first, each after the log's `at`th event. */
+  llm_calls: z._default(
+    z.array(
+      z.strictObject({
+        at: z.int().check(z.gte(0)),
+        usage_id: z.string(),
+        model: z.string(),
+        prompt: z.int().check(z.gte(0)),
+        completion: z.int().check(z.gte(0)),
+        response_id: z.string(),
+        timestamp: z.number(),
+      }),
+    ),
+    [],
+  ),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

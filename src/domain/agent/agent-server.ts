@@ -15,7 +15,8 @@ import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
 import { hostHolds, type AgentHost } from './host.js';
 import { deliverMessage } from './scripted-agent.js';
-import { conversationStats, DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
+import { DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
+import { conversationStats } from './conversation-stats.js';
 import { LLM_CREDENTIALS } from './host-record.js';
 
 /** Filters of an event search and count. */

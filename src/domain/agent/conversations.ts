@@ -26,6 +26,8 @@ import { worldOf } from '../agent-world/world.js';
 import { hostConversationRecord, hostRecordSize } from './host-record.js';
 import { hostState, setHostState } from './host-state.js';
 import { judgeGoal } from './goal-judge.js';
+import { profileUsageId, recordLlmSwitch } from './llm-usage.js';
+import { DEFAULT_USAGE_ID } from './vocabulary-stats.js';
 
 export { hostState, setHostState };
 import { leafOf } from './event-tree.js';
@@ -274,10 +276,18 @@ export async function setSecurityAnalyzer(
 
 /**
  * `POST .../switch_llm` (`switch_llm`): the conversation's LLM is the one given from now on, its
- * `stream` too when given (the agent's answers then stream as `StreamingDeltaEvent`s, `streaming.ts`).
+ * `stream` too when given (the agent's answers then stream as `StreamingDeltaEvent`s, `streaming.ts`);
+ * its calls count under its `usage_id` (`default` unless given), a usage seen before keeping its metrics.
  */
-export async function switchLlm(state: DomainState, conversation: ConversationRecord, model: string, stream?: boolean): Promise<void> {
-  await state.store.conversations.update(conversation.id, {
+export async function switchLlm(
+  state: DomainState,
+  conversation: ConversationRecord,
+  model: string,
+  stream?: boolean,
+  usageId: string = DEFAULT_USAGE_ID,
+): Promise<void> {
+  const switched = await recordLlmSwitch(state, conversation, usageId, model);
+  await state.store.conversations.update(switched.id, {
     llm_model: model,
     updated_at: state.stamp(),
     ...(stream === undefined ? {} : { agent_stream: stream ? true : undefined }),
@@ -287,13 +297,13 @@ export async function switchLlm(state: DomainState, conversation: ConversationRe
 /**
  * `POST .../switch_profile` (`switch_profile`; openhands-sdk `local_conversation.py`, which loads it
  * from the host's `LLMProfileStore`): the model of the LLM profile the user saved under that name
- * (`/api/profiles`); 404 `Profile '<name>' not found` for one not saved.
+ * (`/api/profiles`), its calls counted under `profile:NAME`; 404 `Profile '<name>' not found` for one not saved.
  */
 export async function switchProfile(state: DomainState, conversation: ConversationRecord, name: string): Promise<Refusal | null> {
   const profiles = state.store.settings?.llm_profiles ?? {};
   const model = Object.hasOwn(profiles, name) ? profiles[name]?.model : null;
   if (!model) return refuse('not_found', `Profile '${name}' not found`);
-  await switchLlm(state, conversation, model);
+  await switchLlm(state, conversation, model, undefined, profileUsageId(name));
   return null;
 }
 

@@ -88,6 +88,8 @@ export function hostConversationRecord(
       llm: llmSettings(agent.llm),
       condenser: condenserKind(agent),
       tools: agent.tools?.map((tool) => tool.name) ?? null,
+      llm_switches: [],
+      llm_calls: [],
     },
     created_at: made.now,
     updated_at: made.now,

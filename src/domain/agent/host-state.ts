@@ -28,6 +28,8 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     llm: {},
     condenser: 'LLMSummarizingCondenser',
     tools: null,
+    llm_switches: [],
+    llm_calls: [],
     ...conversation.agent_host,
   };
 }

@@ -14,7 +14,8 @@ import type { DomainState } from '../store/state.js';
 import { agentInfo, executionStatusOf, INFO_TAIL_RUNTIME_TEXT, INFO_TAIL_TEXT } from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
 import { leafOf } from './event-tree.js';
-import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents, statsStartOf } from './vocabulary-stats.js';
+import { DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents, statsStartOf } from './vocabulary-stats.js';
+import { conversationStats } from './conversation-stats.js';
 import type { AgentEvent } from './status.js';
 
 /** A kept value, walked without a list of keys made per match: an object's keys and values side by side. */
@@ -134,7 +135,8 @@ function statsText(state: DomainState, conversation: ConversationRecord, model: 
   const start = statsStartOf(conversation);
   const ids = start === 0 ? all : all.slice(start);
   const events = ids.length <= SHORT_LOG ? eventsOf(state, ids) : null;
-  if (events !== null && !hasLlmCall(events, model) && !hasUserMessage(events)) {
+  const quiet = (conversation.agent_host?.llm_calls.length ?? 0) === 0;
+  if (events !== null && quiet && !hasLlmCall(events, model) && !hasUserMessage(events)) {
     let text = emptyStatsTexts.get(model);
     if (text === undefined) {
       text = JSON.stringify(statsOfEvents([], model));

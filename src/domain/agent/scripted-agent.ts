@@ -24,7 +24,8 @@ import { compileScript } from './steps.js';
 import type { DomainState } from '../store/state.js';
 import { workspaceOf } from './workspace.js';
 import { judgeGoal } from './goal-judge.js';
-import { conversationStats, statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
+import { statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
+import { conversationStats } from './conversation-stats.js';
 
 export { RUN_STEPS, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';

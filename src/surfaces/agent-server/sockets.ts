@@ -28,7 +28,7 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 import type { ServedSocket, SocketPeer } from '../surface.js';
 import { deltaEvent, onTransientEvent, type TokenRun } from '../../domain/agent/streaming.js';
-import { conversationStats, recordedNow } from '../../domain/agent/vocabulary-stats.js';
+import { conversationStats, recordedNow } from '../../domain/agent/conversation-stats.js';
 import { stateUpdate } from '../../domain/agent/vocabulary.js';
 
 export type { SocketPeer } from '../surface.js';
