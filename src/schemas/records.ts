@@ -70,6 +70,8 @@ export const AgentHostState = z.strictObject({
   forked_from_conversation_id: z._default(z.nullable(z.string()), null),
   forked_from_event_id: z._default(z.nullable(z.string()), null),
   acp_model: z._default(z.nullable(z.string()), null),
+  /** An ACP agent's `acp_*` fields the start request gave (`null` for another agent). */
+  acp: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
   /** The plugin marketplaces its agent context registers, by name (`registered_marketplaces`); `null` without an agent context. */
   marketplaces: z._default(z.nullable(z.array(z.string())), []),
   goal: z._default(

@@ -11,7 +11,7 @@ import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
+import { acpAgentInfo, conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
 import { runStepsTotal, type AgentEvent } from './status.js';
 import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
@@ -60,7 +60,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     // Each secret as 1.58.2 writes it in a ConversationInfo: its value and description null, never the value.
     secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { description: null, value: null, kind: 'StaticSecret' }])),
   });
-  return Object.assign(info, {
+  Object.assign(info, {
     last_user_message_id: lastUserMessageId(state, conversation.id),
     leaf_event_id: leafOf(state, conversation),
     forked_from_conversation_id: host.forked_from_conversation_id,
@@ -72,6 +72,9 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     ...INFO_TAIL,
     runtime_info: withRuntime ? RUNTIME_AVAILABLE : null,
   });
+  // An ACP agent is written with its own fields, and has no tool modules (1.58.2 `acp_agent.py`, `ACPAgent`).
+  if (host.agent_kind === 'ACPAgent') Object.assign(info, { agent: acpAgentInfo(host.acp, host.acp_model), tool_module_qualnames: {} });
+  return info;
 }
 
 /** The secret names of a request's `secrets` (their values are never kept). */
