@@ -209,6 +209,24 @@ describe('GET /api/settings (settings_router.py, get_settings)', () => {
     expect(((await call('/api/profiles')).body as { profiles: { name: string }[] }).profiles.map((p) => p.name)).toEqual(['other']);
   });
 
+  // profiles_router.py get_profile: the profile as LLMProfileStore loads it, a whole LLM (every field, its defaults), its key null.
+  it('answers one LLM profile as the whole LLM it holds: the model first, every field with its default, the key null', async () => {
+    await call('/api/profiles/whole', json('POST', { llm: { model: 'openai/gpt-5', base_url: 'http://llm.test/v1', api_key: 'sk-2' } }));
+    const { body } = await call('/api/profiles/whole');
+    const { name, config, api_key_set } = body as { name: string; config: Record<string, unknown>; api_key_set: boolean };
+    expect({ name, api_key_set }).toEqual({ name: 'whole', api_key_set: true });
+    expect(Object.keys(config)[0]).toBe('model');
+    expect(config).toMatchObject({
+      model: 'openai/gpt-5',
+      base_url: 'http://llm.test/v1',
+      api_key: null,
+      usage_id: 'default',
+      num_retries: 5,
+      caching_prompt: true,
+      litellm_extra_body: {},
+    });
+  });
+
   it('never answers a secret in clear, even when X-Expose-Secrets asks for plaintext', async () => {
     await call('/api/settings', json('PATCH', { agent_settings_diff: { llm: { api_key: 'sk-very-secret' } } }));
     const answer = await fetch(`${servers.agentUrl}/api/settings`, { headers: { 'x-expose-secrets': 'plaintext' } });

@@ -265,6 +265,11 @@ const LLM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
   is_subscription: false,
 });
 
+/** An LLM's settings as 1.58.2 writes a whole `LLM` (a profile's `config`): the model first, then every field, the given over the defaults. */
+export function wholeLlm(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return { model: config.model, ...LLM_DEFAULTS, ...config };
+}
+
 /** The tools of the fake's agent, as a `ConversationInfo` lists them. */
 const AGENT_TOOLS = ['terminal', 'file_editor', 'task_tracker'] as const;
 

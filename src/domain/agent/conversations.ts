@@ -193,7 +193,10 @@ export async function updateHostConversation(
   if (patch.title !== undefined && patch.title !== null) changes.title = patch.title.trim();
   if (patch.tags !== undefined && patch.tags !== null) changes.tags = patch.tags;
   const updated = await state.store.conversations.update(conversation.id, changes);
-  if (changes.title !== undefined) await publishEvent(state, updated.id, stateUpdate('title', changes.title));
+  // The title is the conversation's stored metadata, no state field (1.58.2 `conversation_service.py`, update_conversation:
+  // `save_meta`); the tags are the state's too, published when they change (`state.py`, `__setattr__`).
+  if (changes.tags !== undefined && JSON.stringify(changes.tags) !== JSON.stringify(conversation.tags))
+    await publishEvent(state, updated.id, stateUpdate('tags', changes.tags));
   return true;
 }
 
@@ -267,14 +270,17 @@ export async function updateSecrets(state: DomainState, conversation: Conversati
   await setHostState(state, conversation, { secret_names: secretNames(secrets, hostState(conversation).secret_names) });
 }
 
-/** `POST .../security_analyzer` (`set_security_analyzer`): kept and published (`null` removes it). */
+/** `POST .../security_analyzer` (`set_security_analyzer`): kept, and published when it changes (`null` removes it). */
 export async function setSecurityAnalyzer(
   state: DomainState,
   conversation: ConversationRecord,
   analyzer: Record<string, unknown> | null,
 ): Promise<void> {
+  const before = hostState(conversation).security_analyzer;
   const updated = await setHostState(state, conversation, { security_analyzer: analyzer });
-  await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
+  // A state field's update is published when its value changes (1.58.2 `state.py`, `__setattr__`: `old != value`).
+  if (JSON.stringify(before) !== JSON.stringify(analyzer))
+    await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
 }
 
 /**

@@ -256,8 +256,10 @@ export async function runOnWaitingMessages(state: DomainState, conversation: Con
 
 /** `POST .../confirmation_policy`: `AlwaysConfirm` makes each action wait for the client's answer; anything else runs them. */
 export async function setConfirmationPolicy(state: DomainState, conversation: ConversationRecord, kind: string): Promise<void> {
+  const before = conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm';
   await state.store.conversations.update(conversation.id, { agent_confirm: kind === 'AlwaysConfirm' });
-  await publishEvent(state, conversation.id, stateUpdate('confirmation_policy', { kind }));
+  // Published when the policy changes, as a state field's update is (1.58.2 `state.py`, `__setattr__`: `old != value`).
+  if (kind !== before) await publishEvent(state, conversation.id, stateUpdate('confirmation_policy', { kind }));
 }
 
 /**
