@@ -100,3 +100,20 @@ describe('POST /api/conversations/{id}/switch_profile and /switch_llm: statistic
     expect(after['profile:smart']!.model_name).toBe('openai/wise');
   });
 });
+
+describe('GET /api/conversations/{id}: the costs of a model without a price', () => {
+  it('records no cost for a model LiteLLM has no price for (telemetry.py, on_response: only a positive cost is added), its tokens still counted', async () => {
+    const fake = await start();
+    const created = await json(fake, '/api/conversations', {
+      agent: { kind: 'Agent', llm: { model: 'openai/fakehands' }, tools: [] },
+      workspace: { working_dir: '/workspace/project' },
+    });
+    const path = `/api/conversations/${String(created.id)}`;
+    await json(fake, `${path}/events`, { role: 'user', content: [{ type: 'text', text: 'Hello' }], run: true });
+    const unpriced = (await usages(fake, path)).default! as Metrics & { costs: unknown[]; accumulated_cost: number };
+    expect(unpriced.token_usages.length).toBeGreaterThan(0);
+    expect({ costs: unpriced.costs, accumulated_cost: unpriced.accumulated_cost }).toEqual({ costs: [], accumulated_cost: 0 });
+    const priced = (await usages(fake, await ranConversation(fake))).default! as Metrics & { costs: unknown[] };
+    expect(priced.costs).toHaveLength(priced.token_usages.length);
+  });
+});

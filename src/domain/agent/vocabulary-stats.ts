@@ -67,6 +67,15 @@ const inPrompt = (event: AgentEvent) => !(event.kind === 'ConversationStateUpdat
 const CONTEXT_WINDOW = 200_000;
 /** Dollars per million tokens: prompt, prompt read from the cache, completion. */
 const PRICE = { prompt: 3, cacheRead: 0.3, completion: 15 } as const;
+/** The model families LiteLLM's price table holds (its `model_cost`), by the model's name after its provider. */
+const PRICED_FAMILY =
+  /^(claude-|gpt-|o[1-9](-|$)|gemini-|devstral|mistral|codestral|magistral|deepseek|grok-|qwen|llama|kimi|glm-|minimax)/i;
+/**
+ * Whether a call of `model` costs anything: a model LiteLLM has no price for costs nothing, and no
+ * cost is recorded (openhands-sdk 1.58.2 `llm/utils/telemetry.py`, `on_response`: `_compute_cost`
+ * fails, and only a positive cost is added).
+ */
+export const isPriced = (model: string) => PRICED_FAMILY.test(model.slice(model.lastIndexOf('/') + 1));
 
 /** What one usage id has used, call by call (`Metrics`). */
 export interface Metrics extends MetricsSnapshot {
@@ -207,8 +216,10 @@ function addCall(metrics: Metrics, call: LlmCall, at: number): void {
     ((call.prompt - cacheRead) * PRICE.prompt + cacheRead * PRICE.cacheRead + call.completion * PRICE.completion) / 1e6,
     9,
   );
-  metrics.accumulated_cost = round(metrics.accumulated_cost + cost, 9);
-  metrics.costs.push({ model: metrics.model_name, cost, timestamp: at });
+  if (isPriced(metrics.model_name)) {
+    metrics.accumulated_cost = round(metrics.accumulated_cost + cost, 9);
+    metrics.costs.push({ model: metrics.model_name, cost, timestamp: at });
+  }
   metrics.response_latencies.push({
     model: metrics.model_name,
     latency: round(0.35 + call.completion * 0.015, 3),
