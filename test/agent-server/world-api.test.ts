@@ -529,8 +529,23 @@ describe('/api/agent-profiles (agent_profiles_router.py, list/get/save/delete/re
     const { body } = (await call('/api/agent-profiles')) as {
       body: { profiles: { id: string; name: string; revision: number }[]; active_agent_profile_id: null };
     };
-    expect(body.profiles).toMatchObject([{ name: 'reviewer', revision: 2, llm_profile_ref: 'fast', agent_kind: 'openhands' }]);
+    // A new profile is revision 0, an overwrite the next (agent_profile_store.py, save).
+    expect(body.profiles).toMatchObject([{ name: 'reviewer', revision: 1, llm_profile_ref: 'fast', agent_kind: 'openhands' }]);
     const id = body.profiles[0]!.id;
+    // The whole OpenHandsAgentProfile, its defaults where the save gave none (profiles/agent_profile.py).
+    expect(((await call('/api/agent-profiles/reviewer')).body as { profile: Record<string, unknown> }).profile).toMatchObject({
+      schema_version: 4,
+      agent_kind: 'openhands',
+      name: 'reviewer',
+      revision: 1,
+      llm_profile_ref: 'fast',
+      agent: 'CodeActAgent',
+      tools: null,
+      disabled_skills: [],
+      condenser: { condenser_kind: 'llm_summarizing', enabled: true, max_size: 240 },
+      verification: { critic_enabled: false },
+      tool_concurrency_limit: 1,
+    });
     expect(await call(`/api/agent-profiles/${id}/activate`, json('POST', {}))).toMatchObject({
       status: 200,
       body: { id, agent_settings_applied: false },
