@@ -308,28 +308,48 @@ export async function respondToConfirmation(
   });
 }
 
+/** What a `full_state` shows of the conversation that the agent host keeps (its `ConversationInfo`'s). */
+export interface FullStateHost {
+  readonly agent?: unknown;
+  readonly workspace?: unknown;
+  readonly persistence_dir?: unknown;
+  readonly max_iterations?: unknown;
+  readonly stuck_detection?: unknown;
+  readonly security_analyzer?: unknown;
+  readonly secret_registry?: unknown;
+  readonly tags?: unknown;
+}
+
 /**
  * The `full_state` a socket's first frame carries: the conversation's state as the agent server
  * holds it, with its `stats` when given and its `last_user_message_id` once there is one
- * (conversation_state.py, `from_conversation_state`: the state dumped without `None` fields).
+ * (openhands-sdk 1.58.2 `event/conversation_state.py`, `from_conversation_state`: the
+ * `ConversationState` dumped without `None` fields, in its fields' order; the title is no state field).
  */
 export function fullState(
   conversation: ConversationRecord,
   executionStatus: string,
   stats?: ConversationStats,
   lastUserMessageId?: string,
+  host?: FullStateHost,
 ): Omit<AgentEvent, 'id' | 'timestamp'> {
   return stateUpdate('full_state', {
     id: conversation.id,
+    ...(host ? { agent: host.agent, workspace: host.workspace, persistence_dir: host.persistence_dir } : {}),
+    max_iterations: host?.max_iterations ?? 500,
+    stuck_detection: host?.stuck_detection ?? true,
     execution_status: executionStatus,
     confirmation_policy: { kind: conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
-    max_iterations: 500,
-    stuck_detection: true,
-    title: conversation.title,
+    ...(host?.security_analyzer ? { security_analyzer: host.security_analyzer } : {}),
     activated_knowledge_skills: [],
+    activated_path_rules: [],
+    invoked_skills: [],
     blocked_actions: {},
     blocked_messages: {},
     ...(lastUserMessageId !== undefined ? { last_user_message_id: lastUserMessageId } : {}),
+    head_is_empty: false,
     ...(stats ? { stats: statsForFullState(stats) } : {}),
+    ...(host ? { secret_registry: host.secret_registry, tags: host.tags } : {}),
+    agent_state: {},
   });
 }
