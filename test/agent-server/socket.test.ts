@@ -43,6 +43,8 @@ group('the events socket: who may listen', () => {
       'tags',
       'agent_state',
     ]);
+    // Dumped without None fields at every depth (exclude_none): the agent and its LLM hold no null.
+    expect(JSON.stringify((frames[0]!.value as { agent: unknown }).agent)).not.toContain('null');
     for (const frame of frames)
       expect(frame).toEqual(
         expect.objectContaining({

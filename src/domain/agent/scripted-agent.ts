@@ -308,6 +308,15 @@ export async function respondToConfirmation(
   });
 }
 
+/** A value dumped without its `None` fields, at every depth of its objects (pydantic's `exclude_none`). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== null) out[key] = withoutNulls(field);
+  return out;
+}
+
 /** What a `full_state` shows of the conversation that the agent host keeps (its `ConversationInfo`'s). */
 export interface FullStateHost {
   readonly agent?: unknown;
@@ -335,7 +344,7 @@ export function fullState(
 ): Omit<AgentEvent, 'id' | 'timestamp'> {
   return stateUpdate('full_state', {
     id: conversation.id,
-    ...(host ? { agent: host.agent, workspace: host.workspace, persistence_dir: host.persistence_dir } : {}),
+    ...(host ? { agent: withoutNulls(host.agent), workspace: withoutNulls(host.workspace), persistence_dir: host.persistence_dir } : {}),
     max_iterations: host?.max_iterations ?? 500,
     stuck_detection: host?.stuck_detection ?? true,
     execution_status: executionStatus,
@@ -349,7 +358,7 @@ export function fullState(
     ...(lastUserMessageId !== undefined ? { last_user_message_id: lastUserMessageId } : {}),
     head_is_empty: false,
     ...(stats ? { stats: statsForFullState(stats) } : {}),
-    ...(host ? { secret_registry: host.secret_registry, tags: host.tags } : {}),
+    ...(host ? { secret_registry: withoutNulls(host.secret_registry), tags: host.tags } : {}),
     agent_state: {},
   });
 }
