@@ -487,10 +487,12 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
       status: 200,
       body: { name: 'quick', message: "Profile 'fast' renamed to 'quick'" },
     });
-    expect(await call('/api/profiles/quick/activate', json('POST', {}))).toMatchObject({
-      status: 200,
-      body: { name: 'quick', message: "Profile 'quick' activated and applied to current settings" },
-    });
+    // profiles_router.py, ActivateProfileResponse: the name, the message and whether the LLM was applied.
+    const activated = await call('/api/profiles/quick/activate', json('POST', {}));
+    expect([activated.status, activated.body]).toEqual([
+      200,
+      { name: 'quick', message: "Profile 'quick' activated and applied to current settings", llm_applied: true },
+    ]);
     expect(((await call('/api/settings')).body as { active_profile: string }).active_profile).toBe('quick');
     expect(await call('/api/profiles/quick', { method: 'DELETE' })).toMatchObject({
       status: 200,

@@ -159,14 +159,16 @@ export const profileRoutes: readonly Route[] = hostWide([
     path: '/api/profiles/:name/activate',
     summary: "The profile's LLM becomes the settings' LLM (profiles_router.py, activate_profile)",
     params: ProfileParam,
-    response: z.object({ name: z.string(), message: z.string(), model: nullableString }),
+    response: z.object({ name: z.string(), message: z.string(), llm_applied: z.boolean() }),
     errors: [404],
     bodyOptional: true,
     body: z.optional(Json),
+    // `ActivateProfileResponse`: whether the LLM was applied to the settings (the fake's settings are an OpenHands agent's: always).
     handle: ({ params }, context) =>
       onSettings(context, async (state) => {
         const answer = await activateProfile(state, params.name);
-        return isRefusal(answer) ? answer : { ...answer, message: `Profile '${params.name}' activated and applied to current settings` };
+        if (isRefusal(answer)) return answer;
+        return { name: answer.name, message: `Profile '${params.name}' activated and applied to current settings`, llm_applied: true };
       }),
   }),
   // ── Agent profiles ──
