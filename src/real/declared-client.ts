@@ -76,7 +76,7 @@ export const DECLARED_CLIENT_DIFFERENCES: readonly {
     fact: 'agent server › typescript-client agentProfiles.* › body › *',
     kind: 'gap',
     reason:
-      'the fake keeps an agent profile as sent and materializes a summary of it, activates it by name or id and names no active profile in the list; 1.58.2 writes the whole OpenHandsAgentProfile with its defaults, resolves a launch in full and names the active one by id',
+      "the fake materializes a summary of an agent profile (its LLM profile, whether a key is set, the skills it resolves) and names no active profile before one is activated; 1.58.2 resolves a launch in full (resolved_settings: the whole agent settings, the unusable tools), seeds an active default profile from the settings' LLM and names a profile by id when activating it",
   },
   ...['settings.*', 'profiles.*'].map((call) => ({
     fact: `agent server › typescript-client ${call} › body › *`,
@@ -91,17 +91,6 @@ export const DECLARED_CLIENT_DIFFERENCES: readonly {
       "the fake writes its events' fields as the Aug 2026 SDK did: without 1.58.2's parent_id, dynamic_context, cache_prompt on content parts, the empty thinking_blocks and thought defaults and an action's summary, with no statistics updates; each client call's events are its own scripted run",
   },
   {
-    fact: 'agent server › typescript-client manager.*ACP* › body › *',
-    kind: 'gap',
-    reason:
-      "the fake writes an ACP conversation's agent with an Agent's fields (tools, default tools, prompt options); 1.58.2 writes an ACPAgent's own (acp_command, acp_args, its timeouts, file secrets) and no tool module names",
-  },
-  {
-    fact: 'agent server › typescript-client manager.acp.* › body › *',
-    kind: 'gap',
-    reason: "an ACP conversation's agent: see manager.*ACP*",
-  },
-  {
     fact: 'agent server › typescript-client * › body › *leaf_event_id',
     real: '<id>',
     fake: 'null',
@@ -114,11 +103,5 @@ export const DECLARED_CLIENT_DIFFERENCES: readonly {
     kind: 'gap',
     reason:
       "1.58.2 leaves a forked conversation's secrets behind, and registers none a RemoteConversation sends as StaticSecret objects; the fake keeps the names of both",
-  },
-  {
-    fact: 'agent server › typescript-client * › body › *usage_to_metrics.*',
-    kind: 'gap',
-    reason:
-      "1.58.2 keeps a usage per LLM that answered (the conversation's 'default', ask_agent's 'ask-agent-llm', a switched profile's 'profile:NAME'), each with its costs; the fake keeps the conversation's one usage, 'default', with a cost per call",
   },
 ];

@@ -70,6 +70,8 @@ export const AgentHostState = z.strictObject({
   forked_from_conversation_id: z._default(z.nullable(z.string()), null),
   forked_from_event_id: z._default(z.nullable(z.string()), null),
   acp_model: z._default(z.nullable(z.string()), null),
+  /** An ACP agent's `acp_*` fields the start request gave (`null` for another agent). */
+  acp: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
   /** The plugin marketplaces its agent context registers, by name (`registered_marketplaces`); `null` without an agent context. */
   marketplaces: z._default(z.nullable(z.array(z.string())), []),
   goal: z._default(
@@ -100,6 +102,37 @@ export const AgentHostState = z.strictObject({
   ),
   /** The tools the start request named its agent (`null`: none named). */
   tools: z._default(z.nullable(z.array(z.string())), null),
+  /**
+   * The agent's LLM switches (`switch_llm`, `switch_profile`), oldest first: from the log's `at`th
+   * event on, its calls count under `usage_id`; `from_*` is what it was before.
+   */
+  llm_switches: z._default(
+    z.array(
+      z.strictObject({
+        at: z.int().check(z.gte(0)),
+        usage_id: z.string(),
+        model: z.string(),
+        from_usage_id: z.string(),
+        from_model: z.string(),
+      }),
+    ),
+    [],
+  ),
+  /** LLM calls that publish no event (`ask_agent`'s), oldest first, each after the log's `at`th event. */
+  llm_calls: z._default(
+    z.array(
+      z.strictObject({
+        at: z.int().check(z.gte(0)),
+        usage_id: z.string(),
+        model: z.string(),
+        prompt: z.int().check(z.gte(0)),
+        completion: z.int().check(z.gte(0)),
+        response_id: z.string(),
+        timestamp: z.number(),
+      }),
+    ),
+    [],
+  ),
 });
 export type AgentHostState = z.output<typeof AgentHostState>;
 

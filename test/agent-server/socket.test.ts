@@ -21,6 +21,30 @@ group('the events socket: who may listen', () => {
     });
     // The state dumped without None fields carries the last user message's id (conversation_state.py, from_conversation_state).
     expect((frames[0]!.value as { last_user_message_id?: string }).last_user_message_id).toBe(frames[2]!.id);
+    // The whole ConversationState of 1.58.2, in its fields' order: the agent, workspace, persistence folder, tags and agent state; no title.
+    expect(Object.keys(frames[0]!.value as object)).toEqual([
+      'id',
+      'agent',
+      'workspace',
+      'persistence_dir',
+      'max_iterations',
+      'stuck_detection',
+      'execution_status',
+      'confirmation_policy',
+      'activated_knowledge_skills',
+      'activated_path_rules',
+      'invoked_skills',
+      'blocked_actions',
+      'blocked_messages',
+      'last_user_message_id',
+      'head_is_empty',
+      'stats',
+      'secret_registry',
+      'tags',
+      'agent_state',
+    ]);
+    // Dumped without None fields at every depth (exclude_none): the agent and its LLM hold no null.
+    expect(JSON.stringify((frames[0]!.value as { agent: unknown }).agent)).not.toContain('null');
     for (const frame of frames)
       expect(frame).toEqual(
         expect.objectContaining({

@@ -209,6 +209,24 @@ describe('GET /api/settings (settings_router.py, get_settings)', () => {
     expect(((await call('/api/profiles')).body as { profiles: { name: string }[] }).profiles.map((p) => p.name)).toEqual(['other']);
   });
 
+  // profiles_router.py get_profile: the profile as LLMProfileStore loads it, a whole LLM (every field, its defaults), its key null.
+  it('answers one LLM profile as the whole LLM it holds: the model first, every field with its default, the key null', async () => {
+    await call('/api/profiles/whole', json('POST', { llm: { model: 'openai/gpt-5', base_url: 'http://llm.test/v1', api_key: 'sk-2' } }));
+    const { body } = await call('/api/profiles/whole');
+    const { name, config, api_key_set } = body as { name: string; config: Record<string, unknown>; api_key_set: boolean };
+    expect({ name, api_key_set }).toEqual({ name: 'whole', api_key_set: true });
+    expect(Object.keys(config)[0]).toBe('model');
+    expect(config).toMatchObject({
+      model: 'openai/gpt-5',
+      base_url: 'http://llm.test/v1',
+      api_key: null,
+      usage_id: 'default',
+      num_retries: 5,
+      caching_prompt: true,
+      litellm_extra_body: {},
+    });
+  });
+
   it('never answers a secret in clear, even when X-Expose-Secrets asks for plaintext', async () => {
     await call('/api/settings', json('PATCH', { agent_settings_diff: { llm: { api_key: 'sk-very-secret' } } }));
     const answer = await fetch(`${servers.agentUrl}/api/settings`, { headers: { 'x-expose-secrets': 'plaintext' } });
@@ -469,10 +487,12 @@ describe('/api/profiles (profiles_router.py, list_profiles, get_profile, save_pr
       status: 200,
       body: { name: 'quick', message: "Profile 'fast' renamed to 'quick'" },
     });
-    expect(await call('/api/profiles/quick/activate', json('POST', {}))).toMatchObject({
-      status: 200,
-      body: { name: 'quick', message: "Profile 'quick' activated and applied to current settings" },
-    });
+    // profiles_router.py, ActivateProfileResponse: the name, the message and whether the LLM was applied.
+    const activated = await call('/api/profiles/quick/activate', json('POST', {}));
+    expect([activated.status, activated.body]).toEqual([
+      200,
+      { name: 'quick', message: "Profile 'quick' activated and applied to current settings", llm_applied: true },
+    ]);
     expect(((await call('/api/settings')).body as { active_profile: string }).active_profile).toBe('quick');
     expect(await call('/api/profiles/quick', { method: 'DELETE' })).toMatchObject({
       status: 200,
@@ -511,8 +531,23 @@ describe('/api/agent-profiles (agent_profiles_router.py, list/get/save/delete/re
     const { body } = (await call('/api/agent-profiles')) as {
       body: { profiles: { id: string; name: string; revision: number }[]; active_agent_profile_id: null };
     };
-    expect(body.profiles).toMatchObject([{ name: 'reviewer', revision: 2, llm_profile_ref: 'fast', agent_kind: 'openhands' }]);
+    // A new profile is revision 0, an overwrite the next (agent_profile_store.py, save).
+    expect(body.profiles).toMatchObject([{ name: 'reviewer', revision: 1, llm_profile_ref: 'fast', agent_kind: 'openhands' }]);
     const id = body.profiles[0]!.id;
+    // The whole OpenHandsAgentProfile, its defaults where the save gave none (profiles/agent_profile.py).
+    expect(((await call('/api/agent-profiles/reviewer')).body as { profile: Record<string, unknown> }).profile).toMatchObject({
+      schema_version: 4,
+      agent_kind: 'openhands',
+      name: 'reviewer',
+      revision: 1,
+      llm_profile_ref: 'fast',
+      agent: 'CodeActAgent',
+      tools: null,
+      disabled_skills: [],
+      condenser: { condenser_kind: 'llm_summarizing', enabled: true, max_size: 240 },
+      verification: { critic_enabled: false },
+      tool_concurrency_limit: 1,
+    });
     expect(await call(`/api/agent-profiles/${id}/activate`, json('POST', {}))).toMatchObject({
       status: 200,
       body: { id, agent_settings_applied: false },

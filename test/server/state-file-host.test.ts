@@ -112,7 +112,7 @@ describe('fakehands serve --state-file', () => {
     expect(secrets).toEqual({ secrets: [{ name: 'NPM_TOKEN', description: 'Publishes the packages' }] });
     expect(agentProfiles).toEqual({
       profiles: [
-        { id: reviewer.id, name: 'reviewer', agent_kind: 'openhands', revision: 1, llm_profile_ref: 'fast', mcp_server_refs: null },
+        { id: reviewer.id, name: 'reviewer', agent_kind: 'openhands', revision: 0, llm_profile_ref: 'fast', mcp_server_refs: null },
       ],
       active_agent_profile_id: reviewer.id,
     });

@@ -31,23 +31,67 @@ export function listAgentProfiles(state: DomainState) {
   };
 }
 
-/** `GET /api/agent-profiles/{name}`. */
+/**
+ * An `openhands` agent profile's fields with their defaults, in the model's order (openhands-sdk
+ * 1.58.2 `profiles/agent_profile.py`, `AgentProfileBase` and `OpenHandsAgentProfile`; the condenser
+ * `LLMSummarizingCondenserSettings`, the verification `ProfileVerificationSettings`).
+ */
+const OPENHANDS_PROFILE_DEFAULTS = Object.freeze({
+  schema_version: 4,
+  agent_kind: 'openhands',
+  id: null,
+  name: null,
+  revision: 0,
+  mcp_server_refs: null,
+  secret_refs: null,
+  llm_profile_ref: null,
+  agent: 'CodeActAgent',
+  tools: null,
+  persona: null,
+  system_message_suffix: null,
+  disabled_skills: [],
+  public_skills: null,
+  condenser: {
+    condenser_kind: 'llm_summarizing',
+    enabled: true,
+    max_size: 240,
+    max_tokens: null,
+    keep_first: 2,
+    minimum_progress: 0.1,
+    hard_context_reset_max_retries: 5,
+    hard_context_reset_context_scaling: 0.8,
+  },
+  verification: {
+    critic_enabled: false,
+    critic_mode: 'finish_and_message',
+    enable_iterative_refinement: false,
+    critic_threshold: 0.6,
+    max_refinement_iterations: 3,
+    critic_server_url: null,
+    critic_model_name: null,
+  },
+  enable_classify_and_switch_llm_tool: false,
+  meta_profile_ref: null,
+  tool_concurrency_limit: 1,
+});
+
+/** `GET /api/agent-profiles/{name}`: the profile as the store loads it, an `openhands` one with every field (its defaults where the save gave none). */
 export function getAgentProfile(state: DomainState, name: string) {
   const p = worldOf(state).agentProfiles.get(name);
-  return p
-    ? {
-        name,
-        profile: {
-          ...p.config,
-          id: p.id,
-          name: p.name,
-          revision: p.revision,
-          agent_kind: p.agent_kind,
-          llm_profile_ref: p.llm_profile_ref,
-          mcp_server_refs: p.mcp_server_refs,
-        },
-      }
-    : agentProfileGone(name);
+  if (!p) return agentProfileGone(name);
+  return {
+    name,
+    profile: {
+      ...(p.agent_kind === 'openhands' ? OPENHANDS_PROFILE_DEFAULTS : {}),
+      ...p.config,
+      id: p.id,
+      name: p.name,
+      revision: p.revision,
+      agent_kind: p.agent_kind,
+      llm_profile_ref: p.llm_profile_ref,
+      mcp_server_refs: p.mcp_server_refs,
+    },
+  };
 }
 
 /** `POST /api/agent-profiles/{name}` (201): saves (a new revision of) the profile; 409 past the cap. */
@@ -70,7 +114,8 @@ export function saveAgentProfile(state: DomainState, name: string, body: Record<
   const profile = {
     id: existing?.id ?? state.random.uuid(),
     name,
-    revision: (existing?.revision ?? 0) + 1,
+    // A new profile is revision 0, each overwrite the next (`agent_profile_store.py`, `save`).
+    revision: existing ? existing.revision + 1 : 0,
     agent_kind: kind,
     llm_profile_ref: llmRef as string | null,
     mcp_server_refs: mcpRefs as string[] | null,

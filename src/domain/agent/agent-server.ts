@@ -15,8 +15,10 @@ import { agentStatus, type AgentEvent } from './status.js';
 import type { DomainState } from '../store/state.js';
 import { hostHolds, type AgentHost } from './host.js';
 import { deliverMessage } from './scripted-agent.js';
-import { conversationStats, DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
+import { DEFAULT_AGENT_MODEL } from './vocabulary-stats.js';
+import { conversationStats } from './conversation-stats.js';
 import { LLM_CREDENTIALS } from './host-record.js';
+import { ACP_DEFAULTS } from './acp-agent.js';
 
 /** Filters of an event search and count. */
 export interface EventFilters {
@@ -263,6 +265,11 @@ const LLM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze({
   is_subscription: false,
 });
 
+/** An LLM's settings as 1.58.2 writes a whole `LLM` (a profile's `config`): the model first, then every field, the given over the defaults. */
+export function wholeLlm(config: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return { model: config.model, ...LLM_DEFAULTS, ...config };
+}
+
 /** The tools of the fake's agent, as a `ConversationInfo` lists them. */
 const AGENT_TOOLS = ['terminal', 'file_editor', 'task_tracker'] as const;
 
@@ -297,6 +304,38 @@ export function agentInfo(kind: string, model: string, llm: Readonly<Record<stri
     persona: null,
     kind,
     llm: settings as AgentConversationInfo['agent']['llm'],
+  };
+}
+
+/** The usage id of an ACP agent's placeholder LLM (`acp_agent.py`, `ACP_SENTINEL_USAGE_ID`). */
+const ACP_USAGE_ID = 'acp-managed';
+
+/**
+ * The `agent` of an ACP conversation, as 1.58.2 writes an `ACPAgent`: no tools, no default tools, no
+ * prompt options, a placeholder LLM (`_make_dummy_llm`: model `acp-managed`, or the `acp_model` when
+ * set, `model_post_init`) and its `acp_*` fields, each the request's (`acp`) or its default;
+ * `acpModel` (a `switch_acp_model`'s) over the request's model.
+ */
+export function acpAgentInfo(acp: Readonly<Record<string, unknown>> | null, acpModel: string | null): Record<string, unknown> {
+  const fields = { ...ACP_DEFAULTS, ...acp, ...(acpModel === null ? {} : { acp_model: acpModel }) };
+  // The model first, as the LLM writes it.
+  const model = typeof fields.acp_model === 'string' ? fields.acp_model : ACP_USAGE_ID;
+  return {
+    llm: { model, ...LLM_DEFAULTS, usage_id: ACP_USAGE_ID },
+    tools: [],
+    mcp_config: {},
+    filter_tools_regex: null,
+    include_default_tools: [],
+    agent_context: null,
+    system_prompt: null,
+    system_prompt_filename: 'system_prompt.j2',
+    security_policy_filename: 'security_policy.j2',
+    system_prompt_kwargs: {},
+    condenser: null,
+    critic: null,
+    tool_concurrency_limit: 1,
+    ...fields,
+    kind: 'ACPAgent',
   };
 }
 

@@ -11,7 +11,7 @@ import type { AgentConversationInfo } from '../../schemas/agent-server.js';
 import type { ConversationRecord } from '../../schemas/records.js';
 import type { StartConversationRequest } from '../../schemas/agent-conversations.js';
 import { formatDateTime } from '../../schemas/datetime.js';
-import { conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
+import { acpAgentInfo, conversationInfo, executionStatusOf, INFO_TAIL, RUNTIME_AVAILABLE } from './agent-server.js';
 import { runStepsTotal, type AgentEvent } from './status.js';
 import { stateUpdate } from './vocabulary.js';
 import { publishEvent } from './publish.js';
@@ -26,6 +26,8 @@ import { worldOf } from '../agent-world/world.js';
 import { hostConversationRecord, hostRecordSize } from './host-record.js';
 import { hostState, setHostState } from './host-state.js';
 import { judgeGoal } from './goal-judge.js';
+import { profileUsageId, recordLlmSwitch } from './llm-usage.js';
+import { DEFAULT_USAGE_ID } from './vocabulary-stats.js';
 
 export { hostState, setHostState };
 import { leafOf } from './event-tree.js';
@@ -58,7 +60,7 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     // Each secret as 1.58.2 writes it in a ConversationInfo: its value and description null, never the value.
     secret_sources: Object.fromEntries(host.secret_names.map((name) => [name, { description: null, value: null, kind: 'StaticSecret' }])),
   });
-  return Object.assign(info, {
+  Object.assign(info, {
     last_user_message_id: lastUserMessageId(state, conversation.id),
     leaf_event_id: leafOf(state, conversation),
     forked_from_conversation_id: host.forked_from_conversation_id,
@@ -70,6 +72,9 @@ export function hostConversationInfo(state: DomainState, conversation: Conversat
     ...INFO_TAIL,
     runtime_info: withRuntime ? RUNTIME_AVAILABLE : null,
   });
+  // An ACP agent is written with its own fields, and has no tool modules (1.58.2 `acp_agent.py`, `ACPAgent`).
+  if (host.agent_kind === 'ACPAgent') Object.assign(info, { agent: acpAgentInfo(host.acp, host.acp_model), tool_module_qualnames: {} });
+  return info;
 }
 
 /** The secret names of a request's `secrets` (their values are never kept). */
@@ -188,7 +193,10 @@ export async function updateHostConversation(
   if (patch.title !== undefined && patch.title !== null) changes.title = patch.title.trim();
   if (patch.tags !== undefined && patch.tags !== null) changes.tags = patch.tags;
   const updated = await state.store.conversations.update(conversation.id, changes);
-  if (changes.title !== undefined) await publishEvent(state, updated.id, stateUpdate('title', changes.title));
+  // The title is the conversation's stored metadata, no state field (1.58.2 `conversation_service.py`, update_conversation:
+  // `save_meta`); the tags are the state's too, published when they change (`state.py`, `__setattr__`).
+  if (changes.tags !== undefined && JSON.stringify(changes.tags) !== JSON.stringify(conversation.tags))
+    await publishEvent(state, updated.id, stateUpdate('tags', changes.tags));
   return true;
 }
 
@@ -262,22 +270,33 @@ export async function updateSecrets(state: DomainState, conversation: Conversati
   await setHostState(state, conversation, { secret_names: secretNames(secrets, hostState(conversation).secret_names) });
 }
 
-/** `POST .../security_analyzer` (`set_security_analyzer`): kept and published (`null` removes it). */
+/** `POST .../security_analyzer` (`set_security_analyzer`): kept, and published when it changes (`null` removes it). */
 export async function setSecurityAnalyzer(
   state: DomainState,
   conversation: ConversationRecord,
   analyzer: Record<string, unknown> | null,
 ): Promise<void> {
+  const before = hostState(conversation).security_analyzer;
   const updated = await setHostState(state, conversation, { security_analyzer: analyzer });
-  await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
+  // A state field's update is published when its value changes (1.58.2 `state.py`, `__setattr__`: `old != value`).
+  if (JSON.stringify(before) !== JSON.stringify(analyzer))
+    await publishEvent(state, updated.id, stateUpdate('security_analyzer', analyzer));
 }
 
 /**
  * `POST .../switch_llm` (`switch_llm`): the conversation's LLM is the one given from now on, its
- * `stream` too when given (the agent's answers then stream as `StreamingDeltaEvent`s, `streaming.ts`).
+ * `stream` too when given (the agent's answers then stream as `StreamingDeltaEvent`s, `streaming.ts`);
+ * its calls count under its `usage_id` (`default` unless given), a usage seen before keeping its metrics.
  */
-export async function switchLlm(state: DomainState, conversation: ConversationRecord, model: string, stream?: boolean): Promise<void> {
-  await state.store.conversations.update(conversation.id, {
+export async function switchLlm(
+  state: DomainState,
+  conversation: ConversationRecord,
+  model: string,
+  stream?: boolean,
+  usageId: string = DEFAULT_USAGE_ID,
+): Promise<void> {
+  const switched = await recordLlmSwitch(state, conversation, usageId, model);
+  await state.store.conversations.update(switched.id, {
     llm_model: model,
     updated_at: state.stamp(),
     ...(stream === undefined ? {} : { agent_stream: stream ? true : undefined }),
@@ -287,13 +306,13 @@ export async function switchLlm(state: DomainState, conversation: ConversationRe
 /**
  * `POST .../switch_profile` (`switch_profile`; openhands-sdk `local_conversation.py`, which loads it
  * from the host's `LLMProfileStore`): the model of the LLM profile the user saved under that name
- * (`/api/profiles`); 404 `Profile '<name>' not found` for one not saved.
+ * (`/api/profiles`), its calls counted under `profile:NAME`; 404 `Profile '<name>' not found` for one not saved.
  */
 export async function switchProfile(state: DomainState, conversation: ConversationRecord, name: string): Promise<Refusal | null> {
   const profiles = state.store.settings?.llm_profiles ?? {};
   const model = Object.hasOwn(profiles, name) ? profiles[name]?.model : null;
   if (!model) return refuse('not_found', `Profile '${name}' not found`);
-  await switchLlm(state, conversation, model);
+  await switchLlm(state, conversation, model, undefined, profileUsageId(name));
   return null;
 }
 

@@ -16,6 +16,7 @@ import { breathe } from '../store/mutex.js';
 
 import { hostState, hostConversationInfo, setHostState } from './conversations.js';
 import { leafOf, pathToRoot } from './event-tree.js';
+import { recordAskCall } from './llm-usage.js';
 
 /** The condensers that condense when asked (`handles_condensation_requests`): the summarizing one, and a pipeline (taken to hold one). */
 const CONDENSING_ON_REQUEST = new Set(['LLMSummarizingCondenser', 'PipelineCondenser']);
@@ -36,10 +37,15 @@ export function agentFinalResponse(state: DomainState, conversation: Conversatio
   return '';
 }
 
-/** `POST .../ask_agent` (`ask_agent`): an answer from what the conversation holds, changing nothing (no event). */
-export function askAgent(state: DomainState, conversation: ConversationRecord, question: string): string {
+/**
+ * `POST .../ask_agent` (`ask_agent`): an answer from what the conversation holds, publishing no
+ * event; the call counts in its statistics under `ask-agent-llm` (`local_conversation.py`, `ask_agent`).
+ */
+export async function askAgent(state: DomainState, conversation: ConversationRecord, question: string): Promise<string> {
   const last = agentFinalResponse(state, conversation);
-  return `You asked: "${question}". ${conversation.agent_turns === 0 ? 'I have not worked on this conversation yet.' : `So far, after ${conversation.agent_turns} turn(s): ${last || 'no answer yet.'}`}`;
+  const answer = `You asked: "${question}". ${conversation.agent_turns === 0 ? 'I have not worked on this conversation yet.' : `So far, after ${conversation.agent_turns} turn(s): ${last || 'no answer yet.'}`}`;
+  await recordAskCall(state, conversation, question, answer);
+  return answer;
 }
 
 /** `POST .../condense` (`condense`): the history before the last user message is forgotten behind a summary (a `Condensation` event). */
@@ -112,6 +118,7 @@ export async function forkConversation(
       head_is_empty: false,
       copied_events: ids.length,
       copied_metrics: !request.reset_metrics,
+      ...(request.reset_metrics ? { llm_switches: [], llm_calls: [] } : {}),
     },
     created_at: now,
     updated_at: now,

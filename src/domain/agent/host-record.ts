@@ -10,6 +10,7 @@ import type { DomainState } from '../store/state.js';
 import { fieldWeight, sizeOf, stringLength } from '../store/budget.js';
 import { registeredMarketplaces } from './plugins.js';
 import { redactSecrets } from '../store/redact.js';
+import { acpFields } from './acp-agent.js';
 
 /** An LLM's fields that hold a credential: never kept (`ConversationInfo` shows them `null`, as the real server masks them). */
 export const LLM_CREDENTIALS = new Set(['api_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token']);
@@ -83,11 +84,14 @@ export function hostConversationRecord(
       forked_from_conversation_id: null,
       forked_from_event_id: null,
       acp_model: null,
+      acp: agent.kind === 'ACPAgent' ? acpFields(agent) : null,
       marketplaces: registeredMarketplaces(request),
       goal: null,
       llm: llmSettings(agent.llm),
       condenser: condenserKind(agent),
       tools: agent.tools?.map((tool) => tool.name) ?? null,
+      llm_switches: [],
+      llm_calls: [],
     },
     created_at: made.now,
     updated_at: made.now,
@@ -120,6 +124,7 @@ const HOST_VARYING = [
   'llm',
   'condenser',
   'tools',
+  'acp',
 ] as const;
 
 /** What the fields every host record has the same weigh (with the record's and `agent_host`'s braces): measured on the first record. */

@@ -23,11 +23,14 @@ export function hostState(conversation: ConversationRecord): AgentHostState {
     forked_from_conversation_id: null,
     forked_from_event_id: null,
     acp_model: null,
+    acp: null,
     marketplaces: [],
     goal: null,
     llm: {},
     condenser: 'LLMSummarizingCondenser',
     tools: null,
+    llm_switches: [],
+    llm_calls: [],
     ...conversation.agent_host,
   };
 }

@@ -11,10 +11,19 @@
 import type { ConversationRecord } from '../../schemas/records.js';
 import { readyProjectDir } from '../conversations/conversation-ops.js';
 import type { DomainState } from '../store/state.js';
-import { agentInfo, executionStatusOf, INFO_TAIL_RUNTIME_TEXT, INFO_TAIL_TEXT } from './agent-server.js';
+import {
+  acpAgentInfo,
+  agentInfo,
+  executionStatusOf,
+  INFO_TAIL,
+  INFO_TAIL_RUNTIME_TEXT,
+  INFO_TAIL_TEXT,
+  RUNTIME_AVAILABLE,
+} from './agent-server.js';
 import { hostState, lastUserMessageId } from './conversations.js';
 import { leafOf } from './event-tree.js';
-import { conversationStats, DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents, statsStartOf } from './vocabulary-stats.js';
+import { DEFAULT_AGENT_MODEL, hasLlmCall, hasUserMessage, statsOfEvents, statsStartOf } from './vocabulary-stats.js';
+import { conversationStats } from './conversation-stats.js';
 import type { AgentEvent } from './status.js';
 
 /** A kept value, walked without a list of keys made per match: an object's keys and values side by side. */
@@ -134,7 +143,8 @@ function statsText(state: DomainState, conversation: ConversationRecord, model: 
   const start = statsStartOf(conversation);
   const ids = start === 0 ? all : all.slice(start);
   const events = ids.length <= SHORT_LOG ? eventsOf(state, ids) : null;
-  if (events !== null && !hasLlmCall(events, model) && !hasUserMessage(events)) {
+  const quiet = (conversation.agent_host?.llm_calls.length ?? 0) === 0;
+  if (events !== null && quiet && !hasLlmCall(events, model) && !hasUserMessage(events)) {
     let text = emptyStatsTexts.get(model);
     if (text === undefined) {
       text = JSON.stringify(statsOfEvents([], model));
@@ -174,6 +184,10 @@ function agentText(kind: string, model: string, llm: Readonly<Record<string, unk
   return text;
 }
 
+/** The tail of an ACP conversation's info: no tool modules (written each time: ACP conversations are few). */
+const acpTailText = (withRuntime: boolean) =>
+  JSON.stringify({ ...INFO_TAIL, tool_module_qualnames: {}, runtime_info: withRuntime ? RUNTIME_AVAILABLE : null }).slice(1, -1);
+
 /**
  * `JSON.stringify(hostConversationInfo(state, conversation, withRuntime))`, the same text, written without the
  * object: each field in `hostConversationInfo`'s order, from the same values (`agentInfo`'s text
@@ -188,8 +202,9 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
   const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
   const secrets = host.secret_names.length === 0 ? '{}' : secretSourcesText(host.secret_names);
   const children = state.store.childrenOf.get(conversation.id);
+  const acp = host.agent_kind === 'ACPAgent';
   return (
-    `{"id":${valueText(conversation.id)},"agent":${agentText(host.agent_kind, model, host.llm)}` +
+    `{"id":${valueText(conversation.id)},"agent":${acp ? JSON.stringify(acpAgentInfo(host.acp, host.acp_model)) : agentText(host.agent_kind, model, host.llm)}` +
     `,"workspace":{"kind":"LocalWorkspace"${field('working_dir', workingDir)}}` +
     `,"persistence_dir":"workspace/conversations"${field('max_iterations', host.max_iterations)}${field('stuck_detection', host.stuck_detection)}` +
     `${field('execution_status', executionStatusOf(conversation))}` +
@@ -203,7 +218,7 @@ export function hostConversationInfoJson(state: DomainState, conversation: Conve
     `${field('forked_from_conversation_id', host.forked_from_conversation_id)}${field('forked_from_event_id', host.forked_from_event_id)}` +
     `${field('parent_conversation_id', conversation.parent_conversation_id)}` +
     `,"sub_conversation_ids":${children === undefined || children.length === 0 ? '[]' : JSON.stringify(children)}` +
-    `${conversation.tags === undefined ? '' : `,"tags":${mapText(conversation.tags)}`}${field('current_model_id', host.acp_model)},${withRuntime ? INFO_TAIL_RUNTIME_TEXT : INFO_TAIL_TEXT}}`
+    `${conversation.tags === undefined ? '' : `,"tags":${mapText(conversation.tags)}`}${field('current_model_id', host.acp_model)},${acp ? acpTailText(withRuntime) : withRuntime ? INFO_TAIL_RUNTIME_TEXT : INFO_TAIL_TEXT}}`
   );
 }
 

@@ -8,7 +8,7 @@ import type { AgentRuntime } from '../store/state.js';
 import { stopRuntimeRuns } from './runtime-stop.js';
 import { deliverMessage, settleAgentRuns } from './scripted-agent.js';
 import { settleTimelines } from './streaming.js';
-import { combinedMetrics } from './vocabulary-stats.js';
+import { combinedMetrics } from './conversation-stats.js';
 
 /** The scripted agent's entry points the time-driven steps call. */
 export const agentRuntime: AgentRuntime = {

@@ -24,7 +24,8 @@ import { compileScript } from './steps.js';
 import type { DomainState } from '../store/state.js';
 import { workspaceOf } from './workspace.js';
 import { judgeGoal } from './goal-judge.js';
-import { conversationStats, statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
+import { statsForFullState, statsSnapshot, type ConversationStats } from './vocabulary-stats.js';
+import { conversationStats } from './conversation-stats.js';
 
 export { RUN_STEPS, agentStatus, editedTurns, runStepsTotal, type AgentEvent } from './status.js';
 export { SYSTEM_PROMPT } from './system-prompt.js';
@@ -255,8 +256,10 @@ export async function runOnWaitingMessages(state: DomainState, conversation: Con
 
 /** `POST .../confirmation_policy`: `AlwaysConfirm` makes each action wait for the client's answer; anything else runs them. */
 export async function setConfirmationPolicy(state: DomainState, conversation: ConversationRecord, kind: string): Promise<void> {
+  const before = conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm';
   await state.store.conversations.update(conversation.id, { agent_confirm: kind === 'AlwaysConfirm' });
-  await publishEvent(state, conversation.id, stateUpdate('confirmation_policy', { kind }));
+  // Published when the policy changes, as a state field's update is (1.58.2 `state.py`, `__setattr__`: `old != value`).
+  if (kind !== before) await publishEvent(state, conversation.id, stateUpdate('confirmation_policy', { kind }));
 }
 
 /**
@@ -305,28 +308,57 @@ export async function respondToConfirmation(
   });
 }
 
+/** A value dumped without its `None` fields, at every depth of its objects (pydantic's `exclude_none`). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) if (field !== null) out[key] = withoutNulls(field);
+  return out;
+}
+
+/** What a `full_state` shows of the conversation that the agent host keeps (its `ConversationInfo`'s). */
+export interface FullStateHost {
+  readonly agent?: unknown;
+  readonly workspace?: unknown;
+  readonly persistence_dir?: unknown;
+  readonly max_iterations?: unknown;
+  readonly stuck_detection?: unknown;
+  readonly security_analyzer?: unknown;
+  readonly secret_registry?: unknown;
+  readonly tags?: unknown;
+}
+
 /**
  * The `full_state` a socket's first frame carries: the conversation's state as the agent server
  * holds it, with its `stats` when given and its `last_user_message_id` once there is one
- * (conversation_state.py, `from_conversation_state`: the state dumped without `None` fields).
+ * (openhands-sdk 1.58.2 `event/conversation_state.py`, `from_conversation_state`: the
+ * `ConversationState` dumped without `None` fields, in its fields' order; the title is no state field).
  */
 export function fullState(
   conversation: ConversationRecord,
   executionStatus: string,
   stats?: ConversationStats,
   lastUserMessageId?: string,
+  host?: FullStateHost,
 ): Omit<AgentEvent, 'id' | 'timestamp'> {
   return stateUpdate('full_state', {
     id: conversation.id,
+    ...(host ? { agent: withoutNulls(host.agent), workspace: withoutNulls(host.workspace), persistence_dir: host.persistence_dir } : {}),
+    max_iterations: host?.max_iterations ?? 500,
+    stuck_detection: host?.stuck_detection ?? true,
     execution_status: executionStatus,
     confirmation_policy: { kind: conversation.agent_confirm ? 'AlwaysConfirm' : 'NeverConfirm' },
-    max_iterations: 500,
-    stuck_detection: true,
-    title: conversation.title,
+    ...(host?.security_analyzer ? { security_analyzer: host.security_analyzer } : {}),
     activated_knowledge_skills: [],
+    activated_path_rules: [],
+    invoked_skills: [],
     blocked_actions: {},
     blocked_messages: {},
     ...(lastUserMessageId !== undefined ? { last_user_message_id: lastUserMessageId } : {}),
+    head_is_empty: false,
     ...(stats ? { stats: statsForFullState(stats) } : {}),
+    ...(host ? { secret_registry: withoutNulls(host.secret_registry), tags: host.tags } : {}),
+    agent_state: {},
   });
 }

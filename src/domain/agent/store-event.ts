@@ -9,7 +9,7 @@ import { stringLength, weightOf } from '../store/budget.js';
 import type { DomainState } from '../store/state.js';
 import { inDialect, stampsParents } from './dialect.js';
 import { isTreeNode, parentOfNext } from './event-tree.js';
-import { combinedMetrics } from './vocabulary-stats.js';
+import { combinedMetrics } from './conversation-stats.js';
 import type { AgentEvent } from './status.js';
 
 /** Stores a new event of a conversation at `atMs` (default now) at once, held back by nothing; returns it. */

@@ -15,7 +15,6 @@
  * metrics count). Prompts grow with the log; the previous prompt of a usage is read from the cache.
  */
 import type { AgentHostState, ConversationRecord } from '../../schemas/records.js';
-import type { DomainState } from '../store/state.js';
 import type { MetricsSnapshot, TokenUsage } from './metrics.js';
 
 export type { MetricsSnapshot, TokenUsage } from './metrics.js';
@@ -56,6 +55,8 @@ export const CONDENSER_USAGE_ID = 'condenser';
 const PROMPT_BASE = 1_800;
 /** Tokens each earlier event of the log adds to a prompt. */
 const PROMPT_PER_EVENT = 120;
+/** The prompt tokens of a call made after `events` events of the log. */
+export const promptTokens = (events: number) => PROMPT_BASE + PROMPT_PER_EVENT * events;
 /**
  * Whether an event adds to the prompts after it: not the `last_user_message_id` update (state
  * bookkeeping the agent server publishes after each user message since v1.11.5, left out so the
@@ -66,6 +67,15 @@ const inPrompt = (event: AgentEvent) => !(event.kind === 'ConversationStateUpdat
 const CONTEXT_WINDOW = 200_000;
 /** Dollars per million tokens: prompt, prompt read from the cache, completion. */
 const PRICE = { prompt: 3, cacheRead: 0.3, completion: 15 } as const;
+/** The model families LiteLLM's price table holds (its `model_cost`), by the model's name after its provider. */
+const PRICED_FAMILY =
+  /^(claude-|gpt-|o[1-9](-|$)|gemini-|devstral|mistral|codestral|magistral|deepseek|grok-|qwen|llama|kimi|glm-|minimax)/i;
+/**
+ * Whether a call of `model` costs anything: a model LiteLLM has no price for costs nothing, and no
+ * cost is recorded (openhands-sdk 1.58.2 `llm/utils/telemetry.py`, `on_response`: `_compute_cost`
+ * fails, and only a positive cost is added).
+ */
+export const isPriced = (model: string) => PRICED_FAMILY.test(model.slice(model.lastIndexOf('/') + 1));
 
 /** What one usage id has used, call by call (`Metrics`). */
 export interface Metrics extends MetricsSnapshot {
@@ -90,7 +100,7 @@ interface LlmCall {
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 /** A text's tokens, roughly (four characters each, at least one). */
-const tokenCount = (value: string) => Math.max(1, Math.ceil(value.length / 4));
+export const tokenCount = (value: string) => Math.max(1, Math.ceil(value.length / 4));
 const textOf = (content: unknown): string =>
   Array.isArray(content) ? content.map((part) => String((part as { text?: unknown })?.text ?? '')).join('') : '';
 const secondsOf = (timestamp: unknown) => {
@@ -113,7 +123,7 @@ function loggedUsage(logData: unknown): { prompt: number; completion: number } |
 
 /** The LLM call `event` stands for (the `index`th event of its log that is in prompts), or none. */
 function callOf(event: AgentEvent, index: number, model: string, lastResponse: string | undefined, usageId: string): LlmCall | null {
-  const prompt = PROMPT_BASE + PROMPT_PER_EVENT * index;
+  const prompt = promptTokens(index);
   const agent = (completion: string, responseId: string): LlmCall => ({
     usageId,
     model,
@@ -206,8 +216,10 @@ function addCall(metrics: Metrics, call: LlmCall, at: number): void {
     ((call.prompt - cacheRead) * PRICE.prompt + cacheRead * PRICE.cacheRead + call.completion * PRICE.completion) / 1e6,
     9,
   );
-  metrics.accumulated_cost = round(metrics.accumulated_cost + cost, 9);
-  metrics.costs.push({ model: metrics.model_name, cost, timestamp: at });
+  if (isPriced(metrics.model_name)) {
+    metrics.accumulated_cost = round(metrics.accumulated_cost + cost, 9);
+    metrics.costs.push({ model: metrics.model_name, cost, timestamp: at });
+  }
   metrics.response_latencies.push({
     model: metrics.model_name,
     latency: round(0.35 + call.completion * 0.015, 3),
@@ -244,24 +256,65 @@ export function hasLlmCall(events: readonly AgentEvent[], model: string): boolea
   return false;
 }
 
+/** What changes a conversation's statistics besides its log: its LLM switches and its calls that publish no event. */
+export interface OutsideLog {
+  readonly switches: AgentHostState['llm_switches'];
+  readonly calls: AgentHostState['llm_calls'];
+  /** Where `events` starts in the log (`at` counts from the log's start). */
+  readonly offset: number;
+}
+
 /**
  * The statistics of a conversation whose log is `events`, its agent on `model`: one `Metrics` per
- * usage id, the agent's first, then those that made a call in the order of their first call.
+ * usage id, in the order each was registered. An LLM is registered with empty metrics when the agent
+ * is made ready (the first user message: openhands-sdk 1.58.2 `local_conversation.py`,
+ * `_ensure_agent_ready`; `ConversationStats.register_llm`), when the agent switches to it
+ * (`switch_llm`, `switch_profile`: `profile:NAME`) and at its first call; a usage keeps the model it
+ * was registered with (`switch_llm` restores the old metrics on the new LLM of the same usage id).
  */
-export function statsOfEvents(events: readonly AgentEvent[], model: string, usageId: string = AGENT_USAGE_ID): ConversationStats {
-  // The agent's LLM is registered, its metrics empty, once the agent is made ready: at the first user message, not when the
-  // conversation starts (openhands-sdk 1.58.2 `local_conversation.py`, `_ensure_agent_ready`; `ConversationStats.register_llm`).
-  const usage: Record<string, Metrics> = hasUserMessage(events) ? { [usageId]: emptyMetrics(model) } : {};
+export function statsOfEvents(
+  events: readonly AgentEvent[],
+  model: string,
+  usageId: string = AGENT_USAGE_ID,
+  outside: OutsideLog = { switches: [], calls: [], offset: 0 },
+): ConversationStats {
+  const { switches, calls, offset } = outside;
+  let agentUsage = switches[0]?.from_usage_id ?? usageId;
+  let agentModel = switches[0]?.from_model ?? model;
+  const usage: Record<string, Metrics> = {};
+  const register = (id: string, of: string) => (usage[id] ??= emptyMetrics(of));
+  let ready = false;
+  let nextSwitch = 0;
+  let nextCall = 0;
+  /** Applies the switches and outside calls made before the log's `at`th event (a switch before the agent is ready registers nothing yet). */
+  const catchUp = (at: number) => {
+    for (; nextSwitch < switches.length && switches[nextSwitch]!.at <= at; nextSwitch++) {
+      ({ usage_id: agentUsage, model: agentModel } = switches[nextSwitch]!);
+      if (ready) register(agentUsage, agentModel);
+    }
+    for (; nextCall < calls.length && calls[nextCall]!.at <= at; nextCall++) {
+      const c = calls[nextCall]!;
+      if (c.at < offset) continue;
+      const { usage_id: id, response_id: responseId, prompt, completion } = c;
+      addCall(register(id, c.model), { usageId: id, model: c.model, prompt, completion, responseId }, c.timestamp);
+    }
+  };
   let lastResponse: string | undefined;
   let index = 0;
-  events.forEach((event) => {
-    const call = callOf(event, index, model, lastResponse, usageId);
+  events.forEach((event, i) => {
+    catchUp(offset + i);
+    if (!ready && event.kind === 'MessageEvent' && event.source === 'user') {
+      ready = true;
+      register(agentUsage, agentModel);
+    }
+    const call = callOf(event, index, agentModel, lastResponse, agentUsage);
     if (inPrompt(event)) index++;
     if (event.kind === 'ActionEvent') lastResponse = String(event.llm_response_id ?? '');
     else if (call) lastResponse = undefined;
     if (!call) return;
-    addCall((usage[call.usageId] ??= emptyMetrics(call.model)), call, secondsOf(event.timestamp));
+    addCall(register(call.usageId, call.model), call, secondsOf(event.timestamp));
   });
+  catchUp(Number.MAX_SAFE_INTEGER);
   return { usage_to_metrics: usage };
 }
 
@@ -315,50 +368,4 @@ export function combinedSnapshot(stats: ConversationStats): MetricsSnapshot | nu
     };
   }
   return snapshotOf(combined);
-}
-
-/** The last statistics read per conversation, by the store they were read from, with the log's length, last event and model then. */
-const lastRead = new WeakMap<object, Map<string, { length: number; last: string | undefined; model: string; stats: ConversationStats }>>();
-/** Most conversations whose statistics are kept per store (a store of 100,000 new conversations kept each one's). */
-const KEPT_STATS = 4096;
-
-/** What a recording answered of a conversation (`AgentHostState.recorded`), while its log is the one it had then; else `undefined`. */
-export function recordedNow(state: DomainState, conversation: ConversationRecord): NonNullable<AgentHostState['recorded']> | undefined {
-  const recorded = conversation.agent_host?.recorded;
-  return recorded !== undefined && recorded.events === state.store.eventIdsOf(conversation.id).length ? recorded : undefined;
-}
-
-/**
- * The statistics of a conversation as its log has them now (read again only when its log or model
- * changed: a page of conversations reads each once). Callers do not change what it returns.
- */
-export function conversationStats(state: DomainState, conversation: ConversationRecord): ConversationStats {
-  const ids = state.store.eventIdsOf(conversation.id);
-  // A served recording's conversation shows the statistics the real server answered until its log moves on.
-  const recorded = recordedNow(state, conversation);
-  if (recorded?.stats) return recorded.stats as unknown as ConversationStats;
-  const model = conversation.llm_model ?? DEFAULT_AGENT_MODEL;
-  const last = ids.at(-1);
-  let byConversation = lastRead.get(state.store);
-  if (!byConversation) lastRead.set(state.store, (byConversation = new Map()));
-  const cached = byConversation.get(conversation.id);
-  // The same log (its length and last event) and model: no text made to compare them.
-  if (cached !== undefined && cached.length === ids.length && cached.last === last && cached.model === model) return cached.stats;
-  const stats = statsOfEvents(
-    ids.slice(statsStartOf(conversation)).map((id) => state.store.events.get(id)!.event as AgentEvent),
-    model,
-    agentUsageIdOf(conversation),
-  );
-  // Past the most kept, all are dropped at once (dropping the oldest one by one walks the map's freed slots each time).
-  if (cached === undefined && byConversation.size >= KEPT_STATS) byConversation.clear();
-  byConversation.set(conversation.id, { length: ids.length, last, model, stats });
-  return stats;
-}
-
-/**
- * Every usage's totals of a conversation as its log has them now, or null before the first call:
- * what the app server's `metrics` show (`views.ts` reads it through `DomainState.statsReader`).
- */
-export function combinedMetrics(state: DomainState, conversation: ConversationRecord): MetricsSnapshot | null {
-  return combinedSnapshot(conversationStats(state, conversation));
 }

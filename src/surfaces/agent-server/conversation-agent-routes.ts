@@ -37,12 +37,16 @@ import { Uuid } from '../../schemas/common.js';
 import { LaxBool } from '../../schemas/helpers.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { onHeldConversation } from './host.js';
+import { DEFAULT_USAGE_ID } from '../../domain/agent/vocabulary-stats.js';
 
 const BASE = '/api/conversations/:conversation_id';
 const ConversationParam = z.object({ conversation_id: Uuid });
 /** `include_skills` (every route answering a `ConversationInfo` takes it; the fake's conversations have no skills to trim). */
 const IncludeSkills = z.object({ include_skills: z._default(LaxBool, false) });
 const SUCCESS = Object.freeze({ success: true as const });
+/** The usage id of an LLM a client sends (`LLM.usage_id`, `default` unless given). */
+const llmUsageId = (llm: Readonly<Record<string, unknown>>) =>
+  typeof llm.usage_id === 'string' && llm.usage_id !== '' ? llm.usage_id : DEFAULT_USAGE_ID;
 
 /** The routes that ask a conversation's agent something (spread into `conversationRoutes`, `conversation-routes.ts`). */
 export const conversationAgentRoutes: readonly Route[] = Object.freeze([
@@ -175,7 +179,7 @@ export const conversationAgentRoutes: readonly Route[] = Object.freeze([
     errors: [404],
     handle: (input, context) =>
       onHeldConversation(input, context, async (state, conversation) => {
-        await switchLlm(state, conversation, input.body.llm.model, input.body.llm.stream);
+        await switchLlm(state, conversation, input.body.llm.model, input.body.llm.stream, llmUsageId(input.body.llm));
         return SUCCESS;
       }),
   }),
@@ -206,7 +210,7 @@ export const conversationAgentRoutes: readonly Route[] = Object.freeze([
       onHeldConversation(
         input,
         context,
-        (state, conversation) => ({ response: askAgent(state, conversation, input.body.question) }),
+        async (state, conversation) => ({ response: await askAgent(state, conversation, input.body.question) }),
         () => refuse('internal', 'Internal Server Error'),
       ),
   }),

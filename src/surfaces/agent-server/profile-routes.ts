@@ -20,6 +20,7 @@ import { ProfileName, RenameProfileRequest } from '../../schemas/user-settings.j
 import { defineRoute, type Route } from '../../http/route.js';
 import { hostWide } from './host-wide.js';
 import { onSettings } from './on-settings.js';
+import { wholeLlm } from '../../domain/agent/agent-server.js';
 
 const Json = z.record(z.string(), z.unknown());
 const nullableString = z.nullable(z.string());
@@ -70,7 +71,12 @@ export const profileRoutes: readonly Route[] = hostWide([
     params: ProfileParam,
     response: z.object({ name: z.string(), config: Json, api_key_set: z.boolean() }),
     errors: [404],
-    handle: ({ params }, context) => onSettings(context, (state) => getProfile(state, params.name)),
+    // The whole LLM, as `LLMProfileStore` loads it (its key null: `profiles_router.py`, get_profile).
+    handle: ({ params }, context) =>
+      onSettings(context, (state) => {
+        const found = getProfile(state, params.name);
+        return isRefusal(found) ? found : { ...found, config: wholeLlm(found.config) };
+      }),
   }),
   defineRoute({
     method: 'POST',
@@ -153,14 +159,16 @@ export const profileRoutes: readonly Route[] = hostWide([
     path: '/api/profiles/:name/activate',
     summary: "The profile's LLM becomes the settings' LLM (profiles_router.py, activate_profile)",
     params: ProfileParam,
-    response: z.object({ name: z.string(), message: z.string(), model: nullableString }),
+    response: z.object({ name: z.string(), message: z.string(), llm_applied: z.boolean() }),
     errors: [404],
     bodyOptional: true,
     body: z.optional(Json),
+    // `ActivateProfileResponse`: whether the LLM was applied to the settings (the fake's settings are an OpenHands agent's: always).
     handle: ({ params }, context) =>
       onSettings(context, async (state) => {
         const answer = await activateProfile(state, params.name);
-        return isRefusal(answer) ? answer : { ...answer, message: `Profile '${params.name}' activated and applied to current settings` };
+        if (isRefusal(answer)) return answer;
+        return { name: answer.name, message: `Profile '${params.name}' activated and applied to current settings`, llm_applied: true };
       }),
   }),
   // ── Agent profiles ──

@@ -17,6 +17,7 @@ import { keyHolder, stoppedReason } from '../../domain/sandboxes/session-keys.js
 import type { StateChange } from '../../domain/store/events.js';
 import { isRefusal } from '../../domain/store/refusal.js';
 import { fullState, type AgentEvent } from '../../domain/agent/scripted-agent.js';
+import { hostConversationInfo } from '../../domain/agent/conversations.js';
 import { naiveTimestamp } from '../../domain/fixtures/fixtures.js';
 import { messageText } from '../../domain/conversations/start-tasks.js';
 import type { DomainState } from '../../domain/store/state.js';
@@ -28,7 +29,7 @@ import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
 import type { Instance } from '../../instance/instance.js';
 import type { ServedSocket, SocketPeer } from '../surface.js';
 import { deltaEvent, onTransientEvent, type TokenRun } from '../../domain/agent/streaming.js';
-import { conversationStats, recordedNow } from '../../domain/agent/vocabulary-stats.js';
+import { conversationStats, recordedNow } from '../../domain/agent/conversation-stats.js';
 import { stateUpdate } from '../../domain/agent/vocabulary.js';
 
 export type { SocketPeer } from '../surface.js';
@@ -91,6 +92,7 @@ const fullStateFrame = (state: DomainState, conversation: ConversationRecord) =>
           executionStatusOf(conversation),
           conversationStats(state, conversation),
           lastUserMessageIdOf(state, conversation.id),
+          hostConversationInfo(state, conversation),
         )),
   });
 };
