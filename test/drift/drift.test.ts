@@ -228,12 +228,12 @@ describe('fakehands drift', () => {
 
   const bad: [string, () => Promise<string>, RegExp][] = [
     ['a file that is not JSON', () => file('x.json', 'openapi: 3.1.0\n'), /^fakehands: .*x\.json is not JSON \(.*\); fakehands drift reads OpenAPI documents written as JSON\n$/],
-    ['a document that is not OpenAPI 3.x', () => file('s.json', '{"swagger": "2.0", "paths": {}}'), /^fakehands: not an OpenAPI 3\.x document \(its "openapi" field is null; Swagger 2\.0 is not supported\)\n$/],
+    ['a document that is not OpenAPI 3.x', () => file('s.json', '{"swagger": "2.0", "paths": {}}'), /^fakehands: \S*\/s\.json: not an OpenAPI 3\.x document \(its "openapi" field is null; Swagger 2\.0 is not supported\)\n$/],
     ['a $ref cycle', () => file('c.json', JSON.stringify({
       openapi: '3.1.0',
       paths: { [SEARCH]: { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } } } },
       components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } } },
-    })), /^fakehands: a \$ref cycle at GET \/api\/v1\/sandboxes\/search response: #\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\n$/],
+    })), /^fakehands: \S*\/c\.json: a \$ref cycle at GET \/api\/v1\/sandboxes\/search response: #\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\n$/],
     ['a file that does not exist', async () => '/no/such/openapi.json', /^fakehands: cannot read \/no\/such\/openapi\.json: no such file\n$/],
     ['a URL that refuses connections', async () => `http://127.0.0.1:${await closedPort()}/openapi.json`, /^fakehands: cannot fetch http:\/\/127\.0\.0\.1:\d+\/openapi\.json: connection refused\n$/],
   ];
