@@ -11,7 +11,7 @@ import { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.
 import { loadDocument } from './load.js';
 import { operationFacts, type OperationFacts } from './operations.js';
 
-export { formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
+export { agreement, driftPasses, formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
 export { readKnownDifferences } from './known-file.js';
 export { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 

@@ -163,7 +163,7 @@ describe('fakehands drift', () => {
     const cli = await served();
     const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
     const { code, stdout } = await runCli(['drift', '--spec', saved]);
-    expect(stdout).toMatch(/drift: 0 undeclared difference\(s\) \(the check passes\), 0 declared \(known, with a reason\), 0 stale declaration\(s\) of yours\n  operations: 122 compared, 0 of the provider's not served by the fake\n  facts of the compared operations: (\d+) of \1 agree \(100\.0%\)/);
+    expect(stdout).toMatch(/drift: 0 undeclared difference\(s\) \(the check passes with 100\.0% of facts agreeing and 0\.0% differing as declared\), 0 declared \(known, with a reason\), 0 stale declaration\(s\) of yours\n  operations: 122 compared, 0 of the provider's not served by the fake\n  facts of the compared operations: (\d+) of \1 agree \(100\.0%\), 0 differ as declared \(0\.0%\), 0 undeclared \(0\.0%\)/);
     expect(stdout).not.toContain('remove it');
     expect(code).toBe(0);
   });
@@ -220,7 +220,7 @@ describe('fakehands drift', () => {
       expect(await closed).toBe(1);
       expect(stdout).toContain('GET /api/conversations/count → operation: provider absent, fake served\n');
       expect(stdout.length).toBeGreaterThan(100_000);
-      expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n$/);
+      expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n( {2}note: .*\n)?$/);
     } finally {
       proc.kill('SIGKILL');
     }
@@ -247,7 +247,7 @@ describe('fakehands drift', () => {
   it('exits 2 without --spec, and explains itself with --help', async () => {
     expect(await runCli(['drift'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: drift needs --spec FILE|URL (see fakehands drift --help)\n' });
     const help = await runCliInProcess(['drift', '--help']);
-    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--json]']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--min-agreement SHARE] [--json]']);
   });
 });
 
@@ -276,7 +276,7 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: '));
     expect(undeclared, stdout).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
-    expect(lines.find((line) => line.startsWith('drift: ')) ?? `no summary; exit ${code}; stderr: ${stderr}; stdout ${stdout.length} bytes ending ${stdout.slice(-200)}`).toMatch(/^drift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 0 stale declaration\(s\) of yours$/);
+    expect(lines.find((line) => line.startsWith('drift: ')) ?? `no summary; exit ${code}; stderr: ${stderr}; stdout ${stdout.length} bytes ending ${stdout.slice(-200)}`).toMatch(/^drift: 0 undeclared difference\(s\) \(the check passes with \d+\.\d% of facts agreeing and \d+\.\d% differing as declared\), \d+ declared \(known, with a reason\), 0 stale declaration\(s\) of yours$/);
     expect(lines).toContain('  operations: 44 compared, 0 of the provider\'s not served by the fake');
     expect(stdout).not.toContain('did not apply');
     expect(code).toBe(0);
