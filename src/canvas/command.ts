@@ -17,7 +17,7 @@ import { AGENT_CANVAS_VERSION, ensureAgentCanvas } from './package.js';
 /** Default port of Agent Canvas's page: its own static server's. */
 export const DEFAULT_CANVAS_PORT = 3001;
 
-/** Runs `fakehands canvas [--canvas-port PORT] [serve options]` until SIGINT or SIGTERM; resolves with `'help'` after printing `--help`, else `'serving'` once it serves. */
+/** Runs `fakehands canvas [--canvas-port PORT] [--online] [serve options]` until SIGINT or SIGTERM; resolves with `'help'` after printing `--help`, else `'serving'` once it serves. */
 export async function runCanvas(
   argv: string[],
   env: NodeJS.ProcessEnv,
@@ -33,6 +33,9 @@ export async function runCanvas(
     canvasPort = Number(text);
     rest.splice(at, 2);
   }
+  // Offline unless asked: the page reaches loopback hosts only (no web fonts, icons, telemetry or version checks).
+  const online = rest.includes('--online');
+  if (online) rest.splice(rest.indexOf('--online'), 1);
   if (!rest.includes('--auth') && !env.FAKEHANDS_AUTH) rest.push('--auth', 'none');
   const config = parseServeArgs(rest, env, null, 'canvas');
   if (config === 'help' || config === 'serve-help') {
@@ -56,6 +59,7 @@ export async function runCanvas(
     cloud: { url, apiKey: config.apiKey },
     port: canvasPort,
     host: config.host,
+    offline: !online,
     allowedHosts:
       config.allowedHosts
         ?.split(',')
@@ -63,5 +67,10 @@ export async function runCanvas(
         .filter(Boolean) ?? [],
   });
   out(`Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`);
+  out(
+    online
+      ? 'online (--online): the page may reach other hosts: web fonts, icons, telemetry and version checks\n'
+      : 'offline: the page reaches only this machine (no web fonts, icons, telemetry or version checks; --online lets it out)\n',
+  );
   return 'serving';
 }

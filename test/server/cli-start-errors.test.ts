@@ -83,7 +83,7 @@ describe('--help of every command', () => {
   it('fakehands canvas --help prints its option and the serve options it takes, and exits 0', async () => {
     const run = await runCliInProcess(['canvas', '--help']);
     expect([run.code, run.stderr]).toEqual([0, '']);
-    expect(run.stdout).toMatch(/^Usage: fakehands canvas \[--canvas-port PORT\] \[options of fakehands serve\]\n/);
+    expect(run.stdout).toMatch(/^Usage: fakehands canvas \[--canvas-port PORT\] \[--online\] \[options of fakehands serve\]\n/);
     expect(run.stdout).toContain('--canvas-port  Port of the Agent Canvas page (default 3001; 0 picks a free one)');
     expect(run.stdout).toContain('--agent-port');
     expect(run.stdout).not.toContain('fakehands.config.json');
