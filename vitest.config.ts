@@ -8,9 +8,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * besides), each busy on a core of its own; vitest's default (all cores but one) overloads a
  * machine shared with other work (#29 finding 17). On two cores, one file at a time left a core
  * idle while a file waited on its processes: two take `npm test` under 4 minutes there (README,
- * Set-up), and the suite holds on a busy machine (60 s timeouts, a listen backlog of 4096). Files
- * that share something fixed take turns: the README's Playwright port (test/support/port-lock.ts);
- * the package test packs the built dist/ without rebuilding it under the others.
+ * Set-up), and the suite holds on a busy machine (60 s timeouts, a listen backlog of 4096). Every
+ * test listens on a free port (the README's recipes run on free ones: test/support/free-port.ts);
+ * the package tests pack the built dist/ without rebuilding it under the others.
  */
 const cores = availableParallelism();
 const maxWorkers = Math.min(cores, Math.max(2, Math.floor(cores / 2)));

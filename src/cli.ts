@@ -50,8 +50,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv, io: Com
     }
     if (argv[0] === 'canvas') {
       const { runCanvas } = await import('./canvas/command.js');
-      await runCanvas(argv.slice(1), env);
-      return null;
+      return (await runCanvas(argv.slice(1), env, io.stdout)) === 'help' ? 0 : null;
     }
     if (argv[0] === 'real') {
       const { runReal } = await import('./real/command.js');

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { built } from './support/built.js';
 import { startCli } from './support/cli.js';
-import { withPortLock } from './support/port-lock.js';
+import { freeLocalPort, onFreePorts } from './support/free-port.js';
 import { README, README_FILE, nodeExamples, readmeBlocks as blocks, readmeFile, section } from './support/readme.js';
 const TMP = new URL('../.tmp/', import.meta.url);
 
@@ -53,31 +53,29 @@ describe('README', () => {
   }, 90_000);
 
   it("the Playwright recipe's webServer command serves its url, as Playwright waits for it", async () => {
-    const block = blocks('js').find((code) => code.includes('webServer'))!;
+    // On a free port, not the recipe's 3100: the user's own recipe may be running beside npm test.
+    const block = onFreePorts(blocks('js').find((code) => code.includes('webServer'))!, 3100, await freeLocalPort());
     const config = (await import(/* @vite-ignore */ `data:text/javascript,${encodeURIComponent(block)}`)).default as {
       webServer: { command: string; url: string };
     };
     const [, ...args] = config.webServer.command.replace(/^npx fakehands /, 'fakehands ').split(' ');
     const { spawn } = await import('node:child_process');
-    // The recipe's fixed port, which test/recipes/playwright.test.ts serves on too: one file at a time.
-    await withPortLock(Number(new URL(config.webServer.url).port), async () => {
-      const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, ...args], { stdio: 'ignore' });
-      const exited = new Promise((resolve) => proc.on('exit', resolve));
-      try {
-        let status = 0;
-        for (let i = 0; i < 100 && status !== 200; i++) {
-          status = await fetch(config.webServer.url).then(
-            (r) => r.status,
-            () => 0,
-          );
-          if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-        }
-        expect(status).toBe(200);
-      } finally {
-        proc.kill();
-        await exited;
+    const proc = spawn(process.execPath, [new URL('../bin/fakehands.js', import.meta.url).pathname, ...args], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => proc.on('exit', resolve));
+    try {
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 200; i++) {
+        status = await fetch(config.webServer.url).then(
+          (r) => r.status,
+          () => 0,
+        );
+        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
       }
-    });
+      expect(status).toBe(200);
+    } finally {
+      proc.kill();
+      await exited;
+    }
   });
 
   it('the Vite recipe proxies to where `npm start` serves', async () => {

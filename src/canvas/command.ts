@@ -6,6 +6,7 @@
  * with the agent host as its local backend and the app server as a cloud backend, both registered.
  */
 import { fileURLToPath } from 'node:url';
+import { canvasHelpText } from '../cli/help.js';
 import { parseServeArgs } from '../cli/options.js';
 import { serve } from '../cli/serve.js';
 import { FakehandsError } from '../domain/store/errors.js';
@@ -16,8 +17,12 @@ import { AGENT_CANVAS_VERSION, ensureAgentCanvas } from './package.js';
 /** Default port of Agent Canvas's page: its own static server's. */
 export const DEFAULT_CANVAS_PORT = 3001;
 
-/** Runs `fakehands canvas [--canvas-port PORT] [serve options]` until SIGINT or SIGTERM. */
-export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs `fakehands canvas [--canvas-port PORT] [--online] [serve options]` until SIGINT or SIGTERM; resolves with `'help'` after printing `--help`, else `'serving'` once it serves. */
+export async function runCanvas(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (text: string) => void = (text) => void process.stdout.write(text),
+): Promise<'help' | 'serving'> {
   const rest = [...argv];
   let canvasPort = DEFAULT_CANVAS_PORT;
   const at = rest.indexOf('--canvas-port');
@@ -28,12 +33,18 @@ export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise
     canvasPort = Number(text);
     rest.splice(at, 2);
   }
+  // Offline unless asked: the page reaches loopback hosts only (no web fonts, icons, telemetry or version checks).
+  const online = rest.includes('--online');
+  if (online) rest.splice(rest.indexOf('--online'), 1);
   if (!rest.includes('--auth') && !env.FAKEHANDS_AUTH) rest.push('--auth', 'none');
-  const config = parseServeArgs(rest, env);
-  if (config === 'help' || config === 'serve-help' || config === 'version')
-    throw new FakehandsError('usage', 'fakehands canvas takes the options of fakehands serve and --canvas-port (see fakehands --help)');
+  const config = parseServeArgs(rest, env, null, 'canvas');
+  if (config === 'help' || config === 'serve-help') {
+    out(`${canvasHelpText(DEFAULT_CANVAS_PORT)}\n`);
+    return 'help';
+  }
+  if (config === 'version') throw new FakehandsError('usage', 'fakehands canvas takes no --version (see fakehands --version)');
   const cacheDir = env.FAKEHANDS_CACHE_DIR ?? fileURLToPath(packageFile('.cache/'));
-  process.stdout.write(`Agent Canvas ${AGENT_CANVAS_VERSION}: from ${cacheDir} (packed from the npm registry on first use)\n`);
+  out(`Agent Canvas ${AGENT_CANVAS_VERSION}: from ${cacheDir} (packed from the npm registry on first use)\n`);
   const dir = await ensureAgentCanvas(cacheDir);
   const { url, agentUrl } = await serve(config);
   // The local backend's key: the session key of a running sandbox (the agent host answers any of them).
@@ -48,13 +59,18 @@ export async function runCanvas(argv: string[], env: NodeJS.ProcessEnv): Promise
     cloud: { url, apiKey: config.apiKey },
     port: canvasPort,
     host: config.host,
+    offline: !online,
     allowedHosts:
       config.allowedHosts
         ?.split(',')
         .map((h) => h.trim())
         .filter(Boolean) ?? [],
   });
-  process.stdout.write(
-    `Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`,
+  out(`Agent Canvas on fakehands: ${ingress.url} (local backend: the agent host ${agentUrl}; cloud backend: the app server ${url})\n`);
+  out(
+    online
+      ? 'online (--online): the page may reach other hosts: web fonts, icons, telemetry and version checks\n'
+      : 'offline: the page reaches only this machine (no web fonts, icons, telemetry or version checks; --online lets it out)\n',
   );
+  return 'serving';
 }

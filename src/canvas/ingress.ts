@@ -54,6 +54,41 @@ export interface CanvasIngressOptions {
   host?: string;
   /** Host names served besides the loopback ones (`--allowed-host`; `*`: any); others get 421. */
   allowedHosts?: readonly string[];
+  /**
+   * Keep the page offline (default true): a Content-Security-Policy lets it reach its own origin and
+   * loopback hosts only (the fake), so the fonts, icons, telemetry and version checks it would fetch
+   * from other hosts are never requested, and its style sheets' imports of web fonts are left out.
+   */
+  offline?: boolean;
+}
+
+/** Loopback sources, any port: the fake's listeners (the app server, the agent host), whatever their ports. */
+const LOOPBACK_SOURCES = ['127.0.0.1', 'localhost', '[::1]'].flatMap((host) => [`http://${host}:*`, `ws://${host}:*`]);
+
+/**
+ * The Content-Security-Policy of an offline page: its own origin, loopback hosts and `allowed` names
+ * only, for every kind of request (inline and evaluated scripts stay allowed: the page's own need them).
+ */
+export function offlinePolicy(allowed: readonly string[] = []): string {
+  const named = allowed.filter((host) => host !== '*').flatMap((host) => [`http://${host}:*`, `ws://${host}:*`]);
+  const local = ["'self'", ...LOOPBACK_SOURCES, ...named].join(' ');
+  return [
+    `default-src ${local}`,
+    `script-src ${local} 'unsafe-inline' 'unsafe-eval' blob:`,
+    `style-src ${local} 'unsafe-inline'`,
+    `img-src ${local} data: blob:`,
+    `font-src ${local} data:`,
+    `connect-src ${local}`,
+    `worker-src ${local} blob:`,
+    `frame-src ${local}`,
+    `media-src ${local} data: blob:`,
+  ].join('; ');
+}
+
+/** A style sheet without its imports of other hosts' style sheets (web fonts): the page falls back to local fonts. */
+export function withoutRemoteImports(css: string): string {
+  // A quoted address may hold ";" (Google Fonts' `wght@0,100;0,200`): it ends at its closing quote.
+  return css.replace(/@import\s+(?:url\(\s*)?(?:(["'])https?:\/\/.*?\1|https?:\/\/[^)\s;]*)\s*\)?[^;]*;/g, '');
 }
 
 /** A running ingress. */
@@ -152,6 +187,9 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   const index = (await readFile(join(root, 'index.html'), 'utf8')).replace('<head>', `<head>${bootstrapScript(options)}`);
 
   const allowedHosts = options.allowedHosts ?? [];
+  const offline = options.offline ?? true;
+  /** Headers of every answer of the page's own (index.html and its files). */
+  const pageHeaders: Record<string, string> = offline ? { 'content-security-policy': offlinePolicy(allowedHosts) } : {};
   /** The port listened on, known once listening (no request comes before). */
   let port = 0;
   const server = createServer((req, res) => {
@@ -187,8 +225,12 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
     if ((file !== root && !file.startsWith(`${root}${sep}`)) || path === '/' || !extname(path)) return sendIndex(res);
     readFile(file).then(
       (body) => {
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
-        res.end(body);
+        res.writeHead(200, {
+          'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+          'cache-control': 'no-cache',
+          ...pageHeaders,
+        });
+        res.end(offline && extname(file) === '.css' ? withoutRemoteImports(body.toString('utf8')) : body);
       },
       () => {
         res.writeHead(404, { 'content-type': 'text/plain' });
@@ -198,7 +240,7 @@ export async function startCanvasIngress(options: CanvasIngressOptions): Promise
   });
 
   function sendIndex(res: import('node:http').ServerResponse) {
-    res.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache' });
+    res.writeHead(200, { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache', ...pageHeaders });
     res.end(index);
   }
 

@@ -39,3 +39,19 @@ export function serveHelpText(): string {
     '(`{"port": 3100, "auth": "none"}`); a flag wins over its environment variable, which wins over the file.',
   ].join('\n');
 }
+
+/** `fakehands canvas --help`: what it serves, its own option, then every option of `fakehands serve` it takes. */
+export function canvasHelpText(defaultCanvasPort: number): string {
+  return [
+    'Usage: fakehands canvas [--canvas-port PORT] [--online] [options of fakehands serve]',
+    '',
+    'Serves Agent Canvas (npm @openhands/agent-canvas, fetched on first use into .cache/) routed to the fake:',
+    'the agent host as its local backend, the app server as a cloud backend; --auth none unless told otherwise;',
+    'offline: the page reaches only this machine (no web fonts, icons or telemetry) unless --online.',
+    '',
+    `  --${'canvas-port'.padEnd(12)} Port of the Agent Canvas page (default ${defaultCanvasPort}; 0 picks a free one)`,
+    `  --${'online'.padEnd(12)} Let the page reach other hosts (web fonts, icons, telemetry); by default it reaches only this machine`,
+    // The rows of `fakehands serve --help`, without its config-file lines: canvas reads no config file.
+    ...serveHelpText().split('\n').slice(2, -3),
+  ].join('\n');
+}

@@ -46,7 +46,7 @@ export const SERVE_FLAGS = {
     key: 'agentPort',
     type: 'string',
     env: 'FAKEHANDS_AGENT_PORT',
-    help: `Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default ${DEFAULT_AGENT_PORT}, the real agent server's, or a free one with --port 0)`,
+    help: `Port of the agent server behind conversation_url (REST and /sockets/events/{id}; default ${DEFAULT_AGENT_PORT}, the real agent server's, or a free one with --port 0; 0 picks a free one; a port in use is an error, never moved)`,
     coerce: asInt,
   },
   'llm-port': {
@@ -262,12 +262,14 @@ export interface LoadedConfigFile {
 
 /**
  * Reads options from flags, then environment variables, then `config` (the config file's values);
- * throws a `usage` error naming the bad one.
+ * throws a `usage` error naming the bad one (the flag, variable or file key it came from) and the
+ * help of `command`, the command whose options these are (`serve`, or `canvas`, which takes them too).
  */
 export function parseServeArgs(
   argv: string[],
   env: NodeJS.ProcessEnv,
   config: LoadedConfigFile | null = null,
+  command: 'serve' | 'canvas' = 'serve',
 ): ServeConfig | 'help' | 'serve-help' | 'version' {
   let parsed;
   try {
@@ -282,14 +284,18 @@ export function parseServeArgs(
     const unknown = /Unknown option '([^']+)'/.exec(message);
     const ambiguous = /Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
     if (ambiguous)
-      throw usage(`invalid ${ambiguous[1]}: a value that starts with "-" is written ${ambiguous[1]}=VALUE (see fakehands --help)`);
-    throw usage(`${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands --help)`);
+      throw usage(
+        `invalid ${ambiguous[1]}: a value that starts with "-" is written ${ambiguous[1]}=VALUE (see fakehands ${command} --help)`,
+      );
+    throw usage(
+      `${unknown ? `unknown option ${unknown[1]}` : message.split('\n')[0]!.replace(/\.$/, '')} (see fakehands ${command} --help)`,
+    );
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
-  const command = parsed.positionals[0];
-  if (values.help) return command === 'serve' ? 'serve-help' : 'help';
+  const named = parsed.positionals[0];
+  if (values.help) return named === 'serve' ? 'serve-help' : 'help';
   if (values.version) return 'version';
-  if ((command !== undefined && command !== 'serve') || parsed.positionals.length > 1)
+  if ((named !== undefined && named !== 'serve') || parsed.positionals.length > 1)
     throw usage(`unknown command "${parsed.positionals.join(' ')}" (see fakehands --help)`);
   const raw: Record<string, unknown> = {};
   const given: Record<string, unknown> = {};
@@ -305,7 +311,9 @@ export function parseServeArgs(
       if (option.type === 'boolean') {
         const read = BOOLEAN_TEXT[fromEnv.trim().toLowerCase()];
         if (read === undefined)
-          throw usage(`invalid ${option.env} ${JSON.stringify(fromEnv)}: expected true or false (1/0, yes/no) (see fakehands --help)`);
+          throw usage(
+            `invalid ${option.env} ${JSON.stringify(fromEnv)}: expected true or false (1/0, yes/no) (see fakehands ${command} --help)`,
+          );
         value = read;
       }
     }
@@ -328,8 +336,8 @@ export function parseServeArgs(
           ? 'MIN must not exceed MAX'
           : issue.message;
     const flag = Object.entries(SERVE_FLAGS).find(([, o]) => o.key === key)?.[0] ?? key;
-    const where = source[key]?.startsWith('"') ? source[key] : `--${flag}`;
-    throw usage(`invalid ${where} ${JSON.stringify(given[key])}: ${message} (see fakehands --help)`);
+    const where = source[key] ?? `--${flag}`;
+    throw usage(`invalid ${where} ${JSON.stringify(given[key])}: ${message} (see fakehands ${command} --help)`);
   }
   if (raw.recording !== undefined && raw.fixture !== undefined)
     throw usage(`${source.recording} and ${source.fixture} both say what to start from: give one (see fakehands serve --help)`);
@@ -354,7 +362,7 @@ export function corsPolicy(option: string | undefined): CorsPolicy {
     const parsed = URL.canParse(origin) ? new URL(origin) : null;
     if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
       throw usage(
-        `invalid --cors ${JSON.stringify(origin)}: expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)`,
+        `invalid --cors ${JSON.stringify(origin)}: expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands serve --help)`,
       );
     }
   }

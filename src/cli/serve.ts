@@ -3,7 +3,7 @@
  * request log, `--replay` and a clean stop on a signal or when the parent process goes.
  */
 import { createFakeCore as createFake, type FakeCore as Fake } from '../fake.js';
-import { FakehandsError } from '../domain/store/errors.js';
+import { FIXTURE_ADVICE, FakehandsError } from '../domain/store/errors.js';
 import { DEFAULT_API_KEY, type FakeOptionsInput } from '../options.js';
 import { createFakeServer, type RequestLogLine } from '../server/http-server.js';
 import { StateFileWriter, readStateFile, restartSeed } from '../server/state-file.js';
@@ -46,7 +46,7 @@ async function checkPaths(config: ServeConfig): Promise<void> {
   if (config.fixturesDir) {
     const info = await stat(config.fixturesDir).catch(() => null);
     if (!info?.isDirectory())
-      throw usage(`invalid --fixtures-dir ${JSON.stringify(config.fixturesDir)}: no such folder (see fakehands --help)`);
+      throw usage(`invalid --fixtures-dir ${JSON.stringify(config.fixturesDir)}: no such folder (see fakehands serve --help)`);
   }
 }
 
@@ -58,11 +58,11 @@ async function readAgentScripts(path: string): Promise<unknown[]> {
     data = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     throw usage(
-      `invalid --agent-scripts ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands --help)`,
+      `invalid --agent-scripts ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'} (see fakehands serve --help)`,
     );
   }
   if (!Array.isArray(data))
-    throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: expected a JSON array of scripts (see fakehands --help)`);
+    throw usage(`invalid --agent-scripts ${JSON.stringify(path)}: expected a JSON array of scripts (see fakehands serve --help)`);
   return data;
 }
 
@@ -78,7 +78,7 @@ async function replayAtStart(
     bytes = await readFile(path);
   } catch (error) {
     throw usage(
-      `invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable'} (see fakehands --help)`,
+      `invalid --replay ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'unreadable'} (see fakehands serve --help)`,
     );
   }
   const key: Record<string, string> = apiKey ? { 'x-session-api-key': apiKey } : {};
@@ -93,7 +93,7 @@ async function replayAtStart(
     try {
       data = JSON.parse(bytes.toString('utf8'));
     } catch {
-      throw usage(`invalid --replay ${JSON.stringify(path)}: not valid JSON, nor a ZIP (see fakehands --help)`);
+      throw usage(`invalid --replay ${JSON.stringify(path)}: not valid JSON, nor a ZIP (see fakehands serve --help)`);
     }
     const body = Array.isArray(data) ? { trajectory: data } : data;
     request = new Request('http://localhost/_fakehands/replay', {
@@ -164,11 +164,17 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
     }
     stateFile = new StateFileWriter(config.stateFile);
   }
-  // The default agent port, when another process has it, gives way to a free one (conversation_url names it); a port asked for does not.
-  const agentPort =
-    config.agentPort !== undefined
-      ? await freePort(config.host, config.agentPort)
-      : await freePort(config.host, config.port === 0 ? 0 : DEFAULT_AGENT_PORT, true);
+  // The agent host listens where the flag table says: --agent-port, else 8000 (a free one with --port 0
+  // or --agent-port 0). A taken port is a one-line error, as the app server's is: conversation_url and
+  // a page's backend setting name the port, so moving it quietly would send them to another process.
+  const agentPortAsked = config.agentPort ?? (config.port === 0 ? 0 : DEFAULT_AGENT_PORT);
+  if (agentPortAsked !== 0 && agentPortAsked === config.port)
+    throw usage(
+      config.agentPort === undefined
+        ? `--port ${config.port} is the agent host's default port: pass --agent-port with another one (0 for a free one)`
+        : `--port and --agent-port both name port ${config.port}: the app server and the agent host need one each; change one of them (0 picks a free one)`,
+    );
+  const agentPort = await freePort(config.host, agentPortAsked);
   const agentHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const agentUrl = `http://${agentHost === '0.0.0.0' || agentHost === '[::]' ? '127.0.0.1' : agentHost}:${agentPort}`;
   let fake: Fake;
@@ -193,6 +199,12 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       ...(config.tenantIdleMinutes !== undefined ? { tenantIdleMs: config.tenantIdleMinutes * 60_000 } : {}),
     });
   } catch (error) {
+    // The library's fixture advice names its option (`fixture: "default"`); on the command line it is the flag.
+    if (error instanceof FakehandsError && error.code === 'invalid_fixture')
+      throw new FakehandsError(
+        'invalid_fixture',
+        error.message.replace(FIXTURE_ADVICE, 'Fix the file, or pass --fixture default or --fixture empty.'),
+      );
     throw error instanceof FakehandsError ? error : usage((error as Error).message);
   }
   const server = createFakeServer(fake, {
@@ -227,8 +239,12 @@ export async function serve(config: ServeConfig, configFile: string | null = nul
       return await listener.listen(port, config.host);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE')
-        throw usage(`${flag === '--port' ? 'port' : 'agent port'} ${port} on ${config.host} is in use; pass ${flag} 0 for a free one`);
+      if (code === 'EADDRINUSE') {
+        const which = flag === '--port' ? '' : config.agentPort === undefined ? ' (the default of --agent-port)' : ' (--agent-port)';
+        throw usage(
+          `${flag === '--port' ? 'port' : 'agent port'} ${port} on ${config.host}${which} is in use; pass ${flag} 0 for a free one`,
+        );
+      }
       throw usage(`cannot listen on ${config.host}:${port} (${code ?? (error as Error).message})`);
     }
   };

@@ -53,9 +53,12 @@ export interface DriftReport {
   compared: number;
   /** Operations of the provider under the compared prefixes that the fake does not serve. */
   missing: number;
-  /** Facts of the operations both have, and how many of them agree. */
-  facts: { total: number; agree: number };
+  /** Facts of the operations both have: how many agree, and how many of the others differ under a declared difference. */
+  facts: { total: number; agree: number; declared: number };
 }
+
+/** How many facts each difference of a compared operation stands for (a field absent on one side stands for every fact of it). */
+const FACTS_OF = new WeakMap<Difference, number>();
 
 const ABSENT = 'absent';
 
@@ -74,6 +77,7 @@ function compareOperation(provider: OperationFacts, fake: OperationFacts, out: D
   const absentIn = (facts: Map<string, Fact>, location: string) =>
     !facts.has(`${location} type`) && !facts.has(`${location} declared`) && !facts.has(`${location} required`);
   const reported = new Set<string>();
+  const absent = new Map<string, Difference>();
   for (const key of [...keys].sort()) {
     total++;
     const p = provider.facts.get(key);
@@ -85,28 +89,49 @@ function compareOperation(provider: OperationFacts, fake: OperationFacts, out: D
     const fact = (p ?? f)!;
     const location = fact.location;
     const wholeLocationAbsent = absentIn(provider.facts, location) || absentIn(fake.facts, location);
-    let hidden = false;
+    let hidden: string | null = null;
     for (let parent = parentOf(location); parent; parent = parentOf(parent)) {
-      if (reported.has(parent) && (absentIn(provider.facts, parent) || absentIn(fake.facts, parent))) hidden = true;
+      if (reported.has(parent) && (absentIn(provider.facts, parent) || absentIn(fake.facts, parent))) hidden = parent;
     }
-    if (hidden) continue;
+    const countIn = (at: string) => {
+      const difference = absent.get(at);
+      if (difference) FACTS_OF.set(difference, (FACTS_OF.get(difference) ?? 0) + 1);
+    };
+    if (hidden !== null) {
+      countIn(hidden);
+      continue;
+    }
     if (wholeLocationAbsent) {
-      if (reported.has(location)) continue;
+      if (reported.has(location)) {
+        countIn(location);
+        continue;
+      }
       reported.add(location);
       const pType =
         provider.facts.get(`${location} type`) ?? provider.facts.get(`${location} declared`) ?? provider.facts.get(`${location} required`);
       const fType = fake.facts.get(`${location} type`) ?? fake.facts.get(`${location} declared`) ?? fake.facts.get(`${location} required`);
-      out.push({
+      const difference: Difference = {
         operation: provider.name,
         location,
         aspect: (pType ?? fType)!.aspect,
         provider: pType?.value ?? ABSENT,
         fake: fType?.value ?? ABSENT,
-      });
+      };
+      absent.set(location, difference);
+      FACTS_OF.set(difference, 1);
+      out.push(difference);
       continue;
     }
     reported.add(location);
-    out.push({ operation: provider.name, location, aspect: fact.aspect, provider: p?.value ?? ABSENT, fake: f?.value ?? ABSENT });
+    const difference: Difference = {
+      operation: provider.name,
+      location,
+      aspect: fact.aspect,
+      provider: p?.value ?? ABSENT,
+      fake: f?.value ?? ABSENT,
+    };
+    FACTS_OF.set(difference, 1);
+    out.push(difference);
   }
   return { total, agree };
 }
@@ -146,7 +171,7 @@ export function compareOperations(
   const all: Difference[] = [];
   let compared = 0;
   let missing = 0;
-  const facts = { total: 0, agree: 0 };
+  const facts = { total: 0, agree: 0, declared: 0 };
   for (const [key, operation] of provider) {
     const ours = fake.get(key);
     if (ours) {
@@ -178,6 +203,7 @@ export function compareOperations(
     );
     if (declaration) {
       used.add(declaration);
+      facts.declared += FACTS_OF.get(difference) ?? 0;
       declared.push({ ...difference, reason: declaration.reason });
     } else {
       differences.push(difference);
@@ -221,11 +247,31 @@ export function markBuiltIn(declarations: readonly KnownDifference[]): void {
 }
 
 /**
+ * The share of the compared operations' facts that agree (0 to 1; 1 when nothing was compared).
+ * @example
+ * if (agreement(report) < 0.9) console.log('declared differences dominate')
+ */
+export function agreement(report: DriftReport): number {
+  return report.facts.total === 0 ? 1 : report.facts.agree / report.facts.total;
+}
+
+/**
+ * Whether the check passes: no undeclared difference, and (with `minAgreement`, 0 to 1) at least
+ * that share of the facts agreeing, however many differences are declared.
+ * @example
+ * process.exitCode = driftPasses(report, 0.9) ? 0 : 1
+ */
+export function driftPasses(report: DriftReport, minAgreement?: number): boolean {
+  return report.differences.length === 0 && (minAgreement === undefined || agreement(report) >= minAgreement);
+}
+
+/**
  * The report as the lines `fakehands drift` prints: undeclared differences grouped by operation,
  * then the declared ones with their reasons, your stale declarations, and a summary that says
- * what each number means.
+ * what each number means: how many facts agree and how many differ as declared (with
+ * `minAgreement`, whether the agreeing share reaches it).
  */
-export function formatReport(report: DriftReport): string[] {
+export function formatReport(report: DriftReport, minAgreement?: number): string[] {
   const lines: string[] = [];
   const grouped = (differences: Difference[], withReason: boolean) => {
     const byOperation = new Map<string, Difference[]>();
@@ -246,8 +292,15 @@ export function formatReport(report: DriftReport): string[] {
       `stale declaration: ${stale.operation} → ${stale.location}${stale.aspect ? ` (${stale.aspect})` : ''} no longer differs; remove it from ${stale.source ?? 'your declared differences'}`,
     );
   }
-  const share = report.facts.total === 0 ? 100 : (100 * report.facts.agree) / report.facts.total;
-  const verdict = report.differences.length === 0 ? 'the check passes' : 'each fails the check';
+  const { agree, total, declared } = report.facts;
+  const percent = (n: number) => `${(total === 0 ? 100 : (100 * n) / total).toFixed(1)}%`;
+  const under = minAgreement !== undefined && agreement(report) < minAgreement;
+  const verdict =
+    report.differences.length > 0
+      ? 'each fails the check'
+      : under
+        ? `the check fails: ${percent(agree)} of facts agree, under --min-agreement ${minAgreement}`
+        : `the check passes with ${percent(agree)} of facts agreeing and ${percent(declared)} differing as declared`;
   lines.push(
     '',
     `drift: ${report.differences.length} undeclared difference(s) (${verdict}), ${report.known.length} declared (known, with a reason), ${yours.length} stale declaration(s) of yours`,
@@ -259,10 +312,14 @@ export function formatReport(report: DriftReport): string[] {
         : ''),
   );
   lines.push(
-    `  facts of the compared operations: ${report.facts.agree} of ${report.facts.total} agree (${share.toFixed(1)}%); the others are the differences above, declared or not` +
+    `  facts of the compared operations: ${agree} of ${total} agree (${percent(agree)}), ${declared} differ as declared (${percent(declared)}), ${total - agree - declared} undeclared (${percent(total - agree - declared)})` +
       (report.builtInStale
         ? `; ${report.builtInStale} of fakehands' own declarations did not apply (nothing to do: your document agrees with the fake there)`
         : ''),
   );
+  if (declared > agree)
+    lines.push(
+      '  note: more facts differ as declared than agree: the check says every difference is known, not that the fake matches the document (--min-agreement SHARE fails under a share)',
+    );
   return lines;
 }

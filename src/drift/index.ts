@@ -2,6 +2,7 @@
  * `fakehands drift`: holds the fake's OpenAPI document against a provider's (the real service's
  * published one, or its `/openapi.json`), operation by operation, fact by fact.
  */
+import { FakehandsError } from '../domain/store/errors.js';
 import { openApiDocument } from '../http/openapi.js';
 import { apiRoutes } from '../surfaces/app-server/routes/all.js';
 import { agentRoutes } from '../surfaces/agent-server/routes.js';
@@ -11,7 +12,7 @@ import { newestAgentRoutes } from './known-agent-differences.js';
 import { loadDocument } from './load.js';
 import { operationFacts, type OperationFacts } from './operations.js';
 
-export { formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
+export { agreement, driftPasses, formatReport, type Difference, type DriftReport, type KnownDifference } from './compare.js';
 export { readKnownDifferences } from './known-file.js';
 export { KNOWN_AGENT_DIFFERENCES, KNOWN_DIFFERENCES } from './known-differences.js';
 
@@ -97,6 +98,17 @@ function fakeFacts(agent: boolean): Map<string, OperationFacts> {
   return facts;
 }
 
+/** `operationFacts`, whose `invalid_spec` error names the file or URL the document came from. */
+function factsNamingSource(document: unknown, source: string, include?: (path: string) => boolean): Map<string, OperationFacts> {
+  try {
+    return operationFacts(document, include);
+  } catch (error) {
+    if (error instanceof FakehandsError && error.code === 'invalid_spec')
+      throw new FakehandsError('invalid_spec', `${source}: ${error.message}`);
+    throw error;
+  }
+}
+
 /**
  * Compares the fake with a provider's OpenAPI documents; throws an `invalid_spec` error for a
  * document that cannot be read or is not OpenAPI 3.x.
@@ -108,7 +120,10 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
   const prefixes = options.prefixes ?? (options.agent ? AGENT_DRIFT_PREFIXES : DRIFT_PREFIXES);
   const fake =
     options.baseUrl && !options.agent
-      ? operationFacts(await loadDocument(`${options.baseUrl.replace(/\/+$/, '')}/openapi.json`))
+      ? factsNamingSource(
+          await loadDocument(`${options.baseUrl.replace(/\/+$/, '')}/openapi.json`),
+          `${options.baseUrl.replace(/\/+$/, '')}/openapi.json`,
+        )
       : fakeFacts(options.agent ?? false);
   const served = [...fake.values()].map((op) => op.name.split(' ')[1]!);
   const inScope = underAny(prefixes);
@@ -120,7 +135,12 @@ export async function checkDrift(options: DriftOptions): Promise<DriftReport> {
   for (const spec of options.specs) {
     const document = typeof spec === 'string' ? await loadDocument(spec) : spec;
     for (const path of Object.keys((document as { paths?: object }).paths ?? {})) generations.add(partOf(path));
-    for (const [key, operation] of operationFacts(document, relevant)) provider.set(key, operation);
+    for (const [key, operation] of factsNamingSource(
+      document,
+      typeof spec === 'string' ? spec : `specs[${options.specs.indexOf(spec)}]`,
+      relevant,
+    ))
+      provider.set(key, operation);
   }
   const covered = (path: string) => generations.has(partOf(path));
   // The agent host's routes the documents lack, declared from its route table (`newestAgentRoutes`).

@@ -16,6 +16,46 @@ import {
 
 /** How often a state handler polls while it waits. */
 const POLL_INTERVAL_MS = 100;
+/**
+ * How far a fakehands provider's clock is moved at each poll of a wait: its realistic timings (a
+ * sandbox starts in 2 s, an agent runs for 10 s) then pass in a few polls instead of in real time,
+ * and the same server serves `verify` and `verify --messages` (whose interrupt needs a run that lasts).
+ */
+const CLOCK_STEP_MS = 2_000;
+
+/** Moves the provider's time forward while a state handler waits: a fakehands provider's clock, or nothing (a real server). */
+export type Nudge = () => Promise<void>;
+
+/** How a state handler waits: for at most `timeoutMs`, moving a fakehands provider's clock with `nudge` between polls. */
+export interface Wait {
+  /** The longest a wait may take. */
+  timeoutMs: number;
+  /** What moves the provider's time between polls (null: a provider whose time is its own). */
+  nudge: Nudge | null;
+}
+
+/**
+ * The nudge of the provider at `baseUrl`: a fakehands provider (its control API answers
+ * `GET /_fakehands/clock` with its time) has its clock moved forward; any other provider has nothing
+ * done to it, and its waits take the time its steps take.
+ */
+export async function providerClockNudge(baseUrl: string, apiKey: string | undefined): Promise<Nudge | null> {
+  const url = `${baseUrl.replace(/\/+$/, '')}/_fakehands/clock`;
+  const headers: Record<string, string> = apiKey ? { 'x-session-api-key': apiKey } : {};
+  const time = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) })
+    .then(async (answer) => (answer.ok ? ((await answer.json()) as unknown) : null))
+    .catch(() => null);
+  if (typeof (time as { now?: unknown } | null)?.now !== 'string') return null;
+  return async () => {
+    await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_ms: CLOCK_STEP_MS }),
+    })
+      .then((answer) => answer.body?.cancel())
+      .catch(() => undefined);
+  };
+}
 
 /** The parameters a provider state is set up with. */
 export type StateParams = Record<string, unknown> | undefined;
@@ -31,7 +71,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function waitFor<T>(
   what: string,
-  timeoutMs: number,
+  { timeoutMs, nudge }: Wait,
   read: () => Promise<T>,
   done: (value: T) => boolean,
   hopeless: (value: T) => string | null = () => null,
@@ -43,6 +83,7 @@ async function waitFor<T>(
     const why = hopeless(value);
     if (why !== null) throw new Error(`gave up waiting for ${what}: ${why}`);
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last seen: ${JSON.stringify(value)})`);
+    await nudge?.();
     await sleep(POLL_INTERVAL_MS);
   }
 }
@@ -88,12 +129,12 @@ export class Cleanup {
 const DEAD_SANDBOX = new Set(['ERROR', 'MISSING']);
 
 /** Starts a sandbox and waits for it to run; a sandbox that is missing or in ERROR ends the wait at once. */
-async function runningSandbox(api: CheckedClient, timeoutMs: number, cleanup: Cleanup): Promise<string> {
+async function runningSandbox(api: CheckedClient, wait: Wait, cleanup: Cleanup): Promise<string> {
   const sandbox = await api.startSandbox();
   cleanup.sandboxes.add(sandbox.id);
   await waitFor(
     `sandbox ${sandbox.id} to be RUNNING`,
-    timeoutMs,
+    wait,
     async () => (await api.getSandboxes([sandbox.id]))[0]?.status,
     (s) => s === 'RUNNING',
     (s) =>
@@ -109,14 +150,14 @@ async function runningSandbox(api: CheckedClient, timeoutMs: number, cleanup: Cl
 /** Starts an app conversation and waits for its start task to be READY; a missing task or one in ERROR ends the wait at once. */
 async function readyConversation(
   api: CheckedClient,
-  timeoutMs: number,
+  wait: Wait,
   cleanup: Cleanup,
   body: Parameters<CheckedClient['startAppConversation']>[0],
 ): Promise<{ app_conversation_id: string; sandbox_id: string }> {
   const task = await api.startAppConversation(body);
   const ready = await waitFor(
     `start task ${task.id} to be READY`,
-    timeoutMs,
+    wait,
     async () => (await api.getStartTasks([task.id]))[0] ?? null,
     (t) => t?.status === 'READY',
     (t) =>
@@ -137,10 +178,10 @@ async function readyConversation(
 }
 
 /** The provider states the contracts use, set up through the public API. */
-export function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup, flags: { sendKey: boolean }): Record<string, StateSetup> {
+export function stateSetups(client: Client, wait: Wait, cleanup: Cleanup, flags: { sendKey: boolean }): Record<string, StateSetup> {
   const api = checkedClient(client);
   const appConversation = () =>
-    readyConversation(api, timeoutMs, cleanup, {
+    readyConversation(api, wait, cleanup, {
       selected_repository: 'OpenHands/OpenHands',
       git_provider: 'github',
       title: 'Contract check',
@@ -159,9 +200,9 @@ export function stateSetups(client: Client, timeoutMs: number, cleanup: Cleanup,
       if (!page.items[0]) throw new Error('the service has no sandbox spec (GET /api/v1/sandbox-specs/search answered no items)');
       return { sandbox_spec_id: page.items[0].id };
     },
-    'a RUNNING sandbox exists': async () => ({ sandbox_id: await runningSandbox(api, timeoutMs, cleanup) }),
+    'a RUNNING sandbox exists': async () => ({ sandbox_id: await runningSandbox(api, wait, cleanup) }),
     'a PAUSED sandbox exists': async () => {
-      const id = await runningSandbox(api, timeoutMs, cleanup);
+      const id = await runningSandbox(api, wait, cleanup);
       await api.pauseSandbox(id);
       return { sandbox_id: id };
     },
@@ -200,20 +241,20 @@ const RUN_OVER = new Set(['finished', 'error']);
  */
 export function agentStateSetups(
   client: Client,
-  timeoutMs: number,
+  wait: Wait,
   cleanup: Cleanup,
   flags: { sendKey: boolean },
   target: AgentTarget,
 ): Record<string, StateSetup> {
   const api = checkedClient(client);
   const finishedRun = async () => {
-    const { app_conversation_id: id } = await readyConversation(api, timeoutMs, cleanup, {
+    const { app_conversation_id: id } = await readyConversation(api, wait, cleanup, {
       title: 'Contract check',
       initial_message: { role: 'user', content: [{ type: 'text', text: 'Write a plan for the flaky test' }] },
     });
     const conversation = await waitFor(
       `conversation ${id}'s agent to finish its run`,
-      timeoutMs,
+      wait,
       async () => (await api.getAppConversations([id]))[0] ?? null,
       (c) => RUN_OVER.has(c?.execution_status ?? ''),
       (c) => (c === null ? `GET /api/v1/app-conversations answered null for the conversation its start task named` : null),
@@ -249,7 +290,7 @@ export function agentStateSetups(
       await agent.sendMessage('Run the test suite');
       await waitFor(
         'the agent to wait for confirmation',
-        timeoutMs,
+        wait,
         async () => (await agent.getConversation()).execution_status,
         (s) => s === 'waiting_for_confirmation',
         (s) => (s === 'error' ? 'the agent ended in error' : null),

@@ -14,7 +14,15 @@ import { startForwarder } from './forwarder.js';
 import { watchProvider } from './provider-watch.js';
 import { excerpt, WrongShapeError } from './provider-answers.js';
 import { describeFailures, oneLine } from './failures.js';
-import { agentStateSetups, Cleanup, stateSetups, type AgentTarget, type StateParams, type StateSetup } from './provider-states.js';
+import {
+  agentStateSetups,
+  Cleanup,
+  providerClockNudge,
+  stateSetups,
+  type AgentTarget,
+  type StateParams,
+  type StateSetup,
+} from './provider-states.js';
 
 /** The provider name the contracts are written for. */
 export const PROVIDER_NAME = 'conversation-sandbox-service';
@@ -305,7 +313,11 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
   const cleanup = new Cleanup();
   const flags = { sendKey: true };
-  const timeoutMs = options.stateTimeoutMs ?? DEFAULT_STATE_TIMEOUT_MS;
+  // A fakehands provider's clock moves while the states wait (its realistic timings need no real time); a real server's does not.
+  const wait = {
+    timeoutMs: options.stateTimeoutMs ?? DEFAULT_STATE_TIMEOUT_MS,
+    nudge: await providerClockNudge(options.baseUrl, options.apiKey),
+  };
   const forwarder = byProvider.has(AGENT_PROVIDER_NAME) ? await startForwarder() : null;
   const agentTarget: AgentTarget | null = forwarder ? { forwarder, key: undefined } : null;
   const runs: VerifierRun[] = [];
@@ -315,7 +327,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
       provider: PROVIDER_NAME,
       providerBaseUrl: options.baseUrl,
       contracts: app,
-      setups: stateSetups(client, timeoutMs, cleanup, flags),
+      setups: stateSetups(client, wait, cleanup, flags),
       flags,
       key: () => options.apiKey,
     });
@@ -325,7 +337,7 @@ export async function verifyProvider(options: VerifyOptions): Promise<VerifyResu
       provider: AGENT_PROVIDER_NAME,
       providerBaseUrl: agentTarget.forwarder.url,
       contracts: agent,
-      setups: agentStateSetups(client, timeoutMs, cleanup, flags, agentTarget),
+      setups: agentStateSetups(client, wait, cleanup, flags, agentTarget),
       flags,
       key: () => agentTarget.key,
     });

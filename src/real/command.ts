@@ -38,6 +38,11 @@ export async function runReal(argv: string[], out: (text: string) => void, err: 
     out(`${REAL_HELP}\n`);
     return verb === undefined ? 2 : 0;
   }
+  // `fakehands real start --help` prints the help as every command's --help does: it never starts the servers.
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out(`${REAL_HELP}\n`);
+    return 0;
+  }
   const log = (line: string) => err(`${line}\n`);
   try {
     if (verb === 'install') {
@@ -52,6 +57,11 @@ export async function runReal(argv: string[], out: (text: string) => void, err: 
       return 0;
     }
     if (verb === 'start') {
+      const extra = rest[0] === '--scripts' ? rest.slice(2) : rest;
+      if (extra.length > 0) {
+        err(`fakehands real start: unknown option "${extra[0]}" (see fakehands real --help)\n`);
+        return 2;
+      }
       const scriptsAt = rest[0] === '--scripts' ? rest[1] : undefined;
       const scripts = scriptsAt === undefined ? DEFAULT_REAL_SCRIPTS : (JSON.parse(await readFile(scriptsAt, 'utf8')) as never[]);
       const llm = await startLlmServer({ scripts });

@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage, launchChromium, serveStatic } from '../support/browser.js';
+import { browserSuitesSkipped } from '../support/chromium-path.js';
 import { startCli } from '../support/cli.js';
 import { OPTIONS, SEQUENCE, playThroughSetupServer, type Step } from '../support/sequence.js';
 import { readmeBlocks } from '../support/readme.js';
@@ -18,8 +19,11 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 let browser: Browser;
 let site: { url: string; server: Server };
 let tab: Page;
+/** No Chromium here (and not required): every suite of the file is skipped, one line saying how to get it. */
+const NO_BROWSER = browserSuitesSkipped();
 
 beforeAll(async () => {
+  if (NO_BROWSER) return;
   // The browser starts while esbuild bundles the page (and is there for afterAll to close if that fails).
   const launching = launchChromium().then((launched) => {
     browser = launched;
@@ -60,7 +64,7 @@ async function openApp(query = ''): Promise<Page> {
   return page;
 }
 
-describe('fakehands/browser in Chromium', () => {
+describe.skipIf(NO_BROWSER)('fakehands/browser in Chromium', () => {
   it('answers a create → poll → pause flow through the service worker, with a 401 and a 422 in the real shapes', async () => {
     const page = await openApp();
     const result = await page.evaluate(async () => {
@@ -205,7 +209,7 @@ async function runReadmeExample(
   }
 }
 
-describe("the README's browser examples", () => {
+describe.skipIf(NO_BROWSER)("the README's browser examples", () => {
   it("src/mocks.ts runs as a page in Chromium: the worker starts, the page's fetch reaches the fake, the fake is on window", async () => {
     const { errors, checked } = await runReadmeExample('// src/mocks.ts', "import './example.ts';", async () => ({
       clock: typeof (window as unknown as { fake?: { clock?: unknown } }).fake?.clock,
@@ -232,7 +236,7 @@ describe("the README's browser examples", () => {
   }, 60_000);
 });
 
-describe('the agent server behind the browser worker', () => {
+describe.skipIf(NO_BROWSER)('the agent server behind the browser worker', () => {
   it("serves conversation_url in the page: the REST through the worker, the events socket through msw's ws.link", async () => {
     const page = await openApp('?agent=1&key=k');
     const result = await page.evaluate(async () => {
@@ -295,7 +299,7 @@ describe('the agent server behind the browser worker', () => {
   }, 60_000);
 });
 
-describe('what a page loads, and when (issue 23)', () => {
+describe.skipIf(NO_BROWSER)('what a page loads, and when (issue 23)', () => {
   it('answers its first V1 request from the first chunks; the settings, the control API and the agent host load on first need', async () => {
     const page = await newTab();
     const scripts: string[] = [];
@@ -383,7 +387,7 @@ describe('what a page loads, and when (issue 23)', () => {
   }, 60_000);
 });
 
-describe('fakehands/browser keeps going when storage fails', () => {
+describe.skipIf(NO_BROWSER)('fakehands/browser keeps going when storage fails', () => {
   it('answers 507 (not a 500 with a stack) past the localStorage quota, and the change is not made', async () => {
     const page = await openApp('?persist=1&key=k');
     const result = await page.evaluate(async () => {
@@ -450,7 +454,7 @@ describe('fakehands/browser keeps going when storage fails', () => {
   }, 60_000);
 });
 
-describe('a hostile page on another origin', () => {
+describe.skipIf(NO_BROWSER)('a hostile page on another origin', () => {
   it('cannot change the fake with no-cors requests, reach the control API, or frame the inspector', async () => {
     const cli = await startCli([
       '--quiet',
@@ -513,7 +517,7 @@ describe('a hostile page on another origin', () => {
   });
 });
 
-describe('the inspector at /_fakehands/', () => {
+describe.skipIf(NO_BROWSER)('the inspector at /_fakehands/', () => {
   it('shows a sandbox created through the API, and pausing it from the page changes what the API answers', async () => {
     const key = 'inspector-key';
     const cli = await startCli(['--quiet', '--auth', 'all', '--api-key', key, '--fixture', 'empty', '--timings', 'instant']);

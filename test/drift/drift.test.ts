@@ -164,7 +164,7 @@ describe('fakehands drift', () => {
     const cli = await served();
     const saved = await file('own.json', await (await fetch(`${cli.url}/openapi.json`)).text());
     const { code, stdout } = await runCli(['drift', '--spec', saved]);
-    expect(stdout).toMatch(/drift: 0 undeclared difference\(s\) \(the check passes\), 0 declared \(known, with a reason\), 0 stale declaration\(s\) of yours\n  operations: 122 compared, 0 of the provider's not served by the fake\n  facts of the compared operations: (\d+) of \1 agree \(100\.0%\)/);
+    expect(stdout).toMatch(/drift: 0 undeclared difference\(s\) \(the check passes with 100\.0% of facts agreeing and 0\.0% differing as declared\), 0 declared \(known, with a reason\), 0 stale declaration\(s\) of yours\n  operations: 122 compared, 0 of the provider's not served by the fake\n  facts of the compared operations: (\d+) of \1 agree \(100\.0%\), 0 differ as declared \(0\.0%\), 0 undeclared \(0\.0%\)/);
     expect(stdout).not.toContain('remove it');
     expect(code).toBe(0);
   });
@@ -223,7 +223,7 @@ describe('fakehands drift', () => {
       expect(await closed).toBe(1);
       expect(stdout).toContain('GET /api/conversations/count/all → operation: provider served, fake absent\n');
       expect(stdout.length).toBeGreaterThan(100_000);
-      expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n$/);
+      expect(stdout).toMatch(/\n {2}facts of the compared operations: \d+ of \d+ agree .*\n( {2}note: .*\n)?$/);
     } finally {
       proc.kill('SIGKILL');
     }
@@ -231,12 +231,12 @@ describe('fakehands drift', () => {
 
   const bad: [string, () => Promise<string>, RegExp][] = [
     ['a file that is not JSON', () => file('x.json', 'openapi: 3.1.0\n'), /^fakehands: .*x\.json is not JSON \(.*\); fakehands drift reads OpenAPI documents written as JSON\n$/],
-    ['a document that is not OpenAPI 3.x', () => file('s.json', '{"swagger": "2.0", "paths": {}}'), /^fakehands: not an OpenAPI 3\.x document \(its "openapi" field is null; Swagger 2\.0 is not supported\)\n$/],
+    ['a document that is not OpenAPI 3.x', () => file('s.json', '{"swagger": "2.0", "paths": {}}'), /^fakehands: \S*\/s\.json: not an OpenAPI 3\.x document \(its "openapi" field is null; Swagger 2\.0 is not supported\)\n$/],
     ['a $ref cycle', () => file('c.json', JSON.stringify({
       openapi: '3.1.0',
       paths: { [SEARCH]: { get: { responses: { 200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } } } },
       components: { schemas: { A: { $ref: '#/components/schemas/B' }, B: { $ref: '#/components/schemas/A' } } },
-    })), /^fakehands: a \$ref cycle at GET \/api\/v1\/sandboxes\/search response: #\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\n$/],
+    })), /^fakehands: \S*\/c\.json: a \$ref cycle at GET \/api\/v1\/sandboxes\/search response: #\/components\/schemas\/A → #\/components\/schemas\/B → #\/components\/schemas\/A\n$/],
     ['a file that does not exist', async () => '/no/such/openapi.json', /^fakehands: cannot read \/no\/such\/openapi\.json: no such file\n$/],
     ['a URL that refuses connections', async () => `http://127.0.0.1:${await closedPort()}/openapi.json`, /^fakehands: cannot fetch http:\/\/127\.0\.0\.1:\d+\/openapi\.json: connection refused\n$/],
   ];
@@ -250,7 +250,7 @@ describe('fakehands drift', () => {
   it('exits 2 without --spec, and explains itself with --help', async () => {
     expect(await runCli(['drift'])).toEqual({ code: 2, stdout: '', stderr: 'fakehands: drift needs --spec FILE|URL (see fakehands drift --help)\n' });
     const help = await runCliInProcess(['drift', '--help']);
-    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--json]']);
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: fakehands drift --spec FILE|URL [--spec ...] [--base-url URL] [--prefix PATH ...] [--known FILE ...] [--agent] [--min-agreement SHARE] [--json]']);
   });
 });
 
@@ -279,7 +279,7 @@ describe('the fake against the committed snapshot of the real service (CI)', () 
     const undeclared = lines.filter((line) => line.includes(' → ') && !line.includes('[known: '));
     expect(undeclared, stdout).toEqual([]);
     expect(lines.filter((line) => line.startsWith('stale declaration')), stdout).toEqual([]);
-    expect(lines.find((line) => line.startsWith('drift: ')) ?? `no summary; exit ${code}; stderr: ${stderr}; stdout ${stdout.length} bytes ending ${stdout.slice(-200)}`).toMatch(/^drift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 0 stale declaration\(s\) of yours$/);
+    expect(lines.find((line) => line.startsWith('drift: ')) ?? `no summary; exit ${code}; stderr: ${stderr}; stdout ${stdout.length} bytes ending ${stdout.slice(-200)}`).toMatch(/^drift: 0 undeclared difference\(s\) \(the check passes with \d+\.\d% of facts agreeing and \d+\.\d% differing as declared\), \d+ declared \(known, with a reason\), 0 stale declaration\(s\) of yours$/);
     expect(lines).toContain('  operations: 44 compared, 0 of the provider\'s not served by the fake');
     expect(stdout).not.toContain('did not apply');
     expect(code).toBe(0);

@@ -269,10 +269,10 @@ describe('fakehands drift for a consumer (finding 7)', () => {
     expect(stdout).not.toContain('stale declaration:');
     const summary = stdout.trim().split('\n').slice(-3);
     expect(summary[0]).toBe(
-      'drift: 0 undeclared difference(s) (the check passes), 0 declared (known, with a reason), 0 stale declaration(s) of yours',
+      'drift: 0 undeclared difference(s) (the check passes with 100.0% of facts agreeing and 0.0% differing as declared), 0 declared (known, with a reason), 0 stale declaration(s) of yours',
     );
     expect(summary[2]).toMatch(
-      /^ {2}facts of the compared operations: (\d+) of \1 agree \(100\.0%\); the others are the differences above, declared or not; \d+ of fakehands' own declarations did not apply \(nothing to do: your document agrees with the fake there\)$/,
+      /^ {2}facts of the compared operations: (\d+) of \1 agree \(100\.0%\), 0 differ as declared \(0\.0%\), 0 undeclared \(0\.0%\); \d+ of fakehands' own declarations did not apply \(nothing to do: your document agrees with the fake there\)$/,
     );
   });
 
@@ -300,7 +300,7 @@ describe('fakehands drift for a consumer (finding 7)', () => {
       `stale declaration: GET /api/v1/sandboxes/search → response items[].nickname no longer differs; remove it from ${known}`,
     );
     expect(stdout).toMatch(
-      /\ndrift: 0 undeclared difference\(s\) \(the check passes\), \d+ declared \(known, with a reason\), 1 stale declaration\(s\) of yours\n/,
+      /\ndrift: 0 undeclared difference\(s\) \(the check passes with \d+\.\d% of facts agreeing and \d+\.\d% differing as declared\), \d+ declared \(known, with a reason\), 1 stale declaration\(s\) of yours\n/,
     );
     expect(code).toBe(0);
   });

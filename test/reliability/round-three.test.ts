@@ -334,15 +334,15 @@ describe('the CLI (findings 12 and 13)', () => {
     ],
     [
       ['serve', '--port', '0', '--fixtures-dir', '/nonexistent-folder'],
-      'invalid --fixtures-dir "/nonexistent-folder": no such folder (see fakehands --help)',
+      'invalid --fixtures-dir "/nonexistent-folder": no such folder (see fakehands serve --help)',
     ],
     [
       ['serve', '--port', '0', '--cors', 'not an origin'],
-      'invalid --cors "not an origin": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)',
+      'invalid --cors "not an origin": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands serve --help)',
     ],
     [
       ['serve', '--port', '0', '--cors', 'http://localhost:5173/app'],
-      'invalid --cors "http://localhost:5173/app": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands --help)',
+      'invalid --cors "http://localhost:5173/app": expected an origin like http://localhost:5173 (scheme, host and port, no path), or * (see fakehands serve --help)',
     ],
     [
       ['verify', '--base-url', 'http://127.0.0.1:9', '--pact', '/nonexistent.json'],

@@ -420,13 +420,13 @@ describe('shutdown', () => {
 
 describe('bad start-up', () => {
   it.each([
-    [['--port', '99999'], 'fakehands: invalid --port "99999": expected a port number 0-65535 (see fakehands --help)'],
+    [['--port', '99999'], 'fakehands: invalid --port "99999": expected a port number 0-65535 (see fakehands serve --help)'],
     [
       ['--auth', 'maybe'],
-      'fakehands: invalid --auth "maybe": Invalid option: expected one of "all"|"legacy"|"none" (see fakehands --help)',
+      'fakehands: invalid --auth "maybe": Invalid option: expected one of "all"|"legacy"|"none" (see fakehands serve --help)',
     ],
-    [['--latency', '300-100'], 'fakehands: invalid --latency "300-100": MIN must not exceed MAX (see fakehands --help)'],
-    [['--bogus'], 'fakehands: unknown option --bogus (see fakehands --help)'],
+    [['--latency', '300-100'], 'fakehands: invalid --latency "300-100": MIN must not exceed MAX (see fakehands serve --help)'],
+    [['--bogus'], 'fakehands: unknown option --bogus (see fakehands serve --help)'],
   ])('%j exits 2 with one line', async (args, message) => {
     const { code, stderr } = await runCliInProcess(['serve', ...args]);
     expect(code).toBe(2);
@@ -445,7 +445,7 @@ describe('bad start-up', () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const { code, stderr } = await runCli(['serve', '--host', '127.0.0.1', '--port', String(port)]);
+    const { code, stderr } = await runCli(['serve', '--host', '127.0.0.1', '--port', String(port), '--agent-port', '0']);
     blocker.close();
     expect(code).toBe(2);
     expect(stderr).toBe(`fakehands: port ${port} on 127.0.0.1 is in use; pass --port 0 for a free one\n`);
@@ -485,15 +485,15 @@ describe('bad start-up', () => {
   it('validates numbers and booleans in flags and environment variables with clear errors', async () => {
     expect(await runCliInProcess(['serve', '--port', '-1'])).toMatchObject({
       code: 2,
-      stderr: 'fakehands: invalid --port: a value that starts with "-" is written --port=VALUE (see fakehands --help)\n',
+      stderr: 'fakehands: invalid --port: a value that starts with "-" is written --port=VALUE (see fakehands serve --help)\n',
     });
     expect(await runCliInProcess(['serve', '--port=-1'])).toMatchObject({
       code: 2,
-      stderr: 'fakehands: invalid --port "-1": expected a port number 0-65535 (see fakehands --help)\n',
+      stderr: 'fakehands: invalid --port "-1": expected a port number 0-65535 (see fakehands serve --help)\n',
     });
     expect(await runCliInProcess(['serve'], { FAKEHANDS_QUIET: 'maybe' })).toMatchObject({
       code: 2,
-      stderr: 'fakehands: invalid FAKEHANDS_QUIET "maybe": expected true or false (1/0, yes/no) (see fakehands --help)\n',
+      stderr: 'fakehands: invalid FAKEHANDS_QUIET "maybe": expected true or false (1/0, yes/no) (see fakehands serve --help)\n',
     });
     expect((await runCliInProcess(['serve', '--max-records', 'many'])).stderr).toMatch(/^fakehands: invalid --max-records "many": /);
   });

@@ -3,19 +3,25 @@
  * browser download), and a static server for a page bundled with `fakehands/browser` and msw's
  * worker script (what `npx msw init` copies).
  */
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
+import { chromiumPath } from './chromium-path.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
-/** Where Debian installs Chromium (`apt-get install chromium`). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Where Chromium is: `CHROMIUM_PATH`, or where Debian installs it (`apt-get install chromium`). */
+export const CHROMIUM = chromiumPath();
 
-/** Launches headless Chromium. */
+/** Launches headless Chromium; without one (where FAKEHANDS_REQUIRE_BROWSER=1 keeps the suites from skipping), fails saying how to get it. */
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    return Promise.reject(
+      new Error(`no Chromium at ${CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary`),
+    );
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 }
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/browser.js';
+import { browserSuitesSkipped } from '../support/chromium-path.js';
 import { startCli, type RunningCli } from '../support/cli.js';
 
 const FRONTEND = process.env.OPENHANDS_FRONTEND_DIR;
@@ -35,7 +36,7 @@ const freePort = () =>
     });
   });
 
-describe.skipIf(!ready)('the OpenHands web app on the fake (OPENHANDS_FRONTEND_DIR)', () => {
+describe.skipIf(!ready || (ready && browserSuitesSkipped()))('the OpenHands web app on the fake (OPENHANDS_FRONTEND_DIR)', () => {
   let cli: RunningCli;
   let dev: ChildProcess;
   let web: string;

@@ -45,7 +45,17 @@ describe.skipIf(!canvasDir)('fakehands canvas', () => {
       });
     });
     const [, page, agent, app] = line;
-    const html = await (await fetch(`${page}/conversations`)).text();
+    // Offline by default, and it says so: the page's answers let it reach loopback hosts only.
+    await new Promise<void>((resolve) => {
+      const check = () => (out.includes('\noffline: ') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    expect(out).toContain(
+      '\noffline: the page reaches only this machine (no web fonts, icons, telemetry or version checks; --online lets it out)\n',
+    );
+    const served = await fetch(`${page}/conversations`);
+    expect(served.headers.get('content-security-policy')).toMatch(/^default-src 'self' http:\/\/127\.0\.0\.1:\* /);
+    const html = await served.text();
     expect(html).toContain('window.__AGENT_CANVAS_SESSION_API_KEY__');
     expect(html).toContain(JSON.stringify(app));
     expect(html).toContain('"kind":"cloud"');

@@ -38,6 +38,7 @@ import {
   type CanvasIngress,
 } from '../../src/canvas/ingress.js';
 import { launchChromium } from '../support/browser.js';
+import { browserSuitesSkipped } from '../support/chromium-path.js';
 import { startCli, type RunningCli } from '../support/cli.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -46,13 +47,17 @@ const API_KEY = 'fakehands-dev-key';
 /** The tenant of the cloud backend's flows (the local backend's run on the default tenant, as `npm run canvas`). */
 const CLOUD_TENANT = 'canvas-cloud';
 
-/** The unpacked package, or null when the npm registry cannot be reached (and nothing is cached). */
-const canvasDir = await ensureAgentCanvas(join(ROOT, '.cache')).catch((error: Error) => {
-  console.warn(
-    `Agent Canvas suite skipped: the npm registry cannot be reached to pack @openhands/agent-canvas (${error.message.split('\n')[0]})`,
-  );
-  return null;
-});
+/** No Chromium here (and not required): the file is skipped, one line saying how to get it. */
+const NO_BROWSER = browserSuitesSkipped();
+/** The unpacked package, or null when the npm registry cannot be reached (and nothing is cached), or without a browser to show it. */
+const canvasDir = NO_BROWSER
+  ? null
+  : await ensureAgentCanvas(join(ROOT, '.cache')).catch((error: Error) => {
+      console.warn(
+        `Agent Canvas suite skipped: the npm registry cannot be reached to pack @openhands/agent-canvas (${error.message.split('\n')[0]})`,
+      );
+      return null;
+    });
 
 /** One run of the fake and the ingress, shared by both backends' suites. */
 interface Rig {

@@ -89,9 +89,9 @@ export class FakehandsError extends Error {
   }
 }
 
+/** What a fixture error's message advises, in the library's words (the command says it with its flag). */
+export const FIXTURE_ADVICE = 'Fix the fixture, or pass fixture: "default" or "empty".';
+
 /** The message of a fixture that cannot be loaded: names the source and the bad path. */
 export const fixtureError = (source: string, problem: string): FakehandsError =>
-  new FakehandsError(
-    'invalid_fixture',
-    `Failed to load the fixture ${source}: ${problem}. Fix the fixture, or pass fixture: "default" or "empty".`,
-  );
+  new FakehandsError('invalid_fixture', `Failed to load the fixture ${source}: ${problem}. ${FIXTURE_ADVICE}`);
