@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { AgentWorldRecord } from './agent-world.js';
+import { ShellRecord } from './bash.js';
 import { DateTime as WireDateTime, ProviderType } from './common.js';
 import { canonicalDateTime } from './datetime.js';
 import { ProviderToken } from './legacy.js';
@@ -41,6 +42,8 @@ export const Fixture = z.strictObject({
   git: z.optional(GitWorld),
   /** The agent host's host-wide state (agent profiles, workspaces, directories, skills, provider connections...); absent: a fresh host's. */
   agent_world: z.optional(AgentWorldRecord),
+  /** The agent host's shell: its bash events and the outputs not yet due; absent: an empty shell. */
+  shell: z.optional(ShellRecord),
 });
 export type Fixture = z.infer<typeof Fixture>;
 /** A fixture as written by hand: defaults may be left out. */

@@ -1,7 +1,7 @@
 /**
  * The `--state-file`: a snapshot plus an append-only change log beside it (`PATH.log`, one JSON
  * line per changed record, or per changed part that is one record of its own: the settings, the
- * secrets, the agent world). Each change is appended before it is answered, in groups (changes
+ * secrets, the agent world; one line of steps per operation that changed the shell). Each change is appended before it is answered, in groups (changes
  * that arrive while a write is under way go out together), so acknowledged changes survive
  * `kill -9` and a burst of creates or a settings change costs an append each, not a rewrite of
  * everything. Every `COMPACT_EVERY` lines or `COMPACT_BYTES` of log, and on a reset, the snapshot is
@@ -17,7 +17,8 @@ import { FakehandsError } from '../domain/store/errors.js';
 import { Refusal } from '../domain/store/refusal.js';
 import type { ChangedState, SnapshotPart, StateChange } from '../domain/store/events.js';
 import type { Fixture } from '../schemas/fixture.js';
-import { COLLECTION_OF, PART_OF, applyLog, logLineOf, logPath, partLineOf } from './state-log.js';
+import type { ShellStep } from '../domain/store/shell-log.js';
+import { COLLECTION_OF, PART_OF, applyLog, logLineOf, logPath, partLineOf, shellLineOf } from './state-log.js';
 
 /** Log lines written before the snapshot is rewritten and the log starts over. */
 export const COMPACT_EVERY = 50_000;
@@ -182,7 +183,12 @@ export class StateFileWriter {
   record(changes: readonly StateChange[], state: ChangedState): Promise<void> {
     this.#lastState = state;
     const parts = new Set<SnapshotPart>();
+    const shellSteps: ShellStep[] = [];
     for (const change of changes) {
+      if (change.shell) {
+        shellSteps.push(change.shell);
+        continue;
+      }
       const part = PART_OF[change.entity];
       if (part) {
         parts.add(part);
@@ -196,6 +202,8 @@ export class StateFileWriter {
     }
     // A part changed twice by one operation is written once, as it now is.
     for (const part of parts) this.#queue(JSON.stringify(partLineOf(part, state.part(part))));
+    // The shell's steps of the operation, in one line: what it published, dropped or queued, never the whole shell.
+    if (shellSteps.length > 0) this.#queue(JSON.stringify(shellLineOf(shellSteps)));
     if (
       this.#torn ||
       this.#unwritten ||

@@ -1,10 +1,12 @@
 /**
  * The change log of a `--state-file` (`PATH.log`, `state-file.ts`): one JSON line per changed record
  * (what it sets, unsets, appends, merges or drops), or per changed part of the fixture that is one
- * record of its own (the settings, the secrets, the agent world: the part as it now is), written
+ * record of its own (the settings, the secrets, the agent world: the part as it now is), or per
+ * operation that changed the shell (its steps: `store/shell-log.ts`), written
  * from the state's change events and applied in order to the snapshot when the file is read again.
  */
 import type { ChangedEntity, SnapshotPart, StateChange } from '../domain/store/events.js';
+import { applyShellSteps, type ShellStep } from '../domain/store/shell-log.js';
 
 /** Where each kind of record lives in a fixture. */
 export const COLLECTION_OF: Partial<Record<ChangedEntity, 'sandbox_specs' | 'sandboxes' | 'conversations' | 'start_tasks' | 'events'>> = {
@@ -41,7 +43,8 @@ type LogLine =
       merge?: Record<string, Record<string, unknown>>;
       drop?: Record<string, string[]>;
     }
-  | { op: 'delete'; entity: ChangedEntity; id: string };
+  | { op: 'delete'; entity: ChangedEntity; id: string }
+  | { op: 'shell'; steps: ShellStep[] };
 
 /** The log beside a state file. */
 export const logPath = (path: string) => `${path}.log`;
@@ -66,6 +69,7 @@ export function applyLog(state: Record<string, unknown>, text: string): { skippe
     return index;
   };
   let skipped = 0;
+  const shellSteps: ShellStep[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let entry: LogLine;
@@ -78,6 +82,10 @@ export function applyLog(state: Record<string, unknown>, text: string): { skippe
     if (entry.op === 'set') {
       if (entry.value === undefined) delete state[entry.part];
       else state[entry.part] = entry.value;
+      continue;
+    }
+    if (entry.op === 'shell') {
+      for (const step of entry.steps) shellSteps.push(step);
       continue;
     }
     const collection = COLLECTION_OF[entry.entity];
@@ -110,7 +118,13 @@ export function applyLog(state: Record<string, unknown>, text: string): { skippe
     }
   }
   for (const collection of indexes.keys()) state[collection] = (state[collection] as unknown[]).filter((r) => r !== null);
+  if (shellSteps.length > 0) state.shell = applyShellSteps(state.shell as Parameters<typeof applyShellSteps>[0], shellSteps);
   return { skipped };
+}
+
+/** The log line of the shell's steps in one operation (`StateChange.shell`, in order). */
+export function shellLineOf(steps: ShellStep[]): LogLine {
+  return { op: 'shell', steps };
 }
 
 /** The log line of a part of the fixture (`PART_OF`) as it now is: `value` from `ChangedState.part`. */

@@ -4,7 +4,7 @@
  */
 import { refuse } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
-import { settleBash, shellOf } from './bash.js';
+import { settleBash } from './bash.js';
 
 /** Filters of a bash event search. */
 export interface BashSearch {
@@ -21,7 +21,7 @@ export interface BashSearch {
 /** `GET /api/bash/bash_events/search`: a page; `page_id` is the id of the page's first event. */
 export function searchBashEvents(state: DomainState, search: BashSearch) {
   settleBash(state);
-  let events = shellOf(state).bash.filter(
+  let events = state.store.shell.events.filter(
     (e) =>
       (!search.kind__eq || e.kind === search.kind__eq) &&
       (!search.command_id__eq ||
@@ -44,12 +44,12 @@ export function searchBashEvents(state: DomainState, search: BashSearch) {
 /** `GET /api/bash/bash_events/{id}`: 404 (no detail) when unknown. */
 export function getBashEvent(state: DomainState, id: string) {
   settleBash(state);
-  return shellOf(state).bash.find((e) => e.id === id) ?? refuse('not_found', 'Not Found');
+  return state.store.shell.events.find((e) => e.id === id) ?? refuse('not_found', 'Not Found');
 }
 
 /** `GET /api/bash/bash_events/?event_ids=`: aligned, null for missing ones. */
 export function batchGetBashEvents(state: DomainState, ids: readonly string[]) {
   settleBash(state);
-  const byId = new Map(shellOf(state).bash.map((e) => [e.id, e]));
+  const byId = new Map(state.store.shell.events.map((e) => [e.id, e]));
   return ids.map((id) => byId.get(id) ?? null);
 }

@@ -8,13 +8,14 @@
  * `date`, and `find` in a conversation's workspace) from the host's directories, and "command not
  * found" (127) for the others.
  *
- * The shell's events stay in memory beside the store, per state (a WeakMap: a reset or a tenant
- * starts afresh), not in the agent world (`world.ts`): they are the output of commands that ran,
- * published as the clock reaches each line (the open sockets settle them every 25 ms) and streamed
- * to live listeners. Kept in the store, each line published would be a change the state file
- * writes. A restart starts the shell's history afresh (declared in the README).
+ * The shell's events and the outputs not yet due are the store's (`state.store.shell`,
+ * `store/shell-log.ts`): a snapshot, the state file, a reset, a tenant and an operation's undo cover
+ * them as they cover every other record, and a restart shows the same history. Only the live
+ * listeners (the open `/sockets/bash-events` sockets) stay beside the store, per state.
  */
+import type { BashEvent, BashOutputEvent as Output, PendingBashRecord } from '../../schemas/bash.js';
 import { naiveTimestamp } from '../fixtures/fixtures.js';
+import { bashEventChars } from '../store/shell-log.js';
 import { formatDateTime } from '../../schemas/datetime.js';
 import { Refusal } from '../store/refusal.js';
 import type { DomainState } from '../store/state.js';
@@ -22,37 +23,21 @@ import { agentServerContext } from '../conversations/conversation-ops.js';
 import { isDirectory } from './host.js';
 import { HOME, worldOf } from './world.js';
 
-/** A bash event: a command, its output, or an error (`BashEventBase`). */
-export type BashEvent =
-  | { kind: 'BashCommand'; id: string; timestamp: string; command: string; cwd: string | null; timeout: number }
-  | {
-      kind: 'BashOutput';
-      id: string;
-      timestamp: string;
-      command_id: string;
-      order: number;
-      exit_code: number | null;
-      stdout: string | null;
-      stderr: string | null;
-    }
-  | { kind: 'BashError'; id: string; timestamp: string; code: string; detail: string };
+export type { BashEvent } from '../../schemas/bash.js';
+export { bashEventChars } from '../store/shell-log.js';
 
-/** The shell of one state. */
+/** The live listeners of one state's shell. */
 export interface Shell {
-  /** Bash events in the order they were published (outputs appear when the clock reaches them). */
-  bash: BashEvent[];
-  /** Outputs not yet published: each with the epoch ms it is due. */
-  pendingBash: { due: number; event: BashEvent }[];
   /** Listeners of new bash events (the `/sockets/bash-events` sockets). */
   bashListeners: Set<(event: BashEvent) => void>;
 }
 
 const shells = new WeakMap<DomainState, Shell>();
 
-/** The shell of `state` (made on first use). */
+/** The live listeners of `state`'s shell (made on first use); its events are `state.store.shell`. */
 export function shellOf(state: DomainState): Shell {
   let shell = shells.get(state);
-  if (!shell) shells.set(state, (shell = { bash: [], pendingBash: [], bashListeners: new Set() }));
+  if (!shell) shells.set(state, (shell = { bashListeners: new Set() }));
   return shell;
 }
 
@@ -76,44 +61,6 @@ export const MAX_BASH_OUTPUT_CHARS = 1024 * 1024;
 export const truncationMarker = (total: number) =>
   `[fakehands: output truncated: the first ${MAX_BASH_OUTPUT_CHARS} of ${total} characters kept]`;
 
-/** What a bash event weighs against the bounds: its strings' lengths and a little for its other fields. */
-export function bashEventChars(event: BashEvent): number {
-  if (event.kind === 'BashCommand') return 200 + event.command.length + (event.cwd?.length ?? 0);
-  if (event.kind === 'BashOutput') return 200 + (event.stdout?.length ?? 0) + (event.stderr?.length ?? 0);
-  return 200 + event.code.length + event.detail.length;
-}
-
-/**
- * The weight of a history (a `world.bash` list) and how many events were dropped off its front since
- * it was made (a socket sending the history counts its place from there). Kept beside the list, by
- * the list itself: a list made elsewhere (cleared, loaded) is weighed on first use.
- */
-const ledgers = new WeakMap<BashEvent[], { chars: number; dropped: number }>();
-/** The weight of a list of pending outputs. */
-const pendingWeights = new WeakMap<object, number>();
-
-/** The ledger of a history list. */
-export function historyLedger(history: BashEvent[]): { chars: number; dropped: number } {
-  let ledger = ledgers.get(history);
-  if (!ledger) {
-    let chars = 0;
-    for (const event of history) chars += bashEventChars(event);
-    ledgers.set(history, (ledger = { chars, dropped: 0 }));
-  }
-  return ledger;
-}
-
-/** What the outputs not yet published weigh. */
-function pendingChars(world: Shell): number {
-  let chars = pendingWeights.get(world.pendingBash);
-  if (chars === undefined) {
-    chars = 0;
-    for (const p of world.pendingBash) chars += bashEventChars(p.event);
-    pendingWeights.set(world.pendingBash, chars);
-  }
-  return chars;
-}
-
 /** Cuts output lines to `MAX_BASH_OUTPUT_CHARS` characters in all (newlines counted), the marker last. */
 function boundedLines(lines: string[]): string[] {
   let total = 0;
@@ -129,8 +76,6 @@ function boundedLines(lines: string[]): string[] {
   kept.push(truncationMarker(total));
   return kept;
 }
-
-type Output = Extract<BashEvent, { kind: 'BashOutput' }>;
 
 /** What a command prints and exits with, and how long it takes (ms beyond its lines). */
 function outcome(
@@ -199,36 +144,43 @@ function workspaceFiles(state: DomainState, cwd: string): string[] {
 
 const stamp = (ms: number) => naiveTimestamp(formatDateTime(ms));
 
-/** Publishes `event` to the log and every listener; the oldest events go past `MAX_BASH_EVENTS` or `MAX_BASH_HISTORY_CHARS`. */
-function publish(state: DomainState, event: BashEvent): void {
-  const world = shellOf(state);
-  const ledger = historyLedger(world.bash);
-  world.bash.push(event);
-  ledger.chars += bashEventChars(event);
-  let drop = Math.max(0, world.bash.length - MAX_BASH_EVENTS);
-  let chars = ledger.chars;
-  for (let i = 0; i < drop; i++) chars -= bashEventChars(world.bash[i]!);
-  while (chars > MAX_BASH_HISTORY_CHARS && drop < world.bash.length - 1) chars -= bashEventChars(world.bash[drop++]!);
-  if (drop > 0) {
-    world.bash.splice(0, drop);
-    ledger.dropped += drop;
-    ledger.chars = chars;
-  }
-  for (const listener of world.bashListeners) listener(event);
+/** Drops the oldest events past `MAX_BASH_EVENTS` or `MAX_BASH_HISTORY_CHARS` (the newest is always kept). */
+function trim(state: DomainState): void {
+  const shell = state.store.shell;
+  const events = shell.events;
+  let drop = Math.max(0, events.length - MAX_BASH_EVENTS);
+  let chars = shell.eventChars;
+  for (let i = 0; i < drop; i++) chars -= bashEventChars(events[i]!);
+  while (chars > MAX_BASH_HISTORY_CHARS && drop < events.length - 1) chars -= bashEventChars(events[drop++]!);
+  shell.drop(drop);
+}
+
+/** Tells every listener of `events`, just published. */
+function tell(state: DomainState, events: readonly BashEvent[]): void {
+  const listeners = shellOf(state).bashListeners;
+  if (listeners.size === 0) return;
+  for (const event of events) for (const listener of listeners) listener(event);
+}
+
+/** Publishes new `events` at the end of the log, the oldest going past the bounds, and tells every listener. */
+function publish(state: DomainState, ...events: BashEvent[]): void {
+  state.store.shell.append(...events);
+  trim(state);
+  tell(state, events);
 }
 
 /** Publishes the outputs whose time has come, in order. */
 export function settleBash(state: DomainState): void {
-  const world = shellOf(state);
+  const shell = state.store.shell;
   const now = state.clock.now();
+  const pending = shell.pending;
   let due = 0;
-  while (due < world.pendingBash.length && world.pendingBash[due]!.due <= now) due++;
+  while (due < pending.length && pending[due]!.due <= now) due++;
   if (due === 0) return;
-  let chars = pendingChars(world);
-  const published = world.pendingBash.splice(0, due);
-  for (const p of published) chars -= bashEventChars(p.event);
-  pendingWeights.set(world.pendingBash, chars);
-  for (const p of published) publish(state, p.event);
+  const events = pending.slice(0, due).map((p) => p.event);
+  shell.publish(due);
+  trim(state);
+  tell(state, events);
 }
 
 /** `ExecuteBashRequest`, validated. */
@@ -248,11 +200,10 @@ export function startBashCommand(
   whole = false,
 ): { command: BashEvent; last: Output } | Refusal {
   settleBash(state);
-  const world = shellOf(state);
-  if (world.pendingBash.length >= MAX_BASH_EVENTS)
+  const shell = state.store.shell;
+  if (shell.pending.length >= MAX_BASH_EVENTS)
     return new Refusal('too_many', `Too many commands still running (${MAX_BASH_EVENTS} output lines pending); wait for them to end`);
-  const pendingBefore = pendingChars(world);
-  if (pendingBefore >= MAX_BASH_HISTORY_CHARS)
+  if (shell.pendingChars >= MAX_BASH_HISTORY_CHARS)
     return new Refusal(
       'too_many',
       `Too many commands still running (${MAX_BASH_HISTORY_CHARS} characters of output pending); wait for them to end`,
@@ -284,11 +235,10 @@ export function startBashCommand(
   if (result.stderr && !whole) chunks.push({ stdout: null, stderr: `${result.stderr}\n` });
   if (chunks.length === 0) chunks.push({ stdout: null, stderr: null });
   let due = now;
-  let last: Output | null = null;
-  chunks.forEach((chunk, order) => {
-    due += lineMs + (order === chunks.length - 1 ? Math.min(result.extraMs, request.timeout * 1000) : 0);
+  const outputs: PendingBashRecord[] = chunks.map((chunk, order) => {
     const final = order === chunks.length - 1;
-    last = {
+    due += lineMs + (final ? Math.min(result.extraMs, request.timeout * 1000) : 0);
+    const event: Output = {
       kind: 'BashOutput',
       id: state.random.uuid(),
       timestamp: stamp(due),
@@ -298,14 +248,16 @@ export function startBashCommand(
       stdout: chunk.stdout,
       stderr: chunk.stderr,
     };
-    world.pendingBash.push({ due, event: last });
+    return { due, event };
   });
-  let chars = pendingBefore;
-  for (const p of world.pendingBash.slice(-chunks.length)) chars += bashEventChars(p.event);
-  world.pendingBash.sort((a, b) => a.due - b.due);
-  pendingWeights.set(world.pendingBash, chars);
-  settleBash(state);
-  return { command, last: last! };
+  const last = outputs.at(-1)!.event as Output;
+  // A command run to its end publishes its output at once: nothing of it waits.
+  if (whole) publish(state, ...outputs.map((p) => p.event));
+  else {
+    shell.pend(outputs);
+    settleBash(state);
+  }
+  return { command, last };
 }
 
 /**
@@ -316,25 +268,13 @@ export function startBashCommand(
  */
 export function executeBashCommand(state: DomainState, request: ExecuteBashRequest): Output | Refusal {
   const started = startBashCommand(state, request, true);
-  if (started instanceof Refusal) return started;
-  const { command, last } = started;
-  const world = shellOf(state);
-  const mine = world.pendingBash.filter((p) => (p.event as Output).command_id === command.id);
-  let chars = pendingChars(world);
-  for (const p of mine) chars -= bashEventChars(p.event);
-  world.pendingBash = world.pendingBash.filter((p) => (p.event as Output).command_id !== command.id);
-  pendingWeights.set(world.pendingBash, chars);
-  for (const p of mine) publish(state, p.event);
-  return last;
+  return started instanceof Refusal ? started : started.last;
 }
 
 /** `DELETE /api/bash/bash_events`: `{"cleared_count": n}`. */
 export function clearBashEvents(state: DomainState) {
   settleBash(state);
-  const world = shellOf(state);
-  const count = world.bash.length;
-  world.bash = [];
-  return { cleared_count: count };
+  return { cleared_count: state.store.shell.clear() };
 }
 
 /**
@@ -344,18 +284,13 @@ export function clearBashEvents(state: DomainState) {
  */
 export function stopBashCommand(state: DomainState, commandId: string): boolean {
   settleBash(state);
-  const world = shellOf(state);
   // A UUID with or without its hyphens names the same command.
   const hex = (text: string) => text.replaceAll('-', '').toLowerCase();
-  const command = world.bash.find((e) => e.kind === 'BashCommand' && hex(e.id) === hex(commandId));
+  const command = state.store.shell.events.find((e) => e.kind === 'BashCommand' && hex(e.id) === hex(commandId));
   if (!command) return false;
   const id = command.id;
-  const pending = world.pendingBash.filter((p) => (p.event as Output).command_id === id);
+  const pending = state.store.shell.unpend(id);
   if (pending.length === 0) return true;
-  let chars = pendingChars(world);
-  for (const p of pending) chars -= bashEventChars(p.event);
-  world.pendingBash = world.pendingBash.filter((p) => (p.event as Output).command_id !== id);
-  pendingWeights.set(world.pendingBash, chars);
   const order = Math.min(...pending.map((p) => (p.event as Output).order));
   publish(state, {
     kind: 'BashOutput',

@@ -9,8 +9,9 @@
  * changed in place: each change replaces it (`changeWorld`). So a snapshot, the state file, a
  * reset, a tenant and an operation's undo (a write the state file cannot take) cover it as they
  * cover every other record. Before its first change the store holds none: a fresh host's is read.
- * What stays in memory beside it, each module saying why: the shell's events (`bash.ts`), the MCP
- * OAuth probes (`mcp.ts`) and the pending subscription logins (`connections.ts`).
+ * The shell's events are the store's too (`store.shell`, `bash.ts`). What stays in memory beside
+ * them, each module saying why: the MCP OAuth probes (`mcp.ts`) and the pending subscription logins
+ * (`connections.ts`).
  */
 import type {
   AgentProfileRecord,

@@ -5,6 +5,7 @@
  * HTTP verb whether something changed.
  */
 import type { Fixture } from '../../schemas/fixture.js';
+import type { ShellStep } from './shell-log.js';
 
 /** What kind of thing changed. */
 export type ChangedEntity =
@@ -19,6 +20,8 @@ export type ChangedEntity =
   | 'secrets'
   /** The agent host's host-wide state (`agent_world`: its profiles, workspaces, directories, skills, connections). */
   | 'agent_world'
+  /** The agent host's shell (its bash events and the outputs not yet due): the change is in `shell`. */
+  | 'shell'
   /** The clock moved, so time-derived state (a sandbox's RUNNING) may read differently. */
   | 'clock'
   /** The whole state was replaced (a reset). */
@@ -38,6 +41,8 @@ export interface StateChange {
   appended?: Readonly<Record<string, number>>;
   /** Of an update: maps (objects) whose other keys stayed as they were, with the keys set anew or removed (issue 29, finding 6). */
   merged?: Readonly<Record<string, readonly string[]>>;
+  /** Of the shell: the one step it took. */
+  shell?: ShellStep;
 }
 
 /** The parts of a fixture that a change replaces whole (each one record of its own, not a list of them). */

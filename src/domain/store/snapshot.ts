@@ -14,6 +14,7 @@ import type { Store } from './store.js';
  */
 export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => SandboxRecord = (record) => record): Fixture {
   const world = partOf(store, 'agent_world') as Fixture['agent_world'];
+  const shell = store.shell.record();
   return structuredClone({
     sandbox_specs: store.sandboxSpecs.all(),
     sandboxes: store.sandboxes.all().map(sandboxNow),
@@ -26,6 +27,7 @@ export function fixtureOf(store: Store, sandboxNow: (sandbox: SandboxRecord) => 
     secrets: partOf(store, 'secrets') as Fixture['secrets'],
     ...(store.git ? { git: store.git } : {}),
     ...(world ? { agent_world: world } : {}),
+    ...(shell ? { shell } : {}),
   });
 }
 

@@ -11,6 +11,7 @@ import type { CustomSecretRecord } from '../../schemas/user-secrets.js';
 import type { UserSettingsRecord } from '../../schemas/user-settings.js';
 import type { AgentWorldRecord } from '../../schemas/agent-world.js';
 import type { ChangeSink } from './events.js';
+import { ShellLog } from './shell-log.js';
 import { StoreBudget, Table, type UndoSink } from './table.js';
 import type { ProviderType } from '../../schemas/common.js';
 import type { ProviderToken } from '../../schemas/legacy.js';
@@ -51,6 +52,8 @@ export class Store {
   readonly startTasks: Table<typeof StartTaskRecord>;
   /** The events of every conversation's log. */
   readonly events: Table<typeof AgentEventRecord>;
+  /** The agent host's shell: its bash events and the outputs not yet due (bounded by `agent-world/bash.ts`, not by the budget). */
+  readonly shell: ShellLog;
   /** Each conversation's event ids, oldest first. */
   readonly #eventsOf = new Map<string, string[]>();
   /** Where each event stands in its conversation's list (a page starts at one by its id). */
@@ -83,6 +86,7 @@ export class Store {
     );
     this.startTasks = new Table('start_task', StartTaskRecord, {}, this.#sink, budget, null, this.#record);
     this.events = new Table('event', AgentEventRecord, {}, this.#sink, budget, null, this.#record);
+    this.shell = new ShellLog(this.#record, this.#sink);
   }
 
   /** Sandboxes changed since the start tasks last looked (the tasks waiting for them need a look). */

@@ -8,6 +8,7 @@ import { batchGetBashEvents, getBashEvent, searchBashEvents } from '../../domain
 import { Refusal, refuse } from '../../domain/store/refusal.js';
 import { laxInt } from '../../schemas/helpers.js';
 import { Uuid } from '../../schemas/common.js';
+import { BashEvent } from '../../schemas/bash.js';
 import { defineRoute, type Route } from '../../http/route.js';
 import { QueryDateTime } from '../../schemas/query-datetime.js';
 import { hostWide } from './host-wide.js';
@@ -18,29 +19,6 @@ export const ExecuteBashRequest = z.object({
   cwd: z.optional(z.nullable(z.string())),
   timeout: z._default(z.int(), 300),
 });
-const stamp = z.string();
-/** `BashCommand`, `BashOutput` and `BashError`. */
-export const BashEvent = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('BashCommand'),
-    id: z.string(),
-    timestamp: stamp,
-    command: z.string(),
-    cwd: z.nullable(z.string()),
-    timeout: z.int(),
-  }),
-  z.object({
-    kind: z.literal('BashOutput'),
-    id: z.string(),
-    timestamp: stamp,
-    command_id: z.string(),
-    order: z.int(),
-    exit_code: z.nullable(z.int()),
-    stdout: z.nullable(z.string()),
-    stderr: z.nullable(z.string()),
-  }),
-  z.object({ kind: z.literal('BashError'), id: z.string(), timestamp: stamp, code: z.string(), detail: z.string() }),
-]);
 const naive = (value: string | undefined) => value?.replace(/(Z|[+-]\d{2}:\d{2})$/, '');
 
 /** The bash routes. */

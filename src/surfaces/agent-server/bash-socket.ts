@@ -7,7 +7,7 @@
  * when wrong; none needed under `--auth none`); `resend_mode=all` (and the deprecated `resend_all`)
  * sends the history first; 1013 past the subscriber cap; a bad frame gets a `BashError`.
  */
-import { historyLedger, settleBash, shellOf, startBashCommand, type BashEvent } from '../../domain/agent-world/bash.js';
+import { settleBash, shellOf, startBashCommand, type BashEvent } from '../../domain/agent-world/bash.js';
 import { keyHolder } from '../../domain/sandboxes/session-keys.js';
 import type { DomainState } from '../../domain/store/state.js';
 import { SESSION_API_KEY_HEADER } from '../../http/auth.js';
@@ -55,15 +55,15 @@ const frameOf = (event: BashEvent): string => {
  * ends it). Events published after it come as live frames.
  */
 function historyFrames(state: DomainState) {
-  const history = shellOf(state).bash;
-  const ledger = historyLedger(history);
-  let next = ledger.dropped;
-  const end = ledger.dropped + history.length;
+  const shell = state.store.shell;
+  const history = shell.events;
+  let next = shell.dropped;
+  const end = shell.dropped + history.length;
   return (): string | undefined => {
-    if (shellOf(state).bash !== history) return undefined;
-    next = Math.max(next, ledger.dropped);
+    if (shell.events !== history) return undefined;
+    next = Math.max(next, shell.dropped);
     if (next >= end) return undefined;
-    return JSON.stringify(history[next++ - ledger.dropped]);
+    return JSON.stringify(history[next++ - shell.dropped]);
   };
 }
 
