@@ -90,7 +90,7 @@ describe('README', () => {
   it('the control API curl examples work against the real server', async () => {
     const cli = await startCli(['--quiet']);
     const script = blocks('sh')
-      .find((b) => b.includes('/_fakehands/health'))!
+      .find((b) => b.includes('/_fakehands/health') && !b.includes('fakehands drift'))!
       .replaceAll('http://127.0.0.1:3000', cli.url);
     const { stdout } = await promisify(execFile)('bash', [
       '-c',

@@ -36,15 +36,11 @@ export const CONTRACTS_DIR = fileURLToPath(packageFile('contracts/'));
 const DEFAULT_STATE_TIMEOUT_MS = 25_000;
 /** Where pact-js's proxy receives provider state calls (they pass the request filter too). */
 const STATE_SETUP_PATH = '/_pactSetup';
-
 export { watchProvider } from './provider-watch.js';
-
 /** Pact's absence: one clear line and the command that fixes it. */
-const missingPact = () =>
-  new FakehandsError(
-    'missing_dependency',
-    'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16',
-  );
+const PACT_MISSING =
+  'fakehands verify needs Pact, an optional peer dependency; install it with: npm install --save-dev @pact-foundation/pact@^16';
+const missingPact = () => new FakehandsError('missing_dependency', PACT_MISSING);
 
 /** Loads Pact, an optional peer dependency; its absence is one clear line and the command that fixes it. */
 export async function loadPact(): Promise<typeof import('@pact-foundation/pact')> {

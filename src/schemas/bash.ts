@@ -46,3 +46,18 @@ export const ShellRecord = z.strictObject({
   pending: z._default(z.array(PendingBashRecord), []),
 });
 export type ShellRecord = z.infer<typeof ShellRecord>;
+
+/** One change of the shell. */
+export type ShellStep =
+  /** Events published at the end of the log. */
+  | { append: BashEvent[] }
+  /** The first `publish` pending outputs moved to the end of the log (they came due). */
+  | { publish: number }
+  /** The `drop` oldest events of the log dropped. */
+  | { drop: number }
+  /** Outputs added to the pending ones, which are then ordered by when they are due (ties keep their order). */
+  | { pend: PendingBashRecord[] }
+  /** The pending outputs of the command `unpend` removed. */
+  | { unpend: string }
+  /** The log emptied (the pending outputs stay). */
+  | { clear: true };

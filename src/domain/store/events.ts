@@ -5,7 +5,7 @@
  * HTTP verb whether something changed.
  */
 import type { Fixture } from '../../schemas/fixture.js';
-import type { ShellStep } from './shell-log.js';
+import type { ShellStep } from '../../schemas/bash.js';
 
 /** What kind of thing changed. */
 export type ChangedEntity =

@@ -7,24 +7,11 @@
  * the steps on a fixture's `shell` when the state file is read again. The shell's bounds (count and
  * characters) are its own (`agent-world/bash.ts`): this module keeps the weights they are read from.
  */
-import type { BashEvent, PendingBashRecord, ShellRecord } from '../../schemas/bash.js';
+import type { BashEvent, PendingBashRecord, ShellRecord, ShellStep } from '../../schemas/bash.js';
 import type { ChangeSink } from './events.js';
 import type { UndoSink } from './table.js';
 
-/** One change of the shell. */
-export type ShellStep =
-  /** Events published at the end of the log. */
-  | { append: BashEvent[] }
-  /** The first `publish` pending outputs moved to the end of the log (they came due). */
-  | { publish: number }
-  /** The `drop` oldest events of the log dropped. */
-  | { drop: number }
-  /** Outputs added to the pending ones, which are then ordered by when they are due (ties keep their order). */
-  | { pend: PendingBashRecord[] }
-  /** The pending outputs of the command `unpend` removed. */
-  | { unpend: string }
-  /** The log emptied (the pending outputs stay). */
-  | { clear: true };
+export type { ShellStep } from '../../schemas/bash.js';
 
 /** What a bash event weighs against the shell's bounds: its strings' lengths and a little for its other fields. */
 export function bashEventChars(event: BashEvent): number {
