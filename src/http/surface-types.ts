@@ -19,7 +19,7 @@ export interface SurfaceSpec {
   name: string;
   /** The routes it serves from the start, with paths relative to where it is mounted. */
   routes: readonly Route[];
-  /** Loads the rest of its routes (a dynamic `import()`): asked the first time a request matches no route loaded. */
+  /** Loads the rest of its routes (a dynamic import): asked the first time a request matches no route loaded. */
   later?: () => Promise<readonly Route[]>;
   /**
    * The paths it answers (each with what is under it), relative to its mount; absent: every path.
@@ -98,6 +98,6 @@ export type OpenSocket = (instance: Instance, connection: SocketConnection, peer
 export interface SocketRoute {
   /** Its path, relative to the mount, in the routers' pattern syntax (`/sockets/events/:conversation_id`). */
   path: string;
-  /** Loads what serves it (a dynamic `import()`: a chunk of its own in a page, loaded with the first socket). */
+  /** Loads what serves it (a dynamic import: a chunk of its own in a page, loaded with the first socket). */
   load(): Promise<OpenSocket>;
 }

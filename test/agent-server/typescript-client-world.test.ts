@@ -250,7 +250,7 @@ function expectWorking(got: Record<string, unknown>, host: string, getBodies = t
   expect(got['settings.getProfile']).toMatchObject({ name: 'fast', api_key_set: true, config: { api_key: null } });
   expect(got['settings.renameProfile']).toMatchObject({ name: 'quick' });
   expect(got['profiles.validateProfile']).toEqual({ valid: true, error: null });
-  expect(got['profiles.activateProfile']).toMatchObject({ name: 'smart', model: 'anthropic/claude-opus-4-1-20250805' });
+  expect(got['profiles.activateProfile']).toMatchObject({ name: 'smart', llm_applied: true });
   expect(got['profiles.deleteProfile']).toMatchObject({ name: 'wise' });
   expect(got['agentProfiles.getAgentProfile']).toMatchObject({ name: 'reviewer', profile: { system_prompt: 'Review' } });
   expect(got['agentProfiles.materializeAgentProfile']).toMatchObject({ valid: true, agent_kind: 'openhands' });
